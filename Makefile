@@ -1,0 +1,51 @@
+# deloreis — build, test, benchmark, fuzz and lint targets.
+# `make test` is what CI runs (.ci/run); keep it well inside 30 minutes on 2 cores.
+
+GO          ?= go
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+PKGS        := ./...
+# Packages whose state is shared between goroutines run again under the race detector.
+RACE_PKGS   := ./lorestore/...
+FUZZTIME    ?= 60s
+BENCHTIME   ?= 1x
+
+.PHONY: build test lint vet staticcheck fmtcheck bench fuzz demo clean
+
+build:
+	$(GO) build $(PKGS)
+
+test: lint
+	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -race $(RACE_PKGS)
+
+lint: fmtcheck vet staticcheck
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+staticcheck:
+	$(STATICCHECK) $(PKGS)
+
+# Benchmarks print their own figures and, where a peer exists here, the peer's
+# figure from the same run (real git, encoding/json, gowebpki/jcs).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=5 -timeout 60m $(PKGS)
+
+# Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
+fuzz:
+	@for pkg in $$($(GO) list $(PKGS)); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$t"; \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+demo:
+	$(GO) run ./cmd/deloreis demo
+
+clean:
+	$(GO) clean -testcache

@@ -1,0 +1,95 @@
+// Command deloreis is the command line of the deloreis lorestore: create and
+// inspect a store, branch, merge, push, fetch and clone it. Each command is a
+// thin call into a package; this file holds the root command and the shared
+// flags and error reporting.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/spf13/cobra"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	project string
+	store   string
+	fsync   bool
+}
+
+func (g *globals) storeDir() string {
+	if g.store != "" {
+		return g.store
+	}
+	return filepath.Join(g.project, lorestore.DefaultDir)
+}
+
+func (g *globals) options() lorestore.Options {
+	return lorestore.Options{Fsync: g.fsync}
+}
+
+func (g *globals) open() (*lorestore.Store, error) {
+	return lorestore.Open(g.storeDir(), g.options())
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:           "deloreis",
+		Short:         "A git-backed lorestore for declared worlds",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.project, "project", ".", "project folder; the store is its "+lorestore.DefaultDir+"/")
+	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
+	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
+	root.AddCommand(
+		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
+		newPushCmd(g), newFetchCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
+	)
+	return root
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit code: 0 on success, 1
+// on an error (printed on one line), 2 on a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "deloreis: "+oneLine(err))
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// usageError marks a command line that is wrong rather than a failed action.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func oneLine(err error) string {
+	msg := err.Error()
+	for i := 0; i < len(msg); i++ {
+		if msg[i] == '\n' {
+			return msg[:i]
+		}
+	}
+	return msg
+}

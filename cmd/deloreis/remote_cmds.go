@@ -1,0 +1,145 @@
+// Commands that move a store between machines: push, fetch and clone, with
+// a progress line on a terminal and silence when piped.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// progressFor returns a progress display on w when w is a terminal, and nil
+// (no display) otherwise.
+func progressFor(w io.Writer) (lorestore.Progress, func()) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	var last time.Time
+	var shown bool
+	p := func(stage string, done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if now := time.Now(); now.Sub(last) < 100*time.Millisecond && done != total {
+			return
+		} else {
+			last = now
+		}
+		shown = true
+		if total > 0 {
+			fmt.Fprintf(f, "\r%s: %3d%% (%d/%d)", stage, done*100/total, done, total)
+		} else {
+			fmt.Fprintf(f, "\r%s: %d", stage, done)
+		}
+	}
+	return p, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if shown {
+			fmt.Fprintln(f, ", done.")
+		}
+	}
+}
+
+func newPushCmd(g *globals) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "push [remote] [branch...]",
+		Short: "Send branches to a remote (default origin, main)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			remote, branches := splitRemote(args)
+			p, finish := progressFor(cmd.ErrOrStderr())
+			ups, err := s.Push(context.Background(), remote, lorestore.PushOptions{Branches: branches, Force: force, Progress: p})
+			finish()
+			if err != nil {
+				return err
+			}
+			for _, u := range ups {
+				printUpdate(cmd.OutOrStdout(), u)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&force, "force", "f", false, "allow a non-fast-forward update")
+	return cmd
+}
+
+func newFetchCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "fetch [remote] [branch...]",
+		Short: "Bring a remote's branches (default origin, all branches)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			remote, branches := splitRemote(args)
+			p, finish := progressFor(cmd.ErrOrStderr())
+			res, err := s.Fetch(context.Background(), remote, lorestore.FetchOptions{Branches: branches, Progress: p})
+			finish()
+			if err != nil {
+				return err
+			}
+			for _, u := range res.Updates {
+				printUpdate(cmd.OutOrStdout(), u)
+			}
+			return nil
+		},
+	}
+}
+
+func splitRemote(args []string) (string, []string) {
+	if len(args) == 0 {
+		return "", nil
+	}
+	return args[0], args[1:]
+}
+
+func printUpdate(w io.Writer, u lorestore.RefUpdate) {
+	switch {
+	case u.UpToDate():
+		fmt.Fprintf(w, "= %s (up to date)\n", u.Ref)
+	case u.Old.IsZero():
+		fmt.Fprintf(w, "* %s (new) %s\n", u.Ref, u.New.String()[:12])
+	default:
+		fmt.Fprintf(w, "  %s %s..%s\n", u.Ref, u.Old.String()[:12], u.New.String()[:12])
+	}
+}
+
+func newCloneCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "clone <url> [dir]",
+		Short: "Make a new store from a remote (dir defaults to the store path)",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := g.storeDir()
+			if len(args) == 2 {
+				dir = args[1]
+			}
+			p, finish := progressFor(cmd.ErrOrStderr())
+			s, err := lorestore.Clone(context.Background(), args[0], dir, lorestore.CloneOptions{Progress: p, Store: g.options()})
+			finish()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			fmt.Fprintf(cmd.OutOrStdout(), "Cloned %s into %s\n", args[0], dir)
+			return nil
+		},
+	}
+}

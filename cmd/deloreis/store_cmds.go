@@ -1,0 +1,297 @@
+// Commands that read or change one local store: init, log, show, branch,
+// merge.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/spf13/cobra"
+)
+
+func newInitCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "init",
+		Short: "Create an empty lorestore",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := lorestore.Init(g.storeDir(), g.options())
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			fmt.Fprintf(cmd.OutOrStdout(), "Initialized empty lorestore in %s\n", g.storeDir())
+			return nil
+		},
+	}
+}
+
+type logFlags struct {
+	oneline, graph bool
+	scope, op      string
+	object         string
+	n              int
+}
+
+func newLogCmd(g *globals) *cobra.Command {
+	f := &logFlags{}
+	cmd := &cobra.Command{
+		Use:   "log [revision]",
+		Short: "Show the lore history",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			o := lorestore.LogOptions{Scope: f.scope, Op: f.op, Limit: f.n}
+			if len(args) == 1 {
+				o.From = args[0]
+			}
+			if f.object != "" {
+				id, err := objects.ParseID(f.object)
+				if err != nil {
+					return usageError{"--object wants a 64-digit object id"}
+				}
+				o.Object = id
+			}
+			entries, err := s.Log(o)
+			if err != nil {
+				return err
+			}
+			return printLog(cmd.OutOrStdout(), entries, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.oneline, "oneline", false, "one line per commit")
+	fl.BoolVar(&f.graph, "graph", false, "draw the branch and merge graph")
+	fl.StringVar(&f.scope, "scope", "", "only commits that change this scope")
+	fl.StringVar(&f.op, "op", "", "only commits whose Lore-Op is this")
+	fl.StringVar(&f.object, "object", "", "only the commit that added this object id")
+	fl.IntVarP(&f.n, "max-count", "n", 0, "at most this many commits")
+	return cmd
+}
+
+func printLog(w io.Writer, entries []lorestore.LogEntry, f *logFlags) error {
+	label := func(e lorestore.LogEntry) []string {
+		if f.oneline {
+			return []string{e.Commit.String()[:7] + " " + e.Message.Summary}
+		}
+		return fullEntry(e)
+	}
+	var lines []string
+	if f.graph {
+		lines = lorestore.RenderGraph(entries, label)
+	} else {
+		for i, e := range entries {
+			l := label(e)
+			if !f.oneline && i < len(entries)-1 {
+				l = append(l, "")
+			}
+			lines = append(lines, l...)
+		}
+	}
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fullEntry renders a commit the way git log does, trailers included.
+func fullEntry(e lorestore.LogEntry) []string {
+	ls := []string{"commit " + e.Commit.String()}
+	if len(e.Parents) > 1 {
+		var ps []string
+		for _, p := range e.Parents {
+			ps = append(ps, p.String()[:7])
+		}
+		ls = append(ls, "Merge: "+strings.Join(ps, " "))
+	}
+	ls = append(ls,
+		fmt.Sprintf("Author: %s <%s>", e.Author.Name, e.Author.Email),
+		"Date:   "+e.Author.When.Format("Mon Jan 2 15:04:05 2006 -0700"),
+		"",
+		"    "+e.Message.Summary,
+	)
+	if len(e.Message.Trailers) > 0 {
+		ls = append(ls, "")
+		for _, t := range e.Message.Trailers {
+			ls = append(ls, "    "+t.Key+": "+t.Value)
+		}
+	}
+	return ls
+}
+
+func newShowCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show <commit|object-id>",
+		Short: "Show a commit and what it added, or one stored object",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if id, err := objects.ParseID(args[0]); err == nil {
+				return showObject(cmd.OutOrStdout(), s, id)
+			}
+			return showCommit(cmd.OutOrStdout(), s, args[0])
+		},
+	}
+}
+
+func showCommit(w io.Writer, s *lorestore.Store, rev string) error {
+	h, err := s.Resolve(rev)
+	if err != nil {
+		return err
+	}
+	entries, err := s.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
+	if err != nil {
+		return err
+	}
+	for _, l := range fullEntry(entries[0]) {
+		fmt.Fprintln(w, l)
+	}
+	changes, err := s.Changes(h)
+	if err != nil {
+		return err
+	}
+	if len(changes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, c := range changes {
+		sign := "+"
+		if c.Removed {
+			sign = "-"
+		}
+		fmt.Fprintf(w, "%s %s/%s/%s\n", sign, c.Scope, c.Kind, c.ID)
+	}
+	return nil
+}
+
+func showObject(w io.Writer, s *lorestore.Store, id objects.ID) error {
+	sn, err := s.Snapshot("")
+	if err != nil {
+		return err
+	}
+	scopes, err := sn.Scopes()
+	if err != nil {
+		return err
+	}
+	for _, scope := range scopes {
+		o, err := sn.Get(scope, id)
+		if errors.Is(err, lorestore.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		data, err := objects.Canonical(o)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "object %s\nscope  %s\ntype   %s\n\n%s\n", id, scope, o.Type(), data)
+		return nil
+	}
+	return fmt.Errorf("%w: object %s at %s", lorestore.ErrNotFound, id, sn.Commit().String()[:12])
+}
+
+func newBranchCmd(g *globals) *cobra.Command {
+	var del bool
+	cmd := &cobra.Command{
+		Use:   "branch [name [from]]",
+		Short: "List, create (name [from]) or delete (-d name) branches",
+		Args:  cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			w := cmd.OutOrStdout()
+			switch {
+			case del:
+				if len(args) != 1 {
+					return usageError{"branch -d wants one branch name"}
+				}
+				return s.DeleteBranch(args[0], plumbing.ZeroHash)
+			case len(args) == 0:
+				return listBranches(w, s)
+			default:
+				from := ""
+				if len(args) == 2 {
+					from = args[1]
+				}
+				h, err := s.CreateBranch(args[0], from)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "branch %s at %s\n", args[0], h.String()[:12])
+				return nil
+			}
+		},
+	}
+	cmd.Flags().BoolVarP(&del, "delete", "d", false, "delete the branch")
+	return cmd
+}
+
+func listBranches(w io.Writer, s *lorestore.Store) error {
+	bs, err := s.Branches()
+	if err != nil {
+		return err
+	}
+	for _, b := range bs {
+		mark := " "
+		if b.Name == lorestore.DefaultBranch {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "%s %s %s\n", mark, b.Name, b.Commit.String()[:12])
+	}
+	return nil
+}
+
+func newMergeCmd(g *globals) *cobra.Command {
+	var into string
+	cmd := &cobra.Command{
+		Use:   "merge <source>",
+		Short: "Merge a branch or commit into a branch (default main)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			r, err := s.Merge(args[0], lorestore.MergeOptions{Target: into})
+			if err != nil {
+				return err
+			}
+			if r.UpToDate {
+				fmt.Fprintln(cmd.OutOrStdout(), "Already up to date.")
+				return nil
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "merged %s into %s: %s\n", args[0], orDefault(into), r.Commit.String()[:12])
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
+	return cmd
+}
+
+func orDefault(branch string) string {
+	if branch == "" {
+		return lorestore.DefaultBranch
+	}
+	return branch
+}
+

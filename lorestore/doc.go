@@ -1,0 +1,20 @@
+// Package lorestore keeps a lore world in a bare git repository that real git
+// reads unchanged: every lore object is a blob of RFC 8785 canonical JSON
+// named by its BLAKE3 id, every durable change is one commit with a
+// one-line summary and Lore-* trailers, and branches, merges and remotes are
+// ordinary git refs, merge commits, pushes and fetches.
+//
+// The package is the porcelain over two plumbing packages: odb (packs and
+// loose objects) and refs (git's lock-and-rename ref protocol). It knows the
+// tree layout of DESIGN.md section 3 and nothing of what the objects mean:
+// compiling a world, grading claims and reporting conflicts belong to the
+// world package.
+//
+// Layout of a commit's tree:
+//
+//	lore.json                                   store header
+//	scopes/<scope>/claims/<ab>/<id>.json        claims, sharded by id prefix
+//	scopes/<scope>/decisions/<id>.json
+//	scopes/<scope>/attacks/<id>.json
+//	scopes/<scope>/standing/<claim-id>/<id>.json
+package lorestore

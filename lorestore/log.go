@@ -1,0 +1,255 @@
+// History: walking commits newest first, filtered by scope, object and op,
+// the way `git log` walks them.
+
+package lorestore
+
+import (
+	"container/heap"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// LogOptions filter a history walk. Zero values filter nothing.
+type LogOptions struct {
+	From   string     // revision to start at (default HEAD)
+	Scope  string     // only commits that change this scope
+	Object objects.ID // only commits that add this object
+	Op     string     // only commits whose Lore-Op trailer is this
+	Limit  int        // at most this many entries
+}
+
+// LogEntry is one commit of the history.
+type LogEntry struct {
+	Commit    plumbing.Hash
+	Parents   []plumbing.Hash
+	Tree      plumbing.Hash
+	Author    Signature
+	Committer Signature
+	Message   Message
+}
+
+// Log walks the history from a revision, newest commit first (by committer
+// time, as git log does), and returns the entries that pass the filters.
+func (s *Store) Log(o LogOptions) ([]LogEntry, error) {
+	if o.Scope != "" {
+		if err := checkScope(o.Scope); err != nil {
+			return nil, err
+		}
+	}
+	start, err := s.Resolve(o.From)
+	if err != nil {
+		return nil, err
+	}
+	var out []LogEntry
+	w := newWalker(s)
+	if err := w.push(start); err != nil {
+		return nil, err
+	}
+	for w.Len() > 0 {
+		h, c := w.pop()
+		keep, err := s.logKeep(c, o)
+		if err != nil {
+			return nil, err
+		}
+		if keep {
+			out = append(out, LogEntry{Commit: h, Parents: c.parents, Tree: c.tree, Author: c.author,
+				Committer: c.committer, Message: parseMessage(c.message)})
+			if o.Limit > 0 && len(out) >= o.Limit {
+				break
+			}
+		}
+		for _, p := range c.parents {
+			if err := w.push(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) logKeep(c *gitCommit, o LogOptions) (bool, error) {
+	if o.Op != "" && parseMessage(c.message).Get(TrailerOp) != o.Op {
+		return false, nil
+	}
+	if o.Scope != "" {
+		changed, err := s.changedFromAllParents(c, func(tree plumbing.Hash) (plumbing.Hash, error) {
+			return s.subtree(tree, scopesDir, o.Scope)
+		})
+		if err != nil || !changed {
+			return false, err
+		}
+	}
+	if o.Object != (objects.ID{}) {
+		has, err := s.treeHasObject(c.tree, o.Object)
+		if err != nil || !has {
+			return false, err
+		}
+		for _, p := range c.parents {
+			pc, err := s.readCommit(p)
+			if err != nil {
+				return false, err
+			}
+			if had, err := s.treeHasObject(pc.tree, o.Object); err != nil || had {
+				return false, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// changedFromAllParents reports whether the part of the tree key picks out
+// differs from that part in every parent (a merge that takes one side's
+// version unchanged is not a change, as in git's history simplification).
+func (s *Store) changedFromAllParents(c *gitCommit, key func(plumbing.Hash) (plumbing.Hash, error)) (bool, error) {
+	mine, err := key(c.tree)
+	if err != nil {
+		return false, err
+	}
+	if len(c.parents) == 0 {
+		return !mine.IsZero(), nil
+	}
+	for _, p := range c.parents {
+		pc, err := s.readCommit(p)
+		if err != nil {
+			return false, err
+		}
+		theirs, err := key(pc.tree)
+		if err != nil {
+			return false, err
+		}
+		if theirs == mine {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// subtree follows a path of names from a tree; zero when absent.
+func (s *Store) subtree(tree plumbing.Hash, path ...string) (plumbing.Hash, error) {
+	h := tree
+	for _, name := range path {
+		es, err := s.readTree(h)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		e, ok := findEntry(es, name)
+		if !ok || !e.isTree() {
+			return plumbing.ZeroHash, nil
+		}
+		h = e.hash
+	}
+	return h, nil
+}
+
+// treeHasObject reports whether any scope of the tree files the object.
+func (s *Store) treeHasObject(tree plumbing.Hash, id objects.ID) (bool, error) {
+	scopes, err := s.subtree(tree, scopesDir)
+	if err != nil || scopes.IsZero() {
+		return false, err
+	}
+	ses, err := s.readTree(scopes)
+	if err != nil {
+		return false, err
+	}
+	name := fileName(id)
+	for _, se := range ses {
+		if !se.isTree() {
+			continue
+		}
+		for _, dir := range [][]string{{string(Claims), id.String()[:2]}, {string(Decisions)}, {string(Attacks)}} {
+			d, err := s.subtree(se.hash, dir...)
+			if err != nil {
+				return false, err
+			}
+			if d.IsZero() {
+				continue
+			}
+			es, err := s.readTree(d)
+			if err != nil {
+				return false, err
+			}
+			if _, ok := findEntry(es, name); ok {
+				return true, nil
+			}
+		}
+		st, err := s.subtree(se.hash, string(Standing))
+		if err != nil || st.IsZero() {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		claims, err := s.readTree(st)
+		if err != nil {
+			return false, err
+		}
+		for _, ce := range claims {
+			es, err := s.readTree(ce.hash)
+			if err != nil {
+				return false, err
+			}
+			if _, ok := findEntry(es, name); ok {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// walker yields commits newest first, each once.
+type walker struct {
+	s    *Store
+	seen map[plumbing.Hash]bool
+	q    commitQueue
+	seq  int
+}
+
+func newWalker(s *Store) *walker { return &walker{s: s, seen: map[plumbing.Hash]bool{}} }
+
+func (w *walker) Len() int { return w.q.Len() }
+
+func (w *walker) push(h plumbing.Hash) error {
+	if w.seen[h] {
+		return nil
+	}
+	w.seen[h] = true
+	c, err := w.s.readCommit(h)
+	if err != nil {
+		return err
+	}
+	w.seq++
+	heap.Push(&w.q, queued{h: h, c: c, seq: w.seq})
+	return nil
+}
+
+func (w *walker) pop() (plumbing.Hash, *gitCommit) {
+	q := heap.Pop(&w.q).(queued)
+	return q.h, q.c
+}
+
+type queued struct {
+	h   plumbing.Hash
+	c   *gitCommit
+	seq int
+}
+
+// commitQueue orders by committer time, newest first; ties in push order.
+type commitQueue []queued
+
+func (q commitQueue) Len() int { return len(q) }
+func (q commitQueue) Less(i, j int) bool {
+	ti, tj := q[i].c.committer.When, q[j].c.committer.When
+	if !ti.Equal(tj) {
+		return ti.After(tj)
+	}
+	return q[i].seq < q[j].seq
+}
+func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(x any)   { *q = append(*q, x.(queued)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,315 @@
+// Merging: the merge base of two commits, and the union merge of two
+// branches over it, written as a two-parent commit. Conflicts in what the
+// lore means are the world package's to report; here a merge is refused only
+// when histories are unrelated or the merged tree would break the layout.
+
+package lorestore
+
+import (
+	"container/heap"
+	"strings"
+
+	"github.com/deloreis/deloreis/lorestore/odb"
+	"github.com/deloreis/deloreis/lorestore/refs"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// MergeBase returns the best common ancestor of two commits (the newest, if
+// criss-cross history leaves several), or ErrUnrelated.
+func (s *Store) MergeBase(a, b plumbing.Hash) (plumbing.Hash, error) {
+	bases, err := s.mergeBases(a, b)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if len(bases) == 0 {
+		return plumbing.ZeroHash, ErrUnrelated
+	}
+	return bases[0], nil
+}
+
+const (
+	fromA uint8 = 1 << iota
+	fromB
+	stale
+)
+
+// mergeBases paints commits reachable from a and from b, newest first, and
+// collects those reached from both that no other such commit reaches.
+func (s *Store) mergeBases(a, b plumbing.Hash) ([]plumbing.Hash, error) {
+	if a == b {
+		return []plumbing.Hash{a}, nil
+	}
+	flags := map[plumbing.Hash]uint8{a: fromA, b: fromB}
+	var q commitQueue
+	seq := 0
+	push := func(h plumbing.Hash) error {
+		c, err := s.readCommit(h)
+		if err != nil {
+			return err
+		}
+		seq++
+		heap.Push(&q, queued{h: h, c: c, seq: seq})
+		return nil
+	}
+	if err := push(a); err != nil {
+		return nil, err
+	}
+	if err := push(b); err != nil {
+		return nil, err
+	}
+	var found []plumbing.Hash
+	for q.Len() > 0 && !allStale(q, flags) {
+		it := heap.Pop(&q).(queued)
+		f := flags[it.h]
+		if f&(fromA|fromB) == fromA|fromB && f&stale == 0 {
+			found = append(found, it.h)
+			f |= stale
+			flags[it.h] = f
+		}
+		for _, p := range it.c.parents {
+			if flags[p]&f == f {
+				continue
+			}
+			flags[p] |= f
+			if err := push(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Drop any candidate that is an ancestor of another.
+	var out []plumbing.Hash
+	for i, c := range found {
+		redundant := false
+		for j, d := range found {
+			if i == j {
+				continue
+			}
+			anc, err := s.IsAncestor(c, d)
+			if err != nil {
+				return nil, err
+			}
+			if anc {
+				redundant = true
+				break
+			}
+		}
+		if !redundant {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func allStale(q commitQueue, flags map[plumbing.Hash]uint8) bool {
+	for _, it := range q {
+		if flags[it.h]&stale == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// IsAncestor reports whether commit a is reachable from commit b (a commit
+// is its own ancestor).
+func (s *Store) IsAncestor(a, b plumbing.Hash) (bool, error) {
+	if a == b {
+		return true, nil
+	}
+	ac, err := s.readCommit(a)
+	if err != nil {
+		return false, err
+	}
+	w := newWalker(s)
+	if err := w.push(b); err != nil {
+		return false, err
+	}
+	for w.Len() > 0 {
+		h, c := w.pop()
+		if h == a {
+			return true, nil
+		}
+		// Commits older than a (with a second of slack for clock skew
+		// among writers) cannot lead to it through parents.
+		if c.committer.When.Before(ac.committer.When.Add(-skewSlack)) {
+			continue
+		}
+		for _, p := range c.parents {
+			if err := w.push(p); err != nil {
+				return false, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// skewSlack is how far commit clocks may disagree before the ancestor walk
+// stops early. Commits come from many machines; be generous.
+const skewSlack = 24 * 60 * 60 * 1e9
+
+// MergeOptions say where a merge goes.
+type MergeOptions struct {
+	Target  string  // branch merged into; default main
+	Message Message // default: "merge <source> into <target>" with Lore-Op: merge
+	Refuse  bool    // refuse, rather than redo, when the target moves meanwhile
+}
+
+// MergeResult tells what a merge did.
+type MergeResult struct {
+	Commit   plumbing.Hash // the new head of the target
+	Base     plumbing.Hash // the merge base
+	Target   plumbing.Hash // the target head merged into
+	Source   plumbing.Hash // the source commit merged
+	UpToDate bool          // the source was already merged; nothing written
+	Retries  int
+}
+
+// Merge merges a source revision into a target branch: the union of both
+// sides over their merge base, written as a commit whose parents are the
+// target head and the source. It refuses unrelated histories.
+func (s *Store) Merge(source string, o MergeOptions) (MergeResult, error) {
+	if s.ReadOnly() {
+		return MergeResult{}, ErrReadOnly
+	}
+	if o.Target == "" {
+		o.Target = DefaultBranch
+	}
+	ref, err := refs.BranchRef(o.Target)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	src, err := s.Resolve(source)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	if o.Message.Summary == "" {
+		o.Message = NewMessage("merge "+source+" into "+o.Target, "merge", "")
+	}
+	if err := o.Message.check(); err != nil {
+		return MergeResult{}, err
+	}
+	head, err := s.Head(o.Target)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	res := MergeResult{Source: src}
+	build := func(ob *odb.Batch, target, targetTree plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
+		base, err := s.MergeBase(target, src)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		res.Base, res.Target = base, target
+		if base == src {
+			return targetTree, nil, errUpToDate
+		}
+		bc, err := s.readCommit(base)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		sc, err := s.readCommit(src)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		tree, err := s.merge3(ob, bc.tree, targetTree, sc.tree, "")
+		return tree, []plumbing.Hash{target, src}, err
+	}
+	cr, err := s.commitLoop(ref, CommitOptions{Branch: o.Target, Refuse: o.Refuse, AllowEmpty: true}, head, o.Message, build)
+	if err == errUpToDate {
+		res.UpToDate, res.Commit = true, res.Target
+		return res, nil
+	}
+	if err != nil {
+		return MergeResult{}, err
+	}
+	res.Commit, res.Retries = cr.Commit, cr.Retries
+	return res, nil
+}
+
+var errUpToDate = &MergeError{Path: "/", Reason: "already up to date"}
+
+// merge3 merges the trees ours and theirs over base, entry by entry,
+// reusing every subtree one side left alone.
+func (s *Store) merge3(ob *odb.Batch, base, ours, theirs plumbing.Hash, path string) (plumbing.Hash, error) {
+	switch {
+	case ours == theirs, base == theirs:
+		return ours, nil
+	case base == ours:
+		return theirs, nil
+	}
+	read := func(h plumbing.Hash) (map[string]treeEntry, error) {
+		m := map[string]treeEntry{}
+		if h.IsZero() {
+			return m, nil
+		}
+		es, err := s.readTree(h)
+		for _, e := range es {
+			m[e.name] = e
+		}
+		return m, err
+	}
+	b, err := read(base)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	o, err := read(ours)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	t, err := read(theirs)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	names := map[string]struct{}{}
+	for _, m := range []map[string]treeEntry{b, o, t} {
+		for n := range m {
+			names[n] = struct{}{}
+		}
+	}
+	var out []treeEntry
+	for n := range names {
+		e, keep, err := s.merge3Entry(ob, b[n], o[n], t[n], path+n)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if keep {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	sortEntries(out)
+	data, err := encodeTree(out)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h := ob.Add(plumbing.TreeObject, data)
+	s.cacheTree(h, out)
+	return h, nil
+}
+
+// merge3Entry merges one name; a zero entry means absent on that side.
+func (s *Store) merge3Entry(ob *odb.Batch, b, o, t treeEntry, path string) (treeEntry, bool, error) {
+	present := func(e treeEntry) bool { return !e.hash.IsZero() }
+	switch {
+	case o == t:
+		return o, present(o), nil
+	case o == b:
+		return t, present(t), nil
+	case t == b:
+		return o, present(o), nil
+	}
+	bothTrees := (!present(o) || o.isTree()) && (!present(t) || t.isTree()) && (!present(b) || b.isTree())
+	if bothTrees && present(o) && present(t) {
+		h, err := s.merge3(ob, b.hash, o.hash, t.hash, path+"/")
+		if err != nil || h.IsZero() {
+			return treeEntry{}, false, err
+		}
+		return treeEntry{name: o.name, mode: modeTree, hash: h}, true, nil
+	}
+	reason := "both sides changed it differently"
+	if strings.HasPrefix(path, scopesDir+"/") && strings.HasSuffix(path, ".json") {
+		reason = "an object file differs between the sides, so one side's store is corrupt"
+	}
+	return treeEntry{}, false, &MergeError{Path: path, Reason: reason}
+}
+

@@ -1,0 +1,242 @@
+// The DB: opening a bare repository's object store, the current set of
+// packs, lookups that fall back to loose objects, and rescans of
+// objects/pack when another process has changed it.
+
+package odb
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Options tune a DB.
+type Options struct {
+	// Fsync makes Batch.Write, IngestPack and Consolidate fsync the pack,
+	// the index and the pack directory before a pack counts as written.
+	Fsync bool
+	// AutoPackLimit: when more packs than this exist after a Batch.Write,
+	// small packs are rolled up (Consolidate). 0 means 32; <0 never.
+	AutoPackLimit int
+	// DeltaBaseCacheBytes bounds the cache of resolved delta bases.
+	// 0 means 64 MiB; <0 disables the cache.
+	DeltaBaseCacheBytes int64
+	// OnAutoConsolidateError, when set, receives the error of an automatic
+	// roll-up after Batch.Write. Such an error never fails the Write (the
+	// batch is already durable); without this hook it is dropped.
+	OnAutoConsolidateError func(error)
+	// StaleAge is how old one of our temporary files, or a .pack without
+	// its .idx, must be before Open deletes it. 0 means 15 minutes.
+	StaleAge time.Duration
+}
+
+// DB is the object database of one bare git repository. It is safe for
+// concurrent use by many goroutines.
+type DB struct {
+	gitDir  string
+	objDir  string
+	packDir string
+	opts    Options
+
+	cur    atomic.Pointer[packSet]
+	cache  *baseCache
+	nextID atomic.Uint64
+
+	scanMu sync.Mutex // serialises rescans and installs of new sets
+	stamp  dirStamp   // objects/pack as of the last full scan (under scanMu)
+	closed atomic.Bool
+}
+
+// Open opens the object database of the bare repository at gitDir (the
+// directory holding objects/). It creates objects/pack if missing, removes
+// our own stale temporary files, and maps every pack. A pack whose index or
+// header is corrupt makes Open fail with a *CorruptError.
+func Open(gitDir string, opts Options) (*DB, error) {
+	if opts.AutoPackLimit == 0 {
+		opts.AutoPackLimit = 32
+	}
+	if opts.StaleAge == 0 {
+		opts.StaleAge = 15 * time.Minute
+	}
+	db := &DB{
+		gitDir:  gitDir,
+		objDir:  filepath.Join(gitDir, "objects"),
+		packDir: filepath.Join(gitDir, "objects", "pack"),
+		opts:    opts,
+	}
+	switch {
+	case opts.DeltaBaseCacheBytes == 0:
+		db.cache = newBaseCache(defaultCacheBytes)
+	case opts.DeltaBaseCacheBytes > 0:
+		db.cache = newBaseCache(opts.DeltaBaseCacheBytes)
+	}
+	if st, err := os.Stat(db.objDir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("odb: %s is not a git directory: no objects/", gitDir)
+	}
+	if err := os.MkdirAll(db.packDir, 0o755); err != nil {
+		return nil, fmt.Errorf("odb: %w", err)
+	}
+	removeStale(db.packDir, opts.StaleAge)
+	db.cur.Store(newPackSet(nil))
+	if err := db.rescan(true); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close releases the database. Reads already in progress finish normally;
+// the mappings are released after the last of them.
+func (db *DB) Close() error {
+	if db.closed.Swap(true) {
+		return nil
+	}
+	db.scanMu.Lock()
+	defer db.scanMu.Unlock()
+	if s := db.cur.Swap(nil); s != nil {
+		s.release()
+	}
+	return nil
+}
+
+// acquire returns the current pack set with a reader reference held.
+func (db *DB) acquire() (*packSet, error) {
+	for {
+		s := db.cur.Load()
+		if s == nil {
+			return nil, ErrClosed
+		}
+		r := s.refs.Load()
+		if r <= 0 {
+			continue // being retired; the next Load sees its successor
+		}
+		if s.refs.CompareAndSwap(r, r+1) {
+			return s, nil
+		}
+	}
+}
+
+// install makes a new set current. Caller holds scanMu.
+func (db *DB) install(packs []*pack) {
+	s := newPackSet(packs)
+	if db.closed.Load() {
+		s.release()
+		return
+	}
+	if old := db.cur.Swap(s); old != nil {
+		old.release()
+	}
+}
+
+// addPack makes a pack this process just wrote visible to readers without
+// a directory scan.
+func (db *DB) addPack(base string) error {
+	p, err := openPack(base, db.nextID.Add(1))
+	if err != nil {
+		return err
+	}
+	db.scanMu.Lock()
+	defer db.scanMu.Unlock()
+	old := db.cur.Load()
+	if old == nil {
+		p.unmap()
+		return ErrClosed
+	}
+	packs := make([]*pack, 0, len(old.packs)+1)
+	for _, q := range old.packs {
+		if q.base == base {
+			// Rewritten with identical content: keep the existing mapping.
+			p.unmap()
+			return nil
+		}
+		packs = append(packs, q)
+	}
+	db.install(append(packs, p))
+	return nil
+}
+
+// find looks h up in the packs of s.
+func (s *packSet) find(h *plumbing.Hash) (*pack, uint64, bool) {
+	for _, p := range s.packs {
+		if i := p.idx.find(h); i >= 0 {
+			off, ok := p.idx.offset(i)
+			return p, off, ok
+		}
+	}
+	return nil, 0, false
+}
+
+// Has reports whether object h is stored, packed or loose.
+func (db *DB) Has(h plumbing.Hash) (bool, error) {
+	for attempt := 0; attempt < 2; attempt++ {
+		s, err := db.acquire()
+		if err != nil {
+			return false, err
+		}
+		_, _, ok := s.find(&h)
+		s.release()
+		if ok || hasLoose(db.objDir, h) {
+			return true, nil
+		}
+		if attempt == 0 {
+			if changed, err := db.rescanIfChanged(); err != nil || !changed {
+				return false, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// Read returns the type and content of object h. A missing object yields
+// an error satisfying errors.Is(err, ErrNotFound).
+func (db *DB) Read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
+	return db.read(h, 0)
+}
+
+func (db *DB) read(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, error) {
+	for attempt := 0; attempt < 2; attempt++ {
+		t, data, found, err := db.readOnce(h, depth)
+		if found || err != nil {
+			return t, data, err
+		}
+		if attempt == 0 {
+			changed, err := db.rescanIfChanged()
+			if err != nil {
+				return 0, nil, err
+			}
+			if !changed {
+				break
+			}
+		}
+	}
+	return 0, nil, notFound(h)
+}
+
+// readOnce looks h up in the current packs, then loose.
+func (db *DB) readOnce(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, bool, error) {
+	s, err := db.acquire()
+	if err != nil {
+		return 0, nil, false, err
+	}
+	p, off, ok := s.find(&h)
+	if ok {
+		t, data, err := unpack(p, off, db.cache, db.read, depth)
+		s.release()
+		return t, data, true, err
+	}
+	s.release()
+	t, data, err := readLoose(db.objDir, h)
+	if err == nil {
+		return t, data, true, nil
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil, false, nil
+	}
+	return 0, nil, true, err
+}

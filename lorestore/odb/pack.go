@@ -1,0 +1,176 @@
+// Opening packs: memory-mapping a .pack and its .idx, validating that they
+// belong together, and reference counting so a mapping outlives its last
+// reader even after the files are deleted.
+
+package odb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
+
+const packHeaderLen = 12
+
+// pack is one open packfile with its index. Its mappings stay valid while
+// any packSet holding it is alive (sets counts those sets).
+type pack struct {
+	id      uint64 // unique per DB, keys the delta-base cache
+	base    string // path without extension: <dir>/pack-<sha>
+	idx     *idxFile
+	idxMap  []byte
+	data    []byte // whole .pack mapping
+	count   int
+	sets    atomic.Int32
+	byHash  map[[20]byte]uint64 // REF_DELTA bases while ingesting (idx is nil)
+	offOnce sync.Once
+	offs    []uint64 // sorted entry offsets, built lazily for raw copies
+}
+
+// mapFile memory-maps path read-only and returns the mapping.
+func mapFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := st.Size()
+	if size <= 0 || int64(int(size)) != size {
+		return nil, corruptf(path, -1, "unusable file size %d", size)
+	}
+	return unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+}
+
+// openPack maps base+".idx" and base+".pack" and checks that they match.
+// A missing file yields an error satisfying errors.Is(err, os.ErrNotExist).
+func openPack(base string, id uint64) (*pack, error) {
+	idxMap, err := mapFile(base + ".idx")
+	if err != nil {
+		return nil, err
+	}
+	ix, err := parseIdx(base+".idx", idxMap, true)
+	if err != nil {
+		unix.Munmap(idxMap)
+		return nil, err
+	}
+	data, err := mapFile(base + ".pack")
+	if err != nil {
+		unix.Munmap(idxMap)
+		return nil, err
+	}
+	p := &pack{id: id, base: base, idx: ix, idxMap: idxMap, data: data, count: ix.n}
+	if err := p.checkPack(ix.packChecksum()); err != nil {
+		p.unmap()
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkPack validates the pack header and, when sum is non-nil, that the
+// trailer equals sum (the checksum the index recorded).
+func (p *pack) checkPack(sum []byte) error {
+	path := p.base + ".pack"
+	d := p.data
+	if len(d) < packHeaderLen+hashLen {
+		return corruptf(path, -1, "pack too short (%d bytes)", len(d))
+	}
+	if string(d[:4]) != "PACK" {
+		return corruptf(path, 0, "bad pack signature")
+	}
+	if v := binary.BigEndian.Uint32(d[4:8]); v != 2 && v != 3 {
+		return corruptf(path, 4, "unsupported pack version %d", v)
+	}
+	n := binary.BigEndian.Uint32(d[8:12])
+	if p.idx != nil && int(n) != p.idx.n {
+		return corruptf(path, 8, "pack holds %d objects, its index %d", n, p.idx.n)
+	}
+	if sum != nil && !bytes.Equal(d[len(d)-hashLen:], sum) {
+		return corruptf(path, int64(len(d)-hashLen), "pack trailer does not match its index")
+	}
+	p.count = int(n)
+	return nil
+}
+
+// unmap releases the mappings. Only called when no reader can use p.
+func (p *pack) unmap() {
+	if p.data != nil {
+		unix.Munmap(p.data)
+		p.data = nil
+	}
+	if p.idxMap != nil {
+		unix.Munmap(p.idxMap)
+		p.idxMap = nil
+	}
+}
+
+// unref drops one packSet's hold on p, unmapping it after the last.
+func (p *pack) unref() {
+	if p.sets.Add(-1) == 0 {
+		p.unmap()
+	}
+}
+
+// entryEnd returns the offset just past the raw entry starting at off,
+// using the sorted offsets of all entries (built once per pack).
+func (p *pack) entryEnd(off uint64) (uint64, bool) {
+	p.offOnce.Do(func() {
+		offs := make([]uint64, 0, p.idx.n)
+		for i := 0; i < p.idx.n; i++ {
+			o, ok := p.idx.offset(i)
+			if ok {
+				offs = append(offs, o)
+			}
+		}
+		slices.Sort(offs)
+		p.offs = offs
+	})
+	i, found := slices.BinarySearch(p.offs, off)
+	if !found {
+		return 0, false
+	}
+	if i+1 < len(p.offs) {
+		return p.offs[i+1], true
+	}
+	return uint64(len(p.data) - hashLen), true
+}
+
+// packSet is an immutable snapshot of the open packs, reference counted:
+// one reference for being current, one per reader using it.
+type packSet struct {
+	refs  atomic.Int64
+	packs []*pack // searched in this order: most objects first
+}
+
+func newPackSet(packs []*pack) *packSet {
+	s := &packSet{packs: packs}
+	slices.SortStableFunc(s.packs, func(a, b *pack) int { return b.count - a.count })
+	for _, p := range packs {
+		p.sets.Add(1)
+	}
+	s.refs.Store(1)
+	return s
+}
+
+func (s *packSet) release() {
+	if s.refs.Add(-1) == 0 {
+		for _, p := range s.packs {
+			p.unref()
+		}
+	}
+}
+
+// packName returns "pack-<sha>" for a path like .../pack-<sha>.idx.
+func packName(base string) string { return filepath.Base(base) }
+
+var errNoIdx = errors.New("no index")

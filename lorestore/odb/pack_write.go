@@ -1,0 +1,180 @@
+// Writing a pack: a temporary file in objects/pack (flocked while we own
+// it), the trailer, the .idx, and the renames that publish them the way
+// git does — .pack first, .idx last, since the .idx is what makes a pack
+// visible to git and to us.
+
+package odb
+
+import (
+	"bufio"
+	"crypto/sha1"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"golang.org/x/sys/unix"
+)
+
+// appendEntryHeader appends a pack entry header (type and inflated size).
+func appendEntryHeader(dst []byte, t plumbing.ObjectType, size uint64) []byte {
+	c := byte(t&7)<<4 | byte(size&0x0f)
+	size >>= 4
+	for size != 0 {
+		dst = append(dst, c|0x80)
+		c = byte(size & 0x7f)
+		size >>= 7
+	}
+	return append(dst, c)
+}
+
+// createTemp creates and flocks a temporary file in dir; the lock tells
+// removeStale that a live writer owns it.
+func createTemp(dir, prefix string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, prefix+"*")
+	if err != nil {
+		return nil, fmt.Errorf("odb: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("odb: lock %s: %w", f.Name(), err)
+	}
+	return f, nil
+}
+
+// packWriter streams entries into a temporary pack.
+type packWriter struct {
+	db      *DB
+	f       *os.File
+	bw      *bufio.Writer
+	sum     hash.Hash
+	off     uint64
+	entries []idxEntry
+}
+
+// newPackWriter starts a pack that will hold exactly count entries.
+func (db *DB) newPackWriter(count int) (*packWriter, error) {
+	f, err := createTemp(db.packDir, tmpPackPrefix)
+	if err != nil {
+		return nil, err
+	}
+	w := &packWriter{db: db, f: f, sum: sha1.New(), entries: make([]idxEntry, 0, count)}
+	w.bw = bufio.NewWriterSize(f, 1<<20)
+	var hdr [packHeaderLen]byte
+	copy(hdr[:], "PACK")
+	binary.BigEndian.PutUint32(hdr[4:], 2)
+	binary.BigEndian.PutUint32(hdr[8:], uint32(count))
+	w.write(hdr[:])
+	return w, nil
+}
+
+func (w *packWriter) write(b []byte) {
+	w.sum.Write(b)
+	w.bw.Write(b)
+	w.off += uint64(len(b))
+}
+
+// add appends one raw entry (header and zlib data) named h.
+func (w *packWriter) add(h plumbing.Hash, raw []byte, crc uint32) {
+	w.entries = append(w.entries, idxEntry{hash: h, offset: w.off, crc: crc})
+	w.write(raw)
+}
+
+// addObject compresses and appends a full object.
+func (w *packWriter) addObject(d *deflater, scratch []byte, h plumbing.Hash, t plumbing.ObjectType, data []byte) []byte {
+	raw := appendEntryHeader(scratch[:0], t, uint64(len(data)))
+	raw = appendDeflate(raw, d, data)
+	w.add(h, raw, crc32.ChecksumIEEE(raw))
+	return raw
+}
+
+// abort removes the temporary file.
+func (w *packWriter) abort() {
+	w.f.Close()
+	os.Remove(w.f.Name())
+}
+
+// finish writes the trailer and the index and publishes the pair. It
+// returns the pack's base path (objects/pack/pack-<sha>).
+func (w *packWriter) finish() (string, error) {
+	if len(w.entries) != cap(w.entries) {
+		w.abort()
+		return "", fmt.Errorf("odb: internal error: pack announced %d objects, has %d", cap(w.entries), len(w.entries))
+	}
+	trailer := w.sum.Sum(nil)
+	w.bw.Write(trailer)
+	if err := w.bw.Flush(); err != nil {
+		w.abort()
+		return "", fmt.Errorf("odb: write pack: %w", err)
+	}
+	base, err := w.db.publish(w.f, trailer, w.entries)
+	if err != nil {
+		w.abort()
+		return "", err
+	}
+	w.f.Close()
+	return base, nil
+}
+
+// publish writes the index for the complete temporary pack f, then renames
+// the pack and the index into place (fsyncing first when asked) and closes
+// the index. f stays open (and locked) for the caller to close.
+func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry) (string, error) {
+	fsync := db.opts.Fsync
+	if fsync {
+		if err := f.Sync(); err != nil {
+			return "", fmt.Errorf("odb: fsync pack: %w", err)
+		}
+	}
+	xf, err := createTemp(db.packDir, tmpIdxPrefix)
+	if err != nil {
+		return "", err
+	}
+	defer xf.Close()
+	fail := func(err error) (string, error) {
+		os.Remove(xf.Name())
+		return "", err
+	}
+	if _, err := writeIdx(xf, entries, trailer); err != nil {
+		return fail(fmt.Errorf("odb: write index: %w", err))
+	}
+	if fsync {
+		if err := xf.Sync(); err != nil {
+			return fail(fmt.Errorf("odb: fsync index: %w", err))
+		}
+	}
+	// Packs are read-only, as git makes them.
+	f.Chmod(0o444)
+	xf.Chmod(0o444)
+	base := filepath.Join(db.packDir, "pack-"+hex.EncodeToString(trailer))
+	if err := os.Rename(f.Name(), base+".pack"); err != nil {
+		return fail(fmt.Errorf("odb: %w", err))
+	}
+	if err := os.Rename(xf.Name(), base+".idx"); err != nil {
+		return fail(fmt.Errorf("odb: %w", err))
+	}
+	if fsync {
+		if err := syncDir(db.packDir); err != nil {
+			return "", err
+		}
+	}
+	return base, nil
+}
+
+// syncDir fsyncs a directory so the renames in it are durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("odb: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("odb: fsync %s: %w", dir, err)
+	}
+	return nil
+}

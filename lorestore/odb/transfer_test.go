@@ -1,0 +1,200 @@
+// Packs crossing the wire: IngestPack of packs made by real git (with
+// OFS_DELTA and REF_DELTA entries), WritePack read back by git index-pack,
+// and our own round trip.
+
+package odb
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// deltaRepo makes a non-bare repository with many versions of a few files,
+// repacked so that git stores most versions as deltas, and returns its
+// git dir.
+func deltaRepo(t testing.TB) string {
+	t.Helper()
+	work := filepath.Join(t.TempDir(), "work")
+	git(t, "", nil, "init", "-q", work)
+	r := rand.New(rand.NewPCG(7, 7))
+	text := blob(r, 20000)
+	for v := 0; v < 30; v++ {
+		for i := 0; i < 3; i++ {
+			p := r.IntN(len(text) - 100)
+			copy(text[p:], blob(r, 40))
+			name := filepath.Join(work, "file"+strconv.Itoa(i)+".txt")
+			if err := os.WriteFile(name, append([]byte(fmt.Sprintf("v%d\n", v)), text...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git(t, work, nil, "add", "-A")
+		git(t, work, nil, "commit", "-q", "-m", "version "+strconv.Itoa(v))
+	}
+	git(t, work, nil, "repack", "-adf", "-q")
+	return filepath.Join(work, ".git")
+}
+
+// allObjects lists every object of a repository with real git.
+func allObjects(t testing.TB, gitDir string) []plumbing.Hash {
+	t.Helper()
+	out := git(t, gitDir, nil, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)")
+	var hs []plumbing.Hash
+	for _, l := range strings.Fields(string(out)) {
+		hs = append(hs, plumbing.NewHash(l))
+	}
+	return hs
+}
+
+// compareWithGit reads every object with db and with `git cat-file --batch`
+// from gitDir and fails on any difference.
+func compareWithGit(t testing.TB, db *DB, gitDir string, hs []plumbing.Hash) {
+	t.Helper()
+	var in bytes.Buffer
+	for _, h := range hs {
+		in.WriteString(h.String() + "\n")
+	}
+	out := bufio.NewReader(bytes.NewReader(git(t, gitDir, in.Bytes(), "cat-file", "--batch")))
+	for _, h := range hs {
+		line, _ := out.ReadString('\n')
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			t.Fatalf("cat-file: %q", line)
+		}
+		n, _ := strconv.Atoi(f[2])
+		want := make([]byte, n+1)
+		if _, err := ioReadFull(out, want); err != nil {
+			t.Fatal(err)
+		}
+		wantT, _ := plumbing.ParseObjectType(f[1])
+		mustRead(t, db, h, wantT, want[:n])
+	}
+}
+
+func TestIngestGitPack(t *testing.T) {
+	src := deltaRepo(t)
+	hs := allObjects(t, src)
+	var in bytes.Buffer
+	for _, h := range hs {
+		in.WriteString(h.String() + "\n")
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		delta string // a type that must appear in verify-pack output of the source
+	}{
+		{"ofs-delta", []string{"pack-objects", "--stdout", "-q"}, "ofs"},
+		{"ref-delta", []string{"pack-objects", "--stdout", "-q", "--no-delta-base-offset"}, "ref"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pk := git(t, src, in.Bytes(), tc.args...)
+			if !packHasDeltas(t, pk) {
+				t.Fatalf("git's pack has no deltas; the test would prove nothing")
+			}
+			dir := initBare(t)
+			db := openDB(t, dir, Options{})
+			var calls int
+			if err := db.IngestPack(bytes.NewReader(pk), func(int) { calls++ }); err != nil {
+				t.Fatalf("IngestPack: %v", err)
+			}
+			if calls == 0 {
+				t.Fatalf("progress never called")
+			}
+			compareWithGit(t, db, src, hs)
+			idxs := packFiles(t, dir, "idx")
+			if len(idxs) != 1 {
+				t.Fatalf("%d packs after ingest", len(idxs))
+			}
+			vp := string(git(t, dir, nil, "verify-pack", "-v", idxs[0]))
+			if !strings.Contains(vp, "chain length = 1") {
+				t.Fatalf("verify-pack shows no delta chains:\n%s", vp)
+			}
+			// A second DB (fresh process state) reads it too.
+			db2 := openDB(t, dir, Options{DeltaBaseCacheBytes: -1})
+			compareWithGit(t, db2, src, hs)
+			// Ingesting a mangled copy fails cleanly.
+			bad := append([]byte(nil), pk...)
+			bad[len(bad)/2] ^= 0x55
+			if err := db.IngestPack(bytes.NewReader(bad), nil); err == nil {
+				t.Fatalf("IngestPack accepted a corrupted pack")
+			}
+		})
+	}
+}
+
+// packHasDeltas scans a pack stream's entries for delta types.
+func packHasDeltas(t testing.TB, pk []byte) bool {
+	t.Helper()
+	dir := initBare(t)
+	git(t, dir, pk, "index-pack", "--stdin")
+	out := string(git(t, dir, nil, "verify-pack", "-v", packFiles(t, dir, "idx")[0]))
+	return strings.Contains(out, "chain length")
+}
+
+func TestWritePackGitIndexPack(t *testing.T) {
+	// Source: our own packs plus an ingested deltified pack plus a loose
+	// object, so WritePack exercises raw copies, delta resolution and loose.
+	src := deltaRepo(t)
+	dir := initBare(t)
+	db := openDB(t, dir, Options{})
+	objs, head := writeHistory(t, db, rand.New(rand.NewPCG(3, 4)), 2, 50)
+	pk := git(t, src, joinHashes(allObjects(t, src)), "pack-objects", "--stdout", "-q")
+	if err := db.IngestPack(bytes.NewReader(pk), nil); err != nil {
+		t.Fatal(err)
+	}
+	loose := plumbing.NewHash(strings.TrimSpace(string(git(t, dir, []byte("loose\n"), "hash-object", "-w", "--stdin"))))
+	var hs []plumbing.Hash
+	for _, o := range objs {
+		hs = append(hs, o.hash)
+	}
+	hs = append(hs, allObjects(t, src)...)
+	hs = append(hs, loose, hs[0]) // a repeat is written once
+	var out bytes.Buffer
+	var last [2]int
+	if err := db.WritePack(&out, hs, func(d, n int) { last = [2]int{d, n} }); err != nil {
+		t.Fatalf("WritePack: %v", err)
+	}
+	if last[0] != len(hs)-1 || last[1] != len(hs)-1 {
+		t.Fatalf("final progress %v, want %d objects", last, len(hs)-1)
+	}
+	dst := initBare(t)
+	git(t, dst, out.Bytes(), "index-pack", "--stdin", "--fix-thin")
+	setRef(t, dst, "main", head)
+	fsckClean(t, dst)
+	dstDB := openDB(t, dst, Options{})
+	compareWithGit(t, dstDB, dir, hs[:len(hs)-1])
+	vp := string(git(t, dst, nil, "verify-pack", "-v", packFiles(t, dst, "idx")[0]))
+	if strings.Contains(vp, "chain length") {
+		t.Fatalf("WritePack output holds deltas:\n%s", vp)
+	}
+
+	// Round trip through our own IngestPack.
+	rt := initBare(t)
+	rtDB := openDB(t, rt, Options{})
+	if err := rtDB.IngestPack(bytes.NewReader(out.Bytes()), nil); err != nil {
+		t.Fatalf("IngestPack(WritePack output): %v", err)
+	}
+	compareWithGit(t, rtDB, dir, hs[:len(hs)-1])
+
+	// A missing object is ErrNotFound.
+	err := db.WritePack(&bytes.Buffer{}, []plumbing.Hash{HashObject(plumbing.BlobObject, []byte("nope"))}, nil)
+	if !isNotFound(err) {
+		t.Fatalf("WritePack(missing) = %v", err)
+	}
+}
+
+func joinHashes(hs []plumbing.Hash) []byte {
+	var b bytes.Buffer
+	for _, h := range hs {
+		b.WriteString(h.String() + "\n")
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,321 @@
+// Remotes: push, fetch and clone over any transport go-git speaks (file://,
+// git://, ssh, https). What a push sends is found by diffing each new
+// commit's tree against its parents' trees, never by walking all history,
+// and the pack is streamed from the object database.
+
+package lorestore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/deloreis/deloreis/lorestore/refs"
+	gitconfig "github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/plumbing/transport/client"
+)
+
+// Progress hears how far a long transfer is. total is 0 when unknown.
+type Progress func(stage string, done, total int)
+
+func (p Progress) report(stage string, done, total int) {
+	if p != nil {
+		p(stage, done, total)
+	}
+}
+
+// RefUpdate is one ref a push or fetch moved (or found already in place).
+type RefUpdate struct {
+	Ref      string
+	Old, New plumbing.Hash
+}
+
+// UpToDate reports whether the ref did not move.
+func (u RefUpdate) UpToDate() bool { return u.Old == u.New }
+
+// remoteTarget is a resolved remote: its URL and, for a named remote, where
+// its branches are tracked locally.
+type remoteTarget struct {
+	name string // "" for a bare URL
+	url  string
+}
+
+func (t remoteTarget) tracking(branch string) string {
+	if t.name == "" {
+		return ""
+	}
+	return "refs/remotes/" + t.name + "/" + branch
+}
+
+// resolveRemote accepts the name of a configured remote or a URL / path.
+func (s *Store) resolveRemote(remote string) (remoteTarget, error) {
+	if remote == "" {
+		remote = "origin"
+	}
+	cfg, err := s.readConfig()
+	if err != nil {
+		return remoteTarget{}, err
+	}
+	if rc, ok := cfg.Remotes[remote]; ok && len(rc.URLs) > 0 {
+		return remoteTarget{name: remote, url: rc.URLs[0]}, nil
+	}
+	if strings.Contains(remote, "://") || strings.HasPrefix(remote, "/") || strings.HasPrefix(remote, ".") {
+		return remoteTarget{url: remote}, nil
+	}
+	return remoteTarget{}, fmt.Errorf("lorestore: no remote named %q and it is not a URL or path", remote)
+}
+
+func (s *Store) readConfig() (*gitconfig.Config, error) {
+	data, err := os.ReadFile(filepath.Join(s.gitDir, "config"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	cfg := gitconfig.NewConfig()
+	if err := cfg.Unmarshal(data); err != nil {
+		return nil, fmt.Errorf("lorestore: reading config: %w", err)
+	}
+	return cfg, nil
+}
+
+// writeConfig replaces the config file the way git does: write config.lock,
+// rename it over config.
+func (s *Store) writeConfig(cfg *gitconfig.Config) error {
+	data, err := cfg.Marshal()
+	if err != nil {
+		return err
+	}
+	lock := filepath.Join(s.gitDir, "config.lock")
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("lorestore: config is locked by another process: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil && s.opts.Fsync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(lock, filepath.Join(s.gitDir, "config"))
+	}
+	if err != nil {
+		os.Remove(lock)
+	}
+	return err
+}
+
+// AddRemote records a named remote and the refspec git uses for it.
+func (s *Store) AddRemote(name, url string) error {
+	if !validRemoteName(name) {
+		return fmt.Errorf("lorestore: remote name %q is not usable", name)
+	}
+	cfg, err := s.readConfig()
+	if err != nil {
+		return err
+	}
+	cfg.Remotes[name] = &gitconfig.RemoteConfig{
+		Name:  name,
+		URLs:  []string{url},
+		Fetch: []gitconfig.RefSpec{gitconfig.RefSpec("+refs/heads/*:refs/remotes/" + name + "/*")},
+	}
+	return s.writeConfig(cfg)
+}
+
+func validRemoteName(name string) bool {
+	return name != "" && !strings.Contains(name, "/") && refs.CheckName("refs/remotes/"+name+"/x") == nil
+}
+
+func newTransport(url string) (transport.Transport, *transport.Endpoint, error) {
+	ep, err := transport.NewEndpoint(url)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lorestore: remote %q: %w", url, err)
+	}
+	c, err := client.NewClient(ep)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lorestore: remote %q: %w", url, err)
+	}
+	return c, ep, nil
+}
+
+// PushOptions say what a push sends.
+type PushOptions struct {
+	Branches []string // default: the default branch
+	Force    bool     // allow a non-fast-forward update
+	Progress Progress
+}
+
+// Push sends branches to a remote and moves the remote's refs. A
+// non-fast-forward update is refused (ErrNonFastForward) unless forced.
+func (s *Store) Push(ctx context.Context, remote string, o PushOptions) ([]RefUpdate, error) {
+	target, err := s.resolveRemote(remote)
+	if err != nil {
+		return nil, err
+	}
+	tr, ep, err := newTransport(target.url)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := tr.NewReceivePackSession(ep, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	adv, err := sess.AdvertisedReferencesContext(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("lorestore: push to %s: %w", target.url, err)
+	}
+	cmds, updates, err := s.pushCommands(adv, o)
+	if err != nil {
+		return nil, err
+	}
+	if len(cmds) == 0 {
+		return updates, nil
+	}
+	var tips []plumbing.Hash
+	for _, c := range cmds {
+		tips = append(tips, c.New)
+	}
+	objs, err := s.objectsToPush(tips, remoteKnown(adv))
+	if err != nil {
+		return nil, err
+	}
+	req := packp.NewReferenceUpdateRequestFromCapabilities(adv.Capabilities)
+	req.Commands = cmds
+	pr, pw := io.Pipe()
+	req.Packfile = pr
+	done := make(chan error, 1)
+	go func() {
+		err := s.db.WritePack(pw, objs, func(n, total int) { o.Progress.report("writing objects", n, total) })
+		pw.CloseWithError(err)
+		done <- err
+	}()
+	report, err := sess.ReceivePack(ctx, req)
+	pr.Close()
+	if werr := <-done; err == nil && werr != nil {
+		err = werr
+	}
+	if err == nil && report != nil {
+		err = report.Error()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lorestore: push to %s: %w", target.url, err)
+	}
+	s.recordPushed(target, cmds)
+	return updates, nil
+}
+
+// pushCommands decides which remote refs move, refusing non-fast-forwards.
+func (s *Store) pushCommands(adv *packp.AdvRefs, o PushOptions) ([]*packp.Command, []RefUpdate, error) {
+	branches := o.Branches
+	if len(branches) == 0 {
+		branches = []string{DefaultBranch}
+	}
+	var cmds []*packp.Command
+	var updates []RefUpdate
+	for _, b := range branches {
+		name, err := refs.BranchRef(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		local, err := s.Head(b)
+		if err != nil {
+			return nil, nil, err
+		}
+		old := adv.References[name]
+		updates = append(updates, RefUpdate{Ref: name, Old: old, New: local})
+		if old == local {
+			continue
+		}
+		if !old.IsZero() && !o.Force {
+			ok, err := s.hasCommit(old)
+			if err == nil && ok {
+				ok, err = s.IsAncestor(old, local)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: remote %s is at %s, which %s does not contain; fetch and merge first",
+					ErrNonFastForward, name, short(old), b)
+			}
+		}
+		cmds = append(cmds, &packp.Command{Name: plumbing.ReferenceName(name), Old: old, New: local})
+	}
+	return cmds, updates, nil
+}
+
+func (s *Store) hasCommit(h plumbing.Hash) (bool, error) {
+	ok, err := s.db.Has(h)
+	if err != nil || !ok {
+		return false, err
+	}
+	_, err = s.readCommit(h)
+	return err == nil, nil
+}
+
+// remoteKnown lists the advertised hashes: the remote has these commits and
+// everything they reach.
+func remoteKnown(adv *packp.AdvRefs) []plumbing.Hash {
+	var hs []plumbing.Hash
+	for _, h := range adv.References {
+		hs = append(hs, h)
+	}
+	return hs
+}
+
+// recordPushed moves the remote-tracking refs of a named remote to what was
+// pushed, as git does. A failure here loses nothing: the next fetch fixes it.
+func (s *Store) recordPushed(t remoteTarget, cmds []*packp.Command) {
+	for _, c := range cmds {
+		branch := strings.TrimPrefix(string(c.Name), "refs/heads/")
+		if tr := t.tracking(branch); tr != "" {
+			s.forceRef(tr, c.New)
+		}
+	}
+}
+
+// forceRef moves a ref to h whatever it points at now (a tracking ref
+// follows the remote, not a local history).
+func (s *Store) forceRef(name string, h plumbing.Hash) error {
+	for range 8 {
+		old, err := s.refs.Read(name)
+		if err != nil && !errors.Is(err, refs.ErrNotFound) {
+			return err
+		}
+		if old == h {
+			return nil
+		}
+		err = s.refs.Update(name, h, old)
+		if !errors.Is(err, refs.ErrStale) {
+			return err
+		}
+	}
+	return fmt.Errorf("lorestore: ref %s keeps moving", name)
+}
+
+// wantSideband picks the demultiplexer for a response whose request asked
+// for side-band.
+func wantSideband(caps *capability.List, r io.Reader, p sideband.Progress) io.Reader {
+	var t sideband.Type
+	switch {
+	case caps.Supports(capability.Sideband64k):
+		t = sideband.Sideband64k
+	case caps.Supports(capability.Sideband):
+		t = sideband.Sideband
+	default:
+		return r
+	}
+	d := sideband.NewDemuxer(t, r)
+	d.Progress = p
+	return d
+}

@@ -1,0 +1,348 @@
+// Snapshots: the world at one commit, read lazily by scope and section, with
+// every blob checked against the id it is filed under.
+
+package lorestore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Header is the store header, lore.json, at the root of every commit.
+type Header struct {
+	Contract string `json:"contract"`
+	Format   int    `json:"format"`
+	Kind     string `json:"kind"`
+}
+
+// Snapshot is the world at one commit. Reading is lazy: nothing below the
+// root is read until asked for, and decoded trees are shared through the
+// store's cache. A Snapshot never changes.
+type Snapshot struct {
+	s      *Store
+	commit plumbing.Hash
+	root   plumbing.Hash
+	header Header
+}
+
+// Entry is one stored object with its id.
+type Entry struct {
+	ID     objects.ID
+	Object objects.Object
+}
+
+// Snapshot opens the world at a revision (see Resolve).
+func (s *Store) Snapshot(rev string) (*Snapshot, error) {
+	h, err := s.Resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	return s.SnapshotAt(h)
+}
+
+// SnapshotAt opens the world at a commit.
+func (s *Store) SnapshotAt(commit plumbing.Hash) (*Snapshot, error) {
+	c, err := s.readCommit(commit)
+	if err != nil {
+		return nil, err
+	}
+	sn := &Snapshot{s: s, commit: commit, root: c.tree}
+	e, ok, err := sn.lookup(c.tree, headerPath)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || e.isTree() {
+		return nil, fmt.Errorf("%w: commit %s has no %s", ErrNotLorestore, short(commit), headerPath)
+	}
+	data, err := s.readBlob(e.hash)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&sn.header); err != nil || sn.header.Kind != "deloreis-lorestore" {
+		return nil, fmt.Errorf("%w: %s is not a lorestore header", ErrNotLorestore, headerPath)
+	}
+	if sn.header.Format != FormatVersion {
+		return nil, fmt.Errorf("%w: store format %d, this build reads %d", ErrNotLorestore, sn.header.Format, FormatVersion)
+	}
+	return sn, nil
+}
+
+// Commit is the commit the snapshot reads.
+func (sn *Snapshot) Commit() plumbing.Hash { return sn.commit }
+
+// Header is the store header at this commit.
+func (sn *Snapshot) Header() Header { return sn.header }
+
+func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
+	t, data, err := s.db.Read(h)
+	if err != nil {
+		return nil, err
+	}
+	if t != plumbing.BlobObject {
+		return nil, &CorruptError{Path: h.String(), Reason: "expected a blob, found a " + t.String()}
+	}
+	return data, nil
+}
+
+// lookup finds one entry of a tree by name, by binary search in git's
+// order (a name sorts differently as a file and as a folder, so try both).
+func (sn *Snapshot) lookup(tree plumbing.Hash, name string) (treeEntry, bool, error) {
+	es, err := sn.s.readTree(tree)
+	if err != nil {
+		return treeEntry{}, false, err
+	}
+	e, ok := findEntry(es, name)
+	return e, ok, nil
+}
+
+func findEntry(es []treeEntry, name string) (treeEntry, bool) {
+	for _, mode := range [2]uint32{modeBlob, modeTree} {
+		probe := treeEntry{name: name, mode: mode}
+		i := sort.Search(len(es), func(i int) bool { return !gitLess(es[i], probe) })
+		if i < len(es) && es[i].name == name {
+			return es[i], true
+		}
+	}
+	return treeEntry{}, false
+}
+
+// walk follows a path of folder names from the root; ok is false when any
+// folder on the way is missing.
+func (sn *Snapshot) walk(path ...string) (plumbing.Hash, bool, error) {
+	h := sn.root
+	for _, p := range path {
+		e, ok, err := sn.lookup(h, p)
+		if err != nil || !ok {
+			return plumbing.ZeroHash, false, err
+		}
+		if !e.isTree() {
+			return plumbing.ZeroHash, false, &CorruptError{Path: strings.Join(path, "/"), Reason: "a file where a folder belongs"}
+		}
+		h = e.hash
+	}
+	return h, true, nil
+}
+
+// Scopes lists the scopes that hold anything, sorted.
+func (sn *Snapshot) Scopes() ([]string, error) {
+	h, ok, err := sn.walk(scopesDir)
+	if err != nil || !ok {
+		return nil, err
+	}
+	es, err := sn.s.readTree(h)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range es {
+		if e.isTree() && checkScope(e.name) == nil {
+			out = append(out, e.name)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// fileRef is a stored object file: its id and blob.
+type fileRef struct {
+	id   objects.ID
+	blob plumbing.Hash
+	path string
+}
+
+// files lists the object files of one section of a scope, in id order
+// within each folder.
+func (sn *Snapshot) files(scope string, kind Kind) ([]fileRef, error) {
+	if err := checkScope(scope); err != nil {
+		return nil, err
+	}
+	base := []string{scopesDir, scope, string(kind)}
+	h, ok, err := sn.walk(base...)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var out []fileRef
+	depth := 0
+	if kind == Claims || kind == Standing {
+		depth = 1
+	}
+	err = sn.collect(h, strings.Join(base, "/")+"/", depth, &out)
+	return out, err
+}
+
+func (sn *Snapshot) collect(tree plumbing.Hash, path string, depth int, out *[]fileRef) error {
+	es, err := sn.s.readTree(tree)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		if depth > 0 {
+			if !e.isTree() {
+				return &CorruptError{Path: path + e.name, Reason: "a file where a folder belongs"}
+			}
+			if err := sn.collect(e.hash, path+e.name+"/", depth-1, out); err != nil {
+				return err
+			}
+			continue
+		}
+		name, ok := strings.CutSuffix(e.name, ".json")
+		id, err := objects.ParseID(name)
+		if !ok || err != nil || e.isTree() {
+			return &CorruptError{Path: path + e.name, Reason: "not an object file <id>.json"}
+		}
+		*out = append(*out, fileRef{id: id, blob: e.hash, path: path + e.name})
+	}
+	return nil
+}
+
+// IDs lists the ids in one section of a scope without reading any object.
+func (sn *Snapshot) IDs(scope string, kind Kind) ([]objects.ID, error) {
+	fs, err := sn.files(scope, kind)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]objects.ID, len(fs))
+	for i, f := range fs {
+		ids[i] = f.id
+	}
+	return ids, nil
+}
+
+// read loads, checks and decodes one object file.
+func (sn *Snapshot) read(f fileRef) (objects.Object, error) {
+	data, err := sn.s.readBlob(f.blob)
+	if err != nil {
+		return nil, err
+	}
+	if objects.ID(sumID(data)) != f.id {
+		return nil, &CorruptError{Path: f.path, Reason: "bytes do not hash to the file's id"}
+	}
+	o, err := objects.Decode(data)
+	if err != nil {
+		return nil, &CorruptError{Path: f.path, Reason: err.Error()}
+	}
+	return o, nil
+}
+
+// Objects reads every object of one section of a scope, decoding in
+// parallel, in the store's order (by folder, then id).
+func (sn *Snapshot) Objects(scope string, kind Kind) ([]Entry, error) {
+	fs, err := sn.files(scope, kind)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(fs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/256))
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(fs); i += workers {
+				o, err := sn.read(fs[i])
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				out[i] = Entry{ID: fs[i].id, Object: o}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Get reads one object of a scope by id, from whichever section holds it.
+func (sn *Snapshot) Get(scope string, id objects.ID) (objects.Object, error) {
+	if err := checkScope(scope); err != nil {
+		return nil, err
+	}
+	name := fileName(id)
+	paths := [][]string{
+		{scopesDir, scope, string(Claims), id.String()[:2]},
+		{scopesDir, scope, string(Decisions)},
+		{scopesDir, scope, string(Attacks)},
+	}
+	for _, p := range paths {
+		if o, ok, err := sn.getIn(p, name, id); ok || err != nil {
+			return o, err
+		}
+	}
+	// Standing revisions are filed under the claim they revise.
+	dir, ok, err := sn.walk(scopesDir, scope, string(Standing))
+	if err != nil || !ok {
+		return nil, notFound(scope, id, err)
+	}
+	es, err := sn.s.readTree(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range es {
+		p := []string{scopesDir, scope, string(Standing), e.name}
+		if o, ok, err := sn.getIn(p, name, id); ok || err != nil {
+			return o, err
+		}
+	}
+	return nil, notFound(scope, id, nil)
+}
+
+func notFound(scope string, id objects.ID, err error) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: object %s in scope %s", ErrNotFound, id, scope)
+}
+
+func (sn *Snapshot) getIn(path []string, name string, id objects.ID) (objects.Object, bool, error) {
+	dir, ok, err := sn.walk(path...)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	e, ok, err := sn.lookup(dir, name)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	o, err := sn.read(fileRef{id: id, blob: e.hash, path: strings.Join(path, "/") + "/" + name})
+	return o, true, err
+}
+
+// Revisions reads the standing revisions filed for one claim.
+func (sn *Snapshot) Revisions(scope string, claim objects.ID) ([]Entry, error) {
+	if err := checkScope(scope); err != nil {
+		return nil, err
+	}
+	path := []string{scopesDir, scope, string(Standing), claim.String()}
+	dir, ok, err := sn.walk(path...)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var fs []fileRef
+	if err := sn.collect(dir, strings.Join(path, "/")+"/", 0, &fs); err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(fs))
+	for _, f := range fs {
+		o, err := sn.read(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Entry{ID: f.id, Object: o})
+	}
+	return out, nil
+}
+

@@ -1,0 +1,295 @@
+// The Store: opening and creating a lorestore, its options, the store header
+// and the caches of decoded trees and commits.
+
+package lorestore
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/lorestore/odb"
+	"github.com/deloreis/deloreis/lorestore/refs"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// DefaultDir is where a project keeps its lorestore.
+const DefaultDir = ".lore"
+
+// DefaultBranch is canon.
+const DefaultBranch = "main"
+
+// FormatVersion is the tree layout this package writes and reads.
+const FormatVersion = 1
+
+// ContractVersion is the DLI contract the store was written under.
+const ContractVersion = "2.0.0"
+
+const headerPath = "lore.json"
+
+// Options tune a Store. The zero value is usable.
+type Options struct {
+	// Fsync makes every pack, index and ref durable before it becomes
+	// visible. Off, a crash of the machine (not of the process) may lose the
+	// last commits; the store stays consistent either way.
+	Fsync bool
+	// Author signs commits; the default is "deloreis <deloreis@localhost>".
+	Author Signature
+	// Now gives commit times; the default is time.Now.
+	Now func() time.Time
+	// MaxRetries bounds how often an additive write rebases onto a branch
+	// that moved under it (default 64).
+	MaxRetries int
+	// AutoPackLimit is passed to odb: roll small packs up past this many.
+	AutoPackLimit int
+	// LockTimeout is how long a ref update waits for a lock another process
+	// holds (default 2s).
+	LockTimeout time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Author.Name == "" {
+		o.Author.Name, o.Author.Email = "deloreis", "deloreis@localhost"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MaxRetries <= 0 {
+		o.MaxRetries = 64
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = 2 * time.Second
+	}
+	return o
+}
+
+// Store is an open lorestore. It is safe for concurrent use; other processes
+// (other deloreis writers, real git) may use the same repository at the same
+// time.
+type Store struct {
+	gitDir string
+	opts   Options
+	db     *odb.DB
+	refs   *refs.Store
+	pinned plumbing.Hash // non-zero: read-only at this commit
+
+	cacheMu sync.Mutex
+	trees   map[plumbing.Hash][]treeEntry
+	commits map[plumbing.Hash]*gitCommit
+}
+
+// cache bounds: past these, a map is dropped and refilled.
+const (
+	maxCachedTrees   = 1 << 14
+	maxCachedCommits = 1 << 16
+)
+
+// Init creates a bare lorestore at dir with an initial commit on main that
+// holds the store header. dir must not exist or must be empty.
+func Init(dir string, opts Options) (*Store, error) {
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("%w: %s is not empty", ErrExists, dir)
+	}
+	if err := initBare(dir); err != nil {
+		return nil, err
+	}
+	s, err := Open(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.writeInitCommit(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// initBare lays out an empty bare git repository whose HEAD names main.
+func initBare(dir string) error {
+	for _, d := range []string{"objects/pack", "objects/info", "refs/heads", "refs/tags"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return fmt.Errorf("lorestore: init: %w", err)
+		}
+	}
+	files := map[string]string{
+		"HEAD":        "ref: refs/heads/" + DefaultBranch + "\n",
+		"config":      "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n",
+		"description": "deloreis lorestore\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			return fmt.Errorf("lorestore: init: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) writeInitCommit() error {
+	b := s.db.NewBatch()
+	hdr := b.Add(plumbing.BlobObject, encodeHeader())
+	tree, err := encodeTree([]treeEntry{{name: headerPath, mode: modeBlob, hash: hdr}})
+	if err != nil {
+		return err
+	}
+	th := b.Add(plumbing.TreeObject, tree)
+	c := s.newCommit(th, nil, NewMessage("init lorestore", "init", ""))
+	ch := b.Add(plumbing.CommitObject, encodeCommit(c))
+	if err := b.Write(); err != nil {
+		return err
+	}
+	return s.refs.Update("refs/heads/"+DefaultBranch, ch, plumbing.ZeroHash)
+}
+
+// encodeHeader is the canonical store header blob.
+func encodeHeader() []byte {
+	buf := []byte(`{"contract":`)
+	buf, _ = jcs.AppendString(buf, ContractVersion)
+	buf = fmt.Appendf(buf, `,"format":%d,"kind":"deloreis-lorestore"}`, FormatVersion)
+	return buf
+}
+
+// Open opens the lorestore in dir: a bare repository, or a work tree whose
+// .git holds one (as real `git clone` makes).
+func Open(dir string, opts Options) (*Store, error) {
+	gitDir, err := findGitDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	db, err := odb.Open(gitDir, odb.Options{Fsync: opts.Fsync, AutoPackLimit: opts.AutoPackLimit})
+	if err != nil {
+		return nil, err
+	}
+	rs, err := refs.Open(gitDir, refs.Options{Fsync: opts.Fsync, LockTimeout: opts.LockTimeout})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := opts.Author.check(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{
+		gitDir:  gitDir,
+		opts:    opts,
+		db:      db,
+		refs:    rs,
+		trees:   make(map[plumbing.Hash][]treeEntry),
+		commits: make(map[plumbing.Hash]*gitCommit),
+	}, nil
+}
+
+// OpenAt opens the lorestore read-only, pinned to the commit rev names now.
+// Every write returns ErrReadOnly; Snapshot("") reads the pinned commit.
+func OpenAt(dir, rev string, opts Options) (*Store, error) {
+	s, err := Open(dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	h, err := s.Resolve(rev)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.pinned = h
+	return s, nil
+}
+
+func findGitDir(dir string) (string, error) {
+	isRepo := func(d string) bool {
+		st1, err1 := os.Stat(filepath.Join(d, "objects"))
+		st2, err2 := os.Stat(filepath.Join(d, "HEAD"))
+		return err1 == nil && err2 == nil && st1.IsDir() && st2.Mode().IsRegular()
+	}
+	if isRepo(dir) {
+		return dir, nil
+	}
+	if d := filepath.Join(dir, ".git"); isRepo(d) {
+		return d, nil
+	}
+	return "", fmt.Errorf("%w: %s holds no git repository", ErrNotLorestore, dir)
+}
+
+// Dir is the git directory of the store.
+func (s *Store) Dir() string { return s.gitDir }
+
+// ReadOnly reports whether the store is pinned to a commit.
+func (s *Store) ReadOnly() bool { return !s.pinned.IsZero() }
+
+// Pinned is the commit a read-only store is pinned to (zero otherwise).
+func (s *Store) Pinned() plumbing.Hash { return s.pinned }
+
+// Close releases the store's files.
+func (s *Store) Close() error { return s.db.Close() }
+
+// readTree returns the decoded entries of a tree, cached. Callers must not
+// modify the returned slice.
+func (s *Store) readTree(h plumbing.Hash) ([]treeEntry, error) {
+	s.cacheMu.Lock()
+	es, ok := s.trees[h]
+	s.cacheMu.Unlock()
+	if ok {
+		return es, nil
+	}
+	t, data, err := s.db.Read(h)
+	if err != nil {
+		return nil, err
+	}
+	if t != plumbing.TreeObject {
+		return nil, &CorruptError{Path: h.String(), Reason: "expected a tree, found a " + t.String()}
+	}
+	if es, err = decodeTree(data); err != nil {
+		return nil, err
+	}
+	s.cacheTree(h, es)
+	return es, nil
+}
+
+func (s *Store) cacheTree(h plumbing.Hash, es []treeEntry) {
+	s.cacheMu.Lock()
+	if len(s.trees) >= maxCachedTrees {
+		clear(s.trees)
+	}
+	s.trees[h] = es
+	s.cacheMu.Unlock()
+}
+
+// readCommit returns a decoded commit, cached.
+func (s *Store) readCommit(h plumbing.Hash) (*gitCommit, error) {
+	s.cacheMu.Lock()
+	c, ok := s.commits[h]
+	s.cacheMu.Unlock()
+	if ok {
+		return c, nil
+	}
+	t, data, err := s.db.Read(h)
+	if err != nil {
+		if errors.Is(err, odb.ErrNotFound) {
+			return nil, &RevisionError{Rev: h.String(), Reason: "no such commit"}
+		}
+		return nil, err
+	}
+	if t != plumbing.CommitObject {
+		return nil, &RevisionError{Rev: h.String(), Reason: "is a " + t.String() + ", not a commit"}
+	}
+	if c, err = decodeCommit(data); err != nil {
+		return nil, err
+	}
+	s.cacheMu.Lock()
+	if len(s.commits) >= maxCachedCommits {
+		clear(s.commits)
+	}
+	s.commits[h] = c
+	s.cacheMu.Unlock()
+	return c, nil
+}
+
+func (s *Store) newCommit(tree plumbing.Hash, parents []plumbing.Hash, m Message) *gitCommit {
+	sig := s.opts.Author
+	sig.When = s.opts.Now()
+	return &gitCommit{tree: tree, parents: parents, author: sig, committer: sig, message: m.encode()}
+}

@@ -1,0 +1,140 @@
+// This file holds Provenance, the record of where a claim comes from, with
+// its validation and canonical encoding.
+
+package objects
+
+// ProvenanceKind says which of the three provenance forms a Provenance is.
+type ProvenanceKind string
+
+// The provenance kinds.
+const (
+	// ProvenanceProposed records an origin and asserts no ruling.
+	ProvenanceProposed ProvenanceKind = "proposed"
+	// ProvenanceHypothesis scopes a claim to a fork-local hyp variable.
+	ProvenanceHypothesis ProvenanceKind = "hypothesis"
+	// ProvenanceCited names declared decisions and a state.
+	ProvenanceCited ProvenanceKind = "cited"
+)
+
+// CitedState is the state a cited provenance claims for its decisions.
+type CitedState string
+
+// The cited states.
+const (
+	CitedProvisional CitedState = "provisional"
+	CitedRatified    CitedState = "ratified"
+)
+
+// Provenance records where a claim comes from. Exactly the fields of its
+// Kind are set:
+//
+//	{"kind":"proposed","origin":<id>}
+//	{"kind":"hypothesis","hyp":<id>}
+//	{"kind":"cited","decisions":[<id>…],"state":"provisional"|"ratified"}
+//
+// Decisions is a set: it must be non-empty, and it is encoded sorted by bytes
+// without repeats, so its order and repeats do not change an object's ID.
+type Provenance struct {
+	Kind      ProvenanceKind
+	Origin    string     // proposed: the session or source that proposed it
+	Hyp       string     // hypothesis: the hyp variable
+	Decisions []string   // cited: the decision ids cited, as a set
+	State     CitedState // cited: provisional or ratified
+}
+
+// Proposed returns a proposed provenance with the given origin.
+func Proposed(origin string) Provenance {
+	return Provenance{Kind: ProvenanceProposed, Origin: origin}
+}
+
+// Hypothetical returns a hypothesis provenance naming the hyp variable.
+func Hypothetical(hyp string) Provenance {
+	return Provenance{Kind: ProvenanceHypothesis, Hyp: hyp}
+}
+
+// Cited returns a cited provenance of the given state and decisions.
+func Cited(state CitedState, decisions ...string) Provenance {
+	return Provenance{Kind: ProvenanceCited, Decisions: decisions, State: state}
+}
+
+// IsZero reports whether p is the zero Provenance, which is no provenance.
+func (p *Provenance) IsZero() bool {
+	return p.Kind == "" && p.Origin == "" && p.Hyp == "" && len(p.Decisions) == 0 && p.State == ""
+}
+
+// check validates p as the required "provenance" member of an object.
+func (p *Provenance) check(c *checker) {
+	if p.IsZero() {
+		c.add("provenance", CodeRequired, "provenance is required")
+		return
+	}
+	p.checkPresent(c)
+}
+
+// checkPresent validates p as a "provenance" member that is present.
+func (p *Provenance) checkPresent(c *checker) {
+	const (
+		kind      = "provenance.kind"
+		origin    = "provenance.origin"
+		hyp       = "provenance.hyp"
+		decisions = "provenance.decisions"
+		state     = "provenance.state"
+	)
+	switch p.Kind {
+	case ProvenanceProposed:
+		c.id(origin, p.Origin)
+	case ProvenanceHypothesis:
+		c.id(hyp, p.Hyp)
+	case ProvenanceCited:
+		if len(p.Decisions) == 0 {
+			c.add(decisions, CodeRequired, decisions+" is required: a cited provenance names at least one decision")
+		}
+		for i, d := range p.Decisions {
+			c.idAt(d, func() string { return indexPath(decisions, i) })
+		}
+		c.enum(state, string(p.State), validCitedState(p.State), "provisional, ratified")
+	default:
+		c.enum(kind, string(p.Kind), false, "proposed, hypothesis, cited")
+		return
+	}
+	of := string(p.Kind) + " provenance"
+	if p.Origin != "" && p.Kind != ProvenanceProposed {
+		c.unknown(origin, of)
+	}
+	if p.Hyp != "" && p.Kind != ProvenanceHypothesis {
+		c.unknown(hyp, of)
+	}
+	if p.Kind != ProvenanceCited {
+		if len(p.Decisions) > 0 {
+			c.unknown(decisions, of)
+		}
+		if p.State != "" {
+			c.unknown(state, of)
+		}
+	}
+}
+
+// validCitedState reports whether s is a cited state.
+func validCitedState(s CitedState) bool {
+	return s == CitedProvisional || s == CitedRatified
+}
+
+// prov appends a validated provenance.
+func (e *enc) prov(p *Provenance) {
+	switch p.Kind {
+	case ProvenanceProposed:
+		e.raw(`{"kind":"proposed","origin":`)
+		e.str(p.Origin)
+		e.raw(`}`)
+	case ProvenanceHypothesis:
+		e.raw(`{"hyp":`)
+		e.str(p.Hyp)
+		e.raw(`,"kind":"hypothesis"}`)
+	case ProvenanceCited:
+		e.raw(`{"decisions":`)
+		e.strSet(p.Decisions)
+		e.raw(`,"kind":"cited","state":`)
+		e.str(string(p.State))
+		e.raw(`}`)
+	}
+}
