@@ -2,7 +2,9 @@
 // against github.com/gowebpki/jcs (used only here, as an oracle), and
 // FuzzAppendString and FuzzAppendNumber, which check the scalar encoders
 // against encoding/json, strconv and the oracle. Their seed corpora (the
-// vectors, sampled number lines, every table case) run in plain go test.
+// vectors, sampled number lines, every table case, and the hand-made inputs
+// in testdata/fuzz/FuzzTransform: wide objects past the insertion sort, and
+// nesting at and past MaxDepth) run in plain go test.
 
 package jcs
 

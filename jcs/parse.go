@@ -29,15 +29,15 @@ const (
 // it likewise, each as a key node with its value right after it.
 type node struct {
 	kind uint8
+	high bool // a string with a byte of 0xEE or above (see compareKeys)
 	a, b int
 }
 
-// member is one object member while its object is being parsed.
+// member is one object member while its object is being parsed. It holds no
+// pointers, so that the stack of a wide object costs the collector nothing.
 type member struct {
-	key  []byte // unescaped key, in data or buf
-	high bool   // key has a byte of 0xEE or above (see compareKeys)
-	tape int    // tape index of the key node; the value is at tape+1
-	off  int    // offset of the key's opening quote in the input
+	tape int // tape index of the key node; the value is at tape+1
+	off  int // offset of the key's opening quote in the input
 }
 
 // parser holds the state of one Transform. Its slices are reused through
@@ -105,8 +105,7 @@ func (p *parser) value() error {
 	case '[':
 		return p.array()
 	case '"':
-		_, err := p.string()
-		return err
+		return p.string()
 	case 't':
 		return p.literal("true", kindTrue)
 	case 'f':
@@ -202,12 +201,10 @@ func (p *parser) object() error {
 			return p.unexpected(p.i, "where an object key should start")
 		}
 		off, k := p.i, len(p.tape)
-		high, err := p.string()
-		if err != nil {
+		if err := p.string(); err != nil {
 			return err
 		}
-		key := p.str(k)
-		p.stack = append(p.stack, member{key: key, high: high, tape: k, off: off})
+		p.stack = append(p.stack, member{tape: k, off: off})
 		p.skipSpace()
 		if p.i >= len(p.data) || p.data[p.i] != ':' {
 			return p.unexpected(p.i, "after an object key (want ':')")
@@ -236,23 +233,21 @@ func (p *parser) object() error {
 		}
 	}
 	ms := p.stack[base:]
-	if err := sortMembers(ms); err != nil {
+	if err := p.sortMembers(ms); err != nil {
 		return err
 	}
 	start := len(p.order)
 	for _, m := range ms {
 		p.order = append(p.order, m.tape)
 	}
-	clear(ms) // drop the key slices
 	p.stack = p.stack[:base]
 	p.tape[at].a, p.tape[at].b = start, len(p.order)
 	p.depth--
 	return nil
 }
 
-// str returns the unescaped content of the string node at tape index k.
-func (p *parser) str(k int) []byte {
-	n := p.tape[k]
+// str returns the unescaped content of the string node n.
+func (p *parser) str(n *node) []byte {
 	if n.kind == kindStrInput {
 		return p.data[n.a:n.b]
 	}
@@ -261,9 +256,9 @@ func (p *parser) str(k int) []byte {
 
 // string parses a string starting at its opening quote. A string without
 // escapes is recorded as a span of the input; one with escapes is unescaped
-// into p.buf by stringEscaped. high reports whether the unescaped content
-// has a byte of 0xEE or above (see compareKeys).
-func (p *parser) string() (high bool, err error) {
+// into p.buf by stringEscaped.
+func (p *parser) string() error {
+	high := false
 	data := p.data
 	start := p.i + 1
 	i := start
@@ -272,24 +267,24 @@ func (p *parser) string() (high bool, err error) {
 			i += 8
 		}
 		if i >= len(data) {
-			return false, &SyntaxError{Offset: int64(p.i), Msg: "unterminated string"}
+			return &SyntaxError{Offset: int64(p.i), Msg: "unterminated string"}
 		}
 		c := data[i]
 		switch {
 		case c == '"':
-			p.tape = append(p.tape, node{kind: kindStrInput, a: start, b: i})
+			p.tape = append(p.tape, node{kind: kindStrInput, high: high, a: start, b: i})
 			p.i = i + 1
-			return high, nil
+			return nil
 		case c == '\\':
 			return p.stringEscaped(start, i, high)
 		case c < 0x20:
-			return false, &SyntaxError{Offset: int64(i), Msg: "control character in string (must be escaped)"}
+			return &SyntaxError{Offset: int64(i), Msg: "control character in string (must be escaped)"}
 		case c < utf8.RuneSelf:
 			i++
 		default:
 			n := utf8Len(data, i)
 			if n == 0 {
-				return false, &InvalidUTF8Error{Offset: int64(i)}
+				return &InvalidUTF8Error{Offset: int64(i)}
 			}
 			high = high || c >= 0xEE
 			i += n
@@ -300,23 +295,23 @@ func (p *parser) string() (high bool, err error) {
 // stringEscaped finishes a string whose content data[start:i] was plain and
 // at data[i] has its first backslash. It writes the unescaped content to
 // p.buf.
-func (p *parser) stringEscaped(start, i int, high bool) (bool, error) {
+func (p *parser) stringEscaped(start, i int, high bool) error {
 	data := p.data
 	b0 := len(p.buf)
 	p.buf = append(p.buf, data[start:i]...)
 	for {
 		if i >= len(data) {
-			return false, &SyntaxError{Offset: int64(start - 1), Msg: "unterminated string"}
+			return &SyntaxError{Offset: int64(start - 1), Msg: "unterminated string"}
 		}
 		c := data[i]
 		switch {
 		case c == '"':
-			p.tape = append(p.tape, node{kind: kindStrBuf, a: b0, b: len(p.buf)})
+			p.tape = append(p.tape, node{kind: kindStrBuf, high: high, a: b0, b: len(p.buf)})
 			p.i = i + 1
-			return high, nil
+			return nil
 		case c == '\\':
 			if i+1 >= len(data) {
-				return false, &SyntaxError{Offset: int64(start - 1), Msg: "unterminated string"}
+				return &SyntaxError{Offset: int64(start - 1), Msg: "unterminated string"}
 			}
 			var r rune
 			switch e := data[i+1]; e {
@@ -335,21 +330,21 @@ func (p *parser) stringEscaped(start, i int, high bool) (bool, error) {
 			case 'u':
 				u, err := p.hex4(i)
 				if err != nil {
-					return false, err
+					return err
 				}
 				switch {
 				case u >= 0xDC00 && u <= 0xDFFF:
-					return false, &LoneSurrogateError{Offset: int64(i)}
+					return &LoneSurrogateError{Offset: int64(i)}
 				case u >= 0xD800 && u <= 0xDBFF:
 					if i+7 >= len(data) || data[i+6] != '\\' || data[i+7] != 'u' {
-						return false, &LoneSurrogateError{Offset: int64(i)}
+						return &LoneSurrogateError{Offset: int64(i)}
 					}
 					lo, err := p.hex4(i + 6)
 					if err != nil {
-						return false, err
+						return err
 					}
 					if lo < 0xDC00 || lo > 0xDFFF {
-						return false, &LoneSurrogateError{Offset: int64(i)}
+						return &LoneSurrogateError{Offset: int64(i)}
 					}
 					r = 0x10000 + (u-0xD800)<<10 + (lo - 0xDC00)
 					i += 6
@@ -361,12 +356,12 @@ func (p *parser) stringEscaped(start, i int, high bool) (bool, error) {
 				i += 6
 				continue
 			default:
-				return false, &SyntaxError{Offset: int64(i), Msg: fmt.Sprintf("invalid escape %q in string", "\\"+string(rune(e)))}
+				return &SyntaxError{Offset: int64(i), Msg: fmt.Sprintf("invalid escape %q in string", "\\"+string(rune(e)))}
 			}
 			p.buf = append(p.buf, byte(r))
 			i += 2
 		case c < 0x20:
-			return false, &SyntaxError{Offset: int64(i), Msg: "control character in string (must be escaped)"}
+			return &SyntaxError{Offset: int64(i), Msg: "control character in string (must be escaped)"}
 		case c < utf8.RuneSelf:
 			j := i + 1
 			for j < len(data) && data[j] >= 0x20 && data[j] < utf8.RuneSelf && data[j] != '"' && data[j] != '\\' {
@@ -377,7 +372,7 @@ func (p *parser) stringEscaped(start, i int, high bool) (bool, error) {
 		default:
 			n := utf8Len(data, i)
 			if n == 0 {
-				return false, &InvalidUTF8Error{Offset: int64(i)}
+				return &InvalidUTF8Error{Offset: int64(i)}
 			}
 			high = high || c >= 0xEE
 			p.buf = append(p.buf, data[i:i+n]...)

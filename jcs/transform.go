@@ -56,7 +56,7 @@ var parserPool = sync.Pool{New: func() any { return new(parser) }}
 // Past these capacities a parser's buffers are dropped rather than pooled,
 // so that one huge input does not pin its memory for the life of the process.
 const (
-	maxPooledNodes = 1 << 14
+	maxPooledNodes = 1 << 12
 	maxPooledBytes = 1 << 16
 )
 
@@ -65,9 +65,6 @@ func (p *parser) release() {
 	if cap(p.tape) > maxPooledNodes || cap(p.buf) > maxPooledBytes ||
 		cap(p.stack) > maxPooledNodes || cap(p.order) > maxPooledNodes {
 		return
-	}
-	for i := range p.stack {
-		p.stack[i].key = nil // let go of the input
 	}
 	*p = parser{tape: p.tape[:0], buf: p.buf[:0], stack: p.stack[:0], order: p.order[:0]}
 	parserPool.Put(p)
@@ -171,8 +168,9 @@ func compareKeys(a, b []byte, aHigh, bHigh bool) int {
 
 // compareMembers orders members by key and, for equal keys, by document
 // order.
-func compareMembers(x, y *member) int {
-	if c := compareKeys(x.key, y.key, x.high, y.high); c != 0 {
+func (p *parser) compareMembers(x, y member) int {
+	a, b := &p.tape[x.tape], &p.tape[y.tape]
+	if c := compareKeys(p.str(a), p.str(b), a.high, b.high); c != 0 {
 		return c
 	}
 	return x.tape - y.tape
@@ -183,34 +181,35 @@ const smallSort = 32
 
 // sortMembers puts the members of one object in canonical order and reports
 // the first duplicate key in document order, if any.
-func sortMembers(ms []member) error {
+func (p *parser) sortMembers(ms []member) error {
 	sorted := true
 	for j := 1; j < len(ms); j++ {
-		if compareKeys(ms[j-1].key, ms[j].key, ms[j-1].high, ms[j].high) >= 0 {
+		a, b := &p.tape[ms[j-1].tape], &p.tape[ms[j].tape]
+		if compareKeys(p.str(a), p.str(b), a.high, b.high) >= 0 {
 			sorted = false
 			break
 		}
 	}
 	if sorted {
-		return nil // strictly increasing, so no duplicates either
+		return nil // keys strictly increasing, so no duplicates either
 	}
 	if len(ms) <= smallSort {
 		for j := 1; j < len(ms); j++ {
-			for k := j; k > 0 && compareMembers(&ms[k], &ms[k-1]) < 0; k-- {
+			for k := j; k > 0 && p.compareMembers(ms[k], ms[k-1]) < 0; k-- {
 				ms[k], ms[k-1] = ms[k-1], ms[k]
 			}
 		}
 	} else {
-		slices.SortFunc(ms, func(x, y member) int { return compareMembers(&x, &y) })
+		slices.SortFunc(ms, p.compareMembers)
 	}
-	var dup *member
+	dup := -1
 	for j := 1; j < len(ms); j++ {
-		if bytes.Equal(ms[j-1].key, ms[j].key) && (dup == nil || ms[j].off < dup.off) {
-			dup = &ms[j]
+		if bytes.Equal(p.str(&p.tape[ms[j-1].tape]), p.str(&p.tape[ms[j].tape])) && (dup < 0 || ms[j].off < ms[dup].off) {
+			dup = j
 		}
 	}
-	if dup != nil {
-		return &DuplicateKeyError{Key: string(dup.key), Offset: int64(dup.off)}
+	if dup >= 0 {
+		return &DuplicateKeyError{Key: string(p.str(&p.tape[ms[dup].tape])), Offset: int64(ms[dup].off)}
 	}
 	return nil
 }

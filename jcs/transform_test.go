@@ -8,6 +8,9 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -375,6 +378,71 @@ func TestTransformConcurrent(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestTransformWide checks objects too wide for the insertion sort, with keys
+// that exercise the UTF-16 order, against a reference built by sorting the
+// keys with utf16Compare; then the same objects with one key repeated.
+func TestTransformWide(t *testing.T) {
+	alphabet := []rune{'a', 'b', 'é', 0xd7ff, 0xe000, 0xffff, 0x10000, 0x1f602, '\n', '"'}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{smallSort + 1, 100, 1000} {
+		seen := map[string]bool{}
+		var keys []string
+		for len(keys) < n {
+			rs := make([]rune, 1+r.IntN(5))
+			for i := range rs {
+				rs[i] = alphabet[r.IntN(len(alphabet))]
+			}
+			if k := string(rs); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+		var in []byte
+		in = append(in, '{')
+		for i, k := range keys {
+			if i > 0 {
+				in = append(in, ", "...)
+			}
+			in, _ = AppendKey(in, k)
+			in = strconv.AppendInt(in, int64(i), 10)
+		}
+		in = append(in, '}')
+
+		index := map[string]int{}
+		for i, k := range keys {
+			index[k] = i
+		}
+		sorted := slices.Clone(keys)
+		slices.SortFunc(sorted, utf16Compare)
+		want := []byte{'{'}
+		for i, k := range sorted {
+			if i > 0 {
+				want = append(want, ',')
+			}
+			want, _ = AppendKey(want, k)
+			want = strconv.AppendInt(want, int64(index[k]), 10)
+		}
+		want = append(want, '}')
+
+		got, err := Transform(in)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("n=%d: Transform = %q, %v\nwant %q", n, got, err, want)
+		}
+
+		// Repeat a key near the middle as the last member.
+		dupKey := keys[n/2]
+		withDup := append(bytes.Clone(in[:len(in)-1]), ", "...)
+		off := len(withDup)
+		withDup, _ = AppendKey(withDup, dupKey)
+		withDup = append(withDup, "0}"...)
+		_, err = Transform(withDup)
+		var de *DuplicateKeyError
+		if !errors.As(err, &de) || de.Key != dupKey || de.Offset != int64(off) {
+			t.Fatalf("n=%d: duplicate %q at %d: got %v", n, dupKey, off, err)
 		}
 	}
 }

@@ -106,21 +106,21 @@ type shadow struct {
 // at once; other problems are all reported together, and validation runs
 // only when decoding found none.
 func Decode(data []byte) (Object, error) {
-	d := newDecoder(data)
+	d := getDecoder(data)
+	defer putDecoder(d)
 	spec, err := d.prescan()
 	if err != nil {
 		return nil, err
 	}
 	d.typ = spec.typ
-	var s shadow
-	d.topObject(spec, &s)
+	d.topObject(spec, &d.shadow)
 	if d.syntax != nil {
 		return nil, d.syntax
 	}
 	if len(d.errs) > 0 {
 		return nil, d.errs.Err()
 	}
-	o := spec.build(&s)
+	o := spec.build(&d.shadow)
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}

@@ -136,3 +136,17 @@ func TestTypesAndSections(t *testing.T) {
 		t.Errorf("Revises() = %s", s.Revises())
 	}
 }
+
+// TestIDDoesNotAllocate guards the encoding path: validating, encoding and
+// hashing a normalized object of any type allocates nothing.
+func TestIDDoesNotAllocate(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	for typ, o := range examples() {
+		o.ID() // warm the buffer pool
+		if n := testing.AllocsPerRun(100, func() { o.ID() }); n != 0 {
+			t.Errorf("%s: ID allocates %.1f times", typ, n)
+		}
+	}
+}

@@ -15,6 +15,7 @@ package objects
 import (
 	"fmt"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -40,13 +41,33 @@ type decoder struct {
 	path    []pathElem
 	scratch []byte // unescaped string content; valid until the next str
 	stack   [8]pathElem
+	shadow  shadow // the top-level members decoded so far
 }
 
-// newDecoder returns a decoder over data.
-func newDecoder(data []byte) *decoder {
-	d := &decoder{data: data}
+// decoderPool recycles decoders, with their shadow and scratch buffer,
+// across calls to Decode.
+var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
+
+// maxPooledScratch is the largest scratch buffer kept with a pooled decoder.
+const maxPooledScratch = 64 << 10
+
+// getDecoder returns a reset decoder over data.
+func getDecoder(data []byte) *decoder {
+	d := decoderPool.Get().(*decoder)
+	d.data = data
 	d.path = d.stack[:0]
 	return d
+}
+
+// putDecoder drops everything d refers to and pools it. The errors and the
+// decoded values have been handed to the caller, so they are not reused.
+func putDecoder(d *decoder) {
+	scratch := d.scratch[:0]
+	if cap(scratch) > maxPooledScratch {
+		scratch = nil
+	}
+	*d = decoder{scratch: scratch}
+	decoderPool.Put(d)
 }
 
 // syntaxErr records a syntax error at byte at and returns false.

@@ -311,82 +311,84 @@ func TestValidateZeroValues(t *testing.T) {
 	}
 }
 
+// validateCases mutate an example and list the problems Validate reports.
+var validateCases = []struct {
+	name   string
+	typ    Type
+	mutate func(o Object)
+	want   []problemKey
+}{
+	{"entity kind", TypeEntity, func(o Object) { o.(*Entity).Kind = "robot" },
+		[]problemKey{p("kind", CodeInvalidEnum)}},
+	{"entity kind case", TypeEntity, func(o Object) { o.(*Entity).Kind = "Person" },
+		[]problemKey{p("kind", CodeInvalidEnum)}},
+	{"provenance kind", TypeFact, func(o Object) { o.(*Fact).Provenance.Kind = "decreed" },
+		[]problemKey{p("provenance.kind", CodeInvalidEnum)}},
+	{"provenance kind empty", TypeFact, func(o Object) { o.(*Fact).Provenance.Kind = "" },
+		[]problemKey{p("provenance.kind", CodeRequired)}},
+	{"cited state", TypeBefore, func(o Object) { o.(*Before).Provenance.State = "final" },
+		[]problemKey{p("provenance.state", CodeInvalidEnum)}},
+	{"cited state missing", TypeBefore, func(o Object) { o.(*Before).Provenance.State = "" },
+		[]problemKey{p("provenance.state", CodeRequired)}},
+	{"cited no decisions", TypeBefore, func(o Object) { o.(*Before).Provenance.Decisions = nil },
+		[]problemKey{p("provenance.decisions", CodeRequired)}},
+	{"cited repeated decisions are a set", TypeBefore, func(o Object) {
+		o.(*Before).Provenance.Decisions = []string{"b", "a", "a"}
+	}, nil},
+	{"proposed with hyp", TypeFact, func(o Object) { o.(*Fact).Provenance.Hyp = "h" },
+		[]problemKey{p("provenance.hyp", CodeUnknown)}},
+	{"proposed with cited fields", TypeFact, func(o Object) {
+		o.(*Fact).Provenance.Decisions = []string{"d"}
+		o.(*Fact).Provenance.State = CitedRatified
+	}, []problemKey{p("provenance.decisions", CodeUnknown), p("provenance.state", CodeUnknown)}},
+	{"cited with origin", TypeBefore, func(o Object) { o.(*Before).Provenance.Origin = "s" },
+		[]problemKey{p("provenance.origin", CodeUnknown)}},
+	{"hypothesis with origin", TypeRule, func(o Object) { o.(*Rule).Provenance.Origin = "s" },
+		[]problemKey{p("provenance.origin", CodeUnknown)}},
+	{"standing value", TypeStanding, func(o Object) { o.(*Standing).Standing = "maybe" },
+		[]problemKey{p("standing", CodeInvalidEnum)}},
+	{"duplicate option ids", TypeQuestion, func(o Object) {
+		q := o.(*Question)
+		q.Options = append(q.Options, Option{Ident: "the-tidewall", Label: "Again"}, Option{Ident: "the-old-mill", Label: "And again"})
+	}, []problemKey{p("options[2].id", CodeDuplicate), p("options[3].id", CodeDuplicate)}},
+	{"many options, one repeat", TypeQuestion, func(o Object) {
+		q := o.(*Question)
+		for i := range 40 {
+			q.Options = append(q.Options, Option{Ident: fmt.Sprintf("o%d", i), Label: "L"})
+		}
+		q.Options = append(q.Options, Option{Ident: "o7", Label: "L"})
+	}, []problemKey{p("options[42].id", CodeDuplicate)}},
+	{"no options", TypeQuestion, func(o Object) { o.(*Question).Options = nil }, nil},
+	{"option without label", TypeQuestion, func(o Object) { o.(*Question).Options[0].Label = "" },
+		[]problemKey{p("options[0].label", CodeRequired)}},
+	{"proposition implies", TypeQuestion, func(o Object) { o.(*Question).Options[0].Implies.Args = nil }, nil},
+	{"empty body", TypeRule, func(o Object) { o.(*Rule).Body = nil },
+		[]problemKey{p("body", CodeRequired)}},
+	{"term with var and const", TypeRule, func(o Object) { o.(*Rule).Head.Args[0].Const = "c" },
+		[]problemKey{p("head.args[0].const", CodeUnknown)}},
+	{"term with neither", TypeRule, func(o Object) { o.(*Rule).Body[0].Atom.Args[1] = Term{} },
+		[]problemKey{p("body[0].atom.args[1]", CodeRequired)}},
+	{"nullary head", TypeRule, func(o Object) { o.(*Rule).Head.Args = nil }, nil},
+	{"attack zero claim", TypeAttack, func(o Object) { o.(*Attack).Claim = ID{} },
+		[]problemKey{p("claim", CodeRequired)}},
+	{"ratify zero claim", TypeRatify, func(o Object) { o.(*Ratify).Claims[1] = ID{} },
+		[]problemKey{p("claims[1]", CodeRequired)}},
+	{"ratify no claims", TypeRatify, func(o Object) { o.(*Ratify).Claims = []ID{} },
+		[]problemKey{p("claims", CodeRequired)}},
+	{"decision without provenance", TypeDecision, func(o Object) { o.(*Decision).Provenance = nil }, nil},
+	{"decision with empty provenance", TypeDecision, func(o Object) { o.(*Decision).Provenance = &Provenance{} },
+		[]problemKey{p("provenance.kind", CodeRequired)}},
+	{"state without anchors", TypeState, func(o Object) { o.(*State).Since = "" }, nil},
+	{"several problems, sorted by field", TypeFact, func(o Object) {
+		f := o.(*Fact)
+		f.Value = "a\nb"
+		f.Entity = "a b"
+		f.Provenance.Origin = ""
+	}, []problemKey{p("entity", CodeInvalidID), p("provenance.origin", CodeRequired), p("value", CodeControlChar)}},
+}
+
 func TestValidateCases(t *testing.T) {
-	tests := []struct {
-		name   string
-		typ    Type
-		mutate func(o Object)
-		want   []problemKey
-	}{
-		{"entity kind", TypeEntity, func(o Object) { o.(*Entity).Kind = "robot" },
-			[]problemKey{p("kind", CodeInvalidEnum)}},
-		{"entity kind case", TypeEntity, func(o Object) { o.(*Entity).Kind = "Person" },
-			[]problemKey{p("kind", CodeInvalidEnum)}},
-		{"provenance kind", TypeFact, func(o Object) { o.(*Fact).Provenance.Kind = "decreed" },
-			[]problemKey{p("provenance.kind", CodeInvalidEnum)}},
-		{"provenance kind empty", TypeFact, func(o Object) { o.(*Fact).Provenance.Kind = "" },
-			[]problemKey{p("provenance.kind", CodeRequired)}},
-		{"cited state", TypeBefore, func(o Object) { o.(*Before).Provenance.State = "final" },
-			[]problemKey{p("provenance.state", CodeInvalidEnum)}},
-		{"cited state missing", TypeBefore, func(o Object) { o.(*Before).Provenance.State = "" },
-			[]problemKey{p("provenance.state", CodeRequired)}},
-		{"cited no decisions", TypeBefore, func(o Object) { o.(*Before).Provenance.Decisions = nil },
-			[]problemKey{p("provenance.decisions", CodeRequired)}},
-		{"cited repeated decisions are a set", TypeBefore, func(o Object) {
-			o.(*Before).Provenance.Decisions = []string{"b", "a", "a"}
-		}, nil},
-		{"proposed with hyp", TypeFact, func(o Object) { o.(*Fact).Provenance.Hyp = "h" },
-			[]problemKey{p("provenance.hyp", CodeUnknown)}},
-		{"proposed with cited fields", TypeFact, func(o Object) {
-			o.(*Fact).Provenance.Decisions = []string{"d"}
-			o.(*Fact).Provenance.State = CitedRatified
-		}, []problemKey{p("provenance.decisions", CodeUnknown), p("provenance.state", CodeUnknown)}},
-		{"cited with origin", TypeBefore, func(o Object) { o.(*Before).Provenance.Origin = "s" },
-			[]problemKey{p("provenance.origin", CodeUnknown)}},
-		{"hypothesis with origin", TypeRule, func(o Object) { o.(*Rule).Provenance.Origin = "s" },
-			[]problemKey{p("provenance.origin", CodeUnknown)}},
-		{"standing value", TypeStanding, func(o Object) { o.(*Standing).Standing = "maybe" },
-			[]problemKey{p("standing", CodeInvalidEnum)}},
-		{"duplicate option ids", TypeQuestion, func(o Object) {
-			q := o.(*Question)
-			q.Options = append(q.Options, Option{Ident: "the-tidewall", Label: "Again"}, Option{Ident: "the-old-mill", Label: "And again"})
-		}, []problemKey{p("options[2].id", CodeDuplicate), p("options[3].id", CodeDuplicate)}},
-		{"many options, one repeat", TypeQuestion, func(o Object) {
-			q := o.(*Question)
-			for i := range 40 {
-				q.Options = append(q.Options, Option{Ident: fmt.Sprintf("o%d", i), Label: "L"})
-			}
-			q.Options = append(q.Options, Option{Ident: "o7", Label: "L"})
-		}, []problemKey{p("options[42].id", CodeDuplicate)}},
-		{"no options", TypeQuestion, func(o Object) { o.(*Question).Options = nil }, nil},
-		{"option without label", TypeQuestion, func(o Object) { o.(*Question).Options[0].Label = "" },
-			[]problemKey{p("options[0].label", CodeRequired)}},
-		{"proposition implies", TypeQuestion, func(o Object) { o.(*Question).Options[0].Implies.Args = nil }, nil},
-		{"empty body", TypeRule, func(o Object) { o.(*Rule).Body = nil },
-			[]problemKey{p("body", CodeRequired)}},
-		{"term with var and const", TypeRule, func(o Object) { o.(*Rule).Head.Args[0].Const = "c" },
-			[]problemKey{p("head.args[0].const", CodeUnknown)}},
-		{"term with neither", TypeRule, func(o Object) { o.(*Rule).Body[0].Atom.Args[1] = Term{} },
-			[]problemKey{p("body[0].atom.args[1]", CodeRequired)}},
-		{"nullary head", TypeRule, func(o Object) { o.(*Rule).Head.Args = nil }, nil},
-		{"attack zero claim", TypeAttack, func(o Object) { o.(*Attack).Claim = ID{} },
-			[]problemKey{p("claim", CodeRequired)}},
-		{"ratify zero claim", TypeRatify, func(o Object) { o.(*Ratify).Claims[1] = ID{} },
-			[]problemKey{p("claims[1]", CodeRequired)}},
-		{"ratify no claims", TypeRatify, func(o Object) { o.(*Ratify).Claims = []ID{} },
-			[]problemKey{p("claims", CodeRequired)}},
-		{"decision without provenance", TypeDecision, func(o Object) { o.(*Decision).Provenance = nil }, nil},
-		{"decision with empty provenance", TypeDecision, func(o Object) { o.(*Decision).Provenance = &Provenance{} },
-			[]problemKey{p("provenance.kind", CodeRequired)}},
-		{"state without anchors", TypeState, func(o Object) { o.(*State).Since = "" }, nil},
-		{"several problems, sorted by field", TypeFact, func(o Object) {
-			f := o.(*Fact)
-			f.Value = "a\nb"
-			f.Entity = "a b"
-			f.Provenance.Origin = ""
-		}, []problemKey{p("entity", CodeInvalidID), p("provenance.origin", CodeRequired), p("value", CodeControlChar)}},
-	}
-	for _, tt := range tests {
+	for _, tt := range validateCases {
 		t.Run(tt.name, func(t *testing.T) {
 			o := examples()[tt.typ]
 			tt.mutate(o)
