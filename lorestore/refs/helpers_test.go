@@ -110,12 +110,13 @@ func childCounter(s *Store) error {
 	return nil
 }
 
-// childHang runs one operation with a hook that, at the named stage,
-// reports the path on stdout and then hangs until killed.
+// childHang runs one operation with a hook that, at the named stage (and
+// path suffix, if given), reports the path on stdout and then hangs until
+// killed.
 func childHang(s *Store) error {
-	stage := os.Getenv("REFS_TEST_STAGE")
+	stage, suffix := os.Getenv("REFS_TEST_STAGE"), os.Getenv("REFS_TEST_SUFFIX")
 	testHook = func(st, path string) {
-		if st == stage {
+		if st == stage && strings.HasSuffix(path, suffix) {
 			fmt.Printf("%s %s\n", st, path)
 			time.Sleep(time.Hour) // (select{} would die as a deadlock)
 		}
@@ -352,4 +353,3 @@ func checkClean(t testing.TB, dir string) {
 		t.Errorf("sidecar record left: %q", data)
 	}
 }
-

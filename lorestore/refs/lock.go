@@ -35,7 +35,8 @@
 //     and the lock is renamed over the ref.
 //
 //  4. When it is done (renamed, or lock removed on a stale compare or an
-//     error), it removes the token and only then truncates the record.
+//     error), it removes the token and only then truncates the record. If
+//     removing a lock fails, its token and the record stay, for recovery.
 //
 //  5. Every writer, right after taking the flock, reads the record. A
 //     non-empty one means its holder died mid-update. For each line whose
@@ -52,11 +53,14 @@
 // made later, and only a deloreis writer links a token to a lock path. As
 // we hold the flock, that writer is dead. A lock that matches no recorded
 // token is foreign: the writer drops the flock, waits with backoff and
-// retries until Options.LockTimeout, then returns *LockedError. This
-// improves on recording the lock's inode after creating it (the brief's
-// suggestion): there is no window between creating the lock and recording
-// its identity, and no need to guess by timestamps, because the identity
-// (the token) is recorded before the lock exists.
+// retries until Options.LockTimeout, then returns *LockedError.
+//
+// This is preferred to creating the lock with O_EXCL and recording its
+// inode afterwards: that leaves a window (killed between the two) in which
+// the lock is unrecorded and must be told from a later git lock by
+// timestamps, and a recorded inode can be freed and reused by a later git
+// lock. Here the identity (the token) is recorded before the lock exists
+// and pins the inode while it matters.
 //
 // Limits. The record is not fsynced, so a lock orphaned by a machine crash
 // (not a process crash) is treated as foreign and must be removed by hand,
@@ -464,15 +468,19 @@ func (t *txn) end() error {
 	}
 	for i := len(t.held) - 1; i >= 0; i-- {
 		h := t.held[i]
+		if h.token != nil {
+			h.token.Close()
+		}
 		if h.linked && !h.renamed {
-			err := os.Remove(h.path)
-			note(err)
-			if err == nil && h.ref != "" {
+			if err := os.Remove(h.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				note(err)
+				continue // keep the token: recovery will find this lock by it
+			}
+			if h.ref != "" {
 				t.s.pruneDirs(filepath.Dir(h.path))
 			}
 		}
 		if h.token != nil {
-			h.token.Close()
 			note(os.Remove(h.tokenPath))
 		}
 	}

@@ -136,18 +136,20 @@ func TestHandMadeLockNeverRemoved(t *testing.T) {
 // critical section does not block the next writer, in another process.
 func TestStaleLockRecovery(t *testing.T) {
 	cases := []struct {
-		op, stage string
-		want      func(a plumbing.Hash) plumbing.Hash // main afterwards, before our update
+		op, stage, suffix string
+		want              func(a plumbing.Hash) plumbing.Hash // main afterwards, before our update
 	}{
-		{"update", "recorded", same},
-		{"update", "token", same},
-		{"update", "locked", same},
-		{"update", "renamed", func(plumbing.Hash) plumbing.Hash { return fakeHash(2) }},
-		{"delete", "locked", same},
-		{"sethead", "locked", same},
+		{"update", "recorded", "", same},
+		{"update", "token", "", same},
+		{"update", "locked", "", same},
+		{"update", "renamed", "", func(plumbing.Hash) plumbing.Hash { return fakeHash(2) }},
+		{"delete", "locked", "main.lock", same},
+		{"delete", "locked", "packed-refs.lock", same},
+		{"delete", "renamed", "packed-refs", same}, // packed entry gone, loose still there
+		{"sethead", "locked", "", same},
 	}
 	for _, tc := range cases {
-		t.Run(tc.op+"-"+tc.stage, func(t *testing.T) {
+		t.Run(tc.op+"-"+tc.stage+"-"+tc.suffix, func(t *testing.T) {
 			dir, s := newRepo(t, Options{LockTimeout: 200 * time.Millisecond})
 			a := commit(t, dir, "a")
 			if err := s.Update(main, a, plumbing.ZeroHash); err != nil {
@@ -157,7 +159,7 @@ func TestStaleLockRecovery(t *testing.T) {
 			if err := s.Update(main, a, a); err != nil { // loose and packed
 				t.Fatal(err)
 			}
-			c := startChild(t, "hang", dir, "REFS_TEST_STAGE="+tc.stage, "REFS_TEST_OP="+tc.op,
+			c := startChild(t, "hang", dir, "REFS_TEST_STAGE="+tc.stage, "REFS_TEST_SUFFIX="+tc.suffix, "REFS_TEST_OP="+tc.op,
 				"REFS_TEST_REF="+main, "REFS_TEST_NEW="+fakeHash(2).String(), "REFS_TEST_OLD="+a.String())
 			line := c.line(t)
 			if tc.stage == "locked" {
@@ -204,7 +206,8 @@ func TestRecordIgnoresForeignLines(t *testing.T) {
 	dir, s := newRepo(t, Options{})
 	victim := filepath.Join(dir, "config")
 	before, _ := os.ReadFile(victim)
-	record := "config config\n" + tokenPrefix + "x ../config\n" + tokenPrefix + "x config\n"
+	record := "config config\n" + tokenPrefix + "x ../config\n" + tokenPrefix + "x config\n" +
+		"config refs/heads/main.lock\n" + "../" + tokenPrefix + "y refs/heads/main.lock\n"
 	os.WriteFile(filepath.Join(dir, sidecarName), []byte(record), 0o666)
 	os.WriteFile(filepath.Join(dir, tokenPrefix+"x"), nil, 0o666)
 	if err := s.Update(main, fakeHash(1), plumbing.ZeroHash); err != nil {
@@ -222,7 +225,7 @@ func TestRecordIgnoresForeignLines(t *testing.T) {
 // with CAS lose no update (run with -race).
 func TestGoroutineCAS(t *testing.T) {
 	dir, _ := newRepo(t, Options{})
-	const workers, each = 6, 40
+	const workers, each = 4, 30
 	s0, _ := Open(dir, Options{LockTimeout: 20 * time.Second})
 	if err := s0.Update("refs/heads/counter", counterHash(0), plumbing.ZeroHash); err != nil {
 		t.Fatal(err)

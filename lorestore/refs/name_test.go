@@ -33,13 +33,13 @@ var nameCases = []struct {
 	{"refs/heads/{x}", true, false},
 	{"refs/heads/a!b#c$d%e&f", true, false},
 	{"refs/deloreis/lore/2024", true, false},
-	{"refs/heads/" + strings.Repeat("a", 244), true, false},     // 255 bytes
-	{"refs/heads/" + strings.Repeat("a", 245), false, true},     // 256 bytes
-	{"refs/heads/\xff", false, true},                             // not UTF-8
-	{"refs/heads/a\xc3", false, true},                            // truncated UTF-8
-	{"heads/main", false, true},                                  // not under refs/
-	{"main", false, false},                                       // one level
-	{"HEAD", false, false},                                       // one level
+	{"refs/heads/" + strings.Repeat("a", 244), true, false}, // 255 bytes
+	{"refs/heads/" + strings.Repeat("a", 245), false, true}, // 256 bytes
+	{"refs/heads/\xff", false, true},                        // not UTF-8
+	{"refs/heads/a\xc3", false, true},                       // truncated UTF-8
+	{"heads/main", false, true},                             // not under refs/
+	{"main", false, false},                                  // one level
+	{"HEAD", false, false},                                  // one level
 	{"@", false, false},
 	{"", false, false},
 	{"refs", false, false},
