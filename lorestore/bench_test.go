@@ -241,4 +241,3 @@ func BenchmarkColdLoad100k(b *testing.B) {
 	}
 	b.ReportMetric(100_000*float64(b.N)/b.Elapsed().Seconds(), "objects/s")
 }
-

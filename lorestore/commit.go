@@ -59,17 +59,10 @@ func (s *Store) Commit(b *Batch, m Message, o CommitOptions) (CommitResult, erro
 	if err != nil {
 		return CommitResult{}, err
 	}
-	head, err := s.Head(o.Branch)
-	if err != nil {
+	if _, err := s.Head(o.Branch); err != nil {
 		return CommitResult{}, err
 	}
-	parent := o.Parent
-	if parent.IsZero() {
-		parent = head
-	} else if parent != head && o.Refuse {
-		return CommitResult{}, &StaleError{Branch: o.Branch, Expected: parent, Actual: head}
-	}
-	return s.commitLoop(ref, o, parent, m, func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
+	return s.commitLoop(ref, o, o.Parent, m, func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
 		tree, err := s.applyBatch(ob, base, b)
 		return tree, []plumbing.Hash{parent}, err
 	})
@@ -80,10 +73,32 @@ func (s *Store) Commit(b *Batch, m Message, o CommitOptions) (CommitResult, erro
 // parents.
 type buildFunc func(ob *odb.Batch, parent, baseTree plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error)
 
-// commitLoop builds on parent, writes one pack, and moves ref from parent to
-// the new commit. When the ref moved and the write is additive, it builds
-// again on the new head, at most Options.MaxRetries times.
+// commitLoop holds the write lock, builds on the branch head, writes one
+// pack, and moves ref from that head to the new commit.
+//
+// parent is the commit the writer read (zero: whatever the head is). When
+// the head is elsewhere by the time the lock is held, a Refuse write fails
+// before writing anything; an additive one builds on the head. The
+// compare-and-swap can then only lose to a writer outside deloreis (real
+// git); an additive write then builds again, at most Options.MaxRetries
+// times.
 func (s *Store) commitLoop(ref string, o CommitOptions, parent plumbing.Hash, m Message, build buildFunc) (CommitResult, error) {
+	unlock, err := s.lockWrites()
+	if err != nil {
+		return CommitResult{}, err
+	}
+	defer unlock()
+	head, err := s.refs.Read(ref)
+	if errors.Is(err, refs.ErrNotFound) {
+		return CommitResult{}, branchNotFound(o.Branch)
+	}
+	if err != nil {
+		return CommitResult{}, err
+	}
+	if !parent.IsZero() && parent != head && o.Refuse {
+		return CommitResult{}, &StaleError{Branch: o.Branch, Expected: parent, Actual: head}
+	}
+	parent = head
 	for attempt := 0; ; attempt++ {
 		pc, err := s.readCommit(parent)
 		if err != nil {

@@ -74,7 +74,7 @@ func gitIn(t *testing.T, dir, stdin string, args ...string) string {
 }
 
 func TestCommitEncodingRoundTrip(t *testing.T) {
-	when := time.Date(2026, 5, 6, 7, 8, 9, 0, time.FixedZone("", -(3*3600 + 30*60)))
+	when := time.Date(2026, 5, 6, 7, 8, 9, 0, time.FixedZone("", -(3*3600+30*60)))
 	m := Message{Summary: "materialize camelot: 2 facts", Trailers: []Trailer{{TrailerOp, "materialize"}, {TrailerScope, "camelot"}, {TrailerDecision, "canon-1"}}}
 	c := &gitCommit{
 		tree:      plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904"),

@@ -110,13 +110,14 @@ func allStale(q commitQueue, flags map[plumbing.Hash]uint8) bool {
 }
 
 // IsAncestor reports whether commit a is reachable from commit b (a commit
-// is its own ancestor).
+// is its own ancestor). It does not prune the walk by commit dates: clocks
+// of the machines that wrote a history disagree, and a date cut-off would
+// then answer wrongly. The walk ends early when it meets a.
 func (s *Store) IsAncestor(a, b plumbing.Hash) (bool, error) {
 	if a == b {
 		return true, nil
 	}
-	ac, err := s.readCommit(a)
-	if err != nil {
+	if _, err := s.readCommit(a); err != nil {
 		return false, err
 	}
 	w := newWalker(s)
@@ -128,11 +129,6 @@ func (s *Store) IsAncestor(a, b plumbing.Hash) (bool, error) {
 		if h == a {
 			return true, nil
 		}
-		// Commits older than a (with a second of slack for clock skew
-		// among writers) cannot lead to it through parents.
-		if c.committer.When.Before(ac.committer.When.Add(-skewSlack)) {
-			continue
-		}
 		for _, p := range c.parents {
 			if err := w.push(p); err != nil {
 				return false, err
@@ -141,10 +137,6 @@ func (s *Store) IsAncestor(a, b plumbing.Hash) (bool, error) {
 	}
 	return false, nil
 }
-
-// skewSlack is how far commit clocks may disagree before the ancestor walk
-// stops early. Commits come from many machines; be generous.
-const skewSlack = 24 * 60 * 60 * 1e9
 
 // MergeOptions say where a merge goes.
 type MergeOptions struct {
@@ -312,4 +304,3 @@ func (s *Store) merge3Entry(ob *odb.Batch, b, o, t treeEntry, path string) (tree
 	}
 	return treeEntry{}, false, &MergeError{Path: path, Reason: reason}
 }
-

@@ -60,7 +60,13 @@ func TestMergeUnion(t *testing.T) {
 func TestMergeRefusesUnrelatedHistories(t *testing.T) {
 	s, _ := newStore(t)
 	commitFacts(t, s, "camelot", 0, 2)
-	other, dir2 := newStore(t)
+	// Another store, made at another time: its init commit differs.
+	dir2 := filepath.Join(t.TempDir(), "other.git")
+	other, err := Init(dir2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
 	commitFacts(t, other, "camelot", 5, 7)
 	if err := s.AddRemote("other", dir2); err != nil {
 		t.Fatal(err)
@@ -209,7 +215,7 @@ func TestCloneAndFetch(t *testing.T) {
 		t.Fatalf("clone into a non-empty folder: %v", err)
 	}
 	empty := filepath.Join(t.TempDir(), "empty.git")
-	git(t, filepath.Dir(empty), "init", "-q", "--bare", empty)
+	git(t, filepath.Dir(empty), "init", "-q", "--bare", "-b", "main", empty)
 	bad := filepath.Join(t.TempDir(), "bad")
 	if _, err := Clone(t.Context(), empty, bad, CloneOptions{}); err == nil {
 		t.Fatal("cloned a remote with no lore")

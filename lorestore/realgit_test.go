@@ -68,8 +68,8 @@ func TestRealGitAgrees(t *testing.T) {
 	}
 
 	remotes := t.TempDir()
-	git(t, remotes, "init", "-q", "--bare", "file.git")
-	git(t, remotes, "init", "-q", "--bare", "daemon.git")
+	git(t, remotes, "init", "-q", "--bare", "-b", "main", "file.git")
+	git(t, remotes, "init", "-q", "--bare", "-b", "main", "daemon.git")
 	daemon := startDaemon(t, remotes)
 	for _, url := range []string{"file://" + filepath.Join(remotes, "file.git"), daemon + "daemon.git"} {
 		t.Run(url[:4], func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestPushIncrementalAndNonFastForward(t *testing.T) {
 	s, dir := newStore(t)
 	commitFacts(t, s, "camelot", 0, 100)
 	remotes := t.TempDir()
-	git(t, remotes, "init", "-q", "--bare", "r.git")
+	git(t, remotes, "init", "-q", "--bare", "-b", "main", "r.git")
 	url := "file://" + filepath.Join(remotes, "r.git")
 	if _, err := s.Push(context.Background(), url, PushOptions{}); err != nil {
 		t.Fatal(err)

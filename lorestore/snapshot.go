@@ -345,4 +345,3 @@ func (sn *Snapshot) Revisions(scope string, claim objects.ID) ([]Entry, error) {
 	}
 	return out, nil
 }
-

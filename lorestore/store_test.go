@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/lorestore/refs"
+	"github.com/deloreis/deloreis/objects"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 

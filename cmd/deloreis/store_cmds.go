@@ -294,4 +294,3 @@ func orDefault(branch string) string {
 	}
 	return branch
 }
-

@@ -21,6 +21,7 @@ type Batch struct {
 	arena []byte // headers and contents of all objects, back to back
 	objs  []batchObj
 	seen  map[plumbing.Hash]struct{}
+	last  published // the pack of the last Write, for Discard
 }
 
 type batchObj struct {
@@ -61,9 +62,14 @@ func (b *Batch) Len() int { return len(b.objs) }
 // Write stores the batch as one pack and index, visible atomically (to
 // this DB at once, to other processes at the rename of the .idx). An empty
 // batch is a no-op. After a successful Write the batch is empty and may be
-// reused; after a failed one it keeps its objects. When the number of
-// packs then exceeds Options.AutoPackLimit, small packs are rolled up
-// (see Consolidate); a failure there does not fail the Write.
+// reused (and Discard can take the pack back); after a failed one it keeps
+// its objects.
+//
+// When there are more packs than Options.AutoPackLimit, Write first rolls
+// small packs up (see MaybeConsolidate) — before its own pack exists, so
+// the new pack stays separate until a later roll-up and Discard can still
+// remove it. A failure of that roll-up does not fail the Write; it goes to
+// Options.OnAutoConsolidateError.
 func (b *Batch) Write() error {
 	if len(b.objs) == 0 {
 		return nil
@@ -72,21 +78,22 @@ func (b *Batch) Write() error {
 	if db.closed.Load() {
 		return ErrClosed
 	}
+	db.autoConsolidate()
 	w, err := db.newPackWriter(len(b.objs))
 	if err != nil {
 		return err
 	}
 	b.compressInto(w)
-	base, err := w.finish()
+	pub, err := w.finish()
 	if err != nil {
 		return err
 	}
-	if err := db.addPack(base); err != nil {
+	if err := db.addPack(pub.base); err != nil {
 		return err
 	}
+	b.last = pub
 	b.arena, b.objs = b.arena[:0], b.objs[:0]
 	clear(b.seen)
-	db.autoConsolidate()
 	return nil
 }
 

@@ -4,6 +4,7 @@
 package odb
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -55,27 +56,44 @@ func geometricSplit(counts []int, factor int) int {
 }
 
 // Consolidate rolls small packs up into one (full objects, no deltas),
-// makes it visible, then deletes the rolled-up packs. Packs with a .keep
-// file are never touched. Only one consolidation runs at a time per
-// repository (across processes); Consolidate waits for a running one.
+// makes it visible, then deletes the rolled-up packs. Packs with a .keep,
+// .promisor or .mtimes file are never touched. Only one consolidation runs
+// at a time per repository (across processes); Consolidate waits for a
+// running one.
 // Readers in other processes keep working: they rescan on a miss, and the
 // new pack is visible before any old one disappears.
 func (db *DB) Consolidate() error {
 	return db.consolidate(true)
 }
 
-// autoConsolidate runs after Batch.Write when there are too many packs.
-func (db *DB) autoConsolidate() {
+// MaybeConsolidate runs Consolidate if this DB sees more packs than
+// Options.AutoPackLimit (never when it is negative). If another
+// consolidation is running, it returns nil at once instead of waiting.
+// The porcelain calls it once a commit is referenced by a ref; Batch.Write
+// calls it too, before writing.
+func (db *DB) MaybeConsolidate() error {
 	limit := db.opts.AutoPackLimit
 	if limit < 0 {
-		return
+		return nil
 	}
 	s := db.cur.Load()
-	if s == nil || len(s.packs) <= limit {
-		return
+	if s == nil {
+		return ErrClosed
+	}
+	if len(s.packs) <= limit {
+		return nil
 	}
 	err := db.consolidate(false)
-	if err != nil && !errors.Is(err, errBusy) && db.opts.OnAutoConsolidateError != nil {
+	if errors.Is(err, errBusy) {
+		return nil
+	}
+	return err
+}
+
+// autoConsolidate is MaybeConsolidate for Batch.Write: errors go to the
+// hook, never to the writer.
+func (db *DB) autoConsolidate() {
+	if err := db.MaybeConsolidate(); err != nil && db.opts.OnAutoConsolidateError != nil {
 		db.opts.OnAutoConsolidateError(err)
 	}
 }
@@ -98,11 +116,11 @@ func (db *DB) consolidate(wait bool) error {
 	if len(roll) < 2 {
 		return nil
 	}
-	base, err := db.writeRollup(roll, keep)
+	pub, err := db.writeRollup(roll, keep)
 	if err != nil {
 		return err
 	}
-	return db.retirePacks(base, roll)
+	return db.retirePacks(pub.base, roll)
 }
 
 // lockConsolidation takes the consolidation flock; it is released by the
@@ -130,7 +148,7 @@ func (db *DB) lockConsolidation(wait bool) (func(), error) {
 func (db *DB) pickRollup(packs []*pack) (roll, keep []*pack) {
 	var cand []*pack
 	for _, p := range packs {
-		if _, err := os.Stat(p.base + ".keep"); err == nil {
+		if pinned(p.base) {
 			keep = append(keep, p)
 		} else {
 			cand = append(cand, p)
@@ -139,10 +157,22 @@ func (db *DB) pickRollup(packs []*pack) (roll, keep []*pack) {
 	slices.SortStableFunc(cand, func(a, b *pack) int { return a.count - b.count })
 	counts := make([]int, len(cand))
 	for i, p := range cand {
-		counts[i] = p.count
+		counts[i] = max(p.count, 1) // an empty pack still costs a lookup
 	}
 	split := geometricSplit(counts, geometricFactor)
 	return cand[:split], append(keep, cand[split:]...)
+}
+
+// pinned reports whether git marked the pack as not to be repacked: a
+// .keep (e.g. receive-pack's, until refs are updated), a .promisor (partial
+// clone) or a .mtimes (a cruft pack of unreachable objects awaiting expiry).
+func pinned(base string) bool {
+	for _, ext := range []string{".keep", ".promisor", ".mtimes"} {
+		if _, err := os.Stat(base + ext); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 type rollObj struct {
@@ -153,8 +183,8 @@ type rollObj struct {
 }
 
 // writeRollup writes every object of roll that no pack of keep holds into
-// one new pack and returns its base path ("" when there is nothing to write).
-func (db *DB) writeRollup(roll, keep []*pack) (string, error) {
+// one new pack (base "" when there is nothing to write).
+func (db *DB) writeRollup(roll, keep []*pack) (published, error) {
 	seen := map[plumbing.Hash]bool{}
 	var objs []rollObj
 	for _, p := range roll {
@@ -166,20 +196,20 @@ func (db *DB) writeRollup(roll, keep []*pack) (string, error) {
 			}
 			off, ok := p.idx.offset(i)
 			if !ok {
-				return "", corruptf(p.base+".idx", -1, "bad large offset for %s", h)
+				return published{}, corruptf(p.base+".idx", -1, "bad large offset for %s", h)
 			}
 			seen[h] = true
 			objs = append(objs, rollObj{p: p, off: off, crc: p.idx.crc(i), h: h})
 		}
 		// Pack order keeps reads of each mapping sequential.
-		slices.SortFunc(objs[start:], func(a, b rollObj) int { return cmpU64(a.off, b.off) })
+		slices.SortFunc(objs[start:], func(a, b rollObj) int { return cmp.Compare(a.off, b.off) })
 	}
 	if len(objs) == 0 {
-		return "", nil // everything is in kept packs already
+		return published{}, nil // everything is in kept packs already
 	}
 	w, err := db.newPackWriter(len(objs))
 	if err != nil {
-		return "", err
+		return published{}, err
 	}
 	d := deflaters.Get().(*deflater)
 	defer deflaters.Put(d)
@@ -187,20 +217,10 @@ func (db *DB) writeRollup(roll, keep []*pack) (string, error) {
 	for _, o := range objs {
 		if scratch, err = db.copyEntry(w, d, scratch, o); err != nil {
 			w.abort()
-			return "", err
+			return published{}, err
 		}
 	}
 	return w.finish()
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func inAny(packs []*pack, h *plumbing.Hash) bool {
@@ -252,12 +272,17 @@ func (p *pack) rawEntry(off uint64, crc uint32) ([]byte, bool, error) {
 }
 
 // retirePacks makes the new pack current and deletes the rolled-up ones
-// (index first, as git does, so a pack is invisible before it is gone).
+// (index first, as git does, so a pack is invisible before it is gone),
+// under the packs lock so that no writer adopts one of them meanwhile.
 func (db *DB) retirePacks(newBase string, roll []*pack) error {
 	if newBase != "" {
 		if err := db.addPack(newBase); err != nil {
 			return err
 		}
+	}
+	unlock, err := db.lockPacks()
+	if err != nil {
+		return err
 	}
 	gone := map[string]bool{}
 	for _, p := range roll {
@@ -272,23 +297,12 @@ func (db *DB) retirePacks(newBase string, roll []*pack) error {
 	// A multi-pack-index naming deleted packs would mislead git; git's own
 	// repack drops it the same way.
 	os.Remove(filepath.Join(db.packDir, "multi-pack-index"))
+	unlock()
 	if db.opts.Fsync {
 		if err := syncDir(db.packDir); err != nil {
 			return err
 		}
 	}
-	db.scanMu.Lock()
-	defer db.scanMu.Unlock()
-	s := db.cur.Load()
-	if s == nil {
-		return ErrClosed
-	}
-	var packs []*pack
-	for _, p := range s.packs {
-		if !gone[p.base] {
-			packs = append(packs, p)
-		}
-	}
-	db.install(packs)
+	db.dropPacks(gone)
 	return nil
 }

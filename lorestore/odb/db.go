@@ -21,18 +21,21 @@ type Options struct {
 	// Fsync makes Batch.Write, IngestPack and Consolidate fsync the pack,
 	// the index and the pack directory before a pack counts as written.
 	Fsync bool
-	// AutoPackLimit: when more packs than this exist after a Batch.Write,
-	// small packs are rolled up (Consolidate). 0 means 32; <0 never.
+	// AutoPackLimit: when more packs than this exist, Batch.Write and
+	// MaybeConsolidate roll small packs up (Consolidate). 0 means 32; <0
+	// never (Consolidate still works when called).
 	AutoPackLimit int
 	// DeltaBaseCacheBytes bounds the cache of resolved delta bases.
 	// 0 means 64 MiB; <0 disables the cache.
 	DeltaBaseCacheBytes int64
 	// OnAutoConsolidateError, when set, receives the error of an automatic
-	// roll-up after Batch.Write. Such an error never fails the Write (the
-	// batch is already durable); without this hook it is dropped.
+	// roll-up in Batch.Write. Such an error never fails the Write; without
+	// this hook it is dropped.
 	OnAutoConsolidateError func(error)
-	// StaleAge is how old one of our temporary files, or a .pack without
-	// its .idx, must be before Open deletes it. 0 means 15 minutes.
+	// StaleAge is how old a .pack without its .idx must be before Open
+	// deletes it (0 means 15 minutes). Our own temporary files go once no
+	// writer holds their flock and they are older than the smaller of
+	// StaleAge and a minute.
 	StaleAge time.Duration
 }
 
@@ -50,6 +53,7 @@ type DB struct {
 
 	scanMu sync.Mutex // serialises rescans and installs of new sets
 	stamp  dirStamp   // objects/pack as of the last full scan (under scanMu)
+	scans  int        // directory scans so far (under scanMu; for tests)
 	closed atomic.Bool
 }
 
@@ -135,9 +139,13 @@ func (db *DB) install(packs []*pack) {
 }
 
 // addPack makes a pack this process just wrote visible to readers without
-// a directory scan.
+// a directory scan. If the pack is already gone (another process rolled it
+// up right after it appeared), its objects are in the roll-up: rescan.
 func (db *DB) addPack(base string) error {
 	p, err := openPack(base, db.nextID.Add(1))
+	if errors.Is(err, os.ErrNotExist) {
+		return db.rescan(false)
+	}
 	if err != nil {
 		return err
 	}
@@ -174,7 +182,7 @@ func (s *packSet) find(h *plumbing.Hash) (*pack, uint64, bool) {
 
 // Has reports whether object h is stored, packed or loose.
 func (db *DB) Has(h plumbing.Hash) (bool, error) {
-	for attempt := 0; attempt < 2; attempt++ {
+	for attempt := 0; ; attempt++ {
 		s, err := db.acquire()
 		if err != nil {
 			return false, err
@@ -184,13 +192,13 @@ func (db *DB) Has(h plumbing.Hash) (bool, error) {
 		if ok || hasLoose(db.objDir, h) {
 			return true, nil
 		}
-		if attempt == 0 {
-			if changed, err := db.rescanIfChanged(); err != nil || !changed {
-				return false, err
-			}
+		if attempt == 1 {
+			return false, nil
+		}
+		if retry, err := db.refresh(s); err != nil || !retry {
+			return false, err
 		}
 	}
-	return false, nil
 }
 
 // Read returns the type and content of object h. A missing object yields
@@ -200,43 +208,45 @@ func (db *DB) Read(h plumbing.Hash) (plumbing.ObjectType, []byte, error) {
 }
 
 func (db *DB) read(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, error) {
-	for attempt := 0; attempt < 2; attempt++ {
-		t, data, found, err := db.readOnce(h, depth)
+	for attempt := 0; ; attempt++ {
+		t, data, s, found, err := db.readOnce(h, depth)
 		if found || err != nil {
 			return t, data, err
 		}
-		if attempt == 0 {
-			changed, err := db.rescanIfChanged()
-			if err != nil {
-				return 0, nil, err
-			}
-			if !changed {
-				break
-			}
+		if attempt == 1 {
+			return 0, nil, notFound(h)
+		}
+		if retry, err := db.refresh(s); err != nil {
+			return 0, nil, err
+		} else if !retry {
+			return 0, nil, notFound(h)
 		}
 	}
-	return 0, nil, notFound(h)
 }
 
-// readOnce looks h up in the current packs, then loose.
-func (db *DB) readOnce(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, bool, error) {
+// readOnce looks h up in the current packs, then loose. It returns the
+// set it searched (released; only its identity is used).
+func (db *DB) readOnce(h plumbing.Hash, depth int) (plumbing.ObjectType, []byte, *packSet, bool, error) {
 	s, err := db.acquire()
 	if err != nil {
-		return 0, nil, false, err
+		return 0, nil, nil, false, err
 	}
 	p, off, ok := s.find(&h)
 	if ok {
 		t, data, err := unpack(p, off, db.cache, db.read, depth)
 		s.release()
-		return t, data, true, err
+		return t, data, s, true, err
 	}
 	s.release()
+	if p != nil {
+		return 0, nil, s, true, corruptf(p.base+".idx", -1, "bad large offset for %s", h)
+	}
 	t, data, err := readLoose(db.objDir, h)
 	if err == nil {
-		return t, data, true, nil
+		return t, data, s, true, nil
 	}
 	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil, false, nil
+		return 0, nil, s, false, nil
 	}
-	return 0, nil, true, err
+	return 0, nil, s, true, err
 }

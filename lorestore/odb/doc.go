@@ -11,7 +11,9 @@
 //     REF_DELTA entries written by real git) and from loose objects;
 //   - streaming a self-contained pack of chosen objects for a push, and
 //     storing a pack received from a remote;
-//   - rolling small packs up geometrically, like `git repack --geometric=2`.
+//   - rolling small packs up geometrically, like `git repack --geometric=2`;
+//   - taking back a just-written pack nobody relies on (Batch.Discard), for
+//     a writer whose ref update lost a race.
 //
 // What it is not: it knows nothing of lore, trees, commits or refs beyond
 // their object type; it does not walk history, compute reachability, update
@@ -26,7 +28,16 @@
 //
 // Crash safety: a process killed at any instant leaves only temporary files
 // (tmp_pack_dlr_*, tmp_idx_dlr_*) or, between the two renames, a .pack
-// without its .idx. Real `git fsck --strict` ignores both; Open removes our
-// own stale temporary files and orphaned packs once they are old enough that
-// no live writer can own them.
+// without its .idx. Real `git fsck --strict` ignores both (exit 0, nothing
+// on stderr; only `git count-objects -v` calls them garbage); Open removes
+// our own stale temporary files and orphaned packs once they are old enough
+// that no live writer can own them.
+//
+// Files of our own beside git's: objects/deloreis-packs.lock (an flock held
+// while a pack is published or deleted) and objects/deloreis-consolidate.lock
+// (held by the one consolidation running). They are outside objects/pack, so
+// git sees no garbage.
+//
+// Not supported: objects/info/alternates, pack index version 1, SHA-256
+// repositories.
 package odb

@@ -102,7 +102,7 @@ func TestRealGitAgrees(t *testing.T) {
 				git(t, dir, nil, "verify-pack", "-v", idx)
 			}
 			co := string(git(t, dir, nil, "count-objects", "-v"))
-			if !strings.Contains(co, "packs: "+strconv.Itoa(tc.commits)+"\n") || !strings.Contains(co, "garbage: 0\n") {
+			if !strings.Contains(co, "packs: "+strconv.Itoa(tc.commits)+"\n") || !strings.Contains(co, "\ngarbage: 0\n") {
 				t.Fatalf("count-objects -v:\n%s", co)
 			}
 			log := string(git(t, dir, nil, "log", "--format=%s", "main"))

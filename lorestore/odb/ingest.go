@@ -34,10 +34,12 @@ type teeReader struct {
 	n       uint64 // bytes consumed
 	pending []byte
 	copyBuf []byte
+	err     error // the first read error other than EOF
 }
 
 func (t *teeReader) ReadByte() (byte, error) {
 	b, err := t.br.ReadByte()
+	t.noteErr(err)
 	if err == nil {
 		t.pending = append(t.pending, b)
 		t.n++
@@ -50,12 +52,19 @@ func (t *teeReader) ReadByte() (byte, error) {
 
 func (t *teeReader) Read(p []byte) (int, error) {
 	n, err := t.br.Read(p)
+	t.noteErr(err)
 	t.pending = append(t.pending, p[:n]...)
 	t.n += uint64(n)
 	if len(t.pending) >= 1<<16 {
 		t.flush()
 	}
 	return n, err
+}
+
+func (t *teeReader) noteErr(err error) {
+	if err != nil && err != io.EOF && t.err == nil {
+		t.err = err
+	}
 }
 
 func (t *teeReader) flush() {
@@ -75,9 +84,12 @@ type ingestEntry struct {
 
 // IngestPack stores the pack read from r (as received by a fetch or push;
 // it may hold OFS_DELTA and REF_DELTA entries) together with a generated
-// version-2 index, published atomically. It reads exactly one pack from r,
-// up to and including its trailer. A delta whose base is not in the pack
-// fails with ErrThinPack; a malformed pack with a *CorruptError. An empty
+// version-2 index, published atomically. It reads one pack from r, up to
+// and including its trailer (it reads ahead, so r should end with the
+// pack; anything after the trailer is ignored). A thin pack (deltas against objects
+// not in it) is completed with those base objects from this repository,
+// like `git index-pack --fix-thin`; a base found nowhere fails with
+// ErrThinPack, a malformed pack with a *CorruptError. An empty
 // pack is accepted and stores nothing. progress, when non-nil, is called
 // with the number of entries received so far, and with the total once the
 // pack is stored.
@@ -100,14 +112,25 @@ func (db *DB) IngestPack(r io.Reader, progress func(done int)) error {
 	if err != nil {
 		return err
 	}
+
 	if len(ents) == 0 {
 		return nil
 	}
-	entries, err := db.indexReceived(f.Name(), ents)
+	entries, missing, err := db.indexReceived(f.Name(), ents)
+	if err == nil && len(missing) > 0 {
+		// A thin pack: append the missing bases from this repository, as
+		// `git index-pack --fix-thin` does, and index again.
+		if ents, trailer, err = db.fixThin(f, ents, missing); err == nil {
+			entries, missing, err = db.indexReceived(f.Name(), ents)
+			if err == nil && len(missing) > 0 {
+				err = ErrThinPack
+			}
+		}
+	}
 	if err != nil {
 		return err
 	}
-	base, err := db.publish(f, trailer, entries)
+	pub, err := db.publish(f, trailer, entries)
 	if err != nil {
 		return err
 	}
@@ -116,7 +139,7 @@ func (db *DB) IngestPack(r io.Reader, progress func(done int)) error {
 	}
 	ok = true
 	f.Close()
-	return db.addPack(base)
+	return db.addPack(pub.base)
 }
 
 // streamPack copies one pack from r to f, delimiting and CRC-ing every
@@ -124,6 +147,17 @@ func (db *DB) IngestPack(r io.Reader, progress func(done int)) error {
 // verified trailer.
 func streamPack(r io.Reader, f *os.File, progress func(int)) ([]ingestEntry, []byte, error) {
 	t := &teeReader{br: bufio.NewReaderSize(r, 1<<16), out: bufio.NewWriterSize(f, 1<<20), sum: sha1.New()}
+	ents, trailer, err := t.stream(progress)
+	if err != nil && t.err != nil {
+		// The source failed (say, the connection dropped): say so rather
+		// than call the pack corrupt.
+		return nil, nil, fmt.Errorf("odb: reading pack: %w", t.err)
+	}
+	return ents, trailer, err
+}
+
+// stream does the work of streamPack.
+func (t *teeReader) stream(progress func(int)) ([]ingestEntry, []byte, error) {
 	var hdr [packHeaderLen]byte
 	if _, err := io.ReadFull(t, hdr[:]); err != nil {
 		return nil, nil, corruptf("received pack", 0, "reading header: %v", err)
@@ -251,38 +285,44 @@ func inflateStream(t *teeReader, zr *io.ReadCloser, e *ingestEntry) error {
 }
 
 // indexReceived maps the complete temporary pack, resolves every delta to
-// name it, and returns the index entries.
-func (db *DB) indexReceived(path string, ents []ingestEntry) ([]idxEntry, error) {
+// name it, and returns the index entries — or, for a thin pack, the names
+// of the delta bases that are not in it.
+func (db *DB) indexReceived(path string, ents []ingestEntry) ([]idxEntry, map[plumbing.Hash]bool, error) {
 	data, err := mapFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer unix.Munmap(data)
 	p := &pack{id: db.nextID.Add(1), base: path, data: data, count: len(ents),
 		byHash: make(map[[20]byte]uint64, len(ents))}
 	if err := p.checkPack(nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	done := 0
 	for _, e := range ents {
 		if e.resolved {
 			p.byHash[e.hash] = e.hdr.off
+			done++
 		}
 	}
 	cache := newBaseCache(defaultCacheBytes)
-	done := len(p.byHash)
+	var missing map[plumbing.Hash]bool
 	for progressed := true; progressed && done < len(ents); {
 		progressed = false
+		missing = map[plumbing.Hash]bool{}
 		for i := range ents {
 			e := &ents[i]
 			if e.resolved {
 				continue
 			}
 			t, obj, err := unpack(p, e.hdr.off, cache, nil, 0)
-			if errors.Is(err, errMissingBase) {
-				continue // its base may be a delta resolved later in this pass
+			var mb *missingBaseError
+			if errors.As(err, &mb) {
+				missing[mb.base] = true // perhaps a delta resolved later
+				continue
 			}
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			cache.put(p.id, e.hdr.off, t, obj)
 			e.hash = HashObject(t, obj)
@@ -293,11 +333,69 @@ func (db *DB) indexReceived(path string, ents []ingestEntry) ([]idxEntry, error)
 		}
 	}
 	if done < len(ents) {
-		return nil, ErrThinPack
+		return nil, missing, nil
 	}
 	out := make([]idxEntry, len(ents))
 	for i, e := range ents {
 		out[i] = idxEntry{hash: e.hash, offset: e.hdr.off, crc: e.crc}
 	}
-	return out, nil
+	return out, nil, nil
+}
+
+// fixThin appends the objects named in missing that db has (the others
+// may be deltas in the pack waiting for those) to the
+// temporary pack f as whole objects, then rewrites the object count and
+// the trailer. It returns the extended entry list and the new trailer.
+func (db *DB) fixThin(f *os.File, ents []ingestEntry, missing map[plumbing.Hash]bool) ([]ingestEntry, []byte, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("odb: %w", err)
+	}
+	end := st.Size() - hashLen
+	d := deflaters.Get().(*deflater)
+	defer deflaters.Put(d)
+	var buf []byte
+	added := 0
+	for h := range missing {
+		t, data, err := db.Read(h)
+		if errors.Is(err, ErrNotFound) {
+			continue // perhaps a delta in the pack whose own base is missing
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		added++
+		start := len(buf)
+		buf = appendEntryHeader(buf, t, uint64(len(data)))
+		hdrLen := len(buf) - start
+		buf = appendDeflate(buf, d, data)
+		off := uint64(end) + uint64(start)
+		ents = append(ents, ingestEntry{
+			hdr:      entryHdr{off: off, typ: t, size: uint64(len(data)), dataOff: off + uint64(hdrLen)},
+			crc:      crc32.ChecksumIEEE(buf[start:]),
+			hash:     h,
+			resolved: true,
+		})
+	}
+	if added == 0 {
+		return nil, nil, ErrThinPack
+	}
+	var count [4]byte
+	binary.BigEndian.PutUint32(count[:], uint32(len(ents)))
+	if _, err := f.WriteAt(buf, end); err != nil {
+		return nil, nil, fmt.Errorf("odb: %w", err)
+	}
+	if _, err := f.WriteAt(count[:], 8); err != nil {
+		return nil, nil, fmt.Errorf("odb: %w", err)
+	}
+	end += int64(len(buf))
+	sum := sha1.New()
+	if _, err := io.Copy(sum, io.NewSectionReader(f, 0, end)); err != nil {
+		return nil, nil, fmt.Errorf("odb: %w", err)
+	}
+	trailer := sum.Sum(nil)
+	if _, err := f.WriteAt(trailer, end); err != nil {
+		return nil, nil, fmt.Errorf("odb: %w", err)
+	}
+	return ents, trailer, nil
 }

@@ -105,8 +105,7 @@ func inflateLoose(src []byte) (plumbing.ObjectType, []byte, error) {
 	if _, err := io.ReadFull(f.zr, out[len(have):]); err != nil {
 		return 0, nil, errZlibSize
 	}
-	var one [1]byte
-	if m, err := f.zr.Read(one[:]); m != 0 || err != io.EOF {
+	if m, err := f.zr.Read(f.one[:]); m != 0 || err != io.EOF {
 		return 0, nil, errZlibSize
 	}
 	return t, out, nil

@@ -7,9 +7,7 @@ package odb
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -169,8 +167,3 @@ func (s *packSet) release() {
 		}
 	}
 }
-
-// packName returns "pack-<sha>" for a path like .../pack-<sha>.idx.
-func packName(base string) string { return filepath.Base(base) }
-
-var errNoIdx = errors.New("no index")

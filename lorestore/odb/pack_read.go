@@ -4,14 +4,16 @@
 package odb
 
 import (
-	"errors"
-
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// errMissingBase: a REF_DELTA base is neither in the pack nor resolvable
-// (only while indexing a received pack, which has no fallback).
-var errMissingBase = errors.New("odb: delta base not in pack")
+// missingBaseError: a REF_DELTA base is not in the pack (only while
+// indexing a received pack, which resolves bases inside the pack alone).
+type missingBaseError struct{ base plumbing.Hash }
+
+func (e *missingBaseError) Error() string {
+	return "odb: delta base " + e.base.String() + " not in pack"
+}
 
 // maxChain bounds delta chains (git's default depth is 50; we allow far
 // more, but a cycle of REF_DELTAs must not loop forever).
@@ -178,7 +180,7 @@ func unpack(p *pack, off uint64, cache *baseCache, ext refBaseFunc, depth int) (
 			continue
 		}
 		if ext == nil {
-			return 0, nil, errMissingBase
+			return 0, nil, &missingBaseError{h.baseHash}
 		}
 		if depth >= maxChain {
 			return 0, nil, corruptf(p.base+".pack", int64(h.off), "delta base %s not found", h.baseHash)

@@ -9,12 +9,11 @@ import (
 	"bufio"
 	"crypto/sha1"
 	"encoding/binary"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"hash/crc32"
 	"os"
-	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/sys/unix"
@@ -36,6 +35,12 @@ func appendEntryHeader(dst []byte, t plumbing.ObjectType, size uint64) []byte {
 // removeStale that a live writer owns it.
 func createTemp(dir, prefix string) (*os.File, error) {
 	f, err := os.CreateTemp(dir, prefix+"*")
+	if errors.Is(err, os.ErrNotExist) {
+		// objects/pack went missing (git creates it on demand too).
+		if os.MkdirAll(dir, 0o755) == nil {
+			f, err = os.CreateTemp(dir, prefix+"*")
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("odb: %w", err)
 	}
@@ -99,71 +104,25 @@ func (w *packWriter) abort() {
 	os.Remove(w.f.Name())
 }
 
-// finish writes the trailer and the index and publishes the pair. It
-// returns the pack's base path (objects/pack/pack-<sha>).
-func (w *packWriter) finish() (string, error) {
+// finish writes the trailer and the index and publishes the pair.
+func (w *packWriter) finish() (published, error) {
 	if len(w.entries) != cap(w.entries) {
 		w.abort()
-		return "", fmt.Errorf("odb: internal error: pack announced %d objects, has %d", cap(w.entries), len(w.entries))
+		return published{}, fmt.Errorf("odb: internal error: pack announced %d objects, has %d", cap(w.entries), len(w.entries))
 	}
 	trailer := w.sum.Sum(nil)
 	w.bw.Write(trailer)
 	if err := w.bw.Flush(); err != nil {
 		w.abort()
-		return "", fmt.Errorf("odb: write pack: %w", err)
+		return published{}, fmt.Errorf("odb: write pack: %w", err)
 	}
-	base, err := w.db.publish(w.f, trailer, w.entries)
+	pub, err := w.db.publish(w.f, trailer, w.entries)
 	if err != nil {
 		w.abort()
-		return "", err
+		return published{}, err
 	}
 	w.f.Close()
-	return base, nil
-}
-
-// publish writes the index for the complete temporary pack f, then renames
-// the pack and the index into place (fsyncing first when asked) and closes
-// the index. f stays open (and locked) for the caller to close.
-func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry) (string, error) {
-	fsync := db.opts.Fsync
-	if fsync {
-		if err := f.Sync(); err != nil {
-			return "", fmt.Errorf("odb: fsync pack: %w", err)
-		}
-	}
-	xf, err := createTemp(db.packDir, tmpIdxPrefix)
-	if err != nil {
-		return "", err
-	}
-	defer xf.Close()
-	fail := func(err error) (string, error) {
-		os.Remove(xf.Name())
-		return "", err
-	}
-	if _, err := writeIdx(xf, entries, trailer); err != nil {
-		return fail(fmt.Errorf("odb: write index: %w", err))
-	}
-	if fsync {
-		if err := xf.Sync(); err != nil {
-			return fail(fmt.Errorf("odb: fsync index: %w", err))
-		}
-	}
-	// Packs are read-only, as git makes them.
-	f.Chmod(0o444)
-	xf.Chmod(0o444)
-	base := filepath.Join(db.packDir, "pack-"+hex.EncodeToString(trailer))
-	if err := os.Rename(f.Name(), base+".pack"); err != nil {
-		return fail(fmt.Errorf("odb: %w", err))
-	}
-	if err := os.Rename(xf.Name(), base+".idx"); err != nil {
-		return fail(fmt.Errorf("odb: %w", err))
-	}
-	if fsync {
-		if err := syncDir(db.packDir); err != nil {
-			return "", err
-		}
-	}
-	return base, nil
+	return pub, nil
 }
 
 // syncDir fsyncs a directory so the renames in it are durable.

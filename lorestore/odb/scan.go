@@ -43,19 +43,23 @@ func (a dirStamp) same(b dirStamp) bool {
 	return a.valid && b.valid && a.ino == b.ino && a.mtime == b.mtime && a.ctime == b.ctime
 }
 
-// rescanIfChanged rescans objects/pack unless it provably has not changed
-// since the last scan. It reports whether the set of packs changed.
-func (db *DB) rescanIfChanged() (bool, error) {
+// refresh is called after a lookup in the set seen missed. Unless
+// objects/pack provably has not changed since the last scan, it rescans.
+// It reports whether a retry may find more: the scan changed the set, or
+// another goroutine installed a newer set than seen meanwhile.
+func (db *DB) refresh(seen *packSet) (bool, error) {
 	db.scanMu.Lock()
 	defer db.scanMu.Unlock()
-	if db.closed.Load() {
+	if db.cur.Load() == nil {
 		return false, ErrClosed
 	}
 	st, err := statDir(db.packDir)
-	if err == nil && !db.stamp.racy && st.same(db.stamp) {
-		return false, nil
+	if err != nil || db.stamp.racy || !st.same(db.stamp) {
+		if _, err := db.scanLocked(false); err != nil {
+			return false, err
+		}
 	}
-	return db.scanLocked(false)
+	return db.cur.Load() != seen, nil
 }
 
 // rescan scans objects/pack unconditionally. With strict, a pack that fails
@@ -82,6 +86,7 @@ func (db *DB) scanLocked(strict bool) (bool, error) {
 	}
 	opened := map[string]*pack{}
 	var packs []*pack
+	db.scans++
 	for try := 0; ; try++ {
 		st, _ := statDir(db.packDir)
 		bases, err := listPacks(db.packDir)
@@ -162,7 +167,8 @@ const (
 )
 
 // removeStale deletes our own temporary files that no live writer holds
-// (writers keep an flock on them until renamed) and .pack files without an
+// (writers keep an flock on them until renamed; they must also be older
+// than min(staleAge, a minute)) and .pack files without an
 // .idx older than staleAge (a crash between the two renames; a live writer
 // renames the .idx microseconds later). Real git ignores both kinds of file,
 // so this is tidiness, not correctness. Errors are ignored.
@@ -186,7 +192,7 @@ func removeStale(dir string, staleAge time.Duration) {
 		path := filepath.Join(dir, n)
 		switch {
 		case strings.HasPrefix(n, tmpPackPrefix) || strings.HasPrefix(n, tmpIdxPrefix):
-			if age >= tmpMinAge && !lockedByWriter(path) {
+			if age >= min(staleAge, tmpMinAge) && !lockedByWriter(path) {
 				os.Remove(path)
 			}
 		case strings.HasPrefix(n, "pack-") && strings.HasSuffix(n, ".pack"):

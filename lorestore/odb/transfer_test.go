@@ -7,10 +7,9 @@ package odb
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,29 +17,29 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// deltaRepo makes a non-bare repository with many versions of a few files,
-// repacked so that git stores most versions as deltas, and returns its
-// git dir.
+// deltaRepo makes a bare repository (with one git fast-import) holding
+// 30 versions of three files, repacked so that git stores most versions as
+// deltas, and returns its git dir.
 func deltaRepo(t testing.TB) string {
 	t.Helper()
-	work := filepath.Join(t.TempDir(), "work")
-	git(t, "", nil, "init", "-q", work)
+	dir := initBare(t)
 	r := rand.New(rand.NewPCG(7, 7))
 	text := blob(r, 20000)
+	var in bytes.Buffer
 	for v := 0; v < 30; v++ {
+		fmt.Fprintf(&in, "commit refs/heads/main\ncommitter T <t@example.com> %d +0000\ndata 10\nversion %02d\n", 1700000000+v, v)
 		for i := 0; i < 3; i++ {
 			p := r.IntN(len(text) - 100)
 			copy(text[p:], blob(r, 40))
-			name := filepath.Join(work, "file"+strconv.Itoa(i)+".txt")
-			if err := os.WriteFile(name, append([]byte(fmt.Sprintf("v%d\n", v)), text...), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			content := append([]byte(fmt.Sprintf("v%d\n", v)), text...)
+			fmt.Fprintf(&in, "M 100644 inline file%d.txt\ndata %d\n", i, len(content))
+			in.Write(content)
+			in.WriteString("\n")
 		}
-		git(t, work, nil, "add", "-A")
-		git(t, work, nil, "commit", "-q", "-m", "version "+strconv.Itoa(v))
 	}
-	git(t, work, nil, "repack", "-adf", "-q")
-	return filepath.Join(work, ".git")
+	git(t, dir, in.Bytes(), "fast-import", "--quiet")
+	git(t, dir, nil, "repack", "-adf", "-q")
+	return dir
 }
 
 // allObjects lists every object of a repository with real git.
@@ -82,6 +81,12 @@ func compareWithGit(t testing.TB, db *DB, gitDir string, hs []plumbing.Hash) {
 func TestIngestGitPack(t *testing.T) {
 	src := deltaRepo(t)
 	hs := allObjects(t, src)
+	// First, git's own pack and index, read in place.
+	inPlace := openDB(t, src, Options{})
+	if types := entryTypes(t, inPlace); types[plumbing.OFSDeltaObject] < 10 {
+		t.Fatalf("git's repacked pack has too few deltas: %v", types)
+	}
+	compareWithGit(t, inPlace, src, hs)
 	var in bytes.Buffer
 	for _, h := range hs {
 		in.WriteString(h.String() + "\n")
@@ -89,10 +94,10 @@ func TestIngestGitPack(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		args  []string
-		delta string // a type that must appear in verify-pack output of the source
+		delta plumbing.ObjectType // must appear among the stored entries
 	}{
-		{"ofs-delta", []string{"pack-objects", "--stdout", "-q"}, "ofs"},
-		{"ref-delta", []string{"pack-objects", "--stdout", "-q", "--no-delta-base-offset"}, "ref"},
+		{"ofs-delta", []string{"pack-objects", "--stdout", "-q", "--delta-base-offset"}, plumbing.OFSDeltaObject},
+		{"ref-delta", []string{"pack-objects", "--stdout", "-q"}, plumbing.REFDeltaObject},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pk := git(t, src, in.Bytes(), tc.args...)
@@ -109,6 +114,9 @@ func TestIngestGitPack(t *testing.T) {
 				t.Fatalf("progress never called")
 			}
 			compareWithGit(t, db, src, hs)
+			if types := entryTypes(t, db); types[tc.delta] < 10 {
+				t.Fatalf("stored entry types %v: too few %v", types, tc.delta)
+			}
 			idxs := packFiles(t, dir, "idx")
 			if len(idxs) != 1 {
 				t.Fatalf("%d packs after ingest", len(idxs))
@@ -162,8 +170,8 @@ func TestWritePackGitIndexPack(t *testing.T) {
 	if err := db.WritePack(&out, hs, func(d, n int) { last = [2]int{d, n} }); err != nil {
 		t.Fatalf("WritePack: %v", err)
 	}
-	if last[0] != len(hs)-1 || last[1] != len(hs)-1 {
-		t.Fatalf("final progress %v, want %d objects", last, len(hs)-1)
+	if n := len(dedupe(hs)); last[0] != n || last[1] != n {
+		t.Fatalf("final progress %v, want %d objects", last, n)
 	}
 	dst := initBare(t)
 	git(t, dst, out.Bytes(), "index-pack", "--stdin", "--fix-thin")
@@ -197,4 +205,37 @@ func joinHashes(hs []plumbing.Hash) []byte {
 		b.WriteString(h.String() + "\n")
 	}
 	return b.Bytes()
+}
+
+func TestIngestThinPack(t *testing.T) {
+	src := deltaRepo(t)
+	dir := initBare(t)
+	db := openDB(t, dir, Options{})
+	// The receiver has history up to main~10 ...
+	old := git(t, src, []byte("main~10\n"), "pack-objects", "--revs", "--stdout", "-q")
+	if err := db.IngestPack(bytes.NewReader(old), nil); err != nil {
+		t.Fatal(err)
+	}
+	// ... and gets the rest as a thin pack, deltas against what it has.
+	thin := git(t, src, []byte("main\n^main~10\n"), "pack-objects", "--revs", "--thin", "--stdout", "-q")
+	probe := initBare(t)
+	if _, errOut, err := gitRun(probe, thin, "index-pack", "--stdin"); err == nil {
+		t.Fatalf("git's pack is not thin; the test would prove nothing")
+	} else if !strings.Contains(string(errOut), "unresolved deltas") {
+		t.Logf("index-pack without --fix-thin: %s", errOut)
+	}
+	if err := db.IngestPack(bytes.NewReader(thin), nil); err != nil {
+		t.Fatalf("IngestPack(thin): %v", err)
+	}
+	compareWithGit(t, db, src, allObjects(t, src))
+	for _, idx := range packFiles(t, dir, "idx") {
+		git(t, dir, nil, "verify-pack", idx) // each pack is self-contained
+	}
+	setRef(t, dir, "main", plumbing.NewHash(strings.TrimSpace(string(git(t, src, nil, "rev-parse", "main")))))
+	fsckClean(t, dir)
+	// Into an empty repository the same pack cannot be completed.
+	empty := openDB(t, initBare(t), Options{})
+	if err := empty.IngestPack(bytes.NewReader(thin), nil); !errors.Is(err, ErrThinPack) {
+		t.Fatalf("thin pack into an empty repository: %v", err)
+	}
 }

@@ -103,4 +103,3 @@ func (db *DB) writePackEntry(bw *bufio.Writer, s *packSet, d *deflater, scratch 
 	bw.Write(scratch)
 	return scratch, nil
 }
-

@@ -91,8 +91,8 @@ func BranchRef(branch string) (string, error) {
 		return "", &NameError{Name: branch, Reason: "empty branch name"}
 	case branch[0] == '-':
 		return "", &NameError{Name: branch, Reason: `branch name begins with "-"`}
-	case branch == "HEAD":
-		return "", &NameError{Name: branch, Reason: `branch name is "HEAD"`}
+	case branch == "HEAD", branch == "@":
+		return "", &NameError{Name: branch, Reason: `branch name is "` + branch + `", which git reads as HEAD`}
 	}
 	full := "refs/heads/" + branch
 	if reason := nameProblem(full); reason != "" {

@@ -1,0 +1,219 @@
+// Publishing a finished pack (renaming .pack, then .idx, into place) and
+// taking back a pack nobody else relies on (Batch.Discard).
+//
+// Two writers can produce byte-identical packs (the same objects in the
+// same order), hence the same name pack-<sha>. If one of them later
+// discarded "its" pack it would delete the other's objects. So publication
+// and deletion of packs by deloreis writers happen under one flock
+// (objects/deloreis-packs.lock): a writer that finds its pack already
+// present adopts it instead of renaming over it and marks the adoption by
+// moving the file's mtime; Discard deletes a pack only if it is the file
+// this batch created (same inode) and nobody adopted it since (same mtime).
+
+package odb
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// packsLockName guards publication and deletion of packs, in objects/.
+const packsLockName = "deloreis-packs.lock"
+
+// published describes a pack made visible by this process.
+type published struct {
+	base  string // objects/pack/pack-<sha>, "" when nothing was written
+	owned bool   // we created the file (rather than adopting an identical one)
+	ino   uint64
+	mtime int64
+}
+
+// lockPacks takes the exclusive flock guarding pack publication and
+// deletion; the returned function releases it.
+func (db *DB) lockPacks() (func(), error) {
+	f, err := os.OpenFile(filepath.Join(db.objDir, packsLockName), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("odb: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("odb: lock packs: %w", err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// publish writes the index for the complete temporary pack f, then makes
+// the pair visible: the .pack first, the .idx last (fsyncing first when
+// asked). f stays open for the caller to close.
+func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry) (published, error) {
+	fsync := db.opts.Fsync
+	if fsync {
+		if err := f.Sync(); err != nil {
+			return published{}, fmt.Errorf("odb: fsync pack: %w", err)
+		}
+	}
+	xf, err := createTemp(db.packDir, tmpIdxPrefix)
+	if err != nil {
+		return published{}, err
+	}
+	defer xf.Close()
+	fail := func(err error) (published, error) {
+		os.Remove(xf.Name())
+		return published{}, err
+	}
+	if _, err := writeIdx(xf, entries, trailer); err != nil {
+		return fail(fmt.Errorf("odb: write index: %w", err))
+	}
+	if fsync {
+		if err := xf.Sync(); err != nil {
+			return fail(fmt.Errorf("odb: fsync index: %w", err))
+		}
+	}
+	// Packs are read-only, as git makes them.
+	f.Chmod(0o444)
+	xf.Chmod(0o444)
+	unlock, err := db.lockPacks()
+	if err != nil {
+		return fail(err)
+	}
+	defer unlock()
+	pub := published{base: filepath.Join(db.packDir, "pack-"+hex.EncodeToString(trailer))}
+	if err := placePack(f.Name(), &pub); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(xf.Name(), pub.base+".idx"); err != nil {
+		return fail(fmt.Errorf("odb: %w", err))
+	}
+	if fsync {
+		if err := syncDir(db.packDir); err != nil {
+			return published{}, err
+		}
+	}
+	return pub, nil
+}
+
+// placePack renames the temporary pack to pub.base+".pack", or, when an
+// identical pack is already there, adopts that one and removes tmp.
+// Caller holds the packs lock.
+func placePack(tmp string, pub *published) error {
+	path := pub.base + ".pack"
+	if st, err := os.Lstat(path); err == nil && sameTail(tmp, path, st.Size()) {
+		// Adopt: move the mtime so its creator will not discard it.
+		mt := st.ModTime().Add(time.Microsecond)
+		if now := time.Now(); now.After(mt) {
+			mt = now
+		}
+		if err := os.Chtimes(path, mt, mt); err != nil {
+			return fmt.Errorf("odb: adopt existing pack: %w", err)
+		}
+		os.Remove(tmp)
+		return nil
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("odb: %w", err)
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return fmt.Errorf("odb: %w", err)
+	}
+	pub.owned, pub.ino, pub.mtime = true, st.Ino, st.Mtim.Nano()
+	return nil
+}
+
+// sameTail reports whether files a and b both have size n and end with
+// the same 20 bytes (the pack checksum): b is then the pack a would be.
+// Anything else (say, a torn file left by a power loss) is replaced.
+func sameTail(a, b string, n int64) bool {
+	if n < hashLen {
+		return false
+	}
+	tail := func(path string) []byte {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err != nil || st.Size() != n {
+			return nil
+		}
+		buf := make([]byte, hashLen)
+		if _, err := f.ReadAt(buf, n-hashLen); err != nil {
+			return nil
+		}
+		return buf
+	}
+	ta, tb := tail(a), tail(b)
+	return ta != nil && tb != nil && string(ta) == string(tb)
+}
+
+// Discard takes back the pack written by the last successful Write of
+// this batch, for a writer whose objects turned out not to be wanted (its
+// ref update lost a race). The pack is deleted only when this batch created
+// it and no other writer has adopted an identical pack since, and only if
+// it is still there (a consolidation may have rolled it up: its objects
+// then stay, harmlessly unreferenced). Objects the batch shared with
+// earlier packs are untouched. Discard after Discard, or without a Write,
+// is a no-op.
+//
+// Callers must not Discard objects another writer could have come to rely
+// on: odb never skips writing an object because it is already stored, so a
+// pack is only ever relied on through a ref that points into it.
+func (b *Batch) Discard() error {
+	pub := b.last
+	b.last = published{}
+	if !pub.owned {
+		return nil
+	}
+	db := b.db
+	unlock, err := db.lockPacks()
+	if err != nil {
+		return err
+	}
+	var st unix.Stat_t
+	err = unix.Stat(pub.base+".pack", &st)
+	mine := err == nil && st.Ino == pub.ino && st.Mtim.Nano() == pub.mtime
+	if mine {
+		// Index first, as git does: the pack is invisible before it is gone.
+		err = os.Remove(pub.base + ".idx")
+		if err == nil || errors.Is(err, os.ErrNotExist) {
+			err = os.Remove(pub.base + ".pack")
+		}
+	} else if errors.Is(err, syscall.ENOENT) {
+		err = nil
+	}
+	unlock()
+	if err != nil {
+		return fmt.Errorf("odb: discard: %w", err)
+	}
+	if mine {
+		db.dropPacks(map[string]bool{pub.base: true})
+	}
+	return nil
+}
+
+// dropPacks removes the named packs from the current set (their files are
+// gone; readers holding an older set keep their mappings).
+func (db *DB) dropPacks(gone map[string]bool) {
+	db.scanMu.Lock()
+	defer db.scanMu.Unlock()
+	s := db.cur.Load()
+	if s == nil {
+		return
+	}
+	var packs []*pack
+	for _, p := range s.packs {
+		if !gone[p.base] {
+			packs = append(packs, p)
+		}
+	}
+	if len(packs) != len(s.packs) {
+		db.install(packs)
+	}
+}
