@@ -6,6 +6,7 @@ package lorestore
 
 import (
 	"errors"
+	"sort"
 	"math/rand/v2"
 	"time"
 
@@ -167,7 +168,9 @@ func (s *Store) applyBatch(ob *odb.Batch, base plumbing.Hash, b *Batch) (plumbin
 
 // writeTree merges the insertions of ins into the tree base (zero: an empty
 // tree) and writes every tree that changes. Subtrees ins does not touch are
-// reused by hash.
+// reused by hash. The old entries are sorted already, so new ones are found
+// by binary search and merged in, never re-sorted: a one-object commit on a
+// big store costs a few tree encodings, not a sort of every shard.
 func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, ins *dirIns, path string) (plumbing.Hash, error) {
 	var old []treeEntry
 	if !base.IsZero() {
@@ -176,56 +179,47 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, ins *dirIns, path s
 			return plumbing.ZeroHash, err
 		}
 	}
-	es := make([]treeEntry, 0, len(old)+len(ins.files)+len(ins.dirs))
-	changed := false
-	index := make(map[string]int, len(old))
-	for _, e := range old {
-		index[e.name] = len(es)
-		es = append(es, e)
-	}
+	var adds []treeEntry
+	replace := map[int]plumbing.Hash{}
 	for name, h := range ins.files {
-		if i, ok := index[name]; ok {
-			if es[i].isTree() {
-				return plumbing.ZeroHash, &CorruptError{Path: path + name, Reason: "a folder where a file belongs"}
-			}
-			if es[i].hash != h {
-				// Names are content ids, so the same name with other
-				// bytes means the stored blob was tampered with.
-				return plumbing.ZeroHash, &CorruptError{Path: path + name, Reason: "stored blob differs from its id"}
-			}
+		i, ok := entryIndex(old, name)
+		if !ok {
+			adds = append(adds, treeEntry{name: name, mode: modeBlob, hash: h})
 			continue
 		}
-		index[name] = len(es)
-		es = append(es, treeEntry{name: name, mode: modeBlob, hash: h})
-		changed = true
+		if old[i].isTree() {
+			return plumbing.ZeroHash, &CorruptError{Path: path + name, Reason: "a folder where a file belongs"}
+		}
+		if old[i].hash != h {
+			// Names are content ids, so the same name with other bytes
+			// means the stored blob was tampered with.
+			return plumbing.ZeroHash, &CorruptError{Path: path + name, Reason: "stored blob differs from its id"}
+		}
 	}
 	for name, sub := range ins.dirs {
 		var subBase plumbing.Hash
-		i, ok := index[name]
+		i, ok := entryIndex(old, name)
 		if ok {
-			if !es[i].isTree() {
+			if !old[i].isTree() {
 				return plumbing.ZeroHash, &CorruptError{Path: path + name, Reason: "a file where a folder belongs"}
 			}
-			subBase = es[i].hash
+			subBase = old[i].hash
 		}
 		h, err := s.writeTree(ob, subBase, sub, path+name+"/")
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		if ok {
-			if es[i].hash != h {
-				es[i].hash, changed = h, true
-			}
-			continue
+		switch {
+		case !ok:
+			adds = append(adds, treeEntry{name: name, mode: modeTree, hash: h})
+		case h != subBase:
+			replace[i] = h
 		}
-		index[name] = len(es)
-		es = append(es, treeEntry{name: name, mode: modeTree, hash: h})
-		changed = true
 	}
-	if !changed {
+	if len(adds) == 0 && len(replace) == 0 {
 		return base, nil
 	}
-	sortEntries(es)
+	es := mergeEntries(old, adds, replace)
 	data, err := encodeTree(es)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -233,4 +227,35 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, ins *dirIns, path s
 	h := ob.Add(plumbing.TreeObject, data)
 	s.cacheTree(h, es)
 	return h, nil
+}
+
+// entryIndex finds name in sorted entries, as a file or as a folder.
+func entryIndex(es []treeEntry, name string) (int, bool) {
+	for _, mode := range [2]uint32{modeBlob, modeTree} {
+		probe := treeEntry{name: name, mode: mode}
+		i := sort.Search(len(es), func(i int) bool { return !gitLess(es[i], probe) })
+		if i < len(es) && es[i].name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// mergeEntries returns old with the replaced hashes and the new entries
+// merged in, in git's order. old is not modified (it may be cached).
+func mergeEntries(old, adds []treeEntry, replace map[int]plumbing.Hash) []treeEntry {
+	sortEntries(adds)
+	out := make([]treeEntry, 0, len(old)+len(adds))
+	j := 0
+	for i, e := range old {
+		for j < len(adds) && gitLess(adds[j], e) {
+			out = append(out, adds[j])
+			j++
+		}
+		if h, ok := replace[i]; ok {
+			e.hash = h
+		}
+		out = append(out, e)
+	}
+	return append(out, adds[j:]...)
 }

@@ -107,12 +107,8 @@ func (sn *Snapshot) lookup(tree plumbing.Hash, name string) (treeEntry, bool, er
 }
 
 func findEntry(es []treeEntry, name string) (treeEntry, bool) {
-	for _, mode := range [2]uint32{modeBlob, modeTree} {
-		probe := treeEntry{name: name, mode: mode}
-		i := sort.Search(len(es), func(i int) bool { return !gitLess(es[i], probe) })
-		if i < len(es) && es[i].name == name {
-			return es[i], true
-		}
+	if i, ok := entryIndex(es, name); ok {
+		return es[i], true
 	}
 	return treeEntry{}, false
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/jcs"
+	gowebpki "github.com/gowebpki/jcs"
 )
 
 // jsonProvenance and jsonFact are the encoding/json peers of Provenance and
@@ -54,6 +55,24 @@ func BenchmarkFactJSONMarshal(b *testing.B) {
 		if _, err := json.Marshal(f); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFactGowebpkiID is the peer route through github.com/gowebpki/jcs:
+// marshal with encoding/json, canonicalize with its Transform, hash.
+func BenchmarkFactGowebpkiID(b *testing.B) {
+	f := typicalJSONFact()
+	b.ReportAllocs()
+	for b.Loop() {
+		raw, err := json.Marshal(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := gowebpki.Transform(raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = jcs.Sum(c)
 	}
 }
 

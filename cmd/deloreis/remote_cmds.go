@@ -17,35 +17,40 @@ import (
 )
 
 // progressFor returns a progress display on w when w is a terminal, and nil
-// (no display) otherwise.
+// (no display) otherwise, so piped output stays clean.
 func progressFor(w io.Writer) (lorestore.Progress, func()) {
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil, func() {}
 	}
+	return progressLine(w, 100*time.Millisecond)
+}
+
+// progressLine redraws one line on w ("stage:  42% (420/1000)"), at most
+// once per interval except for the last step, and ends it with ", done.".
+func progressLine(w io.Writer, interval time.Duration) (lorestore.Progress, func()) {
 	var mu sync.Mutex
 	var last time.Time
 	var shown bool
 	p := func(stage string, done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
-		if now := time.Now(); now.Sub(last) < 100*time.Millisecond && done != total {
+		now := time.Now()
+		if shown && now.Sub(last) < interval && done != total {
 			return
-		} else {
-			last = now
 		}
-		shown = true
+		last, shown = now, true
 		if total > 0 {
-			fmt.Fprintf(f, "\r%s: %3d%% (%d/%d)", stage, done*100/total, done, total)
+			fmt.Fprintf(w, "\r%s: %3d%% (%d/%d)", stage, done*100/total, done, total)
 		} else {
-			fmt.Fprintf(f, "\r%s: %d", stage, done)
+			fmt.Fprintf(w, "\r%s: %d", stage, done)
 		}
 	}
 	return p, func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if shown {
-			fmt.Fprintln(f, ", done.")
+			fmt.Fprintln(w, ", done.")
 		}
 	}
 }

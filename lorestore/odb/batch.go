@@ -88,7 +88,7 @@ func (b *Batch) Write() error {
 	if err != nil {
 		return err
 	}
-	if err := db.addPack(pub.base); err != nil {
+	if err := db.addPack(pub); err != nil {
 		return err
 	}
 	b.last = pub

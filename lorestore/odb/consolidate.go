@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/sys/unix"
@@ -120,7 +121,7 @@ func (db *DB) consolidate(wait bool) error {
 	if err != nil {
 		return err
 	}
-	return db.retirePacks(pub.base, roll)
+	return db.retirePacks(pub, roll)
 }
 
 // lockConsolidation takes the consolidation flock; it is released by the
@@ -146,9 +147,13 @@ func (db *DB) lockConsolidation(wait bool) (func(), error) {
 
 // pickRollup splits packs into those to roll up and those to keep.
 func (db *DB) pickRollup(packs []*pack) (roll, keep []*pack) {
+	marked := db.markedPacks()
+	if marked == nil {
+		return nil, packs // cannot tell which packs git pinned: roll none
+	}
 	var cand []*pack
 	for _, p := range packs {
-		if pinned(p.base) {
+		if marked[p.base] {
 			keep = append(keep, p)
 		} else {
 			cand = append(cand, p)
@@ -163,16 +168,26 @@ func (db *DB) pickRollup(packs []*pack) (roll, keep []*pack) {
 	return cand[:split], append(keep, cand[split:]...)
 }
 
-// pinned reports whether git marked the pack as not to be repacked: a
-// .keep (e.g. receive-pack's, until refs are updated), a .promisor (partial
-// clone) or a .mtimes (a cruft pack of unreachable objects awaiting expiry).
-func pinned(base string) bool {
-	for _, ext := range []string{".keep", ".promisor", ".mtimes"} {
-		if _, err := os.Stat(base + ext); err == nil {
-			return true
+// markedPacks lists, by base path, the packs git marked as not to be
+// repacked: a .keep (e.g. receive-pack's, until refs are updated), a
+// .promisor (partial clone) or a .mtimes (a cruft pack of unreachable
+// objects awaiting expiry). One directory read, not three stats a pack.
+// A nil map means the directory could not be read.
+func (db *DB) markedPacks() map[string]bool {
+	names, err := os.ReadDir(db.packDir)
+	if err != nil {
+		return nil
+	}
+	marked := map[string]bool{}
+	for _, e := range names {
+		n := e.Name()
+		for _, ext := range []string{".keep", ".promisor", ".mtimes"} {
+			if base, ok := strings.CutSuffix(n, ext); ok {
+				marked[filepath.Join(db.packDir, base)] = true
+			}
 		}
 	}
-	return false
+	return marked
 }
 
 type rollObj struct {
@@ -274,9 +289,10 @@ func (p *pack) rawEntry(off uint64, crc uint32) ([]byte, bool, error) {
 // retirePacks makes the new pack current and deletes the rolled-up ones
 // (index first, as git does, so a pack is invisible before it is gone),
 // under the packs lock so that no writer adopts one of them meanwhile.
-func (db *DB) retirePacks(newBase string, roll []*pack) error {
+func (db *DB) retirePacks(pub published, roll []*pack) error {
+	newBase := pub.base
 	if newBase != "" {
-		if err := db.addPack(newBase); err != nil {
+		if err := db.addPack(pub); err != nil {
 			return err
 		}
 	}

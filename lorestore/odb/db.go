@@ -55,6 +55,9 @@ type DB struct {
 	stamp  dirStamp   // objects/pack as of the last full scan (under scanMu)
 	scans  int        // directory scans so far (under scanMu; for tests)
 	closed atomic.Bool
+
+	packsMu   sync.Mutex // held with the flock of packsLock
+	packsLock *os.File   // objects/deloreis-packs.lock, opened on first use
 }
 
 // Open opens the object database of the bare repository at gitDir (the
@@ -106,6 +109,12 @@ func (db *DB) Close() error {
 	if s := db.cur.Swap(nil); s != nil {
 		s.release()
 	}
+	db.packsMu.Lock()
+	if db.packsLock != nil {
+		db.packsLock.Close()
+		db.packsLock = nil
+	}
+	db.packsMu.Unlock()
 	return nil
 }
 
@@ -141,8 +150,15 @@ func (db *DB) install(packs []*pack) {
 // addPack makes a pack this process just wrote visible to readers without
 // a directory scan. If the pack is already gone (another process rolled it
 // up right after it appeared), its objects are in the roll-up: rescan.
-func (db *DB) addPack(base string) error {
-	p, err := openPack(base, db.nextID.Add(1))
+func (db *DB) addPack(pub published) error {
+	base := pub.base
+	var p *pack
+	var err error
+	if pub.data != nil && pub.idx != nil {
+		p, err = packFromMemory(base, db.nextID.Add(1), pub.data, pub.idx)
+	} else {
+		p, err = openPack(base, db.nextID.Add(1))
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return db.rescan(false)
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // smallObject is the size up to which appendDeflate uses this encoder.
-const smallObject = 16 << 10
+const smallObject = 1<<16 - 1 // the most one stored block (the fallback) holds
 
 const (
 	fdHashBits = 12

@@ -130,7 +130,7 @@ func (db *DB) IngestPack(r io.Reader, progress func(done int)) error {
 	if err != nil {
 		return err
 	}
-	pub, err := db.publish(f, trailer, entries)
+	pub, err := db.publish(f, trailer, entries, false)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (db *DB) IngestPack(r io.Reader, progress func(done int)) error {
 	}
 	ok = true
 	f.Close()
-	return db.addPack(pub.base)
+	return db.addPack(pub)
 }
 
 // streamPack copies one pack from r to f, delimiting and CRC-ing every

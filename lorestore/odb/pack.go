@@ -25,6 +25,7 @@ type pack struct {
 	idx     *idxFile
 	idxMap  []byte
 	data    []byte // whole .pack mapping
+	heap    bool   // data and idxMap are heap copies of a pack this process wrote, not mappings
 	count   int
 	sets    atomic.Int32
 	byHash  map[[20]byte]uint64 // REF_DELTA bases while ingesting (idx is nil)
@@ -102,6 +103,10 @@ func (p *pack) checkPack(sum []byte) error {
 
 // unmap releases the mappings. Only called when no reader can use p.
 func (p *pack) unmap() {
+	if p.heap {
+		p.data, p.idxMap = nil, nil
+		return
+	}
 	if p.data != nil {
 		unix.Munmap(p.data)
 		p.data = nil
@@ -110,6 +115,21 @@ func (p *pack) unmap() {
 		unix.Munmap(p.idxMap)
 		p.idxMap = nil
 	}
+}
+
+// packFromMemory opens a pack this process has just written from the bytes
+// it wrote, sparing the reopen and mapping of both files: a small commit
+// then costs no more file operations than git's own would.
+func packFromMemory(base string, id uint64, data, idx []byte) (*pack, error) {
+	ix, err := parseIdx(base+".idx", idx, false)
+	if err != nil {
+		return nil, err
+	}
+	p := &pack{id: id, base: base, idx: ix, idxMap: idx, data: data, heap: true, count: ix.n}
+	if err := p.checkPack(ix.packChecksum()); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // unref drops one packSet's hold on p, unmapping it after the last.

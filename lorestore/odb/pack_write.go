@@ -13,7 +13,10 @@ import (
 	"fmt"
 	"hash"
 	"hash/crc32"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/sys/unix"
@@ -34,11 +37,11 @@ func appendEntryHeader(dst []byte, t plumbing.ObjectType, size uint64) []byte {
 // createTemp creates and flocks a temporary file in dir; the lock tells
 // removeStale that a live writer owns it.
 func createTemp(dir, prefix string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, prefix+"*")
+	f, err := openTemp(dir, prefix)
 	if errors.Is(err, os.ErrNotExist) {
 		// objects/pack went missing (git creates it on demand too).
 		if os.MkdirAll(dir, 0o755) == nil {
-			f, err = os.CreateTemp(dir, prefix+"*")
+			f, err = openTemp(dir, prefix)
 		}
 	}
 	if err != nil {
@@ -52,6 +55,20 @@ func createTemp(dir, prefix string) (*os.File, error) {
 	return f, nil
 }
 
+// openTemp creates a new file named prefix + a random suffix, read-only
+// from birth (packs are read-only, as git makes them) though the returned
+// descriptor writes: one system call fewer than a chmod after the fact.
+func openTemp(dir, prefix string) (*os.File, error) {
+	for range 16 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
+		if !errors.Is(err, os.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("odb: no unused temporary name in %s", dir)
+}
+
 // packWriter streams entries into a temporary pack.
 type packWriter struct {
 	db      *DB
@@ -60,7 +77,13 @@ type packWriter struct {
 	sum     hash.Hash
 	off     uint64
 	entries []idxEntry
+	mem     []byte // the pack's bytes while it stays under memPackLimit
+	memOK   bool
 }
+
+// memPackLimit is the largest pack kept in memory after writing, to be
+// installed without reopening and mapping its files.
+const memPackLimit = 4 << 20
 
 // newPackWriter starts a pack that will hold exactly count entries.
 func (db *DB) newPackWriter(count int) (*packWriter, error) {
@@ -68,8 +91,10 @@ func (db *DB) newPackWriter(count int) (*packWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &packWriter{db: db, f: f, sum: sha1.New(), entries: make([]idxEntry, 0, count)}
-	w.bw = bufio.NewWriterSize(f, 1<<20)
+	w := &packWriter{db: db, f: f, sum: sha1.New(), entries: make([]idxEntry, 0, count), memOK: true}
+	// A buffer sized to the batch: a one-object commit should not clear a
+	// megabyte.
+	w.bw = bufio.NewWriterSize(f, min(1<<20, max(4096, count*256)))
 	var hdr [packHeaderLen]byte
 	copy(hdr[:], "PACK")
 	binary.BigEndian.PutUint32(hdr[4:], 2)
@@ -82,6 +107,13 @@ func (w *packWriter) write(b []byte) {
 	w.sum.Write(b)
 	w.bw.Write(b)
 	w.off += uint64(len(b))
+	if w.memOK {
+		if len(w.mem)+len(b) > memPackLimit {
+			w.mem, w.memOK = nil, false
+		} else {
+			w.mem = append(w.mem, b...)
+		}
+	}
 }
 
 // add appends one raw entry (header and zlib data) named h.
@@ -112,16 +144,22 @@ func (w *packWriter) finish() (published, error) {
 	}
 	trailer := w.sum.Sum(nil)
 	w.bw.Write(trailer)
+	if w.memOK {
+		w.mem = append(w.mem, trailer...)
+	}
 	if err := w.bw.Flush(); err != nil {
 		w.abort()
 		return published{}, fmt.Errorf("odb: write pack: %w", err)
 	}
-	pub, err := w.db.publish(w.f, trailer, w.entries)
+	pub, err := w.db.publish(w.f, trailer, w.entries, w.memOK)
 	if err != nil {
 		w.abort()
 		return published{}, err
 	}
 	w.f.Close()
+	if w.memOK {
+		pub.data = w.mem
+	}
 	return pub, nil
 }
 

@@ -13,9 +13,11 @@
 package odb
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -33,26 +35,39 @@ type published struct {
 	owned bool   // we created the file (rather than adopting an identical one)
 	ino   uint64
 	mtime int64
+	data  []byte // the pack's bytes, when kept in memory
+	idx   []byte // the index's bytes, when kept in memory
 }
 
 // lockPacks takes the exclusive flock guarding pack publication and
 // deletion; the returned function releases it.
+// The lock file stays open for the DB's life; an in-process mutex orders
+// this process's goroutines, the flock other processes.
 func (db *DB) lockPacks() (func(), error) {
-	f, err := os.OpenFile(filepath.Join(db.objDir, packsLockName), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("odb: %w", err)
+	db.packsMu.Lock()
+	if db.packsLock == nil {
+		f, err := os.OpenFile(filepath.Join(db.objDir, packsLockName), os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			db.packsMu.Unlock()
+			return nil, fmt.Errorf("odb: %w", err)
+		}
+		db.packsLock = f
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
-		f.Close()
+	fd := int(db.packsLock.Fd())
+	if err := unix.Flock(fd, unix.LOCK_EX); err != nil {
+		db.packsMu.Unlock()
 		return nil, fmt.Errorf("odb: lock packs: %w", err)
 	}
-	return func() { f.Close() }, nil
+	return func() {
+		unix.Flock(fd, unix.LOCK_UN)
+		db.packsMu.Unlock()
+	}, nil
 }
 
 // publish writes the index for the complete temporary pack f, then makes
 // the pair visible: the .pack first, the .idx last (fsyncing first when
 // asked). f stays open for the caller to close.
-func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry) (published, error) {
+func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry, keepIdx bool) (published, error) {
 	fsync := db.opts.Fsync
 	if fsync {
 		if err := f.Sync(); err != nil {
@@ -68,7 +83,12 @@ func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry) (published
 		os.Remove(xf.Name())
 		return published{}, err
 	}
-	if _, err := writeIdx(xf, entries, trailer); err != nil {
+	var idxOut io.Writer = xf
+	var idxMem bytes.Buffer
+	if keepIdx {
+		idxOut = io.MultiWriter(xf, &idxMem)
+	}
+	if _, err := writeIdx(idxOut, entries, trailer); err != nil {
 		return fail(fmt.Errorf("odb: write index: %w", err))
 	}
 	if fsync {
@@ -76,15 +96,15 @@ func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry) (published
 			return fail(fmt.Errorf("odb: fsync index: %w", err))
 		}
 	}
-	// Packs are read-only, as git makes them.
-	f.Chmod(0o444)
-	xf.Chmod(0o444)
 	unlock, err := db.lockPacks()
 	if err != nil {
 		return fail(err)
 	}
 	defer unlock()
 	pub := published{base: filepath.Join(db.packDir, "pack-"+hex.EncodeToString(trailer))}
+	if keepIdx {
+		pub.idx = idxMem.Bytes()
+	}
 	if err := placePack(f.Name(), &pub); err != nil {
 		return fail(err)
 	}

@@ -1,0 +1,235 @@
+// Tests of the command line: each command run in-process against real
+// stores, output compared with golden files (go test -update rewrites
+// them), errors on one line with a non-zero exit code.
+
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// deloreis runs one command line and returns stdout, stderr and the code.
+func deloreis(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// mustRun runs a command that must succeed.
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errs, code := deloreis(t, args...)
+	if code != 0 {
+		t.Fatalf("deloreis %s: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+	return out
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("%s differs from %s:\n--- got\n%s\n--- want\n%s", name, path, got, want)
+	}
+}
+
+// demoStore builds the demo world at a path of the test's own.
+func demoStore(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "demo.git")
+	mustRun(t, "demo", "--keep", dir)
+	return dir
+}
+
+func TestDemo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo.git")
+	out := mustRun(t, "demo", "--keep", dir)
+	golden(t, "demo", strings.ReplaceAll(out, dir, "DIR"))
+	// The temporary form leaves nothing behind and prints the same graph.
+	out2 := mustRun(t, "demo")
+	re := regexp.MustCompile(`demo lorestore at \S+`)
+	if re.ReplaceAllString(out2, "X") != re.ReplaceAllString(out, "X") {
+		t.Fatalf("demo output differs between runs:\n%s\n%s", out, out2)
+	}
+	if m := re.FindString(out2); m != "" {
+		if _, err := os.Stat(strings.TrimPrefix(m, "demo lorestore at ")); !os.IsNotExist(err) {
+			t.Fatalf("demo left its temporary store behind: %v", err)
+		}
+	}
+}
+
+func TestLogShowBranch(t *testing.T) {
+	dir := demoStore(t)
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"log", []string{"log", "-n", "2"}},
+		{"log-oneline", []string{"log", "--oneline"}},
+		{"log-graph", []string{"log", "--graph", "--oneline"}},
+		{"log-scope-op", []string{"log", "--oneline", "--scope", "camelot", "--op", "record_decision"}},
+		{"log-branch", []string{"log", "--oneline", "sarras-account"}},
+		{"branch-list", []string{"branch"}},
+		{"show-commit", []string{"show", "main~"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"--store", dir}, tc.args...)
+			out, errs, code := deloreis(t, args...)
+			if tc.name == "show-commit" {
+				// revisions like main~ are not supported: a clear error
+				if code != 1 || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "deloreis: ") {
+					t.Fatalf("show main~: exit %d, stderr %q", code, errs)
+				}
+				return
+			}
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			golden(t, tc.name, out)
+		})
+	}
+	// show of the merge commit lists what it brought; show of an object
+	// prints its canonical JSON.
+	head := strings.Fields(mustRun(t, "--store", dir, "log", "--oneline", "-n", "1"))[0]
+	full := strings.TrimPrefix(strings.SplitN(mustRun(t, "--store", dir, "log", "-n", "1"), "\n", 2)[0], "commit ")
+	if !strings.HasPrefix(full, head) {
+		t.Fatalf("log and log --oneline disagree: %s %s", full, head)
+	}
+	show := mustRun(t, "--store", dir, "show", full)
+	golden(t, "show-merge", show)
+	var objID string
+	for _, l := range strings.Split(show, "\n") {
+		if strings.HasPrefix(l, "+ camelot/claims/") {
+			objID = strings.TrimPrefix(l, "+ camelot/claims/")
+			break
+		}
+	}
+	golden(t, "show-object", mustRun(t, "--store", dir, "show", objID))
+}
+
+func TestBranchCreateDeleteAndErrors(t *testing.T) {
+	dir := demoStore(t)
+	out := mustRun(t, "--store", dir, "branch", "retcon")
+	if !strings.HasPrefix(out, "branch retcon at ") {
+		t.Fatalf("branch create said %q", out)
+	}
+	mustRun(t, "--store", dir, "branch", "-d", "retcon")
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"branch", "../escape"}, 1, "refs: "},
+		{[]string{"branch", "a..b"}, 1, "refs: "},
+		{[]string{"branch", "main"}, 1, "already exists"},
+		{[]string{"branch", "-d", "main"}, 1, "default branch"},
+		{[]string{"branch", "-d"}, 2, "wants one branch name"},
+		{[]string{"log", "nowhere"}, 1, "names no branch"},
+		{[]string{"log", "--object", "xyz"}, 2, "64-digit"},
+		{[]string{"merge", "nowhere"}, 1, "names no branch"},
+		{[]string{"init"}, 1, "already exists"},
+		{[]string{"frobnicate"}, 1, "unknown command"},
+	} {
+		_, errs, code := deloreis(t, append([]string{"--store", dir}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "deloreis: ") {
+			t.Errorf("deloreis %v: exit %d, stderr %q; want exit %d and one line with %q", tc.args, code, errs, tc.code, tc.msg)
+		}
+	}
+	_, errs, code := deloreis(t, "--store", filepath.Join(t.TempDir(), "none"), "log")
+	if code != 1 || !strings.Contains(errs, "not a lorestore") {
+		t.Fatalf("log on no store: %d %q", code, errs)
+	}
+}
+
+func TestInitMergePushFetchClone(t *testing.T) {
+	work := t.TempDir()
+	store := filepath.Join(work, "proj", ".lore")
+	out := mustRun(t, "--project", filepath.Join(work, "proj"), "init")
+	if !strings.Contains(out, "Initialized empty lorestore") {
+		t.Fatalf("init said %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(store, "HEAD")); err != nil {
+		t.Fatal(err)
+	}
+	remote := filepath.Join(work, "remote.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", "-b", "main", remote).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	url := "file://" + remote
+	out = mustRun(t, "--store", store, "push", url)
+	if !strings.HasPrefix(out, "* refs/heads/main (new) ") {
+		t.Fatalf("push said %q", out)
+	}
+	out = mustRun(t, "--store", store, "push", url)
+	if out != "= refs/heads/main (up to date)\n" {
+		t.Fatalf("second push said %q", out)
+	}
+	clone := filepath.Join(work, "clone.git")
+	out = mustRun(t, "clone", url, clone)
+	if out != "Cloned "+url+" into "+clone+"\n" {
+		t.Fatalf("clone said %q", out)
+	}
+	out = mustRun(t, "--store", clone, "fetch")
+	if out != "= refs/remotes/origin/main (up to date)\n" {
+		t.Fatalf("fetch said %q", out)
+	}
+	// Merging a branch with nothing new is a no-op; with something new it
+	// writes a merge commit.
+	mustRun(t, "--store", clone, "branch", "side")
+	if out := mustRun(t, "--store", clone, "merge", "side"); out != "Already up to date.\n" {
+		t.Fatalf("merge of an equal branch said %q", out)
+	}
+	_, errs, code := deloreis(t, "--store", clone, "push", "nowhere-remote")
+	if code != 1 || !strings.Contains(errs, "no remote named") {
+		t.Fatalf("push to an unknown remote: %d %q", code, errs)
+	}
+	out = mustRun(t, "version")
+	if !strings.HasPrefix(out, "deloreis ") || !strings.Contains(out, "contract 2.0.0") {
+		t.Fatalf("version said %q", out)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var b bytes.Buffer
+	p, finish := progressLine(&b, 0)
+	p("writing objects", 1, 4)
+	p("writing objects", 4, 4)
+	finish()
+	want := "\rwriting objects:  25% (1/4)\rwriting objects: 100% (4/4), done.\n"
+	if b.String() != want {
+		t.Fatalf("progress drew %q, want %q", b.String(), want)
+	}
+	// Not a terminal: no display at all.
+	if p, _ := progressFor(&b); p != nil {
+		t.Fatal("a buffer got a progress display")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if p, _ := progressFor(f); p != nil {
+		t.Fatal("a plain file got a progress display")
+	}
+}
