@@ -6,8 +6,8 @@ package lorestore
 
 import (
 	"errors"
-	"sort"
 	"math/rand/v2"
+	"sort"
 	"time"
 
 	"github.com/deloreis/deloreis/jcs"
