@@ -147,9 +147,21 @@ func backoff(attempt int) {
 	time.Sleep(time.Duration(rand.Int64N(int64(limit))))
 }
 
-// afterCommit rolls small packs up once a commit is safely referenced.
+// afterCommit rolls small packs up once a commit is safely referenced, in
+// the background: the commit is durable already, and a roll-up of a few
+// dozen packs would otherwise land on one unlucky commit's latency. One
+// roll-up at a time; Close waits for it. A failed roll-up loses nothing
+// (the packs stay as they were) and the next commit tries again.
 func (s *Store) afterCommit() {
-	_ = s.db.MaybeConsolidate()
+	if !s.rolling.CompareAndSwap(false, true) {
+		return
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		defer s.rolling.Store(false)
+		_ = s.db.MaybeConsolidate()
+	}()
 }
 
 // applyBatch writes the batch's blobs and the trees that change into ob and

@@ -119,6 +119,7 @@ func TestTwoWritersLoseNothing(t *testing.T) {
 	if len(log) != 401 {
 		t.Fatalf("%d commits, want 400 and the init commit", len(log))
 	}
+	s.WaitBackground()
 	fsckClean(t, dir)
 }
 

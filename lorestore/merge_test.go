@@ -47,6 +47,7 @@ func TestMergeUnion(t *testing.T) {
 	if len(ids) != 25 {
 		t.Fatalf("merged world holds %d objects, want 25", len(ids))
 	}
+	s.WaitBackground()
 	fsckClean(t, dir)
 	if got := strings.TrimSpace(git(t, dir, "rev-list", "--count", "--merges", "main")); got != "1" {
 		t.Fatalf("git counts %s merges", got)

@@ -48,6 +48,7 @@ func TestRealGitAgrees(t *testing.T) {
 	for c := 0; c < 100; c++ {
 		commitFacts(t, s, []string{"camelot", "avalon"}[c%2], c*100, c*100+100)
 	}
+	s.WaitBackground()
 	fsckClean(t, dir)
 	summaries := strings.Split(strings.TrimSpace(git(t, dir, "log", "--format=%s")), "\n")
 	if len(summaries) != 101 {
@@ -82,7 +83,7 @@ func TestRealGitAgrees(t *testing.T) {
 				t.Fatalf("push updates = %+v", ups)
 			}
 			clone := filepath.Join(t.TempDir(), "clone")
-			git(t, filepath.Dir(clone), "clone", "-q", url, clone)
+			git(t, filepath.Dir(clone), "clone", "-q", "--no-checkout", url, clone)
 			fsckClean(t, filepath.Join(clone, ".git"))
 			c, err := Open(clone, Options{})
 			if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/deloreis/deloreis/jcs"
@@ -80,6 +81,9 @@ type Store struct {
 	cacheMu sync.Mutex
 	trees   map[plumbing.Hash][]treeEntry
 	commits map[plumbing.Hash]*gitCommit
+
+	rolling    atomic.Bool    // a background roll-up of packs is running
+	background sync.WaitGroup // background work Close waits for
 }
 
 // cache bounds: past these, a map is dropped and refilled.
@@ -160,7 +164,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	db, err := odb.Open(gitDir, odb.Options{Fsync: opts.Fsync, AutoPackLimit: opts.AutoPackLimit})
+	db, err := odb.Open(gitDir, odb.Options{Fsync: opts.Fsync, AutoPackLimit: opts.AutoPackLimit, ConsolidateByCaller: true})
 	if err != nil {
 		return nil, err
 	}
@@ -223,8 +227,18 @@ func (s *Store) ReadOnly() bool { return !s.pinned.IsZero() }
 // Pinned is the commit a read-only store is pinned to (zero otherwise).
 func (s *Store) Pinned() plumbing.Hash { return s.pinned }
 
-// Close releases the store's files.
-func (s *Store) Close() error { return s.db.Close() }
+// WaitBackground blocks until background housekeeping (the roll-up of
+// small packs after commits) has finished, so that a tool reading the
+// repository behind the store's back, such as git fsck, finds the pack
+// directory settled. (git fsck run during a roll-up can report a pack it
+// listed as gone, exactly as during a concurrent git repack.)
+func (s *Store) WaitBackground() { s.background.Wait() }
+
+// Close waits for background housekeeping and releases the store's files.
+func (s *Store) Close() error {
+	s.background.Wait()
+	return errors.Join(s.refs.Close(), s.db.Close())
+}
 
 // readTree returns the decoded entries of a tree, cached. Callers must not
 // modify the returned slice.

@@ -33,6 +33,7 @@ func TestInitOpenAndHeader(t *testing.T) {
 	if _, err := Open(t.TempDir(), Options{}); !errors.Is(err, ErrNotLorestore) {
 		t.Fatalf("Open of an empty folder: %v, want ErrNotLorestore", err)
 	}
+	s.WaitBackground()
 	fsckClean(t, dir)
 	if got := git(t, dir, "log", "--format=%s%n%(trailers:key=Lore-Op,valueonly)"); !strings.Contains(got, "init lorestore") || !strings.Contains(got, "init") {
 		t.Fatalf("git log of a new store: %q", got)
@@ -99,6 +100,7 @@ func TestCommitAndRead(t *testing.T) {
 	if ids, _ := old.IDs("camelot", Decisions); len(ids) != 0 {
 		t.Fatalf("old snapshot sees decisions %v", ids)
 	}
+	s.WaitBackground()
 	fsckClean(t, dir)
 	// Real git sees the same file layout.
 	ls := git(t, dir, "ls-tree", "-r", "--name-only", "main")

@@ -78,7 +78,9 @@ func (b *Batch) Write() error {
 	if db.closed.Load() {
 		return ErrClosed
 	}
-	db.autoConsolidate()
+	if !db.opts.ConsolidateByCaller {
+		db.autoConsolidate()
+	}
 	w, err := db.newPackWriter(len(b.objs))
 	if err != nil {
 		return err
@@ -92,6 +94,7 @@ func (b *Batch) Write() error {
 		return err
 	}
 	b.last = pub
+	db.refillSpares()
 	b.arena, b.objs = b.arena[:0], b.objs[:0]
 	clear(b.seen)
 	return nil
@@ -131,7 +134,7 @@ func (b *Batch) compressChunk(r [2]int, d *deflater) chunkOut {
 	for _, o := range b.objs[r[0]:r[1]] {
 		mark := len(c.raw)
 		c.raw = appendEntryHeader(c.raw, o.typ, uint64(o.end-o.start))
-		c.raw = appendDeflate(c.raw, d, b.arena[o.start:o.end])
+		c.raw = appendDeflate(c.raw, d, o.typ, b.arena[o.start:o.end])
 		c.lens = append(c.lens, uint32(len(c.raw)-mark))
 		c.crcs = append(c.crcs, crc32.ChecksumIEEE(c.raw[mark:]))
 	}

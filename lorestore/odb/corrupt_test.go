@@ -47,7 +47,7 @@ func deltaEntry(off, baseOff uint64, delta []byte) []byte {
 	raw = append(raw, enc...)
 	d := deflaters.Get().(*deflater)
 	defer deflaters.Put(d)
-	return appendDeflate(raw, d, delta)
+	return appendDeflate(raw, d, plumbing.BlobObject, delta)
 }
 
 func TestCorruptPackedObjects(t *testing.T) {
@@ -186,7 +186,7 @@ func TestCorruptLoose(t *testing.T) {
 func zlibOf(b []byte) []byte {
 	d := deflaters.Get().(*deflater)
 	defer deflaters.Put(d)
-	return appendDeflate(nil, d, b)
+	return appendDeflate(nil, d, plumbing.BlobObject, b)
 }
 
 func TestIngestCorruptStreams(t *testing.T) {

@@ -25,6 +25,11 @@ type Options struct {
 	// MaybeConsolidate roll small packs up (Consolidate). 0 means 32; <0
 	// never (Consolidate still works when called).
 	AutoPackLimit int
+	// ConsolidateByCaller stops Batch.Write from rolling packs up itself:
+	// the caller runs MaybeConsolidate when it suits it (the lorestore does
+	// so in the background, after a commit is referenced, to keep roll-ups
+	// off a commit's latency).
+	ConsolidateByCaller bool
 	// DeltaBaseCacheBytes bounds the cache of resolved delta bases.
 	// 0 means 64 MiB; <0 disables the cache.
 	DeltaBaseCacheBytes int64
@@ -58,6 +63,8 @@ type DB struct {
 
 	packsMu   sync.Mutex // held with the flock of packsLock
 	packsLock *os.File   // objects/deloreis-packs.lock, opened on first use
+
+	spares spares // temporary files created ahead of need
 }
 
 // Open opens the object database of the bare repository at gitDir (the
@@ -90,6 +97,7 @@ func Open(gitDir string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("odb: %w", err)
 	}
 	removeStale(db.packDir, opts.StaleAge)
+	removeStale(db.objDir, opts.StaleAge)
 	db.cur.Store(newPackSet(nil))
 	if err := db.rescan(true); err != nil {
 		db.Close()
@@ -104,6 +112,7 @@ func (db *DB) Close() error {
 	if db.closed.Swap(true) {
 		return nil
 	}
+	db.dropSpares()
 	db.scanMu.Lock()
 	defer db.scanMu.Unlock()
 	if s := db.cur.Swap(nil); s != nil {

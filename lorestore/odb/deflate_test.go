@@ -9,6 +9,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func checkRoundTrip(t *testing.T, f *fastDeflater, src []byte) {
@@ -71,4 +73,32 @@ func FuzzSmallZlib(f *testing.F) {
 		}
 		checkRoundTrip(t, fd, src)
 	})
+}
+
+// TestAppendDeflateRoundTrip covers both sides of smallObject and both
+// large encoders (trees: Huffman only; others: BestSpeed).
+func TestAppendDeflateRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	d := deflaters.Get().(*deflater)
+	defer deflaters.Put(d)
+	for _, size := range []int{0, 1, smallObject - 1, smallObject, smallObject + 1, 37000, 200000} {
+		for _, typ := range []plumbing.ObjectType{plumbing.BlobObject, plumbing.TreeObject} {
+			src := make([]byte, size)
+			for i := range src {
+				if i%3 == 0 {
+					src[i] = byte(r.IntN(256))
+				} else {
+					src[i] = "0123456789abcdef"[r.IntN(16)]
+				}
+			}
+			z := appendDeflate([]byte("prefix"), d, typ, src)
+			if string(z[:6]) != "prefix" {
+				t.Fatalf("size %d %v: dst prefix clobbered", size, typ)
+			}
+			out, n, err := inflate(z[6:], uint64(size))
+			if err != nil || n != len(z)-6 || !bytes.Equal(out, src) {
+				t.Fatalf("size %d %v: round trip failed: n=%d/%d err=%v", size, typ, n, len(z)-6, err)
+			}
+		}
+	}
 }

@@ -189,5 +189,5 @@ func rawPack(entries ...[]byte) []byte {
 func wholeEntry(t plumbing.ObjectType, data []byte) []byte {
 	d := deflaters.Get().(*deflater)
 	defer deflaters.Put(d)
-	return appendDeflate(appendEntryHeader(nil, t, uint64(len(data))), d, data)
+	return appendDeflate(appendEntryHeader(nil, t, uint64(len(data))), d, t, data)
 }

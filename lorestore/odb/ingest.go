@@ -97,7 +97,7 @@ func (db *DB) IngestPack(r io.Reader, progress func(done int)) error {
 	if db.closed.Load() {
 		return ErrClosed
 	}
-	f, err := createTemp(db.packDir, tmpPackPrefix)
+	f, err := db.takeTemp(tmpPackPrefix)
 	if err != nil {
 		return err
 	}
@@ -368,7 +368,7 @@ func (db *DB) fixThin(f *os.File, ents []ingestEntry, missing map[plumbing.Hash]
 		start := len(buf)
 		buf = appendEntryHeader(buf, t, uint64(len(data)))
 		hdrLen := len(buf) - start
-		buf = appendDeflate(buf, d, data)
+		buf = appendDeflate(buf, d, t, data)
 		off := uint64(end) + uint64(start)
 		ents = append(ents, ingestEntry{
 			hdr:      entryHdr{off: off, typ: t, size: uint64(len(data)), dataOff: off + uint64(hdrLen)},

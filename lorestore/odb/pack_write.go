@@ -87,7 +87,7 @@ const memPackLimit = 4 << 20
 
 // newPackWriter starts a pack that will hold exactly count entries.
 func (db *DB) newPackWriter(count int) (*packWriter, error) {
-	f, err := createTemp(db.packDir, tmpPackPrefix)
+	f, err := db.takeTemp(tmpPackPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (w *packWriter) add(h plumbing.Hash, raw []byte, crc uint32) {
 // addObject compresses and appends a full object.
 func (w *packWriter) addObject(d *deflater, scratch []byte, h plumbing.Hash, t plumbing.ObjectType, data []byte) []byte {
 	raw := appendEntryHeader(scratch[:0], t, uint64(len(data)))
-	raw = appendDeflate(raw, d, data)
+	raw = appendDeflate(raw, d, t, data)
 	w.add(h, raw, crc32.ChecksumIEEE(raw))
 	return raw
 }

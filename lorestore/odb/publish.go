@@ -74,7 +74,7 @@ func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry, keepIdx bo
 			return published{}, fmt.Errorf("odb: fsync pack: %w", err)
 		}
 	}
-	xf, err := createTemp(db.packDir, tmpIdxPrefix)
+	xf, err := db.takeTemp(tmpIdxPrefix)
 	if err != nil {
 		return published{}, err
 	}

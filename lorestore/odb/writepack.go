@@ -99,7 +99,7 @@ func (db *DB) writePackEntry(bw *bufio.Writer, s *packSet, d *deflater, scratch 
 		return scratch, err
 	}
 	scratch = appendEntryHeader(scratch[:0], t, uint64(len(data)))
-	scratch = appendDeflate(scratch, d, data)
+	scratch = appendDeflate(scratch, d, t, data)
 	bw.Write(scratch)
 	return scratch, nil
 }

@@ -12,12 +12,15 @@ import (
 	"hash/adler32"
 	"io"
 	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	kzlib "github.com/klauspost/compress/zlib"
 )
 
-// compressLevel is the compress/zlib level for objects larger than
-// smallObject (smaller ones use appendSmallZlib). BenchmarkCompressLevels:
-// BestSpeed is 2-3x faster than the default level for a ratio within 1%.
-const compressLevel = zlib.BestSpeed
+// compressLevel is the zlib level for objects larger than smallObject
+// (smaller ones use appendSmallZlib). BenchmarkCompressLevels: BestSpeed
+// is 2-3x faster than the default level for a ratio within 1%.
+const compressLevel = kzlib.BestSpeed
 
 // emptyZlib is a valid zlib stream of no data, used to prime pooled readers.
 var emptyZlib = func() []byte {
@@ -107,29 +110,44 @@ func inflate(src []byte, size uint64) ([]byte, int, error) {
 
 type deflater struct {
 	out  sliceWriter
-	zw   *zlib.Writer
+	zw   *kzlib.Writer // BestSpeed, for large blobs and commits
+	zh   *kzlib.Writer // Huffman codes only, for large trees
 	fast fastDeflater
 }
 
 var deflaters = sync.Pool{New: func() any {
 	d := &deflater{}
-	zw, err := zlib.NewWriterLevel(&d.out, compressLevel)
+	zw, err := kzlib.NewWriterLevel(&d.out, compressLevel)
 	if err != nil {
 		panic("odb: zlib writer: " + err.Error())
 	}
-	d.zw = zw
+	zh, err := kzlib.NewWriterLevel(&d.out, kzlib.HuffmanOnly)
+	if err != nil {
+		panic("odb: zlib writer: " + err.Error())
+	}
+	d.zw, d.zh = zw, zh
 	return d
 }}
 
-// appendDeflate appends the zlib compression of data to dst.
-func appendDeflate(dst []byte, d *deflater, data []byte) []byte {
+// appendDeflate appends the zlib compression of an object of type t to
+// dst: small objects through the fixed-Huffman encoder (no per-stream table
+// building), larger ones through github.com/klauspost/compress. A large
+// tree is hex names and binary hashes, which string matching barely
+// shortens: Huffman codes alone keep 0.72 of a 37 KB shard tree in 110 µs,
+// where BestSpeed keeps 0.67 in 260 µs (compress/zlib: 0.67 in 700 µs), and
+// every commit rewrites such a tree (DL-0013).
+func appendDeflate(dst []byte, d *deflater, t plumbing.ObjectType, data []byte) []byte {
 	if len(data) <= smallObject {
 		return d.fast.appendSmallZlib(dst, data)
 	}
+	zw := d.zw
+	if t == plumbing.TreeObject {
+		zw = d.zh
+	}
 	d.out.b = dst
-	d.zw.Reset(&d.out)
-	d.zw.Write(data)
-	d.zw.Close()
+	zw.Reset(&d.out)
+	zw.Write(data)
+	zw.Close()
 	dst = d.out.b
 	d.out.b = nil
 	return dst

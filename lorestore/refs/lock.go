@@ -75,7 +75,6 @@ package refs
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -206,6 +205,7 @@ func (s *Store) begin(name string, deadline time.Time) (*txn, error) {
 		t.release()
 		return nil, err
 	}
+	s.sweepDeadTokens()
 	return t, nil
 }
 
@@ -359,15 +359,21 @@ func validLock(lock string) bool {
 // lockAll writes the record, then takes each lock in turn. It returns the
 // path of a lock file someone else holds, if any.
 func (t *txn) lockAll(refNames, rels []string) (busy string, err error) {
-	var nonce [6]byte
-	rand.Read(nonce[:])
 	var record bytes.Buffer
+	spare := t.s.takeSpare()
 	for i, rel := range rels {
-		token := fmt.Sprintf("%s%d.%s.%d", tokenPrefix, os.Getpid(), hex.EncodeToString(nonce[:]), i)
-		t.held = append(t.held, &heldLock{
-			ref: refNames[i], rel: rel, path: t.s.path(rel), tokenPath: t.s.path(token),
-		})
+		h := &heldLock{ref: refNames[i], rel: rel, path: t.s.path(rel)}
+		token := newTokenName(i + 1)
+		if i == 0 && spare != nil {
+			token, h.token = spare.name, spare.f
+		}
+		h.tokenPath = t.s.path(token)
+		t.held = append(t.held, h)
 		fmt.Fprintf(&record, "%s %s\n", token, rel)
+	}
+	if spare != nil && len(rels) == 0 {
+		spare.f.Close()
+		os.Remove(t.s.path(spare.name))
 	}
 	if _, err := t.side.WriteAt(record.Bytes(), 0); err != nil {
 		return "", fmt.Errorf("refs: write %s: %w", t.side.Name(), err)
@@ -375,11 +381,13 @@ func (t *txn) lockAll(refNames, rels []string) (busy string, err error) {
 	t.recorded = true
 	hook("recorded", t.side.Name())
 	for _, h := range t.held {
-		f, err := os.OpenFile(h.tokenPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if err != nil {
-			return "", fmt.Errorf("refs: create lock token: %w", err)
+		if h.token == nil {
+			f, err := os.OpenFile(h.tokenPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+			if err != nil {
+				return "", fmt.Errorf("refs: create lock token: %w", err)
+			}
+			h.token = f
 		}
-		h.token = f
 		hook("token", h.tokenPath)
 		if busy, err := t.link(h); busy || err != nil {
 			if busy {
@@ -488,6 +496,7 @@ func (t *txn) end() error {
 		note(t.side.Truncate(0))
 	}
 	t.release()
+	t.s.refillSpare()
 	return firstErr
 }
 

@@ -227,6 +227,7 @@ func TestGoroutineCAS(t *testing.T) {
 	dir, _ := newRepo(t, Options{})
 	const workers, each = 4, 30
 	s0, _ := Open(dir, Options{LockTimeout: 20 * time.Second})
+	defer s0.Close()
 	if err := s0.Update("refs/heads/counter", counterHash(0), plumbing.ZeroHash); err != nil {
 		t.Fatal(err)
 	}
@@ -237,6 +238,7 @@ func TestGoroutineCAS(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			s, _ := Open(dir, Options{LockTimeout: 20 * time.Second}) // a Store each, or shared: both must work
+			defer s.Close()
 			if w%2 == 0 {
 				s = s0
 			}

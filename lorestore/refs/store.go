@@ -42,13 +42,14 @@ type Ref struct {
 	Hash plumbing.Hash
 }
 
-// Store reads and updates the refs of one git directory. It holds no open
-// files and needs no closing; it is safe for concurrent use by goroutines
-// and by processes, including real git.
+// Store reads and updates the refs of one git directory. It is safe for
+// concurrent use by goroutines and by processes, including real git. Close
+// removes the spare lock token it keeps ready (see spare.go).
 type Store struct {
 	gitDir string
 	opts   Options
 	sem    chan struct{} // this process's gate for gitDir (see lock.go)
+	spare  spares
 }
 
 // Open returns a Store for the git directory gitDir (a bare repository, or

@@ -56,6 +56,7 @@ func (tpl *casRepo) clone(t *testing.T) *casRepo {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { s.Close() })
 	return &casRepo{dir: dir, s: s, a: tpl.a, b: tpl.b, c: tpl.c}
 }
 
