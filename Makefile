@@ -7,7 +7,6 @@ PKGS        := ./...
 # Packages whose state is shared between goroutines run again under the race detector.
 RACE_PKGS   := ./lorestore/...
 FUZZTIME    ?= 60s
-BENCHTIME   ?= 1x
 
 .PHONY: build test lint vet staticcheck fmtcheck bench fuzz demo clean
 
@@ -32,8 +31,11 @@ staticcheck:
 
 # Benchmarks print their own figures and, where a peer exists here, the peer's
 # figure from the same run (real git, encoding/json, gowebpki/jcs).
+# Stores are written under the checkout, as a project's .lore/ would be, not
+# under /tmp (see DL-0017).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=5 -timeout 60m $(PKGS)
+	mkdir -p .benchtmp
+	TMPDIR=$(CURDIR)/.benchtmp $(GO) test -run '^$$' -bench . -benchmem -count=5 -timeout 120m $(PKGS)
 
 # Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
 fuzz:
