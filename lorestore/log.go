@@ -197,34 +197,50 @@ func (s *Store) treeHasObject(tree plumbing.Hash, id objects.ID) (bool, error) {
 	return false, nil
 }
 
-// walker yields commits newest first, each once.
-type walker struct {
-	s    *Store
-	seen map[plumbing.Hash]bool
-	q    commitQueue
-	seq  int
+// commitHeap is a queue of commits, newest first (by committer time, ties
+// in the order they were added).
+type commitHeap struct {
+	s   *Store
+	q   commitQueue
+	seq int
 }
 
-func newWalker(s *Store) *walker { return &walker{s: s, seen: map[plumbing.Hash]bool{}} }
+func (h *commitHeap) Len() int { return h.q.Len() }
 
-func (w *walker) Len() int { return w.q.Len() }
+// add reads a commit and queues it.
+func (h *commitHeap) add(x plumbing.Hash) error {
+	c, err := h.s.readCommit(x)
+	if err != nil {
+		return err
+	}
+	h.seq++
+	heap.Push(&h.q, queued{h: x, c: c, seq: h.seq})
+	return nil
+}
+
+// next takes the newest queued commit.
+func (h *commitHeap) next() queued { return heap.Pop(&h.q).(queued) }
+
+// walker yields commits newest first, each once.
+type walker struct {
+	commitHeap
+	seen map[plumbing.Hash]bool
+}
+
+func newWalker(s *Store) *walker {
+	return &walker{commitHeap: commitHeap{s: s}, seen: map[plumbing.Hash]bool{}}
+}
 
 func (w *walker) push(h plumbing.Hash) error {
 	if w.seen[h] {
 		return nil
 	}
 	w.seen[h] = true
-	c, err := w.s.readCommit(h)
-	if err != nil {
-		return err
-	}
-	w.seq++
-	heap.Push(&w.q, queued{h: h, c: c, seq: w.seq})
-	return nil
+	return w.add(h)
 }
 
 func (w *walker) pop() (plumbing.Hash, *gitCommit) {
-	q := heap.Pop(&w.q).(queued)
+	q := w.next()
 	return q.h, q.c
 }
 

@@ -6,7 +6,6 @@
 package lorestore
 
 import (
-	"container/heap"
 	"strings"
 
 	"github.com/deloreis/deloreis/lorestore/odb"
@@ -40,26 +39,16 @@ func (s *Store) mergeBases(a, b plumbing.Hash) ([]plumbing.Hash, error) {
 		return []plumbing.Hash{a}, nil
 	}
 	flags := map[plumbing.Hash]uint8{a: fromA, b: fromB}
-	var q commitQueue
-	seq := 0
-	push := func(h plumbing.Hash) error {
-		c, err := s.readCommit(h)
-		if err != nil {
-			return err
-		}
-		seq++
-		heap.Push(&q, queued{h: h, c: c, seq: seq})
-		return nil
-	}
-	if err := push(a); err != nil {
+	q := &commitHeap{s: s}
+	if err := q.add(a); err != nil {
 		return nil, err
 	}
-	if err := push(b); err != nil {
+	if err := q.add(b); err != nil {
 		return nil, err
 	}
 	var found []plumbing.Hash
-	for q.Len() > 0 && !allStale(q, flags) {
-		it := heap.Pop(&q).(queued)
+	for q.Len() > 0 && !allStale(q.q, flags) {
+		it := q.next()
 		f := flags[it.h]
 		if f&(fromA|fromB) == fromA|fromB && f&stale == 0 {
 			found = append(found, it.h)
@@ -71,7 +60,7 @@ func (s *Store) mergeBases(a, b plumbing.Hash) ([]plumbing.Hash, error) {
 				continue
 			}
 			flags[p] |= f
-			if err := push(p); err != nil {
+			if err := q.add(p); err != nil {
 				return nil, err
 			}
 		}

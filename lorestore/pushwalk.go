@@ -6,8 +6,6 @@
 package lorestore
 
 import (
-	"container/heap"
-
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -52,8 +50,7 @@ func (s *Store) objectsToPush(tips, known []plumbing.Hash) ([]plumbing.Hash, err
 // remote-reached commits are left to walk.
 func (s *Store) newCommits(tips, known []plumbing.Hash) ([]plumbing.Hash, error) {
 	flags := map[plumbing.Hash]uint8{}
-	var q commitQueue
-	seq := 0
+	q := &commitHeap{s: s}
 	push := func(h plumbing.Hash, f uint8) error {
 		old, seen := flags[h]
 		if seen && old&f == f {
@@ -63,13 +60,7 @@ func (s *Store) newCommits(tips, known []plumbing.Hash) ([]plumbing.Hash, error)
 		if seen {
 			return nil // already queued or walked; its flag is updated in place
 		}
-		c, err := s.readCommit(h)
-		if err != nil {
-			return err
-		}
-		seq++
-		heap.Push(&q, queued{h: h, c: c, seq: seq})
-		return nil
+		return q.add(h)
 	}
 	for _, h := range known {
 		if ok, _ := s.hasCommit(h); ok {
@@ -85,8 +76,8 @@ func (s *Store) newCommits(tips, known []plumbing.Hash) ([]plumbing.Hash, error)
 	}
 	var order []plumbing.Hash
 	walked := map[plumbing.Hash]bool{}
-	for q.Len() > 0 && !onlyRemote(q, flags) {
-		it := heap.Pop(&q).(queued)
+	for q.Len() > 0 && !onlyRemote(q.q, flags) {
+		it := q.next()
 		walked[it.h] = true
 		f := flags[it.h]
 		if f&remoteHas == 0 {

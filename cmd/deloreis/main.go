@@ -93,3 +93,16 @@ func oneLine(err error) string {
 	}
 	return msg
 }
+
+// withStore adapts a command body that needs the open store: it opens the
+// store of the flags, runs the body and closes the store.
+func (g *globals) withStore(body func(cmd *cobra.Command, args []string, s *lorestore.Store) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		s, err := g.open()
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		return body(cmd, args, s)
+	}
+}

@@ -60,12 +60,7 @@ func newPushCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "push [remote] [branch...]",
 		Short: "Send branches to a remote (default origin, main)",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
 			remote, branches := splitRemote(args)
 			p, finish := progressFor(cmd.ErrOrStderr())
 			ups, err := s.Push(context.Background(), remote, lorestore.PushOptions{Branches: branches, Force: force, Progress: p})
@@ -77,7 +72,7 @@ func newPushCmd(g *globals) *cobra.Command {
 				printUpdate(cmd.OutOrStdout(), u)
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "allow a non-fast-forward update")
 	return cmd
@@ -87,12 +82,7 @@ func newFetchCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "fetch [remote] [branch...]",
 		Short: "Bring a remote's branches (default origin, all branches)",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
 			remote, branches := splitRemote(args)
 			p, finish := progressFor(cmd.ErrOrStderr())
 			res, err := s.Fetch(context.Background(), remote, lorestore.FetchOptions{Branches: branches, Progress: p})
@@ -104,7 +94,7 @@ func newFetchCmd(g *globals) *cobra.Command {
 				printUpdate(cmd.OutOrStdout(), u)
 			}
 			return nil
-		},
+		}),
 	}
 }
 

@@ -45,12 +45,7 @@ func newLogCmd(g *globals) *cobra.Command {
 		Use:   "log [revision]",
 		Short: "Show the lore history",
 		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
 			o := lorestore.LogOptions{Scope: f.scope, Op: f.op, Limit: f.n}
 			if len(args) == 1 {
 				o.From = args[0]
@@ -67,7 +62,7 @@ func newLogCmd(g *globals) *cobra.Command {
 				return err
 			}
 			return printLog(cmd.OutOrStdout(), entries, f)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.oneline, "oneline", false, "one line per commit")
@@ -136,17 +131,12 @@ func newShowCmd(g *globals) *cobra.Command {
 		Use:   "show <commit|object-id>",
 		Short: "Show a commit and what it added, or one stored object",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
 			if id, err := objects.ParseID(args[0]); err == nil {
 				return showObject(cmd.OutOrStdout(), s, id)
 			}
 			return showCommit(cmd.OutOrStdout(), s, args[0])
-		},
+		}),
 	}
 }
 
@@ -212,12 +202,7 @@ func newBranchCmd(g *globals) *cobra.Command {
 		Use:   "branch [name [from]]",
 		Short: "List, create (name [from]) or delete (-d name) branches",
 		Args:  cobra.MaximumNArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
 			w := cmd.OutOrStdout()
 			switch {
 			case del:
@@ -239,7 +224,7 @@ func newBranchCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(w, "branch %s at %s\n", args[0], h.String()[:12])
 				return nil
 			}
-		},
+		}),
 	}
 	cmd.Flags().BoolVarP(&del, "delete", "d", false, "delete the branch")
 	return cmd
@@ -266,12 +251,7 @@ func newMergeCmd(g *globals) *cobra.Command {
 		Use:   "merge <source>",
 		Short: "Merge a branch or commit into a branch (default main)",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer s.Close()
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
 			r, err := s.Merge(args[0], lorestore.MergeOptions{Target: into})
 			if err != nil {
 				return err
@@ -282,7 +262,7 @@ func newMergeCmd(g *globals) *cobra.Command {
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "merged %s into %s: %s\n", args[0], orDefault(into), r.Commit.String()[:12])
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
 	return cmd
