@@ -60,9 +60,6 @@ func (s *Store) Commit(b *Batch, m Message, o CommitOptions) (CommitResult, erro
 	if err != nil {
 		return CommitResult{}, err
 	}
-	if _, err := s.Head(o.Branch); err != nil {
-		return CommitResult{}, err
-	}
 	return s.commitLoop(ref, o, o.Parent, m, func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
 		tree, err := s.applyBatch(ob, base, b)
 		return tree, []plumbing.Hash{parent}, err
