@@ -1,0 +1,529 @@
+// This file holds the parser's frame: Parse, the line structure of a
+// document (header, comments, blank lines, the scope line, declarations and
+// their indented continuation lines), error recovery, and the small token
+// helpers the declaration parsers share.
+
+package dli
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/deloreis/deloreis/objects"
+)
+
+// Parse reads a .dli document. filename is used only in error messages.
+//
+// It returns the Document and, when the source has problems, an ErrorList
+// of all of them, sorted by position, at most one per line. The parser
+// recovers from an error by skipping to the next line that starts a
+// declaration, so one call reports every independent problem. With errors,
+// the Document holds the declarations that parsed cleanly.
+func Parse(filename string, src []byte) (*Document, error) {
+	p := &parser{filename: filename}
+	text := string(src)
+	p.doc = &Document{Decls: make([]Decl, 0, estimateDecls(text))}
+	p.s.init(text, p.errorAt)
+	p.parseFile()
+	p.errs.RemoveMultiples()
+	return p.doc, p.errs.Err()
+}
+
+// estimateDecls guesses how many declarations src holds from its lines.
+func estimateDecls(src string) int {
+	n := strings.Count(src, "\n") + 1
+	if n > 1<<20 {
+		n = 1 << 20
+	}
+	return n
+}
+
+// parser holds the state of one parse.
+type parser struct {
+	filename string
+	s        scanner
+	tok      token // the current token
+	ahead    token // the token after tok, when hasAhead
+	hasAhead bool
+	errs     ErrorList
+	doc      *Document
+	pending  []Comment // comments not yet attached to an item
+	blank    bool      // a blank line since the last item
+	items    int       // items seen so far: header, comments, scope, declarations
+	chunk    chunk     // slabs the declaration objects are carved from
+}
+
+// errorAt records an error.
+func (p *parser) errorAt(pos Pos, msg string) {
+	p.errs.Add(p.filename, pos, msg)
+}
+
+// next moves to the next token.
+func (p *parser) next() {
+	if p.hasAhead {
+		p.tok, p.hasAhead = p.ahead, false
+		return
+	}
+	p.tok = p.s.next()
+}
+
+// peek returns the token after the current one.
+func (p *parser) peek() token {
+	if !p.hasAhead {
+		p.ahead, p.hasAhead = p.s.next(), true
+	}
+	return p.ahead
+}
+
+// atLineEnd reports whether the current token ends a line.
+func (p *parser) atLineEnd() bool {
+	return p.tok.kind == tNewline || p.tok.kind == tEOF
+}
+
+// skipLine moves past the end of the current line.
+func (p *parser) skipLine() {
+	for !p.atLineEnd() {
+		p.next()
+	}
+	if p.tok.kind == tNewline {
+		p.next()
+	}
+}
+
+// endLine expects the end of the line after what, and moves past it; a
+// provenance could stand there too when orProv is set. On anything else it
+// reports the error and skips the rest of the line.
+func (p *parser) endLine(what string, orProv bool) bool {
+	if p.atLineEnd() {
+		if p.tok.kind == tNewline {
+			p.next()
+		}
+		return true
+	}
+	switch {
+	case p.tok.kind == tComment:
+		p.errorAt(p.tok.pos, "a comment must be on a line of its own, not after "+what)
+	case orProv:
+		p.errExpected("provenance (`proposed`, `hypothesis` or `cited`) or end of line after ", what)
+	default:
+		p.errExpected("end of line after ", what)
+	}
+	p.skipLine()
+	return false
+}
+
+// errExpected reports that what was expected at the current token. An
+// illegal token was reported when it was scanned and is not reported
+// again.
+func (p *parser) errExpected(what ...string) {
+	if p.tok.kind != tIllegal {
+		p.errorAt(p.tok.pos, "expected "+strings.Join(what, "")+", found "+p.tok.describe())
+	}
+}
+
+// blankBefore returns whether a blank line separates the next item from
+// the one before, and counts the item.
+func (p *parser) blankBefore() bool {
+	b := p.blank && p.items > 0
+	p.blank = false
+	p.items++
+	return b
+}
+
+// takePending returns the unattached comments and clears them.
+func (p *parser) takePending() []Comment {
+	c := p.pending
+	p.pending = nil
+	return c
+}
+
+// parseFile reads the whole document.
+func (p *parser) parseFile() {
+	p.next()
+	p.header()
+	for p.tok.kind != tEOF {
+		p.line()
+	}
+	p.doc.Trailing = p.takePending()
+}
+
+// header reads the grammar header, when the first non-blank line is one.
+func (p *parser) header() {
+	for p.tok.kind == tNewline {
+		p.next()
+	}
+	if p.tok.kind != tComment {
+		return
+	}
+	rest, ok := strings.CutPrefix(strings.TrimLeft(p.tok.text, " \t"), "grammar:")
+	if !ok {
+		return
+	}
+	fields := strings.Fields(rest)
+	switch {
+	case len(fields) == 0:
+		p.errorAt(p.tok.pos, "the grammar header names no version: expected `# grammar: v0`")
+	case fields[0] != Grammar:
+		p.errorAt(p.tok.pos, "unsupported grammar `"+shorten(fields[0])+"`: this parser reads v0")
+	}
+	p.doc.Grammar, p.doc.HeaderPos = Grammar, p.tok.pos
+	p.items++
+	p.next()
+	if p.tok.kind == tNewline {
+		p.next()
+	}
+}
+
+// line reads one line at the top level: a blank line, a comment, the scope
+// line or a declaration with its continuation lines.
+func (p *parser) line() {
+	switch p.tok.kind {
+	case tNewline:
+		p.blank = true
+		p.next()
+		return
+	case tComment:
+		p.pending = append(p.pending, Comment{Pos: p.tok.pos, Text: p.tok.text, Blank: p.blankBefore()})
+		p.next()
+		if p.tok.kind == tNewline {
+			p.next()
+		}
+		return
+	}
+	if p.tok.pos.Col != 1 {
+		p.strayIndented()
+		return
+	}
+	if p.tok.kind == tSymbol && p.tok.text == kwScope && p.peek().kind != tDot && p.peek().kind != tLParen {
+		p.scopeLine()
+		return
+	}
+	p.decl()
+}
+
+// strayIndented reports an indented line that continues no declaration.
+func (p *parser) strayIndented() {
+	t := p.tok
+	switch {
+	case t.kind == tSymbol && t.text == kwOption:
+		p.errorAt(t.pos, "`option` line outside a question: options are indented below their `question` line")
+	case t.kind == tSymbol && t.text == kwClaim:
+		p.errorAt(t.pos, "`claim` line outside a ratify declaration")
+	case t.kind == tSymbol && isProvenanceWord(t.text):
+		p.errorAt(t.pos, "provenance line with no declaration above it")
+	case t.kind != tIllegal:
+		p.errorAt(t.pos, "unexpected indentation: a declaration starts at column 1")
+	}
+	p.skipLine()
+	p.continuation(nil)
+}
+
+// scopeLine reads `scope <id>`. A scope line has no continuation lines:
+// an indented line below it is reported as stray, unless the scope line
+// itself did not parse.
+func (p *parser) scopeLine() {
+	pos := p.tok.pos
+	p.next()
+	id, ok := p.ident("scope id after `scope`")
+	if ok {
+		ok = p.endLine("the scope id", false)
+	} else {
+		p.skipLine()
+	}
+	switch {
+	case !ok:
+		p.continuation(nil)
+	case p.doc.Scope != "":
+		p.errorAt(pos, "second scope line: this document's scope is `"+p.doc.Scope+"`, declared at line "+itoa(p.doc.ScopePos.Line))
+	case len(p.doc.Decls) > 0:
+		p.errorAt(pos, "the scope line must come before the first declaration")
+	default:
+		p.doc.Scope, p.doc.ScopePos = id, pos
+		p.doc.Leading = p.takePending()
+		p.doc.ScopeBlank = p.blankBefore()
+	}
+}
+
+// declState is a declaration being read: its object and the places its
+// continuation lines fill.
+type declState struct {
+	pos       Pos
+	what      string // the declaration, for messages: "entity", "before", …
+	obj       objects.Object
+	prov      *objects.Provenance // nil when the declaration takes no provenance
+	provOpt   bool                // the provenance may be absent (a decision)
+	hasProv   bool
+	options   *[]objects.Option   // a question's options
+	optionIDs map[string]struct{} // a long question's option ids
+	claims    *[]objects.ID       // ratify carriage's claims
+	failed    bool
+}
+
+// decl reads one declaration starting at column 1, with its continuation
+// lines, and appends it to the document when it has no error.
+func (p *parser) decl() {
+	d := declState{pos: p.tok.pos}
+	comments := p.takePending()
+	blank := p.blankBefore()
+	ok := p.head(&d)
+	if ok && p.tok.kind == tSymbol && isProvenanceWord(p.tok.text) {
+		if d.prov == nil {
+			p.errorAt(p.tok.pos, "a "+d.what+" carries no provenance")
+			ok = false
+		} else {
+			ok = p.provenance(&d)
+		}
+	}
+	if ok {
+		ok = p.endLine(d.what, d.prov != nil && !d.hasProv)
+	} else {
+		p.skipLine()
+	}
+	d.failed = !ok
+	if d.obj == nil {
+		p.continuation(nil)
+		return
+	}
+	comments = append(comments, p.continuation(&d)...)
+	if d.failed || !p.complete(&d) {
+		return
+	}
+	p.doc.Decls = append(p.doc.Decls, Decl{Pos: d.pos, Object: d.obj, Comments: comments, Blank: blank})
+}
+
+// complete checks a declaration whose lines all parsed: its required
+// parts, then the object's own validation, reported at the declaration.
+func (p *parser) complete(d *declState) bool {
+	if d.prov != nil && !d.provOpt && !d.hasProv {
+		p.errorAt(d.pos, "missing provenance for "+d.what+": expected `proposed`, `hypothesis` or `cited` "+
+			"at the end of the line or on an indented line below it")
+		return false
+	}
+	if d.claims != nil && len(*d.claims) == 0 {
+		p.errorAt(d.pos, "ratify names no claims: expected an indented `claim <object-id>` line below it")
+		return false
+	}
+	if x, ok := d.obj.(*objects.Decision); ok && !d.hasProv {
+		x.Provenance = nil
+	}
+	if err := d.obj.Validate(); err != nil {
+		p.errorAt(d.pos, err.Error())
+		return false
+	}
+	return true
+}
+
+// continuation reads the indented lines that continue a declaration, and
+// returns the comment lines met among them. With d nil the indented lines
+// are skipped: they continue a line that did not parse. Comments and blank
+// lines after the last continuation line are left pending for the next
+// item.
+func (p *parser) continuation(d *declState) []Comment {
+	var inner []Comment
+	for {
+		var held []Comment
+		blank := false
+		for p.tok.kind == tNewline || p.tok.kind == tComment {
+			if p.tok.kind == tNewline {
+				blank = true
+				p.next()
+				continue
+			}
+			held = append(held, Comment{Pos: p.tok.pos, Text: p.tok.text, Blank: blank})
+			blank = false
+			p.next()
+			if p.tok.kind == tNewline {
+				p.next()
+			}
+		}
+		if p.tok.kind == tEOF || p.tok.pos.Col == 1 {
+			for i := range held {
+				held[i].Blank = held[i].Blank && p.items > 0
+				p.items++
+			}
+			p.pending = append(p.pending, held...)
+			p.blank = p.blank || blank
+			return inner
+		}
+		for _, c := range held {
+			c.Blank = false
+			inner = append(inner, c)
+		}
+		if d == nil {
+			p.skipLine()
+			continue
+		}
+		p.continuationLine(d)
+	}
+}
+
+// continuationLine reads one indented line of declaration d: an option, a
+// ratified claim or the provenance.
+func (p *parser) continuationLine(d *declState) {
+	t := p.tok
+	ok := false
+	switch {
+	case t.kind == tSymbol && t.text == kwOption && d.options != nil:
+		ok = p.option(d)
+	case t.kind == tSymbol && t.text == kwClaim && d.claims != nil:
+		ok = p.ratifiedClaim(d)
+	case t.kind == tSymbol && isProvenanceWord(t.text) && d.prov != nil:
+		if d.hasProv {
+			p.errorAt(t.pos, "second provenance for "+d.what+": a declaration has one")
+		} else {
+			ok = p.provenance(d)
+		}
+	default:
+		p.errExpected(continuationWant(d))
+	}
+	if ok {
+		ok = p.endLine(d.what+" continuation", false)
+	} else {
+		p.skipLine()
+	}
+	if !ok {
+		d.failed = true
+	}
+}
+
+// continuationWant says what an indented line below d may hold.
+func continuationWant(d *declState) string {
+	switch {
+	case d.options != nil:
+		return "`option` on an indented line below a question"
+	case d.claims != nil:
+		return "`claim` on an indented line below ratify"
+	case d.prov != nil:
+		return "provenance (`proposed`, `hypothesis` or `cited`) on an indented line below " + d.what
+	}
+	return "a declaration at column 1: " + d.what + " has no indented lines"
+}
+
+// provenance reads a provenance clause into d.
+func (p *parser) provenance(d *declState) bool {
+	word := p.tok.text
+	p.next()
+	var ok bool
+	switch word {
+	case kwProposed:
+		var origin string
+		if origin, ok = p.ident("origin after `proposed`"); ok {
+			*d.prov = objects.Proposed(origin)
+		}
+	case kwHypothesis:
+		var hyp string
+		if hyp, ok = p.ident("hyp variable after `hypothesis`"); ok {
+			*d.prov = objects.Hypothetical(hyp)
+		}
+	default:
+		ok = p.cited(d.prov)
+	}
+	d.hasProv = ok
+	return ok
+}
+
+// cited reads the rest of `cited <decision>[, <decision>…] <state>`.
+func (p *parser) cited(prov *objects.Provenance) bool {
+	decisions := make([]string, 0, 2)
+	what := "decision id after `cited`"
+	for {
+		id, ok := p.ident(what)
+		if !ok {
+			return false
+		}
+		decisions = append(decisions, id)
+		if p.tok.kind != tComma {
+			break
+		}
+		p.next()
+		what = "decision id after `,`"
+	}
+	if p.tok.kind != tSymbol || (p.tok.text != string(objects.CitedProvisional) && p.tok.text != string(objects.CitedRatified)) {
+		p.errExpected("`provisional` or `ratified` after the cited decisions")
+		return false
+	}
+	*prov = objects.Cited(objects.CitedState(p.tok.text), decisions...)
+	p.next()
+	return true
+}
+
+// ident reads an id; the parts of what name it for the error message.
+func (p *parser) ident(what ...string) (string, bool) {
+	if p.tok.kind != tSymbol {
+		p.errExpected(what...)
+		return "", false
+	}
+	s := p.tok.text
+	if !symbolIsID(s) {
+		p.errorAt(p.tok.pos, invalidID(s))
+		return "", false
+	}
+	p.next()
+	return s, true
+}
+
+// symbolIsID reports whether a symbol is a valid id. The scanner made the
+// symbol of id characters only (letters, digits, marks, '-' and '_'), so
+// what objects.ValidID could still refuse is a first character that is not
+// a letter or digit, and the length.
+func symbolIsID(s string) bool {
+	if s == "" || len(s) > objects.MaxIDLen {
+		return false
+	}
+	if c := s[0]; c < utf8.RuneSelf {
+		return ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// invalidID says why a symbol is not a valid id.
+func invalidID(s string) string {
+	if len(s) > objects.MaxIDLen {
+		return "id `" + shorten(s) + "` is " + itoa(len(s)) + " bytes; an id is at most " + itoa(objects.MaxIDLen)
+	}
+	return "`" + shorten(s) + "` is not a valid id: an id starts with a letter or digit"
+}
+
+// text reads a quoted string of non-empty free text.
+func (p *parser) text(what string) (string, bool) {
+	if p.tok.kind != tString || p.tok.text == "" {
+		p.errExpected(what)
+		return "", false
+	}
+	s := p.tok.text
+	p.next()
+	return s, true
+}
+
+// value reads a value: a symbol, or a quoted non-empty string.
+func (p *parser) value(what ...string) (string, bool) {
+	if (p.tok.kind != tSymbol && p.tok.kind != tString) || p.tok.text == "" {
+		p.errExpected(what...)
+		return "", false
+	}
+	s := p.tok.text
+	p.next()
+	return s, true
+}
+
+// word expects the keyword kw after what.
+func (p *parser) word(kw, after string) bool {
+	if p.tok.kind != tSymbol || p.tok.text != kw {
+		p.errExpected("`", kw, "` after ", after)
+		return false
+	}
+	p.next()
+	return true
+}
+
+// want expects a token of kind k; the parts of what say where.
+func (p *parser) want(k tokenKind, what ...string) bool {
+	if p.tok.kind != k {
+		p.errExpected(what...)
+		return false
+	}
+	p.next()
+	return true
+}
