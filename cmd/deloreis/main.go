@@ -54,6 +54,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
 		newPushCmd(g), newFetchCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
+		newFmtCmd(),
 	)
 	return root
 }
@@ -71,6 +72,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	var ec exitCode
+	if errors.As(err, &ec) {
+		return int(ec) // the command has already said what went wrong
+	}
 	fmt.Fprintln(stderr, "deloreis: "+oneLine(err))
 	var ue usageError
 	if errors.As(err, &ue) {
@@ -78,6 +83,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	return 1
 }
+
+// exitCode ends a command that has printed its own diagnostics with that
+// exit status.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 // usageError marks a command line that is wrong rather than a failed action.
 type usageError struct{ msg string }

@@ -233,3 +233,29 @@ func TestProgress(t *testing.T) {
 		t.Fatal("a plain file got a progress display")
 	}
 }
+
+func TestFmt(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.dli")
+	src := "scope camelot\nperson galahad \"Galahad\" proposed session-7c9\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := mustRun(t, "fmt", path)
+	if out != "scope camelot\nperson galahad \"Galahad\"   proposed  session-7c9\n" {
+		t.Fatalf("fmt printed %q", out)
+	}
+	if out := mustRun(t, "fmt", "-d", path); !strings.Contains(out, "+person galahad") {
+		t.Fatalf("fmt -d printed %q", out)
+	}
+	mustRun(t, "fmt", "-w", path)
+	if data, _ := os.ReadFile(path); string(data) != "scope camelot\nperson galahad \"Galahad\"   proposed  session-7c9\n" {
+		t.Fatalf("fmt -w wrote %q", data)
+	}
+	bad := filepath.Join(dir, "bad.dli")
+	os.WriteFile(bad, []byte("person galahad \"Galahad\" proposed\n"), 0o644)
+	_, errs, code := deloreis(t, "fmt", bad)
+	if code != 1 || !strings.Contains(errs, "bad.dli:1:") {
+		t.Fatalf("fmt of a bad file: exit %d, %q", code, errs)
+	}
+}
