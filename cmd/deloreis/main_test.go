@@ -259,3 +259,18 @@ func TestFmt(t *testing.T) {
 		t.Fatalf("fmt of a bad file: exit %d, %q", code, errs)
 	}
 }
+
+func TestDKECheck(t *testing.T) {
+	dir := t.TempDir()
+	watch := filepath.Join(dir, "watch.dpy")
+	os.WriteFile(watch, []byte("def watch(n: int):\n    i = 0\n    while i < n:\n        print(\"checking\")\n"), 0o644)
+	out, _, code := deloreis(t, "dke", "check", watch)
+	if code != 1 || !strings.Contains(out, "watch.dpy:3:5: parse_error: DKE Python has no `while` loop") || !strings.Contains(out, "fix: for <var> in <collection>:") {
+		t.Fatalf("dke check: exit %d\n%s", code, out)
+	}
+	fixed := filepath.Join(dir, "fixed.dpy")
+	os.WriteFile(fixed, []byte("def watch(k: string):\n    for a in list attributes of k:\n        print(a)\n"), 0o644)
+	if out, errs, code := deloreis(t, "dke", "check", fixed, "--json"); code != 0 {
+		t.Fatalf("dke check of the fixed module: exit %d\n%s%s", code, out, errs)
+	}
+}
