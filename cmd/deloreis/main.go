@@ -54,7 +54,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
 		newPushCmd(g), newFetchCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
-		newFmtCmd(), newDKECmd(),
+		newFmtCmd(), newCheckCmd(), newImportCmd(), newDKECmd(),
 	)
 	return root
 }

@@ -274,3 +274,72 @@ func TestDKECheck(t *testing.T) {
 		t.Fatalf("dke check of the fixed module: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestTextCommandsGolden runs check, fmt -d and import on the sample files
+// under testdata/dli/ and compares with golden output.
+func TestTextCommandsGolden(t *testing.T) {
+	const dir = "../../testdata/dli/"
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"check-findings", []string{"check", dir + "findings.dli"}, 1},
+		{"check-clean", []string{"check", dir + "camelot.dli"}, 0},
+		{"check-broken", []string{"check", dir + "broken.dli"}, 1},
+		{"fmt-d-findings", []string{"fmt", "-d", dir + "findings.dli"}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := deloreis(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tc.code, out, errs)
+			}
+			golden(t, tc.name, out+errs)
+		})
+	}
+}
+
+func TestImport(t *testing.T) {
+	const dir = "../../testdata/dli/"
+	proj := t.TempDir()
+	mustRun(t, "--project", proj, "init")
+	hash := regexp.MustCompile(`[0-9a-f]{12}`)
+	// A dry run shows findings and consequences and commits nothing.
+	out := mustRun(t, "import", dir+"camelot.dli", "--project", proj, "--scope", "camelot")
+	golden(t, "import-dry", out)
+	if log := mustRun(t, "--project", proj, "log", "--oneline"); strings.Count(log, "\n") != 1 {
+		t.Fatalf("a dry import committed:\n%s", log)
+	}
+	// A file with error findings is refused whole.
+	out, errs, code := deloreis(t, "import", dir+"findings.dli", "--project", proj, "--materialize")
+	if code != 1 || !strings.Contains(errs, "error findings block materialization; nothing committed") {
+		t.Fatalf("import of a file with errors: exit %d\n%s%s", code, out, errs)
+	}
+	if log := mustRun(t, "--project", proj, "log", "--oneline"); strings.Count(log, "\n") != 1 {
+		t.Fatalf("a refused import committed:\n%s", log)
+	}
+	// A clean file materializes as one commit.
+	out = mustRun(t, "import", "--project", proj, "--materialize", dir+"camelot.dli")
+	golden(t, "import-materialize", hash.ReplaceAllString(out, "HASH"))
+	log := mustRun(t, "--project", proj, "log", "--oneline", "--op", "import")
+	if !strings.Contains(log, "import camelot.dli into camelot: 8 declarations") {
+		t.Fatalf("log after import:\n%s", log)
+	}
+	// Importing again stages nothing new.
+	out = mustRun(t, "import", dir+"camelot.dli", "--project", proj, "--materialize")
+	if !strings.Contains(out, "nothing new to commit") || !strings.Contains(out, "consequences: none moved") {
+		t.Fatalf("second import said:\n%s", out)
+	}
+	// deloreis.toml can name the file; a scope mismatch is refused.
+	src, _ := os.ReadFile(dir + "camelot.dli")
+	os.MkdirAll(filepath.Join(proj, "lore"), 0o755)
+	os.WriteFile(filepath.Join(proj, "lore", "camelot.dli"), src, 0o644)
+	os.WriteFile(filepath.Join(proj, "deloreis.toml"), []byte("[[document]]\nscope = \"camelot\"\nsource = \"lore/camelot.dli\"\n"), 0o644)
+	if out := mustRun(t, "import", "--project", proj, "--scope", "camelot"); !strings.Contains(out, "none moved") {
+		t.Fatalf("import from deloreis.toml said:\n%s", out)
+	}
+	if _, errs, code := deloreis(t, "import", dir+"camelot.dli", "--project", proj, "--scope", "avalon"); code != 1 || !strings.Contains(errs, "written for scope camelot, not avalon") {
+		t.Fatalf("scope mismatch: exit %d %q", code, errs)
+	}
+}

@@ -23,3 +23,32 @@ func newFmtCmd() *cobra.Command {
 		},
 	}
 }
+
+func newCheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:                "check FILE…",
+		Short:              "Check .dli files against the world's check battery, compiler-style",
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if code := dli.CheckMain(args, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+				return exitCode(code)
+			}
+			return nil
+		},
+	}
+}
+
+func newImportCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "import [FILE] --project P --scope S [--branch B] [--materialize]",
+		Short: "Stage a .dli file over a scope's head: findings, consequence diff, and optionally one commit",
+		// dli.ImportMain parses its own flags, --project included.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if code := dli.ImportMain(args, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+				return exitCode(code)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,443 @@
+// This file holds semi-naive evaluation of one stratum. A round reads the
+// rows visible at its start (lim) and the delta of the previous round, and
+// writes new rows beyond lim. Without provenance (every support One) a round
+// only inserts tuples. With provenance, the monomials each derivation
+// contributes are gathered per head row during the round and merged at its
+// end (absorbed, then cut to the bounds), so the result is a function of the
+// program and not of the order of rows; a row is in the next delta when its
+// polynomial gained monomials or its taint flag flipped.
+
+package datalog
+
+// deltaSet is one relation's delta: changed rows and, with provenance,
+// the monomials each gained.
+type deltaSet struct {
+	rows []uint32
+	mons [][]mono
+}
+
+// pendEntry gathers one head row's contributions during a round; its
+// monomials are a list through evaluator.pm, newest first.
+type pendEntry struct {
+	cur   int
+	row   uint32
+	first int32 // index into pm, -1 for none
+	taint bool
+}
+
+// pmono is one pending monomial in a round's shared list.
+type pmono struct {
+	mono
+	next int32
+	dead bool // absorbed by a later contribution
+}
+
+// evaluator evaluates one stratum.
+type evaluator struct {
+	m      *Model
+	bounds Bounds
+	cur    []*relation // the stratum's relations
+	curIdx []int       // by pred id
+	lim    []uint32    // by cur index: rows visible this round
+	delta  []deltaSet  // by cur index
+	plans  [][]*plan   // by rule: [full, delta plans...]
+
+	poly       bool // the stratum carries polynomials
+	relational bool // the stratum ran out of budget: no more polynomials
+	overflow   bool // this round ran out of budget
+	kept       int  // monomials held by the stratum's rows
+	generated  int  // monomials generated this round
+
+	pl     *plan
+	slots  []uint32
+	rows   []uint32 // by body position: the matched row
+	dmons  []mono   // the delta row's new monomials
+	negLit []int64  // by negated literal: its literal id, -1 when absent
+	negRow []int64  // by negated literal: its row, -1 when absent
+	hbuf   []uint32
+	pend   []pendEntry
+	pm     []pmono
+	pidx   [][]int32 // by cur index, by row: index into pend or -1
+	negIDs map[uint64]uint32
+
+	// product scratch
+	accA, accB   []mono
+	litsA, litsB []uint32
+	single       [1]mono
+	oneLit       [1]uint32
+	tbuf         []tmono
+	pbuf         []mono
+
+	ground *grounder // non-nil during the grounding pass
+}
+
+// run evaluates the stratum to its fixpoint.
+func (e *evaluator) run() {
+	for _, ps := range e.plans {
+		e.exec(ps[0])
+	}
+	e.endRound()
+	for e.hasDelta() {
+		for _, ps := range e.plans {
+			for _, pl := range ps[1:] {
+				if len(e.delta[pl.steps[0].cur].rows) > 0 {
+					e.exec(pl)
+				}
+			}
+		}
+		e.endRound()
+	}
+}
+
+func (e *evaluator) hasDelta() bool {
+	for _, d := range e.delta {
+		if len(d.rows) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// exec runs one plan.
+func (e *evaluator) exec(pl *plan) {
+	e.pl = pl
+	r := pl.rule
+	if cap(e.slots) < r.nvars {
+		e.slots = make([]uint32, r.nvars)
+	}
+	e.slots = e.slots[:r.nvars]
+	e.rows = growU32(e.rows, len(r.pos))
+	e.negLit = growI64(e.negLit, len(r.neg))
+	e.negRow = growI64(e.negRow, len(r.neg))
+	if !e.negsOK(pl.preNegs) {
+		return
+	}
+	e.join(0)
+}
+
+func growU32(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		return make([]uint32, n)
+	}
+	return s[:n]
+}
+
+func growI64(s []int64, n int) []int64 {
+	if cap(s) < n {
+		return make([]int64, n)
+	}
+	return s[:n]
+}
+
+func (e *evaluator) limit(st *step) uint32 {
+	if st.cur >= 0 {
+		return e.lim[st.cur]
+	}
+	return uint32(st.rel.n)
+}
+
+// match binds the step's variables from vals and checks the rest.
+func (e *evaluator) match(st *step, vals []uint32) bool {
+	for _, b := range st.binds {
+		e.slots[b.slot] = vals[b.col]
+	}
+	for _, c := range st.consts {
+		if vals[c.col] != c.c {
+			return false
+		}
+	}
+	for _, c := range st.checks {
+		if vals[c.col] != e.slots[c.slot] {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *evaluator) fillKey(st *step) []uint32 {
+	for i, t := range st.key {
+		if t.slot < 0 {
+			st.keybuf[i] = t.c
+		} else {
+			st.keybuf[i] = e.slots[t.slot]
+		}
+	}
+	return st.keybuf
+}
+
+// join enumerates the matches of steps si… and emits each.
+func (e *evaluator) join(si int) {
+	pl := e.pl
+	if si == len(pl.steps) {
+		e.emit()
+		return
+	}
+	st := &pl.steps[si]
+	rel := st.rel
+	switch st.mode {
+	case modeDelta:
+		d := &e.delta[st.cur]
+		for k, row := range d.rows {
+			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
+				e.rows[st.pos] = row
+				if e.poly {
+					e.dmons = d.mons[k]
+				}
+				e.join(si + 1)
+			}
+		}
+	case modeScan:
+		lim := e.limit(st)
+		for row := range lim {
+			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
+				e.rows[st.pos] = row
+				e.join(si + 1)
+			}
+		}
+	case modeIndex:
+		lim := e.limit(st)
+		for h := st.ix.lookup(rel, e.fillKey(st)); h != 0; h = st.ix.next[h-1] {
+			row := h - 1
+			if row >= lim {
+				continue
+			}
+			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
+				e.rows[st.pos] = row
+				e.join(si + 1)
+			}
+		}
+	case modeProbe:
+		row, ok := rel.find(e.fillKey(st))
+		if ok && row < e.limit(st) && e.negsOK(st.negs) {
+			e.rows[st.pos] = row
+			e.join(si + 1)
+		}
+	}
+}
+
+// negsOK tests negated literals whose variables are bound. A literal fails
+// the derivation only when its atom holds unconditionally; otherwise, with
+// provenance, the derivation carries the literal.
+func (e *evaluator) negsOK(negs []int) bool {
+	r := e.pl.rule
+	for _, k := range negs {
+		a := r.neg[k]
+		buf := e.hbuf[:0]
+		for _, t := range a.args {
+			if t.slot < 0 {
+				buf = append(buf, t.c)
+			} else {
+				buf = append(buf, e.slots[t.slot])
+			}
+		}
+		e.hbuf = buf
+		rel := e.m.rels[a.pred]
+		row, ok := rel.find(buf)
+		if !ok {
+			e.negLit[k], e.negRow[k] = -1, -1
+			continue
+		}
+		p := rel.poly(row)
+		if p.isOne() {
+			return false
+		}
+		e.negRow[k] = int64(row)
+		if e.poly {
+			e.negLit[k] = int64(e.negLitID(a.pred, row))
+		}
+	}
+	return true
+}
+
+// negLitID interns "not pred(row)".
+func (e *evaluator) negLitID(pred, row uint32) uint32 {
+	key := uint64(pred)<<32 | uint64(row)
+	if id, ok := e.negIDs[key]; ok {
+		return id
+	}
+	m := e.m
+	id := m.lits.negLit(pred, m.rels[pred].row(row), m.predNames[pred], m.consts.snapshot())
+	e.negIDs[key] = id
+	return id
+}
+
+// emit handles one complete match: insert the head, and with provenance
+// add the derivation's monomials to the head's pending contributions.
+func (e *evaluator) emit() {
+	r := e.pl.rule
+	buf := e.hbuf[:0]
+	for _, t := range r.head.args {
+		if t.slot < 0 {
+			buf = append(buf, t.c)
+		} else {
+			buf = append(buf, e.slots[t.slot])
+		}
+	}
+	e.hbuf = buf
+	ci := e.curIdx[r.head.pred]
+	rel := e.cur[ci]
+	if e.ground != nil {
+		e.ground.record(e, rel, buf)
+		return
+	}
+	row, _ := rel.insert(buf)
+	if !e.poly {
+		return
+	}
+	pe := e.pending(ci, row)
+	if e.relational || e.overflow {
+		// No polynomials any more, but unconditional support stays exact:
+		// negation and grading depend on it.
+		pe.taint = true
+		if e.unconditional() {
+			e.addPending(pe, rel.polys[row], mono{})
+		}
+		return
+	}
+	taint := e.product()
+	if taint {
+		pe.taint = true
+	}
+	e.generated += len(e.accA)
+	if e.kept+e.generated > e.bounds.MaxStratumMonomials {
+		e.overflow = true
+		return
+	}
+	for _, u := range e.accA {
+		e.addPending(pe, rel.polys[row], u)
+	}
+}
+
+// unconditional reports whether the current derivation has support One.
+func (e *evaluator) unconditional() bool {
+	r := e.pl.rule
+	if !r.allOne {
+		return false
+	}
+	for i, a := range r.pos {
+		if !e.m.rels[a.pred].poly(e.rows[i]).isOne() {
+			return false
+		}
+	}
+	for k := range r.neg {
+		if e.negLit[k] >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// pending returns the pending entry of a head row, creating it.
+func (e *evaluator) pending(ci int, row uint32) *pendEntry {
+	px := e.pidx[ci]
+	if int(row) >= len(px) {
+		n := len(px)
+		px = append(px, make([]int32, max(int(row)+1-n, n))...)
+		for i := n; i < len(px); i++ {
+			px[i] = -1
+		}
+		e.pidx[ci] = px
+	}
+	if px[row] < 0 {
+		px[row] = int32(len(e.pend))
+		e.pend = append(e.pend, pendEntry{cur: ci, row: row, first: -1})
+	}
+	return &e.pend[px[row]]
+}
+
+// addPending adds monomial u unless the row's polynomial or the pending
+// contributions absorb it; pending supersets of u are dropped.
+func (e *evaluator) addPending(pe *pendEntry, old ipoly, u mono) {
+	for _, o := range old {
+		if o.subset(u) {
+			return
+		}
+	}
+	for i := pe.first; i >= 0; i = e.pm[i].next {
+		if q := &e.pm[i]; !q.dead && q.subset(u) {
+			return
+		}
+	}
+	for i := pe.first; i >= 0; i = e.pm[i].next {
+		if q := &e.pm[i]; !q.dead && u.subset(q.mono) {
+			q.dead = true
+		}
+	}
+	e.pm = append(e.pm, pmono{mono: mono{sig: u.sig, lits: e.m.arena.copyLits(u.lits)}, next: pe.first})
+	pe.first = int32(len(e.pm) - 1)
+}
+
+// pendingMonos returns the live pending monomials of an entry.
+func (e *evaluator) pendingMonos(pe *pendEntry, buf []mono) []mono {
+	buf = buf[:0]
+	for i := pe.first; i >= 0; i = e.pm[i].next {
+		if !e.pm[i].dead {
+			buf = append(buf, e.pm[i].mono)
+		}
+	}
+	return buf
+}
+
+// product computes the current derivation's monomials into e.accA (rule
+// support × body supports × negated literals, absorbed, monomials over the
+// size cap dropped) and reports whether the result is tainted.
+func (e *evaluator) product() bool {
+	r := e.pl.rule
+	taint := false
+	e.accA = append(e.accA[:0], r.support...)
+	for i, a := range r.pos {
+		rel := e.m.rels[a.pred]
+		row := e.rows[i]
+		var f []mono
+		if i == e.pl.delta {
+			f = e.dmons
+		} else {
+			f = rel.poly(row)
+		}
+		if rel.tainted(row) {
+			taint = true
+		}
+		if ipoly(f).isOne() {
+			continue
+		}
+		if e.mulInto(f) {
+			taint = true
+		}
+	}
+	for k := range r.neg {
+		if id := e.negLit[k]; id >= 0 {
+			e.oneLit[0] = uint32(id)
+			e.single[0] = mono{sig: 1 << (uint64(id) & 63), lits: e.oneLit[:]}
+			if e.mulInto(e.single[:]) {
+				taint = true
+			}
+		}
+	}
+	return taint
+}
+
+// mulInto multiplies e.accA by f in place; it reports whether a monomial
+// was dropped for exceeding the size cap.
+func (e *evaluator) mulInto(f []mono) bool {
+	dropped := false
+	next := e.accB[:0]
+	lits := e.litsB[:0]
+	for _, a := range e.accA {
+		for _, b := range f {
+			n := len(lits)
+			lits = unionInto(lits, a.lits, b.lits)
+			if len(lits)-n > e.bounds.MaxMonomialSize {
+				lits = lits[:n]
+				dropped = true
+				continue
+			}
+			next = append(next, mono{sig: a.sig | b.sig, lits: lits[n:len(lits):len(lits)]})
+		}
+	}
+	if len(f) > 1 || len(e.accA) > 1 {
+		next = absorbList(next)
+	}
+	e.accB, e.accA = e.accA, next
+	e.litsB, e.litsA = e.litsA, lits
+	return dropped
+}

@@ -1,0 +1,191 @@
+// This file holds the interners: constants and predicate names to uint32
+// ids, and provenance literals (variables, negated atoms) to literal ids.
+// Interners are append-only, so a model keeps reading the ids it was built
+// with while its program goes on interning.
+
+package datalog
+
+import (
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// interner maps strings to dense uint32 ids.
+type interner struct {
+	mu    sync.RWMutex
+	ids   map[string]uint32
+	names []string
+}
+
+func newInterner() *interner { return &interner{ids: map[string]uint32{}} }
+
+// intern returns the id of s, assigning the next one if s is new.
+func (in *interner) intern(s string) uint32 {
+	in.mu.RLock()
+	id, ok := in.ids[s]
+	in.mu.RUnlock()
+	if ok {
+		return id
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if id, ok := in.ids[s]; ok {
+		return id
+	}
+	id = uint32(len(in.names))
+	in.ids[s] = id
+	in.names = append(in.names, s)
+	return id
+}
+
+// lookup returns the id of s if it was interned.
+func (in *interner) lookup(s string) (uint32, bool) {
+	in.mu.RLock()
+	id, ok := in.ids[s]
+	in.mu.RUnlock()
+	return id, ok
+}
+
+// snapshot returns the names interned so far; the slice is never written.
+func (in *interner) snapshot() []string {
+	in.mu.RLock()
+	defer in.mu.RUnlock()
+	return in.names[:len(in.names):len(in.names)]
+}
+
+// Literal kinds.
+const (
+	litVar     uint8 = iota // a provenance variable the caller named
+	litNeg                  // the negation of an atom of this program
+	litForeign              // the negation of an atom of another model
+)
+
+// litInfo describes one interned literal. Entries never change.
+type litInfo struct {
+	kind    uint8
+	name    string   // the rendering: the variable, or "not p(a, b)"
+	pred    uint32   // litNeg
+	args    []uint32 // litNeg
+	foreign atomRef  // litForeign
+}
+
+type foreignKey struct {
+	m    *Model
+	pred uint32
+	row  uint32
+}
+
+// litTable interns literals to ids shared by every model of a program.
+type litTable struct {
+	mu      sync.RWMutex
+	vars    map[string]uint32
+	negs    map[string]uint32
+	foreign map[foreignKey]uint32
+	info    []litInfo
+}
+
+func newLitTable() *litTable {
+	return &litTable{vars: map[string]uint32{}, negs: map[string]uint32{}, foreign: map[foreignKey]uint32{}}
+}
+
+func (t *litTable) add(key string, m map[string]uint32, li litInfo) uint32 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := m[key]; ok {
+		return id
+	}
+	id := uint32(len(t.info))
+	m[key] = id
+	t.info = append(t.info, li)
+	return id
+}
+
+// varLit interns the variable name.
+func (t *litTable) varLit(name string) uint32 {
+	t.mu.RLock()
+	id, ok := t.vars[name]
+	t.mu.RUnlock()
+	if ok {
+		return id
+	}
+	return t.add(name, t.vars, litInfo{kind: litVar, name: name})
+}
+
+// negLit interns "not pred(args)"; consts renders the arguments.
+func (t *litTable) negLit(pred uint32, args []uint32, predName string, consts []string) uint32 {
+	key := packKey(pred, args)
+	t.mu.RLock()
+	id, ok := t.negs[key]
+	t.mu.RUnlock()
+	if ok {
+		return id
+	}
+	names := make([]string, len(args))
+	for i, a := range args {
+		names[i] = consts[a]
+	}
+	li := litInfo{kind: litNeg, name: "not " + renderAtom(predName, names), pred: pred, args: append([]uint32(nil), args...)}
+	return t.add(key, t.negs, li)
+}
+
+// foreignLit interns the negation of an atom of another model.
+func (t *litTable) foreignLit(l plit) uint32 {
+	k := foreignKey{l.neg.m, l.neg.pred, l.neg.row}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.foreign[k]; ok {
+		return id
+	}
+	id := uint32(len(t.info))
+	t.foreign[k] = id
+	t.info = append(t.info, litInfo{kind: litForeign, name: l.name, foreign: *l.neg})
+	return id
+}
+
+func (t *litTable) snapshot() []litInfo {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.info[:len(t.info):len(t.info)]
+}
+
+// packKey packs a predicate id and a tuple into a map key.
+func packKey(pred uint32, args []uint32) string {
+	b := make([]byte, 4+4*len(args))
+	binary.LittleEndian.PutUint32(b, pred)
+	for i, a := range args {
+		binary.LittleEndian.PutUint32(b[4+4*i:], a)
+	}
+	return string(b)
+}
+
+// renderAtom renders pred(a, b). Constants that are not plain words (letters,
+// digits and _ - : . / @ #) are Go-quoted so the rendering stays unambiguous.
+func renderAtom(pred string, args []string) string {
+	var b strings.Builder
+	b.WriteString(pred)
+	b.WriteByte('(')
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(renderConst(a))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func renderConst(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, r := range s {
+		plain := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+			strings.ContainsRune("_-:./@#", r)
+		if !plain {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}

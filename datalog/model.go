@@ -1,0 +1,237 @@
+// This file holds Program.Eval and the Model it returns: the relations of
+// every predicate with their supports, read by name.
+
+package datalog
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+var modelSerial atomic.Uint64
+
+// Model is the result of evaluating a program: every derived atom with its
+// support polynomial. A Model is immutable and safe for concurrent use.
+type Model struct {
+	serial    uint64
+	consts    *interner
+	preds     *interner
+	lits      *litTable
+	predNames []string
+	arity     []int
+	rels      []*relation // by pred id; nil for predicates the program does not use
+	strata    []*stratResult
+	stratOf   []int
+	curIdx    []int // scratch during evaluation
+	info      []litInfo
+	arena     arena
+
+	mentionsOnce sync.Once
+	depIdx       *depIndex
+}
+
+// GroundFact is one atom of a model with its support.
+type GroundFact struct {
+	Pred    string
+	Args    []string
+	Support Poly
+}
+
+// Eval checks the program (stratification) and evaluates it. Strata whose
+// rules, facts and input strata did not change since this program's (or
+// its clone source's) previous Eval are taken over from that model.
+func (p *Program) Eval() (*Model, error) {
+	st, err := p.stratify()
+	if err != nil {
+		return nil, err
+	}
+	n := len(p.arity)
+	m := &Model{
+		serial: modelSerial.Add(1), consts: p.consts, preds: p.preds, lits: p.lits,
+		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
+		rels: make([]*relation, n), stratOf: st.stratOf, curIdx: make([]int, n),
+	}
+	for i := range m.curIdx {
+		m.curIdx[i] = -1
+	}
+	prev := p.last
+	var prevByKey map[string]*stratResult
+	if prev != nil {
+		prevByKey = make(map[string]*stratResult, len(prev.strata))
+		for _, s := range prev.strata {
+			prevByKey[s.key.preds] = s
+		}
+	}
+	for i := range st.strata {
+		s := &st.strata[i]
+		res := &stratResult{preds: s.preds, key: p.stratKey(s), inputs: s.inputs, rules: s.rules}
+		if old := prevByKey[res.key.preds]; old != nil && old.key.equal(res.key) && inputsReused(m, s.inputs) {
+			for _, pred := range s.preds {
+				m.rels[pred] = prev.rels[pred]
+			}
+			res.region, res.poly, res.reused = old.region, old.poly, true
+		} else {
+			m.evalStratum(p, s, res)
+		}
+		m.strata = append(m.strata, res)
+	}
+	m.curIdx = nil
+	m.info = p.lits.snapshot()
+	p.last = m
+	return m, nil
+}
+
+func inputsReused(m *Model, inputs []int) bool {
+	for _, i := range inputs {
+		if !m.strata[i].reused {
+			return false
+		}
+	}
+	return true
+}
+
+// stratKey identifies a stratum's inputs: its predicates, its rules, the
+// versions of its facts, and the bounds.
+type stratKey struct {
+	preds  string
+	rules  []uint64
+	facts  []uint64
+	bounds Bounds
+}
+
+func (k stratKey) equal(o stratKey) bool {
+	return k.preds == o.preds && slices.Equal(k.rules, o.rules) && slices.Equal(k.facts, o.facts) && k.bounds == o.bounds
+}
+
+func (p *Program) stratKey(s *strat) stratKey {
+	k := stratKey{preds: packKey(0, s.preds), bounds: p.bounds}
+	for _, r := range s.rules {
+		k.rules = append(k.rules, r.id)
+	}
+	slices.Sort(k.rules)
+	for _, pred := range s.preds {
+		var v uint64
+		if f := p.facts[pred]; f != nil {
+			v = f.version
+		}
+		k.facts = append(k.facts, v)
+	}
+	return k
+}
+
+// lookupAtom finds the relation row of pred(args).
+func (m *Model) lookupAtom(pred string, args []string) (uint32, uint32, bool) {
+	pid, ok := m.preds.lookup(pred)
+	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil || m.arity[pid] != len(args) {
+		return 0, 0, false
+	}
+	t := make([]uint32, len(args))
+	for i, a := range args {
+		c, ok := m.consts.lookup(a)
+		if !ok {
+			return 0, 0, false
+		}
+		t[i] = c
+	}
+	row, ok := m.rels[pid].find(t)
+	return pid, row, ok
+}
+
+// Support returns the support of pred(args): zero when the atom was not
+// derived. A truncated support is flagged (Poly.Truncated) and evaluates
+// exactly through Poly.Eval.
+func (m *Model) Support(pred string, args ...string) Poly {
+	pid, row, ok := m.lookupAtom(pred, args)
+	if !ok {
+		return Poly{}
+	}
+	return m.publicPoly(pid, row)
+}
+
+// publicPoly renders a row's support as a Poly.
+func (m *Model) publicPoly(pred, row uint32) Poly {
+	rel := m.rels[pred]
+	p := rel.poly(row)
+	mons := make([][]plit, len(p))
+	for i, mo := range p {
+		ls := make([]plit, len(mo.lits))
+		for j, id := range mo.lits {
+			ls[j] = m.plitOf(id)
+		}
+		mons[i] = ls
+	}
+	trunc := rel.tainted(row)
+	out := normalize(mons, trunc)
+	if trunc {
+		out.d.exact = &atomRef{m: m, pred: pred, row: row}
+	}
+	return out
+}
+
+// plitOf renders literal id as a public literal.
+func (m *Model) plitOf(id uint32) plit {
+	li := m.info[id]
+	switch li.kind {
+	case litNeg:
+		row, _ := m.rels[li.pred].find(li.args)
+		return plit{name: li.name, neg: &atomRef{m: m, pred: li.pred, row: row}}
+	case litForeign:
+		f := li.foreign
+		return plit{name: li.name, neg: &f}
+	}
+	return plit{name: li.name}
+}
+
+// argStrings renders a row's constants.
+func (m *Model) argStrings(rel *relation, row uint32, consts []string) []string {
+	vals := rel.row(row)
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = consts[v]
+	}
+	return out
+}
+
+// Facts returns every atom of pred with its support, ordered by arguments
+// (element by element, as strings).
+func (m *Model) Facts(pred string) []GroundFact {
+	pid, ok := m.preds.lookup(pred)
+	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil {
+		return []GroundFact{}
+	}
+	rel := m.rels[pid]
+	consts := m.consts.snapshot()
+	out := make([]GroundFact, rel.n)
+	for i := range rel.n {
+		out[i] = GroundFact{Pred: pred, Args: m.argStrings(rel, uint32(i), consts), Support: m.publicPoly(pid, uint32(i))}
+	}
+	slices.SortFunc(out, func(a, b GroundFact) int { return slices.Compare(a.Args, b.Args) })
+	return out
+}
+
+// Len returns the number of atoms of pred.
+func (m *Model) Len(pred string) int {
+	pid, ok := m.preds.lookup(pred)
+	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil {
+		return 0
+	}
+	return m.rels[pid].n
+}
+
+// Preds returns the names of the program's predicates (those with a fact or
+// in a rule when it was evaluated), sorted.
+func (m *Model) Preds() []string {
+	var out []string
+	for pid, rel := range m.rels {
+		if rel != nil {
+			out = append(out, m.predNames[pid])
+		}
+	}
+	slices.SortFunc(out, strings.Compare)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}

@@ -1,0 +1,406 @@
+// This file holds the program: the public term, atom and rule types, and
+// the fact and rule store with its interning, validation and cloning.
+
+package datalog
+
+import (
+	"fmt"
+	"slices"
+	"sync/atomic"
+)
+
+// Term is a variable or a constant of a rule atom; exactly one is set, so
+// the empty string cannot be a rule constant. The variable "_" is
+// anonymous: each occurrence is a distinct variable, allowed only in
+// positive body atoms (and ignored by Query).
+type Term struct{ Var, Const string }
+
+// Anon is the anonymous variable.
+const Anon = "_"
+
+// V returns the variable term name.
+func V(name string) Term { return Term{Var: name} }
+
+// C returns the constant term value.
+func C(value string) Term { return Term{Const: value} }
+
+// Atom is a predicate applied to terms.
+type Atom struct {
+	Pred string
+	Args []Term
+}
+
+// Literal is a body atom, possibly negated.
+type Literal struct {
+	Atom    Atom
+	Negated bool
+}
+
+// Rule is one clause Head :- Body. Support is the rule's own polynomial,
+// multiplied into every derivation it fires (One for an unconditional rule;
+// the zero polynomial is refused).
+type Rule struct {
+	Name    string
+	Head    Atom
+	Body    []Literal
+	Support Poly
+}
+
+// Bounds cap the support polynomials; see the package documentation. A zero
+// field takes its default.
+type Bounds struct {
+	MaxMonomials        int // monomials kept per atom (default 64)
+	MaxMonomialSize     int // literals per monomial (default 64)
+	MaxStratumMonomials int // monomials one stratum may hold, and generate in one round (default 1<<20)
+}
+
+// DefaultBounds returns the defaults: 64 monomials per atom, 64 literals
+// per monomial, 1,048,576 monomials per stratum.
+func DefaultBounds() Bounds {
+	return Bounds{MaxMonomials: 64, MaxMonomialSize: 64, MaxStratumMonomials: 1 << 20}
+}
+
+func (b Bounds) withDefaults() Bounds {
+	d := DefaultBounds()
+	if b.MaxMonomials <= 0 {
+		b.MaxMonomials = d.MaxMonomials
+	}
+	if b.MaxMonomialSize <= 0 {
+		b.MaxMonomialSize = d.MaxMonomialSize
+	}
+	if b.MaxStratumMonomials <= 0 {
+		b.MaxStratumMonomials = d.MaxStratumMonomials
+	}
+	return b
+}
+
+// versionClock issues fact versions and rule ids, unique across every
+// program and clone, so a model can tell whether its inputs changed.
+var versionClock atomic.Uint64
+
+// cterm is a compiled term: a variable slot, or a constant when slot < 0.
+type cterm struct {
+	slot int32
+	c    uint32
+}
+
+// catom is a compiled atom.
+type catom struct {
+	pred uint32
+	args []cterm
+}
+
+// ruleRec is a validated, compiled rule. It never changes once added.
+type ruleRec struct {
+	id       uint64
+	rule     Rule
+	head     catom
+	pos, neg []catom
+	nvars    int
+	support  ipoly
+	allOne   bool
+}
+
+// factEntry is one ground fact with its support, full and uncut. pubs are
+// the supports as given, one per AddFact call, kept so that a truncated
+// support taken from another model is still evaluated exactly.
+type factEntry struct {
+	args []uint32
+	sup  ipoly
+	pub  Poly
+	pubs []Poly
+}
+
+// truncated reports whether a support given for the fact was truncated.
+func (f *factEntry) truncated() bool {
+	for _, p := range f.pubs {
+		if p.Truncated() {
+			return true
+		}
+	}
+	return false
+}
+
+// eval evaluates the fact's support exactly under v.
+func (f *factEntry) eval(v Valuation) Truth {
+	t := False
+	for _, p := range f.pubs {
+		t = max(t, p.Eval(v))
+	}
+	return t
+}
+
+// factSet holds the facts of one predicate. Once frozen (by Clone) it is
+// shared and never written again: writers copy it first.
+type factSet struct {
+	version uint64
+	index   map[string]int
+	entries []factEntry // nil args marks a removed entry
+	live    int
+	frozen  atomic.Bool
+}
+
+func (f *factSet) clone() *factSet {
+	c := &factSet{version: f.version, index: make(map[string]int, len(f.index)),
+		entries: slices.Clone(f.entries), live: f.live}
+	for k, v := range f.index {
+		c.index[k] = v
+	}
+	return c
+}
+
+// Program is a set of facts and rules. Clone may be called from several
+// goroutines at once; every other method needs exclusive use of the
+// program. The models it returns are safe for concurrent use.
+type Program struct {
+	consts, preds *interner
+	lits          *litTable
+	arity         []int // by pred id; -1 unknown
+	facts         []*factSet
+	rules         []*ruleRec
+	bounds        Bounds
+	last          *Model
+}
+
+// NewProgram returns an empty program with the default bounds.
+func NewProgram() *Program {
+	return &Program{consts: newInterner(), preds: newInterner(), lits: newLitTable(), bounds: DefaultBounds()}
+}
+
+// SetBounds sets the polynomial bounds; zero fields take their defaults.
+func (p *Program) SetBounds(b Bounds) { p.bounds = b.withDefaults() }
+
+// Bounds returns the polynomial bounds in force.
+func (p *Program) Bounds() Bounds { return p.bounds }
+
+// Clone returns an independent copy of p in O(predicates + rules): the
+// fact sets are shared and copied by whichever program writes one first,
+// interners are shared (they are append-only and locked), and the clone
+// reuses p's last model for incremental Eval.
+func (p *Program) Clone() *Program {
+	for _, f := range p.facts {
+		if f != nil {
+			f.frozen.Store(true)
+		}
+	}
+	return &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: slices.Clone(p.arity),
+		facts: slices.Clone(p.facts), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last}
+}
+
+// predID interns a predicate name and grows the per-predicate tables.
+func (p *Program) predID(name string) uint32 {
+	id := p.preds.intern(name)
+	for int(id) >= len(p.arity) {
+		p.arity = append(p.arity, -1)
+		p.facts = append(p.facts, nil)
+	}
+	return id
+}
+
+// writableFacts returns the fact set of pred, copying a shared one.
+func (p *Program) writableFacts(pred uint32) *factSet {
+	f := p.facts[pred]
+	switch {
+	case f == nil:
+		f = &factSet{index: map[string]int{}}
+	case f.frozen.Load():
+		f = f.clone()
+	default:
+		return f
+	}
+	p.facts[pred] = f
+	return f
+}
+
+func arityError(rule, pred string, got, want int) *Error {
+	return &Error{Code: CodeArityMismatch, Rule: rule, Pred: pred, Message: fmt.Sprintf(
+		"predicate %q is used with %d arguments here and %d elsewhere; use one arity per predicate or rename one of the uses",
+		pred, got, want)}
+}
+
+// AddFact adds the ground fact pred(args) with the given support. Adding a
+// fact twice adds the supports. The zero support is refused (use One() for
+// an unconditional fact).
+func (p *Program) AddFact(pred string, args []string, support Poly) error {
+	if pred == "" {
+		return &Error{Code: CodeInvalidTerm, Message: "a fact has an empty predicate name; name the predicate"}
+	}
+	if support.IsZero() && !support.Truncated() {
+		return &Error{Code: CodeZeroSupport, Pred: pred, Message: fmt.Sprintf(
+			"fact %s has the zero support, so it would not hold; pass datalog.One() for an unconditional fact",
+			renderAtom(pred, args))}
+	}
+	if id, ok := p.preds.lookup(pred); ok && int(id) < len(p.arity) && p.arity[id] >= 0 && p.arity[id] != len(args) {
+		return arityError("", pred, len(args), p.arity[id])
+	}
+	id := p.predID(pred)
+	p.arity[id] = len(args)
+	tuple := make([]uint32, len(args))
+	for i, a := range args {
+		tuple[i] = p.consts.intern(a)
+	}
+	f := p.writableFacts(id)
+	f.version = versionClock.Add(1)
+	key := packKey(id, tuple)
+	if i, ok := f.index[key]; ok {
+		e := &f.entries[i]
+		e.pub = e.pub.Add(support)
+		e.pubs = append(e.pubs[:len(e.pubs):len(e.pubs)], support)
+		e.sup = p.internPoly(e.pub)
+		return nil
+	}
+	f.index[key] = len(f.entries)
+	f.entries = append(f.entries, factEntry{args: tuple, pub: support, pubs: []Poly{support}, sup: p.internPoly(support)})
+	f.live++
+	return nil
+}
+
+// RemoveFact removes the fact pred(args) and reports whether it was there.
+func (p *Program) RemoveFact(pred string, args []string) bool {
+	id, ok := p.preds.lookup(pred)
+	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil {
+		return false
+	}
+	tuple := make([]uint32, len(args))
+	for i, a := range args {
+		c, ok := p.consts.lookup(a)
+		if !ok {
+			return false
+		}
+		tuple[i] = c
+	}
+	key := packKey(id, tuple)
+	if _, ok := p.facts[id].index[key]; !ok {
+		return false
+	}
+	f := p.writableFacts(id)
+	i := f.index[key]
+	delete(f.index, key)
+	f.entries[i] = factEntry{}
+	f.live--
+	f.version = versionClock.Add(1)
+	return true
+}
+
+// internPoly converts a public polynomial to literal ids.
+func (p *Program) internPoly(q Poly) ipoly {
+	ms := make([]mono, 0, len(q.mons()))
+	for _, m := range q.mons() {
+		lits := make([]uint32, len(m))
+		for i, l := range m {
+			if l.neg == nil {
+				lits[i] = p.lits.varLit(l.name)
+			} else {
+				lits[i] = p.lits.foreignLit(l)
+			}
+		}
+		ms = append(ms, mono{lits: lits})
+	}
+	for i := range ms {
+		l := ms[i].lits
+		slices.Sort(l)
+		ms[i].lits = compactU32(l)
+		ms[i].sig = sigOf(ms[i].lits)
+	}
+	return absorbList(ms)
+}
+
+// AddRule validates r (terms, arities, range restriction, non-zero
+// support) and adds it. A rule that fails a check is not added.
+// Stratification is checked by Check and Eval.
+func (p *Program) AddRule(r Rule) error {
+	if err := p.validateRule(r); err != nil {
+		return err
+	}
+	rec := p.compileRule(r)
+	p.rules = append(p.rules, rec)
+	return nil
+}
+
+// RemoveRule removes every rule named name and reports how many it removed.
+func (p *Program) RemoveRule(name string) int {
+	kept := p.rules[:0:0]
+	for _, r := range p.rules {
+		if r.rule.Name != name {
+			kept = append(kept, r)
+		}
+	}
+	n := len(p.rules) - len(kept)
+	p.rules = kept
+	return n
+}
+
+// Rules returns the rules in the order they were added.
+func (p *Program) Rules() []Rule {
+	out := make([]Rule, len(p.rules))
+	for i, r := range p.rules {
+		out[i] = r.rule
+	}
+	return out
+}
+
+// compileRule interns a validated rule. Variables get slots in order of
+// first occurrence in the positive body.
+func (p *Program) compileRule(r Rule) *ruleRec {
+	rec := &ruleRec{id: versionClock.Add(1), rule: cloneRule(r), support: p.internPoly(r.Support)}
+	rec.allOne = rec.support.isOne()
+	slots := map[string]int32{}
+	compile := func(a Atom) catom {
+		id := p.predID(a.Pred)
+		p.arity[id] = len(a.Args)
+		ca := catom{pred: id, args: make([]cterm, len(a.Args))}
+		for i, t := range a.Args {
+			if t.Var == "" {
+				ca.args[i] = cterm{slot: -1, c: p.consts.intern(t.Const)}
+				continue
+			}
+			name := t.Var
+			if name == Anon {
+				name = fmt.Sprintf("_#%d", len(slots)) // fresh at each occurrence
+			}
+			s, ok := slots[name]
+			if !ok {
+				s = int32(len(slots))
+				slots[name] = s
+			}
+			ca.args[i] = cterm{slot: s}
+		}
+		return ca
+	}
+	for _, l := range r.Body {
+		if !l.Negated {
+			rec.pos = append(rec.pos, compile(l.Atom))
+		}
+	}
+	for _, l := range r.Body {
+		if l.Negated {
+			rec.neg = append(rec.neg, compile(l.Atom))
+		}
+	}
+	rec.head = compile(r.Head)
+	rec.nvars = len(slots)
+	return rec
+}
+
+func cloneRule(r Rule) Rule {
+	c := r
+	c.Head.Args = append([]Term(nil), r.Head.Args...)
+	c.Body = make([]Literal, len(r.Body))
+	for i, l := range r.Body {
+		c.Body[i] = Literal{Atom: Atom{Pred: l.Atom.Pred, Args: append([]Term(nil), l.Atom.Args...)}, Negated: l.Negated}
+	}
+	return c
+}
+
+func compactU32(s []uint32) []uint32 {
+	if len(s) < 2 {
+		return s
+	}
+	out := s[:1]
+	for _, x := range s[1:] {
+		if x != out[len(out)-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+// This file reports the program's strata and dependencies, for callers that
+// want to know what a change touches, and the model's evaluation figures.
+
+package datalog
+
+import (
+	"slices"
+	"strings"
+)
+
+// Stratum describes one stratum: a strongly connected component of the
+// predicate dependency graph. Strata are listed in evaluation order (every
+// stratum after those it reads; ties by smallest predicate name).
+type Stratum struct {
+	Preds     []string // the predicates it defines, sorted
+	Rules     []string // the names of the rules whose head is one of them, sorted
+	Reads     []string // predicates of earlier strata its rules read, sorted
+	Negates   []string // the subset of Reads read under negation, sorted
+	Recursive bool     // some rule reads a predicate of this stratum
+}
+
+// Strata returns the strata in evaluation order, or the stratification
+// error.
+func (p *Program) Strata() ([]Stratum, error) {
+	st, err := p.stratify()
+	if err != nil {
+		return nil, err
+	}
+	names := p.preds.snapshot()
+	out := make([]Stratum, len(st.strata))
+	for i, s := range st.strata {
+		o := Stratum{Preds: []string{}, Rules: []string{}, Reads: []string{}, Negates: []string{}, Recursive: s.recursive}
+		for _, pred := range s.preds {
+			o.Preds = append(o.Preds, names[pred])
+		}
+		for _, r := range s.rules {
+			o.Rules = append(o.Rules, r.rule.Name)
+			for _, a := range r.pos {
+				if st.stratOf[a.pred] != i {
+					o.Reads = append(o.Reads, names[a.pred])
+				}
+			}
+			for _, a := range r.neg {
+				if st.stratOf[a.pred] != i {
+					o.Reads = append(o.Reads, names[a.pred])
+					o.Negates = append(o.Negates, names[a.pred])
+				}
+			}
+		}
+		for _, l := range []*[]string{&o.Preds, &o.Rules, &o.Reads, &o.Negates} {
+			slices.SortFunc(*l, strings.Compare)
+			*l = slices.Compact(*l)
+		}
+		out[i] = o
+	}
+	return out, nil
+}
+
+// Dependents returns the given predicates and every predicate whose atoms
+// can change when their facts or rules change (those that read them,
+// transitively), sorted. Unknown names are ignored.
+func (p *Program) Dependents(preds ...string) []string {
+	names := p.preds.snapshot()
+	users := map[uint32][]uint32{}
+	for _, r := range p.rules {
+		for _, a := range append(slices.Clone(r.pos), r.neg...) {
+			users[a.pred] = append(users[a.pred], r.head.pred)
+		}
+	}
+	seen := map[uint32]bool{}
+	var queue []uint32
+	for _, name := range preds {
+		if id, ok := p.preds.lookup(name); ok && int(id) < len(p.arity) && p.arity[id] >= 0 && !seen[id] {
+			seen[id] = true
+			queue = append(queue, id)
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, u := range users[v] {
+			if !seen[u] {
+				seen[u] = true
+				queue = append(queue, u)
+			}
+		}
+	}
+	out := []string{}
+	for id := range seen {
+		out = append(out, names[id])
+	}
+	slices.SortFunc(out, strings.Compare)
+	return out
+}
+
+// Stats are figures of one evaluation.
+type Stats struct {
+	Strata    int // strata in the program
+	Reused    int // strata taken over unchanged from the previous model
+	Atoms     int // atoms in the model
+	Truncated int // atoms whose support was cut by the bounds
+}
+
+// Stats returns the figures of the evaluation that built m.
+func (m *Model) Stats() Stats {
+	s := Stats{Strata: len(m.strata)}
+	for _, st := range m.strata {
+		if st.reused {
+			s.Reused++
+		}
+	}
+	for _, rel := range m.rels {
+		if rel == nil {
+			continue
+		}
+		s.Atoms += rel.n
+		for _, t := range rel.taint {
+			if t {
+				s.Truncated++
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,118 @@
+// Package project reads deloreis.toml, the project file: where the project's
+// lorestore lives and which documents (scopes) it declares, each optionally
+// written in a .dli source file. It does not open the store or parse the
+// sources; it only says where they are, and refuses paths that would leave
+// the project folder.
+package project
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+)
+
+// FileName is the project file's name, in the project folder.
+const FileName = "deloreis.toml"
+
+// Project is a loaded project file.
+type Project struct {
+	Dir       string     // the project folder (absolute)
+	Store     string     // the lorestore (absolute); default <Dir>/.lore
+	Documents []Document // sorted by scope
+}
+
+// Document is one declared scope.
+type Document struct {
+	Scope  string // the scope id
+	Source string // the .dli file it is written in (absolute), or ""
+}
+
+// file is the TOML shape of deloreis.toml.
+type file struct {
+	Store    string    `toml:"store"`
+	Document []docFile `toml:"document"`
+}
+
+type docFile struct {
+	Scope  string `toml:"scope"`
+	Source string `toml:"source"`
+}
+
+// Load reads dir/deloreis.toml. A folder without one is a project with the
+// default store and no declared documents.
+func Load(dir string) (*Project, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{Dir: abs, Store: filepath.Join(abs, lorestore.DefaultDir)}
+	data, err := os.ReadFile(filepath.Join(abs, FileName))
+	if errors.Is(err, os.ErrNotExist) {
+		return p, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f file
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		return nil, fmt.Errorf("project: %s: %w", FileName, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		return nil, fmt.Errorf("project: %s: unknown key %s", FileName, undecoded[0])
+	}
+	if f.Store != "" {
+		if p.Store, err = inside(abs, f.Store); err != nil {
+			return nil, fmt.Errorf("project: store: %w", err)
+		}
+	}
+	seen := map[string]bool{}
+	for i, d := range f.Document {
+		if !objects.ValidID(d.Scope) {
+			return nil, fmt.Errorf("project: document %d: scope %q is not an id", i+1, d.Scope)
+		}
+		if seen[d.Scope] {
+			return nil, fmt.Errorf("project: document %d: scope %q is declared twice", i+1, d.Scope)
+		}
+		seen[d.Scope] = true
+		doc := Document{Scope: d.Scope}
+		if d.Source != "" {
+			if doc.Source, err = inside(abs, d.Source); err != nil {
+				return nil, fmt.Errorf("project: document %s: source: %w", d.Scope, err)
+			}
+		}
+		p.Documents = append(p.Documents, doc)
+	}
+	sort.Slice(p.Documents, func(i, j int) bool { return p.Documents[i].Scope < p.Documents[j].Scope })
+	return p, nil
+}
+
+// inside resolves a path written in the project file against the project
+// folder and refuses one that leaves it.
+func inside(dir, rel string) (string, error) {
+	if filepath.IsAbs(rel) {
+		return "", fmt.Errorf("%q must be relative to the project folder", rel)
+	}
+	p := filepath.Join(dir, rel)
+	if r, err := filepath.Rel(dir, p); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%q leaves the project folder", rel)
+	}
+	return p, nil
+}
+
+// Document returns the declared document of a scope.
+func (p *Project) Document(scope string) (Document, bool) {
+	for _, d := range p.Documents {
+		if d.Scope == scope {
+			return d, true
+		}
+	}
+	return Document{}, false
+}

@@ -1,0 +1,252 @@
+// The check battery, part one: references, citations, identity, rules.
+// Each check reads the index (and, where it must, the graded model) and
+// appends findings; none of them changes the world.
+
+package world
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/deloreis/deloreis/objects"
+)
+
+// runChecks runs every check of the battery.
+func (w *World) runChecks() {
+	w.checkCitations()
+	w.checkReferences()
+	w.checkIdentity()
+	w.checkPredicateIdentity()
+	w.checkChronology()
+	w.checkFunctional()
+	w.checkFluents()
+}
+
+// checkRuleNames reports a rule name used by two different rules, and
+// leaves the later-staged one out of the program.
+func (w *World) checkRuleNames() {
+	seen := map[string]Entry{}
+	for _, e := range w.ix.rules {
+		r := e.Object.(*objects.Rule)
+		first, dup := seen[r.Name]
+		if !dup {
+			seen[r.Name] = e
+			continue
+		}
+		staged := e
+		if first.Staged && !e.Staged {
+			staged, seen[r.Name] = first, e
+		}
+		f := newFinding(CodeRuleDuplicate, "A rule named %q is already in the world; rename the new rule.", r.Name)
+		f.Citations = []string{staged.ID.String()}
+		f.Data = map[string]any{"rule": r.Name}
+		w.findings = append(w.findings, f)
+		w.droppedRules[r.Name] = staged.Staged // a committed duplicate stays in, a staged one does not
+	}
+	for name, drop := range w.droppedRules {
+		if !drop {
+			delete(w.droppedRules, name)
+		}
+	}
+}
+
+// checkCitations reports cited decisions the scope does not record.
+func (w *World) checkCitations() {
+	for _, e := range w.ix.entries {
+		p, ok := provenanceOf(e.Object)
+		if !ok || p.Kind != objects.ProvenanceCited {
+			continue
+		}
+		for _, d := range p.Decisions {
+			if _, ok := w.ix.decisions[d]; ok {
+				continue
+			}
+			f := newFinding(CodeCitationUnknownDecision,
+				"The %s cites decision %q, which is not recorded in scope %s. Record it with author.record_decision first.", e.Object.Type(), d, w.scope)
+			f.Citations = []string{e.ID.String()}
+			f.Data = map[string]any{"decision": d}
+			w.findings = append(w.findings, f)
+		}
+	}
+}
+
+// checkReferences reports claims that name an entity (or event) that is
+// not in scope, with the nearest known ids as candidates.
+func (w *World) checkReferences() {
+	reported := map[string]bool{}
+	ref := func(e Entry, id string) {
+		if w.ix.known(id) || reported[e.ID.String()+"\x00"+id] {
+			return
+		}
+		reported[e.ID.String()+"\x00"+id] = true
+		f := newFinding(CodeEntityUnknown,
+			"No entity %q is in scope. The claim is staged but cannot materialize until it exists.", id)
+		f.Citations = []string{e.ID.String()}
+		f.Repair = &Repair{Kind: "resolve-entity", Candidates: w.candidates(id)}
+		f.Data = map[string]any{"entity": id}
+		w.findings = append(w.findings, f)
+	}
+	for _, e := range w.ix.entries {
+		switch o := e.Object.(type) {
+		case *objects.Fact:
+			if _, isQuestion := w.ix.questions[o.Entity]; !isQuestion {
+				ref(e, o.Entity)
+			}
+		case *objects.Relation:
+			ref(e, o.From)
+			ref(e, o.To)
+		case *objects.Event:
+			ref(e, o.Era)
+		case *objects.Before:
+			ref(e, o.Earlier)
+			ref(e, o.Later)
+		case *objects.State:
+			ref(e, o.Entity)
+			for _, anchor := range []string{o.Since, o.Until} {
+				if anchor != "" {
+					ref(e, anchor)
+				}
+			}
+		case *objects.SameAs:
+			ref(e, o.Left)
+			ref(e, o.Right)
+		}
+	}
+}
+
+// candidates ranks the known ids by edit distance to id: at most three,
+// within a distance that still reads as a misspelling.
+func (w *World) candidates(id string) []string {
+	type cand struct {
+		id   string
+		dist int
+	}
+	limit := max(2, len([]rune(id))/3)
+	var cs []cand
+	for _, known := range w.knownIDs() {
+		if d := editDistance(id, known); d <= limit {
+			cs = append(cs, cand{known, d})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].dist != cs[j].dist {
+			return cs[i].dist < cs[j].dist
+		}
+		return cs[i].id < cs[j].id
+	})
+	out := []string{}
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].id)
+	}
+	return out
+}
+
+func (w *World) knownIDs() []string {
+	ids := make([]string, 0, len(w.ix.entities)+len(w.ix.events))
+	for id := range w.ix.entities {
+		ids = append(ids, id)
+	}
+	for id := range w.ix.events {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// editDistance is the Levenshtein distance between two strings, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// checkIdentity runs the stage-time identity checks of DLI section 3.12.
+func (w *World) checkIdentity() {
+	for _, e := range w.ix.sameAs {
+		s := e.Object.(*objects.SameAs)
+		cite := []string{e.ID.String()}
+		switch {
+		case s.Left == s.Right:
+			f := newFinding(CodeSelfMerge, "%s is declared the same as itself: a harmless no-op merge.", s.Left)
+			f.Citations = cite
+			w.findings = append(w.findings, f)
+			continue
+		case w.temporal(s.Left) || w.temporal(s.Right):
+			f := newFinding(CodeTemporalUnsupported,
+				"Identity over the chronology spine is refused: %s or %s is an era or an event.", s.Left, s.Right)
+			f.Citations = cite
+			w.findings = append(w.findings, f)
+			continue
+		}
+		l, lok := w.ix.entities[s.Left]
+		r, rok := w.ix.entities[s.Right]
+		if lok && rok && l.Kind != r.Kind {
+			f := newFinding(CodeSortMismatch, "%s is a %s and %s a %s; they are declared the same.", s.Left, l.Kind, s.Right, r.Kind)
+			f.Citations = cite
+			w.findings = append(w.findings, f)
+		}
+	}
+}
+
+// checkPredicateIdentity reports predicate identities whose members are
+// used with different numbers of arguments.
+func (w *World) checkPredicateIdentity() {
+	for _, comp := range w.predicateComponents(false) {
+		var counts []int
+		seen := map[int]bool{}
+		for _, p := range comp.members {
+			for n := range w.arity[p] {
+				if !seen[n] {
+					seen[n] = true
+					counts = append(counts, n)
+				}
+			}
+		}
+		if len(counts) < 2 {
+			continue
+		}
+		sort.Ints(counts)
+		f := newFinding(CodeArityMismatch, "The predicates %s are declared the same property but are used with %s arguments.",
+			strings.Join(comp.members, ", "), joinInts(counts))
+		f.Citations = comp.claims
+		f.Data = map[string]any{"predicates": comp.members, "arities": counts}
+		w.findings = append(w.findings, f)
+	}
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = itoa(n)
+	}
+	return strings.Join(parts, " and ")
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,15 @@
+// Package world compiles a scope of lore — a lorestore snapshot plus a
+// workspace's staged layer — into a datalog program, grades every claim
+// and consequence, and runs the check battery that turns contradictions
+// into findings before anything is committed.
+//
+// It is the one place where lore objects meet the reasoning engine: the
+// lowering table of DESIGN.md section 4 (entities, facts, relations,
+// events, before-facts, option implications and rules become atoms and
+// clauses; declarations configure closure and checks), the valuation of
+// provenance variables (decisions by the grounded labelling of their
+// attacks, hypotheses by supposition, options by the state of their
+// question), entity and predicate identity as annotated bridging rules, and
+// the findings catalogue. It is not the store (lorestore) and not the
+// engine (datalog), and it never writes anything.
+package world

@@ -1,0 +1,290 @@
+// Lowering: lore objects become datalog facts and clauses (DESIGN.md
+// section 4), each annotated with its claim's support, and entity and
+// predicate identity become annotated bridging rules, so that defeating
+// the citing decision un-merges on the next read with no re-fixpoint.
+
+package world
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/objects"
+)
+
+// Internal predicates. '@' cannot occur in an id, so they never collide
+// with a lore predicate.
+const (
+	predSameAs = "@sameas" // an authored same-as claim, left to right
+	predSame   = "@same"   // its symmetric-transitive closure
+	predEvent  = "event"
+	predDuring = "during"
+	predBefore = "before"
+)
+
+// lowered is one authored atom and the claim it came from.
+type lowered struct {
+	pred  string
+	args  []string
+	claim objects.ID
+}
+
+// lower builds the program of the world: authored atoms, rules, identity.
+func (w *World) lower() (*datalog.Program, error) {
+	p := datalog.NewProgram()
+	w.authored = w.authored[:0]
+	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
+		w.authored = append(w.authored, lowered{pred: pred, args: args, claim: id})
+		w.arity.note(pred, len(args))
+		return p.AddFact(pred, args, s)
+	}
+	for _, e := range w.ix.entries {
+		if err := w.lowerOne(e, add); err != nil {
+			return nil, err
+		}
+	}
+	for _, q := range sortedQuestions(w.ix) {
+		for _, opt := range q.Options {
+			if opt.Implies != nil {
+				w.arity.note(opt.Implies.Pred, len(opt.Implies.Args))
+				if err := p.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	w.lowerRules(p)
+	if err := w.lowerIdentity(p); err != nil {
+		return nil, err
+	}
+	w.lowerPredicateIdentity(p)
+	return p, nil
+}
+
+// lowerOne lowers one claim to its atoms.
+func (w *World) lowerOne(e Entry, add func(objects.ID, datalog.Poly, string, ...string) error) error {
+	switch o := e.Object.(type) {
+	case *objects.Entity:
+		return add(e.ID, w.support(e.ID, o.Provenance), string(o.Kind), o.Ident)
+	case *objects.Fact:
+		return add(e.ID, w.support(e.ID, o.Provenance), o.Key, o.Entity, o.Value)
+	case *objects.Relation:
+		return add(e.ID, w.support(e.ID, o.Provenance), o.Relation, o.From, o.To)
+	case *objects.Event:
+		s := w.support(e.ID, o.Provenance)
+		if err := add(e.ID, s, predEvent, o.Ident); err != nil {
+			return err
+		}
+		return add(e.ID, s, predDuring, o.Ident, o.Era)
+	case *objects.Before:
+		return add(e.ID, w.support(e.ID, o.Provenance), predBefore, o.Earlier, o.Later)
+	case *objects.State:
+		return add(e.ID, w.support(e.ID, o.Provenance), o.Key, o.Entity, o.Value)
+	}
+	return nil
+}
+
+func sortedQuestions(ix *index) []*objects.Question {
+	qs := make([]*objects.Question, 0, len(ix.questions))
+	for _, q := range ix.questions {
+		qs = append(qs, q)
+	}
+	sort.Slice(qs, func(i, j int) bool { return qs[i].Ident < qs[j].Ident })
+	return qs
+}
+
+// lowerRules adds every rule the checks let through.
+func (w *World) lowerRules(p *datalog.Program) {
+	for _, e := range w.ix.rules {
+		r := e.Object.(*objects.Rule)
+		if w.droppedRules[r.Name] {
+			continue
+		}
+		dr := toDatalogRule(r, w.support(e.ID, r.Provenance))
+		if err := p.AddRule(dr); err != nil {
+			w.dropRule(r.Name, err)
+			continue
+		}
+		w.arity.note(r.Head.Pred, len(r.Head.Args))
+		for _, l := range r.Body {
+			w.arity.note(l.Atom.Pred, len(l.Atom.Args))
+		}
+	}
+}
+
+func toDatalogRule(r *objects.Rule, support datalog.Poly) datalog.Rule {
+	dr := datalog.Rule{Name: r.Name, Head: toAtom(r.Head), Support: support}
+	for _, l := range r.Body {
+		dr.Body = append(dr.Body, datalog.Literal{Atom: toAtom(l.Atom), Negated: l.Negated})
+	}
+	return dr
+}
+
+func toAtom(a objects.Atom) datalog.Atom {
+	out := datalog.Atom{Pred: a.Pred, Args: make([]datalog.Term, len(a.Args))}
+	for i, t := range a.Args {
+		out.Args[i] = datalog.Term{Var: t.Var, Const: t.Const}
+	}
+	return out
+}
+
+// lowerIdentity adds the same-as claims and, when there are any, the
+// closure rules and, for every predicate and argument position, a rule
+// that carries a fact across an identity. Each derived fact's support is
+// multiplied by the identity's, so a defeated same-as un-merges.
+func (w *World) lowerIdentity(p *datalog.Program) error {
+	n := 0
+	for _, e := range w.ix.sameAs {
+		s := e.Object.(*objects.SameAs)
+		if s.Left == s.Right || w.temporal(s.Left) || w.temporal(s.Right) {
+			continue // self-merges are no-ops; the chronology spine is refused
+		}
+		if err := p.AddFact(predSameAs, []string{s.Left, s.Right}, w.support(e.ID, s.Provenance)); err != nil {
+			return err
+		}
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	x, y, z := datalog.Term{Var: "X"}, datalog.Term{Var: "Y"}, datalog.Term{Var: "Z"}
+	rules := []datalog.Rule{
+		{Name: "@same-forward", Head: datalog.Atom{Pred: predSame, Args: []datalog.Term{x, y}},
+			Body: []datalog.Literal{{Atom: datalog.Atom{Pred: predSameAs, Args: []datalog.Term{x, y}}}}},
+		{Name: "@same-backward", Head: datalog.Atom{Pred: predSame, Args: []datalog.Term{x, y}},
+			Body: []datalog.Literal{{Atom: datalog.Atom{Pred: predSameAs, Args: []datalog.Term{y, x}}}}},
+		{Name: "@same-transitive", Head: datalog.Atom{Pred: predSame, Args: []datalog.Term{x, z}},
+			Body: []datalog.Literal{
+				{Atom: datalog.Atom{Pred: predSame, Args: []datalog.Term{x, y}}},
+				{Atom: datalog.Atom{Pred: predSame, Args: []datalog.Term{y, z}}}}},
+	}
+	for _, pred := range w.arity.preds() {
+		if !w.identityCarries(pred) {
+			continue
+		}
+		for i := 0; i < w.arity.of(pred); i++ {
+			rules = append(rules, carryRule(pred, w.arity.of(pred), i))
+		}
+	}
+	for _, r := range rules {
+		r.Support = datalog.One()
+		if err := p.AddRule(r); err != nil {
+			return fmt.Errorf("world: identity rule %s: %w", r.Name, err)
+		}
+	}
+	return nil
+}
+
+// identityCarries reports whether facts of pred follow an identity: lore
+// predicates do; the chronology (events, eras, order) does not, since
+// identity over the chronology spine is refused.
+func (w *World) identityCarries(pred string) bool {
+	switch pred {
+	case predEvent, predDuring, predBefore, predSameAs, predSame, string(objects.KindEra):
+		return false
+	}
+	return w.arity.of(pred) > 0
+}
+
+// carryRule is pred(…Y…) :- pred(…X…), @same(X, Y) at argument position i.
+func carryRule(pred string, arity, i int) datalog.Rule {
+	head := make([]datalog.Term, arity)
+	body := make([]datalog.Term, arity)
+	for j := 0; j < arity; j++ {
+		v := datalog.Term{Var: fmt.Sprintf("A%d", j)}
+		head[j], body[j] = v, v
+	}
+	head[i] = datalog.Term{Var: "Y"}
+	body[i] = datalog.Term{Var: "X"}
+	return datalog.Rule{
+		Name: fmt.Sprintf("@carry-%s-%d", pred, i),
+		Head: datalog.Atom{Pred: pred, Args: head},
+		Body: []datalog.Literal{
+			{Atom: datalog.Atom{Pred: pred, Args: body}},
+			{Atom: datalog.Atom{Pred: predSame, Args: []datalog.Term{{Var: "X"}, {Var: "Y"}}}},
+		},
+	}
+}
+
+// temporal reports whether an id names an era or an event.
+func (w *World) temporal(id string) bool {
+	_, ev := w.ix.events[id]
+	return ev || w.ix.isEra(id)
+}
+
+// lowerPredicateIdentity adds, for each predicate same-as claim whose
+// arity is known and agrees, the two rules that make each predicate imply
+// the other under the claim's support. Chaining gives the closure.
+func (w *World) lowerPredicateIdentity(p *datalog.Program) {
+	for _, e := range w.ix.predSameAs {
+		ps := e.Object.(*objects.PredicateSameAs)
+		if ps.Left == ps.Right {
+			continue
+		}
+		n, ok := w.arity.agree(ps.Left, ps.Right)
+		if !ok {
+			continue // unknown or conflicting arity: see the checks
+		}
+		s := w.support(e.ID, ps.Provenance)
+		for _, dir := range [][2]string{{ps.Left, ps.Right}, {ps.Right, ps.Left}} {
+			args := make([]datalog.Term, n)
+			for j := range args {
+				args[j] = datalog.Term{Var: fmt.Sprintf("A%d", j)}
+			}
+			r := datalog.Rule{
+				Name:    fmt.Sprintf("@pred-%s-%s-%s", dir[0], dir[1], e.ID.String()[:12]),
+				Head:    datalog.Atom{Pred: dir[1], Args: args},
+				Body:    []datalog.Literal{{Atom: datalog.Atom{Pred: dir[0], Args: args}}},
+				Support: s,
+			}
+			if err := p.AddRule(r); err == nil {
+				w.predIdentityRules++
+			}
+		}
+	}
+}
+
+// arities records the argument counts each predicate is used with.
+type arities map[string]map[int]bool
+
+func (a arities) note(pred string, n int) {
+	if a[pred] == nil {
+		a[pred] = map[int]bool{}
+	}
+	a[pred][n] = true
+}
+
+// of is the predicate's arity when it is used with exactly one (else 0).
+func (a arities) of(pred string) int {
+	if len(a[pred]) != 1 {
+		return 0
+	}
+	for n := range a[pred] {
+		return n
+	}
+	return 0
+}
+
+// agree returns the common arity of two predicates: known on at least one
+// side, and not contradicted by the other (a predicate used with two
+// arities contradicts everything).
+func (a arities) agree(p, q string) (int, bool) {
+	if len(a[p]) > 1 || len(a[q]) > 1 {
+		return 0, false
+	}
+	n, m := a.of(p), a.of(q)
+	if n > 0 && m > 0 && n != m {
+		return 0, false
+	}
+	return max(n, m), max(n, m) > 0
+}
+
+func (a arities) preds() []string {
+	out := make([]string, 0, len(a))
+	for p := range a {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,214 @@
+// The World: compiling a scope into a graded model, and reading grades,
+// answers and explanations from it.
+
+package world
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/objects"
+)
+
+// Input is what a world is compiled from: the committed objects of one
+// scope (from a lorestore snapshot), the objects a workspace has staged
+// over them, and the hypotheses supposed true in a fork.
+type Input struct {
+	Scope    string
+	Base     []Entry          // committed objects
+	Staged   []objects.Object // not yet committed, in staging order
+	Supposed []string         // hypothesis ids supposed true (fork workspaces)
+}
+
+// World is a compiled, graded scope. It never changes; a new staged layer
+// compiles a new World.
+type World struct {
+	scope    string
+	ix       *index
+	supposed []string
+
+	attacks  map[objects.ID][][2]string     // attack edges per claim
+	attacked map[objects.ID]map[string]bool // decisions attacked per claim
+
+	arity             arities
+	authored          []lowered
+	droppedRules      map[string]bool
+	predIdentityRules int
+
+	model    *datalog.Model
+	val      valuation
+	findings []Finding
+}
+
+// Compile builds the world of an input: index, lower, evaluate, value and
+// check. Errors are reserved for failures of the machinery; everything
+// wrong with the lore itself is a finding.
+func Compile(in Input) (*World, error) {
+	entries := append([]Entry(nil), in.Base...)
+	for _, o := range in.Staged {
+		id, err := o.ID()
+		if err != nil {
+			return nil, fmt.Errorf("world: staged %s: %w", o.Type(), err)
+		}
+		entries = append(entries, Entry{ID: id, Object: o, Staged: true})
+	}
+	w := &World{
+		scope:        in.Scope,
+		ix:           newIndex(entries),
+		supposed:     append([]string(nil), in.Supposed...),
+		arity:        arities{},
+		droppedRules: map[string]bool{},
+	}
+	sort.Strings(w.supposed)
+	w.attacks = w.ix.attacksByClaim()
+	w.attacked = attackedDecisions(w.attacks)
+	w.checkRuleNames()
+	if err := w.evaluate(); err != nil {
+		return nil, err
+	}
+	w.val = w.buildValuation()
+	w.runChecks()
+	sortFindings(w.findings)
+	return w, nil
+}
+
+// evaluate lowers and runs the program. A rule set that cannot be
+// stratified loses the rules on the cycle (staged ones first), each with a
+// rule.unstratifiable finding, and is evaluated again: a bad rule must
+// never make the whole world unreadable.
+func (w *World) evaluate() error {
+	for range len(w.ix.rules) + 1 {
+		w.arity = arities{}
+		w.predIdentityRules = 0
+		p, err := w.lower()
+		if err != nil {
+			return err
+		}
+		m, err := p.Eval()
+		if err == nil {
+			w.model = m
+			return nil
+		}
+		var de *datalog.Error
+		if !errors.As(err, &de) || de.Code != CodeRuleUnstratifiable {
+			return fmt.Errorf("world: evaluate: %w", err)
+		}
+		if !w.dropCycle(de) {
+			return fmt.Errorf("world: evaluate: %w", err)
+		}
+	}
+	return errors.New("world: evaluate: could not stratify the rules")
+}
+
+// dropCycle removes the rules whose heads lie on an unstratifiable cycle,
+// staged rules first; it reports whether it removed any.
+func (w *World) dropCycle(de *datalog.Error) bool {
+	onCycle := map[string]bool{}
+	for _, p := range de.Cycle {
+		onCycle[p] = true
+	}
+	for _, staged := range []bool{true, false} {
+		dropped := false
+		for _, e := range w.ix.rules {
+			r := e.Object.(*objects.Rule)
+			if e.Staged == staged && onCycle[r.Head.Pred] && !w.droppedRules[r.Name] {
+				w.dropRule(r.Name, de)
+				dropped = true
+			}
+		}
+		if dropped {
+			return true
+		}
+	}
+	return false
+}
+
+// dropRule takes a rule out of the program and records why.
+func (w *World) dropRule(name string, err error) {
+	w.droppedRules[name] = true
+	code := CodeRuleUnstratifiable
+	var de *datalog.Error
+	if errors.As(err, &de) && de.Code == CodeRuleUnboundVariable {
+		code = CodeRuleUnboundVariable
+	}
+	f := newFinding(code, "Rule %s is left out of the world: %v", name, err)
+	f.Data = map[string]any{"rule": name}
+	w.findings = append(w.findings, f)
+}
+
+// Scope is the scope the world was compiled for.
+func (w *World) Scope() string { return w.scope }
+
+// Findings returns the findings of the check battery, sorted by code.
+func (w *World) Findings() []Finding { return append([]Finding(nil), w.findings...) }
+
+// Grade grades one atom of the saturated world.
+func (w *World) Grade(pred string, args ...string) datalog.Grade {
+	return w.model.Grade(pred, args, w.val)
+}
+
+// Query answers a goal atom, each answer with its grade.
+func (w *World) Query(q datalog.Atom) []datalog.Answer {
+	return w.model.Query(q, w.val)
+}
+
+// Why explains one atom: its support paths, the live ones, the blocked
+// ones and the defeats that block them.
+func (w *World) Why(pred string, args ...string) datalog.Why {
+	return w.model.Why(pred, args, w.val)
+}
+
+// ClaimGrade grades a stored or staged claim by its own support: certain,
+// possible, or dead (an unknown id is dead).
+func (w *World) ClaimGrade(id objects.ID) datalog.Grade {
+	e, ok := w.ix.byID[id]
+	if !ok {
+		return datalog.Dead
+	}
+	p, ok := provenanceOf(e.Object)
+	if !ok {
+		return datalog.Certain // ledger records and questions assert nothing to grade
+	}
+	return gradeOf(w.support(id, p).Eval(w.val))
+}
+
+func gradeOf(t datalog.Truth) datalog.Grade {
+	switch t {
+	case datalog.True:
+		return datalog.Certain
+	case datalog.Unknown:
+		return datalog.Possible
+	}
+	return datalog.Dead
+}
+
+// provenanceOf returns the provenance of a claim-bearing object.
+func provenanceOf(o objects.Object) (objects.Provenance, bool) {
+	switch x := o.(type) {
+	case *objects.Entity:
+		return x.Provenance, true
+	case *objects.Fact:
+		return x.Provenance, true
+	case *objects.Relation:
+		return x.Provenance, true
+	case *objects.Event:
+		return x.Provenance, true
+	case *objects.Before:
+		return x.Provenance, true
+	case *objects.Rule:
+		return x.Provenance, true
+	case *objects.Functional:
+		return x.Provenance, true
+	case *objects.Inertial:
+		return x.Provenance, true
+	case *objects.SameAs:
+		return x.Provenance, true
+	case *objects.PredicateSameAs:
+		return x.Provenance, true
+	case *objects.State:
+		return x.Provenance, true
+	}
+	return objects.Provenance{}, false
+}
