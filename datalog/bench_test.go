@@ -9,6 +9,10 @@ package datalog
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
@@ -131,6 +135,11 @@ func benchTC(b *testing.B, es edgeList, provenance bool) {
 		b.StartTimer()
 	}
 	st := m.Stats()
+	if secs, ok := gringoSeconds(b, es); ok {
+		ours := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(secs, "gringo-s")
+		b.ReportMetric(secs/ours, "gringo/ours")
+	}
 	b.ReportMetric(float64(m.Len("path")), "tuples")
 	b.ReportMetric(float64(st.Truncated), "truncated")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
@@ -149,6 +158,38 @@ func benchTC(b *testing.B, es edgeList, provenance bool) {
 		}
 		b.ReportMetric(float64(time.Since(t0).Milliseconds()), "grade-all-ms")
 	}
+}
+
+// gringoSeconds grounds the same program with gringo, the peer named by
+// the issue (Debian package gringo; `make bench` installs it), and returns
+// its wall time. Its output goes to /dev/null. ok is false when gringo is
+// not installed: the benchmark then reports our figures alone.
+func gringoSeconds(b *testing.B, es edgeList) (float64, bool) {
+	path, err := exec.LookPath("gringo")
+	if err != nil {
+		return 0, false
+	}
+	var src strings.Builder
+	for _, e := range es {
+		fmt.Fprintf(&src, "edge(%d,%d).\n", e[0], e[1])
+	}
+	src.WriteString("path(X,Y) :- edge(X,Y).\npath(X,Z) :- path(X,Y), edge(Y,Z).\n")
+	file := filepath.Join(b.TempDir(), "tc.lp")
+	if err := os.WriteFile(file, []byte(src.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer devnull.Close()
+	cmd := exec.Command(path, file)
+	cmd.Stdout = devnull
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("gringo: %v", err)
+	}
+	return time.Since(t0).Seconds(), true
 }
 
 func mustPred(b *testing.B, m *Model, name string) uint32 {

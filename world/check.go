@@ -11,15 +11,42 @@ import (
 	"github.com/deloreis/deloreis/objects"
 )
 
+// The check groups. Each check writes its findings into its own group, so
+// that a staged world can re-run the checks a change touches and keep the
+// others' findings.
+const (
+	groupRules       = "rules"
+	groupCitations   = "citations"
+	groupReferences  = "references"
+	groupIdentity    = "identity"
+	groupArity       = "arity"
+	groupChronology  = "chronology"
+	groupFunctional  = "functional"
+	groupFluents     = "fluents"
+)
+
+// emit files a finding under a check group.
+func (w *World) emit(group string, f Finding) {
+	w.groups[group] = append(w.groups[group], f)
+}
+
 // runChecks runs every check of the battery.
 func (w *World) runChecks() {
-	w.checkCitations()
-	w.checkReferences()
+	for e := range w.ix.entries.all() {
+		w.groups[groupCitations] = append(w.groups[groupCitations], w.citationsOf(e)...)
+		w.groups[groupReferences] = append(w.groups[groupReferences], w.referencesOf(e)...)
+	}
 	w.checkIdentity()
-	w.checkPredicateIdentity()
-	w.checkChronology()
-	w.checkFunctional()
-	w.checkFluents()
+	w.rerun(groupArity, w.checkPredicateIdentity)
+	w.rerun(groupChronology, w.checkChronology)
+	w.rerun(groupFunctional, w.checkFunctional)
+	w.rerun(groupFluents, w.checkFluents)
+}
+
+// rerun empties a group and runs its check again.
+func (w *World) rerun(group string, check func()) {
+	w.groups[group] = nil
+	check()
 }
 
 // checkRuleNames reports a rule name used by two different rules, and
@@ -40,7 +67,7 @@ func (w *World) checkRuleNames() {
 		f := newFinding(CodeRuleDuplicate, "A rule named %q is already in the world; rename the new rule.", r.Name)
 		f.Citations = []string{staged.ID.String()}
 		f.Data = map[string]any{"rule": r.Name}
-		w.findings = append(w.findings, f)
+		w.emit(groupRules, f)
 		w.droppedRules[r.Name] = staged.Staged // a committed duplicate stays in, a staged one does not
 	}
 	for name, drop := range w.droppedRules {
@@ -50,68 +77,69 @@ func (w *World) checkRuleNames() {
 	}
 }
 
-// checkCitations reports cited decisions the scope does not record.
-func (w *World) checkCitations() {
-	for _, e := range w.ix.entries {
-		p, ok := provenanceOf(e.Object)
-		if !ok || p.Kind != objects.ProvenanceCited {
+// citationsOf reports the decisions an entry cites that the scope does
+// not record.
+func (w *World) citationsOf(e Entry) []Finding {
+	p, ok := provenanceOf(e.Object)
+	if !ok || p.Kind != objects.ProvenanceCited {
+		return nil
+	}
+	var out []Finding
+	for _, d := range p.Decisions {
+		if _, ok := w.ix.decisions[d]; ok {
 			continue
 		}
-		for _, d := range p.Decisions {
-			if _, ok := w.ix.decisions[d]; ok {
-				continue
-			}
-			f := newFinding(CodeCitationUnknownDecision,
-				"The %s cites decision %q, which is not recorded in scope %s. Record it with author.record_decision first.", e.Object.Type(), d, w.scope)
-			f.Citations = []string{e.ID.String()}
-			f.Data = map[string]any{"decision": d}
-			w.findings = append(w.findings, f)
-		}
+		f := newFinding(CodeCitationUnknownDecision,
+			"The %s cites decision %q, which is not recorded in scope %s. Record it with author.record_decision first.", e.Object.Type(), d, w.scope)
+		f.Citations = []string{e.ID.String()}
+		f.Data = map[string]any{"decision": d}
+		out = append(out, f)
 	}
+	return out
 }
 
-// checkReferences reports claims that name an entity (or event) that is
-// not in scope, with the nearest known ids as candidates.
-func (w *World) checkReferences() {
+// referencesOf reports the entities (or events) an entry names that are
+// not in scope, each with the nearest known ids as candidates.
+func (w *World) referencesOf(e Entry) []Finding {
+	var out []Finding
 	reported := map[string]bool{}
-	ref := func(e Entry, id string) {
-		if w.ix.known(id) || reported[e.ID.String()+"\x00"+id] {
+	ref := func(id string) {
+		if w.ix.known(id) || reported[id] {
 			return
 		}
-		reported[e.ID.String()+"\x00"+id] = true
+		reported[id] = true
 		f := newFinding(CodeEntityUnknown,
 			"No entity %q is in scope. The claim is staged but cannot materialize until it exists.", id)
 		f.Citations = []string{e.ID.String()}
 		f.Repair = &Repair{Kind: "resolve-entity", Candidates: w.candidates(id)}
 		f.Data = map[string]any{"entity": id}
-		w.findings = append(w.findings, f)
+		out = append(out, f)
 	}
-	for _, e := range w.ix.entries {
-		switch o := e.Object.(type) {
-		case *objects.Fact:
-			if _, isQuestion := w.ix.questions[o.Entity]; !isQuestion {
-				ref(e, o.Entity)
-			}
-		case *objects.Relation:
-			ref(e, o.From)
-			ref(e, o.To)
-		case *objects.Event:
-			ref(e, o.Era)
-		case *objects.Before:
-			ref(e, o.Earlier)
-			ref(e, o.Later)
-		case *objects.State:
-			ref(e, o.Entity)
-			for _, anchor := range []string{o.Since, o.Until} {
-				if anchor != "" {
-					ref(e, anchor)
-				}
-			}
-		case *objects.SameAs:
-			ref(e, o.Left)
-			ref(e, o.Right)
+	switch o := e.Object.(type) {
+	case *objects.Fact:
+		if _, isQuestion := w.ix.questions[o.Entity]; !isQuestion {
+			ref(o.Entity)
 		}
+	case *objects.Relation:
+		ref(o.From)
+		ref(o.To)
+	case *objects.Event:
+		ref(o.Era)
+	case *objects.Before:
+		ref(o.Earlier)
+		ref(o.Later)
+	case *objects.State:
+		ref(o.Entity)
+		for _, anchor := range []string{o.Since, o.Until} {
+			if anchor != "" {
+				ref(anchor)
+			}
+		}
+	case *objects.SameAs:
+		ref(o.Left)
+		ref(o.Right)
 	}
+	return out
 }
 
 // candidates ranks the known ids by edit distance to id: at most three,
@@ -184,21 +212,21 @@ func (w *World) checkIdentity() {
 		case s.Left == s.Right:
 			f := newFinding(CodeSelfMerge, "%s is declared the same as itself: a harmless no-op merge.", s.Left)
 			f.Citations = cite
-			w.findings = append(w.findings, f)
+			w.emit(groupIdentity, f)
 			continue
 		case w.temporal(s.Left) || w.temporal(s.Right):
 			f := newFinding(CodeTemporalUnsupported,
 				"Identity over the chronology spine is refused: %s or %s is an era or an event.", s.Left, s.Right)
 			f.Citations = cite
-			w.findings = append(w.findings, f)
+			w.emit(groupIdentity, f)
 			continue
 		}
 		l, lok := w.ix.entities[s.Left]
 		r, rok := w.ix.entities[s.Right]
-		if lok && rok && l.Kind != r.Kind {
-			f := newFinding(CodeSortMismatch, "%s is a %s and %s a %s; they are declared the same.", s.Left, l.Kind, s.Right, r.Kind)
+		if lok && rok && l.obj.Kind != r.obj.Kind {
+			f := newFinding(CodeSortMismatch, "%s is a %s and %s a %s; they are declared the same.", s.Left, l.obj.Kind, s.Right, r.obj.Kind)
 			f.Citations = cite
-			w.findings = append(w.findings, f)
+			w.emit(groupIdentity, f)
 		}
 	}
 }
@@ -225,7 +253,7 @@ func (w *World) checkPredicateIdentity() {
 			strings.Join(comp.members, ", "), joinInts(counts))
 		f.Citations = comp.claims
 		f.Data = map[string]any{"predicates": comp.members, "arities": counts}
-		w.findings = append(w.findings, f)
+		w.emit(groupArity, f)
 	}
 }
 

@@ -28,14 +28,14 @@ func (w *World) checkChronology() {
 		for _, ev := range scc {
 			in[ev] = true
 		}
-		for _, e := range w.ix.befores {
+		for e := range w.ix.befores.all() {
 			b := e.Object.(*objects.Before)
 			if in[b.Earlier] && in[b.Later] {
 				f.Citations = append(f.Citations, e.ID.String())
 			}
 		}
 		f.Data = map[string]any{"events": scc}
-		w.findings = append(w.findings, f)
+		w.emit(groupChronology, f)
 	}
 }
 
@@ -160,7 +160,7 @@ func selfLoop(g map[string][]string, v string) bool {
 // a component is covered when any member is declared. Functional
 // declarations are structural (any standing counts); inertial ones are
 // gated by their provenance (only certain ones count).
-func (w *World) policy(decls []Entry, gated bool) map[string]bool {
+func (w *World) policy(group string, decls []Entry, gated bool) map[string]bool {
 	reps := w.predicateReps()
 	declared := map[string][]string{} // rep → members declared
 	for _, e := range decls {
@@ -174,7 +174,7 @@ func (w *World) policy(decls []Entry, gated bool) map[string]bool {
 	for rep := range declared {
 		out[rep] = true
 	}
-	w.reportPromotions(declared, decls)
+	w.reportPromotions(group, declared, decls)
 	return out
 }
 
@@ -190,7 +190,7 @@ func declPred(o objects.Object) string {
 
 // reportPromotions warns where a predicate identity makes one member's
 // declaration cover others that are not declared themselves.
-func (w *World) reportPromotions(declared map[string][]string, decls []Entry) {
+func (w *World) reportPromotions(group string, declared map[string][]string, decls []Entry) {
 	if len(decls) == 0 {
 		return
 	}
@@ -204,7 +204,7 @@ func (w *World) reportPromotions(declared map[string][]string, decls []Entry) {
 			kind, strings.Join(ds, ", "), strings.Join(c.members, ", "))
 		f.Citations = c.claims
 		f.Data = map[string]any{"policy": string(kind), "declared": ds, "component": c.members, "identity": c.claims}
-		w.findings = append(w.findings, f)
+		w.emit(group, f)
 	}
 }
 
@@ -216,13 +216,13 @@ type fdKey struct{ pred, subject string }
 // applied) as continuity.fd-violation, and otherwise in the saturated world
 // as continuity.derived-fd-violation.
 func (w *World) checkFunctional() {
-	functional := w.policy(w.ix.functional, false)
+	functional := w.policy(groupFunctional, w.ix.functional, false)
 	if len(functional) == 0 {
 		return
 	}
 	preds, ents := w.predicateReps(), w.entityReps()
 	authored := map[fdKey]map[string][]string{}
-	for _, a := range w.authored {
+	for a := range w.authored.all() {
 		rep := repOf(preds, a.pred)
 		if !functional[rep] || len(a.args) != 2 || w.ClaimGrade(a.claim) != datalog.Certain {
 			continue
@@ -274,7 +274,7 @@ func (w *World) fdFinding(code string, k fdKey, values map[string][]string) {
 	f := newFinding(code, "%s is functional, but %s holds %d certain values: %s.", k.pred, k.subject, len(vs), strings.Join(vs, ", "))
 	f.Citations = dedupe(append([]string{}, cites...))
 	f.Data = map[string]any{"predicate": k.pred, "subject": k.subject, "values": vs}
-	w.findings = append(w.findings, f)
+	w.emit(groupFunctional, f)
 }
 
 func sortedKeys[V any](m map[fdKey]V) []fdKey {

@@ -21,14 +21,14 @@ type slotState struct {
 }
 
 func (w *World) checkFluents() {
-	inertial := w.policy(w.ix.inertial, true)
+	inertial := w.policy(groupFluents, w.ix.inertial, true)
 	if len(inertial) == 0 {
 		return
 	}
 	preds, ents := w.predicateReps(), w.entityReps()
 	order := w.certainOrder()
 	slots := map[fdKey][]slotState{}
-	for _, e := range w.ix.states {
+	for e := range w.ix.states.all() {
 		s := e.Object.(*objects.State)
 		rep := repOf(preds, s.Key)
 		if !inertial[rep] {
@@ -37,7 +37,7 @@ func (w *World) checkFluents() {
 		if s.Since == "" {
 			f := newFinding(CodeInertiaUnanchored, "%s.%s = %s has no since anchor: where it starts to hold is unknown.", s.Entity, s.Key, s.Value)
 			f.Citations = []string{e.ID.String()}
-			w.findings = append(w.findings, f)
+			w.emit(groupFluents, f)
 			continue
 		}
 		if w.ClaimGrade(e.ID) != datalog.Certain {
@@ -48,6 +48,7 @@ func (w *World) checkFluents() {
 	}
 	for _, k := range sortedKeys(slots) {
 		ss := slots[k]
+		sort.Slice(ss, func(i, j int) bool { return lessID(ss[i].id, ss[j].id) })
 		for i := range ss {
 			for j := i + 1; j < len(ss); j++ {
 				if ents.find(ss[i].state.Value) != ents.find(ss[j].state.Value) {
@@ -69,7 +70,7 @@ func (w *World) comparePair(k fdKey, a, b slotState, order reach) {
 		f := newFinding(CodeFluentContradiction, "%s.%s holds both %s and %s at once (from %s and %s).",
 			k.subject, k.pred, a.state.Value, b.state.Value, sa, sb)
 		f.Citations, f.Data = cites, data
-		w.findings = append(w.findings, f)
+		w.emit(groupFluents, f)
 	case order.before(sa, sb) || order.before(sb, sa):
 		// An ordered transition: the later value caps the earlier one.
 	default:
@@ -81,7 +82,7 @@ func (w *World) comparePair(k fdKey, a, b slotState, order reach) {
 			k.subject, k.pred, a.state.Value, sa, b.state.Value, sb, sa, sb)
 		f.Citations, f.Data = cites, data
 		f.Repair = &Repair{Kind: "add-before", Params: map[string]any{"earlier": earlier, "later": later}}
-		w.findings = append(w.findings, f)
+		w.emit(groupFluents, f)
 	}
 }
 

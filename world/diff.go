@@ -80,10 +80,10 @@ func (w *World) Diff(after *World) ConsequenceDiff {
 		}
 	}
 	old := map[string]bool{}
-	for _, f := range w.findings {
+	for _, f := range w.Findings() {
 		old[f.Code+"\x00"+f.Message] = true
 	}
-	for _, f := range after.findings {
+	for _, f := range after.Findings() {
 		if f.Severity == SeverityError && !old[f.Code+"\x00"+f.Message] {
 			d.Conflicts = append(d.Conflicts, f)
 		}

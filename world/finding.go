@@ -8,6 +8,7 @@ package world
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Severity gates materialization: an error finding blocks it.
@@ -140,12 +141,16 @@ func Blocking(fs []Finding) bool {
 	return false
 }
 
-// sortFindings orders findings deterministically: by code, then message.
+// sortFindings orders findings deterministically: by code, message, then
+// citations.
 func sortFindings(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		if fs[i].Code != fs[j].Code {
 			return fs[i].Code < fs[j].Code
 		}
-		return fs[i].Message < fs[j].Message
+		if fs[i].Message != fs[j].Message {
+			return fs[i].Message < fs[j].Message
+		}
+		return strings.Join(fs[i].Citations, ",") < strings.Join(fs[j].Citations, ",")
 	})
 }

@@ -1,6 +1,7 @@
 // The index of a scope's objects: every object by id and by kind, with the
 // names each declares, gathered once so that lowering and checks read from
-// one place.
+// one place. An index never changes; staging derives a new one that shares
+// the old one's storage.
 
 package world
 
@@ -18,22 +19,32 @@ type Entry struct {
 	Staged bool
 }
 
+// named is a declared name with the entry that declared it.
+type named[T any] struct {
+	obj T
+	id  objects.ID
+}
+
 // index holds a scope's objects by kind.
 type index struct {
-	entries []Entry
-	byID    map[objects.ID]*Entry
+	entries pvec[Entry]
+	byID    idIndex
 
-	entities   map[string]*objects.Entity // by id; the first declared wins
-	events     map[string]*objects.Event
-	decisions  map[string]*objects.Decision
+	entities   map[string]named[*objects.Entity] // by id; the smallest object id wins
+	events     map[string]named[*objects.Event]
+	decisions  map[string]named[*objects.Decision]
 	hypotheses map[string]*objects.Hypothesis
-	questions  map[string]*objects.Question
+	questions  map[string]named[*objects.Question]
 	optionOf   map[string]string // option id → question id
 
-	facts      []Entry // *objects.Fact
-	relations  []Entry // *objects.Relation
-	befores    []Entry // *objects.Before
-	states     []Entry // *objects.State
+	// The big kinds, which staging appends to.
+	facts     pvec[Entry] // *objects.Fact
+	relations pvec[Entry] // *objects.Relation
+	befores   pvec[Entry] // *objects.Before
+	states    pvec[Entry] // *objects.State
+	answers   []Entry     // the facts that answer a question (DL-0019)
+
+	// The small kinds; staging one of these recompiles the world.
 	rules      []Entry // *objects.Rule
 	functional []Entry // *objects.Functional
 	inertial   []Entry // *objects.Inertial
@@ -49,29 +60,48 @@ type index struct {
 // once; a staged copy of a committed object counts as committed.
 func newIndex(entries []Entry) *index {
 	ix := &index{
-		byID:       map[objects.ID]*Entry{},
-		entities:   map[string]*objects.Entity{},
-		events:     map[string]*objects.Event{},
-		decisions:  map[string]*objects.Decision{},
+		entities:   map[string]named[*objects.Entity]{},
+		events:     map[string]named[*objects.Event]{},
+		decisions:  map[string]named[*objects.Decision]{},
 		hypotheses: map[string]*objects.Hypothesis{},
-		questions:  map[string]*objects.Question{},
+		questions:  map[string]named[*objects.Question]{},
 		optionOf:   map[string]string{},
 	}
 	sorted := append([]Entry(nil), entries...)
 	sort.SliceStable(sorted, func(i, j int) bool { return lessID(sorted[i].ID, sorted[j].ID) })
-	for _, e := range sorted {
-		if prev, ok := ix.byID[e.ID]; ok {
-			prev.Staged = prev.Staged && e.Staged
+	kept := sorted[:0]
+	for i, e := range sorted {
+		if i > 0 && e.ID == kept[len(kept)-1].ID {
+			kept[len(kept)-1].Staged = kept[len(kept)-1].Staged && e.Staged
 			continue
 		}
-		ix.entries = append(ix.entries, e)
-		ix.byID[e.ID] = &ix.entries[len(ix.entries)-1]
+		kept = append(kept, e)
 	}
-	// Pointers into entries are stable now that it no longer grows.
-	for i := range ix.entries {
-		ix.byID[ix.entries[i].ID] = &ix.entries[i]
-		ix.file(ix.entries[i])
+	ix.entries = ix.entries.append(kept...)
+	byID := make(map[objects.ID]*Entry, len(kept))
+	big := map[objects.Type][]Entry{}
+	for c := range ix.entries.chunks {
+		chunk := ix.entries.chunks[c]
+		for i := range chunk {
+			byID[chunk[i].ID] = &chunk[i]
+			switch t := chunk[i].Object.Type(); t {
+			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState:
+				big[t] = append(big[t], chunk[i]) // filed in bulk below
+			default:
+				ix.file(chunk[i])
+			}
+		}
 	}
+	ix.facts = ix.facts.append(big[objects.TypeFact]...)
+	ix.relations = ix.relations.append(big[objects.TypeRelation]...)
+	ix.befores = ix.befores.append(big[objects.TypeBefore]...)
+	ix.states = ix.states.append(big[objects.TypeState]...)
+	for _, e := range big[objects.TypeFact] {
+		if e.Object.(*objects.Fact).Key == answerKey {
+			ix.answers = append(ix.answers, e)
+		}
+	}
+	ix.byID = idIndex{base: byID}
 	return ix
 }
 
@@ -84,40 +114,46 @@ func lessID(a, b objects.ID) bool {
 	return false
 }
 
-// file puts one entry under its kind.
+// file puts one entry under its kind. Entries arrive in id order when the
+// index is built, and later when staged, so "the smallest id wins" is
+// decided explicitly, never by arrival.
 func (ix *index) file(e Entry) {
 	switch o := e.Object.(type) {
 	case *objects.Entity:
-		if _, ok := ix.entities[o.Ident]; !ok {
-			ix.entities[o.Ident] = o
+		if cur, ok := ix.entities[o.Ident]; !ok || lessID(e.ID, cur.id) {
+			ix.entities[o.Ident] = named[*objects.Entity]{o, e.ID}
 		}
 	case *objects.Event:
-		if _, ok := ix.events[o.Ident]; !ok {
-			ix.events[o.Ident] = o
+		if cur, ok := ix.events[o.Ident]; !ok || lessID(e.ID, cur.id) {
+			ix.events[o.Ident] = named[*objects.Event]{o, e.ID}
 		}
 	case *objects.Decision:
-		if _, ok := ix.decisions[o.Ident]; !ok {
-			ix.decisions[o.Ident] = o
+		if cur, ok := ix.decisions[o.Ident]; !ok || lessID(e.ID, cur.id) {
+			ix.decisions[o.Ident] = named[*objects.Decision]{o, e.ID}
 		}
 	case *objects.Hypothesis:
 		ix.hypotheses[o.Ident] = o
 	case *objects.Question:
 		// A question grows by new versions as options are added; the one
 		// with the most options is the current one.
-		if q, ok := ix.questions[o.Ident]; !ok || len(o.Options) > len(q.Options) {
-			ix.questions[o.Ident] = o
+		cur, ok := ix.questions[o.Ident]
+		if !ok || len(o.Options) > len(cur.obj.Options) || len(o.Options) == len(cur.obj.Options) && lessID(e.ID, cur.id) {
+			ix.questions[o.Ident] = named[*objects.Question]{o, e.ID}
 		}
 		for _, opt := range o.Options {
 			ix.optionOf[opt.Ident] = o.Ident
 		}
 	case *objects.Fact:
-		ix.facts = append(ix.facts, e)
+		ix.facts = ix.facts.append(e)
+		if o.Key == answerKey {
+			ix.answers = append(ix.answers[:len(ix.answers):len(ix.answers)], e)
+		}
 	case *objects.Relation:
-		ix.relations = append(ix.relations, e)
+		ix.relations = ix.relations.append(e)
 	case *objects.Before:
-		ix.befores = append(ix.befores, e)
+		ix.befores = ix.befores.append(e)
 	case *objects.State:
-		ix.states = append(ix.states, e)
+		ix.states = ix.states.append(e)
 	case *objects.Rule:
 		ix.rules = append(ix.rules, e)
 	case *objects.Functional:
@@ -137,10 +173,59 @@ func (ix *index) file(e Entry) {
 	}
 }
 
+// derive returns an index that also holds adds (entries of the big kinds
+// and entities or events), sharing everything else with ix. Entries whose
+// id is already present are skipped. It reports which were new.
+func (ix *index) derive(adds []Entry) (*index, []Entry) {
+	n := *ix
+	var fresh []Entry
+	seen := map[objects.ID]bool{}
+	for _, e := range adds {
+		if _, ok := ix.byID.get(e.ID); ok || seen[e.ID] {
+			continue
+		}
+		seen[e.ID] = true
+		fresh = append(fresh, e)
+	}
+	if len(fresh) == 0 {
+		return &n, nil
+	}
+	n.entries = ix.entries.append(fresh...)
+	ptrs := make([]*Entry, len(fresh))
+	ownEntities, ownEvents := false, false
+	for i := range fresh {
+		ptrs[i] = &fresh[i]
+		switch fresh[i].Object.(type) {
+		case *objects.Entity:
+			if !ownEntities {
+				n.entities, ownEntities = cloneMap(ix.entities), true
+			}
+		case *objects.Event:
+			if !ownEvents {
+				n.events, ownEvents = cloneMap(ix.events), true
+			}
+		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State:
+		default:
+			panic("world: derive of a kind that is not staged incrementally: " + string(fresh[i].Object.Type()))
+		}
+		n.file(fresh[i])
+	}
+	n.byID = ix.byID.with(ptrs)
+	return &n, fresh
+}
+
+func cloneMap[K comparable, V any](m map[K]V) map[K]V {
+	c := make(map[K]V, len(m)+1)
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
 // isEra reports whether id is a declared era entity.
 func (ix *index) isEra(id string) bool {
 	e, ok := ix.entities[id]
-	return ok && e.Kind == objects.KindEra
+	return ok && e.obj.Kind == objects.KindEra
 }
 
 // known reports whether id names an entity or an event in scope.

@@ -33,17 +33,18 @@ type lowered struct {
 // lower builds the program of the world: authored atoms, rules, identity.
 func (w *World) lower() (*datalog.Program, error) {
 	p := datalog.NewProgram()
-	w.authored = w.authored[:0]
+	var authored []lowered
 	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
-		w.authored = append(w.authored, lowered{pred: pred, args: args, claim: id})
+		authored = append(authored, lowered{pred: pred, args: args, claim: id})
 		w.arity.note(pred, len(args))
 		return p.AddFact(pred, args, s)
 	}
-	for _, e := range w.ix.entries {
+	for e := range w.ix.entries.all() {
 		if err := w.lowerOne(e, add); err != nil {
 			return nil, err
 		}
 	}
+	w.authored = pvec[lowered]{}.append(authored...)
 	for _, q := range sortedQuestions(w.ix) {
 		for _, opt := range q.Options {
 			if opt.Implies != nil {
@@ -88,7 +89,7 @@ func (w *World) lowerOne(e Entry, add func(objects.ID, datalog.Poly, string, ...
 func sortedQuestions(ix *index) []*objects.Question {
 	qs := make([]*objects.Question, 0, len(ix.questions))
 	for _, q := range ix.questions {
-		qs = append(qs, q)
+		qs = append(qs, q.obj)
 	}
 	sort.Slice(qs, func(i, j int) bool { return qs[i].Ident < qs[j].Ident })
 	return qs
@@ -145,6 +146,7 @@ func (w *World) lowerIdentity(p *datalog.Program) error {
 		}
 		n++
 	}
+	w.identityActive = n > 0
 	if n == 0 {
 		return nil
 	}

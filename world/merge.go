@@ -51,8 +51,8 @@ func valuationConflicts(base, ours, theirs *World) []Conflict {
 			Message: "The claim has standing " + so[claim] + " on one side and " + t + " on the other.",
 			Data:    map[string]any{"ours": so[claim], "theirs": t}})
 	}
-	for id := range ours.ix.byID {
-		if _, ok := theirs.ix.byID[id]; !ok {
+	for id := range ours.ix.byID.each() {
+		if _, ok := theirs.ix.byID.get(id); !ok {
 			continue
 		}
 		go_, gt := ours.ClaimGrade(id), theirs.ClaimGrade(id)
@@ -71,7 +71,7 @@ func valuationConflicts(base, ours, theirs *World) []Conflict {
 func (w *World) standings(base *World) map[objects.ID]string {
 	vals := map[objects.ID][]string{}
 	for _, e := range w.ix.standing {
-		if _, inBase := base.ix.byID[e.ID]; inBase {
+		if _, inBase := base.ix.byID.get(e.ID); inBase {
 			continue
 		}
 		s := e.Object.(*objects.Standing)
@@ -124,12 +124,12 @@ func exclusivityConflicts(merged *World) []Conflict {
 func functionalConflicts(ours, theirs, merged *World) []Conflict {
 	had := map[string]bool{}
 	for _, w := range []*World{ours, theirs} {
-		for _, f := range w.findings {
+		for _, f := range w.Findings() {
 			had[f.Code+"\x00"+f.Message] = true
 		}
 	}
 	var out []Conflict
-	for _, f := range merged.findings {
+	for _, f := range merged.Findings() {
 		if (f.Code == CodeFDViolation || f.Code == CodeDerivedFDViolation) && !had[f.Code+"\x00"+f.Message] {
 			out = append(out, Conflict{Kind: ConflictFunctional, Claims: f.Citations, Message: f.Message, Data: f.Data})
 		}

@@ -138,7 +138,7 @@ func (w *World) valueOptions(v valuation) {
 	answers := w.answers(v)
 	for q, question := range w.ix.questions {
 		chosen := answers[q]
-		for _, opt := range question.Options {
+		for _, opt := range question.obj.Options {
 			switch {
 			case len(chosen) == 0:
 				v[optionVar(opt.Ident)] = datalog.Unknown
@@ -155,13 +155,10 @@ func (w *World) valueOptions(v valuation) {
 // More than one is an exclusivity conflict, reported by the checks.
 func (w *World) answers(v valuation) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
-	for _, e := range w.ix.facts {
+	for _, e := range w.ix.answers {
 		f := e.Object.(*objects.Fact)
-		if f.Key != answerKey {
-			continue
-		}
 		q, ok := w.ix.questions[f.Entity]
-		if !ok || !hasOption(q, f.Value) {
+		if !ok || !hasOption(q.obj, f.Value) {
 			continue
 		}
 		if w.support(e.ID, f.Provenance).Eval(v) == datalog.True {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
@@ -33,13 +34,18 @@ type World struct {
 	attacked map[objects.ID]map[string]bool // decisions attacked per claim
 
 	arity             arities
-	authored          []lowered
+	authored          pvec[lowered]
 	droppedRules      map[string]bool
 	predIdentityRules int
+	identityActive    bool // the entity identity rules are in the program
 
-	model    *datalog.Model
-	val      valuation
-	findings []Finding
+	prog   *datalog.Program
+	model  *datalog.Model
+	val    valuation
+	groups map[string][]Finding // findings by check group
+
+	findingsOnce sync.Once
+	findings     []Finding // all groups, sorted; built on first use
 }
 
 // Compile builds the world of an input: index, lower, evaluate, value and
@@ -62,6 +68,7 @@ func Compile(in Input) (*World, error) {
 		droppedRules: map[string]bool{},
 	}
 	sort.Strings(w.supposed)
+	w.groups = map[string][]Finding{}
 	w.attacks = w.ix.attacksByClaim()
 	w.attacked = attackedDecisions(w.attacks)
 	w.checkRuleNames()
@@ -70,7 +77,6 @@ func Compile(in Input) (*World, error) {
 	}
 	w.val = w.buildValuation()
 	w.runChecks()
-	sortFindings(w.findings)
 	return w, nil
 }
 
@@ -88,7 +94,7 @@ func (w *World) evaluate() error {
 		}
 		m, err := p.Eval()
 		if err == nil {
-			w.model = m
+			w.prog, w.model = p, m
 			return nil
 		}
 		var de *datalog.Error
@@ -135,14 +141,25 @@ func (w *World) dropRule(name string, err error) {
 	}
 	f := newFinding(code, "Rule %s is left out of the world: %v", name, err)
 	f.Data = map[string]any{"rule": name}
-	w.findings = append(w.findings, f)
+	w.emit(groupRules, f)
 }
 
 // Scope is the scope the world was compiled for.
 func (w *World) Scope() string { return w.scope }
 
-// Findings returns the findings of the check battery, sorted by code.
-func (w *World) Findings() []Finding { return append([]Finding(nil), w.findings...) }
+// Findings returns the findings of the check battery, sorted by code,
+// message and citations.
+func (w *World) Findings() []Finding {
+	w.findingsOnce.Do(func() {
+		var all []Finding
+		for _, g := range w.groups {
+			all = append(all, g...)
+		}
+		sortFindings(all)
+		w.findings = all
+	})
+	return append([]Finding(nil), w.findings...)
+}
 
 // Grade grades one atom of the saturated world.
 func (w *World) Grade(pred string, args ...string) datalog.Grade {
@@ -163,7 +180,7 @@ func (w *World) Why(pred string, args ...string) datalog.Why {
 // ClaimGrade grades a stored or staged claim by its own support: certain,
 // possible, or dead (an unknown id is dead).
 func (w *World) ClaimGrade(id objects.ID) datalog.Grade {
-	e, ok := w.ix.byID[id]
+	e, ok := w.ix.byID.get(id)
 	if !ok {
 		return datalog.Dead
 	}

@@ -275,3 +275,5 @@ func TestDiffAndConflicts(t *testing.T) {
 		t.Fatalf("diff %+v", d)
 	}
 }
+
+func datalogPossible() datalog.Grade { return datalog.Possible }

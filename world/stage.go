@@ -1,0 +1,227 @@
+// Staging over a compiled world: the world of the same base with objects
+// added to (or discarded from) the staged layer. Staging claims that only
+// add atoms — facts, relations, events, before-facts, states, entities —
+// is incremental: the index and the program are shared and extended, the
+// engine re-evaluates only the strata the new atoms reach, and only the
+// checks whose inputs those strata feed run again. Everything else (a
+// discard, a decision, an attack, a rule, a declaration, an identity, an
+// answer) recompiles from scratch. Either way the result equals Compile of
+// the resulting input; a property test holds them to it.
+
+package world
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/objects"
+)
+
+// Stage returns the world with add staged and the staged objects named in
+// discard dropped.
+func (w *World) Stage(add []objects.Object, discard []objects.ID) (*World, error) {
+	if len(discard) == 0 {
+		nw, ok, err := w.stageAtoms(add)
+		if ok || err != nil {
+			return nw, err
+		}
+	}
+	return w.recompile(add, discard)
+}
+
+// recompile compiles the staged input from scratch.
+func (w *World) recompile(add []objects.Object, discard []objects.ID) (*World, error) {
+	drop := map[objects.ID]bool{}
+	for _, id := range discard {
+		drop[id] = true
+	}
+	var base []Entry
+	var staged []objects.Object
+	for e := range w.ix.entries.all() {
+		switch {
+		case e.Staged && drop[e.ID]:
+		case e.Staged:
+			staged = append(staged, e.Object)
+		default:
+			base = append(base, e)
+		}
+	}
+	staged = append(staged, add...)
+	return Compile(Input{Scope: w.scope, Base: base, Staged: staged, Supposed: w.supposed})
+}
+
+// atomKind reports whether an object only adds atoms: staging it moves
+// no valuation, no rule and no identity.
+func atomKind(o objects.Object) bool {
+	switch x := o.(type) {
+	case *objects.Fact:
+		return x.Key != answerKey
+	case *objects.Relation, *objects.Event, *objects.Before, *objects.State, *objects.Entity:
+		return true
+	}
+	return false
+}
+
+// stageAtoms is the incremental path; ok is false when it does not apply.
+func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
+	entries := make([]Entry, 0, len(add))
+	names := false
+	for _, o := range add {
+		if !atomKind(o) {
+			return nil, false, nil
+		}
+		id, err := o.ID()
+		if err != nil {
+			return nil, true, err
+		}
+		entries = append(entries, Entry{ID: id, Object: o, Staged: true})
+		switch o.(type) {
+		case *objects.Entity, *objects.Event:
+			names = true
+		}
+	}
+	if names && len(w.ix.sameAs) > 0 {
+		return nil, false, nil // kinds and the chronology decide what identity may join
+	}
+	ix, fresh := w.ix.derive(entries)
+	nw := w.share(ix)
+	if len(fresh) == 0 {
+		return nw, true, nil
+	}
+	changed, ok, err := nw.lowerDelta(fresh)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	nw.checkDelta(w, fresh, changed, names)
+	incrementalStages.Add(1)
+	return nw, true, nil
+}
+
+// incrementalStages counts the stages that took the incremental path (the
+// tests check that the property test exercises it).
+var incrementalStages atomic.Int64
+
+// share makes a world over ix that shares everything else with w.
+func (w *World) share(ix *index) *World {
+	return &World{
+		scope: w.scope, ix: ix, supposed: w.supposed,
+		attacks: w.attacks, attacked: w.attacked,
+		arity: w.arity, authored: w.authored, droppedRules: w.droppedRules,
+		predIdentityRules: w.predIdentityRules, identityActive: w.identityActive,
+		prog: w.prog, model: w.model, val: w.val, groups: w.groups,
+	}
+}
+
+// lowerDelta adds the atoms of fresh entries to a clone of the program
+// and evaluates it. ok is false when a new predicate or arity would need
+// identity rules the program does not have.
+func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
+	prog := nw.prog.Clone()
+	arity := arities{}
+	for p, ns := range nw.arity {
+		arity[p] = ns
+	}
+	changed := map[string]bool{}
+	var authored []lowered
+	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
+		authored = append(authored, lowered{pred: pred, args: args, claim: id})
+		if !arity[pred][len(args)] {
+			ns := map[int]bool{len(args): true}
+			for n := range arity[pred] {
+				ns[n] = true
+			}
+			arity[pred] = ns
+		}
+		changed[pred] = true
+		return prog.AddFact(pred, args, s)
+	}
+	for _, e := range fresh {
+		if err := nw.lowerOne(e, add); err != nil {
+			return nil, true, err
+		}
+	}
+	if nw.identityActive || nw.predIdentityRules > 0 {
+		for p := range changed {
+			if len(arity[p]) != len(nw.arity[p]) {
+				return nil, false, nil // a new predicate or arity: identity rules change
+			}
+		}
+	}
+	m, err := prog.Eval()
+	if err != nil {
+		return nil, true, err
+	}
+	nw.prog, nw.model, nw.arity = prog, m, arity
+	nw.authored = nw.authored.append(authored...)
+	return changed, true, nil
+}
+
+// checkDelta re-runs the checks the new atoms can reach and extends the
+// per-entry ones with the new entries' findings.
+func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, names bool) {
+	groups := make(map[string][]Finding, len(w.groups))
+	for g, fs := range w.groups {
+		groups[g] = fs[:len(fs):len(fs)] // appends copy, never write into w's
+	}
+	nw.groups = groups
+	if names {
+		// New entities or events may resolve references reported before.
+		// The rest get their candidates again: a new name may be closer.
+		kept := []Finding{}
+		for _, f := range groups[groupReferences] {
+			id, _ := f.Data["entity"].(string)
+			if nw.ix.known(id) {
+				continue
+			}
+			f.Repair = &Repair{Kind: "resolve-entity", Candidates: nw.candidates(id)}
+			kept = append(kept, f)
+		}
+		groups[groupReferences] = kept
+	}
+	for _, e := range fresh {
+		groups[groupCitations] = append(groups[groupCitations], nw.citationsOf(e)...)
+		groups[groupReferences] = append(groups[groupReferences], nw.referencesOf(e)...)
+	}
+	var preds []string
+	for p := range changed {
+		preds = append(preds, p)
+	}
+	deps := nw.prog.Dependents(preds...)
+	reaches := func(p string) bool { _, ok := slices.BinarySearch(deps, p); return ok }
+	nw.rerun(groupArity, nw.checkPredicateIdentity)
+	if reaches(predBefore) {
+		nw.rerun(groupChronology, nw.checkChronology)
+	}
+	if len(nw.ix.functional) > 0 && nw.policyReaches(deps) {
+		nw.rerun(groupFunctional, nw.checkFunctional)
+	}
+	states := false
+	for _, e := range fresh {
+		_, isState := e.Object.(*objects.State)
+		states = states || isState
+	}
+	if len(nw.ix.inertial) > 0 && (states || reaches(predBefore) || nw.policyReaches(deps)) {
+		nw.rerun(groupFluents, nw.checkFluents)
+	}
+}
+
+// policyReaches reports whether any of preds belongs to a predicate
+// identity component, or is declared functional or inertial.
+func (w *World) policyReaches(preds []string) bool {
+	declared := map[string]bool{}
+	for _, e := range append(append([]Entry(nil), w.ix.functional...), w.ix.inertial...) {
+		declared[declPred(e.Object)] = true
+	}
+	for _, c := range w.predicateComponents(false) {
+		for _, m := range c.members {
+			declared[m] = true
+		}
+	}
+	for _, p := range preds {
+		if declared[p] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,137 @@
+// The incremental world equals a from-scratch compile after every step of
+// a random sequence of adds and discards.
+
+package world
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/deloreis/deloreis/objects"
+)
+
+// randomStep draws what one step stages: mostly atom claims (the
+// incremental path), sometimes a decision, a rule, an identity or a
+// declaration (a recompile).
+func randomStep(r *rand.Rand, n int) objects.Object {
+	ents := []string{"a", "b", "c", "d", "e", "f"}
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	prov := func() objects.Provenance {
+		if r.IntN(2) == 0 {
+			return objects.Proposed("s")
+		}
+		return objects.Cited(objects.CitedRatified, pick([]string{"d1", "d2", "d9"}))
+	}
+	switch k := r.IntN(20); {
+	case k < 8:
+		return &objects.Fact{Entity: pick(ents), Key: pick([]string{"p", "q", "s"}), Value: pick(ents), Provenance: prov()}
+	case k < 10:
+		return &objects.Relation{Relation: "rel", From: pick(ents), To: pick(ents), Provenance: prov()}
+	case k < 11:
+		return &objects.Entity{Kind: objects.KindPerson, Ident: pick(ents), Name: fmt.Sprint("n", n), Provenance: prov()}
+	case k < 12:
+		return &objects.Event{Ident: pick([]string{"e1", "e2", "e3"}), Era: "era", Provenance: prov()}
+	case k < 14:
+		return &objects.Before{Earlier: pick([]string{"e1", "e2", "e3"}), Later: pick([]string{"e1", "e2", "e3"}), Provenance: prov()}
+	case k < 15:
+		return &objects.State{Entity: pick(ents), Key: "s", Value: pick(ents), Since: pick([]string{"e1", "e2", "e3"}), Provenance: prov()}
+	case k < 16:
+		return &objects.Decision{Ident: pick([]string{"d1", "d2", "d3"})}
+	case k < 17:
+		return &objects.SameAs{Left: pick(ents), Right: pick(ents), Provenance: prov()}
+	case k < 18:
+		return &objects.Functional{Pred: pick([]string{"p", "q", "s"}), Provenance: prov()}
+	case k < 19:
+		return &objects.Inertial{Pred: "s", Provenance: prov()}
+	}
+	X, Y := objects.Var("X"), objects.Var("Y")
+	return &objects.Rule{Name: fmt.Sprint("r", n%4),
+		Head:       objects.Atom{Pred: pick([]string{"p", "derived"}), Args: []objects.Term{X, Y}},
+		Body:       []objects.Literal{{Atom: objects.Atom{Pred: pick([]string{"q", "rel", "before"}), Args: []objects.Term{X, Y}}}},
+		Provenance: prov()}
+}
+
+func TestStageEqualsCompile(t *testing.T) {
+	start := incrementalStages.Load()
+	defer func() {
+		if n := incrementalStages.Load() - start; n < 600 {
+			t.Errorf("only %d of 2,400 steps took the incremental path", n)
+		}
+	}()
+	for seed := uint64(0); seed < 60; seed++ {
+		r := rand.New(rand.NewPCG(seed, 99))
+		base := entriesOf(t, randomWorld(r))
+		w, err := Compile(Input{Scope: "camelot", Base: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var staged []objects.Object
+		for step := 0; step < 40; step++ {
+			var add []objects.Object
+			var discard []objects.ID
+			if len(staged) > 0 && r.IntN(5) == 0 {
+				i := r.IntN(len(staged))
+				id, _ := staged[i].ID()
+				discard = append(discard, id)
+				staged = append(staged[:i], staged[i+1:]...)
+			} else {
+				for range 1 + r.IntN(2) {
+					add = append(add, randomStep(r, step))
+				}
+				// Staging is by id: an object staged again is the same
+				// staged object.
+				for _, o := range add {
+					if !containsID(staged, o) {
+						staged = append(staged, o)
+					}
+				}
+			}
+			w, err = w.Stage(add, discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Compile(Input{Scope: "camelot", Base: base, Staged: staged})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, exp := dump(w), dump(want); got != exp {
+				t.Fatalf("seed %d step %d: staged world differs from a fresh compile:\n--- staged\n%s\n--- fresh\n%s", seed, step, got, exp)
+			}
+		}
+	}
+}
+
+// TestStageIsIncremental: staging a fact over a world leaves the world it
+// was staged over as it was, and shares its program's untouched strata.
+func TestStageIsIncremental(t *testing.T) {
+	base := entriesOf(t, randomWorld(rand.New(rand.NewPCG(1, 2))))
+	w, err := Compile(Input{Scope: "camelot", Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := dump(w)
+	w2, err := w.Stage([]objects.Object{fact("a", "p", "b", prop)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w2.ix.byID.base == nil || len(w2.ix.byID.over) != 1 {
+		t.Fatal("the staged world did not share the index")
+	}
+	if dump(w) != before {
+		t.Fatal("staging changed the world it was staged over")
+	}
+	if w2.Grade("p", "a", "b") != datalogPossible() {
+		t.Fatal("the staged fact is not in the staged world")
+	}
+}
+
+func containsID(objs []objects.Object, o objects.Object) bool {
+	id, _ := o.ID()
+	for _, x := range objs {
+		if xid, _ := x.ID(); xid == id {
+			return true
+		}
+	}
+	return false
+}
