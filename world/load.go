@@ -3,7 +3,10 @@
 
 package world
 
-import "github.com/deloreis/deloreis/lorestore"
+import (
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/go-git/go-git/v5/plumbing"
+)
 
 // LoadScope reads every object of one scope of a snapshot (claims,
 // decisions, attacks and standing revisions) as committed entries.
@@ -16,6 +19,46 @@ func LoadScope(sn *lorestore.Snapshot, scope string) ([]Entry, error) {
 		}
 		for _, e := range es {
 			out = append(out, Entry{ID: e.ID, Object: e.Object})
+		}
+	}
+	return out, nil
+}
+
+// CompileAt compiles one scope of the snapshot at a commit.
+func CompileAt(s *lorestore.Store, commit plumbing.Hash, scope string) (*World, error) {
+	sn, err := s.SnapshotAt(commit)
+	if err != nil {
+		return nil, err
+	}
+	base, err := LoadScope(sn, scope)
+	if err != nil {
+		return nil, err
+	}
+	return Compile(Input{Scope: scope, Base: base})
+}
+
+// ScopeConflicts reports, for every scope of the merged commit, the
+// conflicts merging ours and theirs over base brought (see MergeConflicts).
+// Scopes without conflicts are left out.
+func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash) (map[string][]Conflict, error) {
+	sn, err := s.SnapshotAt(merged)
+	if err != nil {
+		return nil, err
+	}
+	scopes, err := sn.Scopes()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Conflict{}
+	for _, scope := range scopes {
+		var ws [4]*World
+		for i, c := range []plumbing.Hash{base, ours, theirs, merged} {
+			if ws[i], err = CompileAt(s, c, scope); err != nil {
+				return nil, err
+			}
+		}
+		if cs := MergeConflicts(ws[0], ws[1], ws[2], ws[3]); len(cs) > 0 {
+			out[scope] = cs
 		}
 	}
 	return out, nil

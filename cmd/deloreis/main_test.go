@@ -343,3 +343,19 @@ func TestImport(t *testing.T) {
 		t.Fatalf("scope mismatch: exit %d %q", code, errs)
 	}
 }
+
+// TestMergeReportsConflicts: two branches answer one question differently;
+// the merge commits the union and reports the exclusivity conflict.
+func TestMergeReportsConflicts(t *testing.T) {
+	const dir = "../../testdata/dli/"
+	proj := t.TempDir()
+	mustRun(t, "--project", proj, "init")
+	mustRun(t, "import", dir+"grail-base.dli", "--project", proj, "--materialize")
+	mustRun(t, "--project", proj, "branch", "corbenic")
+	mustRun(t, "import", dir+"grail-sarras.dli", "--project", proj, "--materialize")
+	mustRun(t, "import", dir+"grail-corbenic.dli", "--project", proj, "--branch", "corbenic", "--materialize")
+	out := mustRun(t, "--project", proj, "merge", "corbenic")
+	if !strings.Contains(out, "conflict in camelot: exclusivity: Question where-the-grail-rests has more than one option selected: corbenic, sarras.") {
+		t.Fatalf("merge said:\n%s", out)
+	}
+}

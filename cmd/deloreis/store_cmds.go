@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
 )
@@ -260,8 +262,9 @@ func newMergeCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(cmd.OutOrStdout(), "Already up to date.")
 				return nil
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "merged %s into %s: %s\n", args[0], orDefault(into), r.Commit.String()[:12])
-			return nil
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "merged %s into %s: %s\n", args[0], orDefault(into), r.Commit.String()[:12])
+			return printConflicts(w, s, r)
 		}),
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
@@ -273,4 +276,24 @@ func orDefault(branch string) string {
 		return lorestore.DefaultBranch
 	}
 	return branch
+}
+
+// printConflicts reports what the merge brought into conflict, scope by
+// scope: valuation, exclusivity and functional-dependency conflicts.
+func printConflicts(w io.Writer, s *lorestore.Store, r lorestore.MergeResult) error {
+	byScope, err := world.ScopeConflicts(s, r.Base, r.Target, r.Source, r.Commit)
+	if err != nil {
+		return err
+	}
+	scopes := make([]string, 0, len(byScope))
+	for sc := range byScope {
+		scopes = append(scopes, sc)
+	}
+	sort.Strings(scopes)
+	for _, sc := range scopes {
+		for _, c := range byScope[sc] {
+			fmt.Fprintf(w, "conflict in %s: %s: %s\n", sc, c.Kind, c.Message)
+		}
+	}
+	return nil
 }
