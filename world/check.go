@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deloreis/deloreis/internal/spell"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -152,7 +153,7 @@ func (w *World) candidates(id string) []string {
 	limit := max(2, len([]rune(id))/3)
 	var cs []cand
 	for _, known := range w.knownIDs() {
-		if d := editDistance(id, known); d <= limit {
+		if d := spell.Distance(id, known); d <= limit {
 			cs = append(cs, cand{known, d})
 		}
 	}
@@ -179,28 +180,6 @@ func (w *World) knownIDs() []string {
 	}
 	sort.Strings(ids)
 	return ids
-}
-
-// editDistance is the Levenshtein distance between two strings, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // checkIdentity runs the stage-time identity checks of DLI section 3.12.

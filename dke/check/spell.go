@@ -5,6 +5,8 @@ package check
 import (
 	"sort"
 	"strings"
+
+	"github.com/deloreis/deloreis/internal/spell"
 )
 
 // nearest returns the candidate closest to name in edit distance, if it is
@@ -25,7 +27,7 @@ func nearest(name string, cands map[string]string) string {
 		if strings.EqualFold(c, name) {
 			return cands[c]
 		}
-		d := editDistance(name, c)
+		d := spell.Distance(name, c)
 		if d < bestD {
 			best, bestD = cands[c], d
 		}
@@ -43,26 +45,4 @@ func didYouMean(name string, cands map[string]string) string {
 		return " (did you mean " + n + "?)"
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b in characters.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

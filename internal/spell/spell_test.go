@@ -1,0 +1,23 @@
+// Table test of the edit distance.
+
+package spell
+
+import "testing"
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3},
+		{"the-warden", "the-warder", 1}, {"the-warden", "the-ward", 2},
+		{"skriv", "skriv", 0}, {"blant", "blånt", 1}, {"gjeldende", "gjeldene", 1},
+	} {
+		if got := Distance(tc.a, tc.b); got != tc.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+		if got := Distance(tc.b, tc.a); got != tc.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d (not symmetric)", tc.b, tc.a, got, tc.want)
+		}
+	}
+}
