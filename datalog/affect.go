@@ -30,9 +30,13 @@ func (m *Model) buildDeps() {
 		if rel == nil || rel.allOne() {
 			continue
 		}
-		for row, p := range rel.polys {
-			a := aref{uint32(pid), uint32(row)}
-			for _, mo := range p {
+		for i := range rel.n {
+			row := uint32(i)
+			if !rel.alive(row) {
+				continue
+			}
+			a := aref{uint32(pid), row}
+			for _, mo := range rel.poly(row) {
 				for _, id := range mo.lits {
 					if l := d.mentions[id]; len(l) == 0 || l[len(l)-1] != a {
 						d.mentions[id] = append(l, a)

@@ -127,9 +127,37 @@ func (p *Program) Check() error {
 	return err
 }
 
-// stratify computes the strata in evaluation order or reports a cycle
-// through negation.
+// stratCache is a stratification with what it was computed from: the
+// rules, and the predicates in use (which only ever grow).
+type stratCache struct {
+	rules []*ruleRec
+	npred int
+	used  int
+	st    *stratification
+}
+
+// stratify returns the strata in evaluation order or reports a cycle
+// through negation. The result is cached until the rules or the set of
+// predicates in use change; it is never written.
 func (p *Program) stratify() (*stratification, error) {
+	used := 0
+	for _, a := range p.arity {
+		if a >= 0 {
+			used++
+		}
+	}
+	if c := p.strat; c != nil && c.npred == len(p.arity) && c.used == used && slices.Equal(c.rules, p.rules) {
+		return c.st, nil
+	}
+	st, err := p.computeStrata()
+	if err == nil {
+		p.strat = &stratCache{rules: slices.Clone(p.rules), npred: len(p.arity), used: used, st: st}
+	}
+	return st, err
+}
+
+// computeStrata computes the strata or reports a cycle through negation.
+func (p *Program) computeStrata() (*stratification, error) {
 	names := p.preds.snapshot()
 	n := len(p.arity)
 	deps := make([][]depEdge, n)

@@ -55,3 +55,61 @@ func TestConcurrentReadsAndEvals(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestConcurrentEvalFrom derives models from one base in several
+// goroutines at once — additions and removals, maintained strata and
+// re-evaluated ones — while others read the base; every derived model must
+// equal a fresh evaluation and the base must not change.
+func TestConcurrentEvalFrom(t *testing.T) {
+	p := lineageProgram(t)
+	base := evalOK(t, p)
+	want := fullDump(base)
+	v := MapValuation{"d:0": True, "d:1": Unknown}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 10 {
+				q := p.Clone()
+				must(t, q.AddFact("mentor", []string{"c", fmt.Sprintf("n%d", w)}, VarPoly("d:1")))
+				must(t, q.AddFact("home", []string{fmt.Sprintf("n%d", w), "h"}, One()))
+				if i%2 == 1 {
+					q.RemoveFact("mentor", []string{"a", "b"})
+					q.RemoveFact("oath", []string{"a", "k"})
+				}
+				m, err := q.EvalFrom(base)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				fresh := q.Clone()
+				fresh.last = nil
+				fm, err := fresh.Eval()
+				if err != nil || fullDump(m) != fullDump(fm) {
+					t.Errorf("worker %d step %d: incremental and fresh differ (%v)", w, i, err)
+					return
+				}
+				_ = m.Query(parseAtom("court(X, Y)"), v)
+			}
+		}()
+	}
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				_ = base.Query(parseAtom("lineage(a, X)"), v)
+				_ = base.Why("court", []string{"a", "h2"}, v)
+				g := base.Grader(v)
+				for _, f := range base.Facts("forsworn") {
+					g.GradeFact(f)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := fullDump(base); got != want {
+		t.Fatalf("the base changed:\n%s\nwas\n%s", got, want)
+	}
+}

@@ -6,6 +6,11 @@
 // end (absorbed, then cut to the bounds), so the result is a function of the
 // program and not of the order of rows; a row is in the next delta when its
 // polynomial gained monomials or its taint flag flipped.
+//
+// The same join machinery serves the exact evaluation of exact.go (which
+// queues contributions by monomial size instead of merging per round), the
+// incremental maintenance of incr.go (plans seeded with one changed tuple),
+// and the grounding pass of region.go.
 
 package datalog
 
@@ -57,7 +62,8 @@ type evaluator struct {
 	hbuf   []uint32
 	pend   []pendEntry
 	pm     []pmono
-	pidx   [][]int32 // by cur index, by row: index into pend or -1
+	pidx   [][]int32          // by cur index, by row: index into pend (or the delta) or -1
+	dmap   []map[uint32]int32 // by cur index: row → index into the delta (continuation)
 	negIDs map[uint64]uint32
 
 	// product scratch
@@ -69,6 +75,19 @@ type evaluator struct {
 	pbuf         []mono
 
 	ground *grounder // non-nil during the grounding pass
+
+	xs    *xstate   // exact mode: contributions wait in size buckets
+	noCap bool      // products keep monomials over MaxMonomialSize (exact mode)
+	coll  *relation // collect mode: the heads of the matches, nothing else
+	racc  *[]mono   // recompute mode: the matches' monomials
+	rhit  bool      // recompute mode: some match was found
+
+	seed     []uint32 // the tuple a seeded plan starts from
+	seedRow  uint32   // its row, for a positive seed
+	seedMons []mono   // its monomials, for a positive seed
+
+	added [][]uint32 // by cur index, when non-nil: rows emit added (relational continuation)
+	skip  *relation  // heads emit ignores (they are re-derived separately)
 }
 
 // run evaluates the stratum to its fixpoint.
@@ -175,6 +194,14 @@ func (e *evaluator) join(si int) {
 	st := &pl.steps[si]
 	rel := st.rel
 	switch st.mode {
+	case modeSeed:
+		if e.match(st, e.seed) && e.negsOK(st.negs) {
+			if st.pos >= 0 {
+				e.rows[st.pos] = e.seedRow
+				e.dmons = e.seedMons
+			}
+			e.join(si + 1)
+		}
 	case modeDelta:
 		d := &e.delta[st.cur]
 		for k, row := range d.rows {
@@ -189,16 +216,16 @@ func (e *evaluator) join(si int) {
 	case modeScan:
 		lim := e.limit(st)
 		for row := range lim {
-			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
+			if rel.alive(row) && e.match(st, rel.row(row)) && e.negsOK(st.negs) {
 				e.rows[st.pos] = row
 				e.join(si + 1)
 			}
 		}
 	case modeIndex:
 		lim := e.limit(st)
-		for h := st.ix.lookup(rel, e.fillKey(st)); h != 0; h = st.ix.next[h-1] {
+		for h := st.ix.lookup(rel, e.fillKey(st)); h != 0; h = st.ix.nextOf(h - 1) {
 			row := h - 1
-			if row >= lim {
+			if row >= lim || !rel.alive(row) {
 				continue
 			}
 			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
@@ -242,7 +269,7 @@ func (e *evaluator) negsOK(negs []int) bool {
 			return false
 		}
 		e.negRow[k] = int64(row)
-		if e.poly {
+		if e.poly && e.coll == nil {
 			e.negLit[k] = int64(e.negLitID(a.pred, row))
 		}
 	}
@@ -262,7 +289,9 @@ func (e *evaluator) negLitID(pred, row uint32) uint32 {
 }
 
 // emit handles one complete match: insert the head, and with provenance
-// add the derivation's monomials to the head's pending contributions.
+// add the derivation's monomials to the head's pending contributions (or,
+// in the other modes, collect the head, record the monomials, or queue
+// them by size).
 func (e *evaluator) emit() {
 	r := e.pl.rule
 	buf := e.hbuf[:0]
@@ -274,23 +303,55 @@ func (e *evaluator) emit() {
 		}
 	}
 	e.hbuf = buf
+	switch {
+	case e.coll != nil:
+		e.coll.insert(buf)
+		return
+	case e.racc != nil:
+		e.rhit = true
+		if e.poly {
+			e.product()
+			for _, u := range e.accA {
+				*e.racc = append(*e.racc, mono{sig: u.sig, lits: e.m.arena.copyLits(u.lits)})
+			}
+		}
+		return
+	}
+	if e.skip != nil {
+		if _, ok := e.skip.find(buf); ok {
+			return
+		}
+	}
 	ci := e.curIdx[r.head.pred]
 	rel := e.cur[ci]
 	if e.ground != nil {
 		e.ground.record(e, rel, buf)
 		return
 	}
-	row, _ := rel.insert(buf)
-	if !e.poly {
+	if e.xs != nil && e.poly {
+		e.product()
+		e.xs.push(e, ci, buf)
 		return
 	}
+	row, added := rel.insert(buf)
+	if added && e.added != nil {
+		e.added[ci] = append(e.added[ci], row)
+	}
+	if e.poly {
+		e.emitRounds(ci, rel, row)
+	}
+}
+
+// emitRounds adds the current derivation's monomials to the pending
+// contributions of the head row (round-based evaluation).
+func (e *evaluator) emitRounds(ci int, rel *relation, row uint32) {
 	pe := e.pending(ci, row)
 	if e.relational || e.overflow {
 		// No polynomials any more, but unconditional support stays exact:
 		// negation and grading depend on it.
 		pe.taint = true
 		if e.unconditional() {
-			e.addPending(pe, rel.polys[row], mono{})
+			e.addPending(pe, rel.poly(row), mono{})
 		}
 		return
 	}
@@ -304,7 +365,7 @@ func (e *evaluator) emit() {
 		return
 	}
 	for _, u := range e.accA {
-		e.addPending(pe, rel.polys[row], u)
+		e.addPending(pe, rel.poly(row), u)
 	}
 }
 
@@ -380,7 +441,7 @@ func (e *evaluator) pendingMonos(pe *pendEntry, buf []mono) []mono {
 
 // product computes the current derivation's monomials into e.accA (rule
 // support × body supports × negated literals, absorbed, monomials over the
-// size cap dropped) and reports whether the result is tainted.
+// size cap dropped unless noCap) and reports whether the result is tainted.
 func (e *evaluator) product() bool {
 	r := e.pl.rule
 	taint := false
@@ -426,7 +487,7 @@ func (e *evaluator) mulInto(f []mono) bool {
 		for _, b := range f {
 			n := len(lits)
 			lits = unionInto(lits, a.lits, b.lits)
-			if len(lits)-n > e.bounds.MaxMonomialSize {
+			if len(lits)-n > e.bounds.MaxMonomialSize && !e.noCap {
 				lits = lits[:n]
 				dropped = true
 				continue

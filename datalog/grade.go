@@ -89,11 +89,11 @@ func (g *Grader) gradeAtom(pred, row uint32) Grade {
 	if c := g.grades[pred].get(row); c != 0 {
 		return Grade(c - 1)
 	}
-	if rel.taint[row] {
+	if rel.tainted(row) {
 		g.solve(g.m.strata[g.m.stratOf[pred]].region)
 		return Grade(g.grades[pred].get(row) - 1)
 	}
-	gr := Grade(g.evalPoly(rel.polys[row]))
+	gr := Grade(g.evalPoly(rel.poly(row)))
 	g.setGrade(pred, row, gr)
 	return gr
 }

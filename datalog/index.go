@@ -1,54 +1,116 @@
-// This file holds the relation store: flat rows of interned constants, a
-// primary open-addressing hash set over whole tuples (which also serves
-// every lookup that binds all columns), and secondary hash indexes on the
-// bound column sets that joins ask for, chaining rows that share a key.
+// This file holds the relation store: rows of interned constants in a
+// persistent chunked vector, a primary extendible hash over whole tuples
+// (which also serves every lookup that binds all columns), and secondary
+// hash indexes on the bound column sets that joins ask for, chaining rows
+// that share a key. A row keeps its number for the life of the relation and
+// of every version derived from it: removing an atom marks its row dead,
+// and adding the atom again revives the same row.
 
 package datalog
 
 import (
 	"strconv"
 	"sync"
+	"weak"
 )
 
-// relation is the set of atoms of one predicate in one model. Rows are
-// appended during their stratum's evaluation and never change after it.
+// Row flags.
+const (
+	flagAlive uint8 = 1 << iota
+	flagTaint       // the row's polynomial lost monomials (cut, or cut upstream)
+)
+
+// relation is the set of atoms of one predicate in one model (or the facts
+// of one predicate in one program version). A relation is written only
+// while the model that owns it is built, under that model's generation;
+// derive starts a new version that shares everything until written.
 type relation struct {
 	pred  uint32
 	arity int
-	n     int      // rows
-	data  []uint32 // n × arity
-	set   []uint64 // primary hash: upper 32 hash bits<<32 | row+1, 0 empty
-	shift uint     // 64 - log2(len(set)): a slot is the hash's top bits
-	used  int
+	gen   uint64
+	n     int // rows, dead ones included
+	live  int
+	dead  int
+	data  pvec[uint32] // n × arity
+	flags pvec[uint8]
+	set   phash // tag → row
 
-	// Provenance: nil while every row's support is One.
-	polys []ipoly
-	taint []bool // the row's polynomial lost monomials (cut, or cut upstream)
+	// Provenance: polys is unused while every row's support is One.
+	hasPolys bool
+	polys    pvec[ipoly]
+	ntaint   int // live tainted rows
+
+	// parent is the version this one was derived from, whose first pn rows
+	// are this one's; a missing index is built there first and shared.
+	parent weak.Pointer[relation]
+	pn     int
 
 	mu  sync.Mutex
 	idx map[string]*index
 }
 
-func newRelation(pred uint32, arity int) *relation {
-	return &relation{pred: pred, arity: arity, set: make([]uint64, 8), shift: 64 - 3, idx: map[string]*index{}}
+func newRelation(pred uint32, arity int, gen uint64) *relation {
+	return &relation{pred: pred, arity: arity, gen: gen, data: newPvec[uint32](arity, gen),
+		flags: newPvec[uint8](1, gen), set: newPhash(gen), idx: map[string]*index{}}
 }
 
-func (r *relation) row(i uint32) []uint32 {
-	o := int(i) * r.arity
-	return r.data[o : o+r.arity : o+r.arity]
+// derive returns a new version of r under gen, sharing all of r's storage.
+func (r *relation) derive(gen uint64) *relation {
+	d := &relation{pred: r.pred, arity: r.arity, gen: gen, n: r.n, live: r.live, dead: r.dead,
+		data: r.data, flags: r.flags, set: r.set, hasPolys: r.hasPolys, polys: r.polys, ntaint: r.ntaint,
+		parent: weak.Make(r), pn: r.n}
+	r.mu.Lock()
+	d.idx = make(map[string]*index, len(r.idx))
+	for k, ix := range r.idx {
+		c := *ix
+		d.idx[k] = &c
+	}
+	r.mu.Unlock()
+	return d
+}
+
+func (r *relation) row(i uint32) []uint32 { return r.data.slice(i) }
+
+func (r *relation) alive(i uint32) bool { return r.dead == 0 || r.flags.get(i)&flagAlive != 0 }
+
+// liveRows returns the live rows in order.
+func (r *relation) liveRows() []uint32 {
+	out := make([]uint32, 0, r.live)
+	for i := range r.n {
+		if r.alive(uint32(i)) {
+			out = append(out, uint32(i))
+		}
+	}
+	return out
 }
 
 // allOne reports whether every row's support is One.
-func (r *relation) allOne() bool { return r.polys == nil }
+func (r *relation) allOne() bool { return !r.hasPolys }
 
 func (r *relation) poly(i uint32) ipoly {
-	if r.polys == nil {
+	if !r.hasPolys {
 		return ipolyOne
 	}
-	return r.polys[i]
+	return r.polys.get(i)
 }
 
-func (r *relation) tainted(i uint32) bool { return r.taint != nil && r.taint[i] }
+func (r *relation) setPoly(i uint32, p ipoly) { r.polys.set(i, p, r.gen) }
+
+func (r *relation) tainted(i uint32) bool { return r.hasPolys && r.flags.get(i)&flagTaint != 0 }
+
+func (r *relation) setTaint(i uint32, t bool) {
+	f := r.flags.get(i)
+	if (f&flagTaint != 0) == t {
+		return
+	}
+	if t {
+		r.flags.set(i, f|flagTaint, r.gen)
+		r.ntaint++
+	} else {
+		r.flags.set(i, f&^flagTaint, r.gen)
+		r.ntaint--
+	}
+}
 
 func hashVals(vals []uint32) uint64 {
 	h := uint64(0x9E3779B97F4A7C15)
@@ -77,93 +139,116 @@ func equalVals(a, b []uint32) bool {
 	return true
 }
 
-// find returns the row holding tuple t.
-func (r *relation) find(t []uint32) (uint32, bool) {
-	h := hashVals(t)
-	tag := h >> 32 << 32
-	mask := uint64(len(r.set) - 1)
-	for s := h >> r.shift; ; s = (s + 1) & mask {
-		e := r.set[s]
+// probe looks tuple t up in the primary hash: its row if present, else
+// the empty slot where it would go.
+func (r *relation) probe(t []uint32, tag uint32) (row uint32, found bool, dirSlot int, free uint32) {
+	dirSlot, pg := r.set.page(tag)
+	mask := uint32(len(pg) - 1)
+	for s := tag & mask; ; s = (s + 1) & mask {
+		e := pg[s]
 		if e == 0 {
-			return 0, false
+			return 0, false, dirSlot, s
 		}
-		if e&^0xffffffff == tag && equalVals(r.row(uint32(e)-1), t) {
-			return uint32(e) - 1, true
+		if uint32(e>>32) == tag && equalVals(r.row(uint32(e)-1), t) {
+			return uint32(e) - 1, true, dirSlot, 0
 		}
 	}
 }
 
-// insert adds tuple t unless present; it returns the row and whether it was
-// added. New rows join every index.
-func (r *relation) insert(t []uint32) (uint32, bool) {
-	h := hashVals(t)
-	tag := h >> 32 << 32
-	mask := uint64(len(r.set) - 1)
-	s := h >> r.shift
-	for ; ; s = (s + 1) & mask {
-		e := r.set[s]
+// lookup returns the row holding tuple t, dead or alive. (It is probe
+// without the insertion point, kept small: lookups of consecutive tuples
+// then overlap their cache misses.)
+func (r *relation) lookup(t []uint32) (uint32, bool) {
+	tag := uint32(hashVals(t) >> 32)
+	pg := r.set.dir[tag>>(32-uint(r.set.gd))]
+	mask := uint32(len(pg) - 1)
+	for s := tag & mask; ; s = (s + 1) & mask {
+		e := pg[s]
 		if e == 0 {
-			break
+			return 0, false
 		}
-		if e&^0xffffffff == tag && equalVals(r.row(uint32(e)-1), t) {
-			return uint32(e) - 1, false
+		if uint32(e>>32) == tag {
+			if row := uint32(e) - 1; equalVals(r.row(row), t) {
+				return row, true
+			}
 		}
 	}
-	row := uint32(r.n)
-	r.data = append(r.data, t...)
+}
+
+// find returns the live row holding tuple t.
+func (r *relation) find(t []uint32) (uint32, bool) {
+	row, ok := r.lookup(t)
+	if ok && r.dead > 0 {
+		ok = r.flags.get(row)&flagAlive != 0
+	}
+	return row, ok
+}
+
+// insert adds tuple t unless a live row holds it; it returns the row and
+// whether it was added (appended, or a dead row revived with no support).
+// Appended rows join every index; revived rows are still in them.
+func (r *relation) insert(t []uint32) (uint32, bool) {
+	tag := uint32(hashVals(t) >> 32)
+	row, ok, slot, free := r.probe(t, tag)
+	if ok {
+		if r.alive(row) {
+			return row, false
+		}
+		r.flags.set(row, flagAlive, r.gen)
+		if r.hasPolys {
+			r.polys.set(row, nil, r.gen)
+		}
+		r.dead--
+		r.live++
+		return row, true
+	}
+	row = uint32(r.n)
+	r.data.push(row, t, r.gen)
+	r.flags.push1(row, flagAlive, r.gen)
+	if r.hasPolys {
+		r.polys.push1(row, nil, r.gen)
+	}
+	if r.set.room(slot) {
+		r.set.put(slot, free, uint64(tag)<<32|uint64(row+1), true, r.gen)
+	} else {
+		r.set.add(tag, row, r.gen)
+	}
 	r.n++
-	r.set[s] = tag | uint64(row+1)
-	r.used++
-	if r.used*2 > len(r.set) {
-		r.growSet()
-	}
-	if r.polys != nil {
-		r.polys = append(r.polys, nil)
-		r.taint = append(r.taint, false)
-	}
+	r.live++
 	for _, ix := range r.idx {
 		ix.add(r, row)
 	}
 	return row, true
 }
 
-// growSet doubles the primary hash. Slots come from the stored upper hash
-// bits, so no tuple is read or rehashed.
-func (r *relation) growSet() {
-	set := make([]uint64, len(r.set)*2)
-	r.shift--
-	mask := uint64(len(set) - 1)
-	for _, e := range r.set {
-		if e == 0 {
-			continue
-		}
-		s := e >> r.shift
-		for set[s] != 0 {
-			s = (s + 1) & mask
-		}
-		set[s] = e
+// kill marks a live row dead and drops its support.
+func (r *relation) kill(row uint32) {
+	r.setTaint(row, false)
+	r.flags.set(row, 0, r.gen)
+	if r.hasPolys {
+		r.polys.set(row, nil, r.gen)
 	}
-	r.set = set
+	r.live--
+	r.dead++
 }
 
 // enableProvenance gives every existing row the support One.
 func (r *relation) enableProvenance() {
-	if r.polys != nil {
+	if r.hasPolys {
 		return
 	}
-	r.polys = make([]ipoly, r.n, max(r.n, 8))
-	for i := range r.polys {
-		r.polys[i] = ipolyOne
+	r.hasPolys = true
+	r.polys = newPvecShift[ipoly](1, wideShift, r.gen)
+	for i := range r.n {
+		r.polys.push1(uint32(i), ipolyOne, r.gen)
 	}
-	r.taint = make([]bool, r.n, max(r.n, 8))
 }
 
 // index chains the rows of a relation by the values of some columns.
 type index struct {
 	cols  []int
-	heads []uint32 // row+1 of the newest row of each key; 0 empty
-	next  []uint32 // by row: row+1 of the next older row with the same key
-	used  int
+	heads phash        // tag → newest row of the key
+	next  pvec[uint32] // by row: row+1 of the next older row with the same key
 }
 
 func colsKey(cols []int) string {
@@ -176,7 +261,9 @@ func colsKey(cols []int) string {
 }
 
 // index returns the index on cols, building it on first use. Building is
-// locked because relations of finished strata are shared between models.
+// locked because relations of finished models are shared. A derived
+// version builds the index on its parent (when still alive) and adds only
+// its own rows, so versions of one base share the work.
 func (r *relation) index(cols []int) *index {
 	key := colsKey(cols)
 	r.mu.Lock()
@@ -184,36 +271,40 @@ func (r *relation) index(cols []int) *index {
 	if ix, ok := r.idx[key]; ok {
 		return ix
 	}
-	ix := &index{cols: cols, heads: make([]uint32, 8)}
-	for i := range r.n {
+	var ix *index
+	from := 0
+	if par := r.parent.Value(); par != nil {
+		c := *par.index(cols)
+		ix, from = &c, r.pn
+	} else {
+		ix = &index{cols: cols, heads: newPhash(r.gen), next: newPvec[uint32](1, r.gen)}
+	}
+	for i := from; i < r.n; i++ {
 		ix.add(r, uint32(i))
 	}
 	r.idx[key] = ix
 	return ix
 }
 
+// add chains row, the relation's newest row, under its key.
 func (ix *index) add(r *relation, row uint32) {
-	for int(row) >= len(ix.next) {
-		ix.next = append(ix.next, 0)
-	}
 	vals := r.row(row)
-	mask := uint64(len(ix.heads) - 1)
-	for s := hashCols(vals, ix.cols) & mask; ; s = (s + 1) & mask {
-		h := ix.heads[s]
-		if h == 0 {
-			ix.heads[s] = row + 1
-			ix.used++
-			if ix.used*2 > len(ix.heads) {
-				ix.grow(r)
-			}
-			return
+	tag := uint32(hashCols(vals, ix.cols) >> 32)
+	i, pg := ix.heads.page(tag)
+	mask := uint32(len(pg) - 1)
+	for s := tag & mask; ; s = (s + 1) & mask {
+		e := pg[s]
+		if e == 0 {
+			break
 		}
-		if sameCols(r.row(h-1), vals, ix.cols) {
-			ix.next[row] = h
-			ix.heads[s] = row + 1
+		if uint32(e>>32) == tag && sameCols(r.row(uint32(e)-1), vals, ix.cols) {
+			ix.next.push1(row, uint32(e), r.gen)
+			ix.heads.put(i, s, uint64(tag)<<32|uint64(row+1), false, r.gen)
 			return
 		}
 	}
+	ix.next.push1(row, 0, r.gen)
+	ix.heads.add(tag, row, r.gen)
 }
 
 func sameCols(a, b []uint32, cols []int) bool {
@@ -225,32 +316,22 @@ func sameCols(a, b []uint32, cols []int) bool {
 	return true
 }
 
-func (ix *index) grow(r *relation) {
-	heads := make([]uint32, len(ix.heads)*2)
-	mask := uint64(len(heads) - 1)
-	for _, h := range ix.heads {
-		if h == 0 {
-			continue
-		}
-		s := hashCols(r.row(h-1), ix.cols) & mask
-		for heads[s] != 0 {
-			s = (s + 1) & mask
-		}
-		heads[s] = h
-	}
-	ix.heads = heads
-}
-
 // lookup returns row+1 of the newest row whose indexed columns equal key
-// (in ix.cols order), 0 if none. Follow ix.next for older rows.
+// (in ix.cols order), 0 if none. Follow nextOf for older rows; dead rows
+// stay chained.
 func (ix *index) lookup(r *relation, key []uint32) uint32 {
-	mask := uint64(len(ix.heads) - 1)
-	for s := hashVals(key) & mask; ; s = (s + 1) & mask {
-		h := ix.heads[s]
-		if h == 0 {
+	tag := uint32(hashVals(key) >> 32)
+	_, pg := ix.heads.page(tag)
+	mask := uint32(len(pg) - 1)
+	for s := tag & mask; ; s = (s + 1) & mask {
+		e := pg[s]
+		if e == 0 {
 			return 0
 		}
-		row := r.row(h - 1)
+		if uint32(e>>32) != tag {
+			continue
+		}
+		row := r.row(uint32(e) - 1)
 		match := true
 		for i, c := range ix.cols {
 			if row[c] != key[i] {
@@ -259,7 +340,10 @@ func (ix *index) lookup(r *relation, key []uint32) uint32 {
 			}
 		}
 		if match {
-			return h
+			return uint32(e)
 		}
 	}
 }
+
+// nextOf returns row+1 of the next older row with row's key, 0 if none.
+func (ix *index) nextOf(row uint32) uint32 { return ix.next.get(row) }

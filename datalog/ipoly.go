@@ -113,7 +113,9 @@ func (a *arena) copyLits(src []uint32) []uint32 {
 		return nil
 	}
 	if len(a.lits)+len(src) > cap(a.lits) {
-		a.lits = make([]uint32, 0, max(arenaChunk, len(src)))
+		// Chunks double from small up to arenaChunk, so that a model
+		// built incrementally, which copies few monomials, stays small.
+		a.lits = make([]uint32, 0, max(min(2*cap(a.lits), arenaChunk), 64, len(src)))
 	}
 	n := len(a.lits)
 	a.lits = append(a.lits, src...)

@@ -16,6 +16,8 @@ var modelSerial atomic.Uint64
 // support polynomial. A Model is immutable and safe for concurrent use.
 type Model struct {
 	serial    uint64
+	gen       uint64 // the generation its relations were written under
+	bounds    Bounds
 	consts    *interner
 	preds     *interner
 	lits      *litTable
@@ -39,86 +41,48 @@ type GroundFact struct {
 	Support Poly
 }
 
-// Eval checks the program (stratification) and evaluates it. Strata whose
-// rules, facts and input strata did not change since this program's (or
-// its clone source's) previous Eval are taken over from that model.
+// Eval checks the program (stratification) and evaluates it, incrementally
+// from the program's previous model (or its clone source's): it is
+// EvalFrom of that model.
 func (p *Program) Eval() (*Model, error) {
+	return p.EvalFrom(p.last)
+}
+
+// EvalFrom checks the program and evaluates it, computing the model from
+// prev, a model of p or of a program p was cloned from (directly or not),
+// as far as the change allows: strata the change cannot reach are shared
+// with prev, strata it reaches are maintained in place from the facts that
+// changed (see the package documentation), and the rest are evaluated from
+// scratch. The result is identical to evaluating p from scratch. prev is
+// left unchanged and stays valid; nil, or a model of an unrelated program,
+// evaluates from scratch.
+func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 	st, err := p.stratify()
 	if err != nil {
 		return nil, err
 	}
+	if prev != nil && (prev.consts != p.consts || prev.preds != p.preds || prev.lits != p.lits || prev.bounds != p.bounds) {
+		prev = nil
+	}
+	p.gen.Store(versionClock.Add(1)) // the fact sets the model reads are read-only from now on
 	n := len(p.arity)
 	m := &Model{
-		serial: modelSerial.Add(1), consts: p.consts, preds: p.preds, lits: p.lits,
+		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
+		consts: p.consts, preds: p.preds, lits: p.lits,
 		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
 		rels: make([]*relation, n), stratOf: st.stratOf, curIdx: make([]int, n),
 	}
 	for i := range m.curIdx {
 		m.curIdx[i] = -1
 	}
-	prev := p.last
-	var prevByKey map[string]*stratResult
-	if prev != nil {
-		prevByKey = make(map[string]*stratResult, len(prev.strata))
-		for _, s := range prev.strata {
-			prevByKey[s.key.preds] = s
-		}
-	}
+	a := newApplier(p, prev, m)
 	for i := range st.strata {
-		s := &st.strata[i]
-		res := &stratResult{preds: s.preds, key: p.stratKey(s), inputs: s.inputs, rules: s.rules}
-		if old := prevByKey[res.key.preds]; old != nil && old.key.equal(res.key) && inputsReused(m, s.inputs) {
-			for _, pred := range s.preds {
-				m.rels[pred] = prev.rels[pred]
-			}
-			res.region, res.poly, res.reused = old.region, old.poly, true
-		} else {
-			m.evalStratum(p, s, res)
-		}
-		m.strata = append(m.strata, res)
+		a.stratum(&st.strata[i])
 	}
 	m.curIdx = nil
 	m.info = p.lits.snapshot()
 	p.last = m
 	return m, nil
-}
-
-func inputsReused(m *Model, inputs []int) bool {
-	for _, i := range inputs {
-		if !m.strata[i].reused {
-			return false
-		}
-	}
-	return true
-}
-
-// stratKey identifies a stratum's inputs: its predicates, its rules, the
-// versions of its facts, and the bounds.
-type stratKey struct {
-	preds  string
-	rules  []uint64
-	facts  []uint64
-	bounds Bounds
-}
-
-func (k stratKey) equal(o stratKey) bool {
-	return k.preds == o.preds && slices.Equal(k.rules, o.rules) && slices.Equal(k.facts, o.facts) && k.bounds == o.bounds
-}
-
-func (p *Program) stratKey(s *strat) stratKey {
-	k := stratKey{preds: packKey(0, s.preds), bounds: p.bounds}
-	for _, r := range s.rules {
-		k.rules = append(k.rules, r.id)
-	}
-	slices.Sort(k.rules)
-	for _, pred := range s.preds {
-		var v uint64
-		if f := p.facts[pred]; f != nil {
-			v = f.version
-		}
-		k.facts = append(k.facts, v)
-	}
-	return k
 }
 
 // lookupAtom finds the relation row of pred(args).
@@ -203,9 +167,9 @@ func (m *Model) Facts(pred string) []GroundFact {
 	}
 	rel := m.rels[pid]
 	consts := m.consts.snapshot()
-	out := make([]GroundFact, rel.n)
-	for i := range rel.n {
-		out[i] = GroundFact{Pred: pred, Args: m.argStrings(rel, uint32(i), consts), Support: m.publicPoly(pid, uint32(i))}
+	out := make([]GroundFact, 0, rel.live)
+	for _, row := range rel.liveRows() {
+		out = append(out, GroundFact{Pred: pred, Args: m.argStrings(rel, row, consts), Support: m.publicPoly(pid, row)})
 	}
 	slices.SortFunc(out, func(a, b GroundFact) int { return slices.Compare(a.Args, b.Args) })
 	return out
@@ -217,7 +181,7 @@ func (m *Model) Len(pred string) int {
 	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil {
 		return 0
 	}
-	return m.rels[pid].n
+	return m.rels[pid].live
 }
 
 // Preds returns the names of the program's predicates (those with a fact or

@@ -13,6 +13,15 @@ const (
 	modeDelta              // the rows that changed last round
 	modeIndex              // rows sharing the bound columns, by hash index
 	modeProbe              // every column bound: one lookup in the primary set
+	modeSeed               // the seed tuple of a seeded plan (evaluator.seed)
+)
+
+// Seeds of a seeded plan: the matches of a rule in which one body atom, one
+// negated literal or the head is a given tuple.
+const (
+	seedPos uint8 = iota
+	seedNeg
+	seedHead
 )
 
 // colSlot binds or checks one column against a variable slot.
@@ -75,6 +84,59 @@ func (pl *planner) compile(r *ruleRec, first int) *plan {
 		p.steps = append(p.steps, st)
 	}
 	return p
+}
+
+// compileSeeded builds the plan that starts from a seed: positive body
+// atom idx, negated literal idx, or the head (idx ignored), bound to the
+// tuple in evaluator.seed. A positive seed reads its monomials from
+// evaluator.seedMons.
+func (pl *planner) compileSeeded(r *ruleRec, kind uint8, idx int) *plan {
+	p := &plan{rule: r, delta: -1}
+	bound := make([]bool, r.nvars)
+	done := make([]bool, len(r.pos))
+	negDone := make([]bool, len(r.neg))
+	p.preNegs = placeNegs(r, bound, negDone)
+	var a catom
+	switch kind {
+	case seedPos:
+		a, done[idx], p.delta = r.pos[idx], true, idx
+	case seedNeg:
+		a = r.neg[idx]
+	default:
+		a = r.head
+	}
+	st := step{pos: -1, cur: -1, mode: modeSeed}
+	if kind == seedPos {
+		st.pos = idx
+	}
+	for c, t := range a.args {
+		switch {
+		case t.slot < 0:
+			st.consts = append(st.consts, colConst{c, t.c})
+		case bound[t.slot]:
+			st.checks = append(st.checks, colSlot{c, t.slot})
+		default:
+			bound[t.slot] = true
+			st.binds = append(st.binds, colSlot{c, t.slot})
+		}
+	}
+	st.negs = placeNegs(r, bound, negDone)
+	p.steps = append(p.steps, st)
+	for range len(r.pos) - btoi(kind == seedPos) {
+		next := pickNext(r, bound, done)
+		done[next] = true
+		s := pl.compileStep(r, next, bound, false)
+		s.negs = placeNegs(r, bound, negDone)
+		p.steps = append(p.steps, s)
+	}
+	return p
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // pickNext returns the unread atom with the most bound columns; ties go to

@@ -74,8 +74,9 @@ func (b Bounds) withDefaults() Bounds {
 	return b
 }
 
-// versionClock issues fact versions and rule ids, unique across every
-// program and clone, so a model can tell whether its inputs changed.
+// versionClock issues fact versions, rule ids and generations, unique
+// across every program, clone and model, so a model can tell whether its
+// inputs changed and a container version whether it owns a chunk.
 var versionClock atomic.Uint64
 
 // cterm is a compiled term: a variable slot, or a constant when slot < 0.
@@ -101,54 +102,6 @@ type ruleRec struct {
 	allOne   bool
 }
 
-// factEntry is one ground fact with its support, full and uncut. pubs are
-// the supports as given, one per AddFact call, kept so that a truncated
-// support taken from another model is still evaluated exactly.
-type factEntry struct {
-	args []uint32
-	sup  ipoly
-	pub  Poly
-	pubs []Poly
-}
-
-// truncated reports whether a support given for the fact was truncated.
-func (f *factEntry) truncated() bool {
-	for _, p := range f.pubs {
-		if p.Truncated() {
-			return true
-		}
-	}
-	return false
-}
-
-// eval evaluates the fact's support exactly under v.
-func (f *factEntry) eval(v Valuation) Truth {
-	t := False
-	for _, p := range f.pubs {
-		t = max(t, p.Eval(v))
-	}
-	return t
-}
-
-// factSet holds the facts of one predicate. Once frozen (by Clone) it is
-// shared and never written again: writers copy it first.
-type factSet struct {
-	version uint64
-	index   map[string]int
-	entries []factEntry // nil args marks a removed entry
-	live    int
-	frozen  atomic.Bool
-}
-
-func (f *factSet) clone() *factSet {
-	c := &factSet{version: f.version, index: make(map[string]int, len(f.index)),
-		entries: slices.Clone(f.entries), live: f.live}
-	for k, v := range f.index {
-		c.index[k] = v
-	}
-	return c
-}
-
 // Program is a set of facts and rules. Clone may be called from several
 // goroutines at once; every other method needs exclusive use of the
 // program. The models it returns are safe for concurrent use.
@@ -160,11 +113,15 @@ type Program struct {
 	rules         []*ruleRec
 	bounds        Bounds
 	last          *Model
+	gen           atomic.Uint64 // the generation the program writes its fact sets under
+	strat         *stratCache
 }
 
 // NewProgram returns an empty program with the default bounds.
 func NewProgram() *Program {
-	return &Program{consts: newInterner(), preds: newInterner(), lits: newLitTable(), bounds: DefaultBounds()}
+	p := &Program{consts: newInterner(), preds: newInterner(), lits: newLitTable(), bounds: DefaultBounds()}
+	p.gen.Store(versionClock.Add(1))
+	return p
 }
 
 // SetBounds sets the polynomial bounds; zero fields take their defaults.
@@ -174,17 +131,16 @@ func (p *Program) SetBounds(b Bounds) { p.bounds = b.withDefaults() }
 func (p *Program) Bounds() Bounds { return p.bounds }
 
 // Clone returns an independent copy of p in O(predicates + rules): the
-// fact sets are shared and copied by whichever program writes one first,
-// interners are shared (they are append-only and locked), and the clone
-// reuses p's last model for incremental Eval.
+// fact sets are shared, and whichever program writes one first derives its
+// own version of it (sharing all but the chunks it writes); interners are
+// shared (they are append-only and locked), and the clone evaluates
+// incrementally from p's last model.
 func (p *Program) Clone() *Program {
-	for _, f := range p.facts {
-		if f != nil {
-			f.frozen.Store(true)
-		}
-	}
-	return &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: slices.Clone(p.arity),
-		facts: slices.Clone(p.facts), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last}
+	p.gen.Store(versionClock.Add(1)) // p's fact sets are read-only from now on
+	c := &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: slices.Clone(p.arity),
+		facts: slices.Clone(p.facts), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last, strat: p.strat}
+	c.gen.Store(versionClock.Add(1))
+	return c
 }
 
 // predID interns a predicate name and grows the per-predicate tables.
@@ -197,14 +153,15 @@ func (p *Program) predID(name string) uint32 {
 	return id
 }
 
-// writableFacts returns the fact set of pred, copying a shared one.
+// writableFacts returns the fact set of pred, deriving a version of a
+// shared one.
 func (p *Program) writableFacts(pred uint32) *factSet {
-	f := p.facts[pred]
+	f, gen := p.facts[pred], p.gen.Load()
 	switch {
 	case f == nil:
-		f = &factSet{index: map[string]int{}}
-	case f.frozen.Load():
-		f = f.clone()
+		f = newFactSet(pred, p.arity[pred], gen)
+	case f.gen != gen:
+		f = f.derive(gen)
 	default:
 		return f
 	}
@@ -239,19 +196,7 @@ func (p *Program) AddFact(pred string, args []string, support Poly) error {
 	for i, a := range args {
 		tuple[i] = p.consts.intern(a)
 	}
-	f := p.writableFacts(id)
-	f.version = versionClock.Add(1)
-	key := packKey(id, tuple)
-	if i, ok := f.index[key]; ok {
-		e := &f.entries[i]
-		e.pub = e.pub.Add(support)
-		e.pubs = append(e.pubs[:len(e.pubs):len(e.pubs)], support)
-		e.sup = p.internPoly(e.pub)
-		return nil
-	}
-	f.index[key] = len(f.entries)
-	f.entries = append(f.entries, factEntry{args: tuple, pub: support, pubs: []Poly{support}, sup: p.internPoly(support)})
-	f.live++
+	p.writableFacts(id).put(p, tuple, support)
 	return nil
 }
 
@@ -269,16 +214,12 @@ func (p *Program) RemoveFact(pred string, args []string) bool {
 		}
 		tuple[i] = c
 	}
-	key := packKey(id, tuple)
-	if _, ok := p.facts[id].index[key]; !ok {
+	if _, ok := p.facts[id].tab.find(tuple); !ok {
 		return false
 	}
 	f := p.writableFacts(id)
-	i := f.index[key]
-	delete(f.index, key)
-	f.entries[i] = factEntry{}
-	f.live--
-	f.version = versionClock.Add(1)
+	row, _ := f.tab.find(tuple)
+	f.drop(row)
 	return true
 }
 

@@ -54,8 +54,9 @@ func TestOrderIndependence(t *testing.T) {
 	for seed := range uint64(propertyCases) {
 		r := rand.New(rand.NewPCG(seed, 2))
 		np := genProgram(r, genDefault)
-		// Small bounds too: the cut must not depend on the order.
-		for _, b := range []Bounds{{}, {MaxMonomials: 2, MaxMonomialSize: 3}} {
+		// Small bounds too: the cut, and the spill past the stratum
+		// budget, must not depend on the order.
+		for _, b := range []Bounds{{}, {MaxMonomials: 2, MaxMonomialSize: 3}, {MaxStratumMonomials: 4}, {MaxMonomials: 3, MaxStratumMonomials: 9}} {
 			var first string
 			for k := range 4 {
 				fo, ro := identity(len(np.facts)), identity(len(np.rules))

@@ -41,18 +41,17 @@ func (m *Model) Query(q Atom, v Valuation) []Answer {
 	var rows []uint32
 	switch {
 	case len(cols) == 0:
-		rows = make([]uint32, rel.n)
-		for i := range rows {
-			rows[i] = uint32(i)
-		}
+		rows = rel.liveRows()
 	case len(cols) == rel.arity:
 		if r, ok := rel.find(key); ok {
 			rows = []uint32{r}
 		}
 	default:
 		ix := rel.index(cols)
-		for h := ix.lookup(rel, key); h != 0; h = ix.next[h-1] {
-			rows = append(rows, h-1)
+		for h := ix.lookup(rel, key); h != 0; h = ix.nextOf(h - 1) {
+			if rel.alive(h - 1) {
+				rows = append(rows, h-1)
+			}
 		}
 	}
 	g := m.Grader(v)

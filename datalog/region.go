@@ -67,7 +67,7 @@ func (e *evaluator) groundRegion(p *Program, s *strat) *region {
 		loc := make([]int32, rel.n)
 		for row := range loc {
 			loc[row] = -1
-			if rel.taint[row] {
+			if rel.tainted(uint32(row)) {
 				loc[row] = int32(len(reg.atoms))
 				reg.atoms = append(reg.atoms, aref{rel.pred, uint32(row)})
 			}
@@ -87,19 +87,12 @@ func (e *evaluator) groundRegion(p *Program, s *strat) *region {
 	}
 	e.ground = nil
 	for i, pred := range s.preds {
-		f := p.facts[pred]
-		if f == nil {
-			continue
-		}
-		for _, fe := range f.entries {
-			if fe.args == nil {
-				continue
-			}
-			row, _ := e.cur[i].find(fe.args)
+		p.facts[pred].each(func(_ uint32, args []uint32, fe *factEntry) {
+			row, _ := e.cur[i].find(args)
 			if l := reg.local[pred][row]; l >= 0 {
-				reg.facts = append(reg.facts, rfact{local: l, fact: fe})
+				reg.facts = append(reg.facts, rfact{local: l, fact: *fe})
 			}
-		}
+		})
 	}
 	reg.buildUsers()
 	return reg
@@ -108,7 +101,7 @@ func (e *evaluator) groundRegion(p *Program, s *strat) *region {
 // record keeps the current match as an instance if its head is truncated.
 func (g *grounder) record(e *evaluator, rel *relation, head []uint32) {
 	hrow, ok := rel.find(head)
-	if !ok || !rel.taint[hrow] {
+	if !ok || !rel.tainted(hrow) {
 		return
 	}
 	reg := g.reg
@@ -121,7 +114,7 @@ func (g *grounder) record(e *evaluator, rel *relation, head []uint32) {
 			continue
 		}
 		br := e.m.rels[a.pred]
-		if br.allOne() || (!br.tainted(row) && br.polys[row].isOne()) {
+		if br.allOne() || (!br.tainted(row) && br.poly(row).isOne()) {
 			continue // always true
 		}
 		reg.refs = append(reg.refs, mkref(refPos, a.pred, row))

@@ -99,25 +99,27 @@ type Stats struct {
 	Reused    int // strata taken over unchanged from the previous model
 	Atoms     int // atoms in the model
 	Truncated int // atoms whose support was cut by the bounds
+	// Maintained counts the strata updated in place from the previous
+	// model (incremental maintenance, sharing all they did not change);
+	// the others (Strata - Reused - Maintained) were evaluated from scratch.
+	Maintained int
 }
 
 // Stats returns the figures of the evaluation that built m.
 func (m *Model) Stats() Stats {
 	s := Stats{Strata: len(m.strata)}
 	for _, st := range m.strata {
-		if st.reused {
+		switch {
+		case st.reused:
 			s.Reused++
+		case st.kept:
+			s.Maintained++
 		}
 	}
 	for _, rel := range m.rels {
-		if rel == nil {
-			continue
-		}
-		s.Atoms += rel.n
-		for _, t := range rel.taint {
-			if t {
-				s.Truncated++
-			}
+		if rel != nil {
+			s.Atoms += rel.live
+			s.Truncated += rel.ntaint
 		}
 	}
 	return s

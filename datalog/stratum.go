@@ -1,57 +1,98 @@
-// This file sets up and finishes the evaluation of one stratum: loading its
-// facts, deciding whether it carries polynomials, compiling the plans,
-// merging each round's contributions, and recording the ground rule
-// instances of truncated atoms for exact grading.
+// This file sets up and finishes the evaluation of one stratum from
+// scratch: deciding whether it carries polynomials, trying the exact
+// evaluation (exact.go), and otherwise the round-based one with cuts —
+// loading the facts, compiling the plans, merging each round's
+// contributions — and recording the ground rule instances of truncated
+// atoms for exact grading.
 
 package datalog
+
+// How a stratum was evaluated.
+const (
+	modeSets  uint8 = iota // no provenance: every support One
+	modeExact              // exact supports, within the bounds
+	modeCut                // round-based with cuts: supports may be truncated
+)
 
 // stratResult is what a model keeps of one stratum.
 type stratResult struct {
 	preds  []uint32
-	key    stratKey
-	inputs []int
-	region *region // ground instances of the stratum's truncated atoms, or nil
-	poly   bool
 	rules  []*ruleRec
+	ruleID []uint64   // sorted
+	facts  []*factSet // by preds: the fact sets evaluated
+	region *region    // ground instances of the stratum's truncated atoms, or nil
+	poly   bool
+	mode   uint8
+	held   int // monomials the stratum's rows hold (modeExact)
 	reused bool
+	kept   bool // maintained incrementally from the previous model
 }
 
-// evalStratum evaluates stratum s of m into fresh relations.
+// evalStratum evaluates stratum s of m into fresh relations: exactly when
+// the stratum carries polynomials, reads no truncated atom and its exact
+// supports fit the bounds; otherwise round by round with cuts.
 func (m *Model) evalStratum(p *Program, s *strat, res *stratResult) {
-	e := &evaluator{m: m, bounds: p.bounds, curIdx: m.curIdx, negIDs: map[uint64]uint32{}}
-	for i, pred := range s.preds {
-		rel := newRelation(pred, p.arity[pred])
-		m.rels[pred] = rel
-		m.curIdx[pred] = i
-		e.cur = append(e.cur, rel)
-	}
 	defer func() {
 		for _, pred := range s.preds {
 			m.curIdx[pred] = -1
 		}
 	}()
-	e.poly = needsProvenance(p, m, s)
-	info := m.lits.snapshot()
-	for i, pred := range s.preds {
-		e.loadFacts(p.facts[pred], e.cur[i], info)
+	res.poly = needsProvenance(p, m, s)
+	if res.poly && !inputsTainted(m, s) && !factsTruncated(p, s) && m.evalExact(p, s, res) {
+		return
 	}
-	res.poly = e.poly
+	res.mode, res.held, res.region = modeSets, 0, nil
+	if res.poly {
+		res.mode = modeCut
+	}
+	m.evalRounds(p, s, res)
+}
+
+// newEvaluator sets up the evaluation of stratum s into fresh relations.
+func (m *Model) newEvaluator(p *Program, s *strat, poly bool) *evaluator {
+	e := &evaluator{m: m, bounds: p.bounds, curIdx: m.curIdx, negIDs: map[uint64]uint32{}, poly: poly}
+	for i, pred := range s.preds {
+		rel := newRelation(pred, p.arity[pred], m.gen)
+		if poly {
+			rel.enableProvenance()
+		}
+		m.rels[pred] = rel
+		m.curIdx[pred] = i
+		e.cur = append(e.cur, rel)
+	}
 	e.lim = make([]uint32, len(e.cur))
 	e.delta = make([]deltaSet, len(e.cur))
 	e.pidx = make([][]int32, len(e.cur))
-	for i, rel := range e.cur {
-		e.lim[i] = uint32(rel.n)
-	}
-	pl := &planner{rels: m.rels, curIdx: m.curIdx}
-	for _, r := range s.rules {
+	return e
+}
+
+// compilePlans compiles, per rule, the full plan and one delta plan per
+// body atom of the stratum.
+func (e *evaluator) compilePlans(rules []*ruleRec) {
+	pl := &planner{rels: e.m.rels, curIdx: e.curIdx}
+	e.plans = e.plans[:0]
+	for _, r := range rules {
 		ps := []*plan{pl.compile(r, -1)}
 		for i, a := range r.pos {
-			if m.curIdx[a.pred] >= 0 {
+			if e.curIdx[a.pred] >= 0 {
 				ps = append(ps, pl.compile(r, i))
 			}
 		}
 		e.plans = append(e.plans, ps)
 	}
+}
+
+// evalRounds is round-based semi-naive evaluation, with cuts.
+func (m *Model) evalRounds(p *Program, s *strat, res *stratResult) {
+	e := m.newEvaluator(p, s, res.poly)
+	info := m.lits.snapshot()
+	for i, pred := range s.preds {
+		e.loadFacts(p.facts[pred], e.cur[i], info)
+	}
+	for i, rel := range e.cur {
+		e.lim[i] = uint32(rel.n)
+	}
+	e.compilePlans(s.rules)
 	if e.kept > e.bounds.MaxStratumMonomials {
 		e.relational = true
 	}
@@ -70,18 +111,37 @@ func needsProvenance(p *Program, m *Model, s *strat) bool {
 			return true
 		}
 		for _, a := range append(r.pos[:len(r.pos):len(r.pos)], r.neg...) {
-			if m.curIdx[a.pred] < 0 && !m.rels[a.pred].allOne() {
+			if m.stratOf[a.pred] != m.stratOf[s.preds[0]] && !m.rels[a.pred].allOne() {
 				return true
 			}
 		}
 	}
 	for _, pred := range s.preds {
-		if f := p.facts[pred]; f != nil {
-			for _, fe := range f.entries {
-				if fe.args != nil && !fe.sup.isOne() {
-					return true
-				}
+		if f := p.facts[pred]; f != nil && f.nonOne > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// inputsTainted reports whether a rule of s reads, positively, a relation
+// of an earlier stratum that holds truncated atoms.
+func inputsTainted(m *Model, s *strat) bool {
+	for _, r := range s.rules {
+		for _, a := range r.pos {
+			if m.stratOf[a.pred] != m.stratOf[s.preds[0]] && m.rels[a.pred].ntaint > 0 {
+				return true
 			}
+		}
+	}
+	return false
+}
+
+// factsTruncated reports whether some fact of s has a truncated support.
+func factsTruncated(p *Program, s *strat) bool {
+	for _, pred := range s.preds {
+		if f := p.facts[pred]; f != nil && f.ntrunc > 0 {
+			return true
 		}
 	}
 	return false
@@ -90,19 +150,10 @@ func needsProvenance(p *Program, m *Model, s *strat) bool {
 // loadFacts inserts a predicate's facts; with provenance each row gets the
 // fact's support, cut to the bounds (a cut row is tainted).
 func (e *evaluator) loadFacts(f *factSet, rel *relation, info []litInfo) {
-	if e.poly {
-		rel.enableProvenance()
-	}
-	if f == nil {
-		return
-	}
-	for _, fe := range f.entries {
-		if fe.args == nil {
-			continue
-		}
-		row, _ := rel.insert(fe.args)
+	f.each(func(_ uint32, args []uint32, fe *factEntry) {
+		row, _ := rel.insert(args)
 		if !e.poly {
-			continue
+			return
 		}
 		var tb []tmono
 		cut := fe.truncated()
@@ -114,10 +165,10 @@ func (e *evaluator) loadFacts(f *factSet, rel *relation, info []litInfo) {
 			tb = append(tb, tmono{mono: mo})
 		}
 		tb, c := cutPoly(tb, e.bounds.MaxMonomials, info)
-		rel.polys[row] = untag(tb)
-		rel.taint[row] = cut || c
+		rel.setPoly(row, untag(tb))
+		rel.setTaint(row, cut || c)
 		e.kept += len(tb)
-	}
+	})
 }
 
 func untag(tb []tmono) ipoly {
@@ -133,10 +184,8 @@ func untag(tb []tmono) ipoly {
 
 func anyTaint(rels []*relation) bool {
 	for _, r := range rels {
-		for _, t := range r.taint {
-			if t {
-				return true
-			}
+		if r.ntaint > 0 {
+			return true
 		}
 	}
 	return false
@@ -151,8 +200,13 @@ func (e *evaluator) endRound() {
 	}
 	if !e.poly {
 		for i, rel := range e.cur {
-			for row := e.lim[i]; row < uint32(rel.n); row++ {
-				e.delta[i].rows = append(e.delta[i].rows, row)
+			if e.added != nil {
+				e.delta[i].rows = append(e.delta[i].rows, e.added[i]...)
+				e.added[i] = e.added[i][:0]
+			} else {
+				for row := e.lim[i]; row < uint32(rel.n); row++ {
+					e.delta[i].rows = append(e.delta[i].rows, row)
+				}
 			}
 			e.lim[i] = uint32(rel.n)
 		}
@@ -184,11 +238,11 @@ func (e *evaluator) endRound() {
 func (e *evaluator) merge(pe *pendEntry, info []litInfo) {
 	rel := e.cur[pe.cur]
 	row := pe.row
-	old := rel.polys[row]
+	old := rel.poly(row)
 	if old.isOne() {
 		return
 	}
-	oldTaint := rel.taint[row]
+	oldTaint := rel.tainted(row)
 	taint := oldTaint || pe.taint
 	pms := e.pendingMonos(pe, e.pbuf)
 	e.pbuf = pms
@@ -200,16 +254,16 @@ func (e *evaluator) merge(pe *pendEntry, info []litInfo) {
 			if len(q.lits) == 0 {
 				fresh = ipolyOne
 				e.kept += 1 - len(old)
-				rel.polys[row] = fresh
+				rel.setPoly(row, fresh)
 			}
 		}
 	case len(pms) > 0:
 		fresh = e.mergeMonos(rel, row, pms, info, &taint)
 	}
-	if rel.polys[row].isOne() {
+	if rel.poly(row).isOne() {
 		taint = false
 	}
-	rel.taint[row] = taint
+	rel.setTaint(row, taint)
 	if len(fresh) > 0 || taint != oldTaint {
 		d := &e.delta[pe.cur]
 		d.rows = append(d.rows, row)
@@ -220,7 +274,7 @@ func (e *evaluator) merge(pe *pendEntry, info []litInfo) {
 // mergeMonos sets the row's polynomial to its old monomials plus the
 // pending ones, absorbed and cut, and returns the pending ones kept.
 func (e *evaluator) mergeMonos(rel *relation, row uint32, pms []mono, info []litInfo, taint *bool) []mono {
-	old := rel.polys[row]
+	old := rel.poly(row)
 	tb := e.tbuf[:0]
 	for _, o := range old {
 		absorbed := false
@@ -254,7 +308,7 @@ func (e *evaluator) mergeMonos(rel *relation, row uint32, pms []mono, info []lit
 		}
 	}
 	e.kept += len(np) - len(old)
-	rel.polys[row] = np
+	rel.setPoly(row, np)
 	e.tbuf = tb[:0]
 	return np[nOld:]
 }

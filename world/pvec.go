@@ -42,9 +42,6 @@ func (v pvec[T]) append(xs ...T) pvec[T] {
 	return pvec[T]{chunks: chunks, n: v.n + len(xs)}
 }
 
-// len is the number of elements.
-func (v pvec[T]) len() int { return v.n }
-
 // all yields the elements in order.
 func (v pvec[T]) all() iter.Seq[T] {
 	return func(yield func(T) bool) {

@@ -1,0 +1,210 @@
+// This file holds the facts of a program: per predicate, a persistent
+// table of ground tuples with their supports, and a log of the rows each
+// change touched, so that a model can find what changed since the program
+// version it was evaluated from without comparing whole fact sets.
+
+package datalog
+
+import "slices"
+
+// factEntry is one ground fact's support, full and uncut. pubs are the
+// supports as given, one per AddFact call, kept so that a truncated support
+// taken from another model is still evaluated exactly.
+type factEntry struct {
+	sup  ipoly
+	pub  Poly
+	pubs []Poly
+}
+
+// truncated reports whether a support given for the fact was truncated.
+func (f *factEntry) truncated() bool {
+	for _, p := range f.pubs {
+		if p.Truncated() {
+			return true
+		}
+	}
+	return false
+}
+
+// eval evaluates the fact's support exactly under v.
+func (f *factEntry) eval(v Valuation) Truth {
+	t := False
+	for _, p := range f.pubs {
+		t = max(t, p.Eval(v))
+	}
+	return t
+}
+
+// factLog is one change of a fact set: the row it touched and the version
+// it produced, newest first.
+type factLog struct {
+	ver   uint64
+	row   uint32
+	depth int32
+	prev  *factLog
+}
+
+// maxFactLog bounds a log chain; past it the chain restarts, and models
+// older than the restart are no longer diffed against (their strata are
+// recomputed).
+const maxFactLog = 1 << 14
+
+// factSet holds the facts of one predicate. A fact set belongs to one
+// program generation; a program whose generation moved on (Clone, Eval)
+// derives a new one before writing, sharing the rest.
+type factSet struct {
+	gen     uint64
+	tab     *relation // tuples; a removed fact leaves a dead row
+	ents    pvec[factEntry]
+	version uint64
+	log     *factLog
+	base    uint64 // the version before the oldest change in the log
+	nonOne  int    // live facts whose support is not One
+	ntrunc  int    // live facts with a truncated support
+}
+
+func newFactSet(pred uint32, arity int, gen uint64) *factSet {
+	return &factSet{gen: gen, tab: newRelation(pred, arity, gen), ents: newPvecShift[factEntry](1, wideShift, gen)}
+}
+
+func (f *factSet) derive(gen uint64) *factSet {
+	c := *f
+	c.gen = gen
+	c.tab = f.tab.derive(gen)
+	return &c
+}
+
+func versionOf(f *factSet) uint64 {
+	if f == nil {
+		return 0
+	}
+	return f.version
+}
+
+// entry returns the fact of a live row.
+func (f *factSet) entry(row uint32) *factEntry {
+	return f.ents.at(row)
+}
+
+// count adjusts the counters for a live fact entering (+1) or leaving (-1).
+func (f *factSet) count(e *factEntry, d int) {
+	if !e.sup.isOne() {
+		f.nonOne += d
+	}
+	if e.truncated() {
+		f.ntrunc += d
+	}
+}
+
+// logChange records that row changed, giving the set a new version.
+func (f *factSet) logChange(row uint32) {
+	v := versionClock.Add(1)
+	depth := int32(1)
+	prev := f.log
+	if prev != nil {
+		depth = prev.depth + 1
+	}
+	if depth > maxFactLog {
+		f.base, prev, depth = f.version, nil, 1
+	}
+	f.log = &factLog{ver: v, row: row, depth: depth, prev: prev}
+	f.version = v
+}
+
+// put sets the fact of tuple (adding its support to a live fact's).
+func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
+	row, added := f.tab.insert(tuple)
+	e := factEntry{pub: support, pubs: []Poly{support}}
+	if !added {
+		old := *f.entry(row)
+		f.count(&old, -1)
+		e.pub = old.pub.Add(support)
+		e.pubs = append(slices.Clip(old.pubs), support)
+	}
+	e.sup = p.internPoly(e.pub)
+	if int(row) == f.ents.rows() {
+		f.ents.push1(row, e, f.gen)
+	} else {
+		f.ents.set(row, e, f.gen)
+	}
+	f.count(&e, 1)
+	f.logChange(row)
+}
+
+// drop removes the fact of a live row.
+func (f *factSet) drop(row uint32) {
+	f.count(f.entry(row), -1)
+	f.tab.kill(row)
+	f.ents.set(row, factEntry{}, f.gen)
+	f.logChange(row)
+	if f.tab.dead > 1024 && f.tab.dead > f.tab.live {
+		f.compact()
+	}
+}
+
+// compact rebuilds the table without dead rows. Row numbers change, so the
+// log restarts.
+func (f *factSet) compact() {
+	tab := newRelation(f.tab.pred, f.tab.arity, f.gen)
+	ents := newPvecShift[factEntry](1, wideShift, f.gen)
+	for i := range f.tab.n {
+		if f.tab.alive(uint32(i)) {
+			row, _ := tab.insert(f.tab.row(uint32(i)))
+			ents.push1(row, *f.entry(uint32(i)), f.gen)
+		}
+	}
+	f.tab, f.ents = tab, ents
+	f.log, f.base = nil, versionClock.Add(1)
+	f.version = f.base
+}
+
+// each calls fn with every live fact.
+func (f *factSet) each(fn func(row uint32, args []uint32, e *factEntry)) {
+	if f == nil {
+		return
+	}
+	for i := range f.tab.n {
+		if row := uint32(i); f.tab.alive(row) {
+			fn(row, f.tab.row(row), f.entry(row))
+		}
+	}
+}
+
+// factDiff returns the rows of cur that may differ from old (a version
+// cur descends from), or false when cur's log does not reach back to old.
+func factDiff(old, cur *factSet) ([]uint32, bool) {
+	ov := versionOf(old)
+	if ov == versionOf(cur) {
+		return nil, true
+	}
+	if cur == nil {
+		return nil, false
+	}
+	var rows []uint32
+	for l := cur.log; l != nil; l = l.prev {
+		if l.ver == ov {
+			return dedupRows(rows), true
+		}
+		rows = append(rows, l.row)
+	}
+	if cur.base == ov {
+		return dedupRows(rows), true
+	}
+	return nil, false
+}
+
+func dedupRows(rows []uint32) []uint32 {
+	slices.Sort(rows)
+	return slices.Compact(rows)
+}
+
+// factAt returns the fact of tuple in f, nil when f has none.
+func factAt(f *factSet, tuple []uint32) *factEntry {
+	if f == nil {
+		return nil
+	}
+	if row, ok := f.tab.find(tuple); ok {
+		return f.entry(row)
+	}
+	return nil
+}

@@ -1,0 +1,302 @@
+// This file holds incremental evaluation: building a model from a previous
+// one stratum by stratum. A stratum whose rules, facts and inputs did not
+// change is shared. One whose facts or inputs changed is maintained in
+// place when it is exact (no provenance, or exact supports): its relations
+// become new versions of the old ones, written only where the change
+// reaches (incr_maint.go). Anything else — changed rules or bounds, a
+// stratum with cut supports or reading truncated atoms, a removal reaching
+// a recursive stratum, maintenance that would leave the bounds — is
+// evaluated from scratch, and what it changed is found by comparing the
+// new relations with the old ones.
+
+package datalog
+
+import "slices"
+
+// applier builds one model from a previous one.
+type applier struct {
+	p       *Program
+	prev    *Model // nil: everything from scratch
+	m       *Model
+	old     map[string]*stratResult // prev's strata by predicates
+	changes []*relChange            // by pred id: what changed, once known
+	noCur   []int                   // all -1: plans over prev's relations
+}
+
+// relChange lists the atoms of one predicate whose presence or support
+// differs between the previous model and the new one.
+type relChange struct {
+	rows []chRow
+}
+
+// chRow is one changed atom: its row in the previous model's relation and
+// in the new one, -1 where absent.
+type chRow struct{ old, new int64 }
+
+func newApplier(p *Program, prev *Model, m *Model) *applier {
+	a := &applier{p: p, prev: prev, m: m, changes: make([]*relChange, len(m.rels))}
+	if prev != nil {
+		a.old = make(map[string]*stratResult, len(prev.strata))
+		for _, s := range prev.strata {
+			a.old[packKey(0, s.preds)] = s
+		}
+		a.noCur = make([]int, len(prev.rels))
+		for i := range a.noCur {
+			a.noCur[i] = -1
+		}
+	}
+	return a
+}
+
+func ruleIDs(rules []*ruleRec) []uint64 {
+	ids := make([]uint64, len(rules))
+	for i, r := range rules {
+		ids[i] = r.id
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// stratum evaluates or maintains stratum s.
+func (a *applier) stratum(s *strat) {
+	res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ruleIDs(s.rules)}
+	for _, pred := range s.preds {
+		res.facts = append(res.facts, a.p.facts[pred])
+	}
+	var old *stratResult
+	if a.prev != nil {
+		old = a.old[packKey(0, s.preds)]
+	}
+	if old == nil || !slices.Equal(old.ruleID, res.ruleID) || !a.maintain(s, old, res) {
+		*res = stratResult{preds: res.preds, rules: res.rules, ruleID: res.ruleID, facts: res.facts}
+		for _, pred := range s.preds {
+			a.changes[pred] = nil
+		}
+		a.m.evalStratum(a.p, s, res)
+	}
+	a.m.strata = append(a.m.strata, res)
+}
+
+// prevRel returns the previous model's relation of pred, or nil.
+func (a *applier) prevRel(pred uint32) *relation {
+	if a.prev == nil || int(pred) >= len(a.prev.rels) {
+		return nil
+	}
+	return a.prev.rels[pred]
+}
+
+// change returns what changed in pred's relation, comparing the relations
+// when the stratum that defines pred did not record it.
+func (a *applier) change(pred uint32) *relChange {
+	if c := a.changes[pred]; c != nil {
+		return c
+	}
+	c := &relChange{}
+	if old, cur := a.prevRel(pred), a.m.rels[pred]; old != cur {
+		c = diffRel(old, cur)
+	}
+	a.changes[pred] = c
+	return c
+}
+
+// diffRel compares two relations of one predicate atom by atom.
+func diffRel(old, cur *relation) *relChange {
+	c := &relChange{}
+	for _, row := range cur.liveRows() {
+		o, ok := int64(-1), false
+		if old != nil {
+			var r uint32
+			r, ok = old.find(cur.row(row))
+			o = int64(r)
+		}
+		switch {
+		case !ok:
+			c.rows = append(c.rows, chRow{-1, int64(row)})
+		case !samePoly(old.poly(uint32(o)), cur.poly(row)) || old.tainted(uint32(o)) != cur.tainted(row):
+			c.rows = append(c.rows, chRow{o, int64(row)})
+		}
+	}
+	if old == nil {
+		return c
+	}
+	for _, row := range old.liveRows() {
+		if _, ok := cur.find(old.row(row)); !ok {
+			c.rows = append(c.rows, chRow{int64(row), -1})
+		}
+	}
+	return c
+}
+
+// samePoly reports whether two absorbed polynomials have the same
+// monomials.
+func samePoly(a, b ipoly) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		found := false
+		for _, y := range b {
+			if x.sig == y.sig && slices.Equal(x.lits, y.lits) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// dominates reports whether every monomial of old has a subset in cur:
+// whatever old derived, cur derives with no more literals.
+func dominates(cur, old ipoly) bool {
+	for _, o := range old {
+		if !absorbedBy(cur, o) {
+			return false
+		}
+	}
+	return true
+}
+
+// maintain updates stratum s from old in place, or reports false when it
+// must be evaluated from scratch.
+func (a *applier) maintain(s *strat, old, res *stratResult) bool {
+	facts := make([][]uint32, len(s.preds))
+	changed := false
+	for i, pred := range s.preds {
+		rows, ok := factDiff(old.facts[i], a.p.facts[pred])
+		if !ok {
+			return false
+		}
+		facts[i], changed = rows, changed || len(rows) > 0
+	}
+	moved := false
+	for _, q := range inputPreds(s, a.m.stratOf) {
+		if a.m.rels[q] != a.prevRel(q) {
+			moved = true
+			changed = changed || len(a.change(q).rows) > 0
+		}
+	}
+	if !changed && (!moved || old.mode != modeCut) {
+		a.reuse(s, old, res)
+		return true
+	}
+	if old.mode == modeCut || needsProvenance(a.p, a.m, s) != old.poly ||
+		old.poly && (inputsTainted(a.m, s) || factsTruncated(a.p, s)) {
+		return false
+	}
+	for _, pred := range s.preds {
+		if r := a.prev.rels[pred]; r.dead > 1024 && r.dead > r.live {
+			return false // compact by re-evaluating
+		}
+	}
+	mt := newMaint(a, s, old, res, facts)
+	defer mt.release()
+	if s.recursive {
+		return mt.recursive()
+	}
+	return mt.flat()
+}
+
+// reuse takes stratum s over from the previous model unchanged.
+func (a *applier) reuse(s *strat, old, res *stratResult) {
+	for _, pred := range s.preds {
+		a.m.rels[pred] = a.prev.rels[pred]
+		a.changes[pred] = &relChange{}
+	}
+	res.region, res.poly, res.mode, res.held, res.reused = old.region, old.poly, old.mode, old.held, true
+}
+
+// inputPreds returns the predicates of earlier strata that s's rules read.
+func inputPreds(s *strat, stratOf []int) []uint32 {
+	var out []uint32
+	self := stratOf[s.preds[0]]
+	for _, r := range s.rules {
+		for _, lits := range [][]catom{r.pos, r.neg} {
+			for _, at := range lits {
+				if stratOf[at.pred] != self && !slices.Contains(out, at.pred) {
+					out = append(out, at.pred)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// How a change of an input atom acts on a stratum.
+const (
+	chSkip   = iota // no effect
+	chAdd           // only adds derivations, or supports they dominate
+	chRemove        // removes derivations, or shrinks supports
+)
+
+// classifyPos classifies a changed atom read by a positive body atom.
+func classifyPos(old, cur *relation, c chRow) int {
+	switch {
+	case c.old < 0:
+		return chAdd
+	case c.new < 0:
+		return chRemove
+	case old.tainted(uint32(c.old)) != cur.tainted(uint32(c.new)):
+		return chRemove
+	}
+	op, np := old.poly(uint32(c.old)), cur.poly(uint32(c.new))
+	switch {
+	case samePoly(op, np):
+		return chSkip
+	case dominates(np, op):
+		return chAdd
+	}
+	return chRemove
+}
+
+// negState is an atom's state as a negated literal sees it: absent (the
+// literal holds), One (it fails), or possible (it contributes "not q(a)").
+func negState(r *relation, row int64) int {
+	switch {
+	case row < 0:
+		return 0
+	case r.poly(uint32(row)).isOne():
+		return 1
+	}
+	return 2
+}
+
+// classifyNeg classifies a changed atom read by a negated literal.
+func classifyNeg(old, cur *relation, c chRow) int {
+	o, n := negState(old, c.old), negState(cur, c.new)
+	switch {
+	case o == n:
+		return chSkip // a possible atom's literal is the same whatever its support
+	case n == 1 || o == 0:
+		return chRemove // now blocked, or now carries the literal
+	}
+	return chAdd
+}
+
+// classifyFact classifies a changed fact of the stratum's own predicate.
+func classifyFact(old, cur *factSet, row uint32) int {
+	oe, ne := liveFact(old, row), liveFact(cur, row)
+	switch {
+	case oe == nil && ne == nil:
+		return chSkip
+	case oe == nil:
+		return chAdd
+	case ne == nil:
+		return chRemove
+	case samePoly(oe.sup, ne.sup):
+		return chSkip
+	case dominates(ne.sup, oe.sup):
+		return chAdd
+	}
+	return chRemove
+}
+
+// liveFact returns the fact of row in f, nil when f has no live fact there.
+func liveFact(f *factSet, row uint32) *factEntry {
+	if f == nil || int(row) >= f.tab.n || !f.tab.alive(row) {
+		return nil
+	}
+	return f.entry(row)
+}
