@@ -131,6 +131,26 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	f.logChange(row)
 }
 
+// unput takes back the i-th support given for a live row, dropping the
+// fact when it was the last.
+func (f *factSet) unput(p *Program, row uint32, i int) {
+	old := *f.entry(row)
+	if len(old.pubs) == 1 {
+		f.drop(row)
+		return
+	}
+	f.count(&old, -1)
+	pubs := slices.Delete(slices.Clone(old.pubs), i, i+1)
+	pub := pubs[0]
+	for _, q := range pubs[1:] {
+		pub = pub.Add(q)
+	}
+	e := factEntry{pub: pub, pubs: pubs, sup: p.internPoly(pub)}
+	f.ents.set(row, e, f.gen)
+	f.count(&e, 1)
+	f.logChange(row)
+}
+
 // drop removes the fact of a live row.
 func (f *factSet) drop(row uint32) {
 	f.count(f.entry(row), -1)

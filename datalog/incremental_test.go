@@ -71,13 +71,20 @@ func randomFactChange(t *testing.T, r *rand.Rand, p *Program, facts []nFact) ([]
 		f.sup = genPoly(r, incConfig.vars)
 		must(t, p.AddFact(f.pred, f.args, f.sup))
 		return append(slices.Clip(facts), f), fmt.Sprintf("add %s += %v", renderAtom(f.pred, f.args), f.sup)
-	default:
+	case k < 9:
 		f := facts[r.IntN(len(facts))]
 		p.RemoveFact(f.pred, f.args)
 		facts = slices.DeleteFunc(slices.Clone(facts), func(g nFact) bool {
 			return g.pred == f.pred && slices.Equal(g.args, f.args)
 		})
 		return facts, "remove " + renderAtom(f.pred, f.args)
+	default:
+		i := r.IntN(len(facts))
+		f := facts[i]
+		if removed, _ := p.RemoveSupport(f.pred, f.args, f.sup); !removed {
+			t.Fatalf("RemoveSupport %s = %v: the support was given and is not found", renderAtom(f.pred, f.args), f.sup)
+		}
+		return slices.Delete(slices.Clone(facts), i, i+1), fmt.Sprintf("take back %s -= %v", renderAtom(f.pred, f.args), f.sup)
 	}
 }
 
@@ -497,5 +504,39 @@ func TestEvalFromLongHistory(t *testing.T) {
 	}
 	if fullDump(evalOK(t, firstP)) != fullDump(first) {
 		t.Fatal("the first program changed")
+	}
+}
+
+// TestRemoveSupport: taking back one support leaves the sum of the others,
+// and the last one takes the fact (and, when it was the only one, every
+// fact of the predicate) away; a support never given is not found.
+func TestRemoveSupport(t *testing.T) {
+	p := NewProgram()
+	must(t, p.AddFact("home", []string{"galahad", "camelot"}, VarPoly("d:a")))
+	must(t, p.AddFact("home", []string{"galahad", "camelot"}, VarPoly("d:b")))
+	must(t, p.AddRule(Rule{Name: "housed", Head: Atom{Pred: "housed", Args: []Term{V("X")}},
+		Body: []Literal{{Atom: Atom{Pred: "home", Args: []Term{V("X"), V("Y")}}}}, Support: One()}))
+	m0 := evalOK(t, p)
+	steps := []struct {
+		sup            Poly
+		removed, empty bool
+		want           string // support of housed(galahad) after the step
+	}{
+		{VarPoly("d:c"), false, false, "{d:a} + {d:b}"},
+		{VarPoly("d:a"), true, false, "{d:b}"},
+		{VarPoly("d:a"), false, false, "{d:b}"},
+		{VarPoly("d:b"), true, true, "0"},
+	}
+	for i, s := range steps {
+		removed, empty := p.RemoveSupport("home", []string{"galahad", "camelot"}, s.sup)
+		if removed != s.removed || empty != s.empty {
+			t.Fatalf("step %d: RemoveSupport(%v) = %v, %v; want %v, %v", i, s.sup, removed, empty, s.removed, s.empty)
+		}
+		m, err := p.EvalFrom(m0)
+		must(t, err)
+		if got := m.Support("housed", "galahad").String(); got != s.want {
+			t.Fatalf("step %d: housed(galahad) = %s, want %s", i, got, s.want)
+		}
+		m0 = m
 	}
 }

@@ -223,6 +223,36 @@ func (p *Program) RemoveFact(pred string, args []string) bool {
 	return true
 }
 
+// RemoveSupport takes back one AddFact of pred(args) with the given
+// support: the fact keeps the sum of the supports added for it but that
+// one, and is removed when none is left. It reports whether such a
+// support was there, and whether pred has no facts left.
+func (p *Program) RemoveSupport(pred string, args []string, support Poly) (removed, empty bool) {
+	id, ok := p.preds.lookup(pred)
+	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil {
+		return false, false
+	}
+	tuple := make([]uint32, len(args))
+	for i, a := range args {
+		c, ok := p.consts.lookup(a)
+		if !ok {
+			return false, false
+		}
+		tuple[i] = c
+	}
+	row, ok := p.facts[id].tab.find(tuple)
+	if !ok {
+		return false, false
+	}
+	i := slices.IndexFunc(p.facts[id].entry(row).pubs, support.Equal)
+	if i < 0 {
+		return false, false
+	}
+	f := p.writableFacts(id)
+	f.unput(p, row, i)
+	return true, f.tab.live == 0
+}
+
 // internPoly converts a public polynomial to literal ids.
 func (p *Program) internPoly(q Poly) ipoly {
 	ms := make([]mono, 0, len(q.mons()))

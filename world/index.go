@@ -44,6 +44,10 @@ type index struct {
 	states    pvec[Entry] // *objects.State
 	answers   []Entry     // the facts that answer a question (DL-0019)
 
+	// Where the staged entries begin in entries and in each big kind: the
+	// committed ones come first, so that a discard rebuilds only the tail.
+	stagedFrom marks
+
 	// The small kinds; staging one of these recompiles the world.
 	rules      []Entry // *objects.Rule
 	functional []Entry // *objects.Functional
@@ -54,6 +58,9 @@ type index struct {
 	standing   []Entry // *objects.Standing
 	ratify     []Entry // *objects.Ratify
 }
+
+// marks are the lengths of the committed prefixes of an index's vectors.
+type marks struct{ entries, facts, relations, befores, states int }
 
 // newIndex sorts entries by id (so that every result is independent of the
 // order objects arrive in) and files them by kind. A duplicate id is kept
@@ -77,6 +84,8 @@ func newIndex(entries []Entry) *index {
 		}
 		kept = append(kept, e)
 	}
+	// Committed entries first (each part still in id order).
+	sort.SliceStable(kept, func(i, j int) bool { return !kept[i].Staged && kept[j].Staged })
 	ix.entries = ix.entries.append(kept...)
 	byID := make(map[objects.ID]*Entry, len(kept))
 	big := map[objects.Type][]Entry{}
@@ -91,6 +100,16 @@ func newIndex(entries []Entry) *index {
 				ix.file(chunk[i])
 			}
 		}
+	}
+	committed := func(es []Entry) int {
+		return sort.Search(len(es), func(i int) bool { return es[i].Staged })
+	}
+	ix.stagedFrom = marks{
+		entries:   committed(kept),
+		facts:     committed(big[objects.TypeFact]),
+		relations: committed(big[objects.TypeRelation]),
+		befores:   committed(big[objects.TypeBefore]),
+		states:    committed(big[objects.TypeState]),
 	}
 	ix.facts = ix.facts.append(big[objects.TypeFact]...)
 	ix.relations = ix.relations.append(big[objects.TypeRelation]...)
@@ -212,6 +231,47 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	}
 	n.byID = ix.byID.with(ptrs)
 	return &n, fresh
+}
+
+// discard returns an index without the staged entries named in ids,
+// sharing everything before the staged tails with ix, and the entries it
+// dropped. Ids of no staged entry are ignored. ok is false when one of
+// them is not of a big kind, or is an answer (the caller recompiles).
+func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
+	drop := map[objects.ID]bool{}
+	for _, id := range ids {
+		e, found := ix.byID.get(id)
+		if !found || !e.Staged || drop[id] {
+			continue
+		}
+		switch o := e.Object.(type) {
+		case *objects.Fact:
+			if o.Key == answerKey {
+				return nil, nil, false
+			}
+		case *objects.Relation, *objects.Before, *objects.State:
+		default:
+			return nil, nil, false
+		}
+		drop[id] = true
+		gone = append(gone, *e)
+	}
+	c := *ix
+	if len(gone) == 0 {
+		return &c, nil, true
+	}
+	keep := func(e Entry) bool { return !drop[e.ID] }
+	c.entries = ix.entries.filterTail(ix.stagedFrom.entries, keep)
+	c.facts = ix.facts.filterTail(ix.stagedFrom.facts, keep)
+	c.relations = ix.relations.filterTail(ix.stagedFrom.relations, keep)
+	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keep)
+	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
+	dropped := make([]objects.ID, len(gone))
+	for i, e := range gone {
+		dropped[i] = e.ID
+	}
+	c.byID = ix.byID.without(dropped)
+	return &c, gone, true
 }
 
 func cloneMap[K comparable, V any](m map[K]V) map[K]V {

@@ -39,10 +39,17 @@ func (w *World) lower() (*datalog.Program, error) {
 		w.arity.note(pred, len(args))
 		return p.AddFact(pred, args, s)
 	}
+	w.authoredFrom = -1
 	for e := range w.ix.entries.all() {
+		if e.Staged && w.authoredFrom < 0 {
+			w.authoredFrom = len(authored) // the staged claims' atoms follow
+		}
 		if err := w.lowerOne(e, add); err != nil {
 			return nil, err
 		}
+	}
+	if w.authoredFrom < 0 {
+		w.authoredFrom = len(authored)
 	}
 	w.authored = pvec[lowered]{}.append(authored...)
 	for _, q := range sortedQuestions(w.ix) {

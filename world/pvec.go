@@ -42,6 +42,30 @@ func (v pvec[T]) append(xs ...T) pvec[T] {
 	return pvec[T]{chunks: chunks, n: v.n + len(xs)}
 }
 
+// at is the i-th element.
+func (v pvec[T]) at(i int) T { return v.chunks[i/chunkLen][i%chunkLen] }
+
+// filterTail returns a vector with v's first from elements and, after
+// them, those of the rest that keep accepts; v is unchanged. It costs
+// what the tail costs: the chunks before from are shared.
+func (v pvec[T]) filterTail(from int, keep func(T) bool) pvec[T] {
+	var tail []T
+	for i := from; i < v.n; i++ {
+		if x := v.at(i); keep(x) {
+			tail = append(tail, x)
+		}
+	}
+	full := from / chunkLen
+	chunks := make([][]T, full, full+1)
+	copy(chunks, v.chunks[:full])
+	if r := from % chunkLen; r > 0 {
+		c := make([]T, r, chunkLen)
+		copy(c, v.chunks[full][:r])
+		chunks = append(chunks, c)
+	}
+	return pvec[T]{chunks: chunks, n: from}.append(tail...)
+}
+
 // all yields the elements in order.
 func (v pvec[T]) all() iter.Seq[T] {
 	return func(yield func(T) bool) {
@@ -56,7 +80,8 @@ func (v pvec[T]) all() iter.Seq[T] {
 }
 
 // idIndex finds entries by id: a shared base map and a small overlay of
-// what was staged since, folded into a new base when it grows.
+// what was staged (or, as nil, discarded) since, folded into a new base
+// when it grows.
 type idIndex struct {
 	base map[objects.ID]*Entry
 	over map[objects.ID]*Entry
@@ -66,7 +91,7 @@ const maxOverlay = 2048
 
 func (x idIndex) get(id objects.ID) (*Entry, bool) {
 	if e, ok := x.over[id]; ok {
-		return e, true
+		return e, e != nil
 	}
 	e, ok := x.base[id]
 	return e, ok
@@ -74,34 +99,52 @@ func (x idIndex) get(id objects.ID) (*Entry, bool) {
 
 // with returns an index that also holds es; x is unchanged.
 func (x idIndex) with(es []*Entry) idIndex {
-	if len(x.over)+len(es) > maxOverlay {
-		base := make(map[objects.ID]*Entry, len(x.base)+len(x.over)+len(es))
-		for k, v := range x.base {
-			base[k] = v
-		}
-		for k, v := range x.over {
-			base[k] = v
-		}
-		for _, e := range es {
-			base[e.ID] = e
-		}
-		return idIndex{base: base}
-	}
 	over := make(map[objects.ID]*Entry, len(x.over)+len(es))
-	for k, v := range x.over {
-		over[k] = v
-	}
 	for _, e := range es {
 		over[e.ID] = e
 	}
-	return idIndex{base: x.base, over: over}
+	return x.overlay(over)
+}
+
+// without returns an index that no longer holds ids; x is unchanged.
+func (x idIndex) without(ids []objects.ID) idIndex {
+	over := make(map[objects.ID]*Entry, len(x.over)+len(ids))
+	for _, id := range ids {
+		over[id] = nil
+	}
+	return x.overlay(over)
+}
+
+// overlay lays changes (nil: removed) over x, folding the overlay into a
+// new base when it grows past maxOverlay.
+func (x idIndex) overlay(changes map[objects.ID]*Entry) idIndex {
+	for k, v := range x.over {
+		if _, newer := changes[k]; !newer {
+			changes[k] = v
+		}
+	}
+	if len(changes) <= maxOverlay {
+		return idIndex{base: x.base, over: changes}
+	}
+	base := make(map[objects.ID]*Entry, len(x.base)+len(changes))
+	for k, v := range x.base {
+		base[k] = v
+	}
+	for k, v := range changes {
+		if v == nil {
+			delete(base, k)
+		} else {
+			base[k] = v
+		}
+	}
+	return idIndex{base: base}
 }
 
 // each yields every entry, in no particular order.
 func (x idIndex) each() iter.Seq2[objects.ID, *Entry] {
 	return func(yield func(objects.ID, *Entry) bool) {
 		for k, v := range x.over {
-			if !yield(k, v) {
+			if v != nil && !yield(k, v) {
 				return
 			}
 		}

@@ -1,12 +1,14 @@
 // Staging over a compiled world: the world of the same base with objects
 // added to (or discarded from) the staged layer. Staging claims that only
 // add atoms — facts, relations, events, before-facts, states, entities —
-// is incremental: the index and the program are shared and extended, the
-// engine re-evaluates only the strata the new atoms reach, and only the
-// checks whose inputs those strata feed run again. Everything else (a
-// discard, a decision, an attack, a rule, a declaration, an identity, an
-// answer) recompiles from scratch. Either way the result equals Compile of
-// the resulting input; a property test holds them to it.
+// and discarding staged facts, relations, before-facts and states are
+// incremental: the index and the program are shared and changed in place
+// of copies, the engine re-evaluates only the strata the changed atoms
+// reach, and only the checks whose inputs those strata feed run again.
+// Everything else (a decision, an attack, a rule, a declaration, an
+// identity, an answer, or discarding an entity or an event) recompiles
+// from scratch. Either way the result equals Compile of the resulting
+// input; a property test holds them to it.
 
 package world
 
@@ -21,13 +23,24 @@ import (
 // Stage returns the world with add staged and the staged objects named in
 // discard dropped.
 func (w *World) Stage(add []objects.Object, discard []objects.ID) (*World, error) {
-	if len(discard) == 0 {
-		nw, ok, err := w.stageAtoms(add)
-		if ok || err != nil {
-			return nw, err
+	if len(discard) > 0 {
+		nw, ok, err := w.discardAtoms(discard)
+		if err != nil {
+			return nil, err
 		}
+		if !ok {
+			return w.recompile(add, discard)
+		}
+		w = nw
 	}
-	return w.recompile(add, discard)
+	if len(add) == 0 {
+		return w, nil
+	}
+	nw, ok, err := w.stageAtoms(add)
+	if ok || err != nil {
+		return nw, err
+	}
+	return w.recompile(add, nil)
 }
 
 // recompile compiles the staged input from scratch.
@@ -107,7 +120,7 @@ func (w *World) share(ix *index) *World {
 	return &World{
 		scope: w.scope, ix: ix, supposed: w.supposed,
 		attacks: w.attacks, attacked: w.attacked,
-		arity: w.arity, authored: w.authored, droppedRules: w.droppedRules,
+		arity: w.arity, authored: w.authored, authoredFrom: w.authoredFrom, droppedRules: w.droppedRules,
 		predIdentityRules: w.predIdentityRules, identityActive: w.identityActive,
 		prog: w.prog, model: w.model, val: w.val, groups: w.groups,
 	}
@@ -157,13 +170,78 @@ func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 	return changed, true, nil
 }
 
+// discardAtoms is the incremental path of a discard; ok is false when it
+// does not apply.
+func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
+	ix, gone, ok := w.ix.discard(discard)
+	if !ok {
+		return nil, false, nil
+	}
+	nw := w.share(ix)
+	if len(gone) == 0 {
+		return nw, true, nil
+	}
+	prog := nw.prog.Clone()
+	changed := map[string]bool{}
+	lost := true // every atom of the gone claims was found, and no predicate emptied
+	take := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
+		changed[pred] = true
+		removed, empty := prog.RemoveSupport(pred, args, s)
+		// A predicate left with no facts may leave the arity table (and
+		// with it the identity rules): that is a recompile.
+		lost = lost && removed && !empty
+		return nil
+	}
+	drop := map[objects.ID]bool{}
+	cited := map[string]bool{}
+	for _, e := range gone {
+		drop[e.ID], cited[e.ID.String()] = true, true
+		if err := nw.lowerOne(e, take); err != nil {
+			return nil, true, err
+		}
+	}
+	if !lost {
+		return nil, false, nil
+	}
+	m, err := prog.Eval()
+	if err != nil {
+		return nil, true, err
+	}
+	nw.prog, nw.model = prog, m
+	nw.authored = w.authored.filterTail(w.authoredFrom, func(l lowered) bool { return !drop[l.claim] })
+	nw.groups = copyGroups(w.groups)
+	for _, g := range []string{groupCitations, groupReferences} {
+		nw.groups[g] = slices.DeleteFunc(slices.Clone(nw.groups[g]), func(f Finding) bool {
+			return len(f.Citations) == 1 && cited[f.Citations[0]]
+		})
+	}
+	states := false
+	for _, e := range gone {
+		_, isState := e.Object.(*objects.State)
+		states = states || isState
+	}
+	nw.rerunReached(changed, states)
+	incrementalDiscards.Add(1)
+	return nw, true, nil
+}
+
+// incrementalDiscards counts the discards that took the incremental path.
+var incrementalDiscards atomic.Int64
+
+// copyGroups copies the finding groups so that appends never write into
+// the original's arrays.
+func copyGroups(gs map[string][]Finding) map[string][]Finding {
+	out := make(map[string][]Finding, len(gs))
+	for g, fs := range gs {
+		out[g] = fs[:len(fs):len(fs)]
+	}
+	return out
+}
+
 // checkDelta re-runs the checks the new atoms can reach and extends the
 // per-entry ones with the new entries' findings.
 func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, names bool) {
-	groups := make(map[string][]Finding, len(w.groups))
-	for g, fs := range w.groups {
-		groups[g] = fs[:len(fs):len(fs)] // appends copy, never write into w's
-	}
+	groups := copyGroups(w.groups)
 	nw.groups = groups
 	if names {
 		// New entities or events may resolve references reported before.
@@ -183,6 +261,17 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 		groups[groupCitations] = append(groups[groupCitations], nw.citationsOf(e)...)
 		groups[groupReferences] = append(groups[groupReferences], nw.referencesOf(e)...)
 	}
+	states := false
+	for _, e := range fresh {
+		_, isState := e.Object.(*objects.State)
+		states = states || isState
+	}
+	nw.rerunReached(changed, states)
+}
+
+// rerunReached re-runs the checks that atoms of the changed predicates can
+// reach (states: a state claim changed).
+func (nw *World) rerunReached(changed map[string]bool, states bool) {
 	var preds []string
 	for p := range changed {
 		preds = append(preds, p)
@@ -195,11 +284,6 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 	}
 	if len(nw.ix.functional) > 0 && nw.policyReaches(deps) {
 		nw.rerun(groupFunctional, nw.checkFunctional)
-	}
-	states := false
-	for _, e := range fresh {
-		_, isState := e.Object.(*objects.State)
-		states = states || isState
 	}
 	if len(nw.ix.inertial) > 0 && (states || reaches(predBefore) || nw.policyReaches(deps)) {
 		nw.rerun(groupFluents, nw.checkFluents)

@@ -53,10 +53,14 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 }
 
 func TestStageEqualsCompile(t *testing.T) {
-	start := incrementalStages.Load()
+	start, startDiscards := incrementalStages.Load(), incrementalDiscards.Load()
 	defer func() {
 		if n := incrementalStages.Load() - start; n < 600 {
 			t.Errorf("only %d of 2,400 steps took the incremental path", n)
+		}
+		t.Logf("incremental: %d stages, %d discards", incrementalStages.Load()-start, incrementalDiscards.Load()-startDiscards)
+		if n := incrementalDiscards.Load() - startDiscards; n < 100 {
+			t.Errorf("only %d discards took the incremental path", n)
 		}
 	}()
 	for seed := uint64(0); seed < 60; seed++ {
@@ -87,9 +91,13 @@ func TestStageEqualsCompile(t *testing.T) {
 					}
 				}
 			}
+			prev, prevDump := w, dump(w)
 			w, err = w.Stage(add, discard)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if dump(prev) != prevDump {
+				t.Fatalf("seed %d step %d: staging changed the world it was staged over", seed, step)
 			}
 			want, err := Compile(Input{Scope: "camelot", Base: base, Staged: staged})
 			if err != nil {
@@ -123,6 +131,21 @@ func TestStageIsIncremental(t *testing.T) {
 	}
 	if w2.Grade("p", "a", "b") != datalogPossible() {
 		t.Fatal("the staged fact is not in the staged world")
+	}
+	// Discarding it again shares the committed prefixes, not copies.
+	id, _ := fact("a", "p", "b", prop).ID()
+	w3, err := w2.Stage(nil, []objects.ID{id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w3.authoredFrom != w.authoredFrom || w3.ix.stagedFrom != w.ix.stagedFrom {
+		t.Fatalf("staged tails moved: authored %d → %d, index %+v → %+v", w.authoredFrom, w3.authoredFrom, w.ix.stagedFrom, w3.ix.stagedFrom)
+	}
+	if len(w.authored.chunks) > 1 && &w3.authored.chunks[0][0] != &w.authored.chunks[0][0] {
+		t.Fatal("the discard copied the committed atoms")
+	}
+	if _, ok := w3.ix.byID.get(id); ok || dump(w3) != before {
+		t.Fatal("discarding the staged fact did not give back the world it was staged over")
 	}
 }
 

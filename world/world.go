@@ -35,6 +35,7 @@ type World struct {
 
 	arity             arities
 	authored          pvec[lowered]
+	authoredFrom      int // where the staged claims' atoms begin in authored
 	droppedRules      map[string]bool
 	predIdentityRules int
 	identityActive    bool // the entity identity rules are in the program
