@@ -201,3 +201,33 @@ func BenchmarkDiscardOneFact100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStageSameAs100k stages one more same-as claim over the
+// 100,000-fact world with 50 identities already in it: the facts of both
+// people cross to each other, through the identity rules.
+func BenchmarkStageSameAs100k(b *testing.B) {
+	objs := bigWorld(b)
+	for i := 0; i < 50; i++ {
+		objs = append(objs, &objects.SameAs{Left: fmt.Sprintf("p%d", 2*i), Right: fmt.Sprintf("p%d", 2*i+1), Provenance: objects.Cited(objects.CitedRatified, "canon-1")})
+	}
+	w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, objs)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ds []time.Duration
+	var peak uint64
+	i := 0
+	for b.Loop() {
+		s := &objects.SameAs{Left: fmt.Sprintf("p%d", 100+i%1900), Right: fmt.Sprintf("p%d", 100+(i*7+3)%1900), Provenance: objects.Proposed("s")}
+		i++
+		t0 := time.Now()
+		w2, err := w.Stage([]objects.Object{s}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+		peak = max(peak, heapNow())
+		_ = w2
+	}
+	reportLatency(b, ds, peak)
+}

@@ -6,6 +6,7 @@
 package world
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/deloreis/deloreis/objects"
@@ -210,6 +211,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 		return &n, nil
 	}
 	n.entries = ix.entries.append(fresh...)
+	n.sameAs = slices.Clip(ix.sameAs) // filing appends copy, never write into ix's
 	ptrs := make([]*Entry, len(fresh))
 	ownEntities, ownEvents := false, false
 	for i := range fresh {
@@ -223,7 +225,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 			if !ownEvents {
 				n.events, ownEvents = cloneMap(ix.events), true
 			}
-		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State:
+		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs:
 		default:
 			panic("world: derive of a kind that is not staged incrementally: " + string(fresh[i].Object.Type()))
 		}
@@ -236,7 +238,8 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
 // dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is not of a big kind, or is an answer (the caller recompiles).
+// them is not of a big kind or a same-as claim, or is an answer (the
+// caller recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -249,7 +252,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 			if o.Key == answerKey {
 				return nil, nil, false
 			}
-		case *objects.Relation, *objects.Before, *objects.State:
+		case *objects.Relation, *objects.Before, *objects.State, *objects.SameAs:
 		default:
 			return nil, nil, false
 		}
@@ -266,6 +269,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.relations = ix.relations.filterTail(ix.stagedFrom.relations, keep)
 	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keep)
 	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
+	c.sameAs = slices.DeleteFunc(slices.Clone(ix.sameAs), func(e Entry) bool { return drop[e.ID] })
 	dropped := make([]objects.ID, len(gone))
 	for i, e := range gone {
 		dropped[i] = e.ID

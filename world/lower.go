@@ -144,11 +144,11 @@ func toAtom(a objects.Atom) datalog.Atom {
 func (w *World) lowerIdentity(p *datalog.Program) error {
 	n := 0
 	for _, e := range w.ix.sameAs {
-		s := e.Object.(*objects.SameAs)
-		if s.Left == s.Right || w.temporal(s.Left) || w.temporal(s.Right) {
-			continue // self-merges are no-ops; the chronology spine is refused
+		args, ok := w.sameAsAtom(e)
+		if !ok {
+			continue
 		}
-		if err := p.AddFact(predSameAs, []string{s.Left, s.Right}, w.support(e.ID, s.Provenance)); err != nil {
+		if err := p.AddFact(predSameAs, args, w.support(e.ID, e.Object.(*objects.SameAs).Provenance)); err != nil {
 			return err
 		}
 		n++
@@ -183,6 +183,16 @@ func (w *World) lowerIdentity(p *datalog.Program) error {
 		}
 	}
 	return nil
+}
+
+// sameAsAtom is the @sameas atom a same-as claim lowers to; ok is false
+// for a self-merge (a no-op) and for the chronology spine (refused).
+func (w *World) sameAsAtom(e Entry) (args []string, ok bool) {
+	s := e.Object.(*objects.SameAs)
+	if s.Left == s.Right || w.temporal(s.Left) || w.temporal(s.Right) {
+		return nil, false
+	}
+	return []string{s.Left, s.Right}, true
 }
 
 // identityCarries reports whether facts of pred follow an identity: lore

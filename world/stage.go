@@ -1,14 +1,15 @@
 // Staging over a compiled world: the world of the same base with objects
 // added to (or discarded from) the staged layer. Staging claims that only
-// add atoms — facts, relations, events, before-facts, states, entities —
-// and discarding staged facts, relations, before-facts and states are
-// incremental: the index and the program are shared and changed in place
-// of copies, the engine re-evaluates only the strata the changed atoms
-// reach, and only the checks whose inputs those strata feed run again.
-// Everything else (a decision, an attack, a rule, a declaration, an
-// identity, an answer, or discarding an entity or an event) recompiles
-// from scratch. Either way the result equals Compile of the resulting
-// input; a property test holds them to it.
+// add atoms — facts, relations, events, before-facts, states, entities,
+// and same-as claims once the identity rules are in the program — and
+// discarding staged facts, relations, before-facts, states and same-as
+// claims are incremental: the index and the program are shared and
+// changed in place of copies, the engine re-evaluates only the atoms the
+// change reaches, and only the checks whose inputs those feed run again.
+// Everything else (a decision, an attack, a rule, a declaration, a
+// predicate identity, an answer, the first same-as claim, or discarding
+// an entity or an event) recompiles from scratch. Either way the result
+// equals Compile of the resulting input; a property test holds them to it.
 
 package world
 
@@ -65,13 +66,16 @@ func (w *World) recompile(add []objects.Object, discard []objects.ID) (*World, e
 }
 
 // atomKind reports whether an object only adds atoms: staging it moves
-// no valuation, no rule and no identity.
-func atomKind(o objects.Object) bool {
+// no valuation and no rule. A same-as claim is one while the identity
+// rules are already in the program (w.identityActive).
+func (w *World) atomKind(o objects.Object) bool {
 	switch x := o.(type) {
 	case *objects.Fact:
 		return x.Key != answerKey
 	case *objects.Relation, *objects.Event, *objects.Before, *objects.State, *objects.Entity:
 		return true
+	case *objects.SameAs:
+		return w.identityActive
 	}
 	return false
 }
@@ -81,7 +85,7 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 	entries := make([]Entry, 0, len(add))
 	names := false
 	for _, o := range add {
-		if !atomKind(o) {
+		if !w.atomKind(o) {
 			return nil, false, nil
 		}
 		id, err := o.ID()
@@ -150,6 +154,18 @@ func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 		return prog.AddFact(pred, args, s)
 	}
 	for _, e := range fresh {
+		if _, ok := e.Object.(*objects.SameAs); ok {
+			// Identity atoms are not authored atoms (lower keeps them
+			// apart too); the identity rules read them.
+			incrementalIdentity.Add(1)
+			if args, ok := nw.sameAsAtom(e); ok {
+				changed[predSameAs] = true
+				if err := prog.AddFact(predSameAs, args, nw.support(e.ID, e.Object.(*objects.SameAs).Provenance)); err != nil {
+					return nil, true, err
+				}
+			}
+			continue
+		}
 		if err := nw.lowerOne(e, add); err != nil {
 			return nil, true, err
 		}
@@ -196,6 +212,13 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 	cited := map[string]bool{}
 	for _, e := range gone {
 		drop[e.ID], cited[e.ID.String()] = true, true
+		if _, ok := e.Object.(*objects.SameAs); ok {
+			incrementalIdentity.Add(1)
+			if args, ok := nw.sameAsAtom(e); ok {
+				_ = take(e.ID, nw.support(e.ID, e.Object.(*objects.SameAs).Provenance), predSameAs, args...)
+			}
+			continue
+		}
 		if err := nw.lowerOne(e, take); err != nil {
 			return nil, true, err
 		}
@@ -215,15 +238,14 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 			return len(f.Citations) == 1 && cited[f.Citations[0]]
 		})
 	}
-	states := false
-	for _, e := range gone {
-		_, isState := e.Object.(*objects.State)
-		states = states || isState
-	}
-	nw.rerunReached(changed, states)
+	nw.rerunReached(changed, gone)
 	incrementalDiscards.Add(1)
 	return nw, true, nil
 }
+
+// incrementalIdentity counts the same-as claims staged or discarded on
+// the incremental paths.
+var incrementalIdentity atomic.Int64
 
 // incrementalDiscards counts the discards that took the incremental path.
 var incrementalDiscards atomic.Int64
@@ -261,17 +283,26 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 		groups[groupCitations] = append(groups[groupCitations], nw.citationsOf(e)...)
 		groups[groupReferences] = append(groups[groupReferences], nw.referencesOf(e)...)
 	}
-	states := false
-	for _, e := range fresh {
-		_, isState := e.Object.(*objects.State)
-		states = states || isState
-	}
-	nw.rerunReached(changed, states)
+	nw.rerunReached(changed, fresh)
 }
 
-// rerunReached re-runs the checks that atoms of the changed predicates can
-// reach (states: a state claim changed).
-func (nw *World) rerunReached(changed map[string]bool, states bool) {
+// rerunReached re-runs the checks that the changed entries, and atoms of
+// the changed predicates, can reach.
+func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
+	states, identity := false, false
+	for _, e := range entries {
+		switch e.Object.(type) {
+		case *objects.State:
+			states = true
+		case *objects.SameAs:
+			identity = true
+		}
+	}
+	if identity {
+		// The identity findings, and the entity classes the functional
+		// and fluent checks compare values under.
+		nw.rerun(groupIdentity, nw.checkIdentity)
+	}
 	var preds []string
 	for p := range changed {
 		preds = append(preds, p)
@@ -282,10 +313,10 @@ func (nw *World) rerunReached(changed map[string]bool, states bool) {
 	if reaches(predBefore) {
 		nw.rerun(groupChronology, nw.checkChronology)
 	}
-	if len(nw.ix.functional) > 0 && nw.policyReaches(deps) {
+	if len(nw.ix.functional) > 0 && (identity || nw.policyReaches(deps)) {
 		nw.rerun(groupFunctional, nw.checkFunctional)
 	}
-	if len(nw.ix.inertial) > 0 && (states || reaches(predBefore) || nw.policyReaches(deps)) {
+	if len(nw.ix.inertial) > 0 && (states || identity || reaches(predBefore) || nw.policyReaches(deps)) {
 		nw.rerun(groupFluents, nw.checkFluents)
 	}
 }

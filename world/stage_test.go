@@ -53,12 +53,16 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 }
 
 func TestStageEqualsCompile(t *testing.T) {
-	start, startDiscards := incrementalStages.Load(), incrementalDiscards.Load()
+	start, startDiscards, startIdentity := incrementalStages.Load(), incrementalDiscards.Load(), incrementalIdentity.Load()
 	defer func() {
 		if n := incrementalStages.Load() - start; n < 600 {
 			t.Errorf("only %d of 2,400 steps took the incremental path", n)
 		}
-		t.Logf("incremental: %d stages, %d discards", incrementalStages.Load()-start, incrementalDiscards.Load()-startDiscards)
+		t.Logf("incremental: %d stages, %d discards, %d same-as claims", incrementalStages.Load()-start,
+			incrementalDiscards.Load()-startDiscards, incrementalIdentity.Load()-startIdentity)
+		if n := incrementalIdentity.Load() - startIdentity; n < 40 {
+			t.Errorf("only %d same-as claims were staged or discarded incrementally", n)
+		}
 		if n := incrementalDiscards.Load() - startDiscards; n < 100 {
 			t.Errorf("only %d discards took the incremental path", n)
 		}
