@@ -5,8 +5,11 @@ package lorestore
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -20,9 +23,74 @@ type Branch struct {
 // Resolve names the commit a revision points at. A revision is "" or "HEAD"
 // (the pinned commit, or the branch HEAD names), a 40-digit commit id, a full
 // ref name ("refs/heads/main"), a branch name, a remote-tracking name
-// ("origin/main") or a tag name.
+// ("origin/main"), a tag name, or an abbreviated commit id (4 or more hex
+// digits naming one commit), followed by any number of git's ancestry
+// suffixes: "~n" (the n-th first-parent ancestor; "~" is "~1") and "^n"
+// (the n-th parent; "^" is "^1", "^0" the commit itself).
 func (s *Store) Resolve(rev string) (plumbing.Hash, error) {
-	if rev == "" || rev == "HEAD" {
+	base, suffix := rev, ""
+	if i := strings.IndexAny(rev, "~^"); i >= 0 {
+		base, suffix = rev[:i], rev[i:]
+	}
+	h, err := s.resolveBase(base, rev)
+	if err != nil || suffix == "" {
+		return h, err
+	}
+	return s.walkSuffix(h, suffix, rev)
+}
+
+// walkSuffix follows a chain of "~n" and "^n" steps from h.
+func (s *Store) walkSuffix(h plumbing.Hash, suffix, rev string) (plumbing.Hash, error) {
+	for suffix != "" {
+		op := suffix[0]
+		j := 1
+		for j < len(suffix) && suffix[j] >= '0' && suffix[j] <= '9' {
+			j++
+		}
+		n := 1
+		if j > 1 {
+			var err error
+			if n, err = strconv.Atoi(suffix[1:j]); err != nil || j-1 > 6 {
+				return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "the count " + suffix[1:j] + " is out of range"}
+			}
+		}
+		if j < len(suffix) && suffix[j] != '~' && suffix[j] != '^' {
+			return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "after " + suffix[:j] + " only ~n or ^n may follow"}
+		}
+		suffix = suffix[j:]
+		var err error
+		if op == '~' {
+			for k := 0; k < n && err == nil; k++ {
+				h, err = s.parent(h, 1, rev)
+			}
+		} else if n > 0 {
+			h, err = s.parent(h, n, rev)
+		}
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	return h, nil
+}
+
+// parent is the n-th parent (1-based) of commit h.
+func (s *Store) parent(h plumbing.Hash, n int, rev string) (plumbing.Hash, error) {
+	c, err := s.readCommit(h)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if n > len(c.parents) {
+		return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: fmt.Sprintf("commit %s has %d parent(s), not %d", h.String()[:12], len(c.parents), n)}
+	}
+	return c.parents[n-1], nil
+}
+
+// resolveBase resolves a revision without its ancestry suffixes.
+func (s *Store) resolveBase(base, rev string) (plumbing.Hash, error) {
+	if base == "" && rev != "" {
+		return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "names no commit before its ~ or ^"}
+	}
+	if base == "" || base == "HEAD" {
 		if !s.pinned.IsZero() {
 			return s.pinned, nil
 		}
@@ -32,22 +100,22 @@ func (s *Store) Resolve(rev string) (plumbing.Hash, error) {
 		}
 		return s.readRef(target, rev)
 	}
-	if len(rev) == 40 {
-		if h, err := parseHash(rev); err == nil {
+	if len(base) == 40 {
+		if h, err := parseHash(base); err == nil {
 			if _, err := s.readCommit(h); err != nil {
 				return plumbing.ZeroHash, err
 			}
 			return h, nil
 		}
 	}
-	if strings.HasPrefix(rev, "refs/") {
-		if err := refs.CheckName(rev); err != nil {
+	if strings.HasPrefix(base, "refs/") {
+		if err := refs.CheckName(base); err != nil {
 			return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: err.Error()}
 		}
-		return s.readRef(rev, rev)
+		return s.readRef(base, rev)
 	}
 	for _, prefix := range []string{"refs/heads/", "refs/remotes/", "refs/tags/"} {
-		name := prefix + rev
+		name := prefix + base
 		if refs.CheckName(name) != nil {
 			continue
 		}
@@ -59,7 +127,47 @@ func (s *Store) Resolve(rev string) (plumbing.Hash, error) {
 			return plumbing.ZeroHash, err
 		}
 	}
+	if len(base) >= odb.MinPrefix && isHex(base) {
+		return s.expandCommit(base, rev)
+	}
 	return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "names no branch, tag or commit"}
+}
+
+// expandCommit resolves an abbreviated commit id: exactly one stored
+// commit must begin with it (blobs and trees that do are not candidates).
+func (s *Store) expandCommit(abbrev, rev string) (plumbing.Hash, error) {
+	names, err := s.db.Expand(abbrev, 0)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	var commits []plumbing.Hash
+	for _, h := range names {
+		if t, _, err := s.db.Read(h); err == nil && t == plumbing.CommitObject {
+			commits = append(commits, h)
+		}
+	}
+	switch len(commits) {
+	case 0:
+		return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "names no branch, tag or commit"}
+	case 1:
+		return commits[0], nil
+	}
+	shown := make([]string, 0, 4)
+	for _, h := range commits[:min(len(commits), 4)] {
+		shown = append(shown, h.String()[:12])
+	}
+	return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: fmt.Sprintf("is ambiguous: %d commits begin with %s (%s); give more digits",
+		len(commits), abbrev, strings.Join(shown, ", "))}
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Store) readRef(name, rev string) (plumbing.Hash, error) {
