@@ -1,6 +1,7 @@
 // Real git agrees: stores written here pass git fsck --strict, read in git
 // log, push to bare repositories over file:// and git:// (git daemon on
-// 127.0.0.1), clone back with real git clone and open as the same world.
+// 127.0.0.1) and smart HTTP (git-http-backend on 127.0.0.1), clone back
+// with real git clone and with our own, and open as the same world.
 
 package lorestore
 
@@ -8,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -43,6 +46,22 @@ func startDaemon(t *testing.T, base string) string {
 	return ""
 }
 
+// startHTTP serves the bare repositories under base over smart HTTP with
+// real git's git-http-backend (as CGI, on a loopback port), pushes
+// allowed, and returns its http:// URL prefix.
+func startHTTP(t *testing.T, base string) string {
+	t.Helper()
+	execPath, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := filepath.Join(strings.TrimSpace(string(execPath)), "git-http-backend")
+	h := &cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + base, "GIT_HTTP_EXPORT_ALL=1"}}
+	srv := httptest.NewServer(h) // listens on 127.0.0.1
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
 func TestRealGitAgrees(t *testing.T) {
 	s, dir := newStore(t)
 	for c := 0; c < 100; c++ {
@@ -71,8 +90,11 @@ func TestRealGitAgrees(t *testing.T) {
 	remotes := t.TempDir()
 	git(t, remotes, "init", "-q", "--bare", "-b", "main", "file.git")
 	git(t, remotes, "init", "-q", "--bare", "-b", "main", "daemon.git")
+	git(t, remotes, "init", "-q", "--bare", "-b", "main", "http.git")
+	git(t, filepath.Join(remotes, "http.git"), "config", "http.receivepack", "true")
 	daemon := startDaemon(t, remotes)
-	for _, url := range []string{"file://" + filepath.Join(remotes, "file.git"), daemon + "daemon.git"} {
+	web := startHTTP(t, remotes)
+	for _, url := range []string{"file://" + filepath.Join(remotes, "file.git"), daemon + "daemon.git", web + "http.git"} {
 		t.Run(url[:4], func(t *testing.T) {
 			ups, err := s.Push(context.Background(), url, PushOptions{})
 			if err != nil {
@@ -92,6 +114,15 @@ func TestRealGitAgrees(t *testing.T) {
 			defer c.Close()
 			if got := allIDs(t, c, "main"); !slices.Equal(got, want) {
 				t.Fatalf("clone holds %d objects, want the same %d", len(got), len(want))
+			}
+			// And our own clone, over the same transport.
+			ours, err := Clone(context.Background(), url, filepath.Join(t.TempDir(), "ours.git"), CloneOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ours.Close()
+			if got := allIDs(t, ours, "main"); !slices.Equal(got, want) {
+				t.Fatalf("our clone holds %d objects, want the same %d", len(got), len(want))
 			}
 		})
 	}
