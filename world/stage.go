@@ -170,7 +170,10 @@ func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 			return nil, true, err
 		}
 	}
-	if nw.identityActive || nw.predIdentityRules > 0 {
+	// Identity rules are made per predicate and arity, and a predicate
+	// identity makes none until one side's arity is known: a new
+	// predicate or arity then changes the rules.
+	if nw.identityActive || len(nw.ix.predSameAs) > 0 {
 		for p := range changed {
 			if len(arity[p]) != len(nw.arity[p]) {
 				return nil, false, nil // a new predicate or arity: identity rules change

@@ -23,9 +23,11 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 		}
 		return objects.Cited(objects.CitedRatified, pick([]string{"d1", "d2", "d9"}))
 	}
-	switch k := r.IntN(20); {
+	switch k := r.IntN(21); {
 	case k < 8:
-		return &objects.Fact{Entity: pick(ents), Key: pick([]string{"p", "q", "s"}), Value: pick(ents), Provenance: prov()}
+		return &objects.Fact{Entity: pick(ents), Key: pick([]string{"p", "q", "s", "p", "q", "s", "t"}), Value: pick(ents), Provenance: prov()}
+	case k == 20:
+		return &objects.PredicateSameAs{Left: pick([]string{"p", "t", "u"}), Right: pick([]string{"q", "t", "u"}), Provenance: prov()}
 	case k < 10:
 		return &objects.Relation{Relation: "rel", From: pick(ents), To: pick(ents), Provenance: prov()}
 	case k < 11:
@@ -161,4 +163,33 @@ func containsID(objs []objects.Object, o objects.Object) bool {
 		}
 	}
 	return false
+}
+
+// TestStageFirstFactOfIdentifiedPredicate: a predicate identity between
+// two predicates nothing uses yet makes no rules; the first fact of one of
+// them gives it an arity, and with it the rules — staged or compiled.
+func TestStageFirstFactOfIdentifiedPredicate(t *testing.T) {
+	base := entriesOf(t, []objects.Object{
+		person("galahad", prop), person("camelot", prop), decision("d1"),
+		&objects.PredicateSameAs{Left: "home", Right: "seat", Provenance: cited("d1")},
+	})
+	w, err := Compile(Input{Scope: "camelot", Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fact("galahad", "home", "camelot", prop)
+	staged, err := w.Stage([]objects.Object{f}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := Compile(Input{Scope: "camelot", Base: base, Staged: []objects.Object{f}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh.Grade("seat", "galahad", "camelot") != datalogPossible() {
+		t.Fatal("the compiled world does not carry home to seat")
+	}
+	if got, want := dump(staged), dump(fresh); got != want {
+		t.Fatalf("staged world differs from a fresh compile:\n--- staged\n%s\n--- fresh\n%s", got, want)
+	}
 }
