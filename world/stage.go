@@ -1,15 +1,19 @@
 // Staging over a compiled world: the world of the same base with objects
-// added to (or discarded from) the staged layer. Staging claims that only
-// add atoms — facts, relations, events, before-facts, states, entities,
-// and same-as claims once the identity rules are in the program — and
-// discarding staged facts, relations, before-facts, states and same-as
-// claims are incremental: the index and the program are shared and
-// changed in place of copies, the engine re-evaluates only the atoms the
-// change reaches, and only the checks whose inputs those feed run again.
-// Everything else (a decision, an attack, a rule, a declaration, a
-// predicate identity, an answer, the first same-as claim, or discarding
-// an entity or an event) recompiles from scratch. Either way the result
-// equals Compile of the resulting input; a property test holds them to it.
+// added to (or discarded from) the staged layer. Most changes are
+// incremental: the index and the program are shared and changed in
+// copies, the engine re-evaluates only the atoms and strata the change
+// reaches, and only the checks whose inputs those feed run again. That
+// covers staging facts, relations, events, before-facts, states and
+// entities, same-as claims once the identity rules are in the program,
+// and rules with a new name while no rule is left out; and discarding
+// staged facts, relations, before-facts, states, same-as claims and (in a
+// world without identities) rules. Everything else (a decision, an
+// attack, a declaration, a predicate identity, an answer, the first
+// same-as claim, a change that gives a predicate its first or loses its
+// last fact under identity rules, a rule left out with a finding, or
+// discarding an entity or an event) recompiles from scratch. Either way
+// the result equals Compile of the resulting input; a property test holds
+// them to it.
 
 package world
 
@@ -65,9 +69,10 @@ func (w *World) recompile(add []objects.Object, discard []objects.ID) (*World, e
 	return Compile(Input{Scope: w.scope, Base: base, Staged: staged, Supposed: w.supposed})
 }
 
-// atomKind reports whether an object only adds atoms: staging it moves
-// no valuation and no rule. A same-as claim is one while the identity
-// rules are already in the program (w.identityActive).
+// atomKind reports whether staging an object can take the incremental
+// path: it only adds atoms, or (a same-as claim while the identity rules
+// are already in the program, a rule whose name no rule has while none
+// is left out) adds what the program can take without lowering again.
 func (w *World) atomKind(o objects.Object) bool {
 	switch x := o.(type) {
 	case *objects.Fact:
@@ -76,6 +81,21 @@ func (w *World) atomKind(o objects.Object) bool {
 		return true
 	case *objects.SameAs:
 		return w.identityActive
+	case *objects.Rule:
+		// While a rule is left out, which rules a compile leaves out
+		// depends on all of them together: only a clean world takes it.
+		return len(w.droppedRules) == 0 && !w.ruleNamed(x.Name)
+	}
+	return false
+}
+
+// ruleNamed reports whether a rule of the world, in the program or left
+// out of it, has the name.
+func (w *World) ruleNamed(name string) bool {
+	for _, e := range w.ix.rules {
+		if e.Object.(*objects.Rule).Name == name {
+			return true
+		}
 	}
 	return false
 }
@@ -84,9 +104,16 @@ func (w *World) atomKind(o objects.Object) bool {
 func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 	entries := make([]Entry, 0, len(add))
 	names := false
+	ruleNames := map[string]bool{}
 	for _, o := range add {
 		if !w.atomKind(o) {
 			return nil, false, nil
+		}
+		if r, ok := o.(*objects.Rule); ok {
+			if ruleNames[r.Name] {
+				return nil, false, nil // two rules of one name: rule.duplicate
+			}
+			ruleNames[r.Name] = true
 		}
 		id, err := o.ID()
 		if err != nil {
@@ -130,40 +157,60 @@ func (w *World) share(ix *index) *World {
 	}
 }
 
-// lowerDelta adds the atoms of fresh entries to a clone of the program
-// and evaluates it. ok is false when a new predicate or arity would need
-// identity rules the program does not have.
+// lowerDelta adds the atoms and rules of fresh entries to a clone of the
+// program and evaluates it. ok is false when a new predicate or arity
+// would need identity rules the program does not have, or a rule would
+// be left out with a finding (unbound variables, arity, stratification):
+// the caller recompiles.
 func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 	prog := nw.prog.Clone()
 	arity := arities{}
 	for p, ns := range nw.arity {
 		arity[p] = ns
 	}
+	noted := map[string]bool{}
+	note := func(pred string, n int) {
+		noted[pred] = true
+		if !arity[pred][n] {
+			ns := map[int]bool{n: true}
+			for m := range arity[pred] {
+				ns[m] = true
+			}
+			arity[pred] = ns
+		}
+	}
 	changed := map[string]bool{}
 	var authored []lowered
 	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
 		authored = append(authored, lowered{pred: pred, args: args, claim: id})
-		if !arity[pred][len(args)] {
-			ns := map[int]bool{len(args): true}
-			for n := range arity[pred] {
-				ns[n] = true
-			}
-			arity[pred] = ns
-		}
+		note(pred, len(args))
 		changed[pred] = true
 		return prog.AddFact(pred, args, s)
 	}
+	rules := 0
 	for _, e := range fresh {
-		if _, ok := e.Object.(*objects.SameAs); ok {
+		switch o := e.Object.(type) {
+		case *objects.SameAs:
 			// Identity atoms are not authored atoms (lower keeps them
 			// apart too); the identity rules read them.
 			incrementalIdentity.Add(1)
 			if args, ok := nw.sameAsAtom(e); ok {
 				changed[predSameAs] = true
-				if err := prog.AddFact(predSameAs, args, nw.support(e.ID, e.Object.(*objects.SameAs).Provenance)); err != nil {
+				if err := prog.AddFact(predSameAs, args, nw.support(e.ID, o.Provenance)); err != nil {
 					return nil, true, err
 				}
 			}
+			continue
+		case *objects.Rule:
+			if prog.AddRule(toDatalogRule(o, nw.support(e.ID, o.Provenance))) != nil {
+				return nil, false, nil
+			}
+			note(o.Head.Pred, len(o.Head.Args))
+			for _, l := range o.Body {
+				note(l.Atom.Pred, len(l.Atom.Args))
+			}
+			changed[o.Head.Pred] = true
+			rules++
 			continue
 		}
 		if err := nw.lowerOne(e, add); err != nil {
@@ -174,7 +221,7 @@ func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 	// identity makes none until one side's arity is known: a new
 	// predicate or arity then changes the rules.
 	if nw.identityActive || len(nw.ix.predSameAs) > 0 {
-		for p := range changed {
+		for p := range noted {
 			if len(arity[p]) != len(nw.arity[p]) {
 				return nil, false, nil // a new predicate or arity: identity rules change
 			}
@@ -182,10 +229,14 @@ func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 	}
 	m, err := prog.Eval()
 	if err != nil {
+		if rules > 0 {
+			return nil, false, nil // rule.unstratifiable: which rule is left out is the compile's call
+		}
 		return nil, true, err
 	}
 	nw.prog, nw.model, nw.arity = prog, m, arity
 	nw.authored = nw.authored.append(authored...)
+	incrementalRules.Add(int64(rules))
 	return changed, true, nil
 }
 
@@ -213,13 +264,25 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 	}
 	drop := map[objects.ID]bool{}
 	cited := map[string]bool{}
+	var identities, rules int64
 	for _, e := range gone {
 		drop[e.ID], cited[e.ID.String()] = true, true
-		if _, ok := e.Object.(*objects.SameAs); ok {
-			incrementalIdentity.Add(1)
+		switch o := e.Object.(type) {
+		case *objects.SameAs:
+			identities++
 			if args, ok := nw.sameAsAtom(e); ok {
-				_ = take(e.ID, nw.support(e.ID, e.Object.(*objects.SameAs).Provenance), predSameAs, args...)
+				_ = take(e.ID, nw.support(e.ID, o.Provenance), predSameAs, args...)
 			}
+			continue
+		case *objects.Rule:
+			// What is left of a world with no rule left out is stratified
+			// and names each rule once; the arity table may keep the
+			// rule's predicates, which only identity rules would read.
+			if len(w.droppedRules) > 0 || w.identityActive || len(w.ix.predSameAs) > 0 || prog.RemoveRule(o.Name) != 1 {
+				return nil, false, nil
+			}
+			changed[o.Head.Pred] = true
+			rules++
 			continue
 		}
 		if err := nw.lowerOne(e, take); err != nil {
@@ -243,8 +306,14 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 	}
 	nw.rerunReached(changed, gone)
 	incrementalDiscards.Add(1)
+	incrementalIdentity.Add(identities)
+	incrementalRules.Add(rules)
 	return nw, true, nil
 }
+
+// incrementalRules counts the rules staged or discarded on the incremental
+// paths.
+var incrementalRules atomic.Int64
 
 // incrementalIdentity counts the same-as claims staged or discarded on
 // the incremental paths.

@@ -23,7 +23,7 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 		}
 		return objects.Cited(objects.CitedRatified, pick([]string{"d1", "d2", "d9"}))
 	}
-	switch k := r.IntN(21); {
+	switch k := r.IntN(23); { // 19, 21, 22: a rule
 	case k < 8:
 		return &objects.Fact{Entity: pick(ents), Key: pick([]string{"p", "q", "s", "p", "q", "s", "t"}), Value: pick(ents), Provenance: prov()}
 	case k == 20:
@@ -47,21 +47,31 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 	case k < 19:
 		return &objects.Inertial{Pred: "s", Provenance: prov()}
 	}
+	// Rules over the staged predicates, sometimes with a negation, so
+	// that some close a cycle through negation.
 	X, Y := objects.Var("X"), objects.Var("Y")
-	return &objects.Rule{Name: fmt.Sprint("r", n%4),
-		Head:       objects.Atom{Pred: pick([]string{"p", "derived"}), Args: []objects.Term{X, Y}},
-		Body:       []objects.Literal{{Atom: objects.Atom{Pred: pick([]string{"q", "rel", "before"}), Args: []objects.Term{X, Y}}}},
+	body := []objects.Literal{{Atom: objects.Atom{Pred: pick([]string{"q", "rel", "before", "p"}), Args: []objects.Term{X, Y}}}}
+	if r.IntN(3) == 0 {
+		body = append(body, objects.Literal{Atom: objects.Atom{Pred: pick([]string{"p", "q", "s", "derived"}), Args: []objects.Term{X, Y}}, Negated: true})
+	}
+	return &objects.Rule{Name: fmt.Sprint("r", n%8),
+		Head:       objects.Atom{Pred: pick([]string{"p", "q", "derived"}), Args: []objects.Term{X, Y}},
+		Body:       body,
 		Provenance: prov()}
 }
 
 func TestStageEqualsCompile(t *testing.T) {
-	start, startDiscards, startIdentity := incrementalStages.Load(), incrementalDiscards.Load(), incrementalIdentity.Load()
+	start, startDiscards := incrementalStages.Load(), incrementalDiscards.Load()
+	startIdentity, startRules := incrementalIdentity.Load(), incrementalRules.Load()
 	defer func() {
 		if n := incrementalStages.Load() - start; n < 600 {
 			t.Errorf("only %d of 2,400 steps took the incremental path", n)
 		}
-		t.Logf("incremental: %d stages, %d discards, %d same-as claims", incrementalStages.Load()-start,
-			incrementalDiscards.Load()-startDiscards, incrementalIdentity.Load()-startIdentity)
+		t.Logf("incremental: %d stages, %d discards, %d same-as claims, %d rules", incrementalStages.Load()-start,
+			incrementalDiscards.Load()-startDiscards, incrementalIdentity.Load()-startIdentity, incrementalRules.Load()-startRules)
+		if n := incrementalRules.Load() - startRules; n < 40 {
+			t.Errorf("only %d rules were staged or discarded incrementally", n)
+		}
 		if n := incrementalIdentity.Load() - startIdentity; n < 40 {
 			t.Errorf("only %d same-as claims were staged or discarded incrementally", n)
 		}
