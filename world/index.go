@@ -213,6 +213,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	n.entries = ix.entries.append(fresh...)
 	n.sameAs = slices.Clip(ix.sameAs) // filing appends copy, never write into ix's
 	n.rules = slices.Clip(ix.rules)
+	n.predSameAs = slices.Clip(ix.predSameAs)
 	ptrs := make([]*Entry, len(fresh))
 	ownEntities, ownEvents := false, false
 	for i := range fresh {
@@ -226,7 +227,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 			if !ownEvents {
 				n.events, ownEvents = cloneMap(ix.events), true
 			}
-		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule:
+		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs:
 		default:
 			panic("world: derive of a kind that is not staged incrementally: " + string(fresh[i].Object.Type()))
 		}
@@ -239,8 +240,8 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
 // dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is not of a big kind, a same-as claim or a rule, or is an answer
-// (the caller recompiles).
+// them is not of a big kind, an identity claim or a rule, or is an
+// answer (the caller recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -253,7 +254,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 			if o.Key == answerKey {
 				return nil, nil, false
 			}
-		case *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule:
+		case *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs:
 		default:
 			return nil, nil, false
 		}
@@ -272,6 +273,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
 	c.sameAs = slices.DeleteFunc(slices.Clone(ix.sameAs), func(e Entry) bool { return drop[e.ID] })
 	c.rules = slices.DeleteFunc(slices.Clone(ix.rules), func(e Entry) bool { return drop[e.ID] })
+	c.predSameAs = slices.DeleteFunc(slices.Clone(ix.predSameAs), func(e Entry) bool { return drop[e.ID] })
 	dropped := make([]objects.ID, len(gone))
 	for i, e := range gone {
 		dropped[i] = e.ID

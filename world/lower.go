@@ -237,31 +237,41 @@ func (w *World) temporal(id string) bool {
 // the other under the claim's support. Chaining gives the closure.
 func (w *World) lowerPredicateIdentity(p *datalog.Program) {
 	for _, e := range w.ix.predSameAs {
-		ps := e.Object.(*objects.PredicateSameAs)
-		if ps.Left == ps.Right {
-			continue
-		}
-		n, ok := w.arity.agree(ps.Left, ps.Right)
-		if !ok {
-			continue // unknown or conflicting arity: see the checks
-		}
-		s := w.support(e.ID, ps.Provenance)
-		for _, dir := range [][2]string{{ps.Left, ps.Right}, {ps.Right, ps.Left}} {
-			args := make([]datalog.Term, n)
-			for j := range args {
-				args[j] = datalog.Term{Var: fmt.Sprintf("A%d", j)}
-			}
-			r := datalog.Rule{
-				Name:    fmt.Sprintf("@pred-%s-%s-%s", dir[0], dir[1], e.ID.String()[:12]),
-				Head:    datalog.Atom{Pred: dir[1], Args: args},
-				Body:    []datalog.Literal{{Atom: datalog.Atom{Pred: dir[0], Args: args}}},
-				Support: s,
-			}
+		for _, r := range w.predIdentityRulesOf(e, w.arity) {
 			if err := p.AddRule(r); err == nil {
 				w.predIdentityRules++
 			}
 		}
 	}
+}
+
+// predIdentityRulesOf is the pair of rules one predicate same-as claim
+// lowers to under the arity table ar: none for a self-claim, or while the
+// arity is unknown or conflicting (see the checks).
+func (w *World) predIdentityRulesOf(e Entry, ar arities) []datalog.Rule {
+	ps := e.Object.(*objects.PredicateSameAs)
+	if ps.Left == ps.Right {
+		return nil
+	}
+	n, ok := ar.agree(ps.Left, ps.Right)
+	if !ok {
+		return nil
+	}
+	s := w.support(e.ID, ps.Provenance)
+	var out []datalog.Rule
+	for _, dir := range [][2]string{{ps.Left, ps.Right}, {ps.Right, ps.Left}} {
+		args := make([]datalog.Term, n)
+		for j := range args {
+			args[j] = datalog.Term{Var: fmt.Sprintf("A%d", j)}
+		}
+		out = append(out, datalog.Rule{
+			Name:    fmt.Sprintf("@pred-%s-%s-%s", dir[0], dir[1], e.ID.String()[:12]),
+			Head:    datalog.Atom{Pred: dir[1], Args: args},
+			Body:    []datalog.Literal{{Atom: datalog.Atom{Pred: dir[0], Args: args}}},
+			Support: s,
+		})
+	}
+	return out
 }
 
 // arities records the argument counts each predicate is used with.

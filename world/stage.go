@@ -5,10 +5,10 @@
 // reaches, and only the checks whose inputs those feed run again. That
 // covers staging facts, relations, events, before-facts, states and
 // entities, same-as claims once the identity rules are in the program,
-// and rules with a new name while no rule is left out; and discarding
-// staged facts, relations, before-facts, states, same-as claims and (in a
-// world without identities) rules. Everything else (a decision, an
-// attack, a declaration, a predicate identity, an answer, the first
+// and rules with a new name and predicate identities while no rule is
+// left out; and discarding staged facts, relations, before-facts, states,
+// identity claims and (in a world without identities) rules. Everything
+// else (a decision, an attack, a declaration, an answer, the first
 // same-as claim, a change that gives a predicate its first or loses its
 // last fact under identity rules, a rule left out with a finding, or
 // discarding an entity or an event) recompiles from scratch. Either way
@@ -85,6 +85,8 @@ func (w *World) atomKind(o objects.Object) bool {
 		// While a rule is left out, which rules a compile leaves out
 		// depends on all of them together: only a clean world takes it.
 		return len(w.droppedRules) == 0 && !w.ruleNamed(x.Name)
+	case *objects.PredicateSameAs:
+		return len(w.droppedRules) == 0
 	}
 	return false
 }
@@ -217,6 +219,20 @@ func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 			return nil, true, err
 		}
 	}
+	// Predicate identities, under the arities of the whole batch.
+	for _, e := range fresh {
+		if _, ok := e.Object.(*objects.PredicateSameAs); !ok {
+			continue
+		}
+		for _, r := range nw.predIdentityRulesOf(e, arity) {
+			if prog.AddRule(r) != nil {
+				return nil, false, nil
+			}
+			changed[r.Head.Pred] = true
+			rules++
+			nw.predIdentityRules++
+		}
+	}
 	// Identity rules are made per predicate and arity, and a predicate
 	// identity makes none until one side's arity is known: a new
 	// predicate or arity then changes the rules.
@@ -273,6 +289,16 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 			if args, ok := nw.sameAsAtom(e); ok {
 				_ = take(e.ID, nw.support(e.ID, o.Provenance), predSameAs, args...)
 			}
+			continue
+		case *objects.PredicateSameAs:
+			if len(w.droppedRules) > 0 {
+				return nil, false, nil
+			}
+			for _, r := range nw.predIdentityRulesOf(e, nw.arity) {
+				nw.predIdentityRules -= prog.RemoveRule(r.Name)
+				changed[r.Head.Pred] = true
+			}
+			identities++
 			continue
 		case *objects.Rule:
 			// What is left of a world with no rule left out is stratified
@@ -366,7 +392,7 @@ func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
 		switch e.Object.(type) {
 		case *objects.State:
 			states = true
-		case *objects.SameAs:
+		case *objects.SameAs, *objects.PredicateSameAs:
 			identity = true
 		}
 	}

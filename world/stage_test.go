@@ -203,3 +203,42 @@ func TestStageFirstFactOfIdentifiedPredicate(t *testing.T) {
 		t.Fatalf("staged world differs from a fresh compile:\n--- staged\n%s\n--- fresh\n%s", got, want)
 	}
 }
+
+// TestStagePredicateIdentity: a predicate identity over known predicates
+// stages and discards on the incremental path, and each world equals its
+// compile.
+func TestStagePredicateIdentity(t *testing.T) {
+	base := entriesOf(t, []objects.Object{
+		person("galahad", prop), person("camelot", prop), person("carbonek", prop), decision("d1"),
+		fact("galahad", "home", "camelot", prop), fact("galahad", "abode", "carbonek", prop),
+	})
+	w, err := Compile(Input{Scope: "camelot", Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := &objects.PredicateSameAs{Left: "home", Right: "abode", Provenance: cited("d1")}
+	id, _ := ps.ID()
+	before := incrementalStages.Load()
+	staged, err := w.Stage([]objects.Object{ps}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if incrementalStages.Load() == before {
+		t.Fatal("the predicate identity was not staged incrementally")
+	}
+	fresh, err := Compile(Input{Scope: "camelot", Base: base, Staged: []objects.Object{ps}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if staged.Grade("abode", "galahad", "camelot") != datalogPossible() || dump(staged) != dump(fresh) {
+		t.Fatalf("staged world:\n%s\nfresh:\n%s", dump(staged), dump(fresh))
+	}
+	discards := incrementalDiscards.Load()
+	back, err := staged.Stage(nil, []objects.ID{id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if incrementalDiscards.Load() == discards || dump(back) != dump(w) {
+		t.Fatalf("discarding the identity: incremental %v, world:\n%s\nwant:\n%s", incrementalDiscards.Load() > discards, dump(back), dump(w))
+	}
+}
