@@ -264,3 +264,28 @@ func BenchmarkStageRule100k(b *testing.B) {
 	}
 	reportLatency(b, ds, peak)
 }
+
+// BenchmarkStageDecision100k records one more decision over the
+// 100,000-fact world: the valuation moves, the program does not.
+func BenchmarkStageDecision100k(b *testing.B) {
+	w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, bigWorld(b))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ds []time.Duration
+	var peak uint64
+	i := 0
+	for b.Loop() {
+		d := &objects.Decision{Ident: fmt.Sprintf("ruling-%d", i)}
+		i++
+		t0 := time.Now()
+		w2, err := w.Stage([]objects.Object{d}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+		peak = max(peak, heapNow())
+		_ = w2
+	}
+	reportLatency(b, ds, peak)
+}

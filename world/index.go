@@ -215,7 +215,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	n.rules = slices.Clip(ix.rules)
 	n.predSameAs = slices.Clip(ix.predSameAs)
 	ptrs := make([]*Entry, len(fresh))
-	ownEntities, ownEvents := false, false
+	ownEntities, ownEvents, ownDecisions := false, false, false
 	for i := range fresh {
 		ptrs[i] = &fresh[i]
 		switch fresh[i].Object.(type) {
@@ -226,6 +226,10 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 		case *objects.Event:
 			if !ownEvents {
 				n.events, ownEvents = cloneMap(ix.events), true
+			}
+		case *objects.Decision:
+			if !ownDecisions {
+				n.decisions, ownDecisions = cloneMap(ix.decisions), true
 			}
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs:
 		default:

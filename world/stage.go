@@ -6,9 +6,10 @@
 // covers staging facts, relations, events, before-facts, states and
 // entities, same-as claims once the identity rules are in the program,
 // and rules with a new name and predicate identities while no rule is
-// left out; and discarding staged facts, relations, before-facts, states,
-// identity claims and (in a world without identities) rules. Everything
-// else (a decision, an attack, a declaration, an answer, the first
+// left out, and decisions (the valuation moves, the program does not);
+// and discarding staged facts, relations, before-facts, states, identity
+// claims and (in a world without identities) rules. Everything else (an
+// attack, a declaration, an answer, a discarded decision, the first
 // same-as claim, a change that gives a predicate its first or loses its
 // last fact under identity rules, a rule left out with a finding, or
 // discarding an entity or an event) recompiles from scratch. Either way
@@ -87,6 +88,8 @@ func (w *World) atomKind(o objects.Object) bool {
 		return len(w.droppedRules) == 0 && !w.ruleNamed(x.Name)
 	case *objects.PredicateSameAs:
 		return len(w.droppedRules) == 0
+	case *objects.Decision:
+		return true // no atoms: it moves the valuation, not the program
 	}
 	return false
 }
@@ -138,6 +141,9 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 	changed, ok, err := nw.lowerDelta(fresh)
 	if !ok || err != nil {
 		return nil, ok, err
+	}
+	if revalues(fresh) {
+		nw.val = nw.buildValuation()
 	}
 	nw.checkDelta(w, fresh, changed, names)
 	incrementalStages.Add(1)
@@ -377,11 +383,29 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 		}
 		groups[groupReferences] = kept
 	}
+	if revalues(fresh) {
+		// Claims citing a decision recorded now no longer cite an unknown one.
+		groups[groupCitations] = slices.DeleteFunc(slices.Clone(groups[groupCitations]), func(f Finding) bool {
+			d, _ := f.Data["decision"].(string)
+			_, known := nw.ix.decisions[d]
+			return f.Code == CodeCitationUnknownDecision && known
+		})
+	}
 	for _, e := range fresh {
 		groups[groupCitations] = append(groups[groupCitations], nw.citationsOf(e)...)
 		groups[groupReferences] = append(groups[groupReferences], nw.referencesOf(e)...)
 	}
 	nw.rerunReached(changed, fresh)
+}
+
+// revalues reports whether entries move the valuation (record a decision).
+func revalues(entries []Entry) bool {
+	for _, e := range entries {
+		if _, ok := e.Object.(*objects.Decision); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // rerunReached re-runs the checks that the changed entries, and atoms of
@@ -396,9 +420,12 @@ func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
 			identity = true
 		}
 	}
-	if identity {
+	revalued := revalues(entries)
+	if identity || revalued {
 		// The identity findings, and the entity classes the functional
-		// and fluent checks compare values under.
+		// and fluent checks compare values under (which claims are
+		// certain, when the valuation moved).
+		identity = true
 		nw.rerun(groupIdentity, nw.checkIdentity)
 	}
 	var preds []string
@@ -408,7 +435,7 @@ func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
 	deps := nw.prog.Dependents(preds...)
 	reaches := func(p string) bool { _, ok := slices.BinarySearch(deps, p); return ok }
 	nw.rerun(groupArity, nw.checkPredicateIdentity)
-	if reaches(predBefore) {
+	if revalued || reaches(predBefore) {
 		nw.rerun(groupChronology, nw.checkChronology)
 	}
 	if len(nw.ix.functional) > 0 && (identity || nw.policyReaches(deps)) {
