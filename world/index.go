@@ -214,8 +214,10 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	n.sameAs = slices.Clip(ix.sameAs) // filing appends copy, never write into ix's
 	n.rules = slices.Clip(ix.rules)
 	n.predSameAs = slices.Clip(ix.predSameAs)
+	n.functional, n.inertial = slices.Clip(ix.functional), slices.Clip(ix.inertial)
+	n.standing, n.ratify = slices.Clip(ix.standing), slices.Clip(ix.ratify)
 	ptrs := make([]*Entry, len(fresh))
-	ownEntities, ownEvents, ownDecisions := false, false, false
+	ownEntities, ownEvents, ownDecisions, ownHypotheses := false, false, false, false
 	for i := range fresh {
 		ptrs[i] = &fresh[i]
 		switch fresh[i].Object.(type) {
@@ -231,7 +233,12 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 			if !ownDecisions {
 				n.decisions, ownDecisions = cloneMap(ix.decisions), true
 			}
-		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs:
+		case *objects.Hypothesis:
+			if !ownHypotheses {
+				n.hypotheses, ownHypotheses = cloneMap(ix.hypotheses), true
+			}
+		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
+			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify:
 		default:
 			panic("world: derive of a kind that is not staged incrementally: " + string(fresh[i].Object.Type()))
 		}
@@ -244,8 +251,8 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
 // dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is not of a big kind, an identity claim or a rule, or is an
-// answer (the caller recompiles).
+// them is an entity, an event, a decision, an attack, a question, a
+// hypothesis or an answer (the caller recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -258,7 +265,8 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 			if o.Key == answerKey {
 				return nil, nil, false
 			}
-		case *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs:
+		case *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
+			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify:
 		default:
 			return nil, nil, false
 		}
@@ -278,6 +286,9 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.sameAs = slices.DeleteFunc(slices.Clone(ix.sameAs), func(e Entry) bool { return drop[e.ID] })
 	c.rules = slices.DeleteFunc(slices.Clone(ix.rules), func(e Entry) bool { return drop[e.ID] })
 	c.predSameAs = slices.DeleteFunc(slices.Clone(ix.predSameAs), func(e Entry) bool { return drop[e.ID] })
+	for _, small := range []*[]Entry{&c.functional, &c.inertial, &c.standing, &c.ratify} {
+		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
+	}
 	dropped := make([]objects.ID, len(gone))
 	for i, e := range gone {
 		dropped[i] = e.ID

@@ -2,19 +2,18 @@
 // added to (or discarded from) the staged layer. Most changes are
 // incremental: the index and the program are shared and changed in
 // copies, the engine re-evaluates only the atoms and strata the change
-// reaches, and only the checks whose inputs those feed run again. That
-// covers staging facts, relations, events, before-facts, states and
-// entities, same-as claims once the identity rules are in the program,
-// and rules with a new name and predicate identities while no rule is
-// left out, and decisions (the valuation moves, the program does not);
-// and discarding staged facts, relations, before-facts, states, identity
-// claims and (in a world without identities) rules. Everything else (an
-// attack, a declaration, an answer, a discarded decision, the first
-// same-as claim, a change that gives a predicate its first or loses its
-// last fact under identity rules, a rule left out with a finding, or
-// discarding an entity or an event) recompiles from scratch. Either way
-// the result equals Compile of the resulting input; a property test holds
-// them to it.
+// reaches, and only the checks whose inputs those feed run again. Staging
+// takes that path for claims (facts, relations, events, before-facts,
+// states, entities), same-as claims once the identity rules are in the
+// program, rules with a new name and predicate identities while no rule
+// is left out, decisions (the valuation moves, the program does not),
+// declarations and standing metadata; discarding does for the same kinds
+// but entities, events and decisions, and for rules only in a world
+// without identities. Everything else (an attack, a question, an answer,
+// the first same-as claim, a change that gives a predicate its first or
+// loses its last fact under identity rules, a rule left out with a
+// finding) recompiles from scratch. Either way the result equals Compile
+// of the resulting input; a property test holds them to it.
 
 package world
 
@@ -90,6 +89,8 @@ func (w *World) atomKind(o objects.Object) bool {
 		return len(w.droppedRules) == 0
 	case *objects.Decision:
 		return true // no atoms: it moves the valuation, not the program
+	case *objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Hypothesis:
+		return true // no atoms, no grades: declarations configure checks, the rest is metadata
 	}
 	return false
 }
@@ -411,13 +412,15 @@ func revalues(entries []Entry) bool {
 // rerunReached re-runs the checks that the changed entries, and atoms of
 // the changed predicates, can reach.
 func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
-	states, identity := false, false
+	states, identity, declared := false, false, false
 	for _, e := range entries {
 		switch e.Object.(type) {
 		case *objects.State:
 			states = true
 		case *objects.SameAs, *objects.PredicateSameAs:
 			identity = true
+		case *objects.Functional, *objects.Inertial:
+			declared = true
 		}
 	}
 	revalued := revalues(entries)
@@ -438,10 +441,10 @@ func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
 	if revalued || reaches(predBefore) {
 		nw.rerun(groupChronology, nw.checkChronology)
 	}
-	if len(nw.ix.functional) > 0 && (identity || nw.policyReaches(deps)) {
+	if declared || len(nw.ix.functional) > 0 && (identity || nw.policyReaches(deps)) {
 		nw.rerun(groupFunctional, nw.checkFunctional)
 	}
-	if len(nw.ix.inertial) > 0 && (states || identity || reaches(predBefore) || nw.policyReaches(deps)) {
+	if declared || len(nw.ix.inertial) > 0 && (states || identity || reaches(predBefore) || nw.policyReaches(deps)) {
 		nw.rerun(groupFluents, nw.checkFluents)
 	}
 }
