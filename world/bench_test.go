@@ -289,3 +289,37 @@ func BenchmarkStageDecision100k(b *testing.B) {
 	}
 	reportLatency(b, ds, peak)
 }
+
+// BenchmarkStageAttack100k defeats, on one claim, the decision it cites
+// over the 100,000-fact world: the claim's atoms change support and the
+// valuation moves.
+func BenchmarkStageAttack100k(b *testing.B) {
+	objs := bigWorld(b)
+	var cited []objects.ID
+	for _, o := range objs {
+		if f, ok := o.(*objects.Fact); ok && f.Provenance.Kind == objects.ProvenanceCited && f.Provenance.Decisions[0] == "canon-0" {
+			id, _ := f.ID()
+			cited = append(cited, id)
+		}
+	}
+	w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, objs)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ds []time.Duration
+	var peak uint64
+	i := 0
+	for b.Loop() {
+		a := &objects.Attack{Attacker: "canon-1", Target: "canon-0", Claim: cited[i%len(cited)]}
+		i++
+		t0 := time.Now()
+		w2, err := w.Stage([]objects.Object{a}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+		peak = max(peak, heapNow())
+		_ = w2
+	}
+	reportLatency(b, ds, peak)
+}

@@ -216,6 +216,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	n.predSameAs = slices.Clip(ix.predSameAs)
 	n.functional, n.inertial = slices.Clip(ix.functional), slices.Clip(ix.inertial)
 	n.standing, n.ratify = slices.Clip(ix.standing), slices.Clip(ix.ratify)
+	n.attacks = slices.Clip(ix.attacks)
 	ptrs := make([]*Entry, len(fresh))
 	ownEntities, ownEvents, ownDecisions, ownHypotheses := false, false, false, false
 	for i := range fresh {
@@ -238,7 +239,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 				n.hypotheses, ownHypotheses = cloneMap(ix.hypotheses), true
 			}
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
-			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify:
+			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack:
 		default:
 			panic("world: derive of a kind that is not staged incrementally: " + string(fresh[i].Object.Type()))
 		}
@@ -251,8 +252,8 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
 // dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is an entity, an event, a decision, an attack, a question, a
-// hypothesis or an answer (the caller recompiles).
+// them is an entity, an event, a decision, a question, a hypothesis or an
+// answer (the caller recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -266,7 +267,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 				return nil, nil, false
 			}
 		case *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
-			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify:
+			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack:
 		default:
 			return nil, nil, false
 		}
@@ -286,7 +287,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.sameAs = slices.DeleteFunc(slices.Clone(ix.sameAs), func(e Entry) bool { return drop[e.ID] })
 	c.rules = slices.DeleteFunc(slices.Clone(ix.rules), func(e Entry) bool { return drop[e.ID] })
 	c.predSameAs = slices.DeleteFunc(slices.Clone(ix.predSameAs), func(e Entry) bool { return drop[e.ID] })
-	for _, small := range []*[]Entry{&c.functional, &c.inertial, &c.standing, &c.ratify} {
+	for _, small := range []*[]Entry{&c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
 	dropped := make([]objects.ID, len(gone))

@@ -72,23 +72,30 @@ func (w *World) lower() (*datalog.Program, error) {
 
 // lowerOne lowers one claim to its atoms.
 func (w *World) lowerOne(e Entry, add func(objects.ID, datalog.Poly, string, ...string) error) error {
+	return lowerUnder(w.attacked, e, add)
+}
+
+// lowerUnder lowers one claim to its atoms, with the supports they have
+// when attacked names the decisions attacked per claim.
+func lowerUnder(attacked map[objects.ID]map[string]bool, e Entry, add func(objects.ID, datalog.Poly, string, ...string) error) error {
+	support := func(p objects.Provenance) datalog.Poly { return supportUnder(attacked, e.ID, p) }
 	switch o := e.Object.(type) {
 	case *objects.Entity:
-		return add(e.ID, w.support(e.ID, o.Provenance), string(o.Kind), o.Ident)
+		return add(e.ID, support(o.Provenance), string(o.Kind), o.Ident)
 	case *objects.Fact:
-		return add(e.ID, w.support(e.ID, o.Provenance), o.Key, o.Entity, o.Value)
+		return add(e.ID, support(o.Provenance), o.Key, o.Entity, o.Value)
 	case *objects.Relation:
-		return add(e.ID, w.support(e.ID, o.Provenance), o.Relation, o.From, o.To)
+		return add(e.ID, support(o.Provenance), o.Relation, o.From, o.To)
 	case *objects.Event:
-		s := w.support(e.ID, o.Provenance)
+		s := support(o.Provenance)
 		if err := add(e.ID, s, predEvent, o.Ident); err != nil {
 			return err
 		}
 		return add(e.ID, s, predDuring, o.Ident, o.Era)
 	case *objects.Before:
-		return add(e.ID, w.support(e.ID, o.Provenance), predBefore, o.Earlier, o.Later)
+		return add(e.ID, support(o.Provenance), predBefore, o.Earlier, o.Later)
 	case *objects.State:
-		return add(e.ID, w.support(e.ID, o.Provenance), o.Key, o.Entity, o.Value)
+		return add(e.ID, support(o.Provenance), o.Key, o.Entity, o.Value)
 	}
 	return nil
 }

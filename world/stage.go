@@ -7,9 +7,10 @@
 // states, entities), same-as claims once the identity rules are in the
 // program, rules with a new name and predicate identities while no rule
 // is left out, decisions (the valuation moves, the program does not),
-// declarations and standing metadata; discarding does for the same kinds
-// but entities, events and decisions, and for rules only in a world
-// without identities. Everything else (an attack, a question, an answer,
+// attacks (the attacked claim's atoms change support, the valuation
+// moves), declarations and standing metadata; discarding does for the
+// same kinds but entities, events and decisions, and for rules only in a
+// world without identities. Everything else (a question, an answer,
 // the first same-as claim, a change that gives a predicate its first or
 // loses its last fact under identity rules, a rule left out with a
 // finding) recompiles from scratch. Either way the result equals Compile
@@ -91,6 +92,8 @@ func (w *World) atomKind(o objects.Object) bool {
 		return true // no atoms: it moves the valuation, not the program
 	case *objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Hypothesis:
 		return true // no atoms, no grades: declarations configure checks, the rest is metadata
+	case *objects.Attack:
+		return true // the attacked claim's atoms change support (see resupport)
 	}
 	return false
 }
@@ -139,7 +142,12 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 	if len(fresh) == 0 {
 		return nw, true, nil
 	}
-	changed, ok, err := nw.lowerDelta(fresh)
+	claims := attackedClaims(fresh)
+	if len(claims) > 0 {
+		nw.attacks = ix.attacksByClaim()
+		nw.attacked = attackedDecisions(nw.attacks)
+	}
+	changed, ok, err := nw.lowerDelta(fresh, w.attacked, claims)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -167,11 +175,13 @@ func (w *World) share(ix *index) *World {
 }
 
 // lowerDelta adds the atoms and rules of fresh entries to a clone of the
-// program and evaluates it. ok is false when a new predicate or arity
-// would need identity rules the program does not have, or a rule would
-// be left out with a finding (unbound variables, arity, stratification):
+// program, gives the claims that fresh attacks name their new supports
+// (they had those under oldAttacked), and evaluates it. ok is false when
+// a new predicate or arity would need identity rules the program does not
+// have, a rule would be left out with a finding (unbound variables,
+// arity, stratification), or an attacked claim's support lives in rules:
 // the caller recompiles.
-func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
+func (nw *World) lowerDelta(fresh []Entry, oldAttacked map[objects.ID]map[string]bool, claims []objects.ID) (map[string]bool, bool, error) {
 	prog := nw.prog.Clone()
 	arity := arities{}
 	for p, ns := range nw.arity {
@@ -226,6 +236,15 @@ func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 			return nil, true, err
 		}
 	}
+	if len(claims) > 0 {
+		isFresh := make(map[objects.ID]bool, len(fresh))
+		for _, e := range fresh {
+			isFresh[e.ID] = true
+		}
+		if !nw.resupport(prog, oldAttacked, claims, isFresh, changed) {
+			return nil, false, nil
+		}
+	}
 	// Predicate identities, under the arities of the whole batch.
 	for _, e := range fresh {
 		if _, ok := e.Object.(*objects.PredicateSameAs); !ok {
@@ -262,6 +281,58 @@ func (nw *World) lowerDelta(fresh []Entry) (map[string]bool, bool, error) {
 	incrementalRules.Add(int64(rules))
 	return changed, true, nil
 }
+
+// attackedClaims lists the claims the attacks among entries are about.
+func attackedClaims(entries []Entry) []objects.ID {
+	var out []objects.ID
+	for _, e := range entries {
+		if a, ok := e.Object.(*objects.Attack); ok {
+			out = append(out, a.Claim)
+		}
+	}
+	return out
+}
+
+// resupport gives the atoms of the claims named the supports they have
+// under the world's attacks, where they had those under old (an attack on
+// a claim turns the attacked decision in its support into a claim-scoped
+// variable). Claims not in the world, and those in skip (lowered anew),
+// have nothing to change. ok is false when a claim's support lives in the
+// program's rules (a rule, an identity claim) or an atom is not where
+// the old support says: the caller recompiles.
+func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]bool, claims []objects.ID, skip map[objects.ID]bool, changed map[string]bool) bool {
+	for _, c := range claims {
+		e, ok := nw.ix.byID.get(c)
+		if !ok || skip[c] {
+			continue
+		}
+		switch e.Object.(type) {
+		case *objects.Rule, *objects.SameAs, *objects.PredicateSameAs:
+			return false
+		}
+		if p, ok := provenanceOf(e.Object); !ok || supportUnder(old, c, p).Equal(supportUnder(nw.attacked, c, p)) {
+			continue
+		}
+		found := true
+		_ = lowerUnder(old, *e, func(_ objects.ID, s datalog.Poly, pred string, args ...string) error {
+			removed, _ := prog.RemoveSupport(pred, args, s)
+			found = found && removed
+			changed[pred] = true
+			return nil
+		})
+		if !found || lowerUnder(nw.attacked, *e, func(_ objects.ID, s datalog.Poly, pred string, args ...string) error {
+			return prog.AddFact(pred, args, s)
+		}) != nil {
+			return false
+		}
+		resupported.Add(1)
+	}
+	return true
+}
+
+// resupported counts the claims resupport changed (the tests check that
+// the property test exercises it).
+var resupported atomic.Int64
 
 // discardAtoms is the incremental path of a discard; ok is false when it
 // does not apply.
@@ -325,11 +396,21 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 	if !lost {
 		return nil, false, nil
 	}
+	if claims := attackedClaims(gone); len(claims) > 0 {
+		nw.attacks = ix.attacksByClaim()
+		nw.attacked = attackedDecisions(nw.attacks)
+		if !nw.resupport(prog, w.attacked, claims, nil, changed) {
+			return nil, false, nil
+		}
+	}
 	m, err := prog.Eval()
 	if err != nil {
 		return nil, true, err
 	}
 	nw.prog, nw.model = prog, m
+	if revalues(gone) {
+		nw.val = nw.buildValuation()
+	}
 	nw.authored = w.authored.filterTail(w.authoredFrom, func(l lowered) bool { return !drop[l.claim] })
 	nw.groups = copyGroups(w.groups)
 	for _, g := range []string{groupCitations, groupReferences} {
@@ -399,10 +480,12 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 	nw.rerunReached(changed, fresh)
 }
 
-// revalues reports whether entries move the valuation (record a decision).
+// revalues reports whether entries move the valuation (record a
+// decision, attack one).
 func revalues(entries []Entry) bool {
 	for _, e := range entries {
-		if _, ok := e.Object.(*objects.Decision); ok {
+		switch e.Object.(type) {
+		case *objects.Decision, *objects.Attack:
 			return true
 		}
 	}

@@ -62,13 +62,17 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 
 func TestStageEqualsCompile(t *testing.T) {
 	start, startDiscards := incrementalStages.Load(), incrementalDiscards.Load()
-	startIdentity, startRules := incrementalIdentity.Load(), incrementalRules.Load()
+	startIdentity, startRules, startResupported := incrementalIdentity.Load(), incrementalRules.Load(), resupported.Load()
 	defer func() {
 		if n := incrementalStages.Load() - start; n < 600 {
 			t.Errorf("only %d of 2,400 steps took the incremental path", n)
 		}
-		t.Logf("incremental: %d stages, %d discards, %d same-as claims, %d rules", incrementalStages.Load()-start,
-			incrementalDiscards.Load()-startDiscards, incrementalIdentity.Load()-startIdentity, incrementalRules.Load()-startRules)
+		t.Logf("incremental: %d stages, %d discards, %d same-as claims, %d rules, %d attacked claims", incrementalStages.Load()-start,
+			incrementalDiscards.Load()-startDiscards, incrementalIdentity.Load()-startIdentity, incrementalRules.Load()-startRules,
+			resupported.Load()-startResupported)
+		if n := resupported.Load() - startResupported; n < 40 {
+			t.Errorf("only %d attacked claims were given their new supports incrementally", n)
+		}
 		if n := incrementalRules.Load() - startRules; n < 40 {
 			t.Errorf("only %d rules were staged or discarded incrementally", n)
 		}
@@ -98,6 +102,20 @@ func TestStageEqualsCompile(t *testing.T) {
 			} else {
 				for range 1 + r.IntN(2) {
 					add = append(add, randomStep(r, step))
+				}
+				if r.IntN(4) == 0 {
+					// An attack on a claim of the world, committed or
+					// staged, of any kind.
+					var claims []objects.ID
+					for _, e := range base {
+						claims = append(claims, e.ID)
+					}
+					for _, o := range staged {
+						id, _ := o.ID()
+						claims = append(claims, id)
+					}
+					ds := []string{"d1", "d2", "d3"}
+					add = append(add, &objects.Attack{Attacker: ds[r.IntN(3)], Target: ds[r.IntN(3)], Claim: claims[r.IntN(len(claims))]})
 				}
 				// Staging is by id: an object staged again is the same
 				// staged object.

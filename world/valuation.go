@@ -74,6 +74,12 @@ func attackedDecisions(byClaim map[objects.ID][][2]string) map[objects.ID]map[st
 
 // support is the polynomial a claim's provenance contributes.
 func (w *World) support(id objects.ID, p objects.Provenance) datalog.Poly {
+	return supportUnder(w.attacked, id, p)
+}
+
+// supportUnder is the support of a claim's provenance when attacked names
+// the decisions attacked on each claim's behalf.
+func supportUnder(attacked map[objects.ID]map[string]bool, id objects.ID, p objects.Provenance) datalog.Poly {
 	switch p.Kind {
 	case objects.ProvenanceProposed:
 		return datalog.VarPoly(varProposed)
@@ -83,7 +89,7 @@ func (w *World) support(id objects.ID, p objects.Provenance) datalog.Poly {
 		poly := datalog.One()
 		for _, d := range p.Decisions {
 			name := decisionVar(d)
-			if w.attacked[id][d] {
+			if attacked[id][d] {
 				name = claimDecisionVar(d, id)
 			}
 			poly = poly.Mul(datalog.VarPoly(name))
@@ -93,7 +99,6 @@ func (w *World) support(id objects.ID, p objects.Provenance) datalog.Poly {
 	return datalog.VarPoly(varProposed)
 }
 
-// buildValuation assigns every variable the world's claims can mention.
 func (w *World) buildValuation() valuation {
 	v := valuation{varProposed: datalog.Unknown}
 	for d := range w.ix.decisions {
