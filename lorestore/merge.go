@@ -6,6 +6,7 @@
 package lorestore
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/deloreis/deloreis/lorestore/odb"
@@ -132,6 +133,9 @@ type MergeOptions struct {
 	Target  string  // branch merged into; default main
 	Message Message // default: "merge <source> into <target>" with Lore-Op: merge
 	Refuse  bool    // refuse, rather than redo, when the target moves meanwhile
+	// FastForward moves the target to the source, writing no commit, when
+	// the target is an ancestor of the source (as git pull does).
+	FastForward bool
 }
 
 // MergeResult tells what a merge did.
@@ -141,7 +145,10 @@ type MergeResult struct {
 	Target   plumbing.Hash // the target head merged into
 	Source   plumbing.Hash // the source commit merged
 	UpToDate bool          // the source was already merged; nothing written
-	Retries  int
+	// FastForward: the target was an ancestor of the source and now
+	// points at it; Commit is the source and nothing was written.
+	FastForward bool
+	Retries     int
 }
 
 // Merge merges a source revision into a target branch: the union of both
@@ -171,6 +178,11 @@ func (s *Store) Merge(source string, o MergeOptions) (MergeResult, error) {
 	head, err := s.Head(o.Target)
 	if err != nil {
 		return MergeResult{}, err
+	}
+	if o.FastForward {
+		if r, done, err := s.fastForward(ref, o, head, src); done || err != nil {
+			return r, err
+		}
 	}
 	res := MergeResult{Source: src}
 	build := func(ob *odb.Batch, target, targetTree plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
@@ -206,6 +218,49 @@ func (s *Store) Merge(source string, o MergeOptions) (MergeResult, error) {
 }
 
 var errUpToDate = &MergeError{Path: "/", Reason: "already up to date"}
+
+// fastForward moves ref from the target head to src when the head is an
+// ancestor of src (done), by compare-and-swap under the write lock; a head
+// that moved meanwhile is looked at again. done is false when the two
+// have diverged: the caller writes a merge commit.
+func (s *Store) fastForward(ref string, o MergeOptions, head, src plumbing.Hash) (MergeResult, bool, error) {
+	unlock, err := s.lockWrites()
+	if err != nil {
+		return MergeResult{}, false, err
+	}
+	defer unlock()
+	for attempt := 0; ; attempt++ {
+		base, err := s.MergeBase(head, src)
+		if err != nil {
+			return MergeResult{}, false, err
+		}
+		res := MergeResult{Commit: src, Base: base, Target: head, Source: src, Retries: attempt}
+		switch base {
+		case src:
+			res.UpToDate, res.Commit = true, head
+			return res, true, nil
+		case head:
+		default:
+			return MergeResult{}, false, nil
+		}
+		err = s.refs.Update(ref, src, head)
+		if err == nil {
+			res.FastForward = true
+			return res, true, nil
+		}
+		var se *refs.StaleError
+		if !errors.As(err, &se) {
+			return MergeResult{}, false, err
+		}
+		if se.Actual.IsZero() {
+			return MergeResult{}, false, branchNotFound(o.Target)
+		}
+		if o.Refuse || attempt+1 >= s.opts.MaxRetries {
+			return MergeResult{}, false, &StaleError{Branch: o.Target, Expected: head, Actual: se.Actual}
+		}
+		head = se.Actual
+	}
+}
 
 // merge3 merges the trees ours and theirs over base, entry by entry,
 // reusing every subtree one side left alone.

@@ -222,3 +222,52 @@ func TestCloneAndFetch(t *testing.T) {
 		t.Fatal("cloned a remote with no lore")
 	}
 }
+
+// TestMergeFastForward: with FastForward, a target behind the source moves
+// to it and no commit is written; a target that diverged gets a merge
+// commit; a source already merged is up to date.
+func TestMergeFastForward(t *testing.T) {
+	s, dir := newStore(t)
+	commitFacts(t, s, "camelot", 0, 2)
+	if _, err := s.CreateBranch("side", ""); err != nil {
+		t.Fatal(err)
+	}
+	b := NewBatch()
+	b.Put("camelot", fact(7))
+	side, err := s.Commit(b, NewMessage("side work", "materialize", "camelot"), CommitOptions{Branch: "side"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := strings.TrimSpace(git(t, dir, "rev-list", "--count", "--all"))
+	res, err := s.Merge("side", MergeOptions{FastForward: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := s.Head("main")
+	if !res.FastForward || res.Commit != side.Commit || head != side.Commit {
+		t.Fatalf("fast-forward result %+v, main at %s, side at %s", res, head, side.Commit)
+	}
+	if after := strings.TrimSpace(git(t, dir, "rev-list", "--count", "--all")); after != before {
+		t.Fatalf("a fast-forward wrote commits: %s → %s", before, after)
+	}
+	if again, err := s.Merge("side", MergeOptions{FastForward: true}); err != nil || !again.UpToDate {
+		t.Fatalf("second merge = %+v, %v", again, err)
+	}
+	// Diverged: a real merge commit.
+	commitFacts(t, s, "camelot", 10, 11)
+	b = NewBatch()
+	b.Put("camelot", fact(20))
+	if _, err := s.Commit(b, NewMessage("more side work", "materialize", "camelot"), CommitOptions{Branch: "side"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.Merge("side", MergeOptions{FastForward: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.readCommit(res.Commit)
+	if res.FastForward || len(c.parents) != 2 {
+		t.Fatalf("diverged merge %+v has %d parents", res, len(c.parents))
+	}
+	s.WaitBackground()
+	fsckClean(t, dir)
+}

@@ -53,7 +53,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
 	root.AddCommand(
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
-		newPushCmd(g), newFetchCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
+		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
 		newFmtCmd(), newCheckCmd(), newImportCmd(), newDKECmd(),
 	)
 	return root

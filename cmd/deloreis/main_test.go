@@ -358,3 +358,59 @@ func TestMergeReportsConflicts(t *testing.T) {
 		t.Fatalf("merge said:\n%s", out)
 	}
 }
+
+// TestPull: pull fetches the remote's branch and fast-forwards to it, or
+// merges it when both sides moved.
+func TestPull(t *testing.T) {
+	const dir = "../../testdata/dli/"
+	work := t.TempDir()
+	a := filepath.Join(work, "a")
+	mustRun(t, "--project", a, "init")
+	mustRun(t, "import", dir+"grail-base.dli", "--project", a, "--materialize")
+	remote := filepath.Join(work, "remote.git")
+	if out, err := exec.Command("git", "init", "-q", "--bare", "-b", "main", remote).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	url := "file://" + remote
+	mustRun(t, "--project", a, "push", url)
+	c := filepath.Join(work, "c")
+	mustRun(t, "clone", url, filepath.Join(c, ".lore"))
+	if out := mustRun(t, "--project", c, "pull"); out != "= refs/remotes/origin/main (up to date)\nAlready up to date.\n" {
+		t.Fatalf("pull of an equal remote said %q", out)
+	}
+	head := func(p string) string {
+		return strings.Fields(mustRun(t, "--project", p, "log", "--oneline", "-n", "1"))[0]
+	}
+
+	mustRun(t, "import", dir+"grail-sarras.dli", "--project", a, "--materialize")
+	mustRun(t, "--project", a, "push", url)
+	before := head(c)
+	out := mustRun(t, "--project", c, "pull", "origin", "main")
+	if !strings.Contains(out, "fast-forward main "+before) || head(c) != head(a) {
+		t.Fatalf("pull of a remote ahead said %q; c at %s, a at %s", out, head(c), head(a))
+	}
+
+	mustRun(t, "import", dir+"camelot.dli", "--project", a, "--materialize")
+	mustRun(t, "--project", a, "push", url)
+	mustRun(t, "import", dir+"grail-corbenic.dli", "--project", c, "--materialize")
+	out = mustRun(t, "--project", c, "pull")
+	if !strings.Contains(out, "merged main of origin into main: ") {
+		t.Fatalf("pull of a diverged remote said %q", out)
+	}
+	parents := strings.Fields(strings.TrimSpace(mustGit(t, filepath.Join(c, ".lore"), "rev-list", "--parents", "-n", "1", "main")))
+	if len(parents) != 3 {
+		t.Fatalf("the pull's merge commit has parents %v", parents[1:])
+	}
+	if _, errs, code := deloreis(t, "--project", c, "pull", "origin", "no-such-branch"); code != 1 || errs == "" {
+		t.Fatalf("pull of a missing branch: exit %d, %q", code, errs)
+	}
+}
+
+func mustGit(t *testing.T, gitDir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"--git-dir", gitDir}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v %s", args, err, out)
+	}
+	return string(out)
+}

@@ -98,6 +98,55 @@ func newFetchCmd(g *globals) *cobra.Command {
 	}
 }
 
+func newPullCmd(g *globals) *cobra.Command {
+	var into string
+	cmd := &cobra.Command{
+		Use:   "pull [remote] [branch]",
+		Short: "Fetch a remote's branch (default origin, main) and merge it, fast-forwarding when possible",
+		Args:  cobra.MaximumNArgs(2),
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
+			remote, branch := "origin", lorestore.DefaultBranch
+			if len(args) > 0 {
+				remote = args[0]
+			}
+			if len(args) > 1 {
+				branch = args[1]
+			}
+			p, finish := progressFor(cmd.ErrOrStderr())
+			res, err := s.Fetch(context.Background(), remote, lorestore.FetchOptions{Branches: []string{branch}, Progress: p})
+			finish()
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			for _, u := range res.Updates {
+				printUpdate(w, u)
+			}
+			if len(res.Updates) != 1 {
+				return fmt.Errorf("pull: %s has no branch %s", remote, branch)
+			}
+			src := res.Updates[0].New
+			msg := lorestore.NewMessage(fmt.Sprintf("merge %s of %s into %s", branch, remote, orDefault(into)), "merge", "")
+			r, err := s.Merge(src.String(), lorestore.MergeOptions{Target: into, Message: msg, FastForward: true})
+			if err != nil {
+				return err
+			}
+			switch {
+			case r.UpToDate:
+				fmt.Fprintln(w, "Already up to date.")
+				return nil
+			case r.FastForward:
+				fmt.Fprintf(w, "fast-forward %s %s..%s\n", orDefault(into), r.Target.String()[:12], r.Commit.String()[:12])
+				return nil
+			}
+			fmt.Fprintf(w, "merged %s of %s into %s: %s\n", branch, remote, orDefault(into), r.Commit.String()[:12])
+			return printConflicts(w, s, r)
+		}),
+	}
+	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
+	return cmd
+}
+
 func splitRemote(args []string) (string, []string) {
 	if len(args) == 0 {
 		return "", nil

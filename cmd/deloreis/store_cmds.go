@@ -249,25 +249,31 @@ func listBranches(w io.Writer, s *lorestore.Store) error {
 
 func newMergeCmd(g *globals) *cobra.Command {
 	var into string
+	var ff bool
 	cmd := &cobra.Command{
 		Use:   "merge <source>",
 		Short: "Merge a branch or commit into a branch (default main)",
 		Args:  cobra.ExactArgs(1),
 		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			r, err := s.Merge(args[0], lorestore.MergeOptions{Target: into})
+			r, err := s.Merge(args[0], lorestore.MergeOptions{Target: into, FastForward: ff})
 			if err != nil {
 				return err
 			}
-			if r.UpToDate {
-				fmt.Fprintln(cmd.OutOrStdout(), "Already up to date.")
+			w := cmd.OutOrStdout()
+			switch {
+			case r.UpToDate:
+				fmt.Fprintln(w, "Already up to date.")
+				return nil
+			case r.FastForward:
+				fmt.Fprintf(w, "fast-forward %s %s..%s\n", orDefault(into), r.Target.String()[:12], r.Commit.String()[:12])
 				return nil
 			}
-			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "merged %s into %s: %s\n", args[0], orDefault(into), r.Commit.String()[:12])
 			return printConflicts(w, s, r)
 		}),
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
+	cmd.Flags().BoolVar(&ff, "ff", false, "move the target to the source, writing no merge commit, when the target is behind it")
 	return cmd
 }
 
