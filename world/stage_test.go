@@ -4,6 +4,7 @@
 package world
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -60,6 +61,12 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 		Provenance: prov()}
 }
 
+// More seeds explore further: go test ./world -run StageEqualsCompile -args -stage.seeds=5000
+var (
+	stageSeeds = flag.Uint64("stage.seeds", 60, "random worlds TestStageEqualsCompile stages over")
+	stageSeed  = flag.Uint64("stage.seed", 0, "the first of them")
+)
+
 func TestStageEqualsCompile(t *testing.T) {
 	start, startDiscards := incrementalStages.Load(), incrementalDiscards.Load()
 	startIdentity, startRules, startResupported := incrementalIdentity.Load(), incrementalRules.Load(), resupported.Load()
@@ -83,7 +90,7 @@ func TestStageEqualsCompile(t *testing.T) {
 			t.Errorf("only %d discards took the incremental path", n)
 		}
 	}()
-	for seed := uint64(0); seed < 60; seed++ {
+	for seed := *stageSeed; seed < *stageSeed+*stageSeeds; seed++ {
 		r := rand.New(rand.NewPCG(seed, 99))
 		base := entriesOf(t, randomWorld(r))
 		w, err := Compile(Input{Scope: "camelot", Base: base})
