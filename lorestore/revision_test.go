@@ -76,3 +76,46 @@ func TestResolveAmbiguousAbbreviation(t *testing.T) {
 		t.Fatalf("Resolve(%q) error = %v, want an ambiguity", shared, err)
 	}
 }
+
+// TestSnapshotExpand: abbreviated object ids expand to exactly the ids of
+// the scope that begin with them.
+func TestSnapshotExpand(t *testing.T) {
+	s, _ := newStore(t)
+	commitFacts(t, s, "camelot", 0, 600)
+	sn, err := s.Snapshot("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := sn.IDs("camelot", Claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range ids[:100] {
+		prefix := id.String()[:4+i%10]
+		var want []string
+		for _, other := range ids {
+			if strings.HasPrefix(other.String(), prefix) {
+				want = append(want, other.String())
+			}
+		}
+		got, err := sn.Expand("camelot", strings.ToUpper(prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gotS []string
+		for _, g := range got {
+			gotS = append(gotS, g.String())
+		}
+		if strings.Join(gotS, ",") != strings.Join(want, ",") {
+			t.Fatalf("Expand(%s) = %v, want %v", prefix, gotS, want)
+		}
+	}
+	for _, bad := range []string{"abc", "xyz1", "../../", strings.Repeat("a", 65)} {
+		if _, err := sn.Expand("camelot", bad); err == nil {
+			t.Fatalf("Expand(%q) accepted", bad)
+		}
+	}
+	if _, err := sn.Expand("../x", "abcd"); err == nil {
+		t.Fatal("Expand accepted a bad scope")
+	}
+}

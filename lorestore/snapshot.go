@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -315,6 +316,52 @@ func (sn *Snapshot) getIn(path []string, name string, id objects.ID) (objects.Ob
 	}
 	o, err := sn.read(fileRef{id: id, blob: e.hash, path: strings.Join(path, "/") + "/" + name})
 	return o, true, err
+}
+
+// Expand lists the ids of the objects of a scope, in any section, that
+// begin with the hex digits prefix (at least 4), sorted. Claims are found
+// in the one shard the prefix names; the small sections are read whole.
+func (sn *Snapshot) Expand(scope, prefix string) ([]objects.ID, error) {
+	if err := checkScope(scope); err != nil {
+		return nil, err
+	}
+	prefix = strings.ToLower(prefix)
+	if len(prefix) < 4 || len(prefix) > 2*len(objects.ID{}) || strings.Trim(prefix, "0123456789abcdef") != "" {
+		return nil, fmt.Errorf("lorestore: %q is not an abbreviated object id (4 to 64 hex digits)", prefix)
+	}
+	var out []objects.ID
+	match := func(path []string, depth int) error {
+		h, ok, err := sn.walk(path...)
+		if err != nil || !ok {
+			return err
+		}
+		var fs []fileRef
+		if err := sn.collect(h, strings.Join(path, "/")+"/", depth, &fs); err != nil {
+			return err
+		}
+		for _, f := range fs {
+			if strings.HasPrefix(f.id.String(), prefix) {
+				out = append(out, f.id)
+			}
+		}
+		return nil
+	}
+	sections := []struct {
+		path  []string
+		depth int
+	}{
+		{[]string{scopesDir, scope, string(Claims), prefix[:2]}, 0},
+		{[]string{scopesDir, scope, string(Decisions)}, 0},
+		{[]string{scopesDir, scope, string(Attacks)}, 0},
+		{[]string{scopesDir, scope, string(Standing)}, 1},
+	}
+	for _, sec := range sections {
+		if err := match(sec.path, sec.depth); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(out, func(a, b objects.ID) int { return strings.Compare(a.String(), b.String()) })
+	return slices.Compact(out), nil
 }
 
 // Revisions reads the standing revisions filed for one claim.

@@ -125,6 +125,9 @@ func TestLogShowBranch(t *testing.T) {
 		}
 	}
 	golden(t, "show-object", mustRun(t, "--store", dir, "show", objID))
+	if byShort := mustRun(t, "--store", dir, "show", objID[:10]); byShort != mustRun(t, "--store", dir, "show", objID) {
+		t.Fatalf("show %s (abbreviated object id) differs", objID[:10])
+	}
 }
 
 func TestBranchCreateDeleteAndErrors(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -137,7 +138,17 @@ func newShowCmd(g *globals) *cobra.Command {
 			if id, err := objects.ParseID(args[0]); err == nil {
 				return showObject(cmd.OutOrStdout(), s, id)
 			}
-			return showCommit(cmd.OutOrStdout(), s, args[0])
+			err := showCommit(cmd.OutOrStdout(), s, args[0])
+			var re *lorestore.RevisionError
+			if errors.As(err, &re) {
+				// Not a commit: perhaps an abbreviated object id.
+				if id, ok, perr := expandObject(s, args[0]); perr != nil {
+					return perr
+				} else if ok {
+					return showObject(cmd.OutOrStdout(), s, id)
+				}
+			}
+			return err
 		}),
 	}
 }
@@ -169,6 +180,46 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string) error {
 		fmt.Fprintf(w, "%s %s/%s/%s\n", sign, c.Scope, c.Kind, c.ID)
 	}
 	return nil
+}
+
+// expandObject resolves an abbreviated object id against every scope at
+// HEAD: ok when exactly one object begins with it, an error naming the
+// candidates when several do.
+func expandObject(s *lorestore.Store, prefix string) (objects.ID, bool, error) {
+	if len(prefix) < 4 || strings.Trim(strings.ToLower(prefix), "0123456789abcdef") != "" {
+		return objects.ID{}, false, nil
+	}
+	sn, err := s.Snapshot("")
+	if err != nil {
+		return objects.ID{}, false, err
+	}
+	scopes, err := sn.Scopes()
+	if err != nil {
+		return objects.ID{}, false, err
+	}
+	var found []objects.ID
+	for _, scope := range scopes {
+		ids, err := sn.Expand(scope, prefix)
+		if err != nil {
+			return objects.ID{}, false, err
+		}
+		for _, id := range ids {
+			if !slices.Contains(found, id) {
+				found = append(found, id)
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return objects.ID{}, false, nil
+	case 1:
+		return found[0], true, nil
+	}
+	shown := make([]string, 0, 4)
+	for _, id := range found[:min(4, len(found))] {
+		shown = append(shown, id.String()[:16])
+	}
+	return objects.ID{}, false, fmt.Errorf("%q is ambiguous: %d objects begin with it (%s); give more digits", prefix, len(found), strings.Join(shown, ", "))
 }
 
 func showObject(w io.Writer, s *lorestore.Store, id objects.ID) error {
