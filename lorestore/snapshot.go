@@ -9,8 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sort"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
