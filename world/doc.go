@@ -12,4 +12,11 @@
 // question), entity and predicate identity as annotated bridging rules, and
 // the findings catalogue. It is not the store (lorestore) and not the
 // engine (datalog), and it never writes anything.
+//
+// A World never changes. World.Stage gives the world with objects staged
+// or discarded, and for most kinds of change does so incrementally (see
+// stage.go): the new world shares its index and program with the old one,
+// the engine re-evaluates only what the change reaches, and only the
+// checks it feeds run again — equal, finding for finding and grade for
+// grade, to a fresh Compile.
 package world
