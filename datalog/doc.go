@@ -121,7 +121,11 @@
 // Relations and fact sets are persistent: rows live in chunked vectors and
 // are found through extendible hashes, all copy-on-write by generation, so
 // a new model shares with prev every chunk and hash page the change did not
-// write, and prev stays valid and unchanged. A row keeps its number across
+// write, and prev stays valid and unchanged. A relation evaluated from
+// scratch is built flat (its rows in one array, its hash one table of
+// equal pages, grown by doubling); the first version that writes it cuts
+// the array into chunks and points a directory at the pages, copying
+// nothing, and then copies only what it writes. A row keeps its number across
 // versions: a removed atom leaves a dead row that adding it again revives.
 // Clone copies a program in O(predicates + rules); its first write to a
 // predicate's facts starts a new version of that fact set. After a change

@@ -37,13 +37,12 @@ func (l Label) String() string {
 // argument not in args are ignored. The map has one entry per distinct
 // argument.
 func Grounded(args []string, attacks [][2]string) map[string]Label {
+	// One map write per argument: the last occurrence of a name is its id;
+	// an earlier one is an id no attack names, whose label the last one's
+	// overwrites below.
 	ids := make(map[string]int32, len(args))
-	names := make([]string, 0, len(args))
-	for _, a := range args {
-		if _, ok := ids[a]; !ok {
-			ids[a] = int32(len(names))
-			names = append(names, a)
-		}
+	for i, a := range args {
+		ids[a] = int32(i)
 	}
 	edges := make([][2]int32, 0, len(attacks))
 	for _, at := range attacks {
@@ -53,10 +52,10 @@ func Grounded(args []string, attacks [][2]string) map[string]Label {
 			edges = append(edges, [2]int32{s, t})
 		}
 	}
-	labels := GroundedIDs(len(names), edges)
-	out := make(map[string]Label, len(names))
-	for i, n := range names {
-		out[n] = labels[i]
+	labels := GroundedIDs(len(args), edges)
+	out := make(map[string]Label, len(ids))
+	for i, a := range args {
+		out[a] = labels[i]
 	}
 	return out
 }

@@ -32,7 +32,8 @@ type relation struct {
 	live  int
 	dead  int
 	data  pvec[uint32] // n × arity
-	flags pvec[uint8]
+	flags pvec[uint8]  // rows below nf; the rows above are alive and untainted
+	nf    int
 	set   phash // tag → row
 
 	// Provenance: polys is unused while every row's support is One.
@@ -57,7 +58,7 @@ func newRelation(pred uint32, arity int, gen uint64) *relation {
 // derive returns a new version of r under gen, sharing all of r's storage.
 func (r *relation) derive(gen uint64) *relation {
 	d := &relation{pred: r.pred, arity: r.arity, gen: gen, n: r.n, live: r.live, dead: r.dead,
-		data: r.data, flags: r.flags, set: r.set, hasPolys: r.hasPolys, polys: r.polys, ntaint: r.ntaint,
+		data: r.data, flags: r.flags, nf: r.nf, set: r.set, hasPolys: r.hasPolys, polys: r.polys, ntaint: r.ntaint,
 		parent: weak.Make(r), pn: r.n}
 	r.mu.Lock()
 	d.idx = make(map[string]*index, len(r.idx))
@@ -71,7 +72,24 @@ func (r *relation) derive(gen uint64) *relation {
 
 func (r *relation) row(i uint32) []uint32 { return r.data.slice(i) }
 
-func (r *relation) alive(i uint32) bool { return r.dead == 0 || r.flags.get(i)&flagAlive != 0 }
+func (r *relation) alive(i uint32) bool { return r.dead == 0 || r.flag(i)&flagAlive != 0 }
+
+// flag returns row i's flags. Rows get explicit flags only when one is
+// first written, so that bulk evaluation does not store them.
+func (r *relation) flag(i uint32) uint8 {
+	if int(i) >= r.nf {
+		return flagAlive
+	}
+	return r.flags.get(i)
+}
+
+func (r *relation) setFlag(i uint32, f uint8) {
+	if r.nf <= int(i) {
+		r.flags.pushFill(r.nf, int(i)+1, flagAlive, r.gen)
+		r.nf = int(i) + 1
+	}
+	r.flags.set(i, f, r.gen)
+}
 
 // liveRows returns the live rows in order.
 func (r *relation) liveRows() []uint32 {
@@ -96,18 +114,18 @@ func (r *relation) poly(i uint32) ipoly {
 
 func (r *relation) setPoly(i uint32, p ipoly) { r.polys.set(i, p, r.gen) }
 
-func (r *relation) tainted(i uint32) bool { return r.hasPolys && r.flags.get(i)&flagTaint != 0 }
+func (r *relation) tainted(i uint32) bool { return r.hasPolys && r.flag(i)&flagTaint != 0 }
 
 func (r *relation) setTaint(i uint32, t bool) {
-	f := r.flags.get(i)
+	f := r.flag(i)
 	if (f&flagTaint != 0) == t {
 		return
 	}
 	if t {
-		r.flags.set(i, f|flagTaint, r.gen)
+		r.setFlag(i, f|flagTaint)
 		r.ntaint++
 	} else {
-		r.flags.set(i, f&^flagTaint, r.gen)
+		r.setFlag(i, f&^flagTaint)
 		r.ntaint--
 	}
 }
@@ -160,7 +178,7 @@ func (r *relation) probe(t []uint32, tag uint32) (row uint32, found bool, dirSlo
 // then overlap their cache misses.)
 func (r *relation) lookup(t []uint32) (uint32, bool) {
 	tag := uint32(hashVals(t) >> 32)
-	pg := r.set.dir[tag>>(32-uint(r.set.gd))]
+	_, pg := r.set.page(tag)
 	mask := uint32(len(pg) - 1)
 	for s := tag & mask; ; s = (s + 1) & mask {
 		e := pg[s]
@@ -179,7 +197,7 @@ func (r *relation) lookup(t []uint32) (uint32, bool) {
 func (r *relation) find(t []uint32) (uint32, bool) {
 	row, ok := r.lookup(t)
 	if ok && r.dead > 0 {
-		ok = r.flags.get(row)&flagAlive != 0
+		ok = r.flag(row)&flagAlive != 0
 	}
 	return row, ok
 }
@@ -194,7 +212,7 @@ func (r *relation) insert(t []uint32) (uint32, bool) {
 		if r.alive(row) {
 			return row, false
 		}
-		r.flags.set(row, flagAlive, r.gen)
+		r.setFlag(row, flagAlive)
 		if r.hasPolys {
 			r.polys.set(row, nil, r.gen)
 		}
@@ -204,7 +222,6 @@ func (r *relation) insert(t []uint32) (uint32, bool) {
 	}
 	row = uint32(r.n)
 	r.data.push(row, t, r.gen)
-	r.flags.push1(row, flagAlive, r.gen)
 	if r.hasPolys {
 		r.polys.push1(row, nil, r.gen)
 	}
@@ -215,8 +232,10 @@ func (r *relation) insert(t []uint32) (uint32, bool) {
 	}
 	r.n++
 	r.live++
-	for _, ix := range r.idx {
-		ix.add(r, row)
+	if len(r.idx) > 0 { // ranging over an empty map still costs an iterator
+		for _, ix := range r.idx {
+			ix.add(r, row)
+		}
 	}
 	return row, true
 }
@@ -224,7 +243,7 @@ func (r *relation) insert(t []uint32) (uint32, bool) {
 // kill marks a live row dead and drops its support.
 func (r *relation) kill(row uint32) {
 	r.setTaint(row, false)
-	r.flags.set(row, 0, r.gen)
+	r.setFlag(row, 0)
 	if r.hasPolys {
 		r.polys.set(row, nil, r.gen)
 	}
