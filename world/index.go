@@ -252,8 +252,8 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
 // dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is an entity, an event, a decision, a question, a hypothesis or an
-// answer (the caller recompiles).
+// them is an entity, an event, a decision, a question or a hypothesis
+// (the caller recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -261,12 +261,8 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		if !found || !e.Staged || drop[id] {
 			continue
 		}
-		switch o := e.Object.(type) {
-		case *objects.Fact:
-			if o.Key == answerKey {
-				return nil, nil, false
-			}
-		case *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
+		switch e.Object.(type) {
+		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
 			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack:
 		default:
 			return nil, nil, false
@@ -287,7 +283,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.sameAs = slices.DeleteFunc(slices.Clone(ix.sameAs), func(e Entry) bool { return drop[e.ID] })
 	c.rules = slices.DeleteFunc(slices.Clone(ix.rules), func(e Entry) bool { return drop[e.ID] })
 	c.predSameAs = slices.DeleteFunc(slices.Clone(ix.predSameAs), func(e Entry) bool { return drop[e.ID] })
-	for _, small := range []*[]Entry{&c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks} {
+	for _, small := range []*[]Entry{&c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
 	dropped := make([]objects.ID, len(gone))

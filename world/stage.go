@@ -76,9 +76,7 @@ func (w *World) recompile(add []objects.Object, discard []objects.ID) (*World, e
 // is left out) adds what the program can take without lowering again.
 func (w *World) atomKind(o objects.Object) bool {
 	switch x := o.(type) {
-	case *objects.Fact:
-		return x.Key != answerKey
-	case *objects.Relation, *objects.Event, *objects.Before, *objects.State, *objects.Entity:
+	case *objects.Fact, *objects.Relation, *objects.Event, *objects.Before, *objects.State, *objects.Entity:
 		return true
 	case *objects.SameAs:
 		return w.identityActive
@@ -481,12 +479,16 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 }
 
 // revalues reports whether entries move the valuation (record a
-// decision, attack one).
+// decision, attack one, answer a question).
 func revalues(entries []Entry) bool {
 	for _, e := range entries {
-		switch e.Object.(type) {
+		switch o := e.Object.(type) {
 		case *objects.Decision, *objects.Attack:
 			return true
+		case *objects.Fact:
+			if o.Key == answerKey {
+				return true
+			}
 		}
 	}
 	return false

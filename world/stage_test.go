@@ -24,7 +24,23 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 		}
 		return objects.Cited(objects.CitedRatified, pick([]string{"d1", "d2", "d9"}))
 	}
-	switch k := r.IntN(23); { // 19, 21, 22: a rule
+	switch k := r.IntN(26); { // 19, 21, 22: a rule
+	case k == 23:
+		// A question, or a version of it with other options.
+		q := &objects.Question{Ident: pick([]string{"q1", "q2"}), Prompt: "Which?"}
+		for _, o := range []string{"o1", "o2", "o3"} {
+			if r.IntN(3) > 0 {
+				opt := objects.Option{Ident: q.Ident + o, Label: o}
+				if r.IntN(2) == 0 {
+					opt.Implies = &objects.GroundAtom{Pred: pick([]string{"p", "q"}), Args: []string{pick(ents), pick(ents)}}
+				}
+				q.Options = append(q.Options, opt)
+			}
+		}
+		return q
+	case k >= 24:
+		q := pick([]string{"q1", "q2"})
+		return &objects.Fact{Entity: q, Key: "answer", Value: q + pick([]string{"o1", "o2", "o3"}), Provenance: prov()}
 	case k < 8:
 		return &objects.Fact{Entity: pick(ents), Key: pick([]string{"p", "q", "s", "p", "q", "s", "t"}), Value: pick(ents), Provenance: prov()}
 	case k == 20:
