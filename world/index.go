@@ -218,7 +218,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	n.standing, n.ratify = slices.Clip(ix.standing), slices.Clip(ix.ratify)
 	n.attacks = slices.Clip(ix.attacks)
 	ptrs := make([]*Entry, len(fresh))
-	ownEntities, ownEvents, ownDecisions, ownHypotheses := false, false, false, false
+	ownEntities, ownEvents, ownDecisions, ownHypotheses, ownQuestions := false, false, false, false, false
 	for i := range fresh {
 		ptrs[i] = &fresh[i]
 		switch fresh[i].Object.(type) {
@@ -237,6 +237,10 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 		case *objects.Hypothesis:
 			if !ownHypotheses {
 				n.hypotheses, ownHypotheses = cloneMap(ix.hypotheses), true
+			}
+		case *objects.Question:
+			if !ownQuestions {
+				n.questions, n.optionOf, ownQuestions = cloneMap(ix.questions), cloneMap(ix.optionOf), true
 			}
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
 			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack:

@@ -8,11 +8,11 @@
 // program, rules with a new name and predicate identities while no rule
 // is left out, decisions (the valuation moves, the program does not),
 // attacks (the attacked claim's atoms change support, the valuation
-// moves), declarations and standing metadata; discarding does for the
-// same kinds but entities, events and decisions, and for rules only in a
-// world without identities. Everything else (a question, an answer,
-// the first same-as claim, a change that gives a predicate its first or
-// loses its last fact under identity rules, a rule left out with a
+// moves), questions and answers, declarations and standing metadata;
+// discarding does for the same kinds but entities, events, decisions and
+// questions, and for rules only in a world without identities. Everything
+// else (the first same-as claim, a change that gives a predicate its first
+// or loses its last fact under identity rules, a rule left out with a
 // finding) recompiles from scratch. Either way the result equals Compile
 // of the resulting input; a property test holds them to it.
 
@@ -92,6 +92,8 @@ func (w *World) atomKind(o objects.Object) bool {
 		return true // no atoms, no grades: declarations configure checks, the rest is metadata
 	case *objects.Attack:
 		return true // the attacked claim's atoms change support (see resupport)
+	case *objects.Question:
+		return true // its current version's implications replace the last one's
 	}
 	return false
 }
@@ -145,7 +147,7 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 		nw.attacks = ix.attacksByClaim()
 		nw.attacked = attackedDecisions(nw.attacks)
 	}
-	changed, ok, err := nw.lowerDelta(fresh, w.attacked, claims)
+	changed, ok, err := nw.lowerDelta(w, fresh, claims)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -174,12 +176,14 @@ func (w *World) share(ix *index) *World {
 
 // lowerDelta adds the atoms and rules of fresh entries to a clone of the
 // program, gives the claims that fresh attacks name their new supports
-// (they had those under oldAttacked), and evaluates it. ok is false when
+// (they had those in w, the world staged over), replaces the implications
+// of questions whose current version changed, and evaluates it. ok is
+// false when
 // a new predicate or arity would need identity rules the program does not
 // have, a rule would be left out with a finding (unbound variables,
 // arity, stratification), or an attacked claim's support lives in rules:
 // the caller recompiles.
-func (nw *World) lowerDelta(fresh []Entry, oldAttacked map[objects.ID]map[string]bool, claims []objects.ID) (map[string]bool, bool, error) {
+func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[string]bool, bool, error) {
 	prog := nw.prog.Clone()
 	arity := arities{}
 	for p, ns := range nw.arity {
@@ -239,9 +243,12 @@ func (nw *World) lowerDelta(fresh []Entry, oldAttacked map[objects.ID]map[string
 		for _, e := range fresh {
 			isFresh[e.ID] = true
 		}
-		if !nw.resupport(prog, oldAttacked, claims, isFresh, changed) {
+		if !nw.resupport(prog, w.attacked, claims, isFresh, changed) {
 			return nil, false, nil
 		}
+	}
+	if !nw.reimply(prog, w, fresh, note, changed) {
+		return nil, false, nil
 	}
 	// Predicate identities, under the arities of the whole batch.
 	for _, e := range fresh {
@@ -278,6 +285,48 @@ func (nw *World) lowerDelta(fresh []Entry, oldAttacked map[objects.ID]map[string
 	nw.authored = nw.authored.append(authored...)
 	incrementalRules.Add(int64(rules))
 	return changed, true, nil
+}
+
+// reimply swaps the implications of every question whose current
+// version fresh changed: the old version's implied atoms are taken back,
+// the new one's added (each under its option's variable). ok is false
+// when an implied atom is not where the old version says.
+func (nw *World) reimply(prog *datalog.Program, w *World, fresh []Entry, note func(string, int), changed map[string]bool) bool {
+	done := map[string]bool{}
+	for _, e := range fresh {
+		q, ok := e.Object.(*objects.Question)
+		if !ok || done[q.Ident] {
+			continue
+		}
+		done[q.Ident] = true
+		old, had := w.ix.questions[q.Ident]
+		cur := nw.ix.questions[q.Ident]
+		if had && old.id == cur.id {
+			continue // an older version: the current one stands
+		}
+		if had {
+			for _, opt := range old.obj.Options {
+				if opt.Implies == nil {
+					continue
+				}
+				if removed, _ := prog.RemoveSupport(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); !removed {
+					return false
+				}
+				changed[opt.Implies.Pred] = true
+			}
+		}
+		for _, opt := range cur.obj.Options {
+			if opt.Implies == nil {
+				continue
+			}
+			note(opt.Implies.Pred, len(opt.Implies.Args))
+			if prog.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))) != nil {
+				return false
+			}
+			changed[opt.Implies.Pred] = true
+		}
+	}
+	return true
 }
 
 // attackedClaims lists the claims the attacks among entries are about.
@@ -463,6 +512,14 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 		}
 		groups[groupReferences] = kept
 	}
+	if opensQuestion(fresh) {
+		// An answer staged before its question named an unknown entity.
+		nw.rereference(func(f Finding) bool {
+			id, _ := f.Data["entity"].(string)
+			_, q := nw.ix.questions[id]
+			return q
+		})
+	}
 	if revalues(fresh) {
 		// Claims citing a decision recorded now no longer cite an unknown one.
 		groups[groupCitations] = slices.DeleteFunc(slices.Clone(groups[groupCitations]), func(f Finding) bool {
@@ -478,12 +535,48 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 	nw.rerunReached(changed, fresh)
 }
 
+func opensQuestion(entries []Entry) bool {
+	for _, e := range entries {
+		if _, ok := e.Object.(*objects.Question); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// rereference checks again the references of the entries cited by the
+// reference findings stale selects.
+func (nw *World) rereference(stale func(Finding) bool) {
+	again := map[string]bool{}
+	for _, f := range nw.groups[groupReferences] {
+		if stale(f) && len(f.Citations) == 1 {
+			again[f.Citations[0]] = true
+		}
+	}
+	if len(again) == 0 {
+		return
+	}
+	kept := slices.DeleteFunc(slices.Clone(nw.groups[groupReferences]), func(f Finding) bool {
+		return len(f.Citations) == 1 && again[f.Citations[0]]
+	})
+	for cite := range again {
+		id, err := objects.ParseID(cite)
+		if err != nil {
+			continue
+		}
+		if e, ok := nw.ix.byID.get(id); ok {
+			kept = append(kept, nw.referencesOf(*e)...)
+		}
+	}
+	nw.groups[groupReferences] = kept
+}
+
 // revalues reports whether entries move the valuation (record a
-// decision, attack one, answer a question).
+// decision, attack one, open a question or answer one).
 func revalues(entries []Entry) bool {
 	for _, e := range entries {
 		switch o := e.Object.(type) {
-		case *objects.Decision, *objects.Attack:
+		case *objects.Decision, *objects.Attack, *objects.Question:
 			return true
 		case *objects.Fact:
 			if o.Key == answerKey {
