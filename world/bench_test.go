@@ -100,24 +100,53 @@ func heapNow() uint64 {
 	return ms.HeapAlloc
 }
 
-func BenchmarkCompile100k(b *testing.B) {
-	base := entriesOf(b, bigWorld(b))
+// timeEach runs step once per benchmark iteration, timing only what step
+// times itself through the returned func, and reports the median, the p95
+// and the peak heap.
+func timeEach(b *testing.B, step func(i int, timed func(func() error))) {
 	var ds []time.Duration
 	var peak uint64
 	i := 0
 	for b.Loop() {
-		f := &objects.Fact{Entity: "p1", Key: "title", Value: fmt.Sprintf("new-%d", i), Provenance: objects.Proposed("s")}
+		step(i, func(f func() error) {
+			t0 := time.Now()
+			if err := f(); err != nil {
+				b.Fatal(err)
+			}
+			ds = append(ds, time.Since(t0))
+			peak = max(peak, heapNow())
+		})
 		i++
-		t0 := time.Now()
-		w, err := Compile(Input{Scope: "camelot", Base: base, Staged: []objects.Object{f}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-		peak = max(peak, heapNow())
-		_ = w
 	}
 	reportLatency(b, ds, peak)
+}
+
+// compiled is the compiled 100,000-fact world (with extra objects).
+func compiled(b *testing.B, extra ...objects.Object) *World {
+	w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, append(bigWorld(b), extra...))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return w
+}
+
+// benchStage times staging one object (from next) over w.
+func benchStage(b *testing.B, w *World, next func(i int) objects.Object) {
+	timeEach(b, func(i int, timed func(func() error)) {
+		o := next(i)
+		timed(func() error { _, err := w.Stage([]objects.Object{o}, nil); return err })
+	})
+}
+
+func BenchmarkCompile100k(b *testing.B) {
+	base := entriesOf(b, bigWorld(b))
+	timeEach(b, func(i int, timed func(func() error)) {
+		f := &objects.Fact{Entity: "p1", Key: "title", Value: fmt.Sprintf("new-%d", i), Provenance: objects.Proposed("s")}
+		timed(func() error {
+			_, err := Compile(Input{Scope: "camelot", Base: base, Staged: []objects.Object{f}})
+			return err
+		})
+	})
 }
 
 // stagedFacts are the facts the staging benchmarks add: one read by plain
@@ -140,47 +169,20 @@ var stagedFacts = []struct {
 // BenchmarkStageOneFact100k stages one fact over the compiled 100,000-fact
 // world; BenchmarkDiscardOneFact100k takes one staged fact back.
 func BenchmarkStageOneFact100k(b *testing.B) {
-	base := entriesOf(b, bigWorld(b))
-	w, err := Compile(Input{Scope: "camelot", Base: base})
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := compiled(b)
 	for _, sf := range stagedFacts {
 		b.Run(sf.name, func(b *testing.B) {
-			var ds []time.Duration
-			var peak uint64
-			i := 0
-			for b.Loop() {
-				f := sf.fact(i)
-				i++
-				t0 := time.Now()
-				w2, err := w.Stage([]objects.Object{f}, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ds = append(ds, time.Since(t0))
-				peak = max(peak, heapNow())
-				_ = w2
-			}
-			reportLatency(b, ds, peak)
+			benchStage(b, w, func(i int) objects.Object { return sf.fact(i) })
 		})
 	}
 }
 
 func BenchmarkDiscardOneFact100k(b *testing.B) {
-	base := entriesOf(b, bigWorld(b))
-	w, err := Compile(Input{Scope: "camelot", Base: base})
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := compiled(b)
 	for _, sf := range stagedFacts {
 		b.Run(sf.name, func(b *testing.B) {
-			var ds []time.Duration
-			var peak uint64
-			i := 0
-			for b.Loop() {
+			timeEach(b, func(i int, timed func(func() error)) {
 				f := sf.fact(i)
-				i++
 				b.StopTimer()
 				w1, err := w.Stage([]objects.Object{f}, nil)
 				if err != nil {
@@ -188,16 +190,8 @@ func BenchmarkDiscardOneFact100k(b *testing.B) {
 				}
 				id, _ := f.ID()
 				b.StartTimer()
-				t0 := time.Now()
-				w2, err := w1.Stage(nil, []objects.ID{id})
-				if err != nil {
-					b.Fatal(err)
-				}
-				ds = append(ds, time.Since(t0))
-				peak = max(peak, heapNow())
-				_ = w2
-			}
-			reportLatency(b, ds, peak)
+				timed(func() error { _, err := w1.Stage(nil, []objects.ID{id}); return err })
+			})
 		})
 	}
 }
@@ -206,120 +200,51 @@ func BenchmarkDiscardOneFact100k(b *testing.B) {
 // 100,000-fact world with 50 identities already in it: the facts of both
 // people cross to each other, through the identity rules.
 func BenchmarkStageSameAs100k(b *testing.B) {
-	objs := bigWorld(b)
+	var ids []objects.Object
 	for i := 0; i < 50; i++ {
-		objs = append(objs, &objects.SameAs{Left: fmt.Sprintf("p%d", 2*i), Right: fmt.Sprintf("p%d", 2*i+1), Provenance: objects.Cited(objects.CitedRatified, "canon-1")})
+		ids = append(ids, &objects.SameAs{Left: fmt.Sprintf("p%d", 2*i), Right: fmt.Sprintf("p%d", 2*i+1), Provenance: objects.Cited(objects.CitedRatified, "canon-1")})
 	}
-	w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, objs)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var ds []time.Duration
-	var peak uint64
-	i := 0
-	for b.Loop() {
-		s := &objects.SameAs{Left: fmt.Sprintf("p%d", 100+i%1900), Right: fmt.Sprintf("p%d", 100+(i*7+3)%1900), Provenance: objects.Proposed("s")}
-		i++
-		t0 := time.Now()
-		w2, err := w.Stage([]objects.Object{s}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-		peak = max(peak, heapNow())
-		_ = w2
-	}
-	reportLatency(b, ds, peak)
+	benchStage(b, compiled(b, ids...), func(i int) objects.Object {
+		return &objects.SameAs{Left: fmt.Sprintf("p%d", 100+i%1900), Right: fmt.Sprintf("p%d", 100+(i*7+3)%1900), Provenance: objects.Proposed("s")}
+	})
 }
 
 // BenchmarkStageRule100k stages one new rule (a join under a negation
 // over derived predicates) over the 100,000-fact world: only the strata
 // it adds are evaluated.
 func BenchmarkStageRule100k(b *testing.B) {
-	w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, bigWorld(b))})
-	if err != nil {
-		b.Fatal(err)
-	}
 	X := objects.Var("X")
-	var ds []time.Duration
-	var peak uint64
-	i := 0
-	for b.Loop() {
-		r := &objects.Rule{Name: fmt.Sprintf("squire-%d", i),
+	benchStage(b, compiled(b), func(i int) objects.Object {
+		return &objects.Rule{Name: fmt.Sprintf("squire-%d", i),
 			Head: objects.Atom{Pred: fmt.Sprintf("squire-%d", i), Args: []objects.Term{X}},
 			Body: []objects.Literal{
 				{Atom: objects.Atom{Pred: "armed", Args: []objects.Term{X}}},
 				{Atom: objects.Atom{Pred: "mounted", Args: []objects.Term{X}}, Negated: true},
 			},
 			Provenance: objects.Proposed("s")}
-		i++
-		t0 := time.Now()
-		w2, err := w.Stage([]objects.Object{r}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-		peak = max(peak, heapNow())
-		_ = w2
-	}
-	reportLatency(b, ds, peak)
+	})
 }
 
 // BenchmarkStageDecision100k records one more decision over the
 // 100,000-fact world: the valuation moves, the program does not.
 func BenchmarkStageDecision100k(b *testing.B) {
-	w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, bigWorld(b))})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var ds []time.Duration
-	var peak uint64
-	i := 0
-	for b.Loop() {
-		d := &objects.Decision{Ident: fmt.Sprintf("ruling-%d", i)}
-		i++
-		t0 := time.Now()
-		w2, err := w.Stage([]objects.Object{d}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-		peak = max(peak, heapNow())
-		_ = w2
-	}
-	reportLatency(b, ds, peak)
+	benchStage(b, compiled(b), func(i int) objects.Object {
+		return &objects.Decision{Ident: fmt.Sprintf("ruling-%d", i)}
+	})
 }
 
 // BenchmarkStageAttack100k defeats, on one claim, the decision it cites
 // over the 100,000-fact world: the claim's atoms change support and the
 // valuation moves.
 func BenchmarkStageAttack100k(b *testing.B) {
-	objs := bigWorld(b)
 	var cited []objects.ID
-	for _, o := range objs {
+	for _, o := range bigWorld(b) {
 		if f, ok := o.(*objects.Fact); ok && f.Provenance.Kind == objects.ProvenanceCited && f.Provenance.Decisions[0] == "canon-0" {
 			id, _ := f.ID()
 			cited = append(cited, id)
 		}
 	}
-	w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, objs)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var ds []time.Duration
-	var peak uint64
-	i := 0
-	for b.Loop() {
-		a := &objects.Attack{Attacker: "canon-1", Target: "canon-0", Claim: cited[i%len(cited)]}
-		i++
-		t0 := time.Now()
-		w2, err := w.Stage([]objects.Object{a}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, time.Since(t0))
-		peak = max(peak, heapNow())
-		_ = w2
-	}
-	reportLatency(b, ds, peak)
+	benchStage(b, compiled(b), func(i int) objects.Object {
+		return &objects.Attack{Attacker: "canon-1", Target: "canon-0", Claim: cited[i%len(cited)]}
+	})
 }
