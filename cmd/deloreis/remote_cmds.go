@@ -131,16 +131,7 @@ func newPullCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			switch {
-			case r.UpToDate:
-				fmt.Fprintln(w, "Already up to date.")
-				return nil
-			case r.FastForward:
-				fmt.Fprintf(w, "fast-forward %s %s..%s\n", orDefault(into), r.Target.String()[:12], r.Commit.String()[:12])
-				return nil
-			}
-			fmt.Fprintf(w, "merged %s of %s into %s: %s\n", branch, remote, orDefault(into), r.Commit.String()[:12])
-			return printConflicts(w, s, r)
+			return printMerge(w, s, r, branch+" of "+remote, into)
 		}),
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")

@@ -310,22 +310,27 @@ func newMergeCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
-			switch {
-			case r.UpToDate:
-				fmt.Fprintln(w, "Already up to date.")
-				return nil
-			case r.FastForward:
-				fmt.Fprintf(w, "fast-forward %s %s..%s\n", orDefault(into), r.Target.String()[:12], r.Commit.String()[:12])
-				return nil
-			}
-			fmt.Fprintf(w, "merged %s into %s: %s\n", args[0], orDefault(into), r.Commit.String()[:12])
-			return printConflicts(w, s, r)
+			return printMerge(cmd.OutOrStdout(), s, r, args[0], into)
 		}),
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
 	cmd.Flags().BoolVar(&ff, "ff", false, "move the target to the source, writing no merge commit, when the target is behind it")
 	return cmd
+}
+
+// printMerge says what a merge of what into the target did, and the world
+// conflicts a merge commit brought.
+func printMerge(w io.Writer, s *lorestore.Store, r lorestore.MergeResult, what, into string) error {
+	switch {
+	case r.UpToDate:
+		fmt.Fprintln(w, "Already up to date.")
+		return nil
+	case r.FastForward:
+		fmt.Fprintf(w, "fast-forward %s %s..%s\n", orDefault(into), r.Target.String()[:12], r.Commit.String()[:12])
+		return nil
+	}
+	fmt.Fprintf(w, "merged %s into %s: %s\n", what, orDefault(into), r.Commit.String()[:12])
+	return printConflicts(w, s, r)
 }
 
 func orDefault(branch string) string {
