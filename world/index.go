@@ -211,42 +211,34 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 		return &n, nil
 	}
 	n.entries = ix.entries.append(fresh...)
-	n.sameAs = slices.Clip(ix.sameAs) // filing appends copy, never write into ix's
-	n.rules = slices.Clip(ix.rules)
-	n.predSameAs = slices.Clip(ix.predSameAs)
+	// Filing appends and writes maps: slices are clipped so that an
+	// append copies, and the maps fresh writes to are cloned, so that
+	// nothing of ix is ever written.
+	n.sameAs, n.rules, n.predSameAs = slices.Clip(ix.sameAs), slices.Clip(ix.rules), slices.Clip(ix.predSameAs)
 	n.functional, n.inertial = slices.Clip(ix.functional), slices.Clip(ix.inertial)
-	n.standing, n.ratify = slices.Clip(ix.standing), slices.Clip(ix.ratify)
-	n.attacks = slices.Clip(ix.attacks)
+	n.standing, n.ratify, n.attacks = slices.Clip(ix.standing), slices.Clip(ix.ratify), slices.Clip(ix.attacks)
+	kinds := map[objects.Type]bool{}
+	for _, e := range fresh {
+		kinds[e.Object.Type()] = true
+	}
+	if kinds[objects.TypeEntity] {
+		n.entities = cloneMap(ix.entities)
+	}
+	if kinds[objects.TypeEvent] {
+		n.events = cloneMap(ix.events)
+	}
+	if kinds[objects.TypeDecision] {
+		n.decisions = cloneMap(ix.decisions)
+	}
+	if kinds[objects.TypeHypothesis] {
+		n.hypotheses = cloneMap(ix.hypotheses)
+	}
+	if kinds[objects.TypeQuestion] {
+		n.questions, n.optionOf = cloneMap(ix.questions), cloneMap(ix.optionOf)
+	}
 	ptrs := make([]*Entry, len(fresh))
-	ownEntities, ownEvents, ownDecisions, ownHypotheses, ownQuestions := false, false, false, false, false
 	for i := range fresh {
 		ptrs[i] = &fresh[i]
-		switch fresh[i].Object.(type) {
-		case *objects.Entity:
-			if !ownEntities {
-				n.entities, ownEntities = cloneMap(ix.entities), true
-			}
-		case *objects.Event:
-			if !ownEvents {
-				n.events, ownEvents = cloneMap(ix.events), true
-			}
-		case *objects.Decision:
-			if !ownDecisions {
-				n.decisions, ownDecisions = cloneMap(ix.decisions), true
-			}
-		case *objects.Hypothesis:
-			if !ownHypotheses {
-				n.hypotheses, ownHypotheses = cloneMap(ix.hypotheses), true
-			}
-		case *objects.Question:
-			if !ownQuestions {
-				n.questions, n.optionOf, ownQuestions = cloneMap(ix.questions), cloneMap(ix.optionOf), true
-			}
-		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
-			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack:
-		default:
-			panic("world: derive of a kind that is not staged incrementally: " + string(fresh[i].Object.Type()))
-		}
 		n.file(fresh[i])
 	}
 	n.byID = ix.byID.with(ptrs)
