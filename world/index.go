@@ -248,8 +248,8 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
 // dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is an entity, an event, a decision, a question or a hypothesis
-// (the caller recompiles).
+// them is an entity, an event, a question or a hypothesis (the caller
+// recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -259,7 +259,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		}
 		switch e.Object.(type) {
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
-			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack:
+			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack, *objects.Decision:
 		default:
 			return nil, nil, false
 		}
@@ -276,18 +276,40 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.relations = ix.relations.filterTail(ix.stagedFrom.relations, keep)
 	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keep)
 	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
-	c.sameAs = slices.DeleteFunc(slices.Clone(ix.sameAs), func(e Entry) bool { return drop[e.ID] })
-	c.rules = slices.DeleteFunc(slices.Clone(ix.rules), func(e Entry) bool { return drop[e.ID] })
-	c.predSameAs = slices.DeleteFunc(slices.Clone(ix.predSameAs), func(e Entry) bool { return drop[e.ID] })
-	for _, small := range []*[]Entry{&c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
+	for _, small := range []*[]Entry{&c.sameAs, &c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
+	c.forgetDecisions(gone)
 	dropped := make([]objects.ID, len(gone))
 	for i, e := range gone {
 		dropped[i] = e.ID
 	}
 	c.byID = ix.byID.without(dropped)
 	return &c, gone, true
+}
+
+// forgetDecisions takes the gone decisions out of the decision map; where
+// another record of the same id remains, the smallest of them takes the
+// place (one scan of the entries, only when a decision went).
+func (ix *index) forgetDecisions(gone []Entry) {
+	idents := map[string]bool{}
+	for _, e := range gone {
+		if d, ok := e.Object.(*objects.Decision); ok {
+			idents[d.Ident] = true
+		}
+	}
+	if len(idents) == 0 {
+		return
+	}
+	ix.decisions = cloneMap(ix.decisions)
+	for d := range idents {
+		delete(ix.decisions, d)
+	}
+	for e := range ix.entries.all() {
+		if d, ok := e.Object.(*objects.Decision); ok && idents[d.Ident] {
+			ix.file(e)
+		}
+	}
 }
 
 func cloneMap[K comparable, V any](m map[K]V) map[K]V {

@@ -9,8 +9,8 @@
 // is left out, decisions (the valuation moves, the program does not),
 // attacks (the attacked claim's atoms change support, the valuation
 // moves), questions and answers, declarations and standing metadata;
-// discarding does for the same kinds but entities, events, decisions and
-// questions, and for rules only in a world without identities. Everything
+// discarding does for the same kinds but entities, events and questions,
+// and for rules only in a world without identities. Everything
 // else (the first same-as claim, a change that gives a predicate its first
 // or loses its last fact under identity rules, a rule left out with a
 // finding) recompiles from scratch. Either way the result equals Compile
@@ -465,11 +465,43 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 			return len(f.Citations) == 1 && cited[f.Citations[0]]
 		})
 	}
+	unrecorded := map[string]bool{}
+	for _, e := range gone {
+		if d, ok := e.Object.(*objects.Decision); ok {
+			if _, still := nw.ix.decisions[d.Ident]; !still {
+				unrecorded[d.Ident] = true
+			}
+		}
+	}
+	if len(unrecorded) > 0 {
+		nw.recite(unrecorded)
+	}
 	nw.rerunReached(changed, gone)
 	incrementalDiscards.Add(1)
 	incrementalIdentity.Add(identities)
 	incrementalRules.Add(rules)
 	return nw, true, nil
+}
+
+// recite checks again the citations of every claim that cites one of
+// the decisions no longer recorded (one scan of the entries).
+func (nw *World) recite(decisions map[string]bool) {
+	var again []Entry
+	cites := map[string]bool{}
+	for e := range nw.ix.entries.all() {
+		p, ok := provenanceOf(e.Object)
+		if ok && p.Kind == objects.ProvenanceCited && slices.ContainsFunc(p.Decisions, func(d string) bool { return decisions[d] }) {
+			again = append(again, e)
+			cites[e.ID.String()] = true
+		}
+	}
+	kept := slices.DeleteFunc(slices.Clone(nw.groups[groupCitations]), func(f Finding) bool {
+		return len(f.Citations) == 1 && cites[f.Citations[0]]
+	})
+	for _, e := range again {
+		kept = append(kept, nw.citationsOf(e)...)
+	}
+	nw.groups[groupCitations] = kept
 }
 
 // incrementalRules counts the rules staged or discarded on the incremental

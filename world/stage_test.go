@@ -283,3 +283,50 @@ func TestStagePredicateIdentity(t *testing.T) {
 		t.Fatalf("discarding the identity: incremental %v, world:\n%s\nwant:\n%s", incrementalDiscards.Load() > discards, dump(back), dump(w))
 	}
 }
+
+// TestDiscardDecision: taking back a staged decision takes the valuation
+// back and brings back the citation findings it had answered; a
+// committed record of the same decision keeps it recorded.
+func TestDiscardDecision(t *testing.T) {
+	f := fact("galahad", "home", "camelot", cited("d9"))
+	base := entriesOf(t, []objects.Object{person("galahad", cited("d0")), person("camelot", cited("d0")), decision("d0"), f})
+	for _, tc := range []struct {
+		name  string
+		extra []objects.Object // committed besides the base
+		stay  bool             // d9 stays recorded after the discard
+	}{
+		{"only record", nil, false},
+		{"another record committed", []objects.Object{&objects.Decision{Ident: "d9", Rationale: "older"}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := append(append([]Entry(nil), base...), entriesOf(t, tc.extra)...)
+			w0, err := Compile(Input{Scope: "camelot", Base: b})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := &objects.Decision{Ident: "d9", Rationale: "staged"}
+			id, _ := d.ID()
+			w1, err := w0.Stage([]objects.Object{d}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w1.Grade("home", "galahad", "camelot") != datalogCertain() {
+				t.Fatal("the staged decision does not make the claim certain")
+			}
+			discards := incrementalDiscards.Load()
+			w2, err := w1.Stage(nil, []objects.ID{id})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if incrementalDiscards.Load() == discards {
+				t.Fatal("the decision was not discarded incrementally")
+			}
+			if got, want := dump(w2), dump(w0); got != want {
+				t.Fatalf("after the discard:\n%s\nwant:\n%s", got, want)
+			}
+			if _, ok := w2.ix.decisions["d9"]; ok != tc.stay {
+				t.Fatalf("d9 recorded after the discard: %v, want %v", ok, tc.stay)
+			}
+		})
+	}
+}

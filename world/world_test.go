@@ -277,3 +277,5 @@ func TestDiffAndConflicts(t *testing.T) {
 }
 
 func datalogPossible() datalog.Grade { return datalog.Possible }
+
+func datalogCertain() datalog.Grade { return datalog.Certain }
