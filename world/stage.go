@@ -19,7 +19,6 @@
 package world
 
 import (
-	"slices"
 	"sync/atomic"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -159,10 +158,6 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 	return nw, true, nil
 }
 
-// incrementalStages counts the stages that took the incremental path (the
-// tests check that the property test exercises it).
-var incrementalStages atomic.Int64
-
 // share makes a world over ix that shares everything else with w.
 func (w *World) share(ix *index) *World {
 	return &World{
@@ -184,31 +179,77 @@ func (w *World) share(ix *index) *World {
 // arity, stratification), or an attacked claim's support lives in rules:
 // the caller recompiles.
 func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[string]bool, bool, error) {
-	prog := nw.prog.Clone()
-	arity := arities{}
-	for p, ns := range nw.arity {
-		arity[p] = ns
+	d := newDelta(nw)
+	if ok, err := nw.lowerFresh(d, fresh); !ok || err != nil {
+		return nil, ok, err
 	}
-	noted := map[string]bool{}
-	note := func(pred string, n int) {
-		noted[pred] = true
-		if !arity[pred][n] {
-			ns := map[int]bool{n: true}
-			for m := range arity[pred] {
-				ns[m] = true
-			}
-			arity[pred] = ns
+	if len(claims) > 0 {
+		isFresh := make(map[objects.ID]bool, len(fresh))
+		for _, e := range fresh {
+			isFresh[e.ID] = true
+		}
+		if !nw.resupport(d.prog, w.attacked, claims, isFresh, d.changed) {
+			return nil, false, nil
 		}
 	}
-	changed := map[string]bool{}
-	var authored []lowered
-	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
-		authored = append(authored, lowered{pred: pred, args: args, claim: id})
-		note(pred, len(args))
-		changed[pred] = true
-		return prog.AddFact(pred, args, s)
+	if !nw.reimply(d, w, fresh) || !nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) {
+		return nil, false, nil
 	}
-	rules := 0
+	m, err := d.prog.Eval()
+	if err != nil {
+		if d.rules > 0 {
+			return nil, false, nil // rule.unstratifiable: which rule is left out is the compile's call
+		}
+		return nil, true, err
+	}
+	nw.prog, nw.model, nw.arity = d.prog, m, d.arity
+	nw.authored = nw.authored.append(d.authored...)
+	incrementalRules.Add(int64(d.rules))
+	return d.changed, true, nil
+}
+
+// delta is a change being lowered into a clone of a world's program: the
+// arity table it extends, the predicates it notes and changes, the
+// authored atoms and the rules it adds.
+type delta struct {
+	prog     *datalog.Program
+	arity    arities
+	noted    map[string]bool
+	changed  map[string]bool
+	authored []lowered
+	rules    int
+}
+
+func newDelta(nw *World) *delta {
+	d := &delta{prog: nw.prog.Clone(), arity: arities{}, noted: map[string]bool{}, changed: map[string]bool{}}
+	for p, ns := range nw.arity {
+		d.arity[p] = ns // shared: note copies a set before it grows it
+	}
+	return d
+}
+
+func (d *delta) note(pred string, n int) {
+	d.noted[pred] = true
+	if !d.arity[pred][n] {
+		ns := map[int]bool{n: true}
+		for m := range d.arity[pred] {
+			ns[m] = true
+		}
+		d.arity[pred] = ns
+	}
+}
+
+// add is lowerOne's sink: an authored atom of a claim.
+func (d *delta) add(id objects.ID, s datalog.Poly, pred string, args ...string) error {
+	d.authored = append(d.authored, lowered{pred: pred, args: args, claim: id})
+	d.note(pred, len(args))
+	d.changed[pred] = true
+	return d.prog.AddFact(pred, args, s)
+}
+
+// lowerFresh adds the atoms and rules of fresh entries; ok is false when a
+// rule does not go in (its finding is the compile's to make).
+func (nw *World) lowerFresh(d *delta, fresh []Entry) (bool, error) {
 	for _, e := range fresh {
 		switch o := e.Object.(type) {
 		case *objects.SameAs:
@@ -216,82 +257,70 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 			// apart too); the identity rules read them.
 			incrementalIdentity.Add(1)
 			if args, ok := nw.sameAsAtom(e); ok {
-				changed[predSameAs] = true
-				if err := prog.AddFact(predSameAs, args, nw.support(e.ID, o.Provenance)); err != nil {
-					return nil, true, err
+				d.changed[predSameAs] = true
+				if err := d.prog.AddFact(predSameAs, args, nw.support(e.ID, o.Provenance)); err != nil {
+					return true, err
 				}
 			}
-			continue
 		case *objects.Rule:
-			if prog.AddRule(toDatalogRule(o, nw.support(e.ID, o.Provenance))) != nil {
-				return nil, false, nil
+			if d.prog.AddRule(toDatalogRule(o, nw.support(e.ID, o.Provenance))) != nil {
+				return false, nil
 			}
-			note(o.Head.Pred, len(o.Head.Args))
+			d.note(o.Head.Pred, len(o.Head.Args))
 			for _, l := range o.Body {
-				note(l.Atom.Pred, len(l.Atom.Args))
+				d.note(l.Atom.Pred, len(l.Atom.Args))
 			}
-			changed[o.Head.Pred] = true
-			rules++
-			continue
-		}
-		if err := nw.lowerOne(e, add); err != nil {
-			return nil, true, err
-		}
-	}
-	if len(claims) > 0 {
-		isFresh := make(map[objects.ID]bool, len(fresh))
-		for _, e := range fresh {
-			isFresh[e.ID] = true
-		}
-		if !nw.resupport(prog, w.attacked, claims, isFresh, changed) {
-			return nil, false, nil
+			d.changed[o.Head.Pred] = true
+			d.rules++
+		default:
+			if err := nw.lowerOne(e, d.add); err != nil {
+				return true, err
+			}
 		}
 	}
-	if !nw.reimply(prog, w, fresh, note, changed) {
-		return nil, false, nil
-	}
-	// Predicate identities, under the arities of the whole batch.
+	return true, nil
+}
+
+// addPredIdentities adds the rules of fresh predicate identities, under
+// the arities of the whole batch; false when one does not go in.
+func (nw *World) addPredIdentities(d *delta, fresh []Entry) bool {
 	for _, e := range fresh {
 		if _, ok := e.Object.(*objects.PredicateSameAs); !ok {
 			continue
 		}
-		for _, r := range nw.predIdentityRulesOf(e, arity) {
-			if prog.AddRule(r) != nil {
-				return nil, false, nil
+		for _, r := range nw.predIdentityRulesOf(e, d.arity) {
+			if d.prog.AddRule(r) != nil {
+				return false
 			}
-			changed[r.Head.Pred] = true
-			rules++
+			d.changed[r.Head.Pred] = true
+			d.rules++
 			nw.predIdentityRules++
 		}
 	}
-	// Identity rules are made per predicate and arity, and a predicate
-	// identity makes none until one side's arity is known: a new
-	// predicate or arity then changes the rules.
-	if nw.identityActive || len(nw.ix.predSameAs) > 0 {
-		for p := range noted {
-			if len(arity[p]) != len(nw.arity[p]) {
-				return nil, false, nil // a new predicate or arity: identity rules change
-			}
+	return true
+}
+
+// identityArityMoved reports whether the change gave a predicate a new
+// arity while identity rules are in play: they are made per predicate and
+// arity, and a predicate identity makes none until one side's arity is
+// known, so the rules would change.
+func (nw *World) identityArityMoved(d *delta) bool {
+	if !nw.identityActive && len(nw.ix.predSameAs) == 0 {
+		return false
+	}
+	for p := range d.noted {
+		if len(d.arity[p]) != len(nw.arity[p]) {
+			return true
 		}
 	}
-	m, err := prog.Eval()
-	if err != nil {
-		if rules > 0 {
-			return nil, false, nil // rule.unstratifiable: which rule is left out is the compile's call
-		}
-		return nil, true, err
-	}
-	nw.prog, nw.model, nw.arity = prog, m, arity
-	nw.authored = nw.authored.append(authored...)
-	incrementalRules.Add(int64(rules))
-	return changed, true, nil
+	return false
 }
 
 // reimply swaps the implications of every question whose current
 // version fresh changed: the old version's implied atoms are taken back,
 // the new one's added (each under its option's variable). ok is false
 // when an implied atom is not where the old version says.
-func (nw *World) reimply(prog *datalog.Program, w *World, fresh []Entry, note func(string, int), changed map[string]bool) bool {
+func (nw *World) reimply(d *delta, w *World, fresh []Entry) bool {
 	done := map[string]bool{}
 	for _, e := range fresh {
 		q, ok := e.Object.(*objects.Question)
@@ -309,21 +338,21 @@ func (nw *World) reimply(prog *datalog.Program, w *World, fresh []Entry, note fu
 				if opt.Implies == nil {
 					continue
 				}
-				if removed, _ := prog.RemoveSupport(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); !removed {
+				if removed, _ := d.prog.RemoveSupport(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); !removed {
 					return false
 				}
-				changed[opt.Implies.Pred] = true
+				d.changed[opt.Implies.Pred] = true
 			}
 		}
 		for _, opt := range cur.obj.Options {
 			if opt.Implies == nil {
 				continue
 			}
-			note(opt.Implies.Pred, len(opt.Implies.Args))
-			if prog.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))) != nil {
+			d.note(opt.Implies.Pred, len(opt.Implies.Args))
+			if d.prog.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))) != nil {
 				return false
 			}
-			changed[opt.Implies.Pred] = true
+			d.changed[opt.Implies.Pred] = true
 		}
 	}
 	return true
@@ -377,304 +406,12 @@ func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]
 	return true
 }
 
-// resupported counts the claims resupport changed (the tests check that
-// the property test exercises it).
-var resupported atomic.Int64
-
-// discardAtoms is the incremental path of a discard; ok is false when it
-// does not apply.
-func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
-	ix, gone, ok := w.ix.discard(discard)
-	if !ok {
-		return nil, false, nil
-	}
-	nw := w.share(ix)
-	if len(gone) == 0 {
-		return nw, true, nil
-	}
-	prog := nw.prog.Clone()
-	changed := map[string]bool{}
-	lost := true // every atom of the gone claims was found, and no predicate emptied
-	take := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
-		changed[pred] = true
-		removed, empty := prog.RemoveSupport(pred, args, s)
-		// A predicate left with no facts may leave the arity table (and
-		// with it the identity rules): that is a recompile.
-		lost = lost && removed && !empty
-		return nil
-	}
-	drop := map[objects.ID]bool{}
-	cited := map[string]bool{}
-	var identities, rules int64
-	for _, e := range gone {
-		drop[e.ID], cited[e.ID.String()] = true, true
-		switch o := e.Object.(type) {
-		case *objects.SameAs:
-			identities++
-			if args, ok := nw.sameAsAtom(e); ok {
-				_ = take(e.ID, nw.support(e.ID, o.Provenance), predSameAs, args...)
-			}
-			continue
-		case *objects.PredicateSameAs:
-			if len(w.droppedRules) > 0 {
-				return nil, false, nil
-			}
-			for _, r := range nw.predIdentityRulesOf(e, nw.arity) {
-				nw.predIdentityRules -= prog.RemoveRule(r.Name)
-				changed[r.Head.Pred] = true
-			}
-			identities++
-			continue
-		case *objects.Rule:
-			// What is left of a world with no rule left out is stratified
-			// and names each rule once; the arity table may keep the
-			// rule's predicates, which only identity rules would read.
-			if len(w.droppedRules) > 0 || w.identityActive || len(w.ix.predSameAs) > 0 || prog.RemoveRule(o.Name) != 1 {
-				return nil, false, nil
-			}
-			changed[o.Head.Pred] = true
-			rules++
-			continue
-		}
-		if err := nw.lowerOne(e, take); err != nil {
-			return nil, true, err
-		}
-	}
-	if !lost {
-		return nil, false, nil
-	}
-	if claims := attackedClaims(gone); len(claims) > 0 {
-		nw.attacks = ix.attacksByClaim()
-		nw.attacked = attackedDecisions(nw.attacks)
-		if !nw.resupport(prog, w.attacked, claims, nil, changed) {
-			return nil, false, nil
-		}
-	}
-	m, err := prog.Eval()
-	if err != nil {
-		return nil, true, err
-	}
-	nw.prog, nw.model = prog, m
-	if revalues(gone) {
-		nw.val = nw.buildValuation()
-	}
-	nw.authored = w.authored.filterTail(w.authoredFrom, func(l lowered) bool { return !drop[l.claim] })
-	nw.groups = copyGroups(w.groups)
-	for _, g := range []string{groupCitations, groupReferences} {
-		nw.groups[g] = slices.DeleteFunc(slices.Clone(nw.groups[g]), func(f Finding) bool {
-			return len(f.Citations) == 1 && cited[f.Citations[0]]
-		})
-	}
-	unrecorded := map[string]bool{}
-	for _, e := range gone {
-		if d, ok := e.Object.(*objects.Decision); ok {
-			if _, still := nw.ix.decisions[d.Ident]; !still {
-				unrecorded[d.Ident] = true
-			}
-		}
-	}
-	if len(unrecorded) > 0 {
-		nw.recite(unrecorded)
-	}
-	nw.rerunReached(changed, gone)
-	incrementalDiscards.Add(1)
-	incrementalIdentity.Add(identities)
-	incrementalRules.Add(rules)
-	return nw, true, nil
-}
-
-// recite checks again the citations of every claim that cites one of
-// the decisions no longer recorded (one scan of the entries).
-func (nw *World) recite(decisions map[string]bool) {
-	var again []Entry
-	cites := map[string]bool{}
-	for e := range nw.ix.entries.all() {
-		p, ok := provenanceOf(e.Object)
-		if ok && p.Kind == objects.ProvenanceCited && slices.ContainsFunc(p.Decisions, func(d string) bool { return decisions[d] }) {
-			again = append(again, e)
-			cites[e.ID.String()] = true
-		}
-	}
-	kept := slices.DeleteFunc(slices.Clone(nw.groups[groupCitations]), func(f Finding) bool {
-		return len(f.Citations) == 1 && cites[f.Citations[0]]
-	})
-	for _, e := range again {
-		kept = append(kept, nw.citationsOf(e)...)
-	}
-	nw.groups[groupCitations] = kept
-}
-
-// incrementalRules counts the rules staged or discarded on the incremental
-// paths.
-var incrementalRules atomic.Int64
-
-// incrementalIdentity counts the same-as claims staged or discarded on
-// the incremental paths.
-var incrementalIdentity atomic.Int64
-
-// incrementalDiscards counts the discards that took the incremental path.
-var incrementalDiscards atomic.Int64
-
-// copyGroups copies the finding groups so that appends never write into
-// the original's arrays.
-func copyGroups(gs map[string][]Finding) map[string][]Finding {
-	out := make(map[string][]Finding, len(gs))
-	for g, fs := range gs {
-		out[g] = fs[:len(fs):len(fs)]
-	}
-	return out
-}
-
-// checkDelta re-runs the checks the new atoms can reach and extends the
-// per-entry ones with the new entries' findings.
-func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, names bool) {
-	groups := copyGroups(w.groups)
-	nw.groups = groups
-	if names {
-		// New entities or events may resolve references reported before.
-		// The rest get their candidates again: a new name may be closer.
-		kept := []Finding{}
-		for _, f := range groups[groupReferences] {
-			id, _ := f.Data["entity"].(string)
-			if nw.ix.known(id) {
-				continue
-			}
-			f.Repair = &Repair{Kind: "resolve-entity", Candidates: nw.candidates(id)}
-			kept = append(kept, f)
-		}
-		groups[groupReferences] = kept
-	}
-	if opensQuestion(fresh) {
-		// An answer staged before its question named an unknown entity.
-		nw.rereference(func(f Finding) bool {
-			id, _ := f.Data["entity"].(string)
-			_, q := nw.ix.questions[id]
-			return q
-		})
-	}
-	if revalues(fresh) {
-		// Claims citing a decision recorded now no longer cite an unknown one.
-		groups[groupCitations] = slices.DeleteFunc(slices.Clone(groups[groupCitations]), func(f Finding) bool {
-			d, _ := f.Data["decision"].(string)
-			_, known := nw.ix.decisions[d]
-			return f.Code == CodeCitationUnknownDecision && known
-		})
-	}
-	for _, e := range fresh {
-		groups[groupCitations] = append(groups[groupCitations], nw.citationsOf(e)...)
-		groups[groupReferences] = append(groups[groupReferences], nw.referencesOf(e)...)
-	}
-	nw.rerunReached(changed, fresh)
-}
-
-func opensQuestion(entries []Entry) bool {
-	for _, e := range entries {
-		if _, ok := e.Object.(*objects.Question); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// rereference checks again the references of the entries cited by the
-// reference findings stale selects.
-func (nw *World) rereference(stale func(Finding) bool) {
-	again := map[string]bool{}
-	for _, f := range nw.groups[groupReferences] {
-		if stale(f) && len(f.Citations) == 1 {
-			again[f.Citations[0]] = true
-		}
-	}
-	if len(again) == 0 {
-		return
-	}
-	kept := slices.DeleteFunc(slices.Clone(nw.groups[groupReferences]), func(f Finding) bool {
-		return len(f.Citations) == 1 && again[f.Citations[0]]
-	})
-	for cite := range again {
-		id, err := objects.ParseID(cite)
-		if err != nil {
-			continue
-		}
-		if e, ok := nw.ix.byID.get(id); ok {
-			kept = append(kept, nw.referencesOf(*e)...)
-		}
-	}
-	nw.groups[groupReferences] = kept
-}
-
-// revalues reports whether entries move the valuation (record a
-// decision, attack one, open a question or answer one).
-func revalues(entries []Entry) bool {
-	for _, e := range entries {
-		switch o := e.Object.(type) {
-		case *objects.Decision, *objects.Attack, *objects.Question:
-			return true
-		case *objects.Fact:
-			if o.Key == answerKey {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// rerunReached re-runs the checks that the changed entries, and atoms of
-// the changed predicates, can reach.
-func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
-	states, identity, declared := false, false, false
-	for _, e := range entries {
-		switch e.Object.(type) {
-		case *objects.State:
-			states = true
-		case *objects.SameAs, *objects.PredicateSameAs:
-			identity = true
-		case *objects.Functional, *objects.Inertial:
-			declared = true
-		}
-	}
-	revalued := revalues(entries)
-	if identity || revalued {
-		// The identity findings, and the entity classes the functional
-		// and fluent checks compare values under (which claims are
-		// certain, when the valuation moved).
-		identity = true
-		nw.rerun(groupIdentity, nw.checkIdentity)
-	}
-	var preds []string
-	for p := range changed {
-		preds = append(preds, p)
-	}
-	deps := nw.prog.Dependents(preds...)
-	reaches := func(p string) bool { _, ok := slices.BinarySearch(deps, p); return ok }
-	nw.rerun(groupArity, nw.checkPredicateIdentity)
-	if revalued || reaches(predBefore) {
-		nw.rerun(groupChronology, nw.checkChronology)
-	}
-	if declared || len(nw.ix.functional) > 0 && (identity || nw.policyReaches(deps)) {
-		nw.rerun(groupFunctional, nw.checkFunctional)
-	}
-	if declared || len(nw.ix.inertial) > 0 && (states || identity || reaches(predBefore) || nw.policyReaches(deps)) {
-		nw.rerun(groupFluents, nw.checkFluents)
-	}
-}
-
-// policyReaches reports whether any of preds belongs to a predicate
-// identity component, or is declared functional or inertial.
-func (w *World) policyReaches(preds []string) bool {
-	declared := map[string]bool{}
-	for _, e := range append(append([]Entry(nil), w.ix.functional...), w.ix.inertial...) {
-		declared[declPred(e.Object)] = true
-	}
-	for _, c := range w.predicateComponents(false) {
-		for _, m := range c.members {
-			declared[m] = true
-		}
-	}
-	for _, p := range preds {
-		if declared[p] {
-			return true
-		}
-	}
-	return false
-}
+// Counters of the incremental paths taken: the tests check that the
+// property test exercises each of them.
+var (
+	incrementalStages   atomic.Int64 // stages
+	incrementalDiscards atomic.Int64 // discards
+	incrementalRules    atomic.Int64 // rules staged or discarded
+	incrementalIdentity atomic.Int64 // identity claims staged or discarded
+	resupported         atomic.Int64 // attacked claims given their new supports
+)

@@ -1,0 +1,153 @@
+// Discarding staged objects from a compiled world: the supports the gone
+// claims gave are taken back from a clone of the program, attacked claims
+// get their supports back, and the findings the gone entries carried go
+// with them.
+
+package world
+
+import (
+	"slices"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/objects"
+)
+
+// discardAtoms is the incremental path of a discard; ok is false when it
+// does not apply.
+func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
+	ix, gone, ok := w.ix.discard(discard)
+	if !ok {
+		return nil, false, nil
+	}
+	nw := w.share(ix)
+	if len(gone) == 0 {
+		return nw, true, nil
+	}
+	prog := nw.prog.Clone()
+	changed := map[string]bool{}
+	if ok, err := nw.takeBack(w, prog, gone, changed); !ok || err != nil {
+		return nil, ok, err
+	}
+	if claims := attackedClaims(gone); len(claims) > 0 {
+		nw.attacks = ix.attacksByClaim()
+		nw.attacked = attackedDecisions(nw.attacks)
+		if !nw.resupport(prog, w.attacked, claims, nil, changed) {
+			return nil, false, nil
+		}
+	}
+	m, err := prog.Eval()
+	if err != nil {
+		return nil, true, err
+	}
+	nw.prog, nw.model = prog, m
+	if revalues(gone) {
+		nw.val = nw.buildValuation()
+	}
+	drop := map[objects.ID]bool{}
+	for _, e := range gone {
+		drop[e.ID] = true
+	}
+	nw.authored = w.authored.filterTail(w.authoredFrom, func(l lowered) bool { return !drop[l.claim] })
+	nw.forgetFindings(w, gone)
+	nw.rerunReached(changed, gone)
+	incrementalDiscards.Add(1)
+	return nw, true, nil
+}
+
+// takeBack takes the atoms and rules of the gone entries out of prog (the
+// supports they had in w). ok is false when that is not exact: an atom is
+// not where its claim says, a predicate is left with no facts (the arity
+// table, and with it the identity rules, may change), or a rule's going
+// could change which others a compile leaves out.
+func (nw *World) takeBack(w *World, prog *datalog.Program, gone []Entry, changed map[string]bool) (bool, error) {
+	exact := true
+	take := func(_ objects.ID, s datalog.Poly, pred string, args ...string) error {
+		changed[pred] = true
+		removed, empty := prog.RemoveSupport(pred, args, s)
+		exact = exact && removed && !empty
+		return nil
+	}
+	var identities, rules int64
+	for _, e := range gone {
+		switch o := e.Object.(type) {
+		case *objects.SameAs:
+			identities++
+			if args, ok := nw.sameAsAtom(e); ok {
+				_ = take(e.ID, w.support(e.ID, o.Provenance), predSameAs, args...)
+			}
+		case *objects.PredicateSameAs:
+			if len(w.droppedRules) > 0 {
+				return false, nil
+			}
+			for _, r := range nw.predIdentityRulesOf(e, nw.arity) {
+				nw.predIdentityRules -= prog.RemoveRule(r.Name)
+				changed[r.Head.Pred] = true
+			}
+			identities++
+		case *objects.Rule:
+			// What is left of a world with no rule left out is stratified
+			// and names each rule once; the arity table may keep the
+			// rule's predicates, which only identity rules would read.
+			if len(w.droppedRules) > 0 || w.identityActive || len(w.ix.predSameAs) > 0 || prog.RemoveRule(o.Name) != 1 {
+				return false, nil
+			}
+			changed[o.Head.Pred] = true
+			rules++
+		default:
+			if err := w.lowerOne(e, take); err != nil {
+				return true, err
+			}
+		}
+	}
+	if exact {
+		incrementalIdentity.Add(identities)
+		incrementalRules.Add(rules)
+	}
+	return exact, nil
+}
+
+// forgetFindings drops the per-entry findings of the gone entries, and
+// re-checks the citations of claims that cite a decision no longer
+// recorded.
+func (nw *World) forgetFindings(w *World, gone []Entry) {
+	nw.groups = copyGroups(w.groups)
+	cited := map[string]bool{}
+	unrecorded := map[string]bool{}
+	for _, e := range gone {
+		cited[e.ID.String()] = true
+		if d, ok := e.Object.(*objects.Decision); ok {
+			if _, still := nw.ix.decisions[d.Ident]; !still {
+				unrecorded[d.Ident] = true
+			}
+		}
+	}
+	for _, g := range []string{groupCitations, groupReferences} {
+		nw.groups[g] = slices.DeleteFunc(slices.Clone(nw.groups[g]), func(f Finding) bool {
+			return len(f.Citations) == 1 && cited[f.Citations[0]]
+		})
+	}
+	if len(unrecorded) > 0 {
+		nw.recite(unrecorded)
+	}
+}
+
+// recite checks again the citations of every claim that cites one of
+// the decisions no longer recorded (one scan of the entries).
+func (nw *World) recite(decisions map[string]bool) {
+	var again []Entry
+	cites := map[string]bool{}
+	for e := range nw.ix.entries.all() {
+		p, ok := provenanceOf(e.Object)
+		if ok && p.Kind == objects.ProvenanceCited && slices.ContainsFunc(p.Decisions, func(d string) bool { return decisions[d] }) {
+			again = append(again, e)
+			cites[e.ID.String()] = true
+		}
+	}
+	kept := slices.DeleteFunc(slices.Clone(nw.groups[groupCitations]), func(f Finding) bool {
+		return len(f.Citations) == 1 && cites[f.Citations[0]]
+	})
+	for _, e := range again {
+		kept = append(kept, nw.citationsOf(e)...)
+	}
+	nw.groups[groupCitations] = kept
+}
