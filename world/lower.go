@@ -206,11 +206,16 @@ func (w *World) sameAsAtom(e Entry) (args []string, ok bool) {
 // predicates do; the chronology (events, eras, order) does not, since
 // identity over the chronology spine is refused.
 func (w *World) identityCarries(pred string) bool {
+	return carried(pred) && w.arity.of(pred) > 0
+}
+
+// carried reports whether a predicate is one identity may carry at all.
+func carried(pred string) bool {
 	switch pred {
 	case predEvent, predDuring, predBefore, predSameAs, predSame, string(objects.KindEra):
 		return false
 	}
-	return w.arity.of(pred) > 0
+	return true
 }
 
 // carryRule is pred(…Y…) :- pred(…X…), @same(X, Y) at argument position i.

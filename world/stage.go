@@ -19,6 +19,7 @@
 package world
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -133,9 +134,6 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 			names = true
 		}
 	}
-	if names && len(w.ix.sameAs) > 0 {
-		return nil, false, nil // kinds and the chronology decide what identity may join
-	}
 	ix, fresh := w.ix.derive(entries)
 	nw := w.share(ix)
 	if len(fresh) == 0 {
@@ -192,7 +190,7 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 			return nil, false, nil
 		}
 	}
-	if !nw.reimply(d, w, fresh) || !nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) {
+	if !nw.reimply(d, w, fresh) || !nw.reidentify(d, w, fresh) || !nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) {
 		return nil, false, nil
 	}
 	m, err := d.prog.Eval()
@@ -300,20 +298,64 @@ func (nw *World) addPredIdentities(d *delta, fresh []Entry) bool {
 	return true
 }
 
-// identityArityMoved reports whether the change gave a predicate a new
-// arity while identity rules are in play: they are made per predicate and
-// arity, and a predicate identity makes none until one side's arity is
-// known, so the rules would change.
+// identityArityMoved reports whether the change gave a new arity to a
+// predicate identity rules are made for: entity identity makes carry
+// rules per carried predicate and arity, and a predicate identity makes
+// none until one side's arity is known, so the rules would change.
 func (nw *World) identityArityMoved(d *delta) bool {
-	if !nw.identityActive && len(nw.ix.predSameAs) == 0 {
-		return false
+	named := map[string]bool{}
+	for _, e := range nw.ix.predSameAs {
+		ps := e.Object.(*objects.PredicateSameAs)
+		named[ps.Left], named[ps.Right] = true, true
 	}
 	for p := range d.noted {
-		if len(d.arity[p]) != len(nw.arity[p]) {
+		if len(d.arity[p]) != len(nw.arity[p]) && (named[p] || nw.identityActive && carried(p)) {
 			return true
 		}
 	}
 	return false
+}
+
+// reidentify lowers again the same-as claims a fresh entity or event
+// names: kinds and the chronology decide what identity may join (the
+// chronology spine is refused), so a claim lowered before may be refused
+// now. ok is false when its atom is not where it was, or the last one
+// goes (the identity rules would leave the program).
+func (nw *World) reidentify(d *delta, w *World, fresh []Entry) bool {
+	named := map[string]bool{}
+	for _, e := range fresh {
+		switch o := e.Object.(type) {
+		case *objects.Entity:
+			named[o.Ident] = true
+		case *objects.Event:
+			named[o.Ident] = true
+		}
+	}
+	if len(named) == 0 {
+		return true
+	}
+	for _, e := range w.ix.sameAs {
+		s := e.Object.(*objects.SameAs)
+		if !named[s.Left] && !named[s.Right] {
+			continue
+		}
+		before, was := w.sameAsAtom(e)
+		after, is := nw.sameAsAtom(e)
+		if was == is && slices.Equal(before, after) {
+			continue
+		}
+		sup := nw.support(e.ID, s.Provenance)
+		if was {
+			if removed, empty := d.prog.RemoveSupport(predSameAs, before, sup); !removed || empty && !is {
+				return false
+			}
+		}
+		if is && (!nw.identityActive || d.prog.AddFact(predSameAs, after, sup) != nil) {
+			return false // the first lowered same-as brings the identity rules
+		}
+		d.changed[predSameAs] = true
+	}
+	return true
 }
 
 // reimply swaps the implications of every question whose current

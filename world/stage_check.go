@@ -123,6 +123,9 @@ func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
 			states = true
 		case *objects.SameAs, *objects.PredicateSameAs:
 			identity = true
+		case *objects.Entity, *objects.Event:
+			// Kinds and the chronology decide what identity may join.
+			identity = identity || len(nw.ix.sameAs) > 0
 		case *objects.Functional, *objects.Inertial:
 			declared = true
 		}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
@@ -328,5 +329,44 @@ func TestDiscardDecision(t *testing.T) {
 				t.Fatalf("d9 recorded after the discard: %v, want %v", ok, tc.stay)
 			}
 		})
+	}
+}
+
+// TestStageEventUnderIdentity: an event staged under a same-as claim that
+// names it turns the claim into identity over the chronology spine: the
+// merge is refused and reported, on the incremental path.
+func TestStageEventUnderIdentity(t *testing.T) {
+	base := entriesOf(t, []objects.Object{
+		person("galahad", prop), person("percival", prop), decision("d1"), person("sarras", prop),
+		&objects.Entity{Kind: objects.KindEra, Ident: "grail-years", Name: "The Grail years", Provenance: prop},
+		&objects.SameAs{Left: "galahad", Right: "percival", Provenance: cited("d1")},
+		&objects.SameAs{Left: "galahad", Right: "the-quest", Provenance: cited("d1")},
+		fact("the-quest", "home", "sarras", prop),
+	})
+	w, err := Compile(Input{Scope: "camelot", Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Grade("home", "galahad", "sarras") != datalogPossible() {
+		t.Fatal("before the event, the identity carries the-quest's home to galahad")
+	}
+	ev := &objects.Event{Ident: "the-quest", Era: "grail-years", Provenance: prop}
+	stages := incrementalStages.Load()
+	staged, err := w.Stage([]objects.Object{ev}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if incrementalStages.Load() == stages {
+		t.Fatal("the event was not staged incrementally")
+	}
+	fresh, err := Compile(Input{Scope: "camelot", Base: base, Staged: []objects.Object{ev}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dump(staged), dump(fresh); got != want {
+		t.Fatalf("staged world:\n%s\nfresh:\n%s", got, want)
+	}
+	if staged.Grade("home", "galahad", "sarras") == datalogPossible() || !strings.Contains(dump(staged), CodeTemporalUnsupported) {
+		t.Fatalf("the merge over the event stands:\n%s", dump(staged))
 	}
 }
