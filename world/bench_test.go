@@ -200,12 +200,25 @@ func BenchmarkDiscardOneFact100k(b *testing.B) {
 // 100,000-fact world with 50 identities already in it: the facts of both
 // people cross to each other, through the identity rules.
 func BenchmarkStageSameAs100k(b *testing.B) {
+	benchStage(b, compiled(b, identities()...), func(i int) objects.Object {
+		return &objects.SameAs{Left: fmt.Sprintf("p%d", 100+i%1900), Right: fmt.Sprintf("p%d", 100+(i*7+3)%1900), Provenance: objects.Proposed("s")}
+	})
+}
+
+// identities are 50 same-as claims between the people of bigWorld.
+func identities() []objects.Object {
 	var ids []objects.Object
 	for i := 0; i < 50; i++ {
 		ids = append(ids, &objects.SameAs{Left: fmt.Sprintf("p%d", 2*i), Right: fmt.Sprintf("p%d", 2*i+1), Provenance: objects.Cited(objects.CitedRatified, "canon-1")})
 	}
-	benchStage(b, compiled(b, ids...), func(i int) objects.Object {
-		return &objects.SameAs{Left: fmt.Sprintf("p%d", 100+i%1900), Right: fmt.Sprintf("p%d", 100+(i*7+3)%1900), Provenance: objects.Proposed("s")}
+	return ids
+}
+
+// BenchmarkStageEntityUnderIdentity100k stages a new person in the
+// 100,000-fact world with 50 identities in it.
+func BenchmarkStageEntityUnderIdentity100k(b *testing.B) {
+	benchStage(b, compiled(b, identities()...), func(i int) objects.Object {
+		return &objects.Entity{Kind: objects.KindPerson, Ident: fmt.Sprintf("newcomer-%d", i), Name: "Newcomer", Provenance: objects.Proposed("s")}
 	})
 }
 
