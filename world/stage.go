@@ -169,13 +169,12 @@ func (w *World) share(ix *index) *World {
 
 // lowerDelta adds the atoms and rules of fresh entries to a clone of the
 // program, gives the claims that fresh attacks name their new supports
-// (they had those in w, the world staged over), replaces the implications
-// of questions whose current version changed, and evaluates it. ok is
-// false when
-// a new predicate or arity would need identity rules the program does not
-// have, a rule would be left out with a finding (unbound variables,
-// arity, stratification), or an attacked claim's support lives in rules:
-// the caller recompiles.
+// (they had others in w, the world staged over), swaps the implications
+// of questions whose current version changed and the same-as atoms fresh
+// names affect, and evaluates it. ok is false when a new predicate or
+// arity would need identity rules the program does not have, a rule would
+// be left out with a finding (unbound variables, arity, stratification),
+// or an attacked claim's support lives in rules: the caller recompiles.
 func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[string]bool, bool, error) {
 	d := newDelta(nw)
 	if ok, err := nw.lowerFresh(d, fresh); !ok || err != nil {
