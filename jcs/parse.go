@@ -328,32 +328,13 @@ func (p *parser) stringEscaped(start, i int, high bool) error {
 			case 't':
 				r = '\t'
 			case 'u':
-				u, err := p.hex4(i)
+				r, n, err := p.unicodeEscape(i)
 				if err != nil {
 					return err
 				}
-				switch {
-				case u >= 0xDC00 && u <= 0xDFFF:
-					return &LoneSurrogateError{Offset: int64(i)}
-				case u >= 0xD800 && u <= 0xDBFF:
-					if i+7 >= len(data) || data[i+6] != '\\' || data[i+7] != 'u' {
-						return &LoneSurrogateError{Offset: int64(i)}
-					}
-					lo, err := p.hex4(i + 6)
-					if err != nil {
-						return err
-					}
-					if lo < 0xDC00 || lo > 0xDFFF {
-						return &LoneSurrogateError{Offset: int64(i)}
-					}
-					r = 0x10000 + (u-0xD800)<<10 + (lo - 0xDC00)
-					i += 6
-				default:
-					r = u
-				}
 				high = high || r >= 0xE000
 				p.buf = utf8.AppendRune(p.buf, r)
-				i += 6
+				i += n
 				continue
 			default:
 				return &SyntaxError{Offset: int64(i), Msg: fmt.Sprintf("invalid escape %q in string", "\\"+string(rune(e)))}
@@ -379,6 +360,34 @@ func (p *parser) stringEscaped(start, i int, high bool) error {
 			i += n
 		}
 	}
+}
+
+// unicodeEscape decodes the \u escape whose backslash is at i, joining a
+// surrogate pair; it returns the rune and the bytes the escape (or pair)
+// takes. A surrogate without its partner is a LoneSurrogateError.
+func (p *parser) unicodeEscape(i int) (rune, int, error) {
+	data := p.data
+	u, err := p.hex4(i)
+	if err != nil {
+		return 0, 0, err
+	}
+	switch {
+	case u >= 0xDC00 && u <= 0xDFFF:
+		return 0, 0, &LoneSurrogateError{Offset: int64(i)}
+	case u >= 0xD800 && u <= 0xDBFF:
+		if i+7 >= len(data) || data[i+6] != '\\' || data[i+7] != 'u' {
+			return 0, 0, &LoneSurrogateError{Offset: int64(i)}
+		}
+		lo, err := p.hex4(i + 6)
+		if err != nil {
+			return 0, 0, err
+		}
+		if lo < 0xDC00 || lo > 0xDFFF {
+			return 0, 0, &LoneSurrogateError{Offset: int64(i)}
+		}
+		return 0x10000 + (u-0xD800)<<10 + (lo - 0xDC00), 12, nil
+	}
+	return u, 6, nil
 }
 
 // hex4 reads the four hex digits of the \u escape whose backslash is at
