@@ -6,6 +6,7 @@
 package world
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 
@@ -76,17 +77,24 @@ func newIndex(entries []Entry) *index {
 		optionOf:   map[string]string{},
 	}
 	sorted := append([]Entry(nil), entries...)
-	sort.SliceStable(sorted, func(i, j int) bool { return lessID(sorted[i].ID, sorted[j].ID) })
-	kept := sorted[:0]
+	slices.SortFunc(sorted, func(a, b Entry) int { return bytes.Compare(a.ID[:], b.ID[:]) })
+	deduped := sorted[:0]
 	for i, e := range sorted {
-		if i > 0 && e.ID == kept[len(kept)-1].ID {
-			kept[len(kept)-1].Staged = kept[len(kept)-1].Staged && e.Staged
+		if i > 0 && e.ID == deduped[len(deduped)-1].ID {
+			deduped[len(deduped)-1].Staged = deduped[len(deduped)-1].Staged && e.Staged
 			continue
 		}
-		kept = append(kept, e)
+		deduped = append(deduped, e)
 	}
 	// Committed entries first (each part still in id order).
-	sort.SliceStable(kept, func(i, j int) bool { return !kept[i].Staged && kept[j].Staged })
+	kept := make([]Entry, 0, len(deduped))
+	for _, staged := range []bool{false, true} {
+		for _, e := range deduped {
+			if e.Staged == staged {
+				kept = append(kept, e)
+			}
+		}
+	}
 	ix.entries = ix.entries.append(kept...)
 	byID := make(map[objects.ID]*Entry, len(kept))
 	big := map[objects.Type][]Entry{}
