@@ -82,22 +82,28 @@ func (w *World) support(id objects.ID, p objects.Provenance) datalog.Poly {
 func supportUnder(attacked map[objects.ID]map[string]bool, id objects.ID, p objects.Provenance) datalog.Poly {
 	switch p.Kind {
 	case objects.ProvenanceProposed:
-		return datalog.VarPoly(varProposed)
+		return proposedPoly
 	case objects.ProvenanceHypothesis:
 		return datalog.VarPoly(hypVar(p.Hyp))
 	case objects.ProvenanceCited:
-		poly := datalog.One()
-		for _, d := range p.Decisions {
-			name := decisionVar(d)
+		names := make([]string, len(p.Decisions))
+		for i, d := range p.Decisions {
+			names[i] = decisionVar(d)
 			if attacked[id][d] {
-				name = claimDecisionVar(d, id)
+				names[i] = claimDecisionVar(d, id)
 			}
-			poly = poly.Mul(datalog.VarPoly(name))
 		}
-		return poly
+		if len(names) == 1 {
+			return datalog.VarPoly(names[0])
+		}
+		return datalog.NewPoly(names) // one monomial: every decision must hold
 	}
-	return datalog.VarPoly(varProposed)
+	return proposedPoly
 }
+
+// proposedPoly is the support of every uncited proposed claim (a Poly
+// never changes, so one serves them all).
+var proposedPoly = datalog.VarPoly(varProposed)
 
 func (w *World) buildValuation() valuation {
 	v := valuation{varProposed: datalog.Unknown}
