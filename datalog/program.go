@@ -223,6 +223,15 @@ func (p *Program) RemoveFact(pred string, args []string) bool {
 	return true
 }
 
+// FactArity returns the arity of pred's facts, and whether it has any.
+func (p *Program) FactArity(pred string) (int, bool) {
+	id, ok := p.preds.lookup(pred)
+	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil || p.facts[id].tab.live == 0 {
+		return 0, false
+	}
+	return p.facts[id].tab.arity, true
+}
+
 // RemoveSupport takes back one AddFact of pred(args) with the given
 // support: the fact keeps the sum of the supports added for it but that
 // one, and is removed when none is left. It reports whether such a

@@ -256,8 +256,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
 // dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is an entity, an event, a question or a hypothesis (the caller
-// recompiles).
+// them is a question or a hypothesis (the caller recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -267,7 +266,8 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		}
 		switch e.Object.(type) {
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
-			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack, *objects.Decision:
+			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack, *objects.Decision,
+			*objects.Entity, *objects.Event:
 		default:
 			return nil, nil, false
 		}
@@ -287,7 +287,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	for _, small := range []*[]Entry{&c.sameAs, &c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
-	c.forgetDecisions(gone)
+	c.forgetNamed(gone)
 	dropped := make([]objects.ID, len(gone))
 	for i, e := range gone {
 		dropped[i] = e.ID
@@ -296,25 +296,63 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	return &c, gone, true
 }
 
-// forgetDecisions takes the gone decisions out of the decision map; where
-// another record of the same id remains, the smallest of them takes the
-// place (one scan of the entries, only when a decision went).
-func (ix *index) forgetDecisions(gone []Entry) {
-	idents := map[string]bool{}
+// forgetNamed takes the gone entities, events and decisions out of their
+// maps; where another record of the same id remains, the smallest takes
+// the place (one scan of the entries, only when one of them went).
+func (ix *index) forgetNamed(gone []Entry) {
+	idents := map[objects.Type]map[string]bool{}
 	for _, e := range gone {
-		if d, ok := e.Object.(*objects.Decision); ok {
-			idents[d.Ident] = true
+		var id string
+		switch o := e.Object.(type) {
+		case *objects.Entity:
+			id = o.Ident
+		case *objects.Event:
+			id = o.Ident
+		case *objects.Decision:
+			id = o.Ident
+		default:
+			continue
 		}
+		t := e.Object.Type()
+		if idents[t] == nil {
+			idents[t] = map[string]bool{}
+		}
+		idents[t][id] = true
 	}
 	if len(idents) == 0 {
 		return
 	}
-	ix.decisions = cloneMap(ix.decisions)
-	for d := range idents {
-		delete(ix.decisions, d)
+	if ids := idents[objects.TypeEntity]; ids != nil {
+		ix.entities = cloneMap(ix.entities)
+		for id := range ids {
+			delete(ix.entities, id)
+		}
+	}
+	if ids := idents[objects.TypeEvent]; ids != nil {
+		ix.events = cloneMap(ix.events)
+		for id := range ids {
+			delete(ix.events, id)
+		}
+	}
+	if ids := idents[objects.TypeDecision]; ids != nil {
+		ix.decisions = cloneMap(ix.decisions)
+		for id := range ids {
+			delete(ix.decisions, id)
+		}
 	}
 	for e := range ix.entries.all() {
-		if d, ok := e.Object.(*objects.Decision); ok && idents[d.Ident] {
+		var id string
+		switch o := e.Object.(type) {
+		case *objects.Entity:
+			id = o.Ident
+		case *objects.Event:
+			id = o.Ident
+		case *objects.Decision:
+			id = o.Ident
+		default:
+			continue
+		}
+		if idents[e.Object.Type()][id] {
 			ix.file(e)
 		}
 	}

@@ -209,6 +209,35 @@ func (w *World) identityCarries(pred string) bool {
 	return carried(pred) && w.arity.of(pred) > 0
 }
 
+// declaredArity is the set of arities the world's rules (those in the
+// program) and its questions' current options use pred with: what the
+// arity table holds for a predicate with no facts.
+func (w *World) declaredArity(pred string) map[int]bool {
+	ns := map[int]bool{}
+	for _, e := range w.ix.rules {
+		r := e.Object.(*objects.Rule)
+		if w.droppedRules[r.Name] {
+			continue
+		}
+		if r.Head.Pred == pred {
+			ns[len(r.Head.Args)] = true
+		}
+		for _, l := range r.Body {
+			if l.Atom.Pred == pred {
+				ns[len(l.Atom.Args)] = true
+			}
+		}
+	}
+	for _, q := range w.ix.questions {
+		for _, opt := range q.obj.Options {
+			if opt.Implies != nil && opt.Implies.Pred == pred {
+				ns[len(opt.Implies.Args)] = true
+			}
+		}
+	}
+	return ns
+}
+
 // carried reports whether a predicate is one identity may carry at all.
 func carried(pred string) bool {
 	switch pred {

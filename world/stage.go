@@ -189,7 +189,8 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 			return nil, false, nil
 		}
 	}
-	if !nw.reimply(d, w, fresh) || !nw.reidentify(d, w, fresh) || !nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) {
+	if !nw.reimply(d, w, fresh) || !nw.reidentify(d.prog, d.changed, w, namesOf(fresh), w.ix.sameAs) ||
+		!nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) {
 		return nil, false, nil
 	}
 	m, err := d.prog.Eval()
@@ -315,25 +316,17 @@ func (nw *World) identityArityMoved(d *delta) bool {
 	return false
 }
 
-// reidentify lowers again the same-as claims a fresh entity or event
-// names: kinds and the chronology decide what identity may join (the
-// chronology spine is refused), so a claim lowered before may be refused
-// now. ok is false when its atom is not where it was, or the last one
-// goes (the identity rules would leave the program).
-func (nw *World) reidentify(d *delta, w *World, fresh []Entry) bool {
-	named := map[string]bool{}
-	for _, e := range fresh {
-		switch o := e.Object.(type) {
-		case *objects.Entity:
-			named[o.Ident] = true
-		case *objects.Event:
-			named[o.Ident] = true
-		}
-	}
+// reidentify lowers again the same-as claims (among claims) that name
+// one of named: kinds and the chronology decide what identity may join
+// (the chronology spine is refused), so a claim lowered in w may be
+// refused now, or the other way round. ok is false when its atom is not
+// where it was, or the last one goes, or the first one comes (the
+// identity rules would leave or enter the program).
+func (nw *World) reidentify(prog *datalog.Program, changed map[string]bool, w *World, named map[string]bool, claims []Entry) bool {
 	if len(named) == 0 {
 		return true
 	}
-	for _, e := range w.ix.sameAs {
+	for _, e := range claims {
 		s := e.Object.(*objects.SameAs)
 		if !named[s.Left] && !named[s.Right] {
 			continue
@@ -343,18 +336,31 @@ func (nw *World) reidentify(d *delta, w *World, fresh []Entry) bool {
 		if was == is && slices.Equal(before, after) {
 			continue
 		}
-		sup := nw.support(e.ID, s.Provenance)
 		if was {
-			if removed, empty := d.prog.RemoveSupport(predSameAs, before, sup); !removed || empty && !is {
+			if removed, empty := prog.RemoveSupport(predSameAs, before, w.support(e.ID, s.Provenance)); !removed || empty && !is {
 				return false
 			}
 		}
-		if is && (!nw.identityActive || d.prog.AddFact(predSameAs, after, sup) != nil) {
-			return false // the first lowered same-as brings the identity rules
+		if is && (!nw.identityActive || prog.AddFact(predSameAs, after, nw.support(e.ID, s.Provenance)) != nil) {
+			return false
 		}
-		d.changed[predSameAs] = true
+		changed[predSameAs] = true
 	}
 	return true
+}
+
+// namesOf is the set of entity and event ids entries declare.
+func namesOf(entries []Entry) map[string]bool {
+	named := map[string]bool{}
+	for _, e := range entries {
+		switch o := e.Object.(type) {
+		case *objects.Entity:
+			named[o.Ident] = true
+		case *objects.Event:
+			named[o.Ident] = true
+		}
+	}
+	return named
 }
 
 // reimply swaps the implications of every question whose current

@@ -6,6 +6,7 @@
 package world
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -35,6 +36,9 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 			return nil, false, nil
 		}
 	}
+	if !nw.reidentify(prog, changed, w, namesOf(gone), ix.sameAs) {
+		return nil, false, nil
+	}
 	m, err := prog.Eval()
 	if err != nil {
 		return nil, true, err
@@ -56,15 +60,19 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 
 // takeBack takes the atoms and rules of the gone entries out of prog (the
 // supports they had in w). ok is false when that is not exact: an atom is
-// not where its claim says, a predicate is left with no facts (the arity
-// table, and with it the identity rules, may change), or a rule's going
-// could change which others a compile leaves out.
+// not where its claim says, a predicate identity rules are made for is
+// left with no facts (its arity, and the rules, may change), or a rule's
+// going could change which others a compile leaves out.
 func (nw *World) takeBack(w *World, prog *datalog.Program, gone []Entry, changed map[string]bool) (bool, error) {
 	exact := true
+	emptied := map[string]bool{}
 	take := func(_ objects.ID, s datalog.Poly, pred string, args ...string) error {
 		changed[pred] = true
 		removed, empty := prog.RemoveSupport(pred, args, s)
-		exact = exact && removed && !empty
+		exact = exact && removed
+		if empty {
+			emptied[pred] = true
+		}
 		return nil
 	}
 	var identities, rules int64
@@ -86,24 +94,65 @@ func (nw *World) takeBack(w *World, prog *datalog.Program, gone []Entry, changed
 			identities++
 		case *objects.Rule:
 			// What is left of a world with no rule left out is stratified
-			// and names each rule once; the arity table may keep the
-			// rule's predicates, which only identity rules would read.
+			// and names each rule once.
 			if len(w.droppedRules) > 0 || w.identityActive || len(w.ix.predSameAs) > 0 || prog.RemoveRule(o.Name) != 1 {
 				return false, nil
 			}
 			changed[o.Head.Pred] = true
 			rules++
+			// The arities the rule noted go with it, unless used elsewhere.
+			emptied[o.Head.Pred] = true
+			for _, l := range o.Body {
+				emptied[l.Atom.Pred] = true
+			}
 		default:
 			if err := w.lowerOne(e, take); err != nil {
 				return true, err
 			}
 		}
 	}
-	if exact {
-		incrementalIdentity.Add(identities)
-		incrementalRules.Add(rules)
+	if !exact || !nw.forgetArities(prog, emptied) {
+		return false, nil
 	}
-	return exact, nil
+	incrementalIdentity.Add(identities)
+	incrementalRules.Add(rules)
+	return true, nil
+}
+
+// forgetArities recomputes the arities of the predicates that lost their
+// last fact or a rule's use: those of their facts in prog, and those the
+// remaining rules and options use. ok is false when that moves a
+// predicate identity rules are made for (the rules would change: a
+// recompile).
+func (nw *World) forgetArities(prog *datalog.Program, emptied map[string]bool) bool {
+	if len(emptied) == 0 {
+		return true
+	}
+	named := map[string]bool{}
+	for _, e := range nw.ix.predSameAs {
+		ps := e.Object.(*objects.PredicateSameAs)
+		named[ps.Left], named[ps.Right] = true, true
+	}
+	arity := maps.Clone(nw.arity)
+	for p := range emptied {
+		ns := nw.declaredArity(p)
+		if n, ok := prog.FactArity(p); ok {
+			ns[n] = true
+		}
+		if maps.Equal(ns, arity[p]) {
+			continue
+		}
+		if named[p] || nw.identityActive && carried(p) {
+			return false
+		}
+		if len(ns) == 0 {
+			delete(arity, p)
+		} else {
+			arity[p] = ns
+		}
+	}
+	nw.arity = arity
+	return true
 }
 
 // forgetFindings drops the per-entry findings of the gone entries, and
@@ -128,6 +177,15 @@ func (nw *World) forgetFindings(w *World, gone []Entry) {
 	}
 	if len(unrecorded) > 0 {
 		nw.recite(unrecorded)
+	}
+	if len(namesOf(gone)) > 0 {
+		// Claims may name what is gone, and candidates may be gone: the
+		// references are checked again (one pass over the entries).
+		var refs []Finding
+		for e := range nw.ix.entries.all() {
+			refs = append(refs, nw.referencesOf(e)...)
+		}
+		nw.groups[groupReferences] = refs
 	}
 }
 

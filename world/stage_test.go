@@ -369,4 +369,45 @@ func TestStageEventUnderIdentity(t *testing.T) {
 	if staged.Grade("home", "galahad", "sarras") == datalogPossible() || !strings.Contains(dump(staged), CodeTemporalUnsupported) {
 		t.Fatalf("the merge over the event stands:\n%s", dump(staged))
 	}
+	// Taking the event back restores the merge, on the incremental path.
+	id, _ := ev.ID()
+	discards := incrementalDiscards.Load()
+	back, err := staged.Stage(nil, []objects.ID{id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if incrementalDiscards.Load() == discards || dump(back) != dump(w) {
+		t.Fatalf("discarding the event: incremental %v, world:\n%s\nwant:\n%s", incrementalDiscards.Load() > discards, dump(back), dump(w))
+	}
+}
+
+// TestDiscardEntity: taking back a staged entity makes the claims that
+// name it report it unknown again, with candidates that no longer
+// include it.
+func TestDiscardEntity(t *testing.T) {
+	base := entriesOf(t, []objects.Object{person("galahad", prop), person("sarras", prop), fact("percivale", "home", "sarras", prop)})
+	w, err := Compile(Input{Scope: "camelot", Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ent := person("percival", prop)
+	staged, err := w.Stage([]objects.Object{ent}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := ent.ID()
+	discards := incrementalDiscards.Load()
+	back, err := staged.Stage(nil, []objects.ID{id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if incrementalDiscards.Load() == discards {
+		t.Fatal("the entity was not discarded incrementally")
+	}
+	if got, want := dump(back), dump(w); got != want {
+		t.Fatalf("after the discard:\n%s\nwant:\n%s", got, want)
+	}
+	if strings.Contains(dump(back), "percival ") || !strings.Contains(dump(back), CodeEntityUnknown) {
+		t.Fatalf("references after the discard:\n%s", dump(back))
+	}
 }
