@@ -256,7 +256,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
 // dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is a question or a hypothesis (the caller recompiles).
+// them is a hypothesis (the caller recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -267,7 +267,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		switch e.Object.(type) {
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
 			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack, *objects.Decision,
-			*objects.Entity, *objects.Event:
+			*objects.Entity, *objects.Event, *objects.Question:
 		default:
 			return nil, nil, false
 		}
@@ -288,6 +288,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
 	c.forgetNamed(gone)
+	c.forgetQuestions(gone)
 	dropped := make([]objects.ID, len(gone))
 	for i, e := range gone {
 		dropped[i] = e.ID
@@ -354,6 +355,38 @@ func (ix *index) forgetNamed(gone []Entry) {
 		}
 		if idents[e.Object.Type()][id] {
 			ix.file(e)
+		}
+	}
+}
+
+// forgetQuestions takes the gone question versions out: the current
+// version of each such question, and the option map, are filed again from
+// the versions that remain (one scan of the entries).
+func (ix *index) forgetQuestions(gone []Entry) {
+	idents := map[string]bool{}
+	for _, e := range gone {
+		if q, ok := e.Object.(*objects.Question); ok {
+			idents[q.Ident] = true
+		}
+	}
+	if len(idents) == 0 {
+		return
+	}
+	ix.questions, ix.optionOf = cloneMap(ix.questions), map[string]string{}
+	for id := range idents {
+		delete(ix.questions, id)
+	}
+	for e := range ix.entries.all() {
+		q, ok := e.Object.(*objects.Question)
+		if !ok {
+			continue
+		}
+		if idents[q.Ident] {
+			ix.file(e)
+			continue
+		}
+		for _, opt := range q.Options {
+			ix.optionOf[opt.Ident] = q.Ident
 		}
 	}
 }

@@ -9,8 +9,8 @@
 // is left out, decisions (the valuation moves, the program does not),
 // attacks (the attacked claim's atoms change support, the valuation
 // moves), questions and answers, declarations and standing metadata;
-// discarding does for the same kinds but questions and hypotheses, and
-// for rules only in a world without identities. Everything else (the
+// discarding does for the same kinds but hypotheses, and for rules only
+// in a world without identities. Everything else (the
 // first same-as claim, a change of arity of a predicate identity rules are
 // made for, a rule left out with a finding) recompiles from scratch.
 // Either way the result equals Compile of the resulting input; a property
@@ -19,6 +19,7 @@
 package world
 
 import (
+	"maps"
 	"slices"
 	"sync/atomic"
 
@@ -189,8 +190,16 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 			return nil, false, nil
 		}
 	}
-	if !nw.reimply(d, w, fresh) || !nw.reidentify(d.prog, d.changed, w, namesOf(fresh), w.ix.sameAs) ||
-		!nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) {
+	retaken := map[string]bool{}
+	if !nw.reimply(d.prog, d.changed, w, questionsOf(fresh), d.note, retaken) ||
+		!nw.reidentify(d.prog, d.changed, w, namesOf(fresh), w.ix.sameAs) {
+		return nil, false, nil
+	}
+	nw.recountArities(d.prog, d.arity, retaken)
+	for p := range retaken {
+		d.noted[p] = true
+	}
+	if !nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) {
 		return nil, false, nil
 	}
 	m, err := d.prog.Eval()
@@ -309,7 +318,7 @@ func (nw *World) identityArityMoved(d *delta) bool {
 		named[ps.Left], named[ps.Right] = true, true
 	}
 	for p := range d.noted {
-		if len(d.arity[p]) != len(nw.arity[p]) && (named[p] || nw.identityActive && carried(p)) {
+		if !maps.Equal(d.arity[p], nw.arity[p]) && (named[p] || nw.identityActive && carried(p)) {
 			return true
 		}
 	}
@@ -363,46 +372,72 @@ func namesOf(entries []Entry) map[string]bool {
 	return named
 }
 
-// reimply swaps the implications of every question whose current
-// version fresh changed: the old version's implied atoms are taken back,
-// the new one's added (each under its option's variable). ok is false
-// when an implied atom is not where the old version says.
-func (nw *World) reimply(d *delta, w *World, fresh []Entry) bool {
-	done := map[string]bool{}
-	for _, e := range fresh {
-		q, ok := e.Object.(*objects.Question)
-		if !ok || done[q.Ident] {
-			continue
-		}
-		done[q.Ident] = true
-		old, had := w.ix.questions[q.Ident]
-		cur := nw.ix.questions[q.Ident]
-		if had && old.id == cur.id {
-			continue // an older version: the current one stands
+// reimply swaps the implications of the named questions whose current
+// version changed from w to nw: w's version's implied atoms are taken
+// back, nw's added (each under its option's variable). The predicates of
+// the atoms taken back go into retaken: their arities must be recomputed.
+// ok is false when an implied atom is not where w's version says.
+func (nw *World) reimply(prog *datalog.Program, changed map[string]bool, w *World, idents map[string]bool, note func(string, int), retaken map[string]bool) bool {
+	for ident := range idents {
+		old, had := w.ix.questions[ident]
+		cur, has := nw.ix.questions[ident]
+		if had && has && old.id == cur.id {
+			continue // an older version came or went: the current one stands
 		}
 		if had {
 			for _, opt := range old.obj.Options {
 				if opt.Implies == nil {
 					continue
 				}
-				if removed, _ := d.prog.RemoveSupport(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); !removed {
+				if removed, _ := prog.RemoveSupport(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); !removed {
 					return false
 				}
-				d.changed[opt.Implies.Pred] = true
+				changed[opt.Implies.Pred], retaken[opt.Implies.Pred] = true, true
 			}
+		}
+		if !has {
+			continue
 		}
 		for _, opt := range cur.obj.Options {
 			if opt.Implies == nil {
 				continue
 			}
-			d.note(opt.Implies.Pred, len(opt.Implies.Args))
-			if d.prog.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))) != nil {
+			note(opt.Implies.Pred, len(opt.Implies.Args))
+			if prog.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))) != nil {
 				return false
 			}
-			d.changed[opt.Implies.Pred] = true
+			changed[opt.Implies.Pred] = true
 		}
 	}
 	return true
+}
+
+// questionsOf is the set of question ids entries hold versions of.
+func questionsOf(entries []Entry) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range entries {
+		if q, ok := e.Object.(*objects.Question); ok {
+			out[q.Ident] = true
+		}
+	}
+	return out
+}
+
+// recountArities sets the arities of preds to what a compile would note:
+// those of their facts in prog, and those the rules and the current
+// question versions use.
+func (nw *World) recountArities(prog *datalog.Program, arity arities, preds map[string]bool) {
+	for p := range preds {
+		ns := nw.declaredArity(p)
+		if n, ok := prog.FactArity(p); ok {
+			ns[n] = true
+		}
+		if len(ns) == 0 {
+			delete(arity, p)
+		} else {
+			arity[p] = ns
+		}
+	}
 }
 
 // attackedClaims lists the claims the attacks among entries are about.

@@ -105,10 +105,18 @@ func (nw *World) takeBack(w *World, prog *datalog.Program, gone []Entry, changed
 			for _, l := range o.Body {
 				emptied[l.Atom.Pred] = true
 			}
+		case *objects.Question:
+			// No atoms of its own: its implications are swapped below.
 		default:
 			if err := w.lowerOne(e, take); err != nil {
 				return true, err
 			}
+		}
+	}
+	if qs := questionsOf(gone); len(qs) > 0 {
+		// The current version of a question may fall back to an older one.
+		if !nw.reimply(prog, changed, w, qs, func(p string, _ int) { emptied[p] = true }, emptied) {
+			return false, nil
 		}
 	}
 	if !exact || !nw.forgetArities(prog, emptied) {
@@ -178,7 +186,7 @@ func (nw *World) forgetFindings(w *World, gone []Entry) {
 	if len(unrecorded) > 0 {
 		nw.recite(unrecorded)
 	}
-	if len(namesOf(gone)) > 0 {
+	if len(namesOf(gone)) > 0 || len(questionsOf(gone)) > 0 {
 		// Claims may name what is gone, and candidates may be gone: the
 		// references are checked again (one pass over the entries).
 		var refs []Finding

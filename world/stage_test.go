@@ -411,3 +411,53 @@ func TestDiscardEntity(t *testing.T) {
 		t.Fatalf("references after the discard:\n%s", dump(back))
 	}
 }
+
+// TestDiscardQuestionVersion: taking back the current version of a
+// question falls back to the one before it, implications and all, on the
+// incremental path; taking back the only version forgets the question.
+func TestDiscardQuestionVersion(t *testing.T) {
+	implies := func(p string, args ...string) *objects.GroundAtom { return &objects.GroundAtom{Pred: p, Args: args} }
+	v1 := &objects.Question{Ident: "grail", Prompt: "Where?", Options: []objects.Option{
+		{Ident: "sarras", Label: "Sarras", Implies: implies("rests", "grail", "sarras")}}}
+	v2 := &objects.Question{Ident: "grail", Prompt: "Where?", Options: []objects.Option{
+		{Ident: "sarras", Label: "Sarras", Implies: implies("rests", "grail", "sarras")},
+		{Ident: "corbenic", Label: "Corbenic", Implies: implies("kept", "grail", "corbenic")}}}
+	answer := &objects.Fact{Entity: "grail", Key: "answer", Value: "corbenic", Provenance: cited("d1")}
+	base := entriesOf(t, []objects.Object{decision("d1"), person("galahad", prop)})
+	w, err := Compile(Input{Scope: "camelot", Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		add     []objects.Object
+		discard objects.Object
+		staged  []objects.Object // what the world holds staged afterwards
+	}{
+		{add: []objects.Object{v1}, staged: []objects.Object{v1}},
+		{add: []objects.Object{v2, answer}, staged: []objects.Object{v1, v2, answer}},
+		{discard: v2, staged: []objects.Object{v1, answer}},
+		{discard: v1, staged: []objects.Object{answer}},
+	}
+	for i, st := range steps {
+		var discard []objects.ID
+		if st.discard != nil {
+			id, _ := st.discard.ID()
+			discard = append(discard, id)
+		}
+		before := incrementalStages.Load() + incrementalDiscards.Load()
+		w, err = w.Stage(st.add, discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if incrementalStages.Load()+incrementalDiscards.Load() == before {
+			t.Fatalf("step %d was not incremental", i)
+		}
+		want, err := Compile(Input{Scope: "camelot", Base: base, Staged: st.staged})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, exp := dump(w), dump(want); got != exp {
+			t.Fatalf("step %d:\n%s\nwant:\n%s", i, got, exp)
+		}
+	}
+}
