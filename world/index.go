@@ -32,12 +32,11 @@ type index struct {
 	entries pvec[Entry]
 	byID    idIndex
 
-	entities   map[string]named[*objects.Entity] // by id; the smallest object id wins
-	events     map[string]named[*objects.Event]
-	decisions  map[string]named[*objects.Decision]
-	hypotheses map[string]*objects.Hypothesis
-	questions  map[string]named[*objects.Question]
-	optionOf   map[string]string // option id → question id
+	entities  map[string]named[*objects.Entity] // by id; the smallest object id wins
+	events    map[string]named[*objects.Event]
+	decisions map[string]named[*objects.Decision]
+	questions map[string]named[*objects.Question]
+	optionOf  map[string]string // option id → question id
 
 	// The big kinds, which staging appends to.
 	facts     pvec[Entry] // *objects.Fact
@@ -69,12 +68,11 @@ type marks struct{ entries, facts, relations, befores, states int }
 // once; a staged copy of a committed object counts as committed.
 func newIndex(entries []Entry) *index {
 	ix := &index{
-		entities:   map[string]named[*objects.Entity]{},
-		events:     map[string]named[*objects.Event]{},
-		decisions:  map[string]named[*objects.Decision]{},
-		hypotheses: map[string]*objects.Hypothesis{},
-		questions:  map[string]named[*objects.Question]{},
-		optionOf:   map[string]string{},
+		entities:  map[string]named[*objects.Entity]{},
+		events:    map[string]named[*objects.Event]{},
+		decisions: map[string]named[*objects.Decision]{},
+		questions: map[string]named[*objects.Question]{},
+		optionOf:  map[string]string{},
 	}
 	sorted := append([]Entry(nil), entries...)
 	slices.SortFunc(sorted, func(a, b Entry) int { return bytes.Compare(a.ID[:], b.ID[:]) })
@@ -159,8 +157,6 @@ func (ix *index) file(e Entry) {
 		if cur, ok := ix.decisions[o.Ident]; !ok || lessID(e.ID, cur.id) {
 			ix.decisions[o.Ident] = named[*objects.Decision]{o, e.ID}
 		}
-	case *objects.Hypothesis:
-		ix.hypotheses[o.Ident] = o
 	case *objects.Question:
 		// A question grows by new versions as options are added; the one
 		// with the most options is the current one.
@@ -238,9 +234,6 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	if kinds[objects.TypeDecision] {
 		n.decisions = cloneMap(ix.decisions)
 	}
-	if kinds[objects.TypeHypothesis] {
-		n.hypotheses = cloneMap(ix.hypotheses)
-	}
 	if kinds[objects.TypeQuestion] {
 		n.questions, n.optionOf = cloneMap(ix.questions), cloneMap(ix.optionOf)
 	}
@@ -255,8 +248,8 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 
 // discard returns an index without the staged entries named in ids,
 // sharing everything before the staged tails with ix, and the entries it
-// dropped. Ids of no staged entry are ignored. ok is false when one of
-// them is a hypothesis (the caller recompiles).
+// dropped. Ids of no staged entry are ignored. ok is false for a kind
+// this index does not know how to take back (the caller recompiles).
 func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	drop := map[objects.ID]bool{}
 	for _, id := range ids {
@@ -267,7 +260,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		switch e.Object.(type) {
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
 			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack, *objects.Decision,
-			*objects.Entity, *objects.Event, *objects.Question:
+			*objects.Entity, *objects.Event, *objects.Question, *objects.Hypothesis:
 		default:
 			return nil, nil, false
 		}

@@ -9,8 +9,8 @@
 // is left out, decisions (the valuation moves, the program does not),
 // attacks (the attacked claim's atoms change support, the valuation
 // moves), questions and answers, declarations and standing metadata;
-// discarding does for the same kinds but hypotheses, and for rules only
-// in a world without identities. Everything else (the
+// discarding does for the same kinds, and for rules only in a world
+// without identities. Everything else (the
 // first same-as claim, a change of arity of a predicate identity rules are
 // made for, a rule left out with a finding) recompiles from scratch.
 // Either way the result equals Compile of the resulting input; a property
