@@ -296,60 +296,50 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 func (ix *index) forgetNamed(gone []Entry) {
 	idents := map[objects.Type]map[string]bool{}
 	for _, e := range gone {
-		var id string
-		switch o := e.Object.(type) {
-		case *objects.Entity:
-			id = o.Ident
-		case *objects.Event:
-			id = o.Ident
-		case *objects.Decision:
-			id = o.Ident
-		default:
-			continue
+		if id, ok := namedIdent(e.Object); ok {
+			t := e.Object.Type()
+			if idents[t] == nil {
+				idents[t] = map[string]bool{}
+			}
+			idents[t][id] = true
 		}
-		t := e.Object.Type()
-		if idents[t] == nil {
-			idents[t] = map[string]bool{}
-		}
-		idents[t][id] = true
 	}
 	if len(idents) == 0 {
 		return
 	}
-	if ids := idents[objects.TypeEntity]; ids != nil {
-		ix.entities = cloneMap(ix.entities)
-		for id := range ids {
-			delete(ix.entities, id)
-		}
-	}
-	if ids := idents[objects.TypeEvent]; ids != nil {
-		ix.events = cloneMap(ix.events)
-		for id := range ids {
-			delete(ix.events, id)
-		}
-	}
-	if ids := idents[objects.TypeDecision]; ids != nil {
-		ix.decisions = cloneMap(ix.decisions)
-		for id := range ids {
-			delete(ix.decisions, id)
-		}
-	}
+	ix.entities = without(ix.entities, idents[objects.TypeEntity])
+	ix.events = without(ix.events, idents[objects.TypeEvent])
+	ix.decisions = without(ix.decisions, idents[objects.TypeDecision])
 	for e := range ix.entries.all() {
-		var id string
-		switch o := e.Object.(type) {
-		case *objects.Entity:
-			id = o.Ident
-		case *objects.Event:
-			id = o.Ident
-		case *objects.Decision:
-			id = o.Ident
-		default:
-			continue
-		}
-		if idents[e.Object.Type()][id] {
+		if id, ok := namedIdent(e.Object); ok && idents[e.Object.Type()][id] {
 			ix.file(e)
 		}
 	}
+}
+
+// namedIdent is the id an entity, event or decision declares.
+func namedIdent(o objects.Object) (string, bool) {
+	switch o := o.(type) {
+	case *objects.Entity:
+		return o.Ident, true
+	case *objects.Event:
+		return o.Ident, true
+	case *objects.Decision:
+		return o.Ident, true
+	}
+	return "", false
+}
+
+// without returns m less the keys in ids, copied when there are any.
+func without[V any](m map[string]V, ids map[string]bool) map[string]V {
+	if len(ids) == 0 {
+		return m
+	}
+	m = cloneMap(m)
+	for id := range ids {
+		delete(m, id)
+	}
+	return m
 }
 
 // forgetQuestions takes the gone question versions out: the current
