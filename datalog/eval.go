@@ -96,6 +96,12 @@ func (e *evaluator) run() {
 		e.exec(ps[0])
 	}
 	e.endRound()
+	e.deltaRounds()
+}
+
+// deltaRounds runs semi-naive rounds, each rule seeded by the delta of
+// its first body atom, until no delta is left.
+func (e *evaluator) deltaRounds() {
 	for e.hasDelta() {
 		for _, ps := range e.plans {
 			for _, pl := range ps[1:] {

@@ -347,16 +347,7 @@ func (e *evaluator) runRelational() {
 	for i, rel := range e.cur {
 		e.lim[i] = uint32(rel.n)
 	}
-	for e.hasDelta() {
-		for _, ps := range e.plans {
-			for _, pl := range ps[1:] {
-				if len(e.delta[pl.steps[0].cur].rows) > 0 {
-					e.exec(pl)
-				}
-			}
-		}
-		e.endRound()
-	}
+	e.deltaRounds()
 }
 
 // evalExact evaluates stratum s exactly into fresh relations (or, past the
