@@ -15,29 +15,16 @@ import (
 // from-scratch evaluation of the same program — atoms, supports,
 // truncation flags — and fail exactly when that one fails.
 func FuzzEvalFrom(f *testing.F) {
-	f.Add([]byte{})
+	for _, seed := range programSeeds {
+		f.Add(seed)
+	}
 	f.Add([]byte("recursion, negation and a few removals"))
-	f.Add([]byte{3, 2, 100, 1, 0, 2, 1, 1, 3, 3, 2, 1, 2, 0, 1, 1, 1, 0, 3, 1, 1, 2, 0, 0, 2, 3, 1, 1, 0, 2, 1})
-	f.Add([]byte{7, 5, 199, 2, 1, 2, 2, 0, 1, 3, 4, 0, 2, 1, 1, 1, 2, 0, 1, 0, 2, 2, 2, 1, 0, 3, 3, 2, 1, 2, 0, 0, 0, 1, 2})
 	f.Add([]byte{1, 1, 3, 0, 2, 2, 1, 0, 0, 1, 4, 2, 2, 1, 3, 0, 1, 2, 4, 4, 3, 2, 1, 0, 0, 2, 2, 3, 1, 0, 4, 1, 2})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 512 {
 			return
 		}
-		np, b := decodeProgram(data)
-		p := NewProgram()
-		p.SetBounds(b)
-		var cur nProgram
-		for _, fa := range np.facts {
-			if p.AddFact(fa.pred, fa.args, fa.sup) == nil {
-				cur.facts = append(cur.facts, fa)
-			}
-		}
-		for _, r := range np.rules {
-			if p.AddRule(r) == nil {
-				cur.rules = append(cur.rules, r)
-			}
-		}
+		p, cur, b := loadFuzzed(t, data)
 		prev, err := p.Eval()
 		if err != nil {
 			return

@@ -85,33 +85,46 @@ func decodeProgram(data []byte) (nProgram, Bounds) {
 	return np, b
 }
 
+// programSeeds are the seed inputs of the program fuzz targets.
+var programSeeds = [][]byte{
+	{},
+	[]byte("transitive closure with provenance"),
+	{3, 2, 100, 1, 0, 2, 1, 1, 3, 3, 2, 1, 2, 0, 1, 1, 1, 0, 3, 1, 1, 2, 0, 0, 2, 3, 1, 1, 0, 2, 1},
+	{7, 5, 199, 2, 1, 2, 2, 0, 1, 3, 4, 0, 2, 1, 1, 1, 2, 0, 1, 0, 2, 2, 2, 1, 0, 3, 3, 2, 1, 2, 0, 0, 0, 1, 2},
+}
+
+// loadFuzzed decodes a program from fuzz input and loads it; what it
+// refuses must be refused with a typed error. loaded is what went in.
+func loadFuzzed(t *testing.T, data []byte) (p *Program, loaded nProgram, b Bounds) {
+	np, b := decodeProgram(data)
+	p = NewProgram()
+	p.SetBounds(b)
+	for _, fa := range np.facts {
+		if err := p.AddFact(fa.pred, fa.args, fa.sup); err != nil {
+			requireTyped(t, err)
+			continue
+		}
+		loaded.facts = append(loaded.facts, fa)
+	}
+	for _, r := range np.rules {
+		if err := p.AddRule(r); err != nil {
+			requireTyped(t, err)
+			continue
+		}
+		loaded.rules = append(loaded.rules, r)
+	}
+	return p, loaded, b
+}
+
 func FuzzProgram(f *testing.F) {
-	f.Add([]byte{})
-	f.Add([]byte("transitive closure with provenance"))
-	f.Add([]byte{3, 2, 100, 1, 0, 2, 1, 1, 3, 3, 2, 1, 2, 0, 1, 1, 1, 0, 3, 1, 1, 2, 0, 0, 2, 3, 1, 1, 0, 2, 1})
-	f.Add([]byte{7, 5, 199, 2, 1, 2, 2, 0, 1, 3, 4, 0, 2, 1, 1, 1, 2, 0, 1, 0, 2, 2, 2, 1, 0, 3, 3, 2, 1, 2, 0, 0, 0, 1, 2})
+	for _, seed := range programSeeds {
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 512 {
 			return
 		}
-		np, b := decodeProgram(data)
-		p := NewProgram()
-		p.SetBounds(b)
-		var loaded nProgram
-		for _, fa := range np.facts {
-			if err := p.AddFact(fa.pred, fa.args, fa.sup); err != nil {
-				requireTyped(t, err)
-				continue
-			}
-			loaded.facts = append(loaded.facts, fa)
-		}
-		for _, r := range np.rules {
-			if err := p.AddRule(r); err != nil {
-				requireTyped(t, err)
-				continue
-			}
-			loaded.rules = append(loaded.rules, r)
-		}
+		p, loaded, _ := loadFuzzed(t, data)
 		m, err := p.Eval()
 		if err != nil {
 			requireTyped(t, err)
