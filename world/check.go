@@ -78,25 +78,79 @@ func (w *World) checkRuleNames() {
 	}
 }
 
-// citationsOf reports the decisions an entry cites that the scope does
-// not record.
+// citationsOf reports the decisions an entry names that the scope does not
+// record — those its provenance cites, and those an attack, standing
+// revision or ratify record rules or attacks with — and the claims a
+// ledger record names that are not in scope.
 func (w *World) citationsOf(e Entry) []Finding {
-	p, ok := provenanceOf(e.Object)
-	if !ok || p.Kind != objects.ProvenanceCited {
-		return nil
-	}
 	var out []Finding
-	for _, d := range p.Decisions {
+	for _, d := range decisionsNamed(e.Object) {
 		if _, ok := w.ix.decisions[d]; ok {
 			continue
 		}
 		f := newFinding(CodeCitationUnknownDecision,
-			"The %s cites decision %q, which is not recorded in scope %s. Record it with author.record_decision first.", e.Object.Type(), d, w.scope)
+			"The %s %s decision %q, which is not recorded in scope %s. Record it with author.record_decision first.",
+			e.Object.Type(), decisionVerb(e.Object), d, w.scope)
 		f.Citations = []string{e.ID.String()}
 		f.Data = map[string]any{"decision": d}
 		out = append(out, f)
 	}
+	for _, c := range claimsNamed(e.Object) {
+		if _, ok := w.ix.byID.get(c); ok {
+			continue
+		}
+		f := newFinding(CodeCitationUnknownClaim,
+			"The %s names claim %s, which is not in scope %s.", e.Object.Type(), c.String()[:12], w.scope)
+		f.Citations = []string{e.ID.String()}
+		f.Data = map[string]any{"claim": c.String()}
+		out = append(out, f)
+	}
 	return out
+}
+
+// decisionsNamed lists the decisions an object draws on: the ones its
+// cited provenance names, or the ones a ledger record rules or attacks
+// with, each once.
+func decisionsNamed(o objects.Object) []string {
+	switch x := o.(type) {
+	case *objects.Attack:
+		if x.Attacker == x.Target {
+			return []string{x.Attacker}
+		}
+		return []string{x.Attacker, x.Target}
+	case *objects.Standing:
+		return []string{x.Decision}
+	case *objects.Ratify:
+		return []string{x.Decision}
+	}
+	if p, ok := provenanceOf(o); ok && p.Kind == objects.ProvenanceCited {
+		return p.Decisions
+	}
+	return nil
+}
+
+// decisionVerb says how an object draws on the decisions it names.
+func decisionVerb(o objects.Object) string {
+	switch o.(type) {
+	case *objects.Attack:
+		return "names"
+	case *objects.Standing, *objects.Ratify:
+		return "is ruled by"
+	}
+	return "cites"
+}
+
+// claimsNamed lists the claims a ledger record is about.
+func claimsNamed(o objects.Object) []objects.ID {
+	switch x := o.(type) {
+	case *objects.Attack:
+		return []objects.ID{x.Claim}
+	case *objects.Standing:
+		return []objects.ID{x.Claim}
+	case *objects.Ratify:
+		return x.Claims
+	}
+	return nil
 }
 
 // referencesOf reports the entities (or events) an entry names that are

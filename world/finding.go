@@ -66,6 +66,7 @@ const (
 	CodeEntityUnknown           = "entity.unknown"
 	CodeNameUnvetted            = "name.unvetted"
 	CodeCitationUnknownDecision = "citation.unknown-decision"
+	CodeCitationUnknownClaim    = "citation.unknown-claim"
 	CodeFDViolation             = "continuity.fd-violation"
 	CodeDerivedFDViolation      = "continuity.derived-fd-violation"
 	CodeFluentOrderUndeclared   = "continuity.fluent-order-undeclared"
@@ -87,7 +88,8 @@ const (
 // Catalogue lists every finding code, in code order.
 var Catalogue = []CodeInfo{
 	{CodeBeforeCycle, SeverityError, Checked, "The declared order of events closes a cycle: an event would come before itself."},
-	{CodeCitationUnknownDecision, SeverityError, Checked, "A cited provenance names a decision that is not recorded in the scope."},
+	{CodeCitationUnknownClaim, SeverityError, Checked, "An attack, standing revision or ratify record names a claim that is not in the scope."},
+	{CodeCitationUnknownDecision, SeverityError, Checked, "A cited provenance, attack, standing revision or ratify record names a decision that is not recorded in the scope."},
 	{CodeConsequenceChanged, SeverityWarn, Checked, "A supposition may move derived consequences; author.diff shows which."},
 	{CodeDerivedFDViolation, SeverityError, Derived, "A functional predicate holds two distinct certain values for one subject in the saturated world (through rules or identity), though not among the authored facts."},
 	{CodeFDViolation, SeverityError, Checked, "A functional predicate holds two distinct certain values for one subject among the authored facts."},

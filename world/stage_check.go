@@ -54,6 +54,15 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 			return f.Code == CodeCitationUnknownDecision && known
 		})
 	}
+	// Ledger records naming a claim staged now no longer name an unknown one.
+	groups[groupCitations] = slices.DeleteFunc(slices.Clone(groups[groupCitations]), func(f Finding) bool {
+		if f.Code != CodeCitationUnknownClaim {
+			return false
+		}
+		id, err := objects.ParseID(f.Data["claim"].(string))
+		_, known := nw.ix.byID.get(id)
+		return err == nil && known
+	})
 	for _, e := range fresh {
 		groups[groupCitations] = append(groups[groupCitations], nw.citationsOf(e)...)
 		groups[groupReferences] = append(groups[groupReferences], nw.referencesOf(e)...)

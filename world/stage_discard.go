@@ -183,8 +183,8 @@ func (nw *World) forgetFindings(w *World, gone []Entry) {
 			return len(f.Citations) == 1 && cited[f.Citations[0]]
 		})
 	}
-	if len(unrecorded) > 0 {
-		nw.recite(unrecorded)
+	if len(unrecorded) > 0 || len(gone) > 0 && nw.hasLedger() {
+		nw.recite(unrecorded, gone)
 	}
 	if len(namesOf(gone)) > 0 || len(questionsOf(gone)) > 0 {
 		// Claims may name what is gone, and candidates may be gone: the
@@ -197,16 +197,36 @@ func (nw *World) forgetFindings(w *World, gone []Entry) {
 	}
 }
 
-// recite checks again the citations of every claim that cites one of
-// the decisions no longer recorded (one scan of the entries).
-func (nw *World) recite(decisions map[string]bool) {
+// recite checks again the citations of every entry that names one of the
+// decisions no longer recorded, and of every ledger record that names a
+// claim now gone (one scan of the entries).
+func (nw *World) recite(decisions map[string]bool, gone []Entry) {
+	goneIDs := map[objects.ID]bool{}
+	for _, e := range gone {
+		goneIDs[e.ID] = true
+	}
 	var again []Entry
 	cites := map[string]bool{}
-	for e := range nw.ix.entries.all() {
-		p, ok := provenanceOf(e.Object)
-		if ok && p.Kind == objects.ProvenanceCited && slices.ContainsFunc(p.Decisions, func(d string) bool { return decisions[d] }) {
+	consider := func(e Entry) {
+		if cites[e.ID.String()] {
+			return
+		}
+		if slices.ContainsFunc(decisionsNamed(e.Object), func(d string) bool { return decisions[d] }) ||
+			slices.ContainsFunc(claimsNamed(e.Object), func(c objects.ID) bool { return goneIDs[c] }) {
 			again = append(again, e)
 			cites[e.ID.String()] = true
+		}
+	}
+	if len(decisions) > 0 {
+		for e := range nw.ix.entries.all() {
+			consider(e)
+		}
+	} else {
+		// Only claims went: only the ledger records can name them.
+		for _, es := range [][]Entry{nw.ix.attacks, nw.ix.standing, nw.ix.ratify} {
+			for _, e := range es {
+				consider(e)
+			}
 		}
 	}
 	kept := slices.DeleteFunc(slices.Clone(nw.groups[groupCitations]), func(f Finding) bool {
@@ -216,4 +236,9 @@ func (nw *World) recite(decisions map[string]bool) {
 		kept = append(kept, nw.citationsOf(e)...)
 	}
 	nw.groups[groupCitations] = kept
+}
+
+// hasLedger reports whether the world holds records that name claims.
+func (nw *World) hasLedger() bool {
+	return len(nw.ix.attacks)+len(nw.ix.standing)+len(nw.ix.ratify) > 0
 }

@@ -132,15 +132,24 @@ func (w *World) dropCycle(de *datalog.Error) bool {
 	return false
 }
 
-// dropRule takes a rule out of the program and records why.
+// dropRule takes a rule out of the program and records why, citing the
+// rule's claim so that a finding points at the rule that was left out.
 func (w *World) dropRule(name string, err error) {
 	w.droppedRules[name] = true
-	code := CodeRuleUnstratifiable
+	code, why := CodeRuleUnstratifiable, err.Error()
 	var de *datalog.Error
-	if errors.As(err, &de) && de.Code == CodeRuleUnboundVariable {
-		code = CodeRuleUnboundVariable
+	if errors.As(err, &de) {
+		why = de.Message
+		if de.Code == CodeRuleUnboundVariable {
+			code = CodeRuleUnboundVariable
+		}
 	}
-	f := newFinding(code, "Rule %s is left out of the world: %v", name, err)
+	f := newFinding(code, "Rule %s is left out of the world: %s", name, why)
+	for _, e := range w.ix.rules {
+		if e.Object.(*objects.Rule).Name == name {
+			f.Citations = append(f.Citations, e.ID.String())
+		}
+	}
 	f.Data = map[string]any{"rule": name}
 	w.emit(groupRules, f)
 }
