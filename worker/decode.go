@@ -39,6 +39,10 @@ func decodeStrict(data []byte, v any, what string) *Error {
 
 // decodeError turns an encoding/json error into a schema error.
 func decodeError(err error, what string) *Error {
+	var we *Error
+	if errors.As(err, &we) {
+		return we // a params type that reads itself said what is wrong
+	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		return Errorf(ClassSchema, CodeBadParams, "%s: field %s must be %s, not %s", what, te.Field, jsonKind(te.Type), te.Value).With("field", te.Field)

@@ -1,0 +1,202 @@
+package author
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/worker"
+)
+
+// harness is a service over a fresh store, driven through the registry as
+// a transport would drive it.
+type harness struct {
+	t     *testing.T
+	store *lorestore.Store
+	svc   *Service
+	reg   *worker.Registry
+	n     int
+}
+
+func newHarness(t *testing.T, docs ...string) *harness {
+	t.Helper()
+	clock := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	s, err := lorestore.Init(t.TempDir(), lorestore.Options{Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	svc, err := New(Config{Store: s, Documents: docs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := worker.NewRegistry()
+	Register(reg, svc)
+	return &harness{t: t, store: s, svc: svc, reg: reg}
+}
+
+// call sends one request with the given extra envelope fields and returns
+// the decoded response.
+func (h *harness) call(op string, params any, env ...string) map[string]any {
+	h.t.Helper()
+	h.n++
+	req := map[string]any{"dli": "2.0.0", "id": fmt.Sprintf("rq-%d", h.n), "op": op, "params": params}
+	for i := 0; i+1 < len(env); i += 2 {
+		req[env[i]] = env[i+1]
+	}
+	line, _ := json.Marshal(req)
+	resp := h.reg.Dispatch(context.Background(), line)
+	out, err := json.Marshal(resp)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		h.t.Fatal(err)
+	}
+	return m
+}
+
+// ok calls and requires success.
+func (h *harness) ok(op string, params any, env ...string) map[string]any {
+	h.t.Helper()
+	m := h.call(op, params, env...)
+	if m["ok"] != true {
+		h.t.Fatalf("%s: %v", op, m["error"])
+	}
+	return m
+}
+
+// refused calls and requires an error with this code.
+func (h *harness) refused(code, op string, params any, env ...string) map[string]any {
+	h.t.Helper()
+	m := h.call(op, params, env...)
+	e, _ := m["error"].(map[string]any)
+	if m["ok"] != false || e["code"] != code {
+		h.t.Fatalf("%s: want error %s, got %v", op, code, m)
+	}
+	return e
+}
+
+func prop() map[string]any { return map[string]any{"kind": "proposed", "origin": "session-7c9"} }
+
+func TestStagingSession(t *testing.T) {
+	h := newHarness(t, "camelot")
+	open := h.ok("author.open", map[string]any{"scope": "camelot"})
+	ws := open["workspace"].(string)
+	d0 := open["workspace_digest"].(string)
+	r := h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()}, "expected_digest", d0)
+	if got := r["rendered"].([]any)[0]; got != `person mireth "Mireth"  proposed  session-7c9` && !strings.HasPrefix(got.(string), "person mireth") {
+		t.Fatalf("rendered %q", got)
+	}
+	d1 := r["workspace_digest"].(string)
+	if d1 == d0 {
+		t.Fatal("digest did not move")
+	}
+	r = h.ok("author.add_relation", map[string]any{"workspace": ws, "relation": "serves", "from": "mireth", "to": "the-warden", "provenance": prop()})
+	fs := r["findings"].([]any)
+	if len(fs) != 1 || fs[0].(map[string]any)["code"] != "entity.unknown" {
+		t.Fatalf("findings %v", fs)
+	}
+	h.refused(CodeMaterializeBlocked, "author.materialize", map[string]any{"workspace": ws})
+	// Stale fence: nothing staged.
+	st := h.ok("author.status", map[string]any{"workspace": ws})
+	h.refused(CodeStaleFence, "author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": "tongue", "value": "low-saltish", "provenance": prop()}, "expected_digest", d1)
+	if st2 := h.ok("author.status", map[string]any{"workspace": ws}); st2["workspace_digest"] != st["workspace_digest"] {
+		t.Fatal("a stale call staged something")
+	}
+	// Resolve the reference; materialize commits.
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "the-warden", "name": "The Warden", "provenance": prop()})
+	m := h.ok("author.materialize", map[string]any{"workspace": ws, "rendered": true})
+	if len(m["committed"].([]any)) != 3 || m["root_hash"] == "" {
+		t.Fatalf("materialize %v", m)
+	}
+	log, err := h.store.Log(lorestore.LogOptions{From: "main", Limit: 1})
+	if err != nil || !strings.HasPrefix(log[0].Message.Summary, "materialize camelot: 2 entities, 1 relation") {
+		t.Fatalf("log %v %v", log, err)
+	}
+	// A new workspace opens on the new commit and sees the entities.
+	ws2 := h.ok("author.open", map[string]any{"scope": "camelot"})
+	ents := h.ok("author.entities", map[string]any{"workspace": ws2["workspace"]})
+	if ents["total"].(float64) != 2 {
+		t.Fatalf("entities %v", ents)
+	}
+}
+
+func TestIdempotencyAndTombstones(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	p := map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()}
+	first := h.ok("author.add_entity", p, "idempotency_key", "k1")
+	again := h.ok("author.add_entity", p, "idempotency_key", "k1")
+	if first["workspace_digest"] != again["workspace_digest"] {
+		t.Fatal("retry answered differently")
+	}
+	st := h.ok("author.status", map[string]any{"workspace": ws})
+	if n := len(st["staged"].([]any)); n != 1 {
+		t.Fatalf("%d staged after a retry", n)
+	}
+	p2 := map[string]any{"workspace": ws, "kind": "person", "id": "galahad", "name": "Galahad", "provenance": prop()}
+	h.refused(CodeKeyConflict, "author.add_entity", p2, "idempotency_key", "k1")
+	d := h.ok("author.discard", map[string]any{"workspace": ws}, "idempotency_key", "kd")
+	if d2 := h.ok("author.discard", map[string]any{"workspace": ws}, "idempotency_key", "kd"); d2["discarded"] != d["discarded"] {
+		t.Fatal("retried discard differs")
+	}
+	h.refused(CodeUnknownDoc, "author.status", map[string]any{"workspace": ws})
+	h.refused(CodeUnknownDoc, "author.add_entity", p2)
+	// 1,024 more discards push the first tombstone out.
+	for i := 0; i < maxTombstones; i++ {
+		w := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+		h.ok("author.discard", map[string]any{"workspace": w})
+	}
+	h.refused(CodeUnknownDoc, "author.discard", map[string]any{"workspace": ws}, "idempotency_key", "kd")
+}
+
+func TestForks(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	h.ok("author.open_question", map[string]any{"workspace": ws, "id": "where-the-first-ward-stood", "prompt": "Where did the first ward stand?"})
+	opt := h.ok("author.add_option", map[string]any{"workspace": ws, "question": "where-the-first-ward-stood", "id": "the-tidewall", "label": "The Tidewall"})
+	if got := opt["rendered"].([]any)[0]; got != `  option the-tidewall "The Tidewall"` {
+		t.Fatalf("option rendered %q", got)
+	}
+	h.refused(CodeNotAFork, "author.add_hypothesis", map[string]any{"workspace": ws, "id": "coast-runs-north", "statement": "The coast runs north."})
+	h.refused(CodeHypothesisInScope, "author.add_fact", map[string]any{"workspace": ws, "entity": "x", "key": "k", "value": "v",
+		"provenance": map[string]any{"kind": "hypothesis", "hyp": "h"}})
+	h.ok("author.materialize", map[string]any{"workspace": ws})
+	h.refused(CodeQuestionCommitted, "author.add_option", map[string]any{"workspace": ws, "question": "where-the-first-ward-stood", "id": "the-cliffs", "label": "The Cliffs"})
+	h.refused(CodeUnknownFork, "author.open", map[string]any{"fork": "where-the-first-ward-stood"}) // forks resolve at start
+	h2 := &harness{t: t, store: h.store, reg: worker.NewRegistry()}
+	svc, err := New(Config{Store: h.store, Documents: []string{"camelot"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Register(h2.reg, svc)
+	fork := h2.ok("author.open", map[string]any{"fork": "where-the-first-ward-stood"})["workspace"].(string)
+	h2.ok("author.add_hypothesis", map[string]any{"workspace": fork, "id": "coast-runs-north", "statement": "The coast runs north."})
+	h2.refused(CodeHypothesisLimit, "author.add_hypothesis", map[string]any{"workspace": fork, "id": "second", "statement": "Another."})
+	h2.refused(CodeUnknownHypothesis, "author.suppose", map[string]any{"workspace": fork, "hypotheses": []string{"nope"}})
+	s := h2.ok("author.suppose", map[string]any{"workspace": fork, "hypotheses": []string{"coast-runs-north"}})
+	if f := s["findings"].([]any)[0].(map[string]any); f["code"] != "consequence.changed" || f["severity"] != "warn" {
+		t.Fatalf("suppose findings %v", s["findings"])
+	}
+	h2.refused(CodeForkLocal, "author.materialize", map[string]any{"workspace": fork})
+}
+
+func TestCacheCompilesOncePerCommit(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
+	h.ok("author.materialize", map[string]any{"workspace": ws})
+	before := h.svc.cache.compileCount()
+	for i := 0; i < 5; i++ {
+		h.ok("author.open", map[string]any{"scope": "camelot"})
+	}
+	if got := h.svc.cache.compileCount() - before; got != 0 {
+		t.Fatalf("%d compiles for five opens on a cached commit, want 0", got)
+	}
+}

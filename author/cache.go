@@ -1,0 +1,89 @@
+// The world cache: compiled base worlds keyed by (commit, scope), so that a
+// second workspace over the same commit opens without a compile. A World
+// never changes, so one cached value can be shared by every workspace.
+
+package author
+
+import (
+	"container/list"
+	"sync"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// cacheKey names one compiled base world.
+type cacheKey struct {
+	commit plumbing.Hash
+	scope  string
+}
+
+// worldCache is a small LRU of compiled worlds. Concurrent misses on one
+// key compile once: the second caller waits for the first.
+type worldCache struct {
+	mu      sync.Mutex
+	max     int
+	order   *list.List // of *cacheEntry, most recent first
+	entries map[cacheKey]*cacheEntry
+	// compiles counts compilations, for tests and benchmarks.
+	compiles int
+}
+
+type cacheEntry struct {
+	key   cacheKey
+	elem  *list.Element
+	ready chan struct{} // closed when w or err is set
+	w     *world.World
+	err   error
+}
+
+func newWorldCache(max int) *worldCache {
+	return &worldCache{max: max, order: list.New(), entries: map[cacheKey]*cacheEntry{}}
+}
+
+// get returns the world of a scope at a commit, compiling it on a miss.
+func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, error) {
+	k := cacheKey{commit, scope}
+	c.mu.Lock()
+	if e, ok := c.entries[k]; ok {
+		c.order.MoveToFront(e.elem)
+		c.mu.Unlock()
+		<-e.ready
+		return e.w, e.err
+	}
+	e := &cacheEntry{key: k, ready: make(chan struct{})}
+	e.elem = c.order.PushFront(e)
+	c.entries[k] = e
+	c.compiles++
+	c.evict()
+	c.mu.Unlock()
+
+	e.w, e.err = world.CompileAt(s, commit, scope)
+	close(e.ready)
+	if e.err != nil {
+		c.mu.Lock()
+		if c.entries[k] == e {
+			c.order.Remove(e.elem)
+			delete(c.entries, k)
+		}
+		c.mu.Unlock()
+	}
+	return e.w, e.err
+}
+
+// evict drops the least recently used worlds past the limit. Called with
+// c.mu held.
+func (c *worldCache) evict() {
+	for c.order.Len() > c.max {
+		e := c.order.Remove(c.order.Back()).(*cacheEntry)
+		delete(c.entries, e.key)
+	}
+}
+
+// compileCount reports how many compilations the cache has started.
+func (c *worldCache) compileCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.compiles
+}

@@ -1,0 +1,121 @@
+// Forks: the hypothesis a fork mints, and suppositions, which pin it true
+// in the fork's world and nowhere else (koan 2: a fork is exploration over
+// an unchanged store).
+
+package author
+
+import (
+	"sort"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// CodeHypothesisInUse refuses discarding a hypothesis that claims or a
+// supposition still name.
+const CodeHypothesisInUse = "hypothesis-in-use"
+
+func init() { ErrorCodes[CodeHypothesisInUse] = worker.ClassRefused }
+
+// suppose adds hypotheses to the supposed set and re-grades the fork's
+// world under them.
+func (s *Service) suppose(ws *Workspace, hyps []string) error {
+	set := map[string]bool{}
+	for _, h := range append(append([]string(nil), ws.supposed...), hyps...) {
+		set[h] = true
+	}
+	supposed := make([]string, 0, len(set))
+	for h := range set {
+		supposed = append(supposed, h)
+	}
+	sort.Strings(supposed)
+	nw, err := s.compileWorkspace(ws, supposed)
+	if err != nil {
+		return err
+	}
+	ws.world, ws.supposed = nw, supposed
+	ws.digest = ws.computeDigest()
+	return nil
+}
+
+// compileWorkspace compiles the workspace's base and staged layer under a
+// set of suppositions.
+func (s *Service) compileWorkspace(ws *Workspace, supposed []string) (*world.World, error) {
+	base, err := s.baseEntries(ws.base, ws.scope)
+	if err != nil {
+		return nil, err
+	}
+	staged := make([]objects.Object, len(ws.staged))
+	for i, st := range ws.staged {
+		staged[i] = st.obj
+	}
+	return world.Compile(world.Input{Scope: ws.scope, Base: base, Staged: staged, Supposed: supposed})
+}
+
+// baseEntries reads the committed objects of a scope at a commit.
+func (s *Service) baseEntries(commit plumbing.Hash, scope string) ([]world.Entry, error) {
+	if commit.IsZero() {
+		return nil, nil
+	}
+	sn, err := s.store.SnapshotAt(commit)
+	if err != nil {
+		return nil, err
+	}
+	return world.LoadScope(sn, scope)
+}
+
+// unmint forgets the fork's hypothesis when its declaration is discarded,
+// unless a staged claim or a supposition still names it.
+func (ws *Workspace) unmint(h string) error {
+	inUse := contains(ws.supposed, h)
+	for _, st := range ws.staged {
+		if p, ok := provenance(st.obj); ok && p.Kind == objects.ProvenanceHypothesis && p.Hyp == h {
+			inUse = true
+		}
+	}
+	if inUse {
+		return worker.Errorf(worker.ClassRefused, CodeHypothesisInUse,
+			"Hypothesis %s is still supposed or cited by a staged claim; discard those first.", h).With("hyp", h)
+	}
+	ws.hyps = nil
+	return nil
+}
+
+// provenance returns the provenance of a claim-bearing object.
+func provenance(o objects.Object) (objects.Provenance, bool) {
+	switch x := o.(type) {
+	case *objects.Entity:
+		return x.Provenance, true
+	case *objects.Fact:
+		return x.Provenance, true
+	case *objects.Relation:
+		return x.Provenance, true
+	case *objects.Event:
+		return x.Provenance, true
+	case *objects.Before:
+		return x.Provenance, true
+	case *objects.Rule:
+		return x.Provenance, true
+	case *objects.Functional:
+		return x.Provenance, true
+	case *objects.Inertial:
+		return x.Provenance, true
+	case *objects.SameAs:
+		return x.Provenance, true
+	case *objects.PredicateSameAs:
+		return x.Provenance, true
+	case *objects.State:
+		return x.Provenance, true
+	}
+	return objects.Provenance{}, false
+}
+
+// hashString renders a commit id, "" for none.
+func hashString(h plumbing.Hash) string {
+	if h.IsZero() {
+		return ""
+	}
+	return h.String()
+}

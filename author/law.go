@@ -1,0 +1,201 @@
+// The mutation law: fences, idempotency keys and tombstones. Every
+// mutating op runs through mutate, which replays a keyed retry, refuses a
+// stale fence, and otherwise runs the op under the workspace's lock.
+
+package author
+
+import (
+	"bytes"
+	"container/list"
+	"encoding/json"
+	"sync"
+
+	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/worker"
+)
+
+// Error codes the author ops answer with.
+const (
+	CodeUnknownDoc         = "unknown-doc"
+	CodeStaleFence         = "stale-fence"
+	CodeKeyConflict        = "idempotency-conflict"
+	CodeMaterializeBlocked = "materialize-blocked"
+	CodeUnknownScope       = "unknown-scope"
+	CodeUnknownFork        = "unknown-fork"
+	CodeAmbiguousFork      = "ambiguous-fork"
+	CodeOpenMode           = "open-mode"
+	CodeNotAFork           = "not-a-fork"
+	CodeHypothesisLimit    = "hypothesis-limit"
+	CodeUnknownHypothesis  = "unknown-hypothesis"
+	CodeHypothesisInScope  = "hypothesis-outside-fork"
+	CodeQuestionExists     = "question-exists"
+	CodeQuestionCommitted  = "question-committed"
+	CodeUnknownQuestion    = "unknown-question"
+	CodeOptionExists       = "option-exists"
+	CodeUnknownDecl        = "unknown-decl"
+	CodeForkLocal          = "fork-local"
+	CodeInvalidObject      = "invalid-object"
+	CodeBranchMoved        = "branch-moved"
+)
+
+// ErrorCodes lists every code the author ops may answer with, with its
+// class, for the generated error reference.
+var ErrorCodes = map[string]worker.Class{
+	CodeUnknownDoc: worker.ClassRefused, CodeStaleFence: worker.ClassRefused, CodeKeyConflict: worker.ClassConflict,
+	CodeMaterializeBlocked: worker.ClassRefused, CodeUnknownScope: worker.ClassRefused, CodeUnknownFork: worker.ClassRefused,
+	CodeAmbiguousFork: worker.ClassRefused, CodeOpenMode: worker.ClassSchema, CodeNotAFork: worker.ClassRefused,
+	CodeHypothesisLimit: worker.ClassRefused, CodeUnknownHypothesis: worker.ClassRefused, CodeHypothesisInScope: worker.ClassRefused,
+	CodeQuestionExists: worker.ClassRefused, CodeQuestionCommitted: worker.ClassRefused, CodeUnknownQuestion: worker.ClassNotFound,
+	CodeOptionExists: worker.ClassRefused, CodeUnknownDecl: worker.ClassNotFound, CodeForkLocal: worker.ClassRefused,
+	CodeInvalidObject: worker.ClassSchema, CodeBranchMoved: worker.ClassRefused,
+}
+
+// keyed is what an applied idempotency key remembers: the call it was
+// given for, and the result it returned.
+type keyed struct {
+	op     string
+	params []byte // canonical (RFC 8785) params
+	result any
+}
+
+// maxTombstones is how many discarded workspaces are remembered.
+const maxTombstones = 1024
+
+// tombstone is what remains of a discarded workspace: its id and the keys
+// its calls applied, so that a retried discard answers as the first did.
+type tombstone struct {
+	id   string
+	keys map[string]keyed
+}
+
+// tombstones keeps the most recent discarded workspaces, oldest evicted.
+type tombstones struct {
+	mu    sync.Mutex
+	max   int
+	order *list.List // of *tombstone, oldest at the front
+	byID  map[string]*list.Element
+}
+
+func newTombstones(max int) *tombstones {
+	return &tombstones{max: max, order: list.New(), byID: map[string]*list.Element{}}
+}
+
+func (t *tombstones) add(ts *tombstone) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.byID[ts.id] = t.order.PushBack(ts)
+	for t.order.Len() > t.max {
+		old := t.order.Remove(t.order.Front()).(*tombstone)
+		delete(t.byID, old.id)
+	}
+}
+
+func (t *tombstones) get(id string) (*tombstone, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e, ok := t.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return e.Value.(*tombstone), true
+}
+
+// canonicalParams is the RFC 8785 form of a call's params: a retry is the
+// same call when these bytes are equal, however its JSON was spelled.
+func canonicalParams(c *worker.Call) []byte {
+	if len(c.Params) == 0 {
+		return []byte("{}")
+	}
+	b, err := jcs.Transform(c.Params)
+	if err != nil {
+		return c.Params // the params decoded, so this does not happen
+	}
+	return b
+}
+
+// replay answers a keyed call from a key cache: the first result for an
+// exact retry, a conflict for the same key with another call, nothing
+// (ok false) for a new key.
+func replay[R any](keys map[string]keyed, c *worker.Call) (R, bool, error) {
+	var zero R
+	if c.IdempotencyKey == "" {
+		return zero, false, nil
+	}
+	k, ok := keys[c.IdempotencyKey]
+	if !ok {
+		return zero, false, nil
+	}
+	if k.op != c.Op || !bytes.Equal(k.params, canonicalParams(c)) {
+		return zero, true, worker.Errorf(worker.ClassConflict, CodeKeyConflict,
+			"Idempotency key %q was already used for another call (%s); use a new key for a new call.", c.IdempotencyKey, k.op).
+			With("idempotency_key", c.IdempotencyKey)
+	}
+	r, ok := k.result.(R)
+	if !ok {
+		return zero, true, worker.Errorf(worker.ClassInternal, worker.CodeInternal, "stored result of %s has another type", k.op)
+	}
+	return r, true, nil
+}
+
+// mutate runs one mutating call on a workspace under the mutation law.
+func mutate[R any](s *Service, c *worker.Call, wsID string, apply func(ws *Workspace) (R, error)) (R, error) {
+	var zero R
+	ws, werr := s.workspace(wsID)
+	if werr != nil {
+		if ts, ok := s.tombstones.get(wsID); ok {
+			if r, hit, err := replay[R](ts.keys, c); hit {
+				return r, err
+			}
+		}
+		return zero, werr
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.discarded {
+		// Discarded while this call waited for the lock: answer as a
+		// tombstone would.
+		if ts, ok := s.tombstones.get(wsID); ok {
+			if r, hit, err := replay[R](ts.keys, c); hit {
+				return r, err
+			}
+		}
+		return zero, errUnknownDoc(wsID)
+	}
+	if r, hit, err := replay[R](ws.keys, c); hit {
+		return r, err
+	}
+	if c.ExpectedDigest != "" && c.ExpectedDigest != ws.digest {
+		return zero, worker.Errorf(worker.ClassRefused, CodeStaleFence,
+			"Workspace %s is at digest %s; you presented %s. Read author.status before continuing.", ws.id, ws.digest, c.ExpectedDigest).
+			With("expected_digest", ws.digest).With("presented_digest", c.ExpectedDigest)
+	}
+	r, err := apply(ws)
+	if err != nil {
+		return zero, err
+	}
+	if c.IdempotencyKey != "" {
+		ws.keys[c.IdempotencyKey] = keyed{op: c.Op, params: canonicalParams(c), result: r}
+	}
+	if ws.discarded {
+		s.retire(ws) // after its key is recorded: a retried discard replays
+	}
+	return r, nil
+}
+
+// retire closes a discarded workspace and leaves its tombstone. Called
+// with ws.mu held; ws.keys is never written again.
+func (s *Service) retire(ws *Workspace) {
+	s.mu.Lock()
+	delete(s.workspaces, ws.id)
+	s.mu.Unlock()
+	s.tombstones.add(&tombstone{id: ws.id, keys: ws.keys})
+}
+
+// mustJSON marshals a value that cannot fail to marshal.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

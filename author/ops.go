@@ -1,0 +1,356 @@
+// The workspace and claim-staging ops of DLI sections 2 and 3.1–3.9, as
+// handlers over typed params, and Register, which files them (with the read
+// tools of reads.go) in a worker registry.
+
+package author
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/world"
+)
+
+// OpenParams open a workspace over a scope or a fork (exactly one).
+type OpenParams struct {
+	Scope string `json:"scope,omitempty"`
+	Fork  string `json:"fork,omitempty"`
+}
+
+// OpenResult names the new workspace and its first digest.
+type OpenResult struct {
+	Workspace       string `json:"workspace"`
+	WorkspaceDigest string `json:"workspace_digest"`
+	Scope           string `json:"scope"`
+	Fork            string `json:"fork,omitempty"`
+	RootHash        string `json:"root_hash"` // the base commit ("" before the first commit)
+}
+
+// WorkspaceParams name a workspace.
+type WorkspaceParams struct {
+	Workspace string `json:"workspace"`
+}
+
+// StageResult is the feedback contract of a staging call (DLI section 4).
+type StageResult struct {
+	WorkspaceDigest string          `json:"workspace_digest"`
+	Rendered        []string        `json:"rendered"`
+	Findings        []world.Finding `json:"findings"`
+}
+
+// OpenQuestionParams file an open question, with no options yet.
+type OpenQuestionParams struct {
+	Workspace string `json:"workspace"`
+	ID        string `json:"id"`
+	Prompt    string `json:"prompt"`
+}
+
+// GroundAtom is a predicate applied to constants.
+type GroundAtom struct {
+	Pred string   `json:"pred"`
+	Args []string `json:"args"`
+}
+
+// AddOptionParams add one option to a question staged in the workspace.
+type AddOptionParams struct {
+	Workspace string      `json:"workspace"`
+	Question  string      `json:"question"`
+	ID        string      `json:"id"`
+	Label     string      `json:"label"`
+	Implies   *GroundAtom `json:"implies,omitempty"`
+}
+
+// SupposeParams pin minted hypotheses true in a fork.
+type SupposeParams struct {
+	Workspace  string   `json:"workspace"`
+	Hypotheses []string `json:"hypotheses"`
+}
+
+// DiscardParams drop a whole workspace, or one staged declaration (decl:
+// its object id).
+type DiscardParams struct {
+	Workspace string `json:"workspace"`
+	Decl      string `json:"decl,omitempty"`
+}
+
+// DiscardResult says what was dropped; a declaration discard also gives
+// the new digest and the findings it brought.
+type DiscardResult struct {
+	Discarded       string          `json:"discarded"` // "workspace" or the declaration's id
+	WorkspaceDigest string          `json:"workspace_digest,omitempty"`
+	Rendered        []string        `json:"rendered"`
+	Findings        []world.Finding `json:"findings"`
+}
+
+// MaterializeParams commit a workspace; rendered opts into .dli text.
+type MaterializeParams struct {
+	Workspace string `json:"workspace"`
+	Rendered  bool   `json:"rendered,omitempty"`
+}
+
+// MaterializeResult is the new commit and what it committed, as data.
+type MaterializeResult struct {
+	RootHash        string      `json:"root_hash"`
+	WorkspaceDigest string      `json:"workspace_digest"`
+	Committed       []Committed `json:"committed"`
+	Rendered        []string    `json:"rendered,omitempty"`
+}
+
+// Register files every author op of this package in a registry.
+func Register(r *worker.Registry, s *Service) {
+	worker.Register(r, worker.Spec{Name: "author.open", Summary: "Open a workspace over a document (scope) or a fork of one of its questions.", Fiction: true}, s.opOpen)
+	registerClaim[*objects.Entity](r, s, "author.add_entity", "Stage an entity: a person, place, thing or era.")
+	registerClaim[*objects.Fact](r, s, "author.add_fact", "Stage a keyed value on one entity.")
+	registerClaim[*objects.Relation](r, s, "author.add_relation", "Stage a binary relation between two entities.")
+	registerClaim[*objects.Event](r, s, "author.add_event", "Stage an event anchored to an era.")
+	registerClaim[*objects.Before](r, s, "author.add_before", "Stage an order: one event before another.")
+	registerClaim[*objects.Hypothesis](r, s, "author.add_hypothesis", "Mint the fork's hyp variable (one per fork).")
+	worker.Register(r, worker.Spec{Name: "author.open_question", Summary: "File an open question as tracked debt.", Mutating: true, Fiction: true}, s.opOpenQuestion)
+	worker.Register(r, worker.Spec{Name: "author.add_option", Summary: "Add one option to a question staged in the workspace.", Mutating: true, Fiction: true}, s.opAddOption)
+	worker.Register(r, worker.Spec{Name: "author.suppose", Summary: "Pin minted hypotheses true within the fork.", Mutating: true, Fiction: true}, s.opSuppose)
+	worker.Register(r, worker.Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Fiction: true}, s.opDiscard)
+	worker.Register(r, worker.Spec{Name: "author.materialize", Summary: "Commit the staged declarations; refused while an error finding stands.", Mutating: true, Fiction: true}, s.opMaterialize)
+	registerReads(r, s)
+}
+
+// registerClaim registers the op that stages one object of type T.
+func registerClaim[T objects.Object](r *worker.Registry, s *Service, name, summary string) {
+	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Fiction: true},
+		func(_ context.Context, c *worker.Call, p *ClaimParams[T]) (StageResult, error) {
+			return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+				return s.stageClaim(ws, p.Object)
+			})
+		})
+}
+
+func (s *Service) opOpen(_ context.Context, _ *worker.Call, p *OpenParams) (OpenResult, error) {
+	ws, err := s.Open(p.Scope, p.Fork)
+	if err != nil {
+		return OpenResult{}, err
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return OpenResult{Workspace: ws.id, WorkspaceDigest: ws.digest, Scope: ws.scope, Fork: ws.fork, RootHash: hashString(ws.base)}, nil
+}
+
+// stageClaim checks a claim's provenance against the workspace and stages
+// it. Findings stage it anyway (and may bar materialize); a refusal stages
+// nothing.
+func (s *Service) stageClaim(ws *Workspace, o objects.Object) (StageResult, error) {
+	if err := ws.checkProvenance(o); err != nil {
+		return StageResult{}, err
+	}
+	if h, ok := o.(*objects.Hypothesis); ok {
+		if err := ws.checkMint(h); err != nil {
+			return StageResult{}, err
+		}
+	}
+	fs, err := ws.stage([]objects.Object{o}, nil)
+	if err != nil {
+		return StageResult{}, err
+	}
+	if h, ok := o.(*objects.Hypothesis); ok {
+		ws.hyps = append(ws.hyps, h.Ident)
+		ws.digest = ws.computeDigest()
+	}
+	return StageResult{WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(o), Findings: fs}, nil
+}
+
+// checkProvenance applies the provenance rules of DLI section 3: a
+// hypothesis provenance is legal only in a fork, and only for the
+// hypothesis minted there.
+func (ws *Workspace) checkProvenance(o objects.Object) error {
+	p, ok := provenance(o)
+	if !ok || p.Kind != objects.ProvenanceHypothesis {
+		return nil
+	}
+	if ws.fork == "" {
+		return worker.Errorf(worker.ClassRefused, CodeHypothesisInScope,
+			"Hypothesis provenance is fork-local: workspace %s is over scope %s, not a fork. Open a fork to stage claims under %s.", ws.id, ws.scope, p.Hyp).
+			With("hyp", p.Hyp)
+	}
+	if !contains(ws.hyps, p.Hyp) {
+		return worker.Errorf(worker.ClassRefused, CodeUnknownHypothesis,
+			"Hypothesis %q has not been minted in workspace %s; mint it with author.add_hypothesis first.", p.Hyp, ws.id).With("hyp", p.Hyp)
+	}
+	return nil
+}
+
+// checkMint allows one hypothesis per fork.
+func (ws *Workspace) checkMint(h *objects.Hypothesis) error {
+	if ws.fork == "" {
+		return worker.Errorf(worker.ClassRefused, CodeNotAFork,
+			"Hypotheses are minted in fork workspaces only; %s is over scope %s.", ws.id, ws.scope)
+	}
+	if len(ws.hyps) > 0 {
+		return worker.Errorf(worker.ClassRefused, CodeHypothesisLimit,
+			"Workspace %s already minted %s: a bundle that needs two independent suppositions is two forks.", ws.id, ws.hyps[0]).
+			With("minted", ws.hyps[0])
+	}
+	return nil
+}
+
+func (s *Service) opOpenQuestion(_ context.Context, c *worker.Call, p *OpenQuestionParams) (StageResult, error) {
+	q := &objects.Question{Ident: p.ID, Prompt: p.Prompt}
+	if err := q.Validate(); err != nil {
+		return StageResult{}, objectError(err)
+	}
+	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		if _, ok := questionOf(ws.world, p.ID); ok {
+			return StageResult{}, worker.Errorf(worker.ClassRefused, CodeQuestionExists, "A question %q is already in this document.", p.ID).With("question", p.ID)
+		}
+		fs, err := ws.stage([]objects.Object{q}, nil)
+		if err != nil {
+			return StageResult{}, err
+		}
+		return StageResult{WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(q), Findings: fs}, nil
+	})
+}
+
+func (s *Service) opAddOption(_ context.Context, c *worker.Call, p *AddOptionParams) (StageResult, error) {
+	opt := objects.Option{Ident: p.ID, Label: p.Label}
+	if p.Implies != nil {
+		opt.Implies = &objects.GroundAtom{Pred: p.Implies.Pred, Args: p.Implies.Args}
+	}
+	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		qi, ok := questionOf(ws.world, p.Question)
+		switch {
+		case !ok:
+			return StageResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownQuestion, "No question %q is open in this workspace; open it with author.open_question.", p.Question).With("question", p.Question)
+		case !qi.Staged:
+			return StageResult{}, worker.Errorf(worker.ClassRefused, CodeQuestionCommitted,
+				"Question %q is committed; extending a committed question is refused. Add all options before materializing it.", p.Question).With("question", p.Question)
+		case ws.world.HasOption(p.ID):
+			return StageResult{}, worker.Errorf(worker.ClassRefused, CodeOptionExists, "Option id %q is taken; option ids are unique in the world.", p.ID).With("option", p.ID)
+		}
+		nq := &objects.Question{Ident: qi.Question.Ident, Prompt: qi.Question.Prompt,
+			Options: append(append([]objects.Option(nil), qi.Question.Options...), opt)}
+		if err := nq.Validate(); err != nil {
+			return StageResult{}, objectError(err)
+		}
+		at := ws.stagedIndex(qi.Claim)
+		fs, err := ws.stage([]objects.Object{nq}, []objects.ID{qi.Claim})
+		if err != nil {
+			return StageResult{}, err
+		}
+		ws.moveLast(at) // the new version takes the old one's place
+		return StageResult{WorkspaceDigest: ws.digest, Rendered: []string{dli.RenderOption(&opt)}, Findings: fs}, nil
+	})
+}
+
+// moveLast moves the last staged declaration to position at (when at is a
+// position), so that a revised declaration keeps its place in the order.
+func (ws *Workspace) moveLast(at int) {
+	n := len(ws.staged)
+	if at < 0 || at >= n-1 {
+		return
+	}
+	last := ws.staged[n-1]
+	copy(ws.staged[at+1:], ws.staged[at:n-1])
+	ws.staged[at] = last
+	ws.digest = ws.computeDigest()
+}
+
+func questionOf(w *world.World, id string) (world.QuestionInfo, bool) {
+	for _, q := range w.Questions() {
+		if q.Question.Ident == id {
+			return q, true
+		}
+	}
+	return world.QuestionInfo{}, false
+}
+
+func (s *Service) opSuppose(_ context.Context, c *worker.Call, p *SupposeParams) (StageResult, error) {
+	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		if ws.fork == "" {
+			return StageResult{}, worker.Errorf(worker.ClassRefused, CodeNotAFork, "Suppositions are fork-local; %s is over scope %s.", ws.id, ws.scope)
+		}
+		if len(p.Hypotheses) == 0 {
+			return StageResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: hypotheses must name at least one minted hypothesis")
+		}
+		for _, h := range p.Hypotheses {
+			if !contains(ws.hyps, h) {
+				return StageResult{}, worker.Errorf(worker.ClassRefused, CodeUnknownHypothesis,
+					"Hypothesis %q has not been minted in workspace %s; only minted hypotheses can be supposed.", h, ws.id).With("hyp", h)
+			}
+		}
+		if err := s.suppose(ws, p.Hypotheses); err != nil {
+			return StageResult{}, err
+		}
+		f := world.Finding{Code: world.CodeConsequenceChanged, Message: fmt.Sprintf(
+			"Under %s, the derived-consequence set may move. See author.diff for the consequences.", joinAnd(ws.supposed)), Citations: []string{}}
+		info, _ := world.Info(world.CodeConsequenceChanged)
+		f.Severity, f.Grade = info.Severity, info.Grade
+		return StageResult{WorkspaceDigest: ws.digest, Rendered: []string{}, Findings: []world.Finding{f}}, nil
+	})
+}
+
+func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams) (DiscardResult, error) {
+	var decl objects.ID
+	if p.Decl != "" {
+		id, err := objects.ParseID(p.Decl)
+		if err != nil {
+			return DiscardResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: decl must be the 64-digit id of a staged declaration").With("field", "decl")
+		}
+		decl = id
+	}
+	return mutate(s, c, p.Workspace, func(ws *Workspace) (DiscardResult, error) {
+		if p.Decl == "" {
+			ws.discarded = true
+			return DiscardResult{Discarded: "workspace", Rendered: []string{}, Findings: []world.Finding{}}, nil
+		}
+		at := ws.stagedIndex(decl)
+		if at < 0 {
+			return DiscardResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownDecl, "Nothing staged in workspace %s has id %s.", ws.id, p.Decl).With("decl", p.Decl)
+		}
+		o := ws.staged[at].obj
+		if h, ok := o.(*objects.Hypothesis); ok {
+			if err := ws.unmint(h.Ident); err != nil {
+				return DiscardResult{}, err
+			}
+		}
+		fs, err := ws.stage(nil, []objects.ID{decl})
+		if err != nil {
+			return DiscardResult{}, err
+		}
+		return DiscardResult{Discarded: p.Decl, WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(o), Findings: fs}, nil
+	})
+}
+
+func (s *Service) opMaterialize(_ context.Context, c *worker.Call, p *MaterializeParams) (MaterializeResult, error) {
+	return mutate(s, c, p.Workspace, func(ws *Workspace) (MaterializeResult, error) {
+		commit, committed, err := s.materialize(ws, c.Op)
+		if err != nil {
+			return MaterializeResult{}, err
+		}
+		res := MaterializeResult{RootHash: hashString(commit), Committed: committed}
+		if p.Rendered {
+			res.Rendered = []string{}
+			for _, st := range ws.staged {
+				res.Rendered = append(res.Rendered, dli.RenderDecl(st.obj)...)
+			}
+		}
+		if err := s.afterMaterialize(ws, commit); err != nil {
+			return MaterializeResult{}, err
+		}
+		res.WorkspaceDigest = ws.digest
+		return res, nil
+	})
+}
+
+func joinAnd(ss []string) string {
+	switch len(ss) {
+	case 0:
+		return ""
+	case 1:
+		return ss[0]
+	}
+	out := ss[0]
+	for _, s := range ss[1 : len(ss)-1] {
+		out += ", " + s
+	}
+	return out + " and " + ss[len(ss)-1]
+}

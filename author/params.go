@@ -1,0 +1,85 @@
+// Params of the claim-staging ops. A claim op's params are the workspace
+// and the fields of the lore object it stages, exactly as the object
+// registry of package objects defines them (DESIGN.md: a request, its
+// staged object and its stored blob read alike), so there is one
+// definition of each object's fields, not a parallel struct per op.
+
+package author
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+)
+
+// ClaimParams are the params of an op that stages one object of type T:
+// {"workspace": …, <the fields of T>}.
+type ClaimParams[T objects.Object] struct {
+	Workspace string
+	Object    T
+}
+
+// UnmarshalJSON takes the workspace out and decodes the rest as a T
+// through objects.Decode, which refuses unknown, missing and mistyped
+// fields and validates the object.
+func (p *ClaimParams[T]) UnmarshalJSON(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params must be a JSON object")
+	}
+	raw, ok := fields["workspace"]
+	if !ok {
+		return worker.Errorf(worker.ClassSchema, worker.CodeMissingField, `params needs field "workspace"`).With("field", "workspace")
+	}
+	if err := json.Unmarshal(raw, &p.Workspace); err != nil || p.Workspace == "" {
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: field workspace must be a workspace id").With("field", "workspace")
+	}
+	if _, ok := fields["type"]; ok {
+		return worker.Errorf(worker.ClassSchema, worker.CodeUnknownField, `params has no field "type"; the op says what it stages`).With("field", "type")
+	}
+	delete(fields, "workspace")
+	var zero T
+	typ, _ := json.Marshal(string(zero.Type()))
+	fields["type"] = typ
+	body, _ := json.Marshal(fields)
+	o, err := objects.Decode(body)
+	if err != nil {
+		return objectError(err)
+	}
+	t, ok := o.(T)
+	if !ok {
+		return worker.Errorf(worker.ClassInternal, worker.CodeInternal, "decoded %s, not %s", o.Type(), zero.Type())
+	}
+	p.Object = t
+	return nil
+}
+
+// objectError turns an object's decode or validation error into a schema
+// error naming the first field at fault (all of them in data).
+func objectError(err error) *worker.Error {
+	var list objects.ErrorList
+	var one *objects.FieldError
+	var fes []*objects.FieldError
+	switch {
+	case errors.As(err, &list):
+		fes = list
+	case errors.As(err, &one):
+		fes = []*objects.FieldError{one}
+	default:
+		return worker.Errorf(worker.ClassSchema, CodeInvalidObject, "params: %v", err)
+	}
+	code := CodeInvalidObject
+	switch fes[0].Code {
+	case objects.CodeRequired:
+		code = worker.CodeMissingField
+	case objects.CodeUnknown:
+		code = worker.CodeUnknownField
+	}
+	problems := make([]map[string]string, len(fes))
+	for i, fe := range fes {
+		problems[i] = map[string]string{"field": fe.Field, "code": fe.Code, "message": fe.Message}
+	}
+	return worker.Errorf(worker.ClassSchema, code, "params: %s", fes[0].Message).With("field", fes[0].Field).With("problems", problems)
+}

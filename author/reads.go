@@ -1,0 +1,484 @@
+// The eight read tools of DLI section 3.16: status, diff, query, why and
+// check, and three a reviewer needs — entities, history and questions
+// (docs/decisions.md). They carry no fence and no key and change nothing.
+
+package author
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/world"
+)
+
+// registerReads files the read tools.
+func registerReads(r *worker.Registry, s *Service) {
+	worker.Register(r, worker.Spec{Name: "author.status", Summary: "The staged declarations, rendered, the full findings and the digest.", Fiction: true}, s.opStatus)
+	worker.Register(r, worker.Spec{Name: "author.diff", Summary: "The staged change as canonical .dli, per-declaration rows, findings and the derived-consequence diff.", Fiction: true}, s.opDiff)
+	worker.Register(r, worker.Spec{Name: "author.query", Summary: "Answer a goal atom with grades, paged.", Fiction: true}, s.opQuery)
+	worker.Register(r, worker.Spec{Name: "author.why", Summary: "Explain one atom: its support paths, the active ones, the blocked ones and what defeats them.", Fiction: true}, s.opWhy)
+	worker.Register(r, worker.Spec{Name: "author.check", Summary: "Run the check battery: every finding and whether materialize is blocked.", Fiction: true}, s.opCheck)
+	worker.Register(r, worker.Spec{Name: "author.entities", Summary: "List the document's entities with kinds, names and grades, paged.", Fiction: true}, s.opEntities)
+	worker.Register(r, worker.Spec{Name: "author.history", Summary: "One claim across commits: where it was added, its standing revisions and the attacks on it.", Fiction: true}, s.opHistory)
+	worker.Register(r, worker.Spec{Name: "author.questions", Summary: "The document's questions with their options, open or answered.", Fiction: true}, s.opQuestions)
+}
+
+// read runs a read on a workspace under its lock.
+func read[R any](s *Service, wsID string, f func(ws *Workspace) (R, error)) (R, error) {
+	ws, err := s.workspace(wsID)
+	if err != nil {
+		var zero R
+		return zero, err
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.discarded {
+		var zero R
+		return zero, errUnknownDoc(wsID)
+	}
+	return f(ws)
+}
+
+// StagedDecl is one staged declaration of a status.
+type StagedDecl struct {
+	Decl     string   `json:"decl"` // its object id, what author.discard takes
+	Type     string   `json:"type"`
+	Rendered []string `json:"rendered"`
+}
+
+// StatusResult is author.status.
+type StatusResult struct {
+	Workspace       string          `json:"workspace"`
+	WorkspaceDigest string          `json:"workspace_digest"`
+	Scope           string          `json:"scope"`
+	Fork            string          `json:"fork,omitempty"`
+	RootHash        string          `json:"root_hash"`
+	Staged          []StagedDecl    `json:"staged"`
+	Hypotheses      []string        `json:"hypotheses"`
+	Supposed        []string        `json:"supposed"`
+	Findings        []world.Finding `json:"findings"`
+	Blocked         bool            `json:"blocked"` // an error finding bars materialize
+}
+
+func (s *Service) opStatus(_ context.Context, _ *worker.Call, p *WorkspaceParams) (StatusResult, error) {
+	return read(s, p.Workspace, func(ws *Workspace) (StatusResult, error) {
+		res := StatusResult{Workspace: ws.id, WorkspaceDigest: ws.digest, Scope: ws.scope, Fork: ws.fork, RootHash: hashString(ws.base),
+			Staged: []StagedDecl{}, Hypotheses: nonNil(ws.hyps), Supposed: nonNil(ws.supposed), Findings: ws.world.Findings()}
+		for _, st := range ws.staged {
+			res.Staged = append(res.Staged, StagedDecl{Decl: st.id.String(), Type: string(st.obj.Type()), Rendered: dli.RenderDecl(st.obj)})
+		}
+		res.Blocked = world.Blocking(res.Findings)
+		return res, nil
+	})
+}
+
+// DiffRow is one staged declaration with its standing before and after.
+type DiffRow struct {
+	Decl     string   `json:"decl"`
+	Type     string   `json:"type"`
+	Rendered []string `json:"rendered"`
+	Before   string   `json:"before"` // "absent" or the grade in the base
+	After    string   `json:"after"`  // the grade with everything staged
+}
+
+// Consequence is one derived atom whose grade moved.
+type Consequence struct {
+	Pred   string   `json:"pred"`
+	Args   []string `json:"args"`
+	Before string   `json:"before"` // "absent" when it was not derived
+	After  string   `json:"after"`
+}
+
+// Consequences is the derived-consequence diff.
+type Consequences struct {
+	NewlyCertain []Consequence   `json:"newly_certain"`
+	Possible     []Consequence   `json:"possible"`
+	Dead         []Consequence   `json:"dead"`
+	GradeChanged []Consequence   `json:"grade_changed"`
+	Conflicts    []world.Finding `json:"conflicts"`
+}
+
+// DiffResult is author.diff.
+type DiffResult struct {
+	WorkspaceDigest string          `json:"workspace_digest"`
+	Rendered        []string        `json:"rendered"` // the staged change as a canonical .dli document
+	Rows            []DiffRow       `json:"rows"`
+	Findings        []world.Finding `json:"findings"`
+	Consequences    Consequences    `json:"consequences"`
+}
+
+func (s *Service) opDiff(_ context.Context, _ *worker.Call, p *WorkspaceParams) (DiffResult, error) {
+	return read(s, p.Workspace, func(ws *Workspace) (DiffResult, error) {
+		doc := &dli.Document{Grammar: dli.Grammar, Scope: ws.scope}
+		res := DiffResult{WorkspaceDigest: ws.digest, Rows: []DiffRow{}, Findings: ws.world.Findings()}
+		for _, st := range ws.staged {
+			doc.Decls = append(doc.Decls, dli.Decl{Object: st.obj})
+			before := "absent"
+			if _, ok := ws.baseWorld.Lookup(st.id); ok {
+				before = ws.baseWorld.ClaimGrade(st.id).String()
+			}
+			res.Rows = append(res.Rows, DiffRow{Decl: st.id.String(), Type: string(st.obj.Type()), Rendered: dli.RenderDecl(st.obj),
+				Before: before, After: ws.world.ClaimGrade(st.id).String()})
+		}
+		res.Rendered = strings.Split(strings.TrimSuffix(string(dli.Format(doc)), "\n"), "\n")
+		d := ws.baseWorld.Diff(ws.world)
+		res.Consequences = Consequences{NewlyCertain: consequences(d.NewlyCertain), Possible: consequences(d.Possible),
+			Dead: consequences(d.Dead), GradeChanged: consequences(d.GradeChanged), Conflicts: d.Conflicts}
+		return res, nil
+	})
+}
+
+func consequences(cs []world.Consequence) []Consequence {
+	out := make([]Consequence, len(cs))
+	for i, c := range cs {
+		before := c.Before.String()
+		if c.New {
+			before = "absent"
+		}
+		out[i] = Consequence{Pred: c.Pred, Args: c.Args, Before: before, After: c.After.String()}
+	}
+	return out
+}
+
+// Term is a goal argument: a variable or a constant (exactly one).
+type Term struct {
+	Var   string `json:"var,omitempty"`
+	Const string `json:"const,omitempty"`
+}
+
+// GoalAtom is a typed goal: a predicate over terms.
+type GoalAtom struct {
+	Pred string `json:"pred"`
+	Args []Term `json:"args"`
+}
+
+// QueryParams ask a goal of a workspace's world, one page at a time.
+type QueryParams struct {
+	Workspace string   `json:"workspace"`
+	Goal      GoalAtom `json:"goal"`
+	Limit     int      `json:"limit,omitempty"`  // default 100, at most 1000
+	Cursor    string   `json:"cursor,omitempty"` // from the previous page
+}
+
+// Validate checks the goal's shape and the page bounds.
+func (p *QueryParams) Validate() error {
+	if !objects.ValidID(p.Goal.Pred) {
+		return fmt.Errorf("goal.pred %q is not a predicate id", p.Goal.Pred)
+	}
+	for i, t := range p.Goal.Args {
+		if (t.Var == "") == (t.Const == "") {
+			return fmt.Errorf("goal.args[%d] must set exactly one of var and const", i)
+		}
+	}
+	if p.Limit < 0 || p.Limit > maxPage {
+		return fmt.Errorf("limit must be between 1 and %d", maxPage)
+	}
+	return nil
+}
+
+const (
+	defaultPage = 100
+	maxPage     = 1000
+)
+
+// Answer is one answer of a query.
+type Answer struct {
+	Args     []string          `json:"args"`
+	Bindings map[string]string `json:"bindings"`
+	Grade    string            `json:"grade"`
+}
+
+// QueryResult is one page of answers.
+type QueryResult struct {
+	Answers    []Answer `json:"answers"`
+	Total      int      `json:"total"`
+	NextCursor string   `json:"next_cursor,omitempty"`
+}
+
+func (s *Service) opQuery(_ context.Context, _ *worker.Call, p *QueryParams) (QueryResult, error) {
+	return read(s, p.Workspace, func(ws *Workspace) (QueryResult, error) {
+		q := datalog.Atom{Pred: p.Goal.Pred, Args: make([]datalog.Term, len(p.Goal.Args))}
+		for i, t := range p.Goal.Args {
+			q.Args[i] = datalog.Term{Var: t.Var, Const: t.Const}
+		}
+		all := ws.world.Query(q)
+		from, limit, err := page(p.Cursor, p.Limit, ws.digest, len(all))
+		if err != nil {
+			return QueryResult{}, err
+		}
+		res := QueryResult{Answers: []Answer{}, Total: len(all)}
+		for _, a := range all[from:min(from+limit, len(all))] {
+			b := a.Bindings
+			if b == nil {
+				b = map[string]string{}
+			}
+			res.Answers = append(res.Answers, Answer{Args: a.Args, Bindings: b, Grade: a.Grade.String()})
+		}
+		if from+limit < len(all) {
+			res.NextCursor = cursor(from+limit, ws.digest)
+		}
+		return res, nil
+	})
+}
+
+// CodeStaleCursor refuses a cursor from another state of the workspace.
+const CodeStaleCursor = "stale-cursor"
+
+func init() { ErrorCodes[CodeStaleCursor] = worker.ClassRefused }
+
+// cursor is an offset bound to the workspace digest it was read at.
+func cursor(offset int, digest string) string {
+	return "c" + strconv.Itoa(offset) + "." + strings.TrimPrefix(digest, "wd-")[:16]
+}
+
+// page reads a cursor and a limit into an offset and a page size.
+func page(cur string, limit int, digest string, n int) (from, size int, err error) {
+	size = limit
+	if size == 0 {
+		size = defaultPage
+	}
+	if cur == "" {
+		return 0, size, nil
+	}
+	off, tag, ok := strings.Cut(strings.TrimPrefix(cur, "c"), ".")
+	from, convErr := strconv.Atoi(off)
+	if !ok || convErr != nil || from < 0 || !strings.HasPrefix(cur, "c") {
+		return 0, 0, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: cursor %q is not one this server gave", cur).With("field", "cursor")
+	}
+	if tag != strings.TrimPrefix(digest, "wd-")[:16] {
+		return 0, 0, worker.Errorf(worker.ClassRefused, CodeStaleCursor, "The workspace changed since this cursor was given; query again from the first page.")
+	}
+	return min(from, n), size, nil
+}
+
+// WhyParams name one ground atom.
+type WhyParams struct {
+	Workspace string     `json:"workspace"`
+	Atom      GroundAtom `json:"atom"`
+}
+
+// BlockedSupport is a support path that does not hold, with its blockers.
+type BlockedSupport struct {
+	Path     []string `json:"path"`
+	Blockers []string `json:"blockers"`
+}
+
+// WhyResult explains an atom under the workspace's valuation.
+type WhyResult struct {
+	Pred            string           `json:"pred"`
+	Args            []string         `json:"args"`
+	Grade           string           `json:"grade"`
+	Truncated       bool             `json:"truncated"`
+	Paths           [][]string       `json:"paths"`
+	ActivePaths     [][]string       `json:"active_paths"`
+	BlockedSupports []BlockedSupport `json:"blocked_supports"`
+	BlockingDefeats []string         `json:"blocking_defeats"`
+	AttackPairs     [][2]string      `json:"attack_pairs"`
+}
+
+func (s *Service) opWhy(_ context.Context, _ *worker.Call, p *WhyParams) (WhyResult, error) {
+	return read(s, p.Workspace, func(ws *Workspace) (WhyResult, error) {
+		args := p.Atom.Args
+		if args == nil {
+			args = []string{}
+		}
+		w := ws.world.Why(p.Atom.Pred, args...)
+		res := WhyResult{Pred: w.Pred, Args: args, Grade: w.Grade.String(), Truncated: w.Truncated,
+			Paths: w.Paths, ActivePaths: w.Active, BlockedSupports: []BlockedSupport{}, BlockingDefeats: w.BlockingDefeats,
+			AttackPairs: ws.world.AttackPairs(w.Paths)}
+		for _, b := range w.Blocked {
+			res.BlockedSupports = append(res.BlockedSupports, BlockedSupport{Path: b.Path, Blockers: b.Blockers})
+		}
+		return res, nil
+	})
+}
+
+// CheckResult is the check battery's verdict.
+type CheckResult struct {
+	WorkspaceDigest string          `json:"workspace_digest"`
+	Findings        []world.Finding `json:"findings"`
+	Errors          int             `json:"errors"`
+	Warnings        int             `json:"warnings"`
+	Blocked         bool            `json:"blocked"`
+}
+
+func (s *Service) opCheck(_ context.Context, _ *worker.Call, p *WorkspaceParams) (CheckResult, error) {
+	return read(s, p.Workspace, func(ws *Workspace) (CheckResult, error) {
+		res := CheckResult{WorkspaceDigest: ws.digest, Findings: ws.world.Findings()}
+		for _, f := range res.Findings {
+			switch f.Severity {
+			case world.SeverityError:
+				res.Errors++
+			case world.SeverityWarn:
+				res.Warnings++
+			}
+		}
+		res.Blocked = res.Errors > 0
+		return res, nil
+	})
+}
+
+// EntitiesParams page through a workspace's entities, optionally of one kind.
+type EntitiesParams struct {
+	Workspace string `json:"workspace"`
+	Kind      string `json:"kind,omitempty"`
+	Limit     int    `json:"limit,omitempty"`
+	Cursor    string `json:"cursor,omitempty"`
+}
+
+// Validate checks the page bounds.
+func (p *EntitiesParams) Validate() error {
+	if p.Limit < 0 || p.Limit > maxPage {
+		return fmt.Errorf("limit must be between 1 and %d", maxPage)
+	}
+	return nil
+}
+
+// EntityRow is one entity.
+type EntityRow struct {
+	ID     string `json:"id"`
+	Kind   string `json:"kind"`
+	Name   string `json:"name"`
+	Grade  string `json:"grade"`
+	Staged bool   `json:"staged"`
+	Decl   string `json:"decl"`
+}
+
+// EntitiesResult is one page of entities.
+type EntitiesResult struct {
+	Entities   []EntityRow `json:"entities"`
+	Total      int         `json:"total"`
+	NextCursor string      `json:"next_cursor,omitempty"`
+}
+
+func (s *Service) opEntities(_ context.Context, _ *worker.Call, p *EntitiesParams) (EntitiesResult, error) {
+	return read(s, p.Workspace, func(ws *Workspace) (EntitiesResult, error) {
+		var all []world.EntityInfo
+		for _, e := range ws.world.Entities() {
+			if p.Kind == "" || e.Kind == p.Kind {
+				all = append(all, e)
+			}
+		}
+		from, limit, err := page(p.Cursor, p.Limit, ws.digest, len(all))
+		if err != nil {
+			return EntitiesResult{}, err
+		}
+		res := EntitiesResult{Entities: []EntityRow{}, Total: len(all)}
+		for _, e := range all[from:min(from+limit, len(all))] {
+			res.Entities = append(res.Entities, EntityRow{ID: e.ID, Kind: e.Kind, Name: e.Name, Grade: e.Grade.String(), Staged: e.Staged, Decl: e.Claim})
+		}
+		if from+limit < len(all) {
+			res.NextCursor = cursor(from+limit, ws.digest)
+		}
+		return res, nil
+	})
+}
+
+// HistoryParams name one claim by its object id.
+type HistoryParams struct {
+	Workspace string `json:"workspace"`
+	Claim     string `json:"claim"`
+}
+
+// HistoryCommit is a commit that added the claim.
+type HistoryCommit struct {
+	Commit  string `json:"commit"`
+	Summary string `json:"summary"`
+	Op      string `json:"op"`
+	When    string `json:"when"` // RFC 3339
+}
+
+// HistoryResult is one claim's history up to the workspace's base.
+type HistoryResult struct {
+	Claim    string          `json:"claim"`
+	Type     string          `json:"type"`
+	Rendered []string        `json:"rendered"`
+	Staged   bool            `json:"staged"`
+	Grade    string          `json:"grade"`
+	AddedIn  []HistoryCommit `json:"added_in"`
+	Standing []StagedDecl    `json:"standing"` // its standing revisions
+	Attacks  [][2]string     `json:"attacks"`  // (attacker, target) pairs about it
+}
+
+func (s *Service) opHistory(_ context.Context, _ *worker.Call, p *HistoryParams) (HistoryResult, error) {
+	id, err := objects.ParseID(p.Claim)
+	if err != nil {
+		return HistoryResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: claim must be a 64-digit object id").With("field", "claim")
+	}
+	return read(s, p.Workspace, func(ws *Workspace) (HistoryResult, error) {
+		e, ok := ws.world.Lookup(id)
+		if !ok {
+			return HistoryResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownDecl, "No claim %s is in workspace %s.", p.Claim, ws.id).With("claim", p.Claim)
+		}
+		res := HistoryResult{Claim: p.Claim, Type: string(e.Object.Type()), Rendered: dli.RenderDecl(e.Object), Staged: e.Staged,
+			Grade: ws.world.ClaimGrade(id).String(), AddedIn: []HistoryCommit{}, Standing: []StagedDecl{}, Attacks: [][2]string{}}
+		if !ws.base.IsZero() {
+			log, err := s.store.Log(lorestore.LogOptions{From: ws.base.String(), Object: id})
+			if err != nil {
+				return HistoryResult{}, err
+			}
+			for _, l := range log {
+				res.AddedIn = append(res.AddedIn, HistoryCommit{Commit: l.Commit.String(), Summary: l.Message.Summary,
+					Op: l.Message.Get(lorestore.TrailerOp), When: l.Author.When.UTC().Format("2006-01-02T15:04:05Z07:00")})
+			}
+		}
+		for _, x := range ws.world.Ledger(id) {
+			switch o := x.Object.(type) {
+			case *objects.Standing:
+				res.Standing = append(res.Standing, StagedDecl{Decl: x.ID.String(), Type: string(o.Type()), Rendered: dli.RenderDecl(o)})
+			case *objects.Attack:
+				res.Attacks = append(res.Attacks, [2]string{o.Attacker, o.Target})
+			}
+		}
+		return res, nil
+	})
+}
+
+// OptionRow is one option of a question.
+type OptionRow struct {
+	ID      string      `json:"id"`
+	Label   string      `json:"label"`
+	Implies *GroundAtom `json:"implies,omitempty"`
+}
+
+// QuestionRow is one question.
+type QuestionRow struct {
+	ID      string      `json:"id"`
+	Prompt  string      `json:"prompt"`
+	Options []OptionRow `json:"options"`
+	Staged  bool        `json:"staged"`
+	Answer  string      `json:"answer,omitempty"`
+	Open    bool        `json:"open"`
+	Decl    string      `json:"decl"`
+}
+
+// QuestionsResult lists the questions.
+type QuestionsResult struct {
+	Questions []QuestionRow `json:"questions"`
+}
+
+func (s *Service) opQuestions(_ context.Context, _ *worker.Call, p *WorkspaceParams) (QuestionsResult, error) {
+	return read(s, p.Workspace, func(ws *Workspace) (QuestionsResult, error) {
+		res := QuestionsResult{Questions: []QuestionRow{}}
+		for _, q := range ws.world.Questions() {
+			row := QuestionRow{ID: q.Question.Ident, Prompt: q.Question.Prompt, Options: []OptionRow{}, Staged: q.Staged,
+				Answer: q.Answer, Open: q.Answer == "", Decl: q.Claim.String()}
+			for _, o := range q.Question.Options {
+				or := OptionRow{ID: o.Ident, Label: o.Label}
+				if o.Implies != nil {
+					or.Implies = &GroundAtom{Pred: o.Implies.Pred, Args: o.Implies.Args}
+				}
+				row.Options = append(row.Options, or)
+			}
+			res.Questions = append(res.Questions, row)
+		}
+		return res, nil
+	})
+}

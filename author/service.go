@@ -1,0 +1,145 @@
+// The Service: one project's store, its world cache, and the workspaces
+// open on it.
+
+package author
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Config says what a Service serves.
+type Config struct {
+	Store     *lorestore.Store
+	Documents []string // the scopes the project declares
+	Branch    string   // the serving branch; "" is main
+	Pin       string   // a revision the project is pinned to, or ""
+	// CacheSize bounds the compiled worlds kept (default 16).
+	CacheSize int
+}
+
+// Service holds the open workspaces of one project. Its methods are safe
+// for concurrent use; calls on one workspace are serialized, calls on
+// different workspaces run in parallel.
+type Service struct {
+	cfg   Config
+	store *lorestore.Store
+	cache *worldCache
+	docs  map[string]bool
+	forks map[string][]string // question id → the documents declaring it
+	pin   plumbing.Hash       // zero unless pinned
+
+	mu         sync.Mutex
+	next       int
+	workspaces map[string]*Workspace
+	tombstones *tombstones
+}
+
+// New opens a Service over a store. Forks are resolved now, from the
+// snapshot workspaces would open on: restart the service after changing
+// the questions a document declares.
+func New(cfg Config) (*Service, error) {
+	if cfg.Branch == "" {
+		cfg.Branch = lorestore.DefaultBranch
+	}
+	if cfg.CacheSize <= 0 {
+		cfg.CacheSize = 16
+	}
+	s := &Service{
+		cfg: cfg, store: cfg.Store, cache: newWorldCache(cfg.CacheSize),
+		docs: map[string]bool{}, forks: map[string][]string{},
+		workspaces: map[string]*Workspace{}, tombstones: newTombstones(maxTombstones),
+	}
+	for _, d := range cfg.Documents {
+		if !objects.ValidID(d) {
+			return nil, fmt.Errorf("author: document %q is not a scope id", d)
+		}
+		s.docs[d] = true
+	}
+	if cfg.Pin != "" {
+		h, err := cfg.Store.Resolve(cfg.Pin)
+		if err != nil {
+			return nil, fmt.Errorf("author: pinned commit: %w", err)
+		}
+		s.pin = h
+	}
+	if err := s.resolveForks(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// resolveForks finds, for every question a document declares at the
+// opening commit, the documents that declare it.
+func (s *Service) resolveForks() error {
+	head, ok, err := s.openingCommit()
+	if err != nil || !ok {
+		return err
+	}
+	sn, err := s.store.SnapshotAt(head)
+	if err != nil {
+		return err
+	}
+	for scope := range s.docs {
+		es, err := sn.Objects(scope, lorestore.Claims)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			if q, ok := e.Object.(*objects.Question); ok && !contains(s.forks[q.Ident], scope) {
+				s.forks[q.Ident] = append(s.forks[q.Ident], scope)
+			}
+		}
+	}
+	for _, ds := range s.forks {
+		sort.Strings(ds)
+	}
+	return nil
+}
+
+// openingCommit is the commit a workspace opened now starts from: the pin,
+// or the serving branch's head read now (a live project sees commits other
+// servers made). ok is false for a branch with no commit yet.
+func (s *Service) openingCommit() (plumbing.Hash, bool, error) {
+	if !s.pin.IsZero() {
+		return s.pin, true, nil
+	}
+	h, err := s.store.Head(s.cfg.Branch)
+	if err != nil {
+		if errors.Is(err, lorestore.ErrBranchNotFound) {
+			return plumbing.ZeroHash, false, nil
+		}
+		return plumbing.ZeroHash, false, err
+	}
+	return h, true, nil
+}
+
+// workspace finds an open workspace, or says why there is none.
+func (s *Service) workspace(id string) (*Workspace, *worker.Error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ws, ok := s.workspaces[id]; ok {
+		return ws, nil
+	}
+	return nil, errUnknownDoc(id)
+}
+
+func errUnknownDoc(id string) *worker.Error {
+	return worker.Errorf(worker.ClassRefused, CodeUnknownDoc, "No workspace %q is open; open one with author.open.", id).With("workspace", id)
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

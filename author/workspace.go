@@ -1,0 +1,353 @@
+// The Workspace: a staged layer over one document's world at a pinned
+// commit, its digest, and the three things done to it besides staging —
+// discard, suppose and materialize.
+
+package author
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Workspace is one open workspace. Its fields are guarded by mu.
+type Workspace struct {
+	mu     sync.Mutex
+	id     string
+	scope  string // the document it is bound to
+	fork   string // the question it forks, or ""
+	branch string
+
+	base      plumbing.Hash // the commit it stages over (zero: the branch has none yet)
+	baseWorld *world.World  // the compiled base, shared through the cache
+	world     *world.World  // the base with everything staged
+
+	staged   []stagedObj // in staging order, each id once
+	hyps     []string    // hypotheses minted here (a fork mints one)
+	supposed []string    // hypotheses supposed true, sorted
+	digest   string
+
+	keys      map[string]keyed
+	discarded bool
+}
+
+// stagedObj is one staged declaration.
+type stagedObj struct {
+	id  objects.ID
+	obj objects.Object
+}
+
+// ID is the workspace's id.
+func (ws *Workspace) ID() string { return ws.id }
+
+// Open creates a workspace over a declared document (scope) or over the
+// one document that declares a question (fork). It starts from the pinned
+// commit, or from the serving branch's head as it is now.
+func (s *Service) Open(scope, fork string) (*Workspace, error) {
+	switch {
+	case scope == "" && fork == "", scope != "" && fork != "":
+		return nil, worker.Errorf(worker.ClassSchema, CodeOpenMode, "Open a workspace with exactly one of scope or fork.")
+	case fork != "":
+		docs := s.forks[fork]
+		switch len(docs) {
+		case 0:
+			return nil, worker.Errorf(worker.ClassRefused, CodeUnknownFork, "No document of this project declares a question %q to fork.", fork).With("fork", fork)
+		case 1:
+			scope = docs[0]
+		default:
+			return nil, worker.Errorf(worker.ClassRefused, CodeAmbiguousFork,
+				"Question %q is declared by %d documents (%s); a fork needs exactly one.", fork, len(docs), strings.Join(docs, ", ")).
+				With("fork", fork).With("documents", docs)
+		}
+	case !s.docs[scope]:
+		return nil, worker.Errorf(worker.ClassRefused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope).With("documents", s.documents())
+	}
+	base, _, err := s.openingCommit()
+	if err != nil {
+		return nil, err
+	}
+	bw, err := s.baseWorld(base, scope)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.next++
+	ws := &Workspace{id: fmt.Sprintf("ws-%d", s.next), scope: scope, fork: fork, branch: s.cfg.Branch,
+		base: base, baseWorld: bw, world: bw, keys: map[string]keyed{}}
+	ws.digest = ws.computeDigest()
+	s.workspaces[ws.id] = ws
+	s.mu.Unlock()
+	return ws, nil
+}
+
+// baseWorld is the compiled world of a scope at a commit, from the cache;
+// the zero commit (a branch with no commit yet) is the empty world.
+func (s *Service) baseWorld(commit plumbing.Hash, scope string) (*world.World, error) {
+	if commit.IsZero() {
+		return world.Compile(world.Input{Scope: scope})
+	}
+	return s.cache.get(s.store, commit, scope)
+}
+
+func (s *Service) documents() []string {
+	out := make([]string, 0, len(s.docs))
+	for d := range s.docs {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// computeDigest is the RFC 8785 digest of the staged state: the document,
+// the fork, the staged declarations in order, the minted and the supposed
+// hypotheses. The base commit is not in it: a standing change that moves
+// the base leaves the staged state, and so the fence, as it was.
+func (ws *Workspace) computeDigest() string {
+	ids := make([]string, len(ws.staged))
+	for i, st := range ws.staged {
+		ids[i] = st.id.String()
+	}
+	state := struct {
+		Scope      string   `json:"scope"`
+		Fork       string   `json:"fork"`
+		Staged     []string `json:"staged"`
+		Hypotheses []string `json:"hypotheses"`
+		Supposed   []string `json:"supposed"`
+	}{ws.scope, ws.fork, ids, nonNil(ws.hyps), nonNil(ws.supposed)}
+	canonical, err := jcs.Transform(mustJSON(state))
+	if err != nil {
+		panic(err) // ids and scope names are plain strings
+	}
+	return "wd-" + jcs.Sum(canonical).String()
+}
+
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
+}
+
+// stage stages objects (and discards ids) and returns the findings the
+// change brought: those of the new world that the old one did not have.
+// The workspace is unchanged when it fails.
+func (ws *Workspace) stage(add []objects.Object, discard []objects.ID) ([]world.Finding, error) {
+	nw, err := ws.world.Stage(add, discard)
+	if err != nil {
+		return nil, err
+	}
+	gone := map[objects.ID]bool{}
+	for _, id := range discard {
+		gone[id] = true
+	}
+	staged := make([]stagedObj, 0, len(ws.staged)+len(add))
+	have := map[objects.ID]bool{}
+	for _, st := range ws.staged {
+		if !gone[st.id] {
+			staged = append(staged, st)
+			have[st.id] = true
+		}
+	}
+	for _, o := range add {
+		id, err := o.ID()
+		if err != nil {
+			return nil, err
+		}
+		if !have[id] {
+			staged = append(staged, stagedObj{id, o})
+			have[id] = true
+		}
+	}
+	brought := newFindings(ws.world.Findings(), nw.Findings())
+	ws.world, ws.staged = nw, staged
+	ws.digest = ws.computeDigest()
+	return brought, nil
+}
+
+// newFindings lists the findings of after that before does not hold (as
+// a multiset: a second copy of a finding is new).
+func newFindings(before, after []world.Finding) []world.Finding {
+	count := map[string]int{}
+	for _, f := range before {
+		count[findingKey(f)]++
+	}
+	out := []world.Finding{}
+	for _, f := range after {
+		k := findingKey(f)
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func findingKey(f world.Finding) string {
+	return f.Code + "\x00" + f.Message + "\x00" + strings.Join(f.Citations, ",")
+}
+
+// stagedIndex returns the position of a staged id, or -1.
+func (ws *Workspace) stagedIndex(id objects.ID) int {
+	for i, st := range ws.staged {
+		if st.id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// blocking lists the error findings of the staged world.
+func (ws *Workspace) blocking() []world.Finding {
+	out := []world.Finding{}
+	for _, f := range ws.world.Findings() {
+		if f.Severity == world.SeverityError {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Committed is one object a materialize committed, as data.
+type Committed struct {
+	ID     string          `json:"id"`
+	Type   string          `json:"type"`
+	Object json.RawMessage `json:"object"` // its canonical JSON
+}
+
+// materialize commits the staged declarations on the workspace's branch.
+// When the branch moved since the workspace's base, the staged layer is
+// checked again over the new head and committed on top of it, or refused
+// with the findings that now block it: a materialize never overwrites.
+func (s *Service) materialize(ws *Workspace, workspaceOp string) (plumbing.Hash, []Committed, error) {
+	if ws.fork != "" {
+		return plumbing.ZeroHash, nil, worker.Errorf(worker.ClassRefused, CodeForkLocal,
+			"Workspace %s forks question %s: what is staged in a fork stays in the fork and is never materialized.", ws.id, ws.fork)
+	}
+	if b := ws.blocking(); len(b) > 0 {
+		return plumbing.ZeroHash, nil, blockedError(ws, b, "")
+	}
+	if len(ws.staged) == 0 {
+		return ws.base, []Committed{}, nil
+	}
+	committed := make([]Committed, len(ws.staged))
+	batch := lorestore.NewBatch()
+	counts := map[objects.Type]int{}
+	for i, st := range ws.staged {
+		if _, err := batch.Put(ws.scope, st.obj); err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		data, err := objects.Canonical(st.obj)
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		committed[i] = Committed{ID: st.id.String(), Type: string(st.obj.Type()), Object: data}
+		counts[st.obj.Type()]++
+	}
+	msg := lorestore.NewMessage(materializeSummary(ws.scope, counts), "materialize", ws.scope)
+	msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: "Lore-Workspace", Value: ws.id})
+	parent := ws.base
+	for attempt := 0; attempt < 8; attempt++ {
+		res, err := s.store.Commit(batch, msg, lorestore.CommitOptions{Branch: ws.branch, Parent: parent, Refuse: true})
+		var stale *lorestore.StaleError
+		if errors.As(err, &stale) {
+			// Someone committed first: check again over their head.
+			if err := s.restage(ws, stale.Actual); err != nil {
+				return plumbing.ZeroHash, nil, err
+			}
+			parent = stale.Actual
+			continue
+		}
+		if err != nil {
+			return plumbing.ZeroHash, nil, err
+		}
+		return res.Commit, committed, nil
+	}
+	return plumbing.ZeroHash, nil, worker.Errorf(worker.ClassRefused, CodeBranchMoved,
+		"Branch %s kept moving while workspace %s tried to materialize; try again.", ws.branch, ws.id)
+}
+
+// restage checks the staged layer again over a new head: the workspace
+// moves onto it, and the materialize is refused when its findings block.
+func (s *Service) restage(ws *Workspace, head plumbing.Hash) error {
+	bw, err := s.baseWorld(head, ws.scope)
+	if err != nil {
+		return err
+	}
+	objs := make([]objects.Object, len(ws.staged))
+	for i, st := range ws.staged {
+		objs[i] = st.obj
+	}
+	nw, err := bw.Stage(objs, nil)
+	if err != nil {
+		return err
+	}
+	ws.base, ws.baseWorld, ws.world = head, bw, nw
+	if b := ws.blocking(); len(b) > 0 {
+		return blockedError(ws, b, head.String())
+	}
+	return nil
+}
+
+func blockedError(ws *Workspace, findings []world.Finding, movedTo string) *worker.Error {
+	msg := fmt.Sprintf("Workspace %s cannot materialize: %d error finding(s) stand. Repair or discard the staged claims they cite.", ws.id, len(findings))
+	if movedTo != "" {
+		msg = fmt.Sprintf("Branch %s moved to %s; over it, workspace %s has %d error finding(s). Nothing was committed.", ws.branch, movedTo[:12], ws.id, len(findings))
+	}
+	e := worker.Errorf(worker.ClassRefused, CodeMaterializeBlocked, "%s", msg).With("findings", findings)
+	if movedTo != "" {
+		e = e.With("root_hash", movedTo)
+	}
+	return e
+}
+
+// materializeSummary is the commit summary: the scope and what was
+// committed, by type (`materialize camelot: 2 facts, 1 relation`).
+func materializeSummary(scope string, counts map[objects.Type]int) string {
+	var parts []string
+	for _, t := range objects.Types() {
+		if n := counts[t]; n > 0 {
+			name := strings.ReplaceAll(string(t), "_", "-")
+			if n > 1 {
+				name = plural(name)
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, name))
+		}
+	}
+	return "materialize " + scope + ": " + strings.Join(parts, ", ")
+}
+
+func plural(s string) string {
+	switch {
+	case strings.HasSuffix(s, "y"):
+		return s[:len(s)-1] + "ies"
+	case strings.HasSuffix(s, "s"):
+		return s + "es"
+	}
+	return s + "s"
+}
+
+// afterMaterialize moves the workspace onto the commit it made: nothing
+// is staged any more, and the base is the new commit's world.
+func (s *Service) afterMaterialize(ws *Workspace, commit plumbing.Hash) error {
+	if commit == ws.base {
+		return nil
+	}
+	bw, err := s.baseWorld(commit, ws.scope)
+	if err != nil {
+		return err
+	}
+	ws.base, ws.baseWorld, ws.world, ws.staged = commit, bw, bw, nil
+	ws.digest = ws.computeDigest()
+	return nil
+}

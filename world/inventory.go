@@ -1,0 +1,125 @@
+// What a reviewer lists: the entities of a world with their kinds, names
+// and grades, its questions with their options and answers, and the
+// attacks between decisions that a why-explanation names.
+
+package world
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/objects"
+)
+
+// EntityInfo is one entity of a world.
+type EntityInfo struct {
+	ID     string        `json:"id"`
+	Kind   string        `json:"kind"`
+	Name   string        `json:"name"`
+	Grade  datalog.Grade `json:"-"`
+	Staged bool          `json:"staged"`
+	Claim  string        `json:"claim"` // the id of the entity object
+}
+
+// Entities lists the entities of the world by id (the record each id
+// resolves to: the one with the smallest object id).
+func (w *World) Entities() []EntityInfo {
+	out := make([]EntityInfo, 0, len(w.ix.entities))
+	for id, n := range w.ix.entities {
+		e, _ := w.ix.byID.get(n.id)
+		out = append(out, EntityInfo{ID: id, Kind: string(n.obj.Kind), Name: n.obj.Name,
+			Grade: w.ClaimGrade(n.id), Staged: e != nil && e.Staged, Claim: n.id.String()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// QuestionInfo is one question of a world, in its current version.
+type QuestionInfo struct {
+	Question *objects.Question
+	Claim    objects.ID
+	Staged   bool
+	Answer   string // the selected option, or "" while the question is open
+}
+
+// Questions lists the questions of the world by id.
+func (w *World) Questions() []QuestionInfo {
+	answers := map[string]string{}
+	for _, e := range w.ix.answers {
+		f := e.Object.(*objects.Fact)
+		if w.ClaimGrade(e.ID) == datalog.Certain {
+			answers[f.Entity] = f.Value
+		}
+	}
+	out := make([]QuestionInfo, 0, len(w.ix.questions))
+	for id, q := range w.ix.questions {
+		e, _ := w.ix.byID.get(q.id)
+		out = append(out, QuestionInfo{Question: q.obj, Claim: q.id, Staged: e != nil && e.Staged, Answer: answers[id]})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Question.Ident < out[j].Question.Ident })
+	return out
+}
+
+// Lookup returns a committed or staged object of the world by id.
+func (w *World) Lookup(id objects.ID) (Entry, bool) {
+	e, ok := w.ix.byID.get(id)
+	if !ok {
+		return Entry{}, false
+	}
+	return *e, true
+}
+
+// HasOption reports whether an option id is taken by any question.
+func (w *World) HasOption(id string) bool {
+	_, ok := w.ix.optionOf[id]
+	return ok
+}
+
+// AttackPairs lists the attacks, as (attacker, target) decision pairs,
+// whose target is a decision some literal of the given paths names (a
+// literal "d:<decision>" or "d:<decision>@<claim>"), sorted.
+func (w *World) AttackPairs(paths [][]string) [][2]string {
+	named := map[string]bool{}
+	for _, p := range paths {
+		for _, lit := range p {
+			if d, ok := strings.CutPrefix(lit, "d:"); ok {
+				d, _, _ = strings.Cut(d, "@")
+				named[d] = true
+			}
+		}
+	}
+	seen := map[[2]string]bool{}
+	out := [][2]string{}
+	for _, e := range w.ix.attacks {
+		a := e.Object.(*objects.Attack)
+		pair := [2]string{a.Attacker, a.Target}
+		if named[a.Target] && !seen[pair] {
+			seen[pair] = true
+			out = append(out, pair)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i][0] != out[j][0] {
+			return out[i][0] < out[j][0]
+		}
+		return out[i][1] < out[j][1]
+	})
+	return out
+}
+
+// Ledger lists the standing revisions and attacks about one claim.
+func (w *World) Ledger(claim objects.ID) []Entry {
+	var out []Entry
+	for _, e := range w.ix.standing {
+		if e.Object.(*objects.Standing).Claim == claim {
+			out = append(out, e)
+		}
+	}
+	for _, e := range w.ix.attacks {
+		if e.Object.(*objects.Attack).Claim == claim {
+			out = append(out, e)
+		}
+	}
+	return out
+}
