@@ -4,6 +4,8 @@
 package lorestore
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -50,6 +52,12 @@ type Options struct {
 	// LockTimeout is how long a ref update waits for a lock another process
 	// holds (default 2s).
 	LockTimeout time.Duration
+	// StoreID is the id Init writes into the header of a new store (32
+	// lowercase hex digits); empty draws a random one. Fix it only to
+	// rebuild a fixture reproducibly (the demo world): two stores with one
+	// id made in the same second share their root commit, and then pull
+	// between them as if they were related.
+	StoreID string
 }
 
 func (o Options) withDefaults() Options {
@@ -134,7 +142,14 @@ func initBare(dir string) error {
 
 func (s *Store) writeInitCommit() error {
 	b := s.db.NewBatch()
-	hdr := b.Add(plumbing.BlobObject, encodeHeader())
+	id := s.opts.StoreID
+	if id == "" {
+		var err error
+		if id, err = newStoreID(); err != nil {
+			return err
+		}
+	}
+	hdr := b.Add(plumbing.BlobObject, encodeHeader(id))
 	tree, err := encodeTree([]treeEntry{{name: headerPath, mode: modeBlob, hash: hdr}})
 	if err != nil {
 		return err
@@ -148,12 +163,38 @@ func (s *Store) writeInitCommit() error {
 	return s.refs.Update("refs/heads/"+DefaultBranch, ch, plumbing.ZeroHash)
 }
 
-// encodeHeader is the canonical store header blob.
-func encodeHeader() []byte {
+// encodeHeader is the canonical store header blob (keys in RFC 8785 order).
+func encodeHeader(storeID string) []byte {
 	buf := []byte(`{"contract":`)
 	buf, _ = jcs.AppendString(buf, ContractVersion)
-	buf = fmt.Appendf(buf, `,"format":%d,"kind":"deloreis-lorestore"}`, FormatVersion)
+	buf = fmt.Appendf(buf, `,"format":%d,"kind":"deloreis-lorestore","store":"%s"}`, FormatVersion, storeID)
 	return buf
+}
+
+// storeIDLen is the length of a store id in hex digits (128 random bits).
+const storeIDLen = 32
+
+// newStoreID draws a store id. Two stores made in the same second by the
+// same author would otherwise write byte-identical root commits, and a
+// pull between them would pass as related history.
+func newStoreID() (string, error) {
+	var b [storeIDLen / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("lorestore: init: drawing a store id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+func validStoreID(id string) bool {
+	if len(id) != storeIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Open opens the lorestore in dir: a bare repository, or a work tree whose
@@ -176,6 +217,10 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := opts.Author.check(); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if opts.StoreID != "" && !validStoreID(opts.StoreID) {
+		db.Close()
+		return nil, fmt.Errorf("lorestore: store id %q is not %d lowercase hex digits", opts.StoreID, storeIDLen)
 	}
 	return &Store{
 		gitDir:  gitDir,
