@@ -34,7 +34,7 @@ func rewriteBranch(t testing.TB, dir, branch string, edits map[string][]byte) pl
 	run(nil, "--git-dir", dir, "read-tree", "refs/heads/"+branch)
 	for path, data := range edits {
 		if data == nil {
-			run(nil, "--git-dir", dir, "update-index", "--force-remove", path)
+			run([]byte("0 "+plumbing.ZeroHash.String()+"\t"+path+"\n"), "--git-dir", dir, "update-index", "--index-info")
 			continue
 		}
 		blob := run(data, "--git-dir", dir, "hash-object", "-w", "--stdin")
