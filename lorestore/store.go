@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -52,6 +53,10 @@ type Options struct {
 	// LockTimeout is how long a ref update waits for a lock another process
 	// holds (default 2s).
 	LockTimeout time.Duration
+	// Warnings hears what the store tolerates but a user should know, one
+	// line each: a pack in objects/pack that cannot be used and is skipped
+	// (as git skips it; Fsck reports it). Nil: nothing is said.
+	Warnings io.Writer
 	// StoreID is the id Init writes into the header of a new store (32
 	// lowercase hex digits); empty draws a random one. Fix it only to
 	// rebuild a fixture reproducibly (the demo world): two stores with one
@@ -205,7 +210,13 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	db, err := odb.Open(gitDir, odb.Options{Fsync: opts.Fsync, AutoPackLimit: opts.AutoPackLimit, ConsolidateByCaller: true})
+	oo := odb.Options{Fsync: opts.Fsync, AutoPackLimit: opts.AutoPackLimit, ConsolidateByCaller: true}
+	if w := opts.Warnings; w != nil {
+		oo.OnSkippedPack = func(err error) {
+			fmt.Fprintf(w, "warning: skipping an unusable pack (run fsck): %v\n", err)
+		}
+	}
+	db, err := odb.Open(gitDir, oo)
 	if err != nil {
 		return nil, err
 	}

@@ -47,6 +47,8 @@ func (e *ContentError) Unwrap() error { return ErrInvalidContent }
 // verifier checks new history. Its counters tell tests how much it read.
 type verifier struct {
 	s       *Store
+	collect bool          // record problems and go on (fsck) instead of stopping at the first
+	found   []error       // the problems recorded when collecting
 	commit  plumbing.Hash // the commit being checked
 	commits int           // commits checked
 	blobs   int           // object files decoded
@@ -75,11 +77,20 @@ func (v *verifier) verify(src plumbing.Hash, known []plumbing.Hash) error {
 		return err
 	}
 	for _, h := range fresh {
-		if err := v.verifyCommit(h); err != nil {
+		if err := v.verifyCommit(h); err != nil && !v.record(err) {
 			return err
 		}
 	}
 	return nil
+}
+
+// record keeps a problem when collecting and says whether it did.
+func (v *verifier) record(err error) bool {
+	if !v.collect {
+		return false
+	}
+	v.found = append(v.found, err)
+	return true
 }
 
 func (v *verifier) fail(path string, obj plumbing.Hash, format string, args ...any) error {
@@ -146,6 +157,9 @@ func (v *verifier) tree(oldTree, newTree plumbing.Hash, path []string) error {
 		}
 		sub := append(path[:len(path):len(path)], e.name)
 		if err := v.entry(sub, e); err != nil {
+			if v.record(err) {
+				continue // a bad entry is not descended into
+			}
 			return err
 		}
 		if e.isTree() {
