@@ -41,7 +41,8 @@ type Options struct {
 	// visible. Off, a crash of the machine (not of the process) may lose the
 	// last commits; the store stays consistent either way.
 	Fsync bool
-	// Author signs commits; the default is "deloreis <deloreis@localhost>".
+	// Author signs commits; the default is DefaultAuthor. (The command
+	// line picks it from --author, DELOREIS_AUTHOR or GitAuthor.)
 	Author Signature
 	// Now gives commit times; the default is time.Now.
 	Now func() time.Time
@@ -67,7 +68,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Author.Name == "" {
-		o.Author.Name, o.Author.Email = "deloreis", "deloreis@localhost"
+		o.Author.Name, o.Author.Email = DefaultAuthor.Name, DefaultAuthor.Email
 	}
 	if o.Now == nil {
 		o.Now = time.Now
