@@ -78,6 +78,10 @@ func TestFsck(t *testing.T) {
 			if _, err := s.Log(LogOptions{From: "main"}); (err == nil) != tc.readable {
 				t.Fatalf("log of main: %v", err)
 			}
+			// Listing branches works beside a broken ref, as git's does.
+			if bs, err := s.Branches(); err != nil || len(bs) == 0 {
+				t.Fatalf("branches: %v, %v", bs, err)
+			}
 			problems, err := s.Fsck()
 			if err != nil {
 				t.Fatal(err)

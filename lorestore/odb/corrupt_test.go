@@ -137,6 +137,7 @@ func TestCorruptFilesOnOpen(t *testing.T) {
 		{"empty-pack", nil, idx, true},
 		{"empty-idx", pk, nil, true},
 		{"empty-both", nil, nil, true},
+		{"missing-pack", []byte("remove"), idx, true},
 		{"bad-idx-checksum", pk, flip(idx, len(idx)-1), true},
 		{"bad-idx-body", pk, flip(idx, 8+1024+3), true},
 		{"truncated-idx", pk, idx[:len(idx)-30], true},
@@ -145,6 +146,9 @@ func TestCorruptFilesOnOpen(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			os.WriteFile(base+".pack", tc.pack, 0o644)
 			os.WriteFile(base+".idx", tc.idx, 0o644)
+			if string(tc.pack) == "remove" {
+				os.Remove(base + ".pack")
+			}
 			var warned []error
 			// Git tolerates an unusable pack (git log works beside it), so
 			// Open does too: it skips the pack and warns.

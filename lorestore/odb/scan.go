@@ -106,6 +106,10 @@ func (db *DB) scanLocked(strict bool) (bool, error) {
 			}
 			p, err := openPack(base, db.nextID.Add(1))
 			if errors.Is(err, os.ErrNotExist) {
+				if try >= 4 && fileExists(base+".idx") {
+					// Not a roll-up in flight: an index whose pack is gone.
+					db.skipped(base, corruptf(base+".pack", -1, "missing beside its index"))
+				}
 				vanished = true
 				continue
 			}
@@ -143,6 +147,11 @@ func (db *DB) scanLocked(strict bool) (bool, error) {
 	return changed, nil
 }
 
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // skipped tells OnSkippedPack, once per pack, that it cannot be used.
 // Called under scanMu.
 func (db *DB) skipped(base string, err error) {
@@ -169,9 +178,10 @@ func (db *DB) CheckPacks() []error {
 	for _, base := range bases {
 		p, err := openPack(base, 0)
 		if errors.Is(err, os.ErrNotExist) {
-			if _, serr := os.Stat(base + ".idx"); serr != nil {
+			if !fileExists(base + ".idx") {
 				continue // removed by a concurrent roll-up meanwhile
 			}
+			err = corruptf(base+".pack", -1, "missing beside its index")
 		}
 		if err != nil {
 			out = append(out, err)
