@@ -16,7 +16,8 @@ import (
 const authorEnv = "DELOREIS_AUTHOR"
 
 // resolveAuthor fills g.sig before a command runs. A malformed --author is
-// a usage error; a malformed DELOREIS_AUTHOR or git config is an error.
+// a usage error and a malformed DELOREIS_AUTHOR an error; a git config that
+// does not parse is warned about and skipped.
 func (g *globals) resolveAuthor() error {
 	if g.author != "" {
 		sig, err := lorestore.ParseSignature(g.author)
@@ -42,7 +43,10 @@ func (g *globals) resolveAuthor() error {
 	}
 	sig, ok, err := lorestore.GitAuthor(gitDir)
 	if err != nil {
-		return err
+		// A git config we cannot read must not stop commands that write no
+		// commit (fmt, log, fsck …); say so and sign with the default.
+		fmt.Fprintf(g.warn, "deloreis: warning: %v; signing as %s <%s>\n", err, lorestore.DefaultAuthor.Name, lorestore.DefaultAuthor.Email)
+		return nil
 	}
 	if ok {
 		g.sig = sig

@@ -164,6 +164,12 @@ func TestAuthorPrecedence(t *testing.T) {
 	if _, errs, code := dl(t, "--project", proj, "log"); code != 1 || !strings.Contains(errs, "DELOREIS_AUTHOR") {
 		t.Fatalf("bad DELOREIS_AUTHOR: %d %q", code, errs)
 	}
+	// A global config that does not parse: a warning, and the next source.
+	t.Setenv("DELOREIS_AUTHOR", "")
+	os.WriteFile(global, []byte("[user\n\tname = broken\n"), 0o644)
+	if _, errs, code := dl(t, "--project", proj, "log"); code != 0 || !strings.Contains(errs, "warning") || !strings.Contains(errs, global) {
+		t.Fatalf("broken global config: %d %q", code, errs)
+	}
 	// Nothing configured anywhere: the documented default.
 	t.Setenv("DELOREIS_AUTHOR", "")
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
