@@ -51,6 +51,8 @@ func badEdits(t testing.TB) map[string]map[string][]byte {
 		"name-not-an-id":       {"scopes/camelot/claims/" + id9[:2] + "/readme.json": f9},
 		"hashes-but-no-object": {"scopes/camelot/claims/" + brokenID[:2] + "/" + brokenID + ".json": broken},
 		"not-canonical":        {"scopes/camelot/claims/" + nonCanonID[:2] + "/" + nonCanonID + ".json": nonCanon},
+		"executable":           {"100755:scopes/camelot/claims/" + id9[:2] + "/" + id9 + ".json": f9},
+		"symlink":              {"120000:scopes/camelot/claims/" + id9[:2] + "/" + id9 + ".json": f9},
 		"stray-root-file":      {"README": []byte("hello\n")},
 		"no-header":            {headerPath: nil},
 		"bad-header":           {headerPath: []byte(`{"kind":"something-else"}`)},

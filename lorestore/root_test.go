@@ -37,8 +37,12 @@ func rewriteBranch(t testing.TB, dir, branch string, edits map[string][]byte) pl
 			run([]byte("0 "+plumbing.ZeroHash.String()+"\t"+path+"\n"), "--git-dir", dir, "update-index", "--index-info")
 			continue
 		}
+		mode := "100644"
+		if m, rest, ok := strings.Cut(path, ":"); ok {
+			mode, path = m, rest // "100755:<path>" files with another mode
+		}
 		blob := run(data, "--git-dir", dir, "hash-object", "-w", "--stdin")
-		run(nil, "--git-dir", dir, "update-index", "--add", "--cacheinfo", "100644,"+blob+","+path)
+		run(nil, "--git-dir", dir, "update-index", "--add", "--cacheinfo", mode+","+blob+","+path)
 	}
 	tree := run(nil, "--git-dir", dir, "write-tree")
 	commit := run(nil, "--git-dir", dir, "commit-tree", tree, "-p", "refs/heads/"+branch, "-m", "rewritten by real git")
