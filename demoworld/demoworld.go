@@ -68,7 +68,7 @@ func steps() []step {
 func Build(dir string) (*lorestore.Store, error) {
 	clock := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	now := func() time.Time { clock = clock.Add(time.Minute); return clock }
-	s, err := lorestore.Init(dir, lorestore.Options{Now: now, Author: lorestore.Signature{Name: "Demo Keeper", Email: "keeper@deloreis.invalid"}})
+	s, err := lorestore.Init(dir, lorestore.Options{Now: now, StoreID: "de1011e5de1011e5de1011e5de1011e5", Author: lorestore.Signature{Name: "Demo Keeper", Email: "keeper@deloreis.invalid"}})
 	if err != nil {
 		return nil, err
 	}

@@ -234,6 +234,19 @@ func (s *Store) CreateBranch(name, from string) (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
+	// A branch made from a remote-tracking ref or a bare commit id takes
+	// content out of quarantine: check what no branch holds yet.
+	bs, err := s.Branches()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	known := make([]plumbing.Hash, 0, len(bs))
+	for _, b := range bs {
+		known = append(known, b.Commit)
+	}
+	if err := s.verifyNew(h, known); err != nil {
+		return plumbing.ZeroHash, err
+	}
 	if err := s.refs.Update(ref, h, plumbing.ZeroHash); err != nil {
 		if errors.Is(err, refs.ErrStale) {
 			return plumbing.ZeroHash, &branchError{branch: name, err: ErrBranchExists}

@@ -235,6 +235,11 @@ func Clone(ctx context.Context, url, dir string, o CloneOptions) (s *Store, err 
 	if tip.IsZero() {
 		return s, fmt.Errorf("%w: %s has no branch %s to clone", ErrNotLorestore, url, head)
 	}
+	// The tracking refs are quarantine; the local branch is not. Every
+	// commit it will reach is checked before it exists.
+	if err = s.verifyNew(tip, nil); err != nil {
+		return s, err
+	}
 	if _, err = s.SnapshotAt(tip); err != nil {
 		return s, err
 	}

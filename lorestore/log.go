@@ -125,10 +125,14 @@ func (s *Store) changedFromAllParents(c *gitCommit, key func(plumbing.Hash) (plu
 	return true, nil
 }
 
-// subtree follows a path of names from a tree; zero when absent.
+// subtree follows a path of names from a tree; zero when absent. The zero
+// tree (the parent side of a root commit) holds nothing.
 func (s *Store) subtree(tree plumbing.Hash, path ...string) (plumbing.Hash, error) {
 	h := tree
 	for _, name := range path {
+		if h.IsZero() {
+			return plumbing.ZeroHash, nil
+		}
 		es, err := s.readTree(h)
 		if err != nil {
 			return plumbing.ZeroHash, err

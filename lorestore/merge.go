@@ -179,6 +179,13 @@ func (s *Store) Merge(source string, o MergeOptions) (MergeResult, error) {
 	if err != nil {
 		return MergeResult{}, err
 	}
+	// Whatever the source brings that the target lacks is checked before
+	// the target can move: a branch never holds content that is not a
+	// valid lorestore. (Should the target move meanwhile, what it gains is
+	// on a branch already, hence trusted.)
+	if err := s.verifyNew(src, []plumbing.Hash{head}); err != nil {
+		return MergeResult{}, err
+	}
 	if o.FastForward {
 		if r, done, err := s.fastForward(ref, o, head, src); done || err != nil {
 			return r, err

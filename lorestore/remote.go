@@ -49,8 +49,12 @@ type remoteTarget struct {
 	url  string
 }
 
+// tracking is the ref a remote's branch is tracked under, or "" when it has
+// none. Only a usable remote name gets one: a name from a hand-edited
+// config must never steer a fetch outside refs/remotes/<name>/ (onto a
+// lore branch, say).
 func (t remoteTarget) tracking(branch string) string {
-	if t.name == "" {
+	if t.name == "" || !validRemoteName(t.name) {
 		return ""
 	}
 	return "refs/remotes/" + t.name + "/" + branch

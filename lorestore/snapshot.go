@@ -23,6 +23,38 @@ type Header struct {
 	Contract string `json:"contract"`
 	Format   int    `json:"format"`
 	Kind     string `json:"kind"`
+	// Store is the random id Init gave the store (32 hex digits); it
+	// makes every store's root commit its own. Stores made before ids
+	// existed have none ("").
+	Store string `json:"store,omitempty"`
+}
+
+// parseHeader decodes and checks lore.json: known fields only, the
+// lorestore kind, the format this build reads, and a well-formed store id
+// when there is one.
+func parseHeader(data []byte) (Header, error) {
+	var raw struct {
+		Contract string  `json:"contract"`
+		Format   int     `json:"format"`
+		Kind     string  `json:"kind"`
+		Store    *string `json:"store"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil || raw.Kind != "deloreis-lorestore" || dec.More() {
+		return Header{}, fmt.Errorf("%w: %s is not a lorestore header", ErrNotLorestore, headerPath)
+	}
+	if raw.Format != FormatVersion {
+		return Header{}, fmt.Errorf("%w: store format %d, this build reads %d", ErrNotLorestore, raw.Format, FormatVersion)
+	}
+	h := Header{Contract: raw.Contract, Format: raw.Format, Kind: raw.Kind}
+	if raw.Store != nil {
+		if !validStoreID(*raw.Store) {
+			return Header{}, fmt.Errorf("%w: %s: store id %q is not %d hex digits", ErrNotLorestore, headerPath, *raw.Store, storeIDLen)
+		}
+		h.Store = *raw.Store
+	}
+	return h, nil
 }
 
 // Snapshot is the world at one commit. Reading is lazy: nothing below the
@@ -68,13 +100,8 @@ func (s *Store) SnapshotAt(commit plumbing.Hash) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&sn.header); err != nil || sn.header.Kind != "deloreis-lorestore" {
-		return nil, fmt.Errorf("%w: %s is not a lorestore header", ErrNotLorestore, headerPath)
-	}
-	if sn.header.Format != FormatVersion {
-		return nil, fmt.Errorf("%w: store format %d, this build reads %d", ErrNotLorestore, sn.header.Format, FormatVersion)
+	if sn.header, err = parseHeader(data); err != nil {
+		return nil, err
 	}
 	return sn, nil
 }

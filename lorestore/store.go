@@ -4,8 +4,11 @@
 package lorestore
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -38,7 +41,8 @@ type Options struct {
 	// visible. Off, a crash of the machine (not of the process) may lose the
 	// last commits; the store stays consistent either way.
 	Fsync bool
-	// Author signs commits; the default is "deloreis <deloreis@localhost>".
+	// Author signs commits; the default is DefaultAuthor. (The command
+	// line picks it from --author, DELOREIS_AUTHOR or GitAuthor.)
 	Author Signature
 	// Now gives commit times; the default is time.Now.
 	Now func() time.Time
@@ -50,11 +54,21 @@ type Options struct {
 	// LockTimeout is how long a ref update waits for a lock another process
 	// holds (default 2s).
 	LockTimeout time.Duration
+	// Warnings hears what the store tolerates but a user should know, one
+	// line each: a pack in objects/pack that cannot be used and is skipped
+	// (as git skips it; Fsck reports it). Nil: nothing is said.
+	Warnings io.Writer
+	// StoreID is the id Init writes into the header of a new store (32
+	// lowercase hex digits); empty draws a random one. Fix it only to
+	// rebuild a fixture reproducibly (the demo world): two stores with one
+	// id made in the same second share their root commit, and then pull
+	// between them as if they were related.
+	StoreID string
 }
 
 func (o Options) withDefaults() Options {
 	if o.Author.Name == "" {
-		o.Author.Name, o.Author.Email = "deloreis", "deloreis@localhost"
+		o.Author.Name, o.Author.Email = DefaultAuthor.Name, DefaultAuthor.Email
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -134,7 +148,14 @@ func initBare(dir string) error {
 
 func (s *Store) writeInitCommit() error {
 	b := s.db.NewBatch()
-	hdr := b.Add(plumbing.BlobObject, encodeHeader())
+	id := s.opts.StoreID
+	if id == "" {
+		var err error
+		if id, err = newStoreID(); err != nil {
+			return err
+		}
+	}
+	hdr := b.Add(plumbing.BlobObject, encodeHeader(id))
 	tree, err := encodeTree([]treeEntry{{name: headerPath, mode: modeBlob, hash: hdr}})
 	if err != nil {
 		return err
@@ -148,12 +169,38 @@ func (s *Store) writeInitCommit() error {
 	return s.refs.Update("refs/heads/"+DefaultBranch, ch, plumbing.ZeroHash)
 }
 
-// encodeHeader is the canonical store header blob.
-func encodeHeader() []byte {
+// encodeHeader is the canonical store header blob (keys in RFC 8785 order).
+func encodeHeader(storeID string) []byte {
 	buf := []byte(`{"contract":`)
 	buf, _ = jcs.AppendString(buf, ContractVersion)
-	buf = fmt.Appendf(buf, `,"format":%d,"kind":"deloreis-lorestore"}`, FormatVersion)
+	buf = fmt.Appendf(buf, `,"format":%d,"kind":"deloreis-lorestore","store":"%s"}`, FormatVersion, storeID)
 	return buf
+}
+
+// storeIDLen is the length of a store id in hex digits (128 random bits).
+const storeIDLen = 32
+
+// newStoreID draws a store id. Two stores made in the same second by the
+// same author would otherwise write byte-identical root commits, and a
+// pull between them would pass as related history.
+func newStoreID() (string, error) {
+	var b [storeIDLen / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("lorestore: init: drawing a store id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+func validStoreID(id string) bool {
+	if len(id) != storeIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Open opens the lorestore in dir: a bare repository, or a work tree whose
@@ -164,7 +211,13 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	db, err := odb.Open(gitDir, odb.Options{Fsync: opts.Fsync, AutoPackLimit: opts.AutoPackLimit, ConsolidateByCaller: true})
+	oo := odb.Options{Fsync: opts.Fsync, AutoPackLimit: opts.AutoPackLimit, ConsolidateByCaller: true}
+	if w := opts.Warnings; w != nil {
+		oo.OnSkippedPack = func(err error) {
+			fmt.Fprintf(w, "warning: skipping an unusable pack (run fsck): %v\n", err)
+		}
+	}
+	db, err := odb.Open(gitDir, oo)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +229,10 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := opts.Author.check(); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if opts.StoreID != "" && !validStoreID(opts.StoreID) {
+		db.Close()
+		return nil, fmt.Errorf("lorestore: store id %q is not %d lowercase hex digits", opts.StoreID, storeIDLen)
 	}
 	return &Store{
 		gitDir:  gitDir,

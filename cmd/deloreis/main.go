@@ -20,6 +20,9 @@ type globals struct {
 	project string
 	store   string
 	fsync   bool
+	author  string              // --author "Name <email>"
+	sig     lorestore.Signature // the author resolved before a command runs (author.go)
+	warn    io.Writer           // where the store's warnings go (stderr)
 }
 
 func (g *globals) storeDir() string {
@@ -30,7 +33,7 @@ func (g *globals) storeDir() string {
 }
 
 func (g *globals) options() lorestore.Options {
-	return lorestore.Options{Fsync: g.fsync}
+	return lorestore.Options{Fsync: g.fsync, Author: g.sig, Warnings: g.warn}
 }
 
 func (g *globals) open() (*lorestore.Store, error) {
@@ -38,7 +41,7 @@ func (g *globals) open() (*lorestore.Store, error) {
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{}
+	g := &globals{warn: stderr}
 	root := &cobra.Command{
 		Use:           "deloreis",
 		Short:         "A git-backed lorestore for declared worlds",
@@ -51,10 +54,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	pf.StringVar(&g.project, "project", ".", "project folder; the store is its "+lorestore.DefaultDir+"/")
 	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
 	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
+	pf.StringVar(&g.author, "author", "", `sign commits as "Name <email>" (else $DELOREIS_AUTHOR, else git's user.name/user.email)`)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return g.resolveAuthor() }
 	root.AddCommand(
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
 		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
 		newFmtCmd(), newCheckCmd(), newImportCmd(), newDKECmd(),
+		newFsckCmd(g), newRemoteCmd(g),
 	)
 	return root
 }

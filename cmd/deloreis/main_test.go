@@ -188,7 +188,7 @@ func TestInitMergePushFetchClone(t *testing.T) {
 		t.Fatalf("second push said %q", out)
 	}
 	clone := filepath.Join(work, "clone.git")
-	out = mustRun(t, "clone", url, clone)
+	out = mustRun(t, "--store", clone, "clone", url)
 	if out != "Cloned "+url+" into "+clone+"\n" {
 		t.Fatalf("clone said %q", out)
 	}
@@ -377,7 +377,7 @@ func TestPull(t *testing.T) {
 	url := "file://" + remote
 	mustRun(t, "--project", a, "push", url)
 	c := filepath.Join(work, "c")
-	mustRun(t, "clone", url, filepath.Join(c, ".lore"))
+	mustRun(t, "clone", url, c)
 	if out := mustRun(t, "--project", c, "pull"); out != "= refs/remotes/origin/main (up to date)\nAlready up to date.\n" {
 		t.Fatalf("pull of an equal remote said %q", out)
 	}

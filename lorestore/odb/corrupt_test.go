@@ -11,6 +11,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -126,36 +127,57 @@ func TestCorruptFilesOnOpen(t *testing.T) {
 		return c
 	}
 	for _, tc := range []struct {
-		name     string
-		pack     []byte
-		idx      []byte
-		wantOpen error // nil: Open must succeed
+		name string
+		pack []byte
+		idx  []byte
+		bad  bool // the pack is unusable: skipped with a warning, reported by CheckPacks
 	}{
-		{"intact", pk, idx, nil},
-		{"truncated-pack", pk[:len(pk)-7], idx, ErrCorrupt},
-		{"empty-pack", nil, idx, ErrCorrupt},
-		{"bad-idx-checksum", pk, flip(idx, len(idx)-1), ErrCorrupt},
-		{"bad-idx-body", pk, flip(idx, 8+1024+3), ErrCorrupt},
-		{"truncated-idx", pk, idx[:len(idx)-30], ErrCorrupt},
-		{"bad-pack-signature", flip(pk, 0), idx, ErrCorrupt},
+		{"intact", pk, idx, false},
+		{"truncated-pack", pk[:len(pk)-7], idx, true},
+		{"empty-pack", nil, idx, true},
+		{"empty-idx", pk, nil, true},
+		{"empty-both", nil, nil, true},
+		{"missing-pack", []byte("remove"), idx, true},
+		{"bad-idx-checksum", pk, flip(idx, len(idx)-1), true},
+		{"bad-idx-body", pk, flip(idx, 8+1024+3), true},
+		{"truncated-idx", pk, idx[:len(idx)-30], true},
+		{"bad-pack-signature", flip(pk, 0), idx, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			os.WriteFile(base+".pack", tc.pack, 0o644)
 			os.WriteFile(base+".idx", tc.idx, 0o644)
-			db, err := Open(dir, Options{})
-			if tc.wantOpen == nil {
-				if err != nil {
-					t.Fatalf("Open: %v", err)
+			if string(tc.pack) == "remove" {
+				os.Remove(base + ".pack")
+			}
+			var warned []error
+			// Git tolerates an unusable pack (git log works beside it), so
+			// Open does too: it skips the pack and warns.
+			db, err := Open(dir, Options{OnSkippedPack: func(err error) { warned = append(warned, err) }})
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			defer db.Close()
+			problems := db.CheckPacks()
+			if !tc.bad {
+				if len(warned) != 0 || len(problems) != 0 {
+					t.Fatalf("intact pack: warnings %v, problems %v", warned, problems)
 				}
-				defer db.Close()
 				mustRead(t, db, h, plumbing.BlobObject, []byte("precious\n"))
 				return
 			}
-			if !errors.Is(err, tc.wantOpen) {
-				if err == nil {
-					db.Close()
-				}
-				t.Fatalf("Open = %v, want %v", err, tc.wantOpen)
+			if len(warned) != 1 || !errors.Is(warned[0], ErrCorrupt) || !strings.Contains(warned[0].Error(), filepath.Base(base)) {
+				t.Fatalf("warnings %v, want one naming the pack", warned)
+			}
+			if len(problems) != 1 || !errors.Is(problems[0], ErrCorrupt) {
+				t.Fatalf("CheckPacks = %v, want one problem", problems)
+			}
+			if _, _, err := db.Read(h); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("read of an object only in the skipped pack: %v", err)
+			}
+			// A later rescan (after a miss) does not warn again.
+			db.Read(plumbing.NewHash("0123456789012345678901234567890123456789"))
+			if len(warned) != 1 {
+				t.Fatalf("warned %d times", len(warned))
 			}
 		})
 	}

@@ -37,6 +37,11 @@ type Options struct {
 	// roll-up in Batch.Write. Such an error never fails the Write; without
 	// this hook it is dropped.
 	OnAutoConsolidateError func(error)
+	// OnSkippedPack, when set, hears once about each pack that cannot be
+	// used (an empty, truncated or corrupt .pack or .idx). Such a pack is
+	// skipped, as git skips it, and the objects only it holds read as not
+	// found; CheckPacks reports it. Without the hook the skip is silent.
+	OnSkippedPack func(error)
 	// StaleAge is how old a .pack without its .idx must be before Open
 	// deletes it (0 means 15 minutes). Our own temporary files go once no
 	// writer holds their flock and they are older than the smaller of
@@ -56,9 +61,10 @@ type DB struct {
 	cache  *baseCache
 	nextID atomic.Uint64
 
-	scanMu sync.Mutex // serialises rescans and installs of new sets
-	stamp  dirStamp   // objects/pack as of the last full scan (under scanMu)
-	scans  int        // directory scans so far (under scanMu; for tests)
+	scanMu sync.Mutex      // serialises rescans and installs of new sets
+	stamp  dirStamp        // objects/pack as of the last full scan (under scanMu)
+	scans  int             // directory scans so far (under scanMu; for tests)
+	warned map[string]bool // packs OnSkippedPack has heard of (under scanMu)
 	closed atomic.Bool
 
 	packsMu   sync.Mutex // held with the flock of packsLock
@@ -70,7 +76,8 @@ type DB struct {
 // Open opens the object database of the bare repository at gitDir (the
 // directory holding objects/). It creates objects/pack if missing, removes
 // our own stale temporary files, and maps every pack. A pack whose index or
-// header is corrupt makes Open fail with a *CorruptError.
+// header is unusable is skipped, as git skips it, and reported to
+// Options.OnSkippedPack; CheckPacks lists it.
 func Open(gitDir string, opts Options) (*DB, error) {
 	if opts.AutoPackLimit == 0 {
 		opts.AutoPackLimit = 32
@@ -99,7 +106,7 @@ func Open(gitDir string, opts Options) (*DB, error) {
 	removeStale(db.packDir, opts.StaleAge)
 	removeStale(db.objDir, opts.StaleAge)
 	db.cur.Store(newPackSet(nil))
-	if err := db.rescan(true); err != nil {
+	if err := db.rescan(false); err != nil {
 		db.Close()
 		return nil, err
 	}

@@ -106,6 +106,10 @@ func (db *DB) scanLocked(strict bool) (bool, error) {
 			}
 			p, err := openPack(base, db.nextID.Add(1))
 			if errors.Is(err, os.ErrNotExist) {
+				if try >= 4 && fileExists(base+".idx") {
+					// Not a roll-up in flight: an index whose pack is gone.
+					db.skipped(base, corruptf(base+".pack", -1, "missing beside its index"))
+				}
 				vanished = true
 				continue
 			}
@@ -116,6 +120,7 @@ func (db *DB) scanLocked(strict bool) (bool, error) {
 					}
 					return false, err
 				}
+				db.skipped(base, err)
 				continue // skipped, like git does; retried on the next scan
 			}
 			opened[base] = p
@@ -140,6 +145,51 @@ func (db *DB) scanLocked(strict bool) (bool, error) {
 		db.install(packs)
 	}
 	return changed, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// skipped tells OnSkippedPack, once per pack, that it cannot be used.
+// Called under scanMu.
+func (db *DB) skipped(base string, err error) {
+	if db.opts.OnSkippedPack == nil || db.warned[base] {
+		return
+	}
+	if db.warned == nil {
+		db.warned = map[string]bool{}
+	}
+	db.warned[base] = true
+	db.opts.OnSkippedPack(err)
+}
+
+// CheckPacks opens every pack in objects/pack afresh, as Open would, and
+// returns one error per pack that cannot be used: an index or pack that is
+// empty, truncated, corrupt, or missing beside its partner. (A .pack
+// without an .idx is not a problem: git ignores it and so do we.)
+func (db *DB) CheckPacks() []error {
+	bases, err := listPacks(db.packDir)
+	if err != nil {
+		return []error{err}
+	}
+	var out []error
+	for _, base := range bases {
+		p, err := openPack(base, 0)
+		if errors.Is(err, os.ErrNotExist) {
+			if !fileExists(base + ".idx") {
+				continue // removed by a concurrent roll-up meanwhile
+			}
+			err = corruptf(base+".pack", -1, "missing beside its index")
+		}
+		if err != nil {
+			out = append(out, err)
+			continue
+		}
+		p.unmap()
+	}
+	return out
 }
 
 // listPacks returns the base paths (without extension) of every pack-*.idx.

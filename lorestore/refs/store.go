@@ -184,7 +184,9 @@ func (s *Store) resolve(name string, packed *packedFile) (plumbing.Hash, error) 
 
 // List returns the refs whose names start with prefix, sorted by name, with
 // a loose ref overriding a packed one of the same name and symbolic refs
-// resolved (a dangling one is left out). An empty prefix means "refs/"; a
+// resolved (a dangling one is left out). A loose ref file that does not
+// parse is left out too, as git leaves it out of its listings; Check
+// reports it. An empty prefix means "refs/"; a
 // prefix must otherwise start with "refs/". Names that CheckName refuses
 // (which git may accept, such as names that are not UTF-8) are left out.
 func (s *Store) List(prefix string) ([]Ref, error) {
@@ -206,6 +208,9 @@ func (s *Store) List(prefix string) ([]Ref, error) {
 			continue
 		}
 		l, err := readLoose(s.path(name))
+		if errors.Is(err, ErrMalformed) {
+			continue // git lists around a broken ref too ("ignoring broken ref"); Check reports it
+		}
 		if err != nil {
 			return nil, err
 		}

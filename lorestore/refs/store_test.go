@@ -403,6 +403,23 @@ func TestMalformed(t *testing.T) {
 	if h, err := s.Read(main); err != nil || h.String() != strings.Repeat("a", 40) {
 		t.Errorf("Read with trailing text = %v, %v", h, err)
 	}
+	// A broken loose ref is left out of List, as git leaves it out; Check
+	// names it.
+	os.WriteFile(filepath.Join(dir, "refs", "heads", "junk"), []byte("garbage\n"), 0o666)
+	if rs, err := s.List(""); err != nil || len(rs) != 1 || rs[0].Name != main {
+		t.Errorf("List beside a broken ref = %v, %v", rs, err)
+	}
+	good, bad := s.Check()
+	named := 0
+	for _, err := range bad {
+		if errors.Is(err, ErrMalformed) && strings.Contains(err.Error(), "refs/heads/junk") {
+			named++
+		}
+	}
+	if len(good) != 1 || named != 1 {
+		t.Errorf("Check = %v, %v", good, bad)
+	}
+	os.Remove(filepath.Join(dir, "refs", "heads", "junk"))
 	os.Remove(filepath.Join(dir, main))
 	os.WriteFile(filepath.Join(dir, "packed-refs"), []byte("# pack-refs with: peeled \nnot a line\n"), 0o666)
 	if _, err := s.Read(main); !errors.Is(err, ErrMalformed) {

@@ -1,0 +1,216 @@
+// Integrity at the boundary: content that real git put on a branch behind
+// the store's back is verified before a merge, fast-forward, branch or
+// clone makes it reachable from a lore branch; remote-tracking refs hold
+// anything (quarantine). Also: unique roots per store, and the changes of
+// a root commit.
+
+package lorestore
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// claimPath is where fact n is filed in scope.
+func claimPath(t testing.TB, scope string, n int) string {
+	id := factID(t, n).String()
+	return "scopes/" + scope + "/claims/" + id[:2] + "/" + id + ".json"
+}
+
+func canonical(t testing.TB, o objects.Object) ([]byte, string) {
+	t.Helper()
+	data, err := objects.Canonical(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, objects.ID(sumID(data)).String()
+}
+
+// badEdits are the members of the class "content a lore branch must not
+// hold", each as an edit of a store holding facts 0..3 of scope camelot.
+func badEdits(t testing.TB) map[string]map[string][]byte {
+	t.Helper()
+	f9, id9 := canonical(t, fact(9))
+	broken := []byte(`{"broken":true}`)
+	brokenID := objects.ID(sumID(broken)).String()
+	nonCanon := append([]byte(" "), f9...)
+	nonCanonID := objects.ID(sumID(nonCanon)).String()
+	return map[string]map[string][]byte{
+		"claim-rewritten":      {claimPath(t, "camelot", 1): broken},
+		"not-its-id":           {"scopes/camelot/claims/" + id9[:2] + "/" + strings.Repeat("ab", 32) + ".json": f9},
+		"wrong-shard":          {"scopes/camelot/claims/zz/" + id9 + ".json": f9},
+		"wrong-section":        {"scopes/camelot/decisions/" + id9 + ".json": f9},
+		"unknown-section":      {"scopes/camelot/gossip/" + id9 + ".json": f9},
+		"bad-scope-name":       {"scopes/Not A Scope/claims/" + id9[:2] + "/" + id9 + ".json": f9},
+		"name-not-an-id":       {"scopes/camelot/claims/" + id9[:2] + "/readme.json": f9},
+		"hashes-but-no-object": {"scopes/camelot/claims/" + brokenID[:2] + "/" + brokenID + ".json": broken},
+		"not-canonical":        {"scopes/camelot/claims/" + nonCanonID[:2] + "/" + nonCanonID + ".json": nonCanon},
+		"executable":           {"100755:scopes/camelot/claims/" + id9[:2] + "/" + id9 + ".json": f9},
+		"symlink":              {"120000:scopes/camelot/claims/" + id9[:2] + "/" + id9 + ".json": f9},
+		"stray-root-file":      {"README": []byte("hello\n")},
+		"no-header":            {headerPath: nil},
+		"bad-header":           {headerPath: []byte(`{"kind":"something-else"}`)},
+	}
+}
+
+// corruptSide builds a store with main at facts 0..3 and a branch side
+// rewritten by real git with edits; it returns the store, its dir and the
+// side commit.
+func corruptSide(t *testing.T, edits map[string][]byte, diverge bool) (*Store, string, plumbing.Hash) {
+	t.Helper()
+	s, dir := newStore(t)
+	commitFacts(t, s, "camelot", 0, 4)
+	if _, err := s.CreateBranch("side", ""); err != nil {
+		t.Fatal(err)
+	}
+	b := NewBatch()
+	b.Put("camelot", fact(5))
+	if _, err := s.Commit(b, NewMessage("side work", "materialize", "camelot"), CommitOptions{Branch: "side"}); err != nil {
+		t.Fatal(err)
+	}
+	side := rewriteBranch(t, dir, "side", edits)
+	// A good commit on top: the bad one is deep in the history, not the tip.
+	b = NewBatch()
+	b.Put("camelot", fact(6))
+	res, err := s.Commit(b, NewMessage("more side work", "materialize", "camelot"), CommitOptions{Branch: "side"})
+	if err != nil {
+		// The edit broke the layout so the store itself cannot build on
+		// it: the bad commit stays the tip.
+		res.Commit = side
+	}
+	if diverge {
+		commitFacts(t, s, "camelot", 10, 11)
+	}
+	return s, dir, res.Commit
+}
+
+func wantRefused(t *testing.T, err error) {
+	t.Helper()
+	var ce *ContentError
+	if !errors.As(err, &ce) || !errors.Is(err, ErrInvalidContent) {
+		t.Fatalf("got %v, want a *ContentError", err)
+	}
+	if ce.Path == "" || ce.Object.IsZero() && ce.Reason == "" {
+		t.Fatalf("refusal names no path or object: %+v", ce)
+	}
+	if strings.Count(err.Error(), "\n") != 0 {
+		t.Fatalf("refusal is not one line: %q", err)
+	}
+}
+
+func TestCorruptContentNeverReachesABranch(t *testing.T) {
+	for name, edits := range badEdits(t) {
+		for _, op := range []string{"merge", "merge-ff", "branch", "fetch-then-merge", "clone"} {
+			t.Run(name+"/"+op, func(t *testing.T) {
+				s, dir, _ := corruptSide(t, edits, op == "merge")
+				before := dirState(t, filepath.Join(dir, "refs"))
+				var err error
+				switch op {
+				case "merge":
+					_, err = s.Merge("side", MergeOptions{})
+				case "merge-ff":
+					_, err = s.Merge("side", MergeOptions{FastForward: true})
+				case "branch":
+					_, err = s.CreateBranch("copy", "side^0")
+					if err == nil {
+						// A copy of a lore branch adds nothing new; from
+						// quarantine it must be checked.
+						s.DeleteBranch("copy", plumbing.ZeroHash)
+						c := cloneOf(t, dir)
+						_, err = c.CreateBranch("copy", "origin/side")
+						dir, before = c.Dir(), nil
+					}
+				case "fetch-then-merge":
+					c := cloneOf(t, dir)
+					cdir := c.Dir()
+					before = dirState(t, filepath.Join(cdir, "refs", "heads"))
+					if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
+						t.Fatalf("fetch into quarantine refused: %v", ferr)
+					}
+					if _, rerr := c.Resolve("origin/side"); rerr != nil {
+						t.Fatalf("origin/side not tracked: %v", rerr)
+					}
+					_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
+					wantRefused(t, err)
+					sameState(t, before, dirState(t, filepath.Join(cdir, "refs", "heads")))
+					return
+				case "clone":
+					git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
+					dst := filepath.Join(t.TempDir(), "copy")
+					_, err = Clone(t.Context(), dir, dst, CloneOptions{})
+					wantRefused(t, err)
+					if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
+						t.Fatalf("a refused clone left %s behind", dst)
+					}
+					return
+				}
+				wantRefused(t, err)
+				if before != nil {
+					sameState(t, before, dirState(t, filepath.Join(dir, "refs")))
+				}
+			})
+		}
+	}
+}
+
+// cloneOf clones the store at dir (only main is checked; side stays in
+// quarantine as origin/side).
+func cloneOf(t *testing.T, dir string) *Store {
+	t.Helper()
+	c, err := Clone(t.Context(), dir, filepath.Join(t.TempDir(), "c.git"), CloneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestGoodContentStillMerges: real git may write a valid object on a
+// branch; that merges like our own.
+func TestGoodContentStillMerges(t *testing.T) {
+	f9, id9 := canonical(t, fact(9))
+	s, _, _ := corruptSide(t, map[string][]byte{"scopes/camelot/claims/" + id9[:2] + "/" + id9 + ".json": f9}, true)
+	if _, err := s.Merge("side", MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if ids := allIDs(t, s, "main"); len(ids) != 8 {
+		t.Fatalf("merged main holds %d objects, want 8", len(ids))
+	}
+}
+
+// TestVerifyWalksOnlyWhatIsNew: a merge of one new commit into a long
+// history reads the new commit's objects, not the history's.
+func TestVerifyWalksOnlyWhatIsNew(t *testing.T) {
+	s, _ := newStore(t)
+	for c := 0; c < 50; c++ {
+		commitFacts(t, s, "camelot", c*20, c*20+20)
+	}
+	s.CreateBranch("side", "")
+	b := NewBatch()
+	b.Put("camelot", fact(5000))
+	side, err := s.Commit(b, NewMessage("side", "materialize", "camelot"), CommitOptions{Branch: "side"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := s.Head("main")
+	v := newVerifier(s)
+	if err := v.verify(side.Commit, []plumbing.Hash{head}); err != nil {
+		t.Fatal(err)
+	}
+	if v.commits != 1 || v.blobs != 1 {
+		t.Fatalf("verified %d commits and %d blobs, want 1 and 1", v.commits, v.blobs)
+	}
+	v = newVerifier(s)
+	if err := v.verify(side.Commit, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v.commits != 52 || v.blobs != 1001 {
+		t.Fatalf("a full check verified %d commits and %d blobs, want 52 and 1001", v.commits, v.blobs)
+	}
+}
