@@ -196,7 +196,10 @@ func printFindings(w io.Writer, path string, doc *dli.Document, fs []world.Findi
 		pos dli.Pos
 		f   world.Finding
 	}
-	at := declPositions(doc)
+	var at map[string]dli.Pos
+	if len(fs) > 0 {
+		at = declPositions(doc) // a clean file never pays for the ids
+	}
 	ps := make([]placed, len(fs))
 	for i, f := range fs {
 		ps[i] = placed{findingPos(at, doc, f), f}
