@@ -68,7 +68,7 @@ func loadProject(dir string) (*project.Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := filepath.EvalSymlinks(p.Dir)
+	root, err := resolveExisting(p.Dir) // a project folder before init may not exist yet
 	if err != nil {
 		return nil, err
 	}

@@ -215,3 +215,18 @@ func TestFmtList(t *testing.T) {
 		t.Errorf("fmt -l: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestProjectStoreFromToml: every command takes the store deloreis.toml
+// names when no --store is given, init included.
+func TestProjectStoreFromToml(t *testing.T) {
+	proj := t.TempDir()
+	os.WriteFile(filepath.Join(proj, "deloreis.toml"), []byte("store = \"data/lore\"\n"), 0o644)
+	mustRun(t, "init", "--project", proj)
+	if _, err := os.Stat(filepath.Join(proj, "data", "lore", "HEAD")); err != nil {
+		t.Fatalf("init did not create the store deloreis.toml names: %v", err)
+	}
+	mustRun(t, "import", "../../testdata/dli/camelot.dli", "--project", proj, "--materialize")
+	if log := mustRun(t, "log", "--oneline", "--project", proj); !strings.Contains(log, "import camelot.dli") {
+		t.Fatalf("log --project does not read the store deloreis.toml names:\n%s", log)
+	}
+}

@@ -66,7 +66,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.project, "project", ".", "project folder; the store is its "+lorestore.DefaultDir+"/")
+	pf.StringVar(&g.project, "project", ".", "project folder (holding deloreis.toml); the store is its "+lorestore.DefaultDir+"/ unless deloreis.toml names one")
 	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
 	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
 	root.AddCommand(

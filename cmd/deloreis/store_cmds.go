@@ -24,12 +24,16 @@ func newInitCmd(g *globals) *cobra.Command {
 		Short: "Create an empty lorestore",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := lorestore.Init(g.storeDir(), g.options())
+			dir, err := g.resolveStore()
+			if err != nil {
+				return err
+			}
+			s, err := lorestore.Init(dir, g.options())
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			fmt.Fprintf(cmd.OutOrStdout(), "Initialized empty lorestore in %s\n", g.storeDir())
+			fmt.Fprintf(cmd.OutOrStdout(), "Initialized empty lorestore in %s\n", dir)
 			return nil
 		},
 	}
