@@ -8,10 +8,13 @@ PKGS        := ./...
 RACE_PKGS   := ./lorestore/... ./datalog/... ./world/...
 FUZZTIME    ?= 60s
 
-.PHONY: build test lint vet staticcheck fmtcheck bench fuzz demo clean
+.PHONY: build install test lint vet staticcheck fmtcheck bench bench-large fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
+
+install:
+	$(GO) install ./cmd/deloreis
 
 test: lint
 	$(GO) test -count=1 $(PKGS)
@@ -38,6 +41,12 @@ bench:
 	  echo "note: gringo is not installed; the datalog benchmarks report no peer figure"
 	mkdir -p .benchtmp
 	TMPDIR=$(CURDIR)/.benchtmp $(GO) test -run '^$$' -bench . -benchmem -count=5 -timeout 120m $(PKGS)
+
+# check and import --materialize on a generated 50 MB .dli file: wall time
+# and peak RSS of each (issue 8 item 7). LARGE_MB sets the size.
+LARGE_MB ?= 50
+bench-large:
+	bench/check-large.sh $(LARGE_MB)
 
 # Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
 fuzz:

@@ -8,7 +8,8 @@
 // The grammar (v0, unfrozen; the AST is normative) is in
 // docs/dli-grammar.md, with the spacing table the formatter follows.
 // RenderDecl renders one declaration as the lines the author.* tools
-// return in their "rendered" arrays; FmtMain is `deloreis fmt`.
+// return in their "rendered" arrays. The commands over this surface
+// (`deloreis fmt`, `check`, `import`) live in cmd/deloreis.
 //
 // What this package is not for: it reads and writes text, and checks only
 // what the text and each object's own validation can show — that ids are

@@ -1,9 +1,16 @@
-// The dke command group: DKE Python tools on files (for now, check).
+// The dke command group: DKE Python tools on files (for now, check). The
+// checking itself is package dke's; this file is only its command line.
 
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+
 	"github.com/deloreis/deloreis/dke"
+	"github.com/deloreis/deloreis/dke/diag"
+	"github.com/deloreis/deloreis/dke/keywords"
 	"github.com/spf13/cobra"
 )
 
@@ -12,17 +19,78 @@ func newDKECmd() *cobra.Command {
 		Use:   "dke",
 		Short: "DKE Python tools",
 	}
-	group.AddCommand(&cobra.Command{
+	group.AddCommand(newDKECheckCmd())
+	return group
+}
+
+func newDKECheckCmd() *cobra.Command {
+	var lang string
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "check FILE… [--language eng|nob] [--json]",
 		Short: "Check DKE modules without storing anything; exit 1 on any diagnostic",
-		// dke.CheckMain parses its own flags, before or after the files.
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := dke.CheckMain(args, cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
-				return exitCode(code)
+		Long: `Checks DKE Python module files without storing anything. Each file is a
+module named after the file (its base name without extension); the files
+may import one another. Prints each diagnostic as file:line:col: class:
+message, followed by its fix when it has one, or the diagnostics as one
+JSON array with --json (each element the wire diagnostic {class, line,
+col, message, fix?} with the file it is in).
+
+Exit status: 1 when there is any diagnostic or a file cannot be read, 2 on
+a usage error, 0 otherwise.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			l, err := keywords.ParseLang(lang)
+			if err != nil {
+				return usageError{"--language: " + err.Error()}
+			}
+			for _, f := range files {
+				// Refuse what is not a regular file before the checker reads it.
+				if _, err := readRegular(f); err != nil {
+					return err
+				}
+			}
+			diags, err := dke.CheckFiles(files, l)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				writeDiagnosticsJSON(w, diags)
+			} else {
+				for _, d := range diags {
+					fmt.Fprintln(w, d.Error())
+					if d.Fix != "" {
+						fmt.Fprintf(w, "\tfix: %s\n", d.Fix)
+					}
+				}
+			}
+			if len(diags) > 0 {
+				return exitCode(1)
 			}
 			return nil
 		},
-	})
-	return group
+	}
+	cmd.Flags().StringVar(&lang, "language", "eng", "keyword surface: eng or nob")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as a JSON array")
+	return cmd
+}
+
+// fileDiagnostic is a wire diagnostic with the file it is in.
+type fileDiagnostic struct {
+	File string `json:"file"`
+	diag.Diagnostic
+}
+
+// writeDiagnosticsJSON prints the diagnostics as one indented JSON array,
+// without escaping <, > and & (fixes hold placeholders such as <var>).
+func writeDiagnosticsJSON(w io.Writer, diags diag.List) {
+	out := make([]fileDiagnostic, len(diags))
+	for i, d := range diags {
+		out[i] = fileDiagnostic{File: d.File, Diagnostic: d}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	enc.Encode(out)
 }

@@ -36,8 +36,26 @@ func (g *globals) options() lorestore.Options {
 	return lorestore.Options{Fsync: g.fsync, Author: g.sig, Warnings: g.warn}
 }
 
+// resolveStore is the store the flags name: --store, or the store of the
+// project's deloreis.toml (checked to stay inside the project folder after
+// symbolic links are resolved), or the project's .lore/.
+func (g *globals) resolveStore() (string, error) {
+	if g.store != "" {
+		return g.store, nil
+	}
+	p, err := loadProject(g.project)
+	if err != nil {
+		return "", err
+	}
+	return p.Store, nil
+}
+
 func (g *globals) open() (*lorestore.Store, error) {
-	return lorestore.Open(g.storeDir(), g.options())
+	dir, err := g.resolveStore()
+	if err != nil {
+		return nil, err
+	}
+	return lorestore.Open(dir, g.options())
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
@@ -51,7 +69,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.project, "project", ".", "project folder; the store is its "+lorestore.DefaultDir+"/")
+	pf.StringVar(&g.project, "project", ".", "project folder (holding deloreis.toml); the store is its "+lorestore.DefaultDir+"/ unless deloreis.toml names one")
 	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
 	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
 	pf.StringVar(&g.author, "author", "", `sign commits as "Name <email>" (else $DELOREIS_AUTHOR, else git's user.name/user.email)`)
@@ -59,20 +77,62 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
 		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
-		newFmtCmd(), newCheckCmd(), newImportCmd(), newDKECmd(),
+		newFmtCmd(), newCheckCmd(g), newImportCmd(g), newDKECmd(), newGraphCmd(g),
 		newFsckCmd(g), newRemoteCmd(g),
 	)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return usageError{err.Error()}
+	})
+	usageArgs(root)
 	return root
+}
+
+// usageArgs makes every argument-count error of the command tree a usage
+// error, and gives each group command (one that only holds subcommands) an
+// argument check, so that an unknown subcommand is a usage error too
+// rather than a help page.
+func usageArgs(c *cobra.Command) {
+	check := c.Args
+	if check == nil && c.HasSubCommands() {
+		check = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+			}
+			return nil
+		}
+		if c.RunE == nil && c.Run == nil {
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
+	if check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err.Error()}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
 }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run executes one command line and returns the exit code: 0 on success, 1
-// on an error (printed on one line), 2 on a usage error.
+// run executes one command line and returns the exit code, the one rule
+// every command follows: 0 on success, 1 on findings or a refused or
+// failed operation, 2 on a usage error (an unknown command or flag, a bad
+// flag value, a wrong number of arguments). An error is printed on one
+// line on stderr.
 func run(args []string, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+	return execute(newRoot(stdout, stderr), args, stderr)
+}
+
+// execute runs args on a command tree and maps the outcome to the exit
+// code of run.
+func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {

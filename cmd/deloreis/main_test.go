@@ -109,9 +109,9 @@ func TestLogShowBranch(t *testing.T) {
 	if !strings.HasPrefix(full, head) {
 		t.Fatalf("log and log --oneline disagree: %s %s", full, head)
 	}
-	show := mustRun(t, "--store", dir, "show", full)
+	show := mustRun(t, "--store", dir, "show", "--name-only", full)
 	golden(t, "show-merge", show)
-	if byShort := mustRun(t, "--store", dir, "show", head); byShort != show {
+	if byShort := mustRun(t, "--store", dir, "show", "--name-only", head); byShort != show {
 		t.Fatalf("show %s (abbreviated) differs from show %s", head, full)
 	}
 	if _, errs, code := deloreis(t, "--store", dir, "show", "main~42"); code != 1 || !strings.Contains(errs, "main~42") {
@@ -148,10 +148,10 @@ func TestBranchCreateDeleteAndErrors(t *testing.T) {
 		{[]string{"branch", "-d", "main"}, 1, "default branch"},
 		{[]string{"branch", "-d"}, 2, "wants one branch name"},
 		{[]string{"log", "nowhere"}, 1, "names no branch"},
-		{[]string{"log", "--object", "xyz"}, 2, "64-digit"},
+		{[]string{"log", "--object", "xyz"}, 2, "64 hex digits"},
 		{[]string{"merge", "nowhere"}, 1, "names no branch"},
 		{[]string{"init"}, 1, "already exists"},
-		{[]string{"frobnicate"}, 1, "unknown command"},
+		{[]string{"frobnicate"}, 2, "unknown command"}, // a usage error
 	} {
 		_, errs, code := deloreis(t, append([]string{"--store", dir}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "deloreis: ") {

@@ -24,57 +24,19 @@ func newInitCmd(g *globals) *cobra.Command {
 		Short: "Create an empty lorestore",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := lorestore.Init(g.storeDir(), g.options())
+			dir, err := g.resolveStore()
+			if err != nil {
+				return err
+			}
+			s, err := lorestore.Init(dir, g.options())
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			fmt.Fprintf(cmd.OutOrStdout(), "Initialized empty lorestore in %s\n", g.storeDir())
+			fmt.Fprintf(cmd.OutOrStdout(), "Initialized empty lorestore in %s\n", dir)
 			return nil
 		},
 	}
-}
-
-type logFlags struct {
-	oneline, graph bool
-	scope, op      string
-	object         string
-	n              int
-}
-
-func newLogCmd(g *globals) *cobra.Command {
-	f := &logFlags{}
-	cmd := &cobra.Command{
-		Use:   "log [revision]",
-		Short: "Show the lore history",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			o := lorestore.LogOptions{Scope: f.scope, Op: f.op, Limit: f.n}
-			if len(args) == 1 {
-				o.From = args[0]
-			}
-			if f.object != "" {
-				id, err := objects.ParseID(f.object)
-				if err != nil {
-					return usageError{"--object wants a 64-digit object id"}
-				}
-				o.Object = id
-			}
-			entries, err := s.Log(o)
-			if err != nil {
-				return err
-			}
-			return printLog(cmd.OutOrStdout(), entries, f)
-		}),
-	}
-	fl := cmd.Flags()
-	fl.BoolVar(&f.oneline, "oneline", false, "one line per commit")
-	fl.BoolVar(&f.graph, "graph", false, "draw the branch and merge graph")
-	fl.StringVar(&f.scope, "scope", "", "only commits that change this scope")
-	fl.StringVar(&f.op, "op", "", "only commits whose Lore-Op is this")
-	fl.StringVar(&f.object, "object", "", "only the commit that added this object id")
-	fl.IntVarP(&f.n, "max-count", "n", 0, "at most this many commits")
-	return cmd
 }
 
 func printLog(w io.Writer, entries []lorestore.LogEntry, f *logFlags) error {
@@ -127,59 +89,6 @@ func fullEntry(e lorestore.LogEntry) []string {
 		}
 	}
 	return ls
-}
-
-func newShowCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "show <commit|object-id>",
-		Short: "Show a commit and what it added, or one stored object",
-		Args:  cobra.ExactArgs(1),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			if id, err := objects.ParseID(args[0]); err == nil {
-				return showObject(cmd.OutOrStdout(), s, id)
-			}
-			err := showCommit(cmd.OutOrStdout(), s, args[0])
-			var re *lorestore.RevisionError
-			if errors.As(err, &re) {
-				// Not a commit: perhaps an abbreviated object id.
-				if id, ok, perr := expandObject(s, args[0]); perr != nil {
-					return perr
-				} else if ok {
-					return showObject(cmd.OutOrStdout(), s, id)
-				}
-			}
-			return err
-		}),
-	}
-}
-
-func showCommit(w io.Writer, s *lorestore.Store, rev string) error {
-	h, err := s.Resolve(rev)
-	if err != nil {
-		return err
-	}
-	entries, err := s.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
-	if err != nil {
-		return err
-	}
-	for _, l := range fullEntry(entries[0]) {
-		fmt.Fprintln(w, l)
-	}
-	changes, err := s.Changes(h)
-	if err != nil {
-		return err
-	}
-	if len(changes) > 0 {
-		fmt.Fprintln(w)
-	}
-	for _, c := range changes {
-		sign := "+"
-		if c.Removed {
-			sign = "-"
-		}
-		fmt.Fprintf(w, "%s %s/%s/%s\n", sign, c.Scope, c.Kind, c.ID)
-	}
-	return nil
 }
 
 // expandObject resolves an abbreviated object id against every scope at

@@ -1,9 +1,9 @@
 // This file holds a unified line diff for `deloreis fmt -d`: Myers' O(ND)
 // shortest edit script over lines, with three lines of context per hunk, in
 // the format of `diff -u` (GNU conventions for hunk ranges and for a last
-// line without a newline).
+// line without a newline). It moved here from dli with the fmt command.
 
-package dli
+package main
 
 import (
 	"strconv"

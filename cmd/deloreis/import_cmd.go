@@ -1,80 +1,69 @@
-// deloreis import: compile a .dli file's declarations as a staged layer
+// The import command: compile a .dli file's declarations as a staged layer
 // over a scope's current head, show the findings and the derived-consequence
 // diff, and with --materialize commit them as one commit — only when no
 // finding is an error.
 
-package dli
+package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/world"
+	"github.com/spf13/cobra"
 )
 
-// importOptions are the flags of ImportMain.
+// importOptions are the flags of the import command.
 type importOptions struct {
-	project, scope, branch string
-	materialize            bool
+	g             *globals
+	scope, branch string
+	materialize   bool
 }
 
-// ImportMain is `deloreis import [FILE] --project P --scope S
-// [--branch B] [--materialize]`. FILE may be left out when deloreis.toml
-// names the scope's source. The exit status is 1 when the file does not
-// parse, when a materialization is refused, or on any failure; 2 on a usage
-// error.
-func ImportMain(args []string, stdout, stderr io.Writer) int {
-	var o importOptions
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.project, "project", ".", "project folder (holding deloreis.toml and the store)")
-	fs.StringVar(&o.scope, "scope", "", "scope to import into (default: the file's scope line)")
-	fs.StringVar(&o.branch, "branch", lorestore.DefaultBranch, "branch whose head the file is staged over")
-	fs.BoolVar(&o.materialize, "materialize", false, "commit the declarations when no finding is an error")
-	if err := fs.Parse(reorderFlags(args)); err != nil {
-		return 2
+func newImportCmd(g *globals) *cobra.Command {
+	o := &importOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "import [FILE] [--scope S] [--branch B] [--materialize]",
+		Short: "Stage a .dli file over a scope's head: findings, consequence diff, and with --materialize one commit",
+		Long: `Stages a .dli file's declarations over the head of a scope in the
+project's store and prints the findings and the derived-consequence diff.
+Without --materialize nothing is committed. With it the declarations become
+one commit, only when no finding is an error. FILE may be left out when
+deloreis.toml names the scope's source.
+
+Exit status: 1 when the file cannot be read or does not parse, when a
+materialization is refused, or on any failure; 2 on a usage error.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			return o.run(file, cmd.OutOrStdout())
+		},
 	}
-	if fs.NArg() > 1 {
-		fmt.Fprintln(stderr, "usage: deloreis import [FILE] --project P --scope S [--materialize]")
-		return 2
-	}
-	if err := o.run(fs.Arg(0), stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "deloreis: %v\n", err)
-		return 1
-	}
-	return 0
+	fl := cmd.Flags()
+	fl.StringVar(&o.scope, "scope", "", "scope to import into (default: the file's scope line)")
+	fl.StringVar(&o.branch, "branch", lorestore.DefaultBranch, "branch whose head the file is staged over")
+	fl.BoolVar(&o.materialize, "materialize", false, "commit the declarations when no finding is an error")
+	return cmd
 }
 
-// reorderFlags moves flags after the file name to the front, so that
-// `import FILE --scope S` works as well as `import --scope S FILE`.
-func reorderFlags(args []string) []string {
-	var flags, rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			rest = append(rest, a)
-			continue
-		}
-		flags = append(flags, a)
-		if !strings.Contains(a, "=") && a != "--materialize" && a != "-materialize" && i+1 < len(args) {
-			flags = append(flags, args[i+1])
-			i++
-		}
-	}
-	return append(flags, rest...)
-}
-
+// errRefused marks an import the findings did not allow.
 var errRefused = errors.New("import refused")
 
-func (o importOptions) run(file string, stdout, stderr io.Writer) error {
-	proj, err := project.Load(o.project)
+func (o *importOptions) run(file string, stdout io.Writer) error {
+	if o.scope != "" && !objects.ValidID(o.scope) {
+		return usageError{fmt.Sprintf("--scope %q is not a scope id", o.scope)}
+	}
+	proj, err := loadProject(o.g.project)
 	if err != nil {
 		return err
 	}
@@ -85,13 +74,13 @@ func (o importOptions) run(file string, stdout, stderr io.Writer) error {
 		}
 		file = d.Source
 	}
-	src, err := os.ReadFile(file)
+	src, err := readRegular(file)
 	if err != nil {
 		return err
 	}
-	doc, err := Parse(file, src)
+	doc, err := dli.Parse(file, src)
 	if err != nil {
-		var list ErrorList
+		var list dli.ErrorList
 		if errors.As(err, &list) {
 			for _, e := range list {
 				io.WriteString(stdout, compilerStyle(e))
@@ -99,18 +88,21 @@ func (o importOptions) run(file string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("%s does not parse; nothing imported", file)
 	}
-	scope := o.scope
 	switch {
-	case scope == "":
-		scope = doc.Scope
-	case doc.Scope != "" && doc.Scope != scope:
-		return fmt.Errorf("%s is written for scope %s, not %s", file, doc.Scope, scope)
+	case o.scope == "":
+	case doc.Scope != "" && doc.Scope != o.scope:
+		return fmt.Errorf("%s is written for scope %s, not %s", file, doc.Scope, o.scope)
+	default:
+		doc.Scope = o.scope
 	}
-	if scope == "" {
+	if doc.Scope == "" {
 		return errors.New("no scope: give --scope or a scope line")
 	}
-	doc.Scope = scope
-	s, err := lorestore.Open(proj.Store, lorestore.Options{})
+	dir := proj.Store
+	if o.g.store != "" {
+		dir = o.g.store
+	}
+	s, err := lorestore.Open(dir, o.g.options())
 	if err != nil {
 		return err
 	}
@@ -120,7 +112,7 @@ func (o importOptions) run(file string, stdout, stderr io.Writer) error {
 
 // stage compiles the document over the branch head, reports, and commits
 // when asked and allowed.
-func (o importOptions) stage(s *lorestore.Store, doc *Document, file string, stdout io.Writer) error {
+func (o *importOptions) stage(s *lorestore.Store, doc *dli.Document, file string, stdout io.Writer) error {
 	sn, err := s.Snapshot(o.branch)
 	if err != nil {
 		return err
@@ -133,13 +125,14 @@ func (o importOptions) stage(s *lorestore.Store, doc *Document, file string, std
 	if err != nil {
 		return err
 	}
-	after, err := CompileDocument(doc, base)
+	after, err := compileDocument(doc, base)
 	if err != nil {
 		return err
 	}
 	printFindings(stdout, file, doc, after.Findings())
 	printDiff(stdout, before.Diff(after))
 	if !o.materialize {
+		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
 		return nil
 	}
 	if world.Blocking(after.Findings()) {

@@ -2,9 +2,10 @@
 // hunk can take, and a property test that every diff applies back to its
 // target and that Myers finds a shortest edit script.
 
-package dli
+package main
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,12 +43,12 @@ func TestUnifiedDiff(t *testing.T) {
 // to its target and that the Myers script is as short as the longest
 // common subsequence allows.
 func TestDiffApplies(t *testing.T) {
-	g := newGen(5)
+	r := rand.New(rand.NewPCG(5, 5^0x9e3779b97f4a7c15))
 	words := []string{"a\n", "b\n", "c\n", "d\n", "e"}
-	rand := func() string {
+	random := func() string {
 		var b strings.Builder
-		for n := g.r.IntN(14); n > 0; n-- {
-			w := pickOf(g, words)
+		for n := r.IntN(14); n > 0; n-- {
+			w := words[r.IntN(len(words))]
 			if w == "e" && n > 1 {
 				w = "e\n"
 			}
@@ -56,7 +57,7 @@ func TestDiffApplies(t *testing.T) {
 		return b.String()
 	}
 	for i := 0; i < 3000; i++ {
-		a, b := rand(), rand()
+		a, b := random(), random()
 		d := unifiedDiff("x.orig", "x", []byte(a), []byte(b))
 		got, err := applyDiff(a, string(d))
 		if err != nil || got != b {

@@ -1,0 +1,261 @@
+// The check command: parse .dli files and run the world's check battery,
+// printing findings like a compiler. Inside a project each file is staged
+// over its scope's head in the store, as import does; --standalone checks
+// each file as a world of its own.
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/project"
+	"github.com/deloreis/deloreis/world"
+	"github.com/spf13/cobra"
+)
+
+// checkLong is the long help of `deloreis check`.
+const checkLong = `Parses each .dli file and runs the world's check battery on it, printing
+every parse error and finding as file:line:col: severity code: message.
+
+Inside a project (a deloreis.toml in the --project folder, or an explicit
+--store) a file is staged over its scope's head in the store, as import
+does without --materialize: what the store holds is known. The scope is
+the file's scope line, or the document of deloreis.toml whose source the
+file is. With --standalone, or outside a project, each file is a world of
+its own.
+
+Exit status: 1 when a file does not parse, cannot be read, or has an
+error-severity finding; 2 on a usage error; 0 otherwise.`
+
+// checkOptions are the flags and state of one check run.
+type checkOptions struct {
+	g          *globals
+	standalone bool
+	branch     string
+	stdout     io.Writer
+	stderr     io.Writer
+
+	proj  *project.Project    // nil when checking standalone
+	store *lorestore.Store    // opened on first need
+	sn    *lorestore.Snapshot // the branch head
+	bases map[string][]world.Entry
+}
+
+func newCheckCmd(g *globals) *cobra.Command {
+	o := &checkOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "check FILE…",
+		Short: "Check .dli files against the world's check battery (over the store inside a project), compiler-style",
+		Long:  checkLong,
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.stdout, o.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+			defer o.close()
+			if err := o.setup(); err != nil {
+				return err
+			}
+			status := 0
+			for _, path := range args {
+				status = max(status, o.file(path))
+			}
+			return exitStatus(status)
+		},
+	}
+	cmd.Flags().BoolVar(&o.standalone, "standalone", false, "check each file as a world of its own, ignoring the project's store")
+	cmd.Flags().StringVar(&o.branch, "branch", lorestore.DefaultBranch, "branch whose head the files are checked over")
+	return cmd
+}
+
+// setup decides whether the run checks over a store: inside a project,
+// unless --standalone. A project whose store does not exist yet has
+// nothing to check over.
+func (o *checkOptions) setup() error {
+	if o.standalone || (o.g.store == "" && !hasProjectFile(o.g.project)) {
+		return nil
+	}
+	p, err := loadProject(o.g.project)
+	if err != nil {
+		return err
+	}
+	if o.g.store != "" {
+		p.Store = o.g.store
+	}
+	if _, err := os.Stat(p.Store); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	o.proj = p
+	o.bases = map[string][]world.Entry{}
+	return nil
+}
+
+func (o *checkOptions) close() {
+	if o.store != nil {
+		o.store.Close()
+	}
+}
+
+// base returns the committed entries the file's document is staged over:
+// none standalone, else the scope's objects at the branch head.
+func (o *checkOptions) base(path string, doc *dli.Document) ([]world.Entry, error) {
+	if o.proj == nil {
+		return nil, nil
+	}
+	if doc.Scope == "" {
+		abs, _ := filepath.Abs(path)
+		for _, d := range o.proj.Documents {
+			if d.Source == abs {
+				doc.Scope = d.Scope
+			}
+		}
+	}
+	if doc.Scope == "" {
+		return nil, nil
+	}
+	if b, ok := o.bases[doc.Scope]; ok {
+		return b, nil
+	}
+	if o.store == nil {
+		s, err := lorestore.Open(o.proj.Store, o.g.options())
+		if err != nil {
+			return nil, err
+		}
+		o.store = s
+		if o.sn, err = s.Snapshot(o.branch); err != nil {
+			return nil, err
+		}
+	}
+	b, err := world.LoadScope(o.sn, doc.Scope)
+	if err != nil {
+		return nil, err
+	}
+	o.bases[doc.Scope] = b
+	return b, nil
+}
+
+// file checks one file and returns its status.
+func (o *checkOptions) file(path string) int {
+	src, err := readRegular(path)
+	if err != nil {
+		fileError(o.stderr, path, err)
+		return 1
+	}
+	doc, err := dli.Parse(path, src)
+	status := 0
+	if err != nil {
+		var list dli.ErrorList
+		if !errors.As(err, &list) {
+			fileError(o.stderr, path, err)
+			return 1
+		}
+		for _, e := range list {
+			io.WriteString(o.stdout, compilerStyle(e))
+		}
+		status = 1
+	}
+	base, err := o.base(path, doc)
+	if err != nil {
+		fmt.Fprintf(o.stderr, "%s: error: %v\n", path, err)
+		return 1
+	}
+	w, err := compileDocument(doc, base)
+	if err != nil {
+		fmt.Fprintf(o.stderr, "%s: error: %v\n", path, err)
+		return 1
+	}
+	if printFindings(o.stdout, path, doc, w.Findings()) {
+		status = 1
+	}
+	return status
+}
+
+// compileDocument compiles a document's declarations, staged over the
+// committed base entries (nil for a file's own world).
+func compileDocument(doc *dli.Document, base []world.Entry) (*world.World, error) {
+	staged := make([]objects.Object, 0, len(doc.Decls))
+	for _, d := range doc.Decls {
+		staged = append(staged, d.Object)
+	}
+	return world.Compile(world.Input{Scope: doc.Scope, Base: base, Staged: staged})
+}
+
+// printFindings writes findings compiler-style, in source order, each
+// followed by its repair when it has one; it reports whether any is an
+// error.
+func printFindings(w io.Writer, path string, doc *dli.Document, fs []world.Finding) bool {
+	type placed struct {
+		pos dli.Pos
+		f   world.Finding
+	}
+	var at map[string]dli.Pos
+	if len(fs) > 0 {
+		at = declPositions(doc) // a clean file never pays for the ids
+	}
+	ps := make([]placed, len(fs))
+	for i, f := range fs {
+		ps[i] = placed{findingPos(at, doc, f), f}
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].pos.Line != ps[j].pos.Line {
+			return ps[i].pos.Line < ps[j].pos.Line
+		}
+		return ps[i].pos.Col < ps[j].pos.Col
+	})
+	errs := false
+	for _, p := range ps {
+		f := p.f
+		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", path, p.pos.Line, p.pos.Col, f.Severity, f.Code, f.Message)
+		if r := f.Repair; r != nil {
+			switch {
+			case len(r.Candidates) > 0:
+				fmt.Fprintf(w, "\trepair: %s: %s\n", r.Kind, strings.Join(r.Candidates, ", "))
+			case r.Kind == "add-before":
+				fmt.Fprintf(w, "\trepair: add before(%v, %v)\n", r.Params["earlier"], r.Params["later"])
+			}
+		}
+		errs = errs || f.Severity == world.SeverityError
+	}
+	return errs
+}
+
+// declPositions maps each declaration's object id to where it is written,
+// built once per document: placing a finding is then one lookup per
+// citation, not a pass over the document.
+func declPositions(doc *dli.Document) map[string]dli.Pos {
+	at := make(map[string]dli.Pos, len(doc.Decls))
+	for _, d := range doc.Decls {
+		if id, err := d.Object.ID(); err == nil {
+			if _, dup := at[id.String()]; !dup {
+				at[id.String()] = d.Pos
+			}
+		}
+	}
+	return at
+}
+
+// findingPos places a finding at the earliest declaration it cites, or at
+// the scope line (or 1:1) when it cites none in the file.
+func findingPos(at map[string]dli.Pos, doc *dli.Document, f world.Finding) dli.Pos {
+	best := dli.Pos{}
+	for _, c := range f.Citations {
+		if p, ok := at[c]; ok && (!best.IsValid() || p.Line < best.Line) {
+			best = p
+		}
+	}
+	if best.IsValid() {
+		return best
+	}
+	if doc.ScopePos.IsValid() {
+		return doc.ScopePos
+	}
+	return dli.Pos{Line: 1, Col: 1}
+}
