@@ -59,7 +59,7 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	c.evict()
 	c.mu.Unlock()
 
-	e.w, e.err = world.CompileAt(s, commit, scope)
+	e.w, e.err = CompileAt(s, commit, scope)
 	close(e.ready)
 	if e.err != nil {
 		c.mu.Lock()

@@ -63,7 +63,7 @@ func (s *Service) baseEntries(commit plumbing.Hash, scope string) ([]world.Entry
 	if err != nil {
 		return nil, err
 	}
-	return world.LoadScope(sn, scope)
+	return LoadScope(sn, scope)
 }
 
 // unmint forgets the fork's hypothesis when its declaration is discarded,

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -45,10 +46,9 @@ type checkOptions struct {
 	stdout     io.Writer
 	stderr     io.Writer
 
-	proj  *project.Project    // nil when checking standalone
-	store *lorestore.Store    // opened on first need
-	sn    *lorestore.Snapshot // the branch head
-	bases map[string][]world.Entry
+	proj   *project.Project // nil when checking standalone
+	store  *lorestore.Store // opened on first need
+	stager *author.Stager   // stages each file over its scope's head
 }
 
 func newCheckCmd(g *globals) *cobra.Command {
@@ -94,7 +94,6 @@ func (o *checkOptions) setup() error {
 		return nil
 	}
 	o.proj = p
-	o.bases = map[string][]world.Entry{}
 	return nil
 }
 
@@ -104,13 +103,14 @@ func (o *checkOptions) close() {
 	}
 }
 
-// base returns the committed entries the file's document is staged over:
-// none standalone, else the scope's objects at the branch head.
-func (o *checkOptions) base(path string, doc *dli.Document) ([]world.Entry, error) {
-	if o.proj == nil {
-		return nil, nil
+// stage stages a file's declarations over its document's head in the
+// store, or as a world of its own (standalone, or a file of no scope).
+func (o *checkOptions) stage(path string, doc *dli.Document) (*world.World, error) {
+	objs := make([]objects.Object, len(doc.Decls))
+	for i, d := range doc.Decls {
+		objs[i] = d.Object
 	}
-	if doc.Scope == "" {
+	if o.proj != nil && doc.Scope == "" {
 		abs, _ := filepath.Abs(path)
 		for _, d := range o.proj.Documents {
 			if d.Source == abs {
@@ -118,28 +118,25 @@ func (o *checkOptions) base(path string, doc *dli.Document) ([]world.Entry, erro
 			}
 		}
 	}
-	if doc.Scope == "" {
-		return nil, nil
-	}
-	if b, ok := o.bases[doc.Scope]; ok {
-		return b, nil
-	}
-	if o.store == nil {
-		s, err := lorestore.Open(o.proj.Store, o.g.options())
+	if o.stager == nil {
+		if o.proj != nil && doc.Scope != "" {
+			s, err := lorestore.Open(o.proj.Store, o.g.options())
+			if err != nil {
+				return nil, err
+			}
+			o.store = s
+		}
+		st, err := author.NewStager(o.store, o.branch)
 		if err != nil {
 			return nil, err
 		}
-		o.store = s
-		if o.sn, err = s.Snapshot(o.branch); err != nil {
-			return nil, err
-		}
+		o.stager = st
 	}
-	b, err := world.LoadScope(o.sn, doc.Scope)
+	sg, err := o.stager.Stage(doc.Scope, objs)
 	if err != nil {
 		return nil, err
 	}
-	o.bases[doc.Scope] = b
-	return b, nil
+	return sg.After, nil
 }
 
 // file checks one file and returns its status.
@@ -162,12 +159,7 @@ func (o *checkOptions) file(path string) int {
 		}
 		status = 1
 	}
-	base, err := o.base(path, doc)
-	if err != nil {
-		fmt.Fprintf(o.stderr, "%s: error: %v\n", path, err)
-		return 1
-	}
-	w, err := compileDocument(doc, base)
+	w, err := o.stage(path, doc)
 	if err != nil {
 		fmt.Fprintf(o.stderr, "%s: error: %v\n", path, err)
 		return 1
@@ -176,16 +168,6 @@ func (o *checkOptions) file(path string) int {
 		status = 1
 	}
 	return status
-}
-
-// compileDocument compiles a document's declarations, staged over the
-// committed base entries (nil for a file's own world).
-func compileDocument(doc *dli.Document, base []world.Entry) (*world.World, error) {
-	staged := make([]objects.Object, 0, len(doc.Decls))
-	for _, d := range doc.Decls {
-		staged = append(staged, d.Object)
-	}
-	return world.Compile(world.Input{Scope: doc.Scope, Base: base, Staged: staged})
 }
 
 // printFindings writes findings compiler-style, in source order, each

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/deloreis/deloreis/author"
 	"io"
 	"os/exec"
 	"slices"
@@ -78,11 +79,7 @@ func (f *graphFlags) run(w io.Writer, s *lorestore.Store) error {
 	case scope == "":
 		return usageError{fmt.Sprintf("give --scope: %s holds %d scopes (%s)", f.rev, len(scopes), strings.Join(scopes, ", "))}
 	}
-	base, err := world.LoadScope(sn, scope)
-	if err != nil {
-		return err
-	}
-	wd, err := world.Compile(world.Input{Scope: scope, Base: base})
+	wd, err := author.CompileAt(s, sn.Commit(), scope)
 	if err != nil {
 		return err
 	}

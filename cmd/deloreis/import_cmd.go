@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -110,42 +111,36 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	return o.stage(s, doc, file, stdout)
 }
 
-// stage compiles the document over the branch head, reports, and commits
+// stage stages the document over the branch head, reports, and commits
 // when asked and allowed.
 func (o *importOptions) stage(s *lorestore.Store, doc *dli.Document, file string, stdout io.Writer) error {
-	sn, err := s.Snapshot(o.branch)
+	st, err := author.NewStager(s, o.branch)
 	if err != nil {
 		return err
 	}
-	base, err := world.LoadScope(sn, doc.Scope)
+	objs := make([]objects.Object, len(doc.Decls))
+	for i, d := range doc.Decls {
+		objs[i] = d.Object
+	}
+	sg, err := st.Stage(doc.Scope, objs)
 	if err != nil {
 		return err
 	}
-	before, err := world.Compile(world.Input{Scope: doc.Scope, Base: base})
+	printFindings(stdout, file, doc, sg.After.Findings())
+	d, err := sg.Diff()
 	if err != nil {
 		return err
 	}
-	after, err := compileDocument(doc, base)
-	if err != nil {
-		return err
-	}
-	printFindings(stdout, file, doc, after.Findings())
-	printDiff(stdout, before.Diff(after))
+	printDiff(stdout, d)
 	if !o.materialize {
 		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
 		return nil
 	}
-	if world.Blocking(after.Findings()) {
-		return fmt.Errorf("%w: error findings block materialization; nothing committed", errRefused)
-	}
-	b := lorestore.NewBatch()
-	for _, d := range doc.Decls {
-		if _, err := b.Put(doc.Scope, d.Object); err != nil {
-			return err
-		}
-	}
 	m := lorestore.NewMessage(fmt.Sprintf("import %s into %s: %d declarations", filepath.Base(file), doc.Scope, len(doc.Decls)), "import", doc.Scope)
-	res, err := s.Commit(b, m, lorestore.CommitOptions{Branch: o.branch, Parent: sn.Commit(), Refuse: true})
+	res, err := sg.Materialize(m)
+	if errors.Is(err, author.ErrBlocked) {
+		return fmt.Errorf("%w: %v", errRefused, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/deloreis/deloreis/author"
 	"io"
 	"slices"
 	"sort"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
 )
@@ -252,7 +252,7 @@ func orDefault(branch string) string {
 // printConflicts reports what the merge brought into conflict, scope by
 // scope: valuation, exclusivity and functional-dependency conflicts.
 func printConflicts(w io.Writer, s *lorestore.Store, r lorestore.MergeResult) error {
-	byScope, err := world.ScopeConflicts(s, r.Base, r.Target, r.Source, r.Commit)
+	byScope, err := author.ScopeConflicts(s, r.Base, r.Target, r.Source, r.Commit)
 	if err != nil {
 		return err
 	}

@@ -1,31 +1,34 @@
-// Loading a scope from a lorestore snapshot as the committed base of a
-// world.
+// Loading worlds from the store: a scope at a commit as committed entries,
+// its compiled world, and the world conflicts a merge commit brought. This
+// is where a lorestore snapshot becomes world input; package world never
+// reads a store.
 
-package world
+package author
 
 import (
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // LoadScope reads every object of one scope of a snapshot (claims,
 // decisions, attacks and standing revisions) as committed entries.
-func LoadScope(sn *lorestore.Snapshot, scope string) ([]Entry, error) {
-	var out []Entry
+func LoadScope(sn *lorestore.Snapshot, scope string) ([]world.Entry, error) {
+	var out []world.Entry
 	for _, k := range lorestore.Kinds {
 		es, err := sn.Objects(scope, k)
 		if err != nil {
 			return nil, err
 		}
 		for _, e := range es {
-			out = append(out, Entry{ID: e.ID, Object: e.Object})
+			out = append(out, world.Entry{ID: e.ID, Object: e.Object})
 		}
 	}
 	return out, nil
 }
 
 // CompileAt compiles one scope of the snapshot at a commit.
-func CompileAt(s *lorestore.Store, commit plumbing.Hash, scope string) (*World, error) {
+func CompileAt(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, error) {
 	sn, err := s.SnapshotAt(commit)
 	if err != nil {
 		return nil, err
@@ -34,13 +37,13 @@ func CompileAt(s *lorestore.Store, commit plumbing.Hash, scope string) (*World, 
 	if err != nil {
 		return nil, err
 	}
-	return Compile(Input{Scope: scope, Base: base})
+	return world.Compile(world.Input{Scope: scope, Base: base})
 }
 
 // ScopeConflicts reports, for every scope of the merged commit, the
-// conflicts merging ours and theirs over base brought (see MergeConflicts).
-// Scopes without conflicts are left out.
-func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash) (map[string][]Conflict, error) {
+// conflicts merging ours and theirs over base brought (see
+// world.MergeConflicts). Scopes without conflicts are left out.
+func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash) (map[string][]world.Conflict, error) {
 	sn, err := s.SnapshotAt(merged)
 	if err != nil {
 		return nil, err
@@ -49,15 +52,15 @@ func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]Conflict{}
+	out := map[string][]world.Conflict{}
 	for _, scope := range scopes {
-		var ws [4]*World
+		var ws [4]*world.World
 		for i, c := range []plumbing.Hash{base, ours, theirs, merged} {
 			if ws[i], err = CompileAt(s, c, scope); err != nil {
 				return nil, err
 			}
 		}
-		if cs := MergeConflicts(ws[0], ws[1], ws[2], ws[3]); len(cs) > 0 {
+		if cs := world.MergeConflicts(ws[0], ws[1], ws[2], ws[3]); len(cs) > 0 {
 			out[scope] = cs
 		}
 	}

@@ -1,0 +1,147 @@
+// Staging for the text commands: a .dli document's declarations staged
+// over a scope's head (`deloreis import`, `deloreis check` in a project)
+// or as a world of their own (`check --standalone`). The base is compiled
+// once, through the same cache the workspaces use, and a small document is
+// staged onto it incrementally with World.Stage.
+
+package author
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// ErrBlocked refuses a materialize while an error finding stands.
+var ErrBlocked = errors.New("error findings block materialization; nothing committed")
+
+// Stager stages documents over the heads of one store's branch. A nil
+// store stages every document as a world of its own.
+type Stager struct {
+	store  *lorestore.Store
+	branch string
+	head   plumbing.Hash // read once: every document of one run sees the same head
+	headOK bool
+	cache  *worldCache
+}
+
+// NewStager reads the branch head now; s may be nil (standalone).
+func NewStager(s *lorestore.Store, branch string) (*Stager, error) {
+	st := &Stager{store: s, branch: branch, cache: newWorldCache(4)}
+	if s == nil {
+		return st, nil
+	}
+	h, err := s.Head(branch)
+	switch {
+	case errors.Is(err, lorestore.ErrBranchNotFound):
+	case err != nil:
+		return nil, err
+	default:
+		st.head, st.headOK = h, true
+	}
+	return st, nil
+}
+
+// Staging is one document staged over its base.
+type Staging struct {
+	Scope   string
+	Branch  string
+	Base    plumbing.Hash // zero: standalone, or the branch has no commit
+	After   *world.World  // the base with the document staged
+	Objects []objects.Object
+
+	before  *world.World
+	stager  *Stager
+	compile int // compilations this staging cost, for tests and benchmarks
+}
+
+// bigStage is the number of declarations past which a document is
+// compiled with its base in one pass rather than staged onto it.
+const bigStage = 4096
+
+// Stage stages a document's objects over the scope at the head.
+func (st *Stager) Stage(scope string, objs []objects.Object) (*Staging, error) {
+	sg := &Staging{Scope: scope, Branch: st.branch, Objects: objs, stager: st}
+	if st.store == nil || !st.headOK {
+		// A world of its own; a file with no scope line has scope "".
+		w, err := world.Compile(world.Input{Scope: scope, Staged: objs})
+		sg.After, sg.compile = w, 1
+		return sg, err
+	}
+	if !objects.ValidID(scope) {
+		return nil, fmt.Errorf("author: scope %q is not an id", scope)
+	}
+	sg.Base = st.head
+	if len(objs) > bigStage {
+		sn, err := st.store.SnapshotAt(st.head)
+		if err != nil {
+			return nil, err
+		}
+		base, err := LoadScope(sn, scope)
+		if err != nil {
+			return nil, err
+		}
+		sg.After, err = world.Compile(world.Input{Scope: scope, Base: base, Staged: objs})
+		sg.compile = 1
+		return sg, err
+	}
+	before, err := st.cache.get(st.store, st.head, scope)
+	if err != nil {
+		return nil, err
+	}
+	sg.before, sg.compile = before, 1
+	sg.After, err = before.Stage(objs, nil)
+	return sg, err
+}
+
+// Before is the base world (the empty world when standalone), compiled
+// on first use when the document was compiled with it in one pass.
+func (sg *Staging) Before() (*world.World, error) {
+	if sg.before != nil {
+		return sg.before, nil
+	}
+	if sg.Base.IsZero() {
+		w, err := world.Compile(world.Input{Scope: sg.Scope})
+		sg.before = w
+		return w, err
+	}
+	w, err := sg.stager.cache.get(sg.stager.store, sg.Base, sg.Scope)
+	sg.compile++
+	sg.before = w
+	return w, err
+}
+
+// Diff is the derived-consequence diff the document makes.
+func (sg *Staging) Diff() (world.ConsequenceDiff, error) {
+	b, err := sg.Before()
+	if err != nil {
+		return world.ConsequenceDiff{}, err
+	}
+	return b.Diff(sg.After), nil
+}
+
+// Materialize commits the document's objects as one commit on the branch,
+// on the base it was checked over: refused with ErrBlocked while an error
+// finding stands, and with a *lorestore.StaleError when the branch moved.
+func (sg *Staging) Materialize(m lorestore.Message) (lorestore.CommitResult, error) {
+	if sg.stager.store == nil {
+		return lorestore.CommitResult{}, errors.New("author: a standalone document has no store to commit to")
+	}
+	if world.Blocking(sg.After.Findings()) {
+		return lorestore.CommitResult{}, ErrBlocked
+	}
+	b := lorestore.NewBatch()
+	for _, o := range sg.Objects {
+		if _, err := b.Put(sg.Scope, o); err != nil {
+			return lorestore.CommitResult{}, err
+		}
+	}
+	return sg.stager.store.Commit(b, m, lorestore.CommitOptions{Branch: sg.Branch, Parent: sg.Base, Refuse: true})
+}
+
+// Compilations reports how many world compilations the staging cost.
+func (sg *Staging) Compilations() int { return sg.compile }
