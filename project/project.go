@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -25,6 +26,8 @@ const FileName = "deloreis.toml"
 type Project struct {
 	Dir       string     // the project folder (absolute)
 	Store     string     // the lorestore (absolute); default <Dir>/.lore
+	Branch    string     // the serving branch; default main
+	Pin       string     // a commit (revision) the project is pinned to, or ""
 	Documents []Document // sorted by scope
 }
 
@@ -37,6 +40,8 @@ type Document struct {
 // file is the TOML shape of deloreis.toml.
 type file struct {
 	Store    string    `toml:"store"`
+	Branch   string    `toml:"branch"`
+	Pin      string    `toml:"pin"`
 	Document []docFile `toml:"document"`
 }
 
@@ -52,7 +57,7 @@ func Load(dir string) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Project{Dir: abs, Store: filepath.Join(abs, lorestore.DefaultDir)}
+	p := &Project{Dir: abs, Store: filepath.Join(abs, lorestore.DefaultDir), Branch: lorestore.DefaultBranch}
 	data, err := os.ReadFile(filepath.Join(abs, FileName))
 	if errors.Is(err, os.ErrNotExist) {
 		return p, nil
@@ -72,6 +77,18 @@ func Load(dir string) (*Project, error) {
 		if p.Store, err = inside(abs, f.Store); err != nil {
 			return nil, fmt.Errorf("project: store: %w", err)
 		}
+	}
+	if f.Branch != "" {
+		if _, err := refs.BranchRef(f.Branch); err != nil {
+			return nil, fmt.Errorf("project: branch: %w", err)
+		}
+		p.Branch = f.Branch
+	}
+	if f.Pin != "" {
+		if !validPin(f.Pin) {
+			return nil, fmt.Errorf("project: pin %q is not a commit id (4 to 40 hex digits)", f.Pin)
+		}
+		p.Pin = f.Pin
 	}
 	seen := map[string]bool{}
 	for i, d := range f.Document {
@@ -115,4 +132,47 @@ func (p *Project) Document(scope string) (Document, bool) {
 		}
 	}
 	return Document{}, false
+}
+
+// validPin accepts a full or abbreviated commit id: a pin names one commit
+// for good, never a branch that moves.
+func validPin(s string) bool {
+	if len(s) < 4 || len(s) > 40 {
+		return false
+	}
+	return strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
+}
+
+// Create writes dir/deloreis.toml declaring one document per scope, in the
+// order given, and refuses when the folder already has one.
+func Create(dir string, scopes []string) error {
+	path := filepath.Join(dir, FileName)
+	var b strings.Builder
+	b.WriteString("# deloreis project: each [[document]] is a scope of the lorestore.\n")
+	seen := map[string]bool{}
+	for _, sc := range scopes {
+		if !objects.ValidID(sc) {
+			return fmt.Errorf("project: scope %q is not an id", sc)
+		}
+		if seen[sc] {
+			return fmt.Errorf("project: scope %q is given twice", sc)
+		}
+		seen[sc] = true
+		fmt.Fprintf(&b, "\n[[document]]\nscope = %q\n", sc)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("project: %s already exists", path)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(b.String()); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -53,3 +53,48 @@ func TestLoadRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestBranchPinAndCreate(t *testing.T) {
+	dir := t.TempDir()
+	if err := Create(dir, []string{"camelot", "broceliande"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(dir, []string{"camelot"}); err == nil {
+		t.Fatal("Create over an existing project file succeeded")
+	}
+	p, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Documents) != 2 || p.Documents[0].Scope != "broceliande" || p.Branch != "main" || p.Pin != "" {
+		t.Fatalf("loaded %+v", p)
+	}
+	for _, bad := range [][]string{{"not an id"}, {"a", "a"}} {
+		if err := Create(t.TempDir(), bad); err == nil {
+			t.Errorf("Create(%q) succeeded", bad)
+		}
+	}
+	cases := []struct {
+		toml string
+		ok   bool
+	}{
+		{"branch = \"canon\"\npin = \"abcd1234\"\n", true},
+		{"branch = \"../x\"\n", false},
+		{"branch = \"a..b\"\n", false},
+		{"pin = \"main\"\n", false},
+		{"pin = \"abc\"\n", false},
+	}
+	for _, c := range cases {
+		d := t.TempDir()
+		if err := os.WriteFile(filepath.Join(d, FileName), []byte(c.toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Load(d)
+		if (err == nil) != c.ok {
+			t.Errorf("%q: err %v", c.toml, err)
+		}
+		if c.ok && (p.Branch != "canon" || p.Pin != "abcd1234") {
+			t.Errorf("%q: loaded %+v", c.toml, p)
+		}
+	}
+}

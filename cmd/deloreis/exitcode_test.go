@@ -95,6 +95,7 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 		"remote add":    {[]string{"onlyname"}, []string{s, "bad name", "file:///x"}},
 		"remote remove": {[]string{}, []string{s, "nosuch"}},
 		"remote list":   {[]string{"x"}, []string{"--store", missing}},
+		"serve":         {[]string{"x"}, []string{"--project", missing}},
 	}, dir
 }
 

@@ -11,12 +11,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/deloreis/deloreis/author"
 	"io"
 	"os/exec"
 	"slices"
 	"strings"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"

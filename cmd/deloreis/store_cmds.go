@@ -6,24 +6,40 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/deloreis/deloreis/author"
 	"io"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/project"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
 )
 
 func newInitCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "init",
-		Short: "Create an empty lorestore",
-		Args:  cobra.NoArgs,
+	var scopes []string
+	cmd := &cobra.Command{
+		Use:   "init [--scope NAME]…",
+		Short: "Create an empty lorestore; with --scope, a project file declaring those documents too",
+		Long: `Creates the project's lorestore (the store deloreis.toml names, or
+<project>/.lore). With one or more --scope flags it first writes
+<project>/deloreis.toml declaring one document per scope, and refuses when
+the project already has one.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(scopes) > 0 {
+				if g.store != "" {
+					return usageError{"--scope writes a project file; give --project, not --store"}
+				}
+				if err := project.Create(g.project, scopes); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "Wrote %s with %d documents\n", filepath.Join(g.project, project.FileName), len(scopes))
+			}
 			dir, err := g.resolveStore()
 			if err != nil {
 				return err
@@ -37,6 +53,8 @@ func newInitCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringArrayVar(&scopes, "scope", nil, "declare a document (scope) in a new deloreis.toml; repeat for more")
+	return cmd
 }
 
 func printLog(w io.Writer, entries []lorestore.LogEntry, f *logFlags) error {

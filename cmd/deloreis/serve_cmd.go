@@ -1,0 +1,104 @@
+// The serve command: the dli.* worker protocol on standard input and
+// output — one JSON request a line in, one response a line out — over the
+// project's documents, or over the bundled demo project when no --project
+// is given.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/demoworld"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/spf13/cobra"
+)
+
+func newServeCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the author.* and dli.* ops as JSON on stdio (the bundled demo project without --project)",
+		Long: `Reads one JSON request a line on standard input and writes one response a
+line on standard output, in order, until standard input ends:
+
+    {"dli":"2.0.0","id":"rq-1","op":"author.open","params":{"scope":"camelot"}}
+
+The project's deloreis.toml names the documents (scopes) workspaces open
+over, the serving branch and an optional pinned commit. With no --project,
+the bundled demo project is built in a temporary folder and served.
+Diagnostics go to standard error; the exit status is 0 when standard input
+ends, 1 when the project cannot be served.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg, cleanup, err := g.registry(cmd.Flag("project").Changed, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return reg.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
+		},
+	}
+}
+
+// registry opens the project (or builds the demo project when none was
+// named) and returns the worker registry serving it, and what to close
+// after serving.
+func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func(), error) {
+	dir := g.project
+	cleanups := []func(){}
+	cleanup := func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	}
+	if !named && g.store == "" {
+		tmp, err := os.MkdirTemp("", "deloreis-demo-")
+		if err != nil {
+			return nil, nil, err
+		}
+		cleanups = append(cleanups, func() { os.RemoveAll(tmp) })
+		s, err := demoworld.BuildProject(tmp)
+		if err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+		s.Close()
+		dir = tmp
+		fmt.Fprintf(stderr, "deloreis: serving the bundled demo project (%s)\n", tmp)
+	}
+	p, err := loadProject(dir)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	storeDir := p.Store
+	if g.store != "" {
+		storeDir = g.store
+	}
+	s, err := lorestore.Open(storeDir, g.options())
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	cleanups = append(cleanups, func() { s.Close() })
+	docs := make([]string, len(p.Documents))
+	for i, d := range p.Documents {
+		docs[i] = d.Scope
+	}
+	svc, err := author.New(author.Config{Store: s, Documents: docs, Branch: p.Branch, Pin: p.Pin})
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	reg := worker.NewRegistry()
+	author.Register(reg, svc)
+	return reg, cleanup, nil
+}
