@@ -82,3 +82,33 @@ func BenchmarkRenderDecl(b *testing.B) {
 		RenderDecl(o)
 	}
 }
+
+// BenchmarkLocate50MB indexes a parsed 50 MB document by object id and
+// places one finding citing each declaration: what `check` does with
+// the findings of a large file.
+func BenchmarkLocate50MB(b *testing.B) {
+	src, _ := bigSource(bigSize)
+	doc, err := Parse("big.dli", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := make([]string, len(doc.Decls))
+	for i := range doc.Decls {
+		id, err := doc.Decls[i].Object.ID()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids[i] = id.String()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		l := NewLocator(doc)
+		for _, id := range ids {
+			if _, ok := l.Place([]string{id}, "from"); !ok {
+				b.Fatalf("%s not placed", id)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(ids))*float64(b.N)/b.Elapsed().Seconds(), "findings/s")
+}

@@ -36,11 +36,20 @@ func Parse(filename string, src []byte) (*Document, error) {
 	return p.doc, p.errs.Err()
 }
 
-// estimateDecls guesses how many declarations src holds from its lines.
+// estimateDecls guesses how many declarations src holds: the lines that
+// start with something other than a blank or a comment, at most 1<<20 (a
+// longer list grows as it fills).
 func estimateDecls(src string) int {
-	n := strings.Count(src, "\n") + 1
-	if n > 1<<20 {
-		n = 1 << 20
+	n := 0
+	for line := src; line != "" && n < 1<<20; {
+		if c := line[0]; c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '#' {
+			n++
+		}
+		i := strings.IndexByte(line, '\n')
+		if i < 0 {
+			break
+		}
+		line = line[i+1:]
 	}
 	return n
 }
