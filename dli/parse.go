@@ -374,7 +374,7 @@ func (p *parser) fieldPos(d *declState, err error) Pos {
 	if !errors.As(err, &fe) {
 		return d.pos
 	}
-	i := partIndex(d.obj, fe.Field)
+	i := partIndex(partPaths(d.obj), fe.Field)
 	if k := 2 + 2*i; i >= 0 && k < len(p.offs) {
 		return advance(p.tab.src, d.pos, int(p.offs[0]), int(p.offs[k]))
 	}

@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/deloreis/deloreis/objects"
 )
 
 // Span is the source range of a node: its first character and the
@@ -44,10 +42,12 @@ type Part struct {
 }
 
 // spanTable is the position table of one parsed document: the source, and
-// for each declaration a run of uvarints: the declaration's start offset
-// and length, then for each part in source order (the order partPaths
-// names them) its start less the previous start and its length. Parts
-// start in source order, so no difference is negative.
+// for each declaration a run of uvarints: how many parts it has, the
+// declaration's start offset and length, then for each part in source
+// order (the order partPaths names them) its start less the previous
+// start and its length. Parts start in source order, so no difference is
+// negative. The count lets a declaration whose object was changed after
+// the parse refuse to name parts it no longer has the offsets of.
 type spanTable struct {
 	src string
 	enc []byte
@@ -62,6 +62,7 @@ var maxSource = 1<<31 - 1
 // starts.
 func (t *spanTable) appendRun(offs []int32) int {
 	at := len(t.enc)
+	t.enc = binary.AppendUvarint(t.enc, uint64(len(offs)/2-1))
 	prev := offs[0]
 	for i := 0; i+1 < len(offs); i += 2 {
 		start := offs[i]
@@ -121,8 +122,9 @@ func (d *Decl) Find(path string) (Span, bool) {
 	if d.tab == nil {
 		return Span{}, false
 	}
-	i := partIndex(d.Object, path)
-	if i < -1 {
+	paths := partPaths(d.Object)
+	i := partIndex(paths, path)
+	if i < -1 || (i >= 0 && len(paths) != d.parts()) {
 		return Span{}, false
 	}
 	r := d.reader()
@@ -133,10 +135,10 @@ func (d *Decl) Find(path string) (Span, bool) {
 	return d.span(start, end), true
 }
 
-// partIndex returns the place of a part of o in source order, -1 for the
-// whole declaration, and -2 when o has no part at path. A term's ".var"
-// or ".const" finds the term.
-func partIndex(o objects.Object, path string) int {
+// partIndex returns the place of path among the part paths of a
+// declaration, -1 for the whole declaration, and -2 when it has no part at
+// path. A term's ".var" or ".const" finds the term.
+func partIndex(paths []string, path string) int {
 	if path == "" {
 		return -1
 	}
@@ -145,7 +147,7 @@ func partIndex(o objects.Object, path string) int {
 			path = p
 		}
 	}
-	for i, p := range partPaths(o) {
+	for i, p := range paths {
 		if p == path {
 			return i
 		}
@@ -160,6 +162,9 @@ func (d *Decl) Parts() []Part {
 		return nil
 	}
 	paths := partPaths(d.Object)
+	if len(paths) != d.parts() {
+		return nil
+	}
 	parts := make([]Part, len(paths))
 	r := d.reader()
 	r.next()
@@ -169,15 +174,25 @@ func (d *Decl) Parts() []Part {
 	return parts
 }
 
-// reader returns a reader of the declaration's run.
+// parts returns how many parts the declaration had when it was parsed.
+func (d *Decl) parts() int {
+	n, _ := binary.Uvarint(d.tab.enc[d.at:])
+	return int(n)
+}
+
+// reader returns a reader of the declaration's run, at its span.
 func (d *Decl) reader() runReader {
-	return runReader{enc: d.tab.enc[d.at:]}
+	_, n := binary.Uvarint(d.tab.enc[d.at:])
+	return runReader{enc: d.tab.enc[d.at+n:]}
 }
 
 // span returns the span of src[start:end], within the declaration.
 func (d *Decl) span(start, end int) Span {
 	r := d.reader()
 	base, _ := r.next()
+	if start < base || end < start || end > len(d.tab.src) {
+		return Span{} // not offsets of this declaration: never from Parse
+	}
 	from := advance(d.tab.src, d.Pos, base, start)
 	return Span{Start: from, End: advance(d.tab.src, from, start, end), StartOffset: start, EndOffset: end}
 }

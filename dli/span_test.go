@@ -188,6 +188,26 @@ func TestSpansOfHandBuiltDecl(t *testing.T) {
 	}
 }
 
+// TestSpansOfChangedObject checks that a declaration whose object gained
+// a part after the parse names no parts rather than wrong ones, and keeps
+// its own span.
+func TestSpansOfChangedObject(t *testing.T) {
+	src := "question q \"Q\"\n  option a \"A\"\n"
+	d := &mustParse(t, "changed.dli", []byte(src)).Decls[0]
+	q := d.Object.(*objects.Question)
+	q.Options = append(q.Options, objects.Option{Ident: "b", Label: "B"})
+	if _, ok := d.Find("options[1].id"); ok {
+		t.Error("Find found a part added after the parse")
+	}
+	if _, ok := d.Find("id"); ok {
+		t.Error("Find trusted offsets recorded for another shape of the object")
+	}
+	if d.Parts() != nil {
+		t.Error("Parts listed the parts of a changed object")
+	}
+	checkSpan(t, src, "decl", d.Span(), "question q \"Q\"\n  option a \"A\"")
+}
+
 // checkSpan checks that s slices src to want and that its line:col
 // agree with its offsets.
 func checkSpan(t *testing.T, src, what string, s Span, want string) {
