@@ -11,8 +11,16 @@ import "github.com/deloreis/deloreis/objects"
 // of what they declare. A document that declares one object twice is
 // found at the first declaration.
 type Locator struct {
-	doc  *Document
-	byID map[objects.ID]int32
+	doc     *Document
+	byID    map[objects.ID]int32
+	byIdent map[identKey]int32 // built by the first call of Declared
+}
+
+// identKey is what a declaration declares by name: its type and its id
+// (a rule's name, a functional or inertial declaration's predicate).
+type identKey struct {
+	typ   objects.Type
+	ident string
 }
 
 // NewLocator indexes doc's declarations by object id. It hashes each
@@ -45,6 +53,54 @@ func (l *Locator) Decl(id string) (*Decl, bool) {
 		return nil, false
 	}
 	return &l.doc.Decls[i], true
+}
+
+// Declared returns the first declaration of type t that declares ident:
+// the id of an entity, event, question, hypothesis or decision, the name
+// of a rule, the predicate of a functional or inertial declaration. It is
+// for findings that name what they concern rather than cite it (a rule
+// finding names its rule), and false for anything else.
+func (l *Locator) Declared(t objects.Type, ident string) (*Decl, bool) {
+	if l.byIdent == nil {
+		l.byIdent = make(map[identKey]int32)
+		for i := range l.doc.Decls {
+			o := l.doc.Decls[i].Object
+			if name, ok := declaredIdent(o); ok {
+				k := identKey{o.Type(), name}
+				if _, seen := l.byIdent[k]; !seen {
+					l.byIdent[k] = int32(i)
+				}
+			}
+		}
+	}
+	i, ok := l.byIdent[identKey{t, ident}]
+	if !ok {
+		return nil, false
+	}
+	return &l.doc.Decls[i], true
+}
+
+// declaredIdent returns what o declares by name, if anything.
+func declaredIdent(o objects.Object) (string, bool) {
+	switch x := o.(type) {
+	case *objects.Entity:
+		return x.Ident, true
+	case *objects.Event:
+		return x.Ident, true
+	case *objects.Question:
+		return x.Ident, true
+	case *objects.Hypothesis:
+		return x.Ident, true
+	case *objects.Decision:
+		return x.Ident, true
+	case *objects.Rule:
+		return x.Name, true
+	case *objects.Functional:
+		return x.Pred, true
+	case *objects.Inertial:
+		return x.Pred, true
+	}
+	return "", false
 }
 
 // Place returns where to report something that cites the objects ids (a

@@ -71,3 +71,36 @@ func TestLocator(t *testing.T) {
 		t.Error("Decl found an object the file does not declare")
 	}
 }
+
+func TestLocatorDeclared(t *testing.T) {
+	src := "scope camelot\n" +
+		"person mireth \"Mireth\"   proposed  s\n" +
+		"rule r1: h(X, Y) :- p(X)\n  proposed s\n" +
+		"functional h proposed s\n" +
+		"place mireth \"Mireth's Rest\"   proposed  s\n" +
+		"rule r1: h(X) :- p(X)\n  proposed s\n" +
+		"decision dl-1\n"
+	doc := mustParse(t, "declared.dli", []byte(src))
+	l := NewLocator(doc)
+	for _, tc := range []struct {
+		typ   objects.Type
+		ident string
+		want  int // the declaration, -1 for none
+	}{
+		{objects.TypeRule, "r1", 1},
+		{objects.TypeEntity, "mireth", 0},
+		{objects.TypeFunctional, "h", 2},
+		{objects.TypeDecision, "dl-1", 5},
+		{objects.TypeRule, "mireth", -1},
+		{objects.TypeInertial, "h", -1},
+		{objects.TypeFact, "mireth", -1},
+	} {
+		d, ok := l.Declared(tc.typ, tc.ident)
+		switch {
+		case tc.want < 0 && ok:
+			t.Errorf("Declared(%s, %s) = line %d, want none", tc.typ, tc.ident, d.Pos.Line)
+		case tc.want >= 0 && (!ok || d != &doc.Decls[tc.want]):
+			t.Errorf("Declared(%s, %s) = %v %v, want decl %d", tc.typ, tc.ident, d, ok, tc.want)
+		}
+	}
+}
