@@ -22,8 +22,9 @@ type Document struct {
 	// Grammar is "v0" when the file opens with the grammar header line
 	// (`# grammar: v0 …`), and "" when it has none. Format writes
 	// HeaderLine for "v0", whatever remark followed the version.
-	Grammar   string
-	HeaderPos Pos
+	Grammar    string
+	HeaderPos  Pos
+	HeaderSpan Span // the header comment line, '#' to its last character
 
 	// Leading holds the comments between the header and the scope line.
 	// It is empty when the document has no scope line: comments above the
@@ -31,9 +32,11 @@ type Document struct {
 	Leading []Comment
 
 	// Scope is the document's scope id, or "" when it has no scope line.
-	Scope      string
-	ScopePos   Pos
-	ScopeBlank bool // a blank line precedes the scope line
+	Scope       string
+	ScopePos    Pos
+	ScopeSpan   Span // the scope line, `scope` to the end of the id
+	ScopeIDSpan Span // the scope id
+	ScopeBlank  bool // a blank line precedes the scope line
 
 	// Decls are the declarations, in source order.
 	Decls []Decl
@@ -43,7 +46,8 @@ type Document struct {
 }
 
 // Decl is one declaration: a lore object, where it starts, and the comment
-// lines attached to it.
+// lines attached to it. Span, Find and Parts give the span of the whole
+// declaration and of each of its parts.
 type Decl struct {
 	Pos    Pos            // the start of the declaration's first line (column 1)
 	Object objects.Object // the declared object; never nil in a parsed Document
@@ -58,11 +62,17 @@ type Decl struct {
 	// Blank reports a blank line between the last of Comments (or the
 	// previous item, when there are none) and the declaration's first line.
 	Blank bool
+
+	// tab and at place the declaration in its document's position table
+	// (see Span and Find); tab is nil for a Decl not made by Parse.
+	tab *spanTable
+	at  int
 }
 
 // Comment is one comment line.
 type Comment struct {
-	Pos   Pos
-	Text  string // what follows '#', trailing spaces and tabs removed
-	Blank bool   // a blank line precedes the comment
+	Pos    Pos
+	Offset int    // the byte offset of Pos, the '#'
+	Text   string // what follows '#', trailing spaces and tabs removed
+	Blank  bool   // a blank line precedes the comment
 }

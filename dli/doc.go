@@ -7,6 +7,12 @@
 //
 // The grammar (v0, unfrozen; the AST is normative) is in
 // docs/dli-grammar.md, with the spacing table the formatter follows.
+// Every node of a parsed document has a span (line:col and byte
+// offsets): Decl.Span for a declaration, Decl.Find for one of its parts by
+// the path objects.FieldError names it with ("from",
+// "provenance.decisions[1]", "body[0].atom.args[1]"), so a finding can be
+// placed at the token it concerns.
+//
 // RenderDecl renders one declaration as the lines the author.* tools
 // return in their "rendered" arrays. The commands over this surface
 // (`deloreis fmt`, `check`, `import`) live in cmd/deloreis.

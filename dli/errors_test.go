@@ -109,7 +109,11 @@ var errorCases = []struct {
 	{"decision empty rationale", "decision d \"\"\n",
 		[]string{"1:12: expected non-empty quoted rationale after the decision id, found string \"\""}},
 	{"validation backstop", "question q \"" + strings.Repeat("x", 65<<10) + "\"\n",
-		[]string{"1:1: question: prompt is 66560 bytes; free text is at most 65536 bytes"}},
+		[]string{"1:12: question: prompt is 66560 bytes; free text is at most 65536 bytes"}},
+	{"validation at the option", "question q \"Q\"\n  option a \"A\"\n  option b \"" + strings.Repeat("x", 65<<10) + "\"\n",
+		[]string{"3:12: question: options[1].label is 66560 bytes; free text is at most 65536 bytes"}},
+	{"validation at the term", "rule r: h(X) :-  b(X, \"" + strings.Repeat("x", 65<<10) + "\")\n  proposed s\n",
+		[]string{"1:23: rule: body[0].atom.args[1].const is 66560 bytes; free text is at most 65536 bytes"}},
 }
 
 func TestErrors(t *testing.T) {

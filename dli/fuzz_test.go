@@ -1,6 +1,7 @@
 // This file holds FuzzParse. Its seed corpus — the testdata files, the
 // spec examples and a few generated documents — runs with every plain go
-// test.
+// test. Besides the round trip it checks every span of what parsed: inside
+// the source, ordered, and at the line:col its offsets say.
 
 package dli
 
@@ -43,6 +44,7 @@ func FuzzParse(f *testing.F) {
 		if doc == nil {
 			t.Fatal("Parse returned a nil Document")
 		}
+		checkDocSpans(t, string(src), doc)
 		if err != nil {
 			return
 		}
@@ -58,4 +60,53 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Format is not idempotent:\n%s\nthen\n%s", out, again)
 		}
 	})
+}
+
+// checkDocSpans checks the spans of a parsed document: each lies inside
+// the source with line:col matching its offsets; declarations follow one
+// another; each part lies inside its declaration, and parts start in
+// source order.
+func checkDocSpans(t *testing.T, src string, doc *Document) {
+	t.Helper()
+	inSource := func(what string, s Span) {
+		if !s.IsValid() || s.StartOffset < 0 || s.StartOffset > s.EndOffset || s.EndOffset > len(src) {
+			t.Fatalf("%s: span %v [%d, %d) not inside the %d-byte source %q", what, s, s.StartOffset, s.EndOffset, len(src), src)
+		}
+		if posAt(src, s.StartOffset) != s.Start || posAt(src, s.EndOffset) != s.End {
+			t.Fatalf("%s: span %v does not match offsets [%d, %d) of %q", what, s, s.StartOffset, s.EndOffset, src)
+		}
+	}
+	comments := func(what string, cs []Comment) {
+		for _, c := range cs {
+			inSource(what, c.Span())
+		}
+	}
+	if doc.Grammar != "" {
+		inSource("header", doc.HeaderSpan)
+	}
+	if doc.Scope != "" {
+		inSource("scope line", doc.ScopeSpan)
+		inSource("scope id", doc.ScopeIDSpan)
+	}
+	comments("leading comment", doc.Leading)
+	comments("trailing comment", doc.Trailing)
+	prevEnd := 0
+	for i := range doc.Decls {
+		d := &doc.Decls[i]
+		ds := d.Span()
+		inSource("decl "+itoa(i), ds)
+		if ds.Start != d.Pos || ds.StartOffset < prevEnd {
+			t.Fatalf("decl %d: span %v overlaps the one before or does not start at %v", i, ds, d.Pos)
+		}
+		prevEnd = ds.EndOffset
+		comments("comment of decl "+itoa(i), d.Comments)
+		start := ds.StartOffset
+		for _, part := range d.Parts() {
+			inSource("decl "+itoa(i)+" "+part.Path, part.Span)
+			if part.Span.StartOffset < start || part.Span.EndOffset > ds.EndOffset || part.Span.StartOffset == part.Span.EndOffset {
+				t.Fatalf("decl %d: part %s %v out of order or outside %v", i, part.Path, part.Span, ds)
+			}
+			start = part.Span.StartOffset
+		}
+	}
 }

@@ -6,6 +6,7 @@
 package dli
 
 import (
+	"errors"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -22,19 +23,33 @@ import (
 // the Document holds the declarations that parsed cleanly.
 func Parse(filename string, src []byte) (*Document, error) {
 	p := &parser{filename: filename}
+	if len(src) > maxSource {
+		p.errorAt(Pos{Line: 1, Col: 1}, "the source is "+itoa(len(src))+" bytes; a .dli file is at most "+itoa(maxSource))
+		return &Document{}, p.errs.Err()
+	}
 	text := string(src)
 	p.doc = &Document{Decls: make([]Decl, 0, estimateDecls(text))}
+	p.tab = &spanTable{src: text, enc: make([]byte, 0, len(text)/3+16)}
 	p.s.init(text, p.errorAt)
 	p.parseFile()
 	p.errs.RemoveMultiples()
 	return p.doc, p.errs.Err()
 }
 
-// estimateDecls guesses how many declarations src holds from its lines.
+// estimateDecls guesses how many declarations src holds: the lines that
+// start with something other than a blank or a comment, at most 1<<20 (a
+// longer list grows as it fills).
 func estimateDecls(src string) int {
-	n := strings.Count(src, "\n") + 1
-	if n > 1<<20 {
-		n = 1 << 20
+	n := 0
+	for line := src; line != "" && n < 1<<20; {
+		if c := line[0]; c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '#' {
+			n++
+		}
+		i := strings.IndexByte(line, '\n')
+		if i < 0 {
+			break
+		}
+		line = line[i+1:]
 	}
 	return n
 }
@@ -52,6 +67,9 @@ type parser struct {
 	blank    bool      // a blank line since the last item
 	items    int       // items seen so far: header, comments, scope, declarations
 	chunk    chunk     // slabs the declaration objects are carved from
+	tab      *spanTable
+	offs     []int32 // start and end offsets of the declaration being read and its parts
+	lastEnd  int     // the end offset of the last token taken that is not a newline or comment
 }
 
 // errorAt records an error.
@@ -61,6 +79,9 @@ func (p *parser) errorAt(pos Pos, msg string) {
 
 // next moves to the next token.
 func (p *parser) next() {
+	if k := p.tok.kind; k != tNewline && k != tComment && k != tEOF {
+		p.lastEnd = p.tok.end
+	}
 	if p.hasAhead {
 		p.tok, p.hasAhead = p.ahead, false
 		return
@@ -74,6 +95,24 @@ func (p *parser) peek() token {
 		p.ahead, p.hasAhead = p.s.next(), true
 	}
 	return p.ahead
+}
+
+// leaf records the span of token t as the next part of the declaration
+// being read.
+func (p *parser) leaf(t token) {
+	p.offs = append(p.offs, int32(t.off), int32(t.end))
+}
+
+// open records the start of a part that begins at token t and spans
+// several tokens, returning where close sets its end.
+func (p *parser) open(t token) int {
+	p.offs = append(p.offs, int32(t.off), 0)
+	return len(p.offs) - 1
+}
+
+// close ends the part open returned i for at the last token taken.
+func (p *parser) close(i int) {
+	p.offs[i] = int32(p.lastEnd)
 }
 
 // atLineEnd reports whether the current token ends a line.
@@ -168,6 +207,7 @@ func (p *parser) header() {
 		p.errorAt(p.tok.pos, "unsupported grammar `"+shorten(fields[0])+"`: this parser reads v0")
 	}
 	p.doc.Grammar, p.doc.HeaderPos = Grammar, p.tok.pos
+	p.doc.HeaderSpan = Comment{Pos: p.tok.pos, Offset: p.tok.off, Text: p.tok.text}.Span()
 	p.items++
 	p.next()
 	if p.tok.kind == tNewline {
@@ -184,7 +224,7 @@ func (p *parser) line() {
 		p.next()
 		return
 	case tComment:
-		p.pending = append(p.pending, Comment{Pos: p.tok.pos, Text: p.tok.text, Blank: p.blankBefore()})
+		p.pending = append(p.pending, Comment{Pos: p.tok.pos, Offset: p.tok.off, Text: p.tok.text, Blank: p.blankBefore()})
 		p.next()
 		if p.tok.kind == tNewline {
 			p.next()
@@ -223,9 +263,16 @@ func (p *parser) strayIndented() {
 // an indented line below it is reported as stray, unless the scope line
 // itself did not parse.
 func (p *parser) scopeLine() {
-	pos := p.tok.pos
+	pos, off, mark := p.tok.pos, p.tok.off, len(p.offs)
 	p.next()
 	id, ok := p.ident("scope id after `scope`")
+	var idSpan Span
+	if ok {
+		// The id is not a part of a declaration: take its offsets back.
+		start, end := int(p.offs[mark]), int(p.offs[mark+1])
+		p.offs = p.offs[:mark]
+		idSpan = spanOf(p.tab.src, advance(p.tab.src, pos, off, start), start, end)
+	}
 	if ok {
 		ok = p.endLine("the scope id", false)
 	} else {
@@ -240,6 +287,7 @@ func (p *parser) scopeLine() {
 		p.errorAt(pos, "the scope line must come before the first declaration")
 	default:
 		p.doc.Scope, p.doc.ScopePos = id, pos
+		p.doc.ScopeSpan, p.doc.ScopeIDSpan = spanOf(p.tab.src, pos, off, idSpan.EndOffset), idSpan
 		p.doc.Leading = p.takePending()
 		p.doc.ScopeBlank = p.blankBefore()
 	}
@@ -264,6 +312,8 @@ type declState struct {
 // lines, and appends it to the document when it has no error.
 func (p *parser) decl() {
 	d := declState{pos: p.tok.pos}
+	p.offs = p.offs[:0]
+	p.open(p.tok)
 	comments := p.takePending()
 	blank := p.blankBefore()
 	ok := p.head(&d)
@@ -286,10 +336,12 @@ func (p *parser) decl() {
 		return
 	}
 	comments = append(comments, p.continuation(&d)...)
+	p.close(1)
 	if d.failed || !p.complete(&d) {
 		return
 	}
-	p.doc.Decls = append(p.doc.Decls, Decl{Pos: d.pos, Object: d.obj, Comments: comments, Blank: blank})
+	at := p.tab.appendRun(p.offs)
+	p.doc.Decls = append(p.doc.Decls, Decl{Pos: d.pos, Object: d.obj, Comments: comments, Blank: blank, tab: p.tab, at: at})
 }
 
 // complete checks a declaration whose lines all parsed: its required
@@ -308,10 +360,25 @@ func (p *parser) complete(d *declState) bool {
 		x.Provenance = nil
 	}
 	if err := d.obj.Validate(); err != nil {
-		p.errorAt(d.pos, err.Error())
+		p.errorAt(p.fieldPos(d, err), err.Error())
 		return false
 	}
 	return true
+}
+
+// fieldPos returns the position of the part of declaration d that a
+// validation error concerns, or of the declaration when the error names
+// no part of it.
+func (p *parser) fieldPos(d *declState, err error) Pos {
+	var fe *objects.FieldError
+	if !errors.As(err, &fe) {
+		return d.pos
+	}
+	i := partIndex(partPaths(d.obj), fe.Field)
+	if k := 2 + 2*i; i >= 0 && k < len(p.offs) {
+		return advance(p.tab.src, d.pos, int(p.offs[0]), int(p.offs[k]))
+	}
+	return d.pos
 }
 
 // continuation reads the indented lines that continue a declaration, and
@@ -330,7 +397,7 @@ func (p *parser) continuation(d *declState) []Comment {
 				p.next()
 				continue
 			}
-			held = append(held, Comment{Pos: p.tok.pos, Text: p.tok.text, Blank: blank})
+			held = append(held, Comment{Pos: p.tok.pos, Offset: p.tok.off, Text: p.tok.text, Blank: blank})
 			blank = false
 			p.next()
 			if p.tok.kind == tNewline {
@@ -403,6 +470,8 @@ func continuationWant(d *declState) string {
 // provenance reads a provenance clause into d.
 func (p *parser) provenance(d *declState) bool {
 	word := p.tok.text
+	clause := p.open(p.tok)
+	p.leaf(p.tok)
 	p.next()
 	var ok bool
 	switch word {
@@ -419,6 +488,7 @@ func (p *parser) provenance(d *declState) bool {
 	default:
 		ok = p.cited(d.prov)
 	}
+	p.close(clause)
 	d.hasProv = ok
 	return ok
 }
@@ -444,6 +514,7 @@ func (p *parser) cited(prov *objects.Provenance) bool {
 		return false
 	}
 	*prov = objects.Cited(objects.CitedState(p.tok.text), decisions...)
+	p.leaf(p.tok)
 	p.next()
 	return true
 }
@@ -459,6 +530,7 @@ func (p *parser) ident(what ...string) (string, bool) {
 		p.errorAt(p.tok.pos, invalidID(s))
 		return "", false
 	}
+	p.leaf(p.tok)
 	p.next()
 	return s, true
 }
@@ -493,6 +565,7 @@ func (p *parser) text(what string) (string, bool) {
 		return "", false
 	}
 	s := p.tok.text
+	p.leaf(p.tok)
 	p.next()
 	return s, true
 }
@@ -504,6 +577,7 @@ func (p *parser) value(what ...string) (string, bool) {
 		return "", false
 	}
 	s := p.tok.text
+	p.leaf(p.tok)
 	p.next()
 	return s, true
 }

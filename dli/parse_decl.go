@@ -87,6 +87,7 @@ func (p *parser) entity(d *declState) bool {
 	x.Kind = objects.EntityKind(p.tok.text)
 	d.what, d.obj, d.prov = "entity", x, &x.Provenance
 	kw := p.tok.text
+	p.leaf(p.tok)
 	p.next()
 	var ok bool
 	if x.Ident, ok = p.ident("entity id after `", kw, "`"); !ok {
@@ -214,6 +215,7 @@ func (p *parser) question(d *declState) bool {
 // option reads `option <id> "<label>" [implies <pred>(<arg>, …)]`.
 func (p *parser) option(d *declState) bool {
 	pos := p.tok.pos
+	line := p.open(p.tok)
 	p.next()
 	var o objects.Option
 	var ok bool
@@ -231,6 +233,7 @@ func (p *parser) option(d *declState) bool {
 		}
 		o.Implies = a
 	}
+	p.close(line)
 	if d.repeatsOption(o.Ident) {
 		p.errorAt(pos, "option `"+shorten(o.Ident)+"` repeats an earlier option of this question")
 		return false
@@ -268,6 +271,7 @@ func (d *declState) repeatsOption(id string) bool {
 // groundAtom reads `<pred>(<value>, …)`, whose arguments are constants.
 func (p *parser) groundAtom() (*objects.GroundAtom, bool) {
 	a := &objects.GroundAtom{}
+	whole := p.open(p.tok)
 	var ok bool
 	if a.Pred, ok = p.ident("predicate after `implies`"); !ok {
 		return nil, false
@@ -290,6 +294,7 @@ func (p *parser) groundAtom() (*objects.GroundAtom, bool) {
 		a.Args = append(a.Args, v)
 	}
 	p.next()
+	p.close(whole)
 	return a, true
 }
 
@@ -314,6 +319,7 @@ func (p *parser) rule(d *declState) bool {
 	x.Body = make([]objects.Literal, 0, 2)
 	for {
 		var l objects.Literal
+		lit := p.open(p.tok)
 		if p.tok.kind == tSymbol && p.tok.text == kwNot && p.peek().kind == tSymbol {
 			l.Negated = true
 			p.next()
@@ -321,6 +327,7 @@ func (p *parser) rule(d *declState) bool {
 		if l.Atom, ok = p.atom("body literal"); !ok {
 			return false
 		}
+		p.close(lit)
 		x.Body = append(x.Body, l)
 		if p.tok.kind != tComma {
 			return true
@@ -332,6 +339,7 @@ func (p *parser) rule(d *declState) bool {
 // atom reads `<pred>(<term>, …)` of a rule.
 func (p *parser) atom(what string) (objects.Atom, bool) {
 	var a objects.Atom
+	whole := p.open(p.tok)
 	var ok bool
 	if a.Pred, ok = p.ident("predicate of the ", what); !ok {
 		return a, false
@@ -350,6 +358,7 @@ func (p *parser) atom(what string) (objects.Atom, bool) {
 		a.Args = append(a.Args, t)
 	}
 	p.next()
+	p.close(whole)
 	return a, true
 }
 
@@ -364,6 +373,7 @@ func (p *parser) term(pred string) (objects.Term, bool) {
 			return objects.Term{}, false
 		}
 		t := objects.Var(p.tok.text)
+		p.leaf(p.tok)
 		p.next()
 		return t, true
 	case tSymbol:
@@ -473,6 +483,7 @@ func (p *parser) ledger(d *declState) bool {
 	switch s := objects.StandingValue(p.tok.text); {
 	case p.tok.kind == tSymbol && (s == objects.StandingProvisional || s == objects.StandingRatified || s == objects.StandingDefeated):
 		x.Standing = s
+		p.leaf(p.tok)
 		p.next()
 	default:
 		p.errExpected("`provisional`, `ratified` or `defeated` after the claim id")
@@ -516,6 +527,7 @@ func (p *parser) objectID(what string) (objects.ID, bool) {
 		p.errorAt(p.tok.pos, "`"+shorten(p.tok.text)+"` is not an object id: an object id is 64 lowercase hex digits")
 		return objects.ID{}, false
 	}
+	p.leaf(p.tok)
 	p.next()
 	return id, true
 }

@@ -56,6 +56,14 @@ func (s *scanner) next() token {
 		s.off++
 		s.col++
 	}
+	start := s.off
+	t := s.scan()
+	t.off, t.end = start, s.off
+	return t
+}
+
+// scan returns the token that starts at off, after any blanks.
+func (s *scanner) scan() token {
 	pos := Pos{s.line, s.col}
 	if s.off >= len(s.src) {
 		return token{kind: tEOF, pos: pos}

@@ -8,7 +8,6 @@ package dli
 
 import (
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -16,8 +15,9 @@ import (
 	"github.com/deloreis/deloreis/objects"
 )
 
-// specPath is the authoring-tools spec, when the machine has it.
-const specPath = "/work/shared/spec/dli-authoring-tools.txt"
+// specFile is the authoring-tools spec, relative to ../shared beside the
+// repository root; the tests fail without it.
+const specFile = "spec/dli-authoring-tools.txt"
 
 // specDiffBlock is the author.diff rendering of §2, verbatim.
 const specDiffBlock = `# grammar: v0 (unfrozen; AST normative)
@@ -153,10 +153,7 @@ func TestSpecOption(t *testing.T) {
 // TestSpecQuotesVerbatim checks that every quote above is in the spec
 // text, byte for byte, so the table cannot drift from it.
 func TestSpecQuotesVerbatim(t *testing.T) {
-	spec, err := os.ReadFile(specPath)
-	if err != nil {
-		t.Skipf("spec not on this machine: %v", err)
-	}
+	spec := sharedFile(t, specFile)
 	quotes := []string{specDiffBlock, specOption}
 	for _, tc := range specRendered {
 		quotes = append(quotes, tc.quote)
@@ -165,6 +162,37 @@ func TestSpecQuotesVerbatim(t *testing.T) {
 		if !strings.Contains(string(spec), q) {
 			t.Errorf("quote not in the spec verbatim: %q", q)
 		}
+	}
+}
+
+// TestSpecEveryRendered checks that every "rendered" array in the spec
+// is one the table above checks, so an example added to the spec cannot
+// go untested: each is found by its JSON member and compared verbatim.
+func TestSpecEveryRendered(t *testing.T) {
+	spec := string(sharedFile(t, specFile))
+	known := map[string]bool{specOption: true}
+	for _, tc := range specRendered {
+		known[tc.quote] = true
+	}
+	const member = `"rendered": `
+	n := 0
+	for rest := spec; ; {
+		i := strings.Index(rest, member)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(member):]
+		var raw json.RawMessage
+		if err := json.NewDecoder(strings.NewReader(rest)).Decode(&raw); err != nil {
+			t.Fatalf("a rendered member that is not JSON: %v: %.60q", err, rest)
+		}
+		n++
+		if !known[string(raw)] {
+			t.Errorf("rendered array %s of the spec is not checked here", raw)
+		}
+	}
+	if n != len(known) {
+		t.Errorf("the spec holds %d rendered arrays; the table checks %d", n, len(known))
 	}
 }
 

@@ -36,11 +36,13 @@ var punct = [...]string{
 	tImplies: ":-",
 }
 
-// token is one token: its kind, where it starts, and its text.
+// token is one token: its kind, where it starts, its text, and the byte
+// offsets of its first byte and of the byte after it.
 type token struct {
-	kind tokenKind
-	pos  Pos
-	text string
+	kind     tokenKind
+	pos      Pos
+	text     string
+	off, end int
 }
 
 // maxShown is the longest symbol or string quoted whole in a message.
