@@ -251,6 +251,10 @@ func (w *World) checkIdentity() {
 			f := newFinding(CodeTemporalUnsupported,
 				"Identity over the chronology spine is refused: %s or %s is an era or an event.", s.Left, s.Right)
 			f.Citations = cite
+			f.Data = map[string]any{"endpoint": s.Left}
+			if !w.temporal(s.Left) {
+				f.Data["endpoint"] = s.Right
+			}
 			w.emit(groupIdentity, f)
 			continue
 		}

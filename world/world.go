@@ -151,6 +151,9 @@ func (w *World) dropRule(name string, err error) {
 		}
 	}
 	f.Data = map[string]any{"rule": name}
+	if de != nil && de.Var != "" {
+		f.Data["variable"] = de.Var
+	}
 	w.emit(groupRules, f)
 }
 

@@ -178,13 +178,13 @@ func printFindings(w io.Writer, path string, doc *dli.Document, fs []world.Findi
 		pos dli.Pos
 		f   world.Finding
 	}
-	var at map[string]dli.Pos
+	var pl *placer
 	if len(fs) > 0 {
-		at = declPositions(doc) // a clean file never pays for the ids
+		pl = newPlacer(doc) // a clean file never pays for the ids
 	}
 	ps := make([]placed, len(fs))
 	for i, f := range fs {
-		ps[i] = placed{findingPos(at, doc, f), f}
+		ps[i] = placed{pl.place(f), f}
 	}
 	sort.SliceStable(ps, func(i, j int) bool {
 		if ps[i].pos.Line != ps[j].pos.Line {
@@ -207,37 +207,4 @@ func printFindings(w io.Writer, path string, doc *dli.Document, fs []world.Findi
 		errs = errs || f.Severity == world.SeverityError
 	}
 	return errs
-}
-
-// declPositions maps each declaration's object id to where it is written,
-// built once per document: placing a finding is then one lookup per
-// citation, not a pass over the document.
-func declPositions(doc *dli.Document) map[string]dli.Pos {
-	at := make(map[string]dli.Pos, len(doc.Decls))
-	for _, d := range doc.Decls {
-		if id, err := d.Object.ID(); err == nil {
-			if _, dup := at[id.String()]; !dup {
-				at[id.String()] = d.Pos
-			}
-		}
-	}
-	return at
-}
-
-// findingPos places a finding at the earliest declaration it cites, or at
-// the scope line (or 1:1) when it cites none in the file.
-func findingPos(at map[string]dli.Pos, doc *dli.Document, f world.Finding) dli.Pos {
-	best := dli.Pos{}
-	for _, c := range f.Citations {
-		if p, ok := at[c]; ok && (!best.IsValid() || p.Line < best.Line) {
-			best = p
-		}
-	}
-	if best.IsValid() {
-		return best
-	}
-	if doc.ScopePos.IsValid() {
-		return doc.ScopePos
-	}
-	return dli.Pos{Line: 1, Col: 1}
 }
