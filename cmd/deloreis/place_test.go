@@ -14,7 +14,7 @@ func TestFindingPositions(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
-	golden(t, "check/positions.golden", out)
+	golden(t, "check/positions", out)
 	for _, want := range []string{
 		"positions.dli:3:19: error rule.unbound-variable",
 		"positions.dli:4:17: error entity.unknown",
