@@ -47,6 +47,8 @@ type World struct {
 
 	findingsOnce sync.Once
 	findings     []Finding // all groups, sorted; built on first use
+
+	known []string // sorted entity and event ids, for candidates; built on first use
 }
 
 // Compile builds the world of an input: index, lower, evaluate, value and
