@@ -95,11 +95,14 @@ func (c *checker) moduleCall(mod string, d *importDecl, name *syntax.Ident, e *s
 	s, ok := d.mod.Script(name.Name)
 	if !ok {
 		c.args(e)
-		names := map[string]string{}
-		for _, s := range d.mod.Scripts {
-			names[s.Name] = s.Name
+		names := func() map[string]string {
+			out := map[string]string{}
+			for _, s := range d.mod.Scripts {
+				out[s.Name] = s.Name
+			}
+			return out
 		}
-		c.errorf(name.NamePos, "module %s has no script %s%s", mod, name.Name, didYouMean(name.Name, names))
+		c.errorf(name.NamePos, "module %s has no script %s%s", mod, name.Name, c.didYouMean(name.Name, names))
 		return Invalid
 	}
 	c.edge(scriptNode(mod, name.Name), name.NamePos)
@@ -252,7 +255,7 @@ func (c *checker) write(fn *syntax.KeywordExpr, e *syntax.CallExpr) {
 	cell := c.cellArg(w, e.Args[0].Value)
 	if cell.Tag == TCell && cell.Attr != "" {
 		if info, ok := c.kindInfo(cell.KindName); ok {
-			if a, ok := info.Attr(cell.Attr); ok && a.Computed {
+			if a, ok := c.attr(info, cell.Attr); ok && a.Computed {
 				at, _ := e.Args[0].Value.Span()
 				c.errorf(at, "%s.%s is a computed field: it is computed on read, not remembered", cell.KindName, cell.Attr)
 			}
