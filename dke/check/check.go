@@ -129,6 +129,10 @@ type defDecl struct {
 	// firstValueReturn is a procedure's first `return <value>`.
 	firstValueReturn *syntax.ReturnStmt
 	valueReturnType  Type
+	// noResultFits is set when declaring valueReturnType as the result
+	// would not make a valid value script: a bare return, or a value
+	// return of another type.
+	noResultFits bool
 }
 
 type kindDecl struct {

@@ -93,7 +93,32 @@ func (c *checker) ident(id *syntax.Ident) Type {
 		return v.t
 	}
 	c.undefined(id, false)
+	if kid, ok := c.misspeltWord(id.Name, false); ok && kid.Group() == keywords.Literal {
+		return Bool // True or False on another surface, as the fix writes it
+	}
 	return Invalid
+}
+
+// misspeltWord returns the keyword a fix writes for name: a word of
+// another surface, or a Python builtin. Only words that are valid where
+// name stands get a fix: a value (True, False) as a value, a verb or a
+// conversion as a call.
+func (c *checker) misspeltWord(name string, called bool) (keywords.ID, bool) {
+	kid, _, ok := keywords.Foreign(c.lang, name)
+	if !ok {
+		kid, ok = pythonNames[name]
+		ok = ok && kid != keywords.None
+	}
+	if !ok {
+		return keywords.None, false
+	}
+	switch kid.Group() {
+	case keywords.Literal:
+		return kid, !called
+	case keywords.Verb, keywords.Type:
+		return kid, called
+	}
+	return keywords.None, false
 }
 
 // undefined reports a name that is not a variable.
@@ -109,7 +134,11 @@ func (c *checker) undefined(id *syntax.Ident, called bool) {
 	}
 	if kid, from, ok := keywords.Foreign(c.lang, name); ok {
 		w := c.word(kid)
-		c.fixf(id.NamePos, replaceFrom(c.f.Src, endOf(id), w), "undefined: %s (`%s` is the %s word; %s writes `%s`)", name, name, from, c.lang, w)
+		fix := ""
+		if _, ok := c.misspeltWord(name, called); ok {
+			fix = replaceFrom(c.f.Src, endOf(id), w)
+		}
+		c.fixf(id.NamePos, fix, "undefined: %s (`%s` is the %s word; %s writes `%s`)", name, name, from, c.lang, w)
 		return
 	}
 	if kid, ok := pythonNames[name]; ok {
@@ -120,7 +149,11 @@ func (c *checker) undefined(id *syntax.Ident, called bool) {
 			c.errorf(id.NamePos, "undefined: self (a computed field names its subject as its one parameter)")
 		default:
 			w := c.word(kid)
-			c.fixf(id.NamePos, replaceFrom(c.f.Src, endOf(id), w), "undefined: %s (write `%s`)", name, w)
+			fix := ""
+			if _, ok := c.misspeltWord(name, called); ok {
+				fix = replaceFrom(c.f.Src, endOf(id), w)
+			}
+			c.fixf(id.NamePos, fix, "undefined: %s (write `%s`)", name, w)
 		}
 		return
 	}
