@@ -1,5 +1,6 @@
 // This file holds FuzzProgram: programs decoded from bytes (bounded size,
-// valid or not) must evaluate without panicking to either a typed *Error or
+// valid or not), and programs the property tests' generators draw from the
+// same bytes, must evaluate without panicking to either a typed *Error or
 // a model closed under the rules, equal to the naive oracle when nothing is
 // truncated and graded like the brute-force fixpoint. Its seed corpus (the
 // f.Add cases and testdata/fuzz/FuzzProgram) runs in plain go test.
@@ -9,6 +10,7 @@ package datalog
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -27,6 +29,22 @@ func (s *byteSource) next(n int) int {
 }
 
 func (s *byteSource) done() bool { return s.i >= len(s.b) }
+
+// IntN makes fuzz input a chooser for the generators.
+func (s *byteSource) IntN(n int) int { return s.next(n) }
+
+// generateFuzzed draws a program from fuzz input with the generators of
+// the property tests: a shaped one (long chains, deep and mutual
+// recursion, negation over recursive strata) or a small random one, and
+// per-atom bounds that may cut supports.
+func generateFuzzed(data []byte) (nProgram, Bounds) {
+	s := &byteSource{b: data}
+	b := Bounds{MaxMonomials: 1 + s.next(8), MaxMonomialSize: 1 + s.next(6)}
+	if s.next(3) == 0 {
+		return genProgram(s, genDefault), b
+	}
+	return genShaped(s, shapeSmall), b
+}
 
 // decodeProgram turns bytes into a test program of at most 16 facts and 6
 // rules over predicates q0…q4 and constants k0…k3. Arities, variables and
@@ -97,6 +115,13 @@ var programSeeds = [][]byte{
 // refuses must be refused with a typed error. loaded is what went in.
 func loadFuzzed(t *testing.T, data []byte) (p *Program, loaded nProgram, b Bounds) {
 	np, b := decodeProgram(data)
+	p, loaded = loadChecked(t, np, b)
+	return p, loaded, b
+}
+
+// loadChecked loads np under b; what it refuses must be refused with a
+// typed error. loaded is what went in.
+func loadChecked(t *testing.T, np nProgram, b Bounds) (p *Program, loaded nProgram) {
 	p = NewProgram()
 	p.SetBounds(b)
 	for _, fa := range np.facts {
@@ -113,47 +138,69 @@ func loadFuzzed(t *testing.T, data []byte) (p *Program, loaded nProgram, b Bound
 		}
 		loaded.rules = append(loaded.rules, r)
 	}
-	return p, loaded, b
+	return p, loaded
 }
 
 func FuzzProgram(f *testing.F) {
 	for _, seed := range programSeeds {
 		f.Add(seed)
 	}
+	// Inputs long enough for the generators to draw long chains and
+	// several layers of recursion before the bytes run out.
+	for i := range uint64(24) {
+		r := rand.New(rand.NewPCG(i, 9))
+		b := make([]byte, 200)
+		for j := range b {
+			b[j] = byte(r.IntN(256))
+		}
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 512 {
 			return
 		}
 		p, loaded, _ := loadFuzzed(t, data)
-		m, err := p.Eval()
-		if err != nil {
-			requireTyped(t, err)
-			if _, _, ok := naiveEval(loaded); ok {
-				t.Fatalf("Eval failed with %v but the oracle stratifies the program", err)
-			}
-			return
-		}
-		checkClosed(t, m, loaded)
-		if m.Stats().Atoms > 100 {
-			return // the oracles are cubic and slower; closure was checked
-		}
-		if m.Stats().Truncated == 0 {
-			sup, args, _ := naiveEval(loaded)
-			if got, want := dump(m), dumpNaive(sup, args); got != want {
-				t.Fatalf("engine\n%s\noracle\n%s", got, want)
-			}
-		}
-		v := MapValuation{"x0": True, "x1": False, "x3": True, "x4": Unknown}
-		want := bruteGrades(loaded, v)
-		g := m.Grader(v)
-		for _, pred := range m.Preds() {
-			for _, f := range m.Facts(pred) {
-				if got := g.Grade(pred, f.Args...); got.Truth() != want[atomKey(pred, f.Args)] {
-					t.Fatalf("%s%v graded %v, brute force %v", pred, f.Args, got, want[atomKey(pred, f.Args)])
-				}
-			}
-		}
+		checkFuzzed(t, p, loaded, 100)
+		np, b := generateFuzzed(data)
+		p, loaded = loadChecked(t, np, b)
+		checkFuzzed(t, p, loaded, 400)
 	})
+}
+
+// checkFuzzed evaluates a fuzzed program: a typed error only where the
+// oracle cannot stratify; otherwise a closed model, equal to the oracle
+// when nothing is truncated and graded like the brute-force fixpoint, when
+// it has at most oracleAtoms atoms (the oracles are slow).
+func checkFuzzed(t *testing.T, p *Program, loaded nProgram, oracleAtoms int) {
+	t.Helper()
+	m, err := p.Eval()
+	if err != nil {
+		requireTyped(t, err)
+		if _, _, ok := naiveEval(loaded); ok {
+			t.Fatalf("Eval failed with %v but the oracle stratifies the program", err)
+		}
+		return
+	}
+	checkClosed(t, m, loaded)
+	if m.Stats().Atoms > oracleAtoms {
+		return // the oracles are cubic and slower; closure was checked
+	}
+	if m.Stats().Truncated == 0 {
+		sup, args, _ := naiveEval(loaded)
+		if got, want := dump(m), dumpNaive(sup, args); got != want {
+			t.Fatalf("engine\n%s\noracle\n%s", got, want)
+		}
+	}
+	v := MapValuation{"x0": True, "x1": False, "x3": True, "x4": Unknown}
+	want := bruteGrades(loaded, v)
+	g := m.Grader(v)
+	for _, pred := range m.Preds() {
+		for _, f := range m.Facts(pred) {
+			if got := g.Grade(pred, f.Args...); got.Truth() != want[atomKey(pred, f.Args)] {
+				t.Fatalf("%s%v graded %v, brute force %v", pred, f.Args, got, want[atomKey(pred, f.Args)])
+			}
+		}
+	}
 }
 
 func requireTyped(t *testing.T, err error) {

@@ -57,6 +57,11 @@ func naiveStrata(rules []Rule) (map[string]int, bool) {
 // against atoms (nested loops over the atoms of each body predicate, map
 // bindings, copied only for a consistent candidate).
 func naiveMatches(body []Literal, atoms map[string][]string, preds map[string]string, b map[string]string, f func(map[string]string, []string)) {
+	naiveMatchFrom(body, 0, atoms, naiveByPred(preds), b, nil, f)
+}
+
+// naiveByPred lists the atom keys of each predicate, sorted.
+func naiveByPred(preds map[string]string) map[string][]string {
 	byPred := map[string][]string{}
 	for k, p := range preds {
 		byPred[p] = append(byPred[p], k)
@@ -64,7 +69,7 @@ func naiveMatches(body []Literal, atoms map[string][]string, preds map[string]st
 	for _, ks := range byPred {
 		slices.Sort(ks)
 	}
-	naiveMatchFrom(body, 0, atoms, byPred, b, nil, f)
+	return byPred
 }
 
 func naiveMatchFrom(body []Literal, i int, atoms map[string][]string, byPred map[string][]string, b map[string]string, used []string, f func(map[string]string, []string)) {
@@ -152,11 +157,12 @@ func naiveEval(prog nProgram) (map[string]Poly, map[string][]string, bool) {
 	for level := 0; level <= top; level++ {
 		for {
 			contrib := map[string]Poly{}
+			byPred := naiveByPred(preds) // the atoms as the round starts
 			for _, r := range prog.rules {
 				if strata[r.Head.Pred] != level {
 					continue
 				}
-				naiveMatches(r.Body, args, preds, map[string]string{}, func(b map[string]string, used []string) {
+				naiveMatchFrom(r.Body, 0, args, byPred, map[string]string{}, nil, func(b map[string]string, used []string) {
 					p := r.Support
 					for _, k := range used {
 						p = p.Mul(sup[k])

@@ -18,6 +18,13 @@ func (c *checker) call(e *syntax.CallExpr) Type {
 		if d, ok := c.defs[fn.Name]; ok {
 			return c.localCall(d, e)
 		}
+		if kid, ok := c.misspeltWord(fn.Name, true); ok && c.scope[fn.Name] == nil && c.imports[fn.Name] == nil {
+			// Checked as the word the fix writes, so that the fixed call
+			// brings nothing new.
+			c.undefined(fn, true)
+			_, end := fn.Span()
+			return c.verb(&syntax.KeywordExpr{Start: fn.NamePos, End: end, ID: kid}, e)
+		}
 		c.args(e)
 		if _, ok := c.scope[fn.Name]; ok {
 			c.errorf(fn.NamePos, "%s is not callable", fn.Name)
@@ -95,11 +102,14 @@ func (c *checker) moduleCall(mod string, d *importDecl, name *syntax.Ident, e *s
 	s, ok := d.mod.Script(name.Name)
 	if !ok {
 		c.args(e)
-		names := map[string]string{}
-		for _, s := range d.mod.Scripts {
-			names[s.Name] = s.Name
+		names := func() map[string]string {
+			out := map[string]string{}
+			for _, s := range d.mod.Scripts {
+				out[s.Name] = s.Name
+			}
+			return out
 		}
-		c.errorf(name.NamePos, "module %s has no script %s%s", mod, name.Name, didYouMean(name.Name, names))
+		c.errorf(name.NamePos, "module %s has no script %s%s", mod, name.Name, c.didYouMean(name.Name, names))
 		return Invalid
 	}
 	c.edge(scriptNode(mod, name.Name), name.NamePos)
@@ -236,49 +246,58 @@ func (c *checker) conversion(fn *syntax.KeywordExpr, e *syntax.CallExpr) Type {
 // write checks remember and update: (cell, value, source).
 func (c *checker) write(fn *syntax.KeywordExpr, e *syntax.CallExpr) {
 	w := c.word(fn.ID)
-	c.writes[c.node] = true
-	if c.cur != nil && c.cur.role == computedDef {
-		c.errorf(fn.Start, "a computed field cannot write: `%s` belongs in a script", w)
-	}
+	c.writing(w, fn.Start)
 	if len(e.Args) == 2 && oneLine(e) {
+		// The fix adds the source; what else is wrong is reported now, so
+		// that the fixed call brings nothing new.
 		fix := w + "(" + c.text(e.Args[0].Value) + ", " + c.text(e.Args[1].Value) + ", " + diag.SourcePlaceholder + ")" + lineRest(c.f.Src, endOf(e).Off)
-		c.args(e)
 		c.fixf(fn.Start, fix, "`%s` takes (cell, value, source): every claim names its source", w)
+		c.claimArgs(w, e.Args[0].Value, c.cellArg(w, e.Args[0].Value), e.Args[1].Value, c.value(e.Args[1].Value))
 		return
 	}
 	if !c.arity(e, w, 3, "(cell, value, source)") {
 		return
 	}
-	cell := c.cellArg(w, e.Args[0].Value)
-	if cell.Tag == TCell && cell.Attr != "" {
-		if info, ok := c.kindInfo(cell.KindName); ok {
-			if a, ok := info.Attr(cell.Attr); ok && a.Computed {
-				at, _ := e.Args[0].Value.Span()
-				c.errorf(at, "%s.%s is a computed field: it is computed on read, not remembered", cell.KindName, cell.Attr)
-			}
-		}
-	}
-	vt := c.value(e.Args[1].Value)
-	if want := c.valueType(cell.KindName, cell.Attr); want.Tag != TValue && cell.Tag == TCell && !assignable(want, vt) {
-		at, _ := e.Args[1].Value.Span()
-		c.errorf(at, "%s.%s holds %s, got %s", cell.KindName, cell.Attr, want.Text(c.lang), vt.Text(c.lang))
-	} else if !vt.isScalar() {
-		at, _ := e.Args[1].Value.Span()
-		c.errorf(at, "a claim holds one value, got %s", vt.Text(c.lang))
-	}
+	c.claimArgs(w, e.Args[0].Value, c.cellArg(w, e.Args[0].Value), e.Args[1].Value, c.value(e.Args[1].Value))
 	if st := c.value(e.Args[2].Value); !assignable(String, st) {
 		at, _ := e.Args[2].Value.Span()
 		c.errorf(at, "a source is a %s, got %s", c.word(keywords.String), st.Text(c.lang))
 	}
 }
 
+// claimArgs checks the cell and value of a write: a cell that is not
+// computed, and a value it can hold.
+func (c *checker) claimArgs(w string, cellExpr syntax.Expr, cell Type, valExpr syntax.Expr, vt Type) {
+	if cell.Tag == TCell && cell.Attr != "" {
+		if info, ok := c.kindInfo(cell.KindName); ok {
+			if a, ok := c.attr(info, cell.Attr); ok && a.Computed {
+				at, _ := cellExpr.Span()
+				c.errorf(at, "%s.%s is a computed field: it is computed on read, not remembered", cell.KindName, cell.Attr)
+			}
+		}
+	}
+	if want := c.valueType(cell.KindName, cell.Attr); want.Tag != TValue && cell.Tag == TCell && !assignable(want, vt) {
+		at, _ := valExpr.Span()
+		c.errorf(at, "%s.%s holds %s, got %s", cell.KindName, cell.Attr, want.Text(c.lang), vt.Text(c.lang))
+	} else if !vt.isScalar() {
+		at, _ := valExpr.Span()
+		c.errorf(at, "a claim holds one value, got %s", vt.Text(c.lang))
+	}
+}
+
+// writes records that the body being checked writes, refusing a write in
+// a computed field.
+func (c *checker) writing(w string, at syntax.Pos) {
+	c.writes[c.node] = true
+	if c.cur != nil && c.cur.role == computedDef {
+		c.errorf(at, "a computed field cannot write: `%s` belongs in a script", w)
+	}
+}
+
 // forget checks forget(cell) and the range forget(cell, before=instant).
 func (c *checker) forget(fn *syntax.KeywordExpr, e *syntax.CallExpr) {
 	w := c.word(fn.ID)
-	c.writes[c.node] = true
-	if c.cur != nil && c.cur.role == computedDef {
-		c.errorf(fn.Start, "a computed field cannot write: `%s` belongs in a script", w)
-	}
+	c.writing(w, fn.Start)
 	before := c.word(keywords.Before)
 	sig := "(cell) or (cell, " + before + "=instant)"
 	if len(e.Args) < 1 || len(e.Args) > 2 || e.Args[0].Name != nil {

@@ -53,12 +53,13 @@ func Check(f *syntax.File, opts Options) (*ModuleInfo, diag.List) {
 	}
 	c := &checker{
 		f: f, lang: f.Lang, mode: opts.Mode, module: opts.Module, env: env,
-		info:    &ModuleInfo{Name: opts.Module, Lang: f.Lang, Language: f.Lang.String()},
-		imports: map[string]*importDecl{},
-		defs:    map[string]*defDecl{},
-		kinds:   map[string]*kindDecl{},
-		edges:   map[string][]edge{},
-		writes:  map[string]bool{},
+		info:      &ModuleInfo{Name: opts.Module, Lang: f.Lang, Language: f.Lang.String()},
+		imports:   map[string]*importDecl{},
+		defs:      map[string]*defDecl{},
+		kinds:     map[string]*kindDecl{},
+		edges:     map[string][]edge{},
+		writes:    map[string]bool{},
+		spellLeft: spellBudget(f.Src),
 	}
 	c.run()
 	for i := range c.errs {
@@ -94,8 +95,11 @@ type checker struct {
 	edges  map[string][]edge // call-graph edges by node
 	writes map[string]bool   // nodes that write directly
 
-	localRules []localRule
-	local      map[string]bool // this module's call-graph nodes
+	localRules  []localRule
+	local       map[string]bool   // this module's call-graph nodes
+	spellLeft   int               // suggestion work left (see spellBudget)
+	fixedNames  map[string]string // verbs and scripts, for suggestions
+	attrIndexes map[*KindInfo]*attrIndex
 }
 
 type importDecl struct {
@@ -125,6 +129,10 @@ type defDecl struct {
 	// firstValueReturn is a procedure's first `return <value>`.
 	firstValueReturn *syntax.ReturnStmt
 	valueReturnType  Type
+	// noResultFits is set when declaring valueReturnType as the result
+	// would not make a valid value script: a bare return, or a value
+	// return of another type.
+	noResultFits bool
 }
 
 type kindDecl struct {

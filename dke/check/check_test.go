@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/dke/check"
 	"github.com/deloreis/deloreis/dke/diag"
 	"github.com/deloreis/deloreis/dke/keywords"
 	"github.com/deloreis/deloreis/dke/syntax"
@@ -37,33 +38,68 @@ func placeholders(l keywords.Lang) map[string]string {
 	}
 }
 
+// TestFixes applies every fix of every testdata chunk and requires that
+// the fixed source has no diagnostic the original did not have: the fixed
+// one is gone and nothing new appears (other diagnostics may go too).
 func TestFixes(t *testing.T) {
 	env := testEnv(t)
-	fixes := 0
+	fixes, clean := 0, 0
 	for _, file := range chunkFiles(t) {
 		for _, c := range readChunks(t, file) {
-			for _, d := range checkChunk(c, c.src, c.lang, env) {
+			before := checkChunk(c, c.src, c.lang, env)
+			for _, d := range before {
 				if d.Fix == "" {
 					continue
 				}
 				fixes++
-				fixed := diag.ApplyFix(c.src, diag.Diagnostic{Line: d.Line, Col: d.Col, Fix: diag.Fill(d.Fix, placeholders(c.lang))})
-				if fixed == c.src {
-					t.Errorf("%s: fix %q of %s changed nothing", c, d.Fix, d.Error())
-					continue
-				}
-				for _, e := range checkChunk(c, fixed, c.lang, env) {
-					if e.Line == d.Line && e.Col == d.Col && e.Class == d.Class && e.Message == d.Message {
-						t.Errorf("%s: applying fix %q left %s\n%s", c, d.Fix, e.Error(), fixed)
-					}
+				if fixOK(t, c, before, d, env) {
+					clean++
 				}
 			}
 		}
 	}
-	if fixes < 10 {
-		t.Errorf("only %d fixes tested", fixes)
+	if fixes == 0 {
+		t.Fatal("no fixes found in testdata")
+	}
+	if clean != fixes {
+		t.Errorf("%d of %d fixes leave the module without a new diagnostic", clean, fixes)
 	}
 	t.Logf("%d fixes applied and re-checked", fixes)
+}
+
+// fixOK applies d's fix to the chunk and reports whether the result has
+// neither d nor any diagnostic absent from before.
+func fixOK(t *testing.T, c chunk, before diag.List, d diag.Diagnostic, env check.Env) bool {
+	t.Helper()
+	fixed := diag.ApplyFix(c.src, diag.Diagnostic{Line: d.Line, Col: d.Col, Fix: diag.Fill(d.Fix, placeholders(c.lang))})
+	if fixed == c.src {
+		t.Errorf("%s: fix %q of %s changed nothing", c, d.Fix, d.Error())
+		return false
+	}
+	had := map[string]bool{}
+	for _, e := range before {
+		if e != d {
+			had[diagKey(e)] = true
+		}
+	}
+	ok := true
+	for _, e := range checkChunk(c, fixed, c.lang, env) {
+		switch {
+		case e == d:
+			t.Errorf("%s: applying fix %q left %s\n%s", c, d.Fix, e.Error(), fixed)
+			ok = false
+		case !had[diagKey(e)]:
+			t.Errorf("%s: applying fix %q of %s introduced %s\n%s", c, d.Fix, d.Error(), e.Error(), fixed)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// diagKey identifies a diagnostic by line, class and message: a fix may
+// move later diagnostics of its own line to other columns.
+func diagKey(d diag.Diagnostic) string {
+	return strconv.Itoa(d.Line) + "|" + string(d.Class) + "|" + d.Message
 }
 
 var wordRE = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*`)
@@ -121,4 +157,35 @@ func TestSurfaces(t *testing.T) {
 		}
 	}
 	t.Logf("%d chunks translated and re-checked", n)
+}
+
+// TestFixOffered checks which diagnostics carry a fix: one where the edit
+// makes a valid program, none where it would bring a new diagnostic.
+func TestFixOffered(t *testing.T) {
+	env := testEnv(t)
+	for _, tc := range []struct {
+		src, want string // want: the fix of the first diagnostic
+		mode      check.Mode
+	}{
+		{"def f(n: int):\n    return n\n", "def f(n: int) -> int:", check.Compile},
+		{"def f(n: int):\n    if n > 0:\n        return\n    return n\n", "", check.Compile},
+		{"def f(n: int):\n    if n > 0:\n        return n\n", "", check.Compile},
+		{"remember(Sensor.s1.room, \"x\")\n", "remember(Sensor.s1.room, \"x\", <source>)", check.Run},
+		{"remember(Sensor.s1.room, 1)\n", "remember(Sensor.s1.room, 1, <source>)", check.Run},
+		{"Sensor.s1.room = \"x\"\n", "remember(Sensor.s1.room, \"x\", <source>)", check.Run},
+		{"def f(ys: string_list):\n    ys.append(\"a\")\n", "ys = ys + [\"a\"]", check.Compile},
+		{"def f(ys: string_list):\n    ys.append(1)\n", "", check.Compile},
+		{"skriv(1)\n", "print(1)", check.Run},
+		{"p = skriv\n", "", check.Run},
+		{"x = Sann\n", "True", check.Run},
+	} {
+		_, _, errs := check.Source("p", tc.src, keywords.Eng, check.Options{Module: "p", Mode: tc.mode, Env: env})
+		if len(errs) == 0 {
+			t.Errorf("%q: no diagnostic", tc.src)
+			continue
+		}
+		if errs[0].Fix != tc.want {
+			t.Errorf("%q: fix %q, want %q (%s)", tc.src, errs[0].Fix, tc.want, errs[0].Error())
+		}
+	}
 }

@@ -5,8 +5,6 @@ package check_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,35 +15,71 @@ import (
 
 const whileMessage = "DKE Python has no `while` loop — iteration is bounded: `for <var> in <finite collection>:` over a store-derived collection (e.g. `list attributes of K`). Bounded iteration is the termination guarantee; there is no unbounded loop."
 
+// contractWatch is the §6.1 exchange of the contract: the submission,
+// the response and the resubmission, read from the contract's text.
+type contractWatch struct {
+	source, resubmission string
+	status               diag.Class
+	diagnostics          []any
+}
+
+// readContractWatch decodes the §6.1 exchange from the contract text.
+func readContractWatch(t *testing.T, text string) contractWatch {
+	t.Helper()
+	decodeAt := func(marker string, from int, v any) int {
+		i := strings.Index(text[from:], marker)
+		if i < 0 {
+			t.Fatalf("the contract has no %q after offset %d", marker, from)
+		}
+		d := json.NewDecoder(strings.NewReader(text[from+i:]))
+		if err := d.Decode(v); err != nil {
+			t.Fatalf("the contract's %q block: %v", marker, err)
+		}
+		return from + i + int(d.InputOffset())
+	}
+	var sub, resub struct{ Name, Source string }
+	var resp struct {
+		Meta struct {
+			CompileStatus string `json:"compile_status"`
+			Diagnostics   []any  `json:"diagnostics"`
+		} `json:"_meta"`
+	}
+	off := decodeAt(`{ "name": "watch"`, 0, &sub)
+	off = decodeAt(`{ "isError"`, off, &resp)
+	decodeAt(`{ "name": "watch"`, off, &resub)
+	return contractWatch{sub.Source, resub.Source, diag.Class(resp.Meta.CompileStatus), resp.Meta.Diagnostics}
+}
+
+// TestContractWatch replays §6.1 of the contract, read from ../shared:
+// the watch module fails with exactly the contract's diagnostic, and the
+// resubmission compiles.
 func TestContractWatch(t *testing.T) {
 	env := testEnv(t)
-	src := "def watch(n: int):\n    i = 0\n    while i < n:\n        print(\"checking\")\n"
-	_, _, errs := check.Source("watch", src, keywords.Eng, check.Options{Module: "watch", Env: env})
-	got, _ := json.Marshal(errs)
-	want, _ := json.Marshal([]map[string]any{{"class": "parse_error", "line": 3, "col": 5, "message": whileMessage, "fix": "for <var> in <collection>:"}})
-	var g, w any
-	json.Unmarshal(got, &g)
-	json.Unmarshal(want, &w)
-	if gs, ws := canonicalJSON(g), canonicalJSON(w); gs != ws {
-		t.Errorf("diagnostics\n got %s\nwant %s", gs, ws)
+	w := readContractWatch(t, readShared(t, "spec/dke-mcp-contract.txt"))
+	_, _, errs := check.Source("watch", w.source, keywords.Eng, check.Options{Module: "watch", Env: env})
+	if got, want := canonicalJSON(errs), canonicalJSON(w.diagnostics); got != want {
+		t.Errorf("diagnostics\n got %s\nwant %s", got, want)
 	}
-	if errs.Status() != diag.ParseError {
-		t.Errorf("compile_status %q", errs.Status())
+	if len(errs) != 1 || errs[0].Message != whileMessage {
+		t.Errorf("the while message differs from the contract's: %v", errs)
 	}
-	fixed := "def watch(k: string):\n    for a in list attributes of k:\n        print(a)\n"
-	if _, _, errs := check.Source("watch", fixed, keywords.Eng, check.Options{Module: "watch", Env: env}); len(errs) > 0 {
+	if errs.Status() != w.status || w.status != diag.ParseError {
+		t.Errorf("compile_status %q, contract %q", errs.Status(), w.status)
+	}
+	if _, _, errs := check.Source("watch", w.resubmission, keywords.Eng, check.Options{Module: "watch", Env: env}); len(errs) > 0 {
 		t.Errorf("the resubmission: %v", errs)
-	}
-	// The message is the contract's, word for word, where the contract is
-	// at hand (shared/ beside the checkout).
-	if text, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "spec", "dke-mcp-contract.txt")); err == nil {
-		if !strings.Contains(string(text), `"message": "`+whileMessage+`"`) {
-			t.Error("the while message differs from the contract's")
-		}
 	}
 }
 
-func canonicalJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+// canonicalJSON renders v as JSON after a round trip through any, so
+// that structs and decoded maps compare by content.
+func canonicalJSON(v any) string {
+	b, _ := json.Marshal(v)
+	var g any
+	json.Unmarshal(b, &g)
+	b, _ = json.Marshal(g)
+	return string(b)
+}
 
 func TestContractPrograms(t *testing.T) {
 	env := testEnv(t)

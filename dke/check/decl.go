@@ -250,10 +250,13 @@ func (c *checker) resolveType(te *syntax.TypeExpr) Type {
 		c.fixf(te.Start, replaceFrom(c.f.Src, te.End, w), "unknown type %s: write %s", name, w)
 		return builtinType(id)
 	}
-	cands := c.keywordCands(keywords.Type)
-	for k := range c.kinds {
-		cands[k] = k
+	cands := func() map[string]string {
+		out := c.keywordCands(keywords.Type)
+		for k := range c.kinds {
+			out[k] = k
+		}
+		return out
 	}
-	c.errorf(te.Start, "unknown type %s: a kind used as a type is declared by a class%s", name, didYouMean(name, cands))
+	c.errorf(te.Start, "unknown type %s: a kind used as a type is declared by a class%s", name, c.didYouMean(name, cands))
 	return Invalid
 }

@@ -93,7 +93,32 @@ func (c *checker) ident(id *syntax.Ident) Type {
 		return v.t
 	}
 	c.undefined(id, false)
+	if kid, ok := c.misspeltWord(id.Name, false); ok && kid.Group() == keywords.Literal {
+		return Bool // True or False on another surface, as the fix writes it
+	}
 	return Invalid
+}
+
+// misspeltWord returns the keyword a fix writes for name: a word of
+// another surface, or a Python builtin. Only words that are valid where
+// name stands get a fix: a value (True, False) as a value, a verb or a
+// conversion as a call.
+func (c *checker) misspeltWord(name string, called bool) (keywords.ID, bool) {
+	kid, _, ok := keywords.Foreign(c.lang, name)
+	if !ok {
+		kid, ok = pythonNames[name]
+		ok = ok && kid != keywords.None
+	}
+	if !ok {
+		return keywords.None, false
+	}
+	switch kid.Group() {
+	case keywords.Literal:
+		return kid, !called
+	case keywords.Verb, keywords.Type:
+		return kid, called
+	}
+	return keywords.None, false
 }
 
 // undefined reports a name that is not a variable.
@@ -109,7 +134,11 @@ func (c *checker) undefined(id *syntax.Ident, called bool) {
 	}
 	if kid, from, ok := keywords.Foreign(c.lang, name); ok {
 		w := c.word(kid)
-		c.fixf(id.NamePos, replaceFrom(c.f.Src, endOf(id), w), "undefined: %s (`%s` is the %s word; %s writes `%s`)", name, name, from, c.lang, w)
+		fix := ""
+		if _, ok := c.misspeltWord(name, called); ok {
+			fix = replaceFrom(c.f.Src, endOf(id), w)
+		}
+		c.fixf(id.NamePos, fix, "undefined: %s (`%s` is the %s word; %s writes `%s`)", name, name, from, c.lang, w)
 		return
 	}
 	if kid, ok := pythonNames[name]; ok {
@@ -120,23 +149,31 @@ func (c *checker) undefined(id *syntax.Ident, called bool) {
 			c.errorf(id.NamePos, "undefined: self (a computed field names its subject as its one parameter)")
 		default:
 			w := c.word(kid)
-			c.fixf(id.NamePos, replaceFrom(c.f.Src, endOf(id), w), "undefined: %s (write `%s`)", name, w)
+			fix := ""
+			if _, ok := c.misspeltWord(name, called); ok {
+				fix = replaceFrom(c.f.Src, endOf(id), w)
+			}
+			c.fixf(id.NamePos, fix, "undefined: %s (write `%s`)", name, w)
 		}
 		return
 	}
-	c.errorf(id.NamePos, "undefined: %s%s", name, didYouMean(name, c.names()))
+	c.errorf(id.NamePos, "undefined: %s%s", name, c.didYouMeanIn(name, c.names))
 }
 
-// names lists the names a suggestion may offer.
-func (c *checker) names() map[string]string {
-	out := c.keywordCands(keywords.Verb)
+// names lists the names a suggestion may offer: the verbs and the
+// module's scripts (made once per check) and the variables in scope.
+func (c *checker) names() []map[string]string {
+	if c.fixedNames == nil {
+		c.fixedNames = c.keywordCands(keywords.Verb)
+		for n := range c.defs {
+			c.fixedNames[n] = n
+		}
+	}
+	vars := make(map[string]string, len(c.scope))
 	for n := range c.scope {
-		out[n] = n
+		vars[n] = n
 	}
-	for n := range c.defs {
-		out[n] = n
-	}
-	return out
+	return []map[string]string{vars, c.fixedNames}
 }
 
 // keywordCands maps the words of a keyword group, on every surface, to
@@ -182,12 +219,15 @@ func (c *checker) kindInfo(name string) (*KindInfo, bool) {
 // cellOf returns the type of attribute attr of a subject of kind k.
 func (c *checker) cellOf(k string, attr *syntax.Ident) Type {
 	if info, ok := c.kindInfo(k); ok {
-		if _, ok := info.Attr(attr.Name); !ok {
-			names := map[string]string{}
-			for _, a := range info.Attrs {
-				names[a.Name] = a.Name
+		if _, ok := c.attr(info, attr.Name); !ok {
+			names := func() map[string]string {
+				out := map[string]string{}
+				for _, a := range info.Attrs {
+					out[a.Name] = a.Name
+				}
+				return out
 			}
-			c.errorf(attr.NamePos, "kind %s has no attribute %s%s", k, attr.Name, didYouMean(attr.Name, names))
+			c.errorf(attr.NamePos, "kind %s has no attribute %s%s", k, attr.Name, c.didYouMean(attr.Name, names))
 			return Invalid
 		}
 	}
@@ -200,7 +240,7 @@ func (c *checker) valueType(kind, attr string) Type {
 		return Value
 	}
 	if info, ok := c.kindInfo(kind); ok {
-		if a, ok := info.Attr(attr); ok {
+		if a, ok := c.attr(info, attr); ok {
 			return a.Type
 		}
 	}
@@ -241,14 +281,17 @@ func (c *checker) dot(e *syntax.DotExpr) Type {
 		if ft, ok := fs[e.Name.Name]; ok {
 			return ft
 		}
-		names := map[string]string{}
-		for n := range fs {
-			names[n] = n
+		names := func() map[string]string {
+			out := map[string]string{}
+			for n := range fs {
+				out[n] = n
+			}
+			if t.Tag == TResult || t.Tag == TProofTree {
+				out["value"] = "value"
+			}
+			return out
 		}
-		if t.Tag == TResult || t.Tag == TProofTree {
-			names["value"] = "value"
-		}
-		c.errorf(e.Name.NamePos, "%s has no field %s%s", t.Text(c.lang), e.Name.Name, didYouMean(e.Name.Name, names))
+		c.errorf(e.Name.NamePos, "%s has no field %s%s", t.Text(c.lang), e.Name.Name, c.didYouMean(e.Name.Name, names))
 		return Invalid
 	}
 	c.errorf(e.Name.NamePos, "%s has no field %s", t.Text(c.lang), e.Name.Name)
@@ -384,4 +427,35 @@ func (c *checker) arith(op syntax.Op, x, y Type, bad func() Type) Type {
 		return Float
 	}
 	return Int
+}
+
+// attrIndex is a per-check index of a large kind's attributes by name:
+// the position of each name's first attribute, over the first n.
+type attrIndex struct {
+	n   int
+	pos map[string]int
+}
+
+// attr returns the attribute of kind k named name, as KindInfo.Attr does,
+// through an index for kinds with many attributes so that a large class
+// costs linear time to check.
+func (c *checker) attr(k *KindInfo, name string) (*AttrInfo, bool) {
+	if len(k.Attrs) <= 16 {
+		return k.Attr(name)
+	}
+	if c.attrIndexes == nil {
+		c.attrIndexes = map[*KindInfo]*attrIndex{}
+	}
+	ix := c.attrIndexes[k]
+	if ix == nil || ix.n != len(k.Attrs) { // a class being declared grows
+		ix = &attrIndex{n: len(k.Attrs), pos: make(map[string]int, len(k.Attrs))}
+		for i := len(k.Attrs) - 1; i >= 0; i-- {
+			ix.pos[k.Attrs[i].Name] = i
+		}
+		c.attrIndexes[k] = ix
+	}
+	if i, ok := ix.pos[name]; ok {
+		return &k.Attrs[i], true
+	}
+	return nil, false
 }

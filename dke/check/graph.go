@@ -4,6 +4,7 @@
 package check
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -35,38 +36,68 @@ func (g *graph) add(from, to string) {
 	g.succ[f] = append(g.succ[f], t)
 }
 
-// components returns each node's strongly connected component, by
-// Tarjan's algorithm.
+// components returns each node's strongly connected component by name.
 func (g *graph) components() map[string]int {
+	comp, _ := g.sccs()
+	out := make(map[string]int, len(comp))
+	for v, ci := range comp {
+		out[g.names[v]] = ci
+	}
+	return out
+}
+
+// sccs returns each node's strongly connected component and how many
+// there are, by Tarjan's algorithm run with an explicit stack, so that a
+// cycle of any length costs linear time and no goroutine stack.
+func (g *graph) sccs() ([]int, int) {
 	n := len(g.names)
-	index, low := make([]int, n), make([]int, n)
+	index, low, comp := make([]int, n), make([]int, n), make([]int, n)
 	onStack := make([]bool, n)
 	for i := range index {
-		index[i] = -1
+		index[i], comp[i] = -1, -1
 	}
-	comp := make(map[string]int, n)
+	type frame struct{ v, next int } // next: the next successor to visit
 	var stack []int
-	next, ncomp := 0, 0
-	var visit func(v int)
-	visit = func(v int) {
-		index[v], low[v] = next, next
-		next++
+	var calls []frame
+	counter, ncomp := 0, 0
+	push := func(v int) {
+		index[v], low[v] = counter, counter
+		counter++
 		stack = append(stack, v)
 		onStack[v] = true
-		for _, w := range g.succ[v] {
-			if index[w] < 0 {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if onStack[w] {
-				low[v] = min(low[v], index[w])
-			}
+		calls = append(calls, frame{v: v})
+	}
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 {
+			continue
 		}
-		if low[v] == index[v] {
+		push(root)
+		for len(calls) > 0 {
+			f := &calls[len(calls)-1]
+			v := f.v
+			if f.next < len(g.succ[v]) {
+				w := g.succ[v][f.next]
+				f.next++
+				if index[w] < 0 {
+					push(w)
+				} else if onStack[w] {
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				u := calls[len(calls)-1].v
+				low[u] = min(low[u], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
 			for {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 				onStack[w] = false
-				comp[g.names[w]] = ncomp
+				comp[w] = ncomp
 				if w == v {
 					break
 				}
@@ -74,12 +105,7 @@ func (g *graph) components() map[string]int {
 			ncomp++
 		}
 	}
-	for v := 0; v < n; v++ {
-		if index[v] < 0 {
-			visit(v)
-		}
-	}
-	return comp
+	return comp, ncomp
 }
 
 // isLocal reports whether a call-graph node belongs to this module.
@@ -102,7 +128,7 @@ func (c *checker) successors(n string) []string {
 	if strings.HasPrefix(n, "@") {
 		kind, attr, _ := strings.Cut(n[1:], ".")
 		if k, ok := c.env.Kind(kind); ok && k.Module != c.module {
-			if a, ok := k.Attr(attr); ok {
+			if a, ok := c.attr(k, attr); ok {
 				return a.Calls
 			}
 		}
@@ -135,20 +161,7 @@ func (c *checker) nodeWrites(n string) bool {
 }
 
 func (c *checker) finishGraph() {
-	for changed := true; changed; {
-		changed = false
-		for _, d := range c.defOrder {
-			if c.writes[d.node] {
-				continue
-			}
-			for _, e := range c.edges[d.node] {
-				if c.nodeWrites(e.to) {
-					c.writes[d.node], changed = true, true
-					break
-				}
-			}
-		}
-	}
+	c.propagateWrites()
 	for _, d := range c.defOrder {
 		if d.role != computedDef {
 			continue
@@ -162,6 +175,38 @@ func (c *checker) finishGraph() {
 	c.recursion()
 }
 
+// propagateWrites marks every local node that calls, directly or
+// through other calls, a node that writes: a walk back along the calls
+// from the writers, so each call is followed once.
+func (c *checker) propagateWrites() {
+	callers := map[string][]string{}
+	for _, d := range c.defOrder {
+		for _, e := range c.edges[d.node] {
+			if c.isLocal(e.to) {
+				callers[e.to] = append(callers[e.to], d.node)
+			} else if c.nodeWrites(e.to) {
+				c.writes[d.node] = true
+			}
+		}
+	}
+	var work []string
+	for _, d := range c.defOrder {
+		if c.writes[d.node] {
+			work = append(work, d.node)
+		}
+	}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, p := range callers[n] {
+			if !c.writes[p] {
+				c.writes[p] = true
+				work = append(work, p)
+			}
+		}
+	}
+}
+
 // display renders a node for a message.
 func (c *checker) display(n string) string {
 	if strings.HasPrefix(n, "@") {
@@ -173,7 +218,9 @@ func (c *checker) display(n string) string {
 	return n
 }
 
-// recursion reports every local node on a call-graph cycle.
+// recursion reports each call-graph cycle through this module once: one
+// diagnostic per strongly connected component, at the first call of its
+// first member (in source order) that stays within it.
 func (c *checker) recursion() {
 	g := newGraph()
 	var queue []string
@@ -196,43 +243,106 @@ func (c *checker) recursion() {
 			}
 		}
 	}
-	comp := g.components()
-	for _, d := range c.defOrder {
+	comp, ncomp := g.sccs()
+	order := append([]*defDecl(nil), c.defOrder...) // in source order
+	sort.SliceStable(order, func(i, j int) bool { return order[i].stmt.Def.Off < order[j].stmt.Def.Off })
+	members := make([][]int, ncomp) // in source order, then discovery order
+	listed := make([]bool, len(g.names))
+	add := func(v int) {
+		if !listed[v] {
+			listed[v] = true
+			members[comp[v]] = append(members[comp[v]], v)
+		}
+	}
+	for _, d := range order {
+		if v, ok := g.ids[d.node]; ok {
+			add(v)
+		}
+	}
+	for v := range g.names {
+		add(v)
+	}
+	reported := make([]bool, ncomp)
+	for _, d := range order {
+		v, ok := g.ids[d.node]
+		if !ok || reported[comp[v]] {
+			continue
+		}
 		for _, e := range c.edges[d.node] {
-			if ci, ok := comp[e.to]; !ok || ci != comp[d.node] {
-				continue
+			if w := g.ids[e.to]; comp[w] == comp[v] {
+				reported[comp[v]] = true
+				c.errorf(e.pos, "recursion: %s — DKE Python has no recursion, direct, mutual or across modules, so that every program terminates; iterate a finite collection with `%s` instead",
+					c.cycleText(g, g.cycle(v, w, comp), members[comp[v]]), syntax.ForFix(c.lang, diag.VarPlaceholder))
+				break
 			}
-			path := c.cyclePath(g, comp, e.to, d.node)
-			c.errorf(e.pos, "recursion: %s — DKE Python has no recursion, direct, mutual or across modules, so that every program terminates; iterate a finite collection with `%s` instead",
-				strings.Join(append([]string{c.display(d.node)}, path...), " → "), syntax.ForFix(c.lang, diag.VarPlaceholder))
-			break
 		}
 	}
 }
 
-// cyclePath returns the shortest path from from to to within one
-// component, as display names.
-func (c *checker) cyclePath(g *graph, comp map[string]int, from, to string) []string {
-	prev := map[string]string{from: ""}
-	queue := []string{from}
-	for len(queue) > 0 && prev[to] == "" && from != to {
-		n := queue[0]
-		queue = queue[1:]
-		succ := append([]string(nil), c.successors(n)...)
-		sort.Strings(succ)
-		for _, s := range succ {
-			if _, ok := prev[s]; !ok && comp[s] == comp[from] {
-				prev[s] = n
+// shownNames bounds how many names a recursion diagnostic spells out.
+const shownNames = 8
+
+// cycleText renders a cycle, v → … → v, and the other members of its
+// component, naming at most shownNames of each.
+func (c *checker) cycleText(g *graph, cycle, members []int) string {
+	var b strings.Builder
+	for i, v := range cycle[:len(cycle)-1] {
+		if i == shownNames {
+			fmt.Fprintf(&b, " → … (%d more)", len(cycle)-1-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(" → ")
+		}
+		b.WriteString(c.display(g.names[v]))
+	}
+	b.WriteString(" → " + c.display(g.names[cycle[0]]))
+	on := make(map[int]bool, len(cycle))
+	for _, v := range cycle {
+		on[v] = true
+	}
+	var rest []string
+	extra := 0
+	for _, v := range members {
+		if on[v] {
+			continue
+		}
+		if extra++; len(rest) < shownNames {
+			rest = append(rest, c.display(g.names[v]))
+		}
+	}
+	if extra > 0 {
+		b.WriteString("; also in this cycle of calls: " + strings.Join(rest, ", "))
+		if extra > len(rest) {
+			fmt.Fprintf(&b, " and %d more", extra-len(rest))
+		}
+	}
+	return b.String()
+}
+
+// cycle returns the shortest cycle v → w → … → v within v's component,
+// by breadth-first search from w.
+func (g *graph) cycle(v, w int, comp []int) []int {
+	prev := map[int]int{w: w}
+	for queue := []int{w}; len(queue) > 0; queue = queue[1:] {
+		if _, ok := prev[v]; ok {
+			break
+		}
+		for _, s := range g.succ[queue[0]] {
+			if _, ok := prev[s]; !ok && comp[s] == comp[v] {
+				prev[s] = queue[0]
 				queue = append(queue, s)
 			}
 		}
 	}
-	var path []string
-	for n := to; n != ""; n = prev[n] {
-		path = append([]string{c.display(n)}, path...)
-		if n == from {
-			break
-		}
+	back := []int{v} // v, …, w: the path from w to v, backwards
+	for n := v; n != w; {
+		n = prev[n]
+		back = append(back, n)
+	}
+	path := []int{v}
+	for i := len(back) - 1; i >= 0; i-- {
+		path = append(path, back[i])
 	}
 	return path
 }

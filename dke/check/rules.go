@@ -265,7 +265,7 @@ func (c *checker) ruleCell(e syntax.Expr, vars map[string]bool) (kind, attr stri
 	}
 	kind, attr = id.Name, d.Name.Name
 	if info, found := c.kindInfo(kind); found {
-		a, has := info.Attr(attr)
+		a, has := c.attr(info, attr)
 		switch {
 		case !has:
 			c.cellOf(kind, d.Name)

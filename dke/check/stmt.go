@@ -40,12 +40,13 @@ func roleName(r role) string {
 }
 
 // procedureReturns reports a procedure that returns a value, with the fix
-// that declares the result type.
+// that declares the result type when that makes a valid value script:
+// every path returns a value, and every value fits the type.
 func (c *checker) procedureReturns(d *defDecl, r *syntax.ReturnStmt) {
 	s := d.stmt
 	t := d.valueReturnType
 	fix := ""
-	if t.Writable() && s.Def.Line == s.Colon.Line {
+	if t.Writable() && s.Def.Line == s.Colon.Line && !d.noResultFits && terminates(s.Body) {
 		fix = c.f.Src[s.Def.Off:s.Colon.Off] + " -> " + t.Text(c.lang) + lineRest(c.f.Src, s.Colon.Off)
 	}
 	want := "<type>"
@@ -211,15 +212,19 @@ func (c *checker) assignTarget(s *syntax.AssignStmt) {
 		}
 	}
 	t := c.expr(s.LHS)
-	c.expr(s.RHS)
+	vt := c.expr(s.RHS)
 	at := stmtPos(s)
 	switch {
 	case t.Tag == TCell && s.Op == syntax.ASSIGN:
+		w := c.word(keywords.Remember)
 		fix := ""
 		if oneLine(s) {
-			fix = c.word(keywords.Remember) + "(" + c.text(s.LHS) + ", " + c.text(s.RHS) + ", <source>)" + lineRest(c.f.Src, endOf(s).Off)
+			fix = w + "(" + c.text(s.LHS) + ", " + c.text(s.RHS) + ", <source>)" + lineRest(c.f.Src, endOf(s).Off)
 		}
-		c.fixf(at, fix, "a cell is written with a verb, not `=`: `%s(%s, value, source)` (a rule's `if` derives a cell with `=`)", c.word(keywords.Remember), c.text(s.LHS))
+		c.fixf(at, fix, "a cell is written with a verb, not `=`: `%s(%s, value, source)` (a rule's `if` derives a cell with `=`)", w, c.text(s.LHS))
+		// Checked as the write it means, so that the fix brings nothing new.
+		c.writing(w, at)
+		c.claimArgs(w, s.LHS, t, s.RHS, vt)
 	case t.Tag == TResult || t.Tag == TProofTree || t.Tag == TExplanation || t.Tag == TError:
 		c.errorf(at, "a %s is read-only: write the cell with `%s(cell, value, source)`", t.Text(c.lang), c.word(keywords.Update))
 	case t.Tag != TInvalid:
@@ -256,12 +261,13 @@ func (c *checker) listMethod(s *syntax.ExprStmt, call *syntax.CallExpr, dot *syn
 	if t.Tag != TList {
 		return false
 	}
+	var argTypes []Type
 	for _, a := range call.Args {
-		c.value(a.Value)
+		argTypes = append(argTypes, c.value(a.Value))
 	}
 	recv := c.text(dot.X)
 	fix := ""
-	if len(call.Args) == 1 && call.Args[0].Name == nil && oneLine(s) {
+	if len(call.Args) == 1 && call.Args[0].Name == nil && oneLine(s) && c.rebuildable(dot, t, argTypes[0]) {
 		arg := c.text(call.Args[0].Value)
 		if dot.Name.Name == "append" {
 			arg = "[" + arg + "]"
@@ -270,6 +276,19 @@ func (c *checker) listMethod(s *syntax.ExprStmt, call *syntax.CallExpr, dot *syn
 	}
 	c.fixf(stmtPos(s), fix, "a list has no `.%s`: lists are values — build a new one, `%s = %s + [v]`", dot.Name.Name, recv, recv)
 	return true
+}
+
+// rebuildable reports whether `xs = xs + [v]` (or `+ ys`) is a valid
+// rewrite of xs.append(v) (or xs.extend(ys)): xs is a name holding a list
+// of strings, and v a string (ys such a list).
+func (c *checker) rebuildable(dot *syntax.DotExpr, recv, arg Type) bool {
+	if _, ok := dot.X.(*syntax.Ident); !ok || recv != StringList || arg.Tag == TInvalid {
+		return false
+	}
+	if dot.Name.Name == "append" {
+		return assignable(String, arg)
+	}
+	return assignable(StringList, arg)
 }
 
 // cond checks a condition: a bool.
@@ -337,11 +356,15 @@ func (c *checker) returnStmt(s *syntax.ReturnStmt) {
 		return
 	}
 	if d.role == procedure {
-		if s.Result != nil {
-			t := c.value(s.Result)
-			if d.firstValueReturn == nil {
-				d.firstValueReturn, d.valueReturnType = s, t
-			}
+		if s.Result == nil {
+			d.noResultFits = true
+			return
+		}
+		t := c.value(s.Result)
+		if d.firstValueReturn == nil {
+			d.firstValueReturn, d.valueReturnType = s, t
+		} else if !assignable(d.valueReturnType, t) {
+			d.noResultFits = true
 		}
 		return
 	}
