@@ -54,9 +54,11 @@ type Staging struct {
 	After   *world.World  // the base with the document staged
 	Objects []objects.Object
 
-	before  *world.World
-	stager  *Stager
-	compile int // compilations this staging cost, for tests and benchmarks
+	before   *world.World
+	stager   *Stager
+	compile  int  // compilations this staging cost, for tests and benchmarks
+	released bool // the worlds were let go; blocked holds their verdict
+	blocked  bool
 }
 
 // bigStage is the number of declarations past which a document is
@@ -131,7 +133,7 @@ func (sg *Staging) Materialize(m lorestore.Message) (lorestore.CommitResult, err
 	if sg.stager.store == nil {
 		return lorestore.CommitResult{}, errors.New("author: a standalone document has no store to commit to")
 	}
-	if world.Blocking(sg.After.Findings()) {
+	if sg.isBlocked() {
 		return lorestore.CommitResult{}, ErrBlocked
 	}
 	b := lorestore.NewBatch()
@@ -145,3 +147,21 @@ func (sg *Staging) Materialize(m lorestore.Message) (lorestore.CommitResult, err
 
 // Compilations reports how many world compilations the staging cost.
 func (sg *Staging) Compilations() int { return sg.compile }
+
+// Release lets the compiled worlds go (keeping whether they block), so that
+// committing a big document does not hold them in memory beside the pack it
+// writes. After, Diff and Before must not be used.
+func (sg *Staging) Release() {
+	if sg.released {
+		return
+	}
+	sg.blocked = world.Blocking(sg.After.Findings())
+	sg.released, sg.After, sg.before = true, nil, nil
+}
+
+func (sg *Staging) isBlocked() bool {
+	if sg.released {
+		return sg.blocked
+	}
+	return world.Blocking(sg.After.Findings())
+}

@@ -132,6 +132,7 @@ func (o *importOptions) stage(s *lorestore.Store, doc *dli.Document, file string
 		return err
 	}
 	printDiff(stdout, d)
+	sg.Release() // a big file's worlds need not sit beside the pack Materialize writes
 	if !o.materialize {
 		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
 		return nil
