@@ -45,6 +45,7 @@ func (h *harness) call(op string, params any, env ...string) map[string]any {
 	h.t.Helper()
 	h.n++
 	req := map[string]any{"dli": "2.0.0", "id": fmt.Sprintf("rq-%d", h.n), "op": op, "params": params}
+	// env overrides the frame too ("dli") or adds the mutation-law fields.
 	for i := 0; i+1 < len(env); i += 2 {
 		req[env[i]] = env[i+1]
 	}
@@ -198,5 +199,51 @@ func TestCacheCompilesOncePerCommit(t *testing.T) {
 	}
 	if got := h.svc.cache.compileCount() - before; got != 0 {
 		t.Fatalf("%d compiles for five opens on a cached commit, want 0", got)
+	}
+}
+
+func TestRefusalsOfTheFrame(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	e := h.refused(worker.CodeKilledOp, "author.commit", map[string]any{"workspace": ws})
+	if e["replacement"] != "author.materialize" {
+		t.Fatalf("killed op: %v", e)
+	}
+	h.refused(worker.CodeUnknownOp, "author.nope", map[string]any{})
+	h.refused(worker.CodeKilledVersion, "author.status", map[string]any{"workspace": ws}, "dli", "1.0.0")
+	h.refused(worker.CodeBadVersion, "author.status", map[string]any{"workspace": ws}, "dli", "2.1.0")
+	h.refused(worker.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
+		"provenance": prop(), "sudo": true})
+	h.refused(worker.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
+		"provenance": map[string]any{"kind": "proposed", "origin": "s", "extra": 1}})
+	h.refused(worker.CodeMissingField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X"})
+	h.refused(worker.CodeUnknownField, "author.open", map[string]any{"scope": "camelot", "branch": "x"})
+	h.refused(worker.CodeNotMutating, "author.status", map[string]any{"workspace": ws}, "expected_digest", "wd-x")
+	h.refused(CodeUnknownScope, "author.open", map[string]any{"scope": "nosuch"})
+	h.refused(CodeOpenMode, "author.open", map[string]any{})
+	h.refused(CodeOpenMode, "author.open", map[string]any{"scope": "camelot", "fork": "q"})
+	h.refused(CodeUnknownDoc, "author.status", map[string]any{"workspace": "ws-999"})
+	if st := h.ok("author.status", map[string]any{"workspace": ws}); len(st["staged"].([]any)) != 0 {
+		t.Fatal("a refused call staged something")
+	}
+}
+
+func TestAmbiguousFork(t *testing.T) {
+	h := newHarness(t, "camelot", "logres")
+	for _, scope := range []string{"camelot", "logres"} {
+		ws := h.ok("author.open", map[string]any{"scope": scope})["workspace"].(string)
+		h.ok("author.open_question", map[string]any{"workspace": ws, "id": "who-rules", "prompt": "Who rules?"})
+		h.ok("author.add_option", map[string]any{"workspace": ws, "question": "who-rules", "id": "opt-" + scope, "label": "X"})
+		h.ok("author.materialize", map[string]any{"workspace": ws})
+	}
+	svc, err := New(Config{Store: h.store, Documents: []string{"camelot", "logres"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.reg = worker.NewRegistry()
+	Register(h.reg, svc)
+	e := h.refused(CodeAmbiguousFork, "author.open", map[string]any{"fork": "who-rules"})
+	if docs, _ := e["documents"].([]any); len(docs) != 2 {
+		t.Fatalf("ambiguous fork names %v", e["documents"])
 	}
 }

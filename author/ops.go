@@ -114,6 +114,19 @@ func Register(r *worker.Registry, s *Service) {
 	worker.Register(r, worker.Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Fiction: true}, s.opDiscard)
 	worker.Register(r, worker.Spec{Name: "author.materialize", Summary: "Commit the staged declarations; refused while an error finding stands.", Mutating: true, Fiction: true}, s.opMaterialize)
 	registerReads(r, s)
+	for _, k := range killedForms {
+		r.Kill(k)
+	}
+}
+
+// killedForms are the ops of earlier contracts that 2.0.0 no longer
+// serves, each with what replaced it (DL-0085).
+var killedForms = []worker.Killed{
+	{Name: "author.add_claim", Replacement: "author.add_fact", Note: "the generic claim op was split into one typed op per object"},
+	{Name: "author.commit", Replacement: "author.materialize", Note: "a workspace is materialized, not committed"},
+	{Name: "author.reject", Replacement: "author.discard", Note: "rejecting a staged change is discarding it"},
+	{Name: "author.stage", Replacement: "author.add_fact", Note: "staging is done by the typed author.add_* ops"},
+	{Name: "author.close", Replacement: "author.discard", Note: "a workspace is closed by discarding it"},
 }
 
 // registerClaim registers the op that stages one object of type T.

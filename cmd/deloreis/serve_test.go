@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/project"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// binary builds the deloreis command once per test run, for tests that
+// drive it as a subprocess the way a client does.
+func binary(t testing.TB) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "deloreis-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "deloreis")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// specProject makes a project whose store holds what the spec's examples
+// take for granted: the names entity.unknown offers as candidates, the era
+// and the later event the examples order, and a committed question with
+// options that a fork can open. Commit times and the store id are fixed,
+// so every id and digest of a session is the same on every run.
+func specProject(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := project.Create(dir, []string{"storybook"}); err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	s, err := lorestore.Init(filepath.Join(dir, lorestore.DefaultDir), lorestore.Options{
+		StoreID: "5eed5eed5eed5eed5eed5eed5eed5eed",
+		Now:     func() time.Time { clock = clock.Add(time.Minute); return clock },
+		Author:  lorestore.Signature{Name: "Spec Keeper", Email: "keeper@deloreis.invalid"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p := objects.Proposed("session-1a0")
+	b := lorestore.NewBatch()
+	for _, o := range []objects.Object{
+		&objects.Entity{Kind: objects.KindPerson, Ident: "the-warder", Name: "The Warder", Provenance: p},
+		&objects.Entity{Kind: objects.KindPlace, Ident: "the-ward", Name: "The Ward", Provenance: p},
+		&objects.Entity{Kind: objects.KindEra, Ident: "the-salt-years", Name: "The Salt Years", Provenance: p},
+		&objects.Event{Ident: "the-reclaiming", Era: "the-salt-years", Provenance: p},
+		&objects.Question{Ident: "which-way-the-coast-runs", Prompt: "Which way does the coast run?", Options: []objects.Option{
+			{Ident: "north", Label: "North", Implies: &objects.GroundAtom{Pred: "coast-runs", Args: []string{"north"}}},
+			{Ident: "south", Label: "South"},
+		}},
+	} {
+		if _, err := b.Put("storybook", o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Commit(b, lorestore.NewMessage("materialize storybook: the spec's setting", "materialize", "storybook"), lorestore.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// server is one `deloreis serve` subprocess.
+type server struct {
+	t   testing.TB
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startServer(t testing.TB, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(binary(t), append([]string{"serve"}, args...)...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+	t.Cleanup(s.stop)
+	return s
+}
+
+// call sends one request line and reads one response line.
+func (s *server) call(line string) string {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatal(err)
+	}
+	resp, err := s.out.ReadString('\n')
+	if err != nil {
+		s.t.Fatalf("no response to %s: %v", line, err)
+	}
+	return strings.TrimSuffix(resp, "\n")
+}
+
+// callJSON sends a request built from its parts and decodes the response.
+func (s *server) callJSON(id, op string, params any, env ...string) map[string]any {
+	s.t.Helper()
+	req := map[string]any{"dli": "2.0.0", "id": id, "op": op, "params": params}
+	for i := 0; i+1 < len(env); i += 2 {
+		req[env[i]] = env[i+1]
+	}
+	line, _ := json.Marshal(req)
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s.call(string(line))), &m); err != nil {
+		s.t.Fatal(err)
+	}
+	return m
+}
+
+func (s *server) stop() {
+	s.in.Close()
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			s.t.Errorf("serve exited: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		s.cmd.Process.Kill()
+		s.t.Error("serve did not exit when its input ended")
+	}
+}
+
+// TestServeSpecSession drives `deloreis serve` through the spec's examples
+// in order (DLI sections 2 and 3.1–3.9) and compares every response, digests
+// included, with the golden file (issue 9, acceptance 1).
+func TestServeSpecSession(t *testing.T) {
+	dir := specProject(t)
+	reqs, err := os.ReadFile("testdata/serve/spec-session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, "--project", dir)
+	var got strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(reqs)), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		got.WriteString(s.call(line))
+		got.WriteByte('\n')
+	}
+	golden(t, "serve/spec-session", got.String())
+}
