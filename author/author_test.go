@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
 )
 
@@ -245,5 +246,57 @@ func TestAmbiguousFork(t *testing.T) {
 	e := h.refused(CodeAmbiguousFork, "author.open", map[string]any{"fork": "who-rules"})
 	if docs, _ := e["documents"].([]any); len(docs) != 2 {
 		t.Fatalf("ambiguous fork names %v", e["documents"])
+	}
+}
+
+func TestPinnedAndOtherBranches(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "first", "name": "First", "provenance": prop()})
+	pin := h.ok("author.materialize", map[string]any{"workspace": ws})["root_hash"].(string)
+	// A commit on another branch does not move main's base.
+	if _, err := h.store.CreateBranch("side", "main"); err != nil {
+		t.Fatal(err)
+	}
+	b := lorestore.NewBatch()
+	if _, err := b.Put("camelot", &objects.Entity{Kind: objects.KindPerson, Ident: "sider", Name: "Sider", Provenance: objects.Proposed("x")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.Commit(b, lorestore.NewMessage("side", "materialize", "camelot"), lorestore.CommitOptions{Branch: "side"}); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.ok("author.open", map[string]any{"scope": "camelot"}); r["root_hash"] != pin {
+		t.Fatalf("main's base moved to %v after a commit on side", r["root_hash"])
+	}
+	// A pinned project keeps opening from its pin after main moves.
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "second", "name": "Second", "provenance": prop()})
+	moved := h.ok("author.materialize", map[string]any{"workspace": ws})["root_hash"]
+	svc, err := New(Config{Store: h.store, Documents: []string{"camelot"}, Pin: pin[:12]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.reg = worker.NewRegistry()
+	Register(h.reg, svc)
+	r := h.ok("author.open", map[string]any{"scope": "camelot"})
+	if r["root_hash"] != pin || r["root_hash"] == moved {
+		t.Fatalf("pinned project opened on %v, pin %s", r["root_hash"], pin)
+	}
+	// A workspace served on another branch stages for it and materializes to it.
+	side, err := New(Config{Store: h.store, Documents: []string{"camelot"}, Branch: "side"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.reg = worker.NewRegistry()
+	Register(h.reg, side)
+	sw := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	ents := h.ok("author.entities", map[string]any{"workspace": sw})
+	if ents["total"].(float64) != 2 { // first and sider
+		t.Fatalf("side's entities: %v", ents)
+	}
+	h.ok("author.add_entity", map[string]any{"workspace": sw, "kind": "person", "id": "third", "name": "Third", "provenance": prop()})
+	got := h.ok("author.materialize", map[string]any{"workspace": sw})["root_hash"].(string)
+	head, _ := h.store.Head("side")
+	if head.String() != got {
+		t.Fatalf("materialized %s, side is at %s", got, head)
 	}
 }
