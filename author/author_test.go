@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -299,4 +300,44 @@ func TestPinnedAndOtherBranches(t *testing.T) {
 	if head.String() != got {
 		t.Fatalf("materialized %s, side is at %s", got, head)
 	}
+}
+
+// TestDigestIsTheCanonicalState holds the running digest to the RFC 8785
+// digest of the staged state through appends, revisions, discards,
+// hypotheses, suppositions and a materialize.
+func TestDigestIsTheCanonicalState(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	check := func(step string) {
+		t.Helper()
+		w, err := h.svc.workspace(ws)
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		if want := "wd-" + jcs.Sum(w.canonicalState()).String(); w.digest != want {
+			t.Fatalf("%s: digest %s, canonical state gives %s", step, w.digest, want)
+		}
+	}
+	check("open")
+	var decls []string
+	for i := 0; i < 5; i++ {
+		h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": fmt.Sprintf("p%d", i), "name": "P", "provenance": prop()})
+		check("add")
+	}
+	h.ok("author.open_question", map[string]any{"workspace": ws, "id": "q", "prompt": "Q?"})
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "after-q", "name": "A", "provenance": prop()})
+	h.ok("author.add_option", map[string]any{"workspace": ws, "question": "q", "id": "o1", "label": "One"})
+	check("option revises the question in place")
+	for _, st := range h.ok("author.status", map[string]any{"workspace": ws})["staged"].([]any) {
+		decls = append(decls, st.(map[string]any)["decl"].(string))
+	}
+	h.ok("author.discard", map[string]any{"workspace": ws, "decl": decls[2]})
+	check("discard")
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "late", "name": "L", "provenance": prop()})
+	check("add after discard")
+	h.refused(CodeUnknownDecl, "author.discard", map[string]any{"workspace": ws, "decl": decls[2]}) // nothing staged has it now
+	check("refused discard")
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
+	h.ok("author.materialize", map[string]any{"workspace": ws})
+	check("materialize")
 }

@@ -80,6 +80,7 @@ func (ws *Workspace) unmint(h string) error {
 			"Hypothesis %s is still supposed or cited by a staged claim; discard those first.", h).With("hyp", h)
 	}
 	ws.hyps = nil
+	ws.resetDigest()
 	return nil
 }
 

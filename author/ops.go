@@ -167,6 +167,7 @@ func (s *Service) stageClaim(ws *Workspace, o objects.Object) (StageResult, erro
 	}
 	if h, ok := o.(*objects.Hypothesis); ok {
 		ws.hyps = append(ws.hyps, h.Ident)
+		ws.resetDigest()
 		ws.digest = ws.computeDigest()
 	}
 	return StageResult{WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(o), Findings: fs}, nil
@@ -264,6 +265,7 @@ func (ws *Workspace) moveLast(at int) {
 	last := ws.staged[n-1]
 	copy(ws.staged[at+1:], ws.staged[at:n-1])
 	ws.staged[at] = last
+	ws.resetDigest()
 	ws.digest = ws.computeDigest()
 }
 

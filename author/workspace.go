@@ -5,6 +5,7 @@
 package author
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/zeebo/blake3"
 )
 
 // Workspace is one open workspace. Its fields are guarded by mu.
@@ -36,6 +38,8 @@ type Workspace struct {
 	hyps     []string    // hypotheses minted here (a fork mints one)
 	supposed []string    // hypotheses supposed true, sorted
 	digest   string
+	prefix   *blake3.Hasher // the canonical state up to the last staged id (computeDigest)
+	prefixN  int            // how many staged ids prefix holds
 
 	keys      map[string]keyed
 	discarded bool
@@ -112,7 +116,50 @@ func (s *Service) documents() []string {
 // the fork, the staged declarations in order, the minted and the supposed
 // hypotheses. The base commit is not in it: a standing change that moves
 // the base leaves the staged state, and so the fence, as it was.
+//
+// The canonical form's keys sort as fork, hypotheses, scope, staged,
+// supposed, so everything up to the last staged id is a prefix that only
+// grows while declarations are appended: a running hash of it is kept, and
+// a digest costs the new ids and the short tail, not the whole list.
 func (ws *Workspace) computeDigest() string {
+	if ws.prefix == nil || ws.prefixN > len(ws.staged) {
+		ws.prefix, ws.prefixN = blake3.New(), 0
+		var b []byte
+		b = append(b, `{"fork":`...)
+		b = appendJSONString(b, ws.fork)
+		b = append(b, `,"hypotheses":`...)
+		b = appendJSONStrings(b, ws.hyps)
+		b = append(b, `,"scope":`...)
+		b = appendJSONString(b, ws.scope)
+		b = append(b, `,"staged":[`...)
+		ws.prefix.Write(b)
+	}
+	var b []byte
+	for i := ws.prefixN; i < len(ws.staged); i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = hex.AppendEncode(b, ws.staged[i].id[:])
+		b = append(b, '"')
+	}
+	ws.prefix.Write(b)
+	ws.prefixN = len(ws.staged)
+	h := ws.prefix.Clone()
+	tail := append([]byte(`],"supposed":`), appendJSONStrings(nil, ws.supposed)...)
+	h.Write(append(tail, '}'))
+	var d jcs.Digest
+	copy(d[:], h.Sum(nil))
+	return "wd-" + d.String()
+}
+
+// resetDigest drops the running hash: the staged order or the hypotheses
+// changed otherwise than by appending.
+func (ws *Workspace) resetDigest() { ws.prefix = nil }
+
+// canonicalState is the staged state as RFC 8785 JSON, built the slow way;
+// tests hold computeDigest to it.
+func (ws *Workspace) canonicalState() []byte {
 	ids := make([]string, len(ws.staged))
 	for i, st := range ws.staged {
 		ids[i] = st.id.String()
@@ -128,7 +175,26 @@ func (ws *Workspace) computeDigest() string {
 	if err != nil {
 		panic(err) // ids and scope names are plain strings
 	}
-	return "wd-" + jcs.Sum(canonical).String()
+	return canonical
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	out, err := jcs.AppendString(b, s)
+	if err != nil {
+		panic(err) // ids are valid UTF-8 with no lone surrogates
+	}
+	return out
+}
+
+func appendJSONStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
 }
 
 func nonNil(ss []string) []string {
@@ -169,6 +235,9 @@ func (ws *Workspace) stage(add []objects.Object, discard []objects.ID) ([]world.
 		}
 	}
 	brought := newFindings(ws.world.Findings(), nw.Findings())
+	if len(discard) > 0 {
+		ws.resetDigest()
+	}
 	ws.world, ws.staged = nw, staged
 	ws.digest = ws.computeDigest()
 	return brought, nil
@@ -348,6 +417,7 @@ func (s *Service) afterMaterialize(ws *Workspace, commit plumbing.Hash) error {
 		return err
 	}
 	ws.base, ws.baseWorld, ws.world, ws.staged = commit, bw, bw, nil
+	ws.resetDigest()
 	ws.digest = ws.computeDigest()
 	return nil
 }
