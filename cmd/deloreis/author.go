@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/deloreis/deloreis/lorestore"
 )
@@ -52,4 +53,24 @@ func (g *globals) resolveAuthor() error {
 		g.sig = sig
 	}
 	return nil // zero: the store signs with lorestore.DefaultAuthor
+}
+
+// commitDateEnv names the environment variable that fixes the time of
+// every commit a command writes (RFC 3339), as SOURCE_DATE_EPOCH fixes
+// build times: a replayed session writes the same commit ids.
+const commitDateEnv = "DELOREIS_COMMIT_DATE"
+
+// resolveClock fills g.now from DELOREIS_COMMIT_DATE; unset, commits take
+// the time they are written.
+func (g *globals) resolveClock() error {
+	v, ok := os.LookupEnv(commitDateEnv)
+	if !ok || v == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return fmt.Errorf("%s: %q is not an RFC 3339 time", commitDateEnv, v)
+	}
+	g.now = func() time.Time { return t }
+	return nil
 }

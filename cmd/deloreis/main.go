@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/spf13/cobra"
@@ -23,6 +24,7 @@ type globals struct {
 	author  string              // --author "Name <email>"
 	sig     lorestore.Signature // the author resolved before a command runs (author.go)
 	warn    io.Writer           // where the store's warnings go (stderr)
+	now     func() time.Time    // commit times; nil is the clock (DELOREIS_COMMIT_DATE fixes it)
 }
 
 func (g *globals) storeDir() string {
@@ -33,7 +35,7 @@ func (g *globals) storeDir() string {
 }
 
 func (g *globals) options() lorestore.Options {
-	return lorestore.Options{Fsync: g.fsync, Author: g.sig, Warnings: g.warn}
+	return lorestore.Options{Fsync: g.fsync, Author: g.sig, Warnings: g.warn, Now: g.now}
 }
 
 // resolveStore is the store the flags name: --store, or the store of the
@@ -73,7 +75,12 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
 	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
 	pf.StringVar(&g.author, "author", "", `sign commits as "Name <email>" (else $DELOREIS_AUTHOR, else git's user.name/user.email)`)
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return g.resolveAuthor() }
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if err := g.resolveClock(); err != nil {
+			return err
+		}
+		return g.resolveAuthor()
+	}
 	root.AddCommand(
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
 		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),

@@ -109,6 +109,8 @@ func startServer(t testing.TB, args ...string) *server {
 		t.Fatal(err)
 	}
 	cmd.Stderr = os.Stderr
+	// Fixed commit times and author: a session writes the same ids on every run.
+	cmd.Env = append(os.Environ(), "DELOREIS_COMMIT_DATE=2026-12-01T10:00:00Z", "DELOREIS_AUTHOR=Spec Keeper <keeper@deloreis.invalid>")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
