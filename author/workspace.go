@@ -34,12 +34,13 @@ type Workspace struct {
 	baseWorld *world.World  // the compiled base, shared through the cache
 	world     *world.World  // the base with everything staged
 
-	staged   []stagedObj // in staging order, each id once
-	hyps     []string    // hypotheses minted here (a fork mints one)
-	supposed []string    // hypotheses supposed true, sorted
-	digest   string
-	prefix   *blake3.Hasher // the canonical state up to the last staged id (computeDigest)
-	prefixN  int            // how many staged ids prefix holds
+	staged    []stagedObj // in staging order, each id once
+	stagedSet map[objects.ID]bool
+	hyps      []string // hypotheses minted here (a fork mints one)
+	supposed  []string // hypotheses supposed true, sorted
+	digest    string
+	prefix    *blake3.Hasher // the canonical state up to the last staged id (computeDigest)
+	prefixN   int            // how many staged ids prefix holds
 
 	keys      map[string]keyed
 	discarded bool
@@ -206,39 +207,47 @@ func nonNil(ss []string) []string {
 
 // stage stages objects (and discards ids) and returns the findings the
 // change brought: those of the new world that the old one did not have.
-// The workspace is unchanged when it fails.
+// The workspace is unchanged when it fails. Appending costs the new
+// objects, not the staged list.
 func (ws *Workspace) stage(add []objects.Object, discard []objects.ID) ([]world.Finding, error) {
-	nw, err := ws.world.Stage(add, discard)
-	if err != nil {
-		return nil, err
-	}
-	gone := map[objects.ID]bool{}
-	for _, id := range discard {
-		gone[id] = true
-	}
-	staged := make([]stagedObj, 0, len(ws.staged)+len(add))
-	have := map[objects.ID]bool{}
-	for _, st := range ws.staged {
-		if !gone[st.id] {
-			staged = append(staged, st)
-			have[st.id] = true
-		}
-	}
-	for _, o := range add {
+	ids := make([]objects.ID, len(add))
+	for i, o := range add {
 		id, err := o.ID()
 		if err != nil {
 			return nil, err
 		}
-		if !have[id] {
-			staged = append(staged, stagedObj{id, o})
-			have[id] = true
-		}
+		ids[i] = id
+	}
+	nw, err := ws.world.Stage(add, discard)
+	if err != nil {
+		return nil, err
 	}
 	brought := newFindings(ws.world.Findings(), nw.Findings())
+	if ws.stagedSet == nil {
+		ws.stagedSet = map[objects.ID]bool{}
+	}
 	if len(discard) > 0 {
+		gone := map[objects.ID]bool{}
+		for _, id := range discard {
+			gone[id] = true
+			delete(ws.stagedSet, id)
+		}
+		kept := ws.staged[:0:0]
+		for _, st := range ws.staged {
+			if !gone[st.id] {
+				kept = append(kept, st)
+			}
+		}
+		ws.staged = kept
 		ws.resetDigest()
 	}
-	ws.world, ws.staged = nw, staged
+	for i, o := range add {
+		if !ws.stagedSet[ids[i]] {
+			ws.staged = append(ws.staged, stagedObj{ids[i], o})
+			ws.stagedSet[ids[i]] = true
+		}
+	}
+	ws.world = nw
 	ws.digest = ws.computeDigest()
 	return brought, nil
 }
@@ -416,7 +425,7 @@ func (s *Service) afterMaterialize(ws *Workspace, commit plumbing.Hash) error {
 	if err != nil {
 		return err
 	}
-	ws.base, ws.baseWorld, ws.world, ws.staged = commit, bw, bw, nil
+	ws.base, ws.baseWorld, ws.world, ws.staged, ws.stagedSet = commit, bw, bw, nil, nil
 	ws.resetDigest()
 	ws.digest = ws.computeDigest()
 	return nil

@@ -127,7 +127,7 @@ func newIndex(entries []Entry) *index {
 			ix.answers = append(ix.answers, e)
 		}
 	}
-	ix.byID = idIndex{base: byID}
+	ix.byID = buildIDIndex(byID)
 	return ix
 }
 

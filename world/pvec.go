@@ -1,14 +1,10 @@
-// Persistent vectors and a layered id map: the index of a staged world
-// shares everything with the world it was staged over, so staging one
-// object costs what that object costs, not what the world holds.
+// Persistent vectors: the index of a staged world shares everything with
+// the world it was staged over (the id index too, idmap.go), so staging
+// one object costs what that object costs, not what the world holds.
 
 package world
 
-import (
-	"iter"
-
-	"github.com/deloreis/deloreis/objects"
-)
+import "iter"
 
 const chunkLen = 512
 
@@ -74,86 +70,6 @@ func (v pvec[T]) all() iter.Seq[T] {
 				if !yield(x) {
 					return
 				}
-			}
-		}
-	}
-}
-
-// idIndex finds entries by id: a shared base map and a small overlay of
-// what was staged (or, as nil, discarded) since, folded into a new base
-// when it grows.
-type idIndex struct {
-	base map[objects.ID]*Entry
-	over map[objects.ID]*Entry
-}
-
-const maxOverlay = 2048
-
-func (x idIndex) get(id objects.ID) (*Entry, bool) {
-	if e, ok := x.over[id]; ok {
-		return e, e != nil
-	}
-	e, ok := x.base[id]
-	return e, ok
-}
-
-// with returns an index that also holds es; x is unchanged.
-func (x idIndex) with(es []*Entry) idIndex {
-	over := make(map[objects.ID]*Entry, len(x.over)+len(es))
-	for _, e := range es {
-		over[e.ID] = e
-	}
-	return x.overlay(over)
-}
-
-// without returns an index that no longer holds ids; x is unchanged.
-func (x idIndex) without(ids []objects.ID) idIndex {
-	over := make(map[objects.ID]*Entry, len(x.over)+len(ids))
-	for _, id := range ids {
-		over[id] = nil
-	}
-	return x.overlay(over)
-}
-
-// overlay lays changes (nil: removed) over x, folding the overlay into a
-// new base when it grows past maxOverlay.
-func (x idIndex) overlay(changes map[objects.ID]*Entry) idIndex {
-	for k, v := range x.over {
-		if _, newer := changes[k]; !newer {
-			changes[k] = v
-		}
-	}
-	if len(changes) <= maxOverlay {
-		return idIndex{base: x.base, over: changes}
-	}
-	base := make(map[objects.ID]*Entry, len(x.base)+len(changes))
-	for k, v := range x.base {
-		base[k] = v
-	}
-	for k, v := range changes {
-		if v == nil {
-			delete(base, k)
-		} else {
-			base[k] = v
-		}
-	}
-	return idIndex{base: base}
-}
-
-// each yields every entry, in no particular order.
-func (x idIndex) each() iter.Seq2[objects.ID, *Entry] {
-	return func(yield func(objects.ID, *Entry) bool) {
-		for k, v := range x.over {
-			if v != nil && !yield(k, v) {
-				return
-			}
-		}
-		for k, v := range x.base {
-			if _, shadowed := x.over[k]; shadowed {
-				continue
-			}
-			if !yield(k, v) {
-				return
 			}
 		}
 	}
