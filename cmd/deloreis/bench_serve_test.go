@@ -82,7 +82,9 @@ func BenchmarkServeStaging100k(b *testing.B) {
 	}
 }
 
-func contains(s, sub string) bool { return len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub)) }
+func contains(s, sub string) bool {
+	return len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub))
+}
 
 // BenchmarkImportOneFact1M imports a one-fact file into a 1,000,000-fact
 // store with `deloreis import` as a whole process, and reports its wall
