@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -70,7 +71,7 @@ func BenchmarkServeStaging100k(b *testing.B) {
 			t := time.Now()
 			resp := s.call(line)
 			lat[i] = time.Since(t)
-			if len(resp) < 20 || resp[len(resp)-1] != '}' || !contains(resp, `"ok":true`) {
+			if len(resp) < 20 || resp[len(resp)-1] != '}' || !strings.Contains(resp, `"ok":true`) {
 				b.Fatalf("call %d: %s", i, resp)
 			}
 		}
@@ -80,10 +81,6 @@ func BenchmarkServeStaging100k(b *testing.B) {
 		b.ReportMetric(float64(cold.Milliseconds()), "ms-open-cold")
 		b.ReportMetric(float64(warm.Microseconds())/1000, "ms-open-warm")
 	}
-}
-
-func contains(s, sub string) bool {
-	return len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub))
 }
 
 // BenchmarkImportOneFact1M imports a one-fact file into a 1,000,000-fact
