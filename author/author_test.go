@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,7 +22,7 @@ type harness struct {
 	store *lorestore.Store
 	svc   *Service
 	reg   *worker.Registry
-	n     int
+	n     atomic.Int64
 }
 
 func newHarness(t *testing.T, docs ...string) *harness {
@@ -45,8 +46,7 @@ func newHarness(t *testing.T, docs ...string) *harness {
 // the decoded response.
 func (h *harness) call(op string, params any, env ...string) map[string]any {
 	h.t.Helper()
-	h.n++
-	req := map[string]any{"dli": "2.0.0", "id": fmt.Sprintf("rq-%d", h.n), "op": op, "params": params}
+	req := map[string]any{"dli": "2.0.0", "id": fmt.Sprintf("rq-%d", h.n.Add(1)), "op": op, "params": params}
 	// env overrides the frame too ("dli") or adds the mutation-law fields.
 	for i := 0; i+1 < len(env); i += 2 {
 		req[env[i]] = env[i+1]
