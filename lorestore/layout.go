@@ -5,6 +5,8 @@ package lorestore
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -59,12 +61,13 @@ func fileName(id objects.ID) string { return id.String() + ".json" }
 // batch is spent by Commit; Close releases one that will not be committed.
 // A Batch is not safe for concurrent use.
 type Batch struct {
-	root  *dirIns
-	data  [][]byte   // a NewBatch batch: the encoded objects, by fileIns.data
-	n     int        // puts, counting repeats (see Len)
-	store *Store     // streaming: the store it belongs to
-	ob    *odb.Batch // streaming: where the blobs go
-	spent bool       // streaming: committed or closed
+	root    *dirIns
+	data    [][]byte   // a NewBatch batch: the encoded objects, by fileIns.data
+	n       int        // puts, counting repeats (see Len)
+	store   *Store     // streaming: the store it belongs to
+	ob      *odb.Batch // streaming: where the blobs go
+	spent   bool       // streaming: committed or closed
+	scratch []byte     // streaming: the encoding buffer
 }
 
 // NewBatch returns an empty batch that keeps its objects in memory until
@@ -92,7 +95,15 @@ func (b *Batch) Put(scope string, o objects.Object) (objects.ID, error) {
 	if err := checkScope(scope); err != nil {
 		return objects.ID{}, err
 	}
-	data, err := objects.Canonical(o)
+	var data []byte
+	var err error
+	if b.ob != nil {
+		// The odb batch copies the bytes: encode into one reused buffer.
+		data, err = o.AppendCanonical(b.scratch[:0])
+		b.scratch = data
+	} else {
+		data, err = objects.Canonical(o)
+	}
 	if err != nil {
 		return objects.ID{}, err
 	}
@@ -176,7 +187,13 @@ func (d *dirIns) dir(name string) *dirIns {
 // repeats: the same id means the same bytes, so the same blob.
 func (d *dirIns) sortedFiles() []fileIns {
 	if !d.sorted {
-		slices.SortFunc(d.files, func(a, b fileIns) int { return bytes.Compare(a.id[:], b.id[:]) })
+		slices.SortFunc(d.files, func(a, b fileIns) int {
+			// The first eight bytes almost always decide.
+			if c := cmp.Compare(binary.BigEndian.Uint64(a.id[:8]), binary.BigEndian.Uint64(b.id[:8])); c != 0 {
+				return c
+			}
+			return bytes.Compare(a.id[8:], b.id[8:])
+		})
 		d.files = slices.CompactFunc(d.files, func(a, b fileIns) bool { return a.id == b.id })
 		d.sorted = true
 	}

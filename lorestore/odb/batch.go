@@ -162,7 +162,7 @@ func (b *Batch) writeSmall() (published, error) {
 		return published{}, err
 	}
 	d := deflaters.Get().(*deflater)
-	c := compressChunk(b.cur, d)
+	c := compressChunk(b.cur, d, chunkOut{})
 	deflaters.Put(d)
 	p := 0
 	for j, n := range c.lens {
@@ -202,12 +202,13 @@ type chunkOut struct {
 	crcs []uint32
 }
 
-// compressChunk deflates every object of c into pack entries.
-func compressChunk(c chunk, d *deflater) chunkOut {
-	var out chunkOut
-	out.raw = make([]byte, 0, len(c.arena)/2+64)
-	out.lens = make([]uint32, 0, len(c.objs))
-	out.crcs = make([]uint32, 0, len(c.objs))
+// compressChunk deflates every object of c into pack entries, appending to
+// the emptied buffers of out (which may be zero).
+func compressChunk(c chunk, d *deflater, out chunkOut) chunkOut {
+	if out.raw == nil {
+		out.raw = make([]byte, 0, len(c.arena)/2+64)
+	}
+	out.raw, out.lens, out.crcs = out.raw[:0], out.lens[:0], out.crcs[:0]
 	for _, o := range c.objs {
 		mark := len(out.raw)
 		out.raw = appendEntryHeader(out.raw, o.typ, uint64(o.end-o.start))

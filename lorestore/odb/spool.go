@@ -26,6 +26,7 @@ type spool struct {
 	jobs    chan *spoolJob // to the compressors
 	order   chan *spoolJob // to the writer, in submission order
 	free    chan chunk     // chunks the writer is done with, for reuse
+	outs    chan chunkOut  // compressed buffers the writer is done with
 	workers sync.WaitGroup
 	done    chan struct{} // closed when the writer has written every job
 	err     error         // the writer's first error; read after done
@@ -50,6 +51,7 @@ func (db *DB) startSpool() (*spool, error) {
 		jobs:  make(chan *spoolJob, n),
 		order: make(chan *spoolJob, 2*n),
 		free:  make(chan chunk, 2*n+2),
+		outs:  make(chan chunkOut, 2*n+2),
 		done:  make(chan struct{}),
 	}
 	var hdr [packHeaderLen]byte // the count is patched by finish
@@ -70,7 +72,12 @@ func (sp *spool) compress() {
 	d := deflaters.Get().(*deflater)
 	defer deflaters.Put(d)
 	for j := range sp.jobs {
-		j.out <- compressChunk(j.in, d)
+		var buf chunkOut
+		select {
+		case buf = <-sp.outs:
+		default:
+		}
+		j.out <- compressChunk(j.in, d, buf)
 	}
 }
 
@@ -93,6 +100,10 @@ func (sp *spool) write() {
 		}
 		select {
 		case sp.free <- chunk{arena: j.in.arena[:0], objs: j.in.objs[:0]}:
+		default:
+		}
+		select {
+		case sp.outs <- c:
 		default:
 		}
 	}
