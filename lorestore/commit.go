@@ -143,7 +143,9 @@ func (s *Store) commitLoopWith(ref string, o CommitOptions, parent plumbing.Hash
 			ob.Abort()
 			return fail(err)
 		}
-		if tree == pc.tree && !o.AllowEmpty && len(kept) == 0 {
+		if tree == pc.tree && !o.AllowEmpty {
+			// A kept pack stays: the head now holds the same tree, whose
+			// blobs may have been taken from that very pack.
 			ob.Abort()
 			return CommitResult{Commit: parent, Parent: parent, Retries: attempt, Empty: true}, nil
 		}

@@ -331,15 +331,29 @@ func gitLockHonoured(t *testing.T, newBatch func(*Store) *Batch) {
 
 // TestStreamedCommitRebasesWhenGitMovesTheBranch: real git moves the
 // branch after a streamed commit has read it. The commit rebases, its
-// blobs staying in the first attempt's pack; or, when it may not retry,
-// fails and takes back every pack it wrote.
+// blobs staying in the first attempt's pack; or finds them all on the new
+// head and writes no commit; or, when it may not retry, fails and takes
+// back every pack it wrote.
 func TestStreamedCommitRebasesWhenGitMovesTheBranch(t *testing.T) {
-	for _, retries := range []int{64, 1} {
-		t.Run(fmt.Sprintf("max-retries=%d", retries), func(t *testing.T) {
+	tests := []struct {
+		name    string
+		retries int
+		same    bool // git moves main to a commit holding the batch already
+	}{
+		{"rebases", 64, false},
+		{"finds-it-done", 64, true},
+		{"out-of-retries", 1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
 			s, dir := newStore(t)
-			s.opts.MaxRetries = retries
+			s.opts.MaxRetries = tc.retries
 			first := commitFacts(t, s, "camelot", 0, 1)
-			other := commitFacts(t, s, "camelot", 1, 2)
+			moved := commitFacts(t, s, "camelot", 1, 2)
+			if tc.same {
+				git(t, dir, "update-ref", "refs/heads/main", first.Commit.String())
+				moved = commitFacts(t, s, "camelot", 10, 3010)
+			}
 			git(t, dir, "update-ref", "refs/heads/main", first.Commit.String())
 			s.WaitBackground()
 			b := s.NewBatch()
@@ -351,7 +365,7 @@ func TestStreamedCommitRebasesWhenGitMovesTheBranch(t *testing.T) {
 			build := func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
 				if attempts++; attempts == 1 {
 					// git moves main after we read it.
-					git(t, dir, "update-ref", "refs/heads/main", other.Commit.String())
+					git(t, dir, "update-ref", "refs/heads/main", moved.Commit.String())
 					before = dirState(t, dir)
 				}
 				tree, err := s.writeTree(ob, base, b, b.root, "", false)
@@ -360,22 +374,25 @@ func TestStreamedCommitRebasesWhenGitMovesTheBranch(t *testing.T) {
 			res, err := s.commitLoopWith("refs/heads/main", CommitOptions{Branch: "main"}, plumbing.ZeroHash,
 				NewMessage("bulk", "materialize", "camelot"), b.ob, build)
 			b.Close()
-			if retries == 1 {
+			s.WaitBackground()
+			switch {
+			case tc.retries == 1:
 				var se *StaleError
 				if !errors.As(err, &se) {
 					t.Fatalf("got %v, want a *StaleError", err)
 				}
-				s.WaitBackground()
 				sameState(t, before, dirState(t, dir))
 				return
+			case err != nil || res.Parent != moved.Commit || res.Empty != tc.same:
+				t.Fatalf("got %+v, %v; want a rebase onto %s (empty: %v)", res, err, moved.Commit, tc.same)
 			}
-			if err != nil || res.Retries != 1 || res.Parent != other.Commit {
-				t.Fatalf("got %+v, %v; want one retry onto %s", res, err, other.Commit)
+			want := 3002
+			if tc.same {
+				want = 3001
 			}
-			if ids := allIDs(t, s, "main"); len(ids) != 3002 {
-				t.Fatalf("%d objects on main, want 3002", len(ids))
+			if ids := allIDs(t, s, "main"); len(ids) != want {
+				t.Fatalf("%d objects on main, want %d", len(ids), want)
 			}
-			s.WaitBackground()
 			fsckClean(t, dir)
 		})
 	}
