@@ -136,7 +136,8 @@ func (sg *Staging) Materialize(m lorestore.Message) (lorestore.CommitResult, err
 	if sg.isBlocked() {
 		return lorestore.CommitResult{}, ErrBlocked
 	}
-	b := lorestore.NewBatch()
+	b := sg.stager.store.NewBatch() // streams into the commit's pack
+	defer b.Close()
 	for _, o := range sg.Objects {
 		if _, err := b.Put(sg.Scope, o); err != nil {
 			return lorestore.CommitResult{}, err

@@ -45,8 +45,18 @@ func sumID(data []byte) jcs.Digest { return jcs.Sum(data) }
 
 // Commit writes the batch as one commit on a branch. A refused call (invalid
 // message, unknown branch, stale parent under Refuse, read-only store)
-// leaves refs and objects as they were.
+// leaves refs and objects as they were. A streaming batch (Store.NewBatch)
+// is spent by the call, whatever its outcome.
 func (s *Store) Commit(b *Batch, m Message, o CommitOptions) (CommitResult, error) {
+	if b.ob != nil {
+		if b.spent {
+			return CommitResult{}, ErrBatchSpent
+		}
+		defer b.Close() // drops the spooled blobs unless a Write took them
+		if b.store != s {
+			return CommitResult{}, errors.New("lorestore: the batch streams into another store")
+		}
+	}
 	if s.ReadOnly() {
 		return CommitResult{}, ErrReadOnly
 	}
@@ -60,11 +70,17 @@ func (s *Store) Commit(b *Batch, m Message, o CommitOptions) (CommitResult, erro
 	if err != nil {
 		return CommitResult{}, err
 	}
-	return s.commitLoop(ref, o, o.Parent, m, func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
-		tree, err := s.applyBatch(ob, base, b)
+	// Only a small commit's trees are worth caching: a big one's shards
+	// would stay in memory long after the commit.
+	cache := b.n <= maxCachedWriteObjects
+	return s.commitLoopWith(ref, o, o.Parent, m, b.ob, func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
+		tree, err := s.writeTree(ob, base, b, b.root, "", cache)
 		return tree, []plumbing.Hash{parent}, err
 	})
 }
+
+// maxCachedWriteObjects bounds the commits whose new trees are cached.
+const maxCachedWriteObjects = 4096
 
 // buildFunc writes the new root tree (and anything under it) into ob, given
 // the commit being built upon and its tree, and names the new commit's
@@ -81,6 +97,15 @@ type buildFunc func(ob *odb.Batch, parent, baseTree plumbing.Hash) (plumbing.Has
 // git); an additive write then builds again, at most Options.MaxRetries
 // times.
 func (s *Store) commitLoop(ref string, o CommitOptions, parent plumbing.Hash, m Message, build buildFunc) (CommitResult, error) {
+	return s.commitLoopWith(ref, o, parent, m, nil, build)
+}
+
+// commitLoopWith is commitLoop whose first attempt writes into first (a
+// streaming batch's pack, blobs in it already) when first is not nil. A
+// later attempt writes only its trees and commit: the blobs are in the
+// first attempt's pack, which is then kept until the loop ends, and taken
+// back with every other pack of the loop if it fails.
+func (s *Store) commitLoopWith(ref string, o CommitOptions, parent plumbing.Hash, m Message, first *odb.Batch, build buildFunc) (CommitResult, error) {
 	unlock, err := s.lockWrites()
 	if err != nil {
 		return CommitResult{}, err
@@ -97,40 +122,59 @@ func (s *Store) commitLoop(ref string, o CommitOptions, parent plumbing.Hash, m 
 		return CommitResult{}, &StaleError{Branch: o.Branch, Expected: parent, Actual: head}
 	}
 	parent = head
+	var kept []*odb.Batch // written packs later attempts rely on
+	fail := func(err error) (CommitResult, error) {
+		for _, ob := range kept {
+			_ = ob.Discard()
+		}
+		return CommitResult{}, err
+	}
 	for attempt := 0; ; attempt++ {
 		pc, err := s.readCommit(parent)
 		if err != nil {
-			return CommitResult{}, err
+			return fail(err)
 		}
-		ob := s.db.NewBatch()
+		ob := first
+		if ob == nil || attempt > 0 {
+			ob = s.db.NewBatch()
+		}
 		tree, parents, err := build(ob, parent, pc.tree)
 		if err != nil {
-			return CommitResult{}, err
+			ob.Abort()
+			return fail(err)
 		}
 		if tree == pc.tree && !o.AllowEmpty {
+			// A kept pack stays: the head now holds the same tree, whose
+			// blobs may have been taken from that very pack.
+			ob.Abort()
 			return CommitResult{Commit: parent, Parent: parent, Retries: attempt, Empty: true}, nil
 		}
 		ch := ob.Add(plumbing.CommitObject, encodeCommit(s.newCommit(tree, parents, m)))
 		if err := ob.Write(); err != nil {
-			return CommitResult{}, err
+			return fail(err)
 		}
 		err = s.refs.Update(ref, ch, parent)
 		if err == nil {
 			s.afterCommit()
 			return CommitResult{Commit: ch, Parent: parent, Retries: attempt}, nil
 		}
-		// The pack holds only what this attempt wrote and nothing refers
-		// to it: take it back, so a refused write stores nothing.
-		_ = ob.Discard()
+		if ob == first {
+			kept = append(kept, ob)
+		} else {
+			// The pack holds only what this attempt wrote and nothing
+			// refers to it: take it back, so a refused write stores
+			// nothing.
+			_ = ob.Discard()
+		}
 		var se *refs.StaleError
 		if !errors.As(err, &se) {
-			return CommitResult{}, err
+			return fail(err)
 		}
 		if se.Actual.IsZero() {
-			return CommitResult{}, branchNotFound(o.Branch)
+			return fail(branchNotFound(o.Branch))
 		}
 		if o.Refuse || attempt+1 >= s.opts.MaxRetries {
-			return CommitResult{}, &StaleError{Branch: o.Branch, Expected: parent, Actual: se.Actual}
+			return fail(&StaleError{Branch: o.Branch, Expected: parent, Actual: se.Actual})
 		}
 		parent = se.Actual
 		backoff(attempt)
@@ -161,26 +205,14 @@ func (s *Store) afterCommit() {
 	}()
 }
 
-// applyBatch writes the batch's blobs and the trees that change into ob and
-// returns the new root tree.
-func (s *Store) applyBatch(ob *odb.Batch, base plumbing.Hash, b *Batch) (plumbing.Hash, error) {
-	root := newDirIns()
-	for _, p := range b.puts {
-		h := ob.Add(plumbing.BlobObject, p.data)
-		path := append([]string{scopesDir, p.scope}, p.dir...)
-		if err := root.addFile(path, p.name, h); err != nil {
-			return plumbing.ZeroHash, err
-		}
-	}
-	return s.writeTree(ob, base, root, "")
-}
-
 // writeTree merges the insertions of ins into the tree base (zero: an empty
-// tree) and writes every tree that changes. Subtrees ins does not touch are
-// reused by hash. The old entries are sorted already, so new ones are found
-// by binary search and merged in, never re-sorted: a one-object commit on a
-// big store costs a few tree encodings, not a sort of every shard.
-func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, ins *dirIns, path string) (plumbing.Hash, error) {
+// tree) and writes every tree that changes, each once. Subtrees ins does
+// not touch are reused by hash. The old entries are sorted already, so new
+// ones are found by binary search and merged in: a one-object commit on a
+// big store costs a few tree encodings, not a sort of every shard. Blobs
+// of an in-memory batch are written here; a streaming batch's are in ob
+// already. cache keeps the new trees decoded in the store's cache.
+func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, b *Batch, ins *dirIns, path string, cache bool) (plumbing.Hash, error) {
 	var old []treeEntry
 	if !base.IsZero() {
 		var err error
@@ -188,23 +220,11 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, ins *dirIns, path s
 			return plumbing.ZeroHash, err
 		}
 	}
-	var adds []treeEntry
-	replace := map[int]plumbing.Hash{}
-	for name, h := range ins.files {
-		i, ok := entryIndex(old, name)
-		if !ok {
-			adds = append(adds, treeEntry{name: name, mode: modeBlob, hash: h})
-			continue
-		}
-		if old[i].isTree() {
-			return plumbing.ZeroHash, &CorruptError{Path: path + name, Reason: "a folder where a file belongs"}
-		}
-		if old[i].hash != h {
-			// Names are content ids, so the same name with other bytes
-			// means the stored blob was tampered with.
-			return plumbing.ZeroHash, &CorruptError{Path: path + name, Reason: "stored blob differs from its id"}
-		}
+	adds, err := fileAdds(ob, old, b, ins.sortedFiles(), path)
+	if err != nil {
+		return plumbing.ZeroHash, err
 	}
+	replace := map[int]plumbing.Hash{}
 	for name, sub := range ins.dirs {
 		var subBase plumbing.Hash
 		i, ok := entryIndex(old, name)
@@ -214,7 +234,7 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, ins *dirIns, path s
 			}
 			subBase = old[i].hash
 		}
-		h, err := s.writeTree(ob, subBase, sub, path+name+"/")
+		h, err := s.writeTree(ob, subBase, b, sub, path+name+"/", cache)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -234,8 +254,36 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, ins *dirIns, path s
 		return plumbing.ZeroHash, err
 	}
 	h := ob.Add(plumbing.TreeObject, data)
-	s.cacheTree(h, es)
+	if cache {
+		s.cacheTree(h, es)
+	}
 	return h, nil
+}
+
+// fileAdds returns the entries of files that old lacks, writing the blobs
+// of an in-memory batch into ob. A file old has already must have the same
+// blob: names are content ids, so other bytes mean tampering.
+func fileAdds(ob *odb.Batch, old []treeEntry, b *Batch, files []fileIns, path string) ([]treeEntry, error) {
+	var adds []treeEntry
+	for i := range files {
+		f := &files[i]
+		if f.data >= 0 {
+			f.blob = ob.Add(plumbing.BlobObject, b.data[f.data])
+		}
+		name := fileName(f.id)
+		j, ok := entryIndex(old, name)
+		if !ok {
+			adds = append(adds, treeEntry{name: name, mode: modeBlob, hash: f.blob})
+			continue
+		}
+		if old[j].isTree() {
+			return nil, &CorruptError{Path: path + name, Reason: "a folder where a file belongs"}
+		}
+		if old[j].hash != f.blob {
+			return nil, &CorruptError{Path: path + name, Reason: "stored blob differs from its id"}
+		}
+	}
+	return adds, nil
 }
 
 // entryIndex finds name in sorted entries, as a file or as a folder.

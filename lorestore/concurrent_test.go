@@ -18,7 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/lorestore/refs"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 const childEnv = "LORESTORE_TEST_CHILD"
@@ -42,8 +44,11 @@ func runChild(role string) int {
 		return 3
 	}
 	defer s.Close()
-	for i := start; role == "forever" || i < start+count; i += per {
+	for i := start; strings.HasPrefix(role, "forever") || i < start+count; i += per {
 		b := NewBatch()
+		if strings.HasSuffix(role, "-stream") {
+			b = s.NewBatch()
+		}
 		for j := i; j < i+per; j++ {
 			if _, err := b.Put("camelot", fact(j)); err != nil {
 				fmt.Fprintln(os.Stderr, err)
@@ -69,12 +74,28 @@ func child(t *testing.T, role, dir string, start, count, per int) *exec.Cmd {
 	return cmd
 }
 
-// TestTwoWritersLoseNothing: two processes commit 200 objects each to main
-// at the same time; all 400 end up on main and git fsck accepts the history.
+// TestTwoWritersLoseNothing: two processes commit to main at the same
+// time, one object a commit, or big streamed batches; every object ends up
+// on main and git fsck accepts the history.
 func TestTwoWritersLoseNothing(t *testing.T) {
+	tests := []struct {
+		name       string
+		suffix     string
+		count, per int
+	}{
+		{"small", "", 200, 1},
+		{"streamed", "-stream", 9000, 3000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { twoWriters(t, tc.suffix, tc.count, tc.per) })
+	}
+}
+
+func twoWriters(t *testing.T, suffix string, count, per int) {
 	_, dir := newStore(t)
-	a := child(t, "writer-a", dir, 0, 200, 1)
-	b := child(t, "writer-b", dir, 1000, 200, 1)
+	const bStart = 100_000
+	a := child(t, "writer-a"+suffix, dir, 0, count, per)
+	b := child(t, "writer-b"+suffix, dir, bStart, count, per)
 	if err := a.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -104,20 +125,20 @@ func TestTwoWritersLoseNothing(t *testing.T) {
 	for _, id := range ids {
 		have[id.String()] = true
 	}
-	for _, n := range append(seq(0, 200), seq(1000, 1200)...) {
+	for _, n := range append(seq(0, count), seq(bStart, bStart+count)...) {
 		if !have[factID(t, n).String()] {
 			t.Fatalf("fact %d is lost", n)
 		}
 	}
-	if len(ids) != 400 {
-		t.Fatalf("%d claims on main, want 400", len(ids))
+	if len(ids) != 2*count {
+		t.Fatalf("%d claims on main, want %d", len(ids), 2*count)
 	}
 	log, err := s.Log(LogOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(log) != 401 {
-		t.Fatalf("%d commits, want 400 and the init commit", len(log))
+	if want := 2*count/per + 1; len(log) != want {
+		t.Fatalf("%d commits, want %d with the init commit", len(log), want)
 	}
 	s.WaitBackground()
 	fsckClean(t, dir)
@@ -132,13 +153,34 @@ func seq(from, to int) []int {
 }
 
 // TestKilledWriterLeavesAConsistentStore: a writer killed with SIGKILL
-// mid-commit, 20 times in a row, leaves a store that opens at its last
-// complete commit and passes git fsck.
+// mid-commit, many times in a row, leaves a store that opens at its last
+// complete commit and passes git fsck: with small in-memory batches, and
+// with big streamed ones (killed while they spool their packs).
 func TestKilledWriterLeavesAConsistentStore(t *testing.T) {
+	tests := []struct {
+		role   string
+		per    int
+		rounds int
+		waitMS int // the kill comes 5 ms to this much after the start
+		// afterFirst starts the wait at the round's first commit: a
+		// streamed commit takes long, longer still under -race.
+		afterFirst bool
+	}{
+		{"forever", 50, 20, 65, false},
+		{"forever-stream", 2000, 6, 150, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.role, func(t *testing.T) {
+			killWriterRounds(t, tc.role, tc.per, tc.rounds, tc.waitMS, tc.afterFirst)
+		})
+	}
+}
+
+func killWriterRounds(t *testing.T, role string, per, rounds, waitMS int, afterFirst bool) {
 	_, dir := newStore(t)
-	next := 0
-	for round := 0; round < 20; round++ {
-		cmd := child(t, "forever", dir, next, 0, 50)
+	next, midSpool := 0, 0
+	for round := 0; round < rounds; round++ {
+		cmd := child(t, role, dir, next, 0, per)
 		out, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -154,13 +196,25 @@ func TestKilledWriterLeavesAConsistentStore(t *testing.T) {
 			}
 			close(lines)
 		}()
+		var got []string
+		if afterFirst {
+			if l, ok := <-lines; ok {
+				got = append(got, l)
+			}
+		}
 		// Let it commit a little, then kill it at a random moment.
-		time.Sleep(time.Duration(5+rand.IntN(60)) * time.Millisecond)
+		time.Sleep(time.Duration(5+rand.IntN(waitMS-5)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
+		if len(spooled(t, dir)) > 0 {
+			midSpool++ // killed with a pack half written
+		}
 		var last string
 		lastN := next
 		for l := range lines {
+			got = append(got, l)
+		}
+		for _, l := range got {
 			f := strings.Fields(l)
 			last = f[1]
 			lastN, _ = strconv.Atoi(f[2])
@@ -185,7 +239,7 @@ func TestKilledWriterLeavesAConsistentStore(t *testing.T) {
 		// completed but was killed before reporting.
 		switch {
 		case len(claims) == lastN && (last == "" || head.String() == last):
-		case len(claims) == lastN+50:
+		case len(claims) == lastN+per:
 		default:
 			t.Fatalf("round %d: head %s with %d claims; writer last reported %q with %d", round, head, len(claims), last, lastN)
 		}
@@ -196,6 +250,7 @@ func TestKilledWriterLeavesAConsistentStore(t *testing.T) {
 	if next == 0 {
 		t.Fatal("no writer ever completed a commit; the test proved nothing")
 	}
+	t.Logf("%d of %d kills left a half-written pack behind", midSpool, rounds)
 }
 
 // TestReadersNeverSeeTheBranchMissing: while a process commits in a loop,
@@ -222,8 +277,23 @@ func TestReadersNeverSeeTheBranchMissing(t *testing.T) {
 }
 
 // TestRealGitLockIsHonoured: while real git holds refs/heads/main.lock, an
-// update is refused and changes nothing; once git lets go it succeeds.
+// update is refused and changes nothing, for an in-memory batch and for a
+// streamed one (whose pack is written before the ref is tried); once git
+// lets go it succeeds.
 func TestRealGitLockIsHonoured(t *testing.T) {
+	tests := []struct {
+		name     string
+		newBatch func(*Store) *Batch
+	}{
+		{"in-memory", func(*Store) *Batch { return NewBatch() }},
+		{"streamed", func(s *Store) *Batch { return s.NewBatch() }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { gitLockHonoured(t, tc.newBatch) })
+	}
+}
+
+func gitLockHonoured(t *testing.T, newBatch func(*Store) *Batch) {
 	_, dir := newStore(t)
 	s, err := Open(dir, Options{LockTimeout: 100 * time.Millisecond})
 	if err != nil {
@@ -246,18 +316,96 @@ func TestRealGitLockIsHonoured(t *testing.T) {
 			t.Fatalf("git update-ref said %q, want %q", line, want)
 		}
 	}
+	s.WaitBackground()
 	before := dirState(t, dir)
-	b := NewBatch()
-	b.Put("camelot", fact(10))
+	b := newBatch(s)
+	for i := 10; i < 3010; i++ { // a few chunks: a streamed batch spools
+		b.Put("camelot", fact(i))
+	}
 	_, err = s.Commit(b, NewMessage("while git holds the lock", "materialize", "camelot"), CommitOptions{})
 	if !errors.Is(err, refs.ErrLocked) {
 		t.Fatalf("commit under git's lock: %v, want refs.ErrLocked", err)
 	}
+	s.WaitBackground()
 	sameState(t, before, dirState(t, dir))
+	if ts := spooled(t, dir); len(ts) != 0 {
+		t.Fatalf("temporary files left: %v", ts)
+	}
 	fmt.Fprintln(stdin, "abort")
 	stdin.Close()
 	cmd.Wait()
+	b = newBatch(s)
+	b.Put("camelot", fact(10))
 	if _, err := s.Commit(b, NewMessage("after git let go", "materialize", "camelot"), CommitOptions{}); err != nil {
 		t.Fatalf("commit after git let go: %v", err)
+	}
+}
+
+// TestStreamedCommitRebasesWhenGitMovesTheBranch: real git moves the
+// branch after a streamed commit has read it. The commit rebases, its
+// blobs staying in the first attempt's pack; or finds them all on the new
+// head and writes no commit; or, when it may not retry, fails and takes
+// back every pack it wrote.
+func TestStreamedCommitRebasesWhenGitMovesTheBranch(t *testing.T) {
+	tests := []struct {
+		name    string
+		retries int
+		same    bool // git moves main to a commit holding the batch already
+	}{
+		{"rebases", 64, false},
+		{"finds-it-done", 64, true},
+		{"out-of-retries", 1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, dir := newStore(t)
+			s.opts.MaxRetries = tc.retries
+			first := commitFacts(t, s, "camelot", 0, 1)
+			moved := commitFacts(t, s, "camelot", 1, 2)
+			if tc.same {
+				git(t, dir, "update-ref", "refs/heads/main", first.Commit.String())
+				moved = commitFacts(t, s, "camelot", 10, 3010)
+			}
+			git(t, dir, "update-ref", "refs/heads/main", first.Commit.String())
+			s.WaitBackground()
+			b := s.NewBatch()
+			for i := 10; i < 3010; i++ {
+				b.Put("camelot", fact(i))
+			}
+			var before map[string]string
+			attempts := 0
+			build := func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
+				if attempts++; attempts == 1 {
+					// git moves main after we read it.
+					git(t, dir, "update-ref", "refs/heads/main", moved.Commit.String())
+					before = dirState(t, dir)
+				}
+				tree, err := s.writeTree(ob, base, b, b.root, "", false)
+				return tree, []plumbing.Hash{parent}, err
+			}
+			res, err := s.commitLoopWith("refs/heads/main", CommitOptions{Branch: "main"}, plumbing.ZeroHash,
+				NewMessage("bulk", "materialize", "camelot"), b.ob, build)
+			b.Close()
+			s.WaitBackground()
+			switch {
+			case tc.retries == 1:
+				var se *StaleError
+				if !errors.As(err, &se) {
+					t.Fatalf("got %v, want a *StaleError", err)
+				}
+				sameState(t, before, dirState(t, dir))
+				return
+			case err != nil || res.Parent != moved.Commit || res.Empty != tc.same:
+				t.Fatalf("got %+v, %v; want a rebase onto %s (empty: %v)", res, err, moved.Commit, tc.same)
+			}
+			want := 3002
+			if tc.same {
+				want = 3001
+			}
+			if ids := allIDs(t, s, "main"); len(ids) != want {
+				t.Fatalf("%d objects on main, want %d", len(ids), want)
+			}
+			fsckClean(t, dir)
+		})
 	}
 }

@@ -4,8 +4,14 @@
 package lorestore
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -41,98 +47,165 @@ func kindOf(t objects.Type) Kind {
 	return Kind(objects.Section(t))
 }
 
-// objectDir is the folder, below scopes/<scope>/, that holds an object.
-func objectDir(kind Kind, id objects.ID, o objects.Object) []string {
-	switch kind {
-	case Claims:
-		return []string{string(Claims), id.String()[:2]}
-	case Standing:
-		return []string{string(Standing), standingClaim(o).String()}
-	default:
-		return []string{string(kind)}
-	}
-}
-
 // fileName is an object's entry name: its id and ".json".
 func fileName(id objects.ID) string { return id.String() + ".json" }
 
 // Batch is the set of objects one commit adds. Put validates and encodes
 // each object at once, so a batch that was built without error cannot fail
 // for its content later.
+//
+// A batch from NewBatch keeps the encoded objects in memory until Commit.
+// A batch from Store.NewBatch streams each object into the pack the commit
+// will write as it is put, and keeps only its id and git name: a commit of
+// a million objects then costs tens of megabytes, not gigabytes. Such a
+// batch is spent by Commit; Close releases one that will not be committed.
+// A Batch is not safe for concurrent use.
 type Batch struct {
-	puts []put
-	seen map[putKey]struct{}
+	root    *dirIns
+	data    [][]byte   // a NewBatch batch: the encoded objects, by fileIns.data
+	n       int        // puts, counting repeats (see Len)
+	store   *Store     // streaming: the store it belongs to
+	ob      *odb.Batch // streaming: where the blobs go
+	spent   bool       // streaming: committed or closed
+	scratch []byte     // streaming: the encoding buffer
 }
 
-type put struct {
-	scope string
-	dir   []string
-	name  string
-	id    objects.ID
-	data  []byte
+// NewBatch returns an empty batch that keeps its objects in memory until
+// Commit; it can be committed to any store, and committed again.
+func NewBatch() *Batch { return &Batch{root: newDirIns()} }
+
+// NewBatch returns an empty batch that streams its objects into this
+// store's next pack as they are put (see Batch). Commit it to this store,
+// or Close it.
+func (s *Store) NewBatch() *Batch {
+	return &Batch{root: newDirIns(), store: s, ob: s.db.NewBatch()}
 }
 
-type putKey struct {
-	scope string
-	id    objects.ID
-}
-
-// NewBatch returns an empty batch.
-func NewBatch() *Batch { return &Batch{seen: make(map[putKey]struct{})} }
+// ErrBatchSpent is returned for a use of a streaming batch after Commit
+// or Close.
+var ErrBatchSpent = errors.New("lorestore: the batch was committed or closed already")
 
 // Put adds an object to a scope. It returns the object's id, or the
 // object's validation error (and adds nothing). Putting the same object into
 // the same scope twice adds it once.
 func (b *Batch) Put(scope string, o objects.Object) (objects.ID, error) {
+	if b.spent {
+		return objects.ID{}, ErrBatchSpent
+	}
 	if err := checkScope(scope); err != nil {
 		return objects.ID{}, err
 	}
-	data, err := objects.Canonical(o)
+	var data []byte
+	var err error
+	if b.ob != nil {
+		// The odb batch copies the bytes: encode into one reused buffer.
+		data, err = o.AppendCanonical(b.scratch[:0])
+		b.scratch = data
+	} else {
+		data, err = objects.Canonical(o)
+	}
 	if err != nil {
 		return objects.ID{}, err
 	}
 	id := objects.ID(sumID(data))
-	k := putKey{scope, id}
-	if _, dup := b.seen[k]; dup {
-		return id, nil
+	f := fileIns{id: id, data: -1}
+	if b.ob != nil {
+		f.blob = b.ob.Add(plumbing.BlobObject, data)
+	} else {
+		f.data = int32(len(b.data))
+		b.data = append(b.data, data)
 	}
-	b.seen[k] = struct{}{}
-	b.puts = append(b.puts, put{scope: scope, dir: objectDir(kindOf(o.Type()), id, o), name: fileName(id), id: id, data: data})
+	d := b.root.dir(scopesDir).dir(scope)
+	switch kind := kindOf(o.Type()); kind {
+	case Claims:
+		d = d.dir(string(Claims)).dir(shardNames[id[0]])
+	case Standing:
+		d = d.dir(string(Standing)).dir(standingClaim(o).String())
+	default:
+		d = d.dir(string(kind))
+	}
+	d.files = append(d.files, f)
+	d.sorted = false
+	b.n++
 	return id, nil
 }
 
 // Len is the number of distinct objects in the batch.
-func (b *Batch) Len() int { return len(b.puts) }
+func (b *Batch) Len() int {
+	if b.spent {
+		return 0
+	}
+	return b.root.count()
+}
+
+// Close releases a streaming batch that will not be committed: what it
+// streamed is removed. It is a no-op after Commit and for a batch from
+// NewBatch.
+func (b *Batch) Close() {
+	if b.ob != nil && !b.spent {
+		b.ob.Abort()
+		b.spent = true
+	}
+}
+
+// shardNames are the claim shard folders: an id's first byte in hex.
+var shardNames = func() (out [256]string) {
+	for i := range out {
+		out[i] = fmt.Sprintf("%02x", i)
+	}
+	return out
+}()
 
 // dirIns is the trie of entries a commit inserts, one node per folder.
 type dirIns struct {
-	files map[string]plumbing.Hash
-	dirs  map[string]*dirIns
+	files  []fileIns
+	dirs   map[string]*dirIns
+	sorted bool // files are sorted by id, without repeats
 }
 
-func newDirIns() *dirIns {
-	return &dirIns{files: map[string]plumbing.Hash{}, dirs: map[string]*dirIns{}}
+// fileIns is one object file to insert: its id (the file is <id>.json) and
+// its blob, by git name when streamed, by content when kept in memory.
+type fileIns struct {
+	id   objects.ID
+	blob plumbing.Hash
+	data int32 // a NewBatch batch: the encoded object's index in Batch.data; else -1
 }
 
-func (d *dirIns) at(path []string) *dirIns {
-	for _, p := range path {
-		next := d.dirs[p]
-		if next == nil {
-			next = newDirIns()
-			d.dirs[p] = next
-		}
-		d = next
+func newDirIns() *dirIns { return &dirIns{dirs: map[string]*dirIns{}} }
+
+// dir returns the child folder name, creating it.
+func (d *dirIns) dir(name string) *dirIns {
+	next := d.dirs[name]
+	if next == nil {
+		next = newDirIns()
+		d.dirs[name] = next
 	}
-	return d
+	return next
 }
 
-func (d *dirIns) addFile(path []string, name string, h plumbing.Hash) error {
-	dir := d.at(path)
-	if old, ok := dir.files[name]; ok && old != h {
-		return fmt.Errorf("lorestore: two different blobs for %s", name)
+// sortedFiles sorts the files by id (their names' order) and drops
+// repeats: the same id means the same bytes, so the same blob.
+func (d *dirIns) sortedFiles() []fileIns {
+	if !d.sorted {
+		slices.SortFunc(d.files, func(a, b fileIns) int {
+			// The first eight bytes almost always decide.
+			if c := cmp.Compare(binary.BigEndian.Uint64(a.id[:8]), binary.BigEndian.Uint64(b.id[:8])); c != 0 {
+				return c
+			}
+			return bytes.Compare(a.id[8:], b.id[8:])
+		})
+		d.files = slices.CompactFunc(d.files, func(a, b fileIns) bool { return a.id == b.id })
+		d.sorted = true
 	}
-	dir.files[name] = h
-	return nil
+	return d.files
+}
+
+func (d *dirIns) count() int {
+	n := len(d.sortedFiles())
+	for _, sub := range d.dirs {
+		n += sub.count()
+	}
+	return n
 }
 
 // standingClaim is the claim a standing revision revises.

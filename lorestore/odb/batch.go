@@ -1,5 +1,9 @@
-// Batches: objects collected in memory, then compressed in parallel and
-// written as one pack with its index.
+// Batches: objects collected into one pack with its index. A small batch
+// stays in memory until Write. A big one streams: each run of about
+// chunkBytes of objects is compressed on worker goroutines and appended to
+// a temporary pack as soon as the run is complete, so the batch holds only
+// the name, offset and CRC of each object it has passed on (issue 8 item 7:
+// a commit of 900,000 objects).
 
 package odb
 
@@ -7,21 +11,28 @@ import (
 	"crypto/sha1"
 	"fmt"
 	"hash/crc32"
-	"runtime"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Batch collects objects to be written together as one pack. A Batch is
 // not safe for concurrent use; distinct batches may be written
-// concurrently.
+// concurrently. A batch that will not be written should be given back
+// with Abort, which removes what it has spooled to disk.
 type Batch struct {
-	db    *DB
-	arena []byte // headers and contents of all objects, back to back
+	db   *DB
+	seen map[plumbing.Hash]struct{}
+	n    int    // distinct objects added since the last Write or Abort
+	cur  chunk  // objects not yet passed to the spool
+	sp   *spool // the temporary pack, once the first chunk is full
+	err  error  // the spool's first failure, reported by Write
+	last published
+}
+
+// chunk is a run of objects: their headers and contents back to back.
+type chunk struct {
+	arena []byte
 	objs  []batchObj
-	seen  map[plumbing.Hash]struct{}
-	last  published // the pack of the last Write, for Discard
 }
 
 type batchObj struct {
@@ -30,40 +41,81 @@ type batchObj struct {
 	start, end int // content in arena
 }
 
+// chunkBytes is the size of a run compressed as one job; it is also the
+// most a batch keeps in memory before it starts streaming to disk.
+const chunkBytes = 256 << 10
+
 // NewBatch returns an empty batch writing into db.
 func (db *DB) NewBatch() *Batch {
 	return &Batch{db: db, seen: make(map[plumbing.Hash]struct{})}
 }
 
-// Add copies an object into the batch and returns its name. Adding the
-// same object twice stores it once. t must be a commit, tree, blob or tag;
-// anything else is a programming error and panics.
+// Add adds an object to the batch and returns its name. Adding the same
+// object twice stores it once. data is not retained. t must be a commit,
+// tree, blob or tag; anything else is a programming error and panics.
 func (b *Batch) Add(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	if !isBaseType(t) {
 		panic(fmt.Sprintf("odb: Batch.Add of object type %v", t))
 	}
-	mark := len(b.arena)
-	b.arena = appendHeader(b.arena, t, len(data))
-	start := len(b.arena)
-	b.arena = append(b.arena, data...)
-	h := plumbing.Hash(sha1.Sum(b.arena[mark:]))
+	c := &b.cur
+	mark := len(c.arena)
+	c.arena = appendHeader(c.arena, t, len(data))
+	start := len(c.arena)
+	c.arena = append(c.arena, data...)
+	h := plumbing.Hash(sha1.Sum(c.arena[mark:]))
 	if _, dup := b.seen[h]; dup {
-		b.arena = b.arena[:mark]
+		c.arena = c.arena[:mark]
 		return h
 	}
 	b.seen[h] = struct{}{}
-	b.objs = append(b.objs, batchObj{hash: h, typ: t, start: start, end: len(b.arena)})
+	c.objs = append(c.objs, batchObj{hash: h, typ: t, start: start, end: len(c.arena)})
+	b.n++
+	if len(c.arena) >= chunkBytes {
+		b.spill()
+	}
 	return h
 }
 
+// spill passes the current chunk to the spool, starting it if need be.
+// A failure is kept for Write; the chunk is dropped then, since the batch
+// can no longer be written.
+func (b *Batch) spill() {
+	if b.sp == nil && b.err == nil {
+		b.sp, b.err = b.db.startSpool()
+	}
+	if b.err != nil {
+		b.cur = chunk{arena: b.cur.arena[:0], objs: b.cur.objs[:0]}
+		return
+	}
+	b.sp.submit(b.cur)
+	b.cur = b.sp.freshChunk()
+}
+
 // Len returns the number of distinct objects in the batch.
-func (b *Batch) Len() int { return len(b.objs) }
+func (b *Batch) Len() int { return b.n }
+
+// Abort drops every object added since the last Write and removes the
+// temporary pack they were streamed to. The batch is empty afterwards and
+// may be reused; Abort of an empty batch is a no-op. Discard, not Abort,
+// takes back a pack already written.
+func (b *Batch) Abort() {
+	if b.sp != nil {
+		b.sp.abort()
+	}
+	b.reset()
+}
+
+func (b *Batch) reset() {
+	b.sp, b.err, b.n = nil, nil, 0
+	b.cur = chunk{}
+	clear(b.seen)
+}
 
 // Write stores the batch as one pack and index, visible atomically (to
 // this DB at once, to other processes at the rename of the .idx). An empty
-// batch is a no-op. After a successful Write the batch is empty and may be
-// reused (and Discard can take the pack back); after a failed one it keeps
-// its objects.
+// batch is a no-op. Afterwards the batch is empty, whether Write succeeded
+// or not, and may be reused; after a successful Write, Discard can take
+// the pack back.
 //
 // When there are more packs than Options.AutoPackLimit, Write first rolls
 // small packs up (see MaybeConsolidate) — before its own pack exists, so
@@ -71,22 +123,26 @@ func (b *Batch) Len() int { return len(b.objs) }
 // remove it. A failure of that roll-up does not fail the Write; it goes to
 // Options.OnAutoConsolidateError.
 func (b *Batch) Write() error {
-	if len(b.objs) == 0 {
+	if b.n == 0 {
+		b.Abort()
 		return nil
 	}
 	db := b.db
 	if db.closed.Load() {
+		b.Abort()
 		return ErrClosed
 	}
 	if !db.opts.ConsolidateByCaller {
 		db.autoConsolidate()
 	}
-	w, err := db.newPackWriter(len(b.objs))
-	if err != nil {
-		return err
+	var pub published
+	var err error
+	if b.sp == nil && b.err == nil {
+		pub, err = b.writeSmall()
+	} else {
+		pub, err = b.writeSpooled()
 	}
-	b.compressInto(w)
-	pub, err := w.finish()
+	b.reset()
 	if err != nil {
 		return err
 	}
@@ -95,92 +151,70 @@ func (b *Batch) Write() error {
 	}
 	b.last = pub
 	db.refillSpares()
-	b.arena, b.objs = b.arena[:0], b.objs[:0]
-	clear(b.seen)
 	return nil
 }
 
-// chunkOut is the compressed form of a run of batch objects.
+// writeSmall writes a batch that never left memory, with the object count
+// known up front and the pack kept in memory when small.
+func (b *Batch) writeSmall() (published, error) {
+	w, err := b.db.newPackWriter(len(b.cur.objs))
+	if err != nil {
+		return published{}, err
+	}
+	d := deflaters.Get().(*deflater)
+	c := compressChunk(b.cur, d, chunkOut{})
+	deflaters.Put(d)
+	p := 0
+	for j, n := range c.lens {
+		w.add(b.cur.objs[j].hash, c.raw[p:p+int(n)], c.crcs[j])
+		p += int(n)
+	}
+	return w.finish()
+}
+
+// writeSpooled completes the temporary pack and publishes it.
+func (b *Batch) writeSpooled() (published, error) {
+	sp := b.sp
+	if b.err != nil {
+		if sp != nil {
+			sp.abort()
+		}
+		return published{}, b.err
+	}
+	entries, trailer, err := sp.finish(b.cur, b.n)
+	if err != nil {
+		sp.abort()
+		return published{}, err
+	}
+	pub, err := b.db.publish(sp.f, trailer, entries, false)
+	if err != nil {
+		sp.abort()
+		return published{}, err
+	}
+	sp.f.Close()
+	return pub, nil
+}
+
+// chunkOut is the compressed form of a chunk.
 type chunkOut struct {
 	raw  []byte   // pack entries back to back
 	lens []uint32 // entry lengths
 	crcs []uint32
 }
 
-const chunkBytes = 256 << 10
-
-// chunks splits the objects into runs of about chunkBytes of content.
-func (b *Batch) chunks() [][2]int {
-	var out [][2]int
-	start, size := 0, 0
-	for i, o := range b.objs {
-		size += o.end - o.start + 32
-		if size >= chunkBytes {
-			out = append(out, [2]int{start, i + 1})
-			start, size = i+1, 0
-		}
+// compressChunk deflates every object of c into pack entries, appending to
+// the emptied buffers of out (which may be zero).
+func compressChunk(c chunk, d *deflater, out chunkOut) chunkOut {
+	if out.raw == nil {
+		out.raw = make([]byte, 0, len(c.arena)/2+64)
 	}
-	if start < len(b.objs) {
-		out = append(out, [2]int{start, len(b.objs)})
+	out.raw, out.lens, out.crcs = out.raw[:0], out.lens[:0], out.crcs[:0]
+	for _, o := range c.objs {
+		mark := len(out.raw)
+		out.raw = appendEntryHeader(out.raw, o.typ, uint64(o.end-o.start))
+		out.raw = appendDeflate(out.raw, d, o.typ, c.arena[o.start:o.end])
+		out.lens = append(out.lens, uint32(len(out.raw)-mark))
+		out.crcs = append(out.crcs, crc32.ChecksumIEEE(out.raw[mark:]))
 	}
 	return out
-}
-
-func (b *Batch) compressChunk(r [2]int, d *deflater) chunkOut {
-	var c chunkOut
-	n := r[1] - r[0]
-	c.lens = make([]uint32, 0, n)
-	c.crcs = make([]uint32, 0, n)
-	for _, o := range b.objs[r[0]:r[1]] {
-		mark := len(c.raw)
-		c.raw = appendEntryHeader(c.raw, o.typ, uint64(o.end-o.start))
-		c.raw = appendDeflate(c.raw, d, o.typ, b.arena[o.start:o.end])
-		c.lens = append(c.lens, uint32(len(c.raw)-mark))
-		c.crcs = append(c.crcs, crc32.ChecksumIEEE(c.raw[mark:]))
-	}
-	return c
-}
-
-// compressInto compresses the chunks on GOMAXPROCS workers and writes them
-// to w in order, keeping at most a few chunks in flight.
-func (b *Batch) compressInto(w *packWriter) {
-	chunks := b.chunks()
-	workers := min(runtime.GOMAXPROCS(0), len(chunks))
-	results := make([]chan chunkOut, len(chunks))
-	for i := range results {
-		results[i] = make(chan chunkOut, 1)
-	}
-	jobs := make(chan int)
-	window := make(chan struct{}, 2*workers)
-	go func() {
-		for i := range chunks {
-			window <- struct{}{}
-			jobs <- i
-		}
-		close(jobs)
-	}()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			d := deflaters.Get().(*deflater)
-			defer deflaters.Put(d)
-			for i := range jobs {
-				results[i] <- b.compressChunk(chunks[i], d)
-			}
-		}()
-	}
-	k := 0
-	for i := range chunks {
-		c := <-results[i]
-		<-window
-		p := 0
-		for j, n := range c.lens {
-			w.add(b.objs[k].hash, c.raw[p:p+int(n)], c.crcs[j])
-			p += int(n)
-			k++
-		}
-	}
-	wg.Wait()
 }

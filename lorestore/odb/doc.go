@@ -6,7 +6,9 @@
 // What it is for:
 //   - writing a batch of objects as one packfile plus its version-2 index,
 //     made visible atomically the way git does (the .pack is renamed into
-//     place first, the .idx last);
+//     place first, the .idx last); a big batch streams into its temporary
+//     pack as objects are added, so it holds only their names, offsets and
+//     CRCs, whatever its size;
 //   - reading objects fast from memory-mapped packs (resolving OFS_DELTA and
 //     REF_DELTA entries written by real git) and from loose objects;
 //   - streaming a self-contained pack of chosen objects for a push, and

@@ -11,6 +11,7 @@ package odb
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha1"
 	"encoding/binary"
 	"io"
@@ -137,8 +138,8 @@ func (ix *idxFile) find(h *plumbing.Hash) int {
 
 // idxEntry is one object of a pack being indexed.
 type idxEntry struct {
+	offset uint64 // first: the struct packs into 32 bytes, not 40
 	hash   plumbing.Hash
-	offset uint64
 	crc    uint32
 }
 
@@ -146,7 +147,13 @@ type idxEntry struct {
 // for the pack whose trailer is packSum, and returns the index checksum.
 // Duplicate names are an error: git refuses such indexes.
 func writeIdx(w io.Writer, entries []idxEntry, packSum []byte) ([]byte, error) {
-	slices.SortFunc(entries, func(a, b idxEntry) int { return bytes.Compare(a.hash[:], b.hash[:]) })
+	slices.SortFunc(entries, func(a, b idxEntry) int {
+		// The first eight bytes almost always decide.
+		if c := cmp.Compare(binary.BigEndian.Uint64(a.hash[:8]), binary.BigEndian.Uint64(b.hash[:8])); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.hash[8:], b.hash[8:])
+	})
 	for i := 1; i < len(entries); i++ {
 		if entries[i].hash == entries[i-1].hash {
 			return nil, corruptf("", -1, "object %s appears twice in the pack", entries[i].hash)
