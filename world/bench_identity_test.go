@@ -65,20 +65,23 @@ func randomComponents(n int, r *rand.Rand) [][2]int {
 	return out
 }
 
-// identityWorld is n persons, each with a home (one of seven), and the
-// shape's same-as links, cited; with functional, home is declared
-// functional (so the FD check reads every home under identity).
-func identityWorld(n int, links [][2]int, functional bool) []objects.Object {
+// identityWorld is n persons and the shape's same-as links, cited. With
+// homes, each person has a home (one of seven) and home is declared
+// functional, so the FD check reads every home under identity.
+func identityWorld(n int, links [][2]int, homes bool) []objects.Object {
 	objs := []objects.Object{decision("canon")}
-	if functional {
+	if homes {
 		objs = append(objs, &objects.Functional{Pred: "home", Provenance: cited("canon")})
-	}
-	for i := 0; i < 7; i++ {
-		objs = append(objs, place(fmt.Sprintf("castle-%d", i)))
+		for i := 0; i < 7; i++ {
+			objs = append(objs, place(fmt.Sprintf("castle-%d", i)))
+		}
 	}
 	for i := 0; i < n; i++ {
 		p := fmt.Sprintf("p%d", i)
-		objs = append(objs, person(p, prop), fact(p, "home", fmt.Sprintf("castle-%d", i%7), cited("canon")))
+		objs = append(objs, person(p, prop))
+		if homes {
+			objs = append(objs, fact(p, "home", fmt.Sprintf("castle-%d", i%7), cited("canon")))
+		}
 	}
 	for _, l := range links {
 		objs = append(objs, &objects.SameAs{Left: fmt.Sprintf("p%d", l[0]), Right: fmt.Sprintf("p%d", l[1]), Provenance: cited("canon")})
@@ -95,40 +98,53 @@ func identitySizes() []int {
 }
 
 // BenchmarkIdentityCompile compiles and checks the world of each shape
-// and size, reporting the milliseconds and the heap in use at the end
-// (peak-MB, sampled after the compile, before collection).
+// and size (persons and links; "+homes": each person with a home, home
+// functional), reporting the milliseconds and the heap the compile added
+// (heap-MB, sampled after it, before collection).
 func BenchmarkIdentityCompile(b *testing.B) {
-	for _, shape := range identityShapes {
-		for _, n := range identitySizes() {
-			b.Run(fmt.Sprintf("%s/%d", shape.name, n), func(b *testing.B) {
-				base := entriesOf(b, identityWorld(n, shape.links(n, rand.New(rand.NewPCG(uint64(n), 8))), true))
-				var total time.Duration
-				var peak uint64
-				runs := 0
-				for b.Loop() {
-					runtime.GC()
-					before := heapNow()
-					t0 := time.Now()
-					w, err := Compile(Input{Scope: "camelot", Base: base})
-					if err != nil {
-						b.Fatal(err)
-					}
-					_ = w.Findings()
-					total += time.Since(t0)
-					peak = max(peak, heapNow()-min(before, heapNow()))
-					runs++
+	for _, homes := range []bool{false, true} {
+		for _, shape := range identityShapes {
+			for _, n := range identitySizes() {
+				name := shape.name
+				if homes {
+					name += "+homes"
 				}
-				b.ReportMetric(float64(total.Microseconds())/1000/float64(runs), "ms/check")
-				b.ReportMetric(float64(peak)/(1<<20), "heap-MB")
-			})
+				benchCompile(b, fmt.Sprintf("%s/%d", name, n), identityWorld(n, shape.links(n, rand.New(rand.NewPCG(uint64(n), 8))), homes))
+			}
 		}
 	}
 }
 
+// benchCompile times Compile + Findings of objs.
+func benchCompile(b *testing.B, name string, objs []objects.Object) {
+	b.Run(name, func(b *testing.B) {
+		base := entriesOf(b, objs)
+		var total time.Duration
+		var peak uint64
+		runs := 0
+		for b.Loop() {
+			runtime.GC()
+			before := heapNow()
+			t0 := time.Now()
+			w, err := Compile(Input{Scope: "camelot", Base: base})
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = w.Findings()
+			total += time.Since(t0)
+			peak = max(peak, heapNow()-min(before, heapNow()))
+			runs++
+		}
+		b.ReportMetric(float64(total.Microseconds())/1000/float64(runs), "ms/check")
+		b.ReportMetric(float64(peak)/(1<<20), "heap-MB")
+	})
+}
+
 // BenchmarkIdentityStage stages one more same-as link into the world of
 // each shape at the largest size, with median and p95 latency; the
-// "+functional" world declares home functional, so every link staged
-// runs the FD check over every home again (not incremental: DL-0041).
+// "+homes" world gives each person a home and declares home functional,
+// so every link staged runs the FD check over every home again (not
+// incremental: DL-0041).
 func BenchmarkIdentityStage(b *testing.B) {
 	sizes := identitySizes()
 	n := sizes[len(sizes)-1]
@@ -136,7 +152,7 @@ func BenchmarkIdentityStage(b *testing.B) {
 		functional := i == len(identityShapes)
 		name := shape.name
 		if functional {
-			name += "+functional"
+			name += "+homes"
 		}
 		b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
 			w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, identityWorld(n, shape.links(n, rand.New(rand.NewPCG(uint64(n), 8))), functional))})

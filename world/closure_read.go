@@ -7,6 +7,7 @@ package world
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/deloreis/deloreis/datalog"
 )
@@ -30,6 +31,21 @@ func pairVar(a, b string) string {
 		a, b = b, a
 	}
 	return "@id:" + a + "|" + b
+}
+
+// Valuation is the world's valuation of provenance variables, pair
+// literals included (their truth is connectivity): under it, every
+// support the world returns evaluates to the grade it reports, unless it
+// is flagged truncated.
+func (w *World) Valuation() datalog.Valuation {
+	return datalog.ValuationFunc(func(v string) datalog.Truth {
+		if rest, ok := strings.CutPrefix(v, "@id:"); ok {
+			if a, b, ok := strings.Cut(rest, "|"); ok {
+				return w.closure().pairTruth(a, b)
+			}
+		}
+		return w.val.Truth(v)
+	})
 }
 
 // closedQuery answers q over the closed atoms of its predicate.

@@ -66,10 +66,15 @@ func TestClosedGradesFollowConnectivity(t *testing.T) {
 	if g := w2.Grade("home", "d", "camelot"); g != datalog.Possible {
 		t.Errorf("home(d, camelot) is %s, want possible (through the proposed link)", g)
 	}
-	// Attacking d1 on the first link defeats it: a and b un-merge.
+	// Attacking d1 on the first link defeats it: a and b un-merge, and
+	// only the link's support changes (no recompile).
+	resupportedBefore := resupported.Load()
 	w3, err := w2.Stage([]objects.Object{decision("d3"), &objects.Attack{Attacker: "d3", Target: "d1", Claim: idOf(t, ab)}}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if resupported.Load() == resupportedBefore {
+		t.Error("the attacked link was not given its new support incrementally")
 	}
 	if g := w3.Grade("home", "b", "camelot"); g != datalog.Dead {
 		t.Errorf("after the defeat home(b, camelot) is %s, want dead", g)
@@ -95,6 +100,9 @@ func TestClosedQueryAndWhy(t *testing.T) {
 	var got []string
 	for _, a := range w.Query(datalog.Atom{Pred: "home", Args: []datalog.Term{{Var: "X"}, {Const: "camelot"}}}) {
 		got = append(got, fmt.Sprintf("%s %s %s", a.Args[0], a.Grade, a.Support))
+		if tr := a.Support.Eval(w.Valuation()); tr != a.Grade.Truth() {
+			t.Errorf("the support of home(%s, camelot) evaluates %s under the world's valuation, graded %s", a.Args[0], tr, a.Grade)
+		}
 	}
 	want := []string{"a certain {d:d1}", "b certain {@id:a|b, d:d1}", "c possible {@id:a|c, d:d1}"}
 	if !slices.Equal(got, want) {

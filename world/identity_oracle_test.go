@@ -17,7 +17,7 @@ import (
 	"github.com/deloreis/deloreis/objects"
 )
 
-var oracleSeeds = flag.Uint64("oracle.seeds", 60, "random worlds TestIdentityOracle compares")
+var oracleSeeds = flag.Uint64("oracle.seeds", 40, "random worlds TestIdentityOracle compares")
 
 // oracleWorld draws a world of up to 40 entities joined by same-as links
 // in chains, stars, cycles or at random, with facts, relations, states,
@@ -151,6 +151,9 @@ func oracleDump(w *World, preds []string, names []string) string {
 		}
 		for _, a := range w.Query(q) {
 			fmt.Fprintf(&b, "Q %s%v %v %s\n", p, a.Args, a.Bindings, a.Grade)
+			if t := a.Support.Eval(w.Valuation()); !a.Support.Truncated() && t != a.Grade.Truth() {
+				fmt.Fprintf(&b, "  its support %s evaluates %s\n", a.Support, t)
+			}
 		}
 	}
 	return b.String()

@@ -101,7 +101,7 @@ func newIndex(entries []Entry) *index {
 		for i := range chunk {
 			byID[chunk[i].ID] = &chunk[i]
 			switch t := chunk[i].Object.Type(); t {
-			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState:
+			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
 				big[t] = append(big[t], chunk[i]) // filed in bulk below
 			default:
 				ix.file(chunk[i])
@@ -117,16 +117,13 @@ func newIndex(entries []Entry) *index {
 		relations: committed(big[objects.TypeRelation]),
 		befores:   committed(big[objects.TypeBefore]),
 		states:    committed(big[objects.TypeState]),
-	}
-	for e := range ix.sameAs.all() {
-		if !e.Staged {
-			ix.stagedFrom.sameAs++ // filed in order: the committed ones first
-		}
+		sameAs:    committed(big[objects.TypeSameAs]),
 	}
 	ix.facts = ix.facts.append(big[objects.TypeFact]...)
 	ix.relations = ix.relations.append(big[objects.TypeRelation]...)
 	ix.befores = ix.befores.append(big[objects.TypeBefore]...)
 	ix.states = ix.states.append(big[objects.TypeState]...)
+	ix.sameAs = ix.sameAs.append(big[objects.TypeSameAs]...)
 	for _, e := range big[objects.TypeFact] {
 		if e.Object.(*objects.Fact).Key == answerKey {
 			ix.answers = append(ix.answers, e)

@@ -473,7 +473,7 @@ func attackedClaims(entries []Entry) []objects.ID {
 // a claim turns the attacked decision in its support into a claim-scoped
 // variable). Claims not in the world, and those in skip (lowered anew),
 // have nothing to change. ok is false when a claim's support lives in the
-// program's rules (a rule, an identity claim) or an atom is not where
+// program's rules (a rule, a predicate identity) or an atom is not where
 // the old support says: the caller recompiles.
 func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]bool, claims []objects.ID, skip map[objects.ID]bool, changed map[string]bool) bool {
 	for _, c := range claims {
@@ -482,10 +482,16 @@ func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]
 			continue
 		}
 		switch e.Object.(type) {
-		case *objects.Rule, *objects.SameAs, *objects.PredicateSameAs:
+		case *objects.Rule, *objects.PredicateSameAs:
 			return false
 		}
 		if p, ok := provenanceOf(e.Object); !ok || supportUnder(old, c, p).Equal(supportUnder(nw.attacked, c, p)) {
+			continue
+		}
+		if s, ok := e.Object.(*objects.SameAs); ok {
+			if !nw.resupportLink(prog, old, *e, s, changed) {
+				return false
+			}
 			continue
 		}
 		found := true
@@ -502,6 +508,24 @@ func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]
 		}
 		resupported.Add(1)
 	}
+	return true
+}
+
+// resupportLink gives a same-as claim's @sameas atom its new support (the
+// identity closure reads it from the index; rules, if any, from the atom).
+func (nw *World) resupportLink(prog *datalog.Program, old map[objects.ID]map[string]bool, e Entry, s *objects.SameAs, changed map[string]bool) bool {
+	args, lowered := nw.sameAsAtom(e)
+	if !lowered {
+		return true // no atom: a self-merge or the chronology spine
+	}
+	if removed, _ := prog.RemoveSupport(predSameAs, args, supportUnder(old, e.ID, s.Provenance)); !removed {
+		return false
+	}
+	if prog.AddFact(predSameAs, args, supportUnder(nw.attacked, e.ID, s.Provenance)) != nil {
+		return false
+	}
+	changed[predSameAs] = true
+	resupported.Add(1)
 	return true
 }
 
