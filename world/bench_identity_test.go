@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -161,6 +162,32 @@ func BenchmarkIdentityStage(b *testing.B) {
 			}
 			benchStage(b, w, func(i int) objects.Object {
 				return &objects.SameAs{Left: fmt.Sprintf("p%d", (i*7919)%n), Right: fmt.Sprintf("p%d", (i*104729+1)%n), Provenance: prop}
+			})
+		})
+	}
+}
+
+// BenchmarkIdentityStageThenGrade stages one more link into the world of
+// each shape at the largest size and then grades one atom: the first read
+// of a staged world builds its identity closure (O(links), DL-0041).
+func BenchmarkIdentityStageThenGrade(b *testing.B) {
+	sizes := identitySizes()
+	n := sizes[len(sizes)-1]
+	for _, shape := range identityShapes {
+		b.Run(fmt.Sprintf("%s/%d", shape.name, n), func(b *testing.B) {
+			w, err := Compile(Input{Scope: "camelot", Base: entriesOf(b, identityWorld(n, shape.links(n, rand.New(rand.NewPCG(uint64(n), 8))), false))})
+			if err != nil {
+				b.Fatal(err)
+			}
+			timeEach(b, func(i int, timed func(func() error)) {
+				o := &objects.SameAs{Left: fmt.Sprintf("p%d", (i*7919)%n), Right: fmt.Sprintf("p%d", (i*104729+1)%n), Provenance: prop}
+				timed(func() error {
+					nw, err := w.Stage([]objects.Object{o}, nil)
+					if err == nil && nw.Grade("person", "p1") != datalog.Possible {
+						err = fmt.Errorf("person(p1) is %s, want possible", nw.Grade("person", "p1"))
+					}
+					return err
+				})
 			})
 		})
 	}
