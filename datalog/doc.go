@@ -16,7 +16,8 @@
 // absorption keeps every polynomial minimal. A Valuation assigns each
 // variable a three-valued Truth; a Grader then grades any number of atoms
 // (certain, possible, dead) by Kleene evaluation of their polynomials, with
-// no re-evaluation of rules. Why explains a grade path by path, Mentions and
+// no re-evaluation of rules. Why explains a grade path by path (Explain does
+// the same for a support the caller assembled from the model's), Mentions and
 // Affected say which atoms a change of one variable can re-grade, and
 // Grounded labels an attack graph by the grounded semantics.
 //

@@ -178,6 +178,16 @@ func (p Poly) IsOne() bool { m := p.mons(); return len(m) == 1 && len(m[0]) == 0
 // monomials are genuine derivations; grades never depend on the cut.
 func (p Poly) Truncated() bool { return p.d != nil && p.d.trunc }
 
+// Truncate returns p flagged as truncated: a caller that kept only some
+// of a support's monomials says so. It evaluates on its kept monomials.
+func (p Poly) Truncate() Poly {
+	mons := make([][]plit, len(p.mons()))
+	for i, m := range p.mons() {
+		mons[i] = slices.Clone(m)
+	}
+	return normalize(mons, true)
+}
+
 // Add returns p + q: the union of the monomials, absorbed.
 func (p Poly) Add(q Poly) Poly {
 	if p.IsZero() && !p.Truncated() {
@@ -194,6 +204,20 @@ func (p Poly) Add(q Poly) Poly {
 		mons = append(mons, slices.Clone(m))
 	}
 	return normalize(mons, p.Truncated() || q.Truncated())
+}
+
+// Sum returns the sum of ps, absorbed once: cheaper than adding them one
+// by one when there are many.
+func Sum(ps ...Poly) Poly {
+	var mons [][]plit
+	trunc := false
+	for _, p := range ps {
+		trunc = trunc || p.Truncated()
+		for _, m := range p.mons() {
+			mons = append(mons, slices.Clone(m))
+		}
+	}
+	return normalize(mons, trunc)
 }
 
 // Mul returns p × q: the pairwise unions of the monomials, absorbed.

@@ -36,16 +36,28 @@ type Why struct {
 
 // Why explains pred(args) under v.
 func (m *Model) Why(pred string, args []string, v Valuation) Why {
-	w := Why{Pred: pred, Args: slices.Clone(args), Paths: [][]string{}, Active: [][]string{},
-		Blocked: []BlockedPath{}, BlockingDefeats: []string{}}
 	pid, row, ok := m.lookupAtom(pred, args)
 	if !ok {
+		return Explain(pred, args, Poly{}, Dead, v)
+	}
+	return Explain(pred, args, m.publicPoly(pid, row), m.Grader(v).gradeAtom(pid, row), v)
+}
+
+// Explain explains an atom whose support is sup and whose grade under v
+// is g (the caller's, since a cut support does not determine it): every
+// path of sup, the active ones, the blocked ones with their blockers, and
+// the false literals that occur in every path when none is live. A
+// negated-atom literal is graded in its own model. It serves atoms that a
+// caller assembles from the model's supports (identity closed at read).
+func Explain(pred string, args []string, sup Poly, g Grade, v Valuation) Why {
+	w := Why{Pred: pred, Args: slices.Clone(args), Paths: [][]string{}, Active: [][]string{},
+		Blocked: []BlockedPath{}, BlockingDefeats: []string{}}
+	if sup.IsZero() && !sup.Truncated() {
 		return w
 	}
-	g := m.Grader(v)
-	w.Grade = g.gradeAtom(pid, row)
-	sup := m.publicPoly(pid, row)
+	w.Grade = g
 	w.Truncated = sup.Truncated()
+	graders := map[*Model]*Grader{}
 	live := false
 	var common map[string]bool
 	for i, mo := range sup.mons() {
@@ -55,7 +67,7 @@ func (m *Model) Why(pred string, args []string, v Valuation) Why {
 		falses := map[string]bool{}
 		for j, l := range mo {
 			path[j] = l.name
-			t := g.plitTruth(l)
+			t := litTruthUnder(l, v, graders)
 			pathTruth = min(pathTruth, t)
 			if t != True {
 				blockers = append(blockers, l.name)
@@ -92,17 +104,20 @@ func (m *Model) Why(pred string, args []string, v Valuation) Why {
 	return w
 }
 
-// plitTruth is the truth of a public literal under g's valuation.
-func (g *Grader) plitTruth(l plit) Truth {
+// litTruthUnder is the truth of a public literal under v, grading a
+// negated atom with one grader per model.
+func litTruthUnder(l plit, v Valuation, graders map[*Model]*Grader) Truth {
 	if l.neg == nil {
-		t := g.v.Truth(l.name)
+		t := v.Truth(l.name)
 		if t > True {
 			t = Unknown
 		}
 		return t
 	}
-	if l.neg.m == g.m {
-		return g.gradeAtom(l.neg.pred, l.neg.row).Truth().Not()
+	g := graders[l.neg.m]
+	if g == nil {
+		g = l.neg.m.Grader(v)
+		graders[l.neg.m] = g
 	}
-	return l.neg.m.Grader(g.v).gradeAtom(l.neg.pred, l.neg.row).Truth().Not()
+	return g.gradeAtom(l.neg.pred, l.neg.row).Truth().Not()
 }

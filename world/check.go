@@ -5,6 +5,7 @@
 package world
 
 import (
+	"iter"
 	"sort"
 	"strings"
 
@@ -272,8 +273,11 @@ func (w *World) knownIDs() []string {
 }
 
 // checkIdentity runs the stage-time identity checks of DLI section 3.12.
-func (w *World) checkIdentity() {
-	for _, e := range w.ix.sameAs {
+func (w *World) checkIdentity() { w.checkIdentityOf(w.ix.sameAs.all()) }
+
+// checkIdentityOf runs them over some of the same-as claims.
+func (w *World) checkIdentityOf(claims iter.Seq[Entry]) {
+	for e := range claims {
 		s := e.Object.(*objects.SameAs)
 		cite := []string{e.ID.String()}
 		switch {

@@ -105,6 +105,14 @@ func (w *World) grades() map[string]gradedAtom {
 		if strings.HasPrefix(pred, "@") {
 			continue
 		}
+		if w.readClosed(pred) {
+			w.eachClosed(pred, nil, func(args []string, _ []int32) bool {
+				key := pred + "(" + strings.Join(args, "\x00") + ")"
+				out[key] = gradedAtom{pred: pred, args: args, grade: w.closedGrade(pred, args)}
+				return true
+			})
+			continue
+		}
 		for _, f := range w.model.Facts(pred) {
 			key := pred + "(" + strings.Join(f.Args, "\x00") + ")"
 			out[key] = gradedAtom{pred: pred, args: f.Args, grade: gradeOf(f.Support.Eval(w.val))}

@@ -9,7 +9,9 @@
 // clauses; declarations configure closure and checks), the valuation of
 // provenance variables (decisions by the grounded labelling of their
 // attacks, hypotheses by supposition, options by the state of their
-// question), entity and predicate identity as annotated bridging rules, and
+// question), predicate identity as annotated bridging rules, entity
+// identity closed when read (by connectivity under the valuation, see
+// closure.go) and carried by rules only where rules join over it, and
 // the findings catalogue. It is not the store (lorestore) and not the
 // engine (datalog), and it never writes anything.
 //

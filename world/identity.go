@@ -1,8 +1,8 @@
 // Identity components: the union of entities (same-as) and of predicates
-// (predicate same-as), as the checks read them. Evaluation does not use
-// these — it carries identity through annotated rules — but the checks
-// group subjects, values and predicates by their component's
-// representative, the lexicographically smallest member.
+// (predicate same-as), as the checks read them: the checks group
+// subjects, values and predicates by their component's representative,
+// the lexicographically smallest member. Entity components are those of
+// the identity closure (closure.go).
 
 package world
 
@@ -97,17 +97,10 @@ func (w *World) predicateReps() map[string]string {
 }
 
 // entityReps is the union of entities under certain same-as claims (not
-// self-merges, not the chronology spine).
-func (w *World) entityReps() unionFind {
-	u := unionFind{}
-	for _, e := range w.ix.sameAs {
-		s := e.Object.(*objects.SameAs)
-		if s.Left == s.Right || w.temporal(s.Left) || w.temporal(s.Right) || w.ClaimGrade(e.ID) != datalog.Certain {
-			continue
-		}
-		u.union(s.Left, s.Right)
-	}
-	return u
+// self-merges, not the chronology spine), each class named by its
+// smallest member: the true level of the identity closure.
+func (w *World) entityReps() certainClasses {
+	return certainClasses{w.closure()}
 }
 
 func dedupe(ss []string) []string {

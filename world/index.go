@@ -50,18 +50,18 @@ type index struct {
 	stagedFrom marks
 
 	// The small kinds; staging one of these recompiles the world.
-	rules      []Entry // *objects.Rule
-	functional []Entry // *objects.Functional
-	inertial   []Entry // *objects.Inertial
-	sameAs     []Entry // *objects.SameAs
-	predSameAs []Entry // *objects.PredicateSameAs
-	attacks    []Entry // *objects.Attack
-	standing   []Entry // *objects.Standing
-	ratify     []Entry // *objects.Ratify
+	rules      []Entry     // *objects.Rule
+	functional []Entry     // *objects.Functional
+	inertial   []Entry     // *objects.Inertial
+	sameAs     pvec[Entry] // *objects.SameAs: as many as facts, at scale
+	predSameAs []Entry     // *objects.PredicateSameAs
+	attacks    []Entry     // *objects.Attack
+	standing   []Entry     // *objects.Standing
+	ratify     []Entry     // *objects.Ratify
 }
 
 // marks are the lengths of the committed prefixes of an index's vectors.
-type marks struct{ entries, facts, relations, befores, states int }
+type marks struct{ entries, facts, relations, befores, states, sameAs int }
 
 // newIndex sorts entries by id (so that every result is independent of the
 // order objects arrive in) and files them by kind. A duplicate id is kept
@@ -101,7 +101,7 @@ func newIndex(entries []Entry) *index {
 		for i := range chunk {
 			byID[chunk[i].ID] = &chunk[i]
 			switch t := chunk[i].Object.Type(); t {
-			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState:
+			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
 				big[t] = append(big[t], chunk[i]) // filed in bulk below
 			default:
 				ix.file(chunk[i])
@@ -117,11 +117,13 @@ func newIndex(entries []Entry) *index {
 		relations: committed(big[objects.TypeRelation]),
 		befores:   committed(big[objects.TypeBefore]),
 		states:    committed(big[objects.TypeState]),
+		sameAs:    committed(big[objects.TypeSameAs]),
 	}
 	ix.facts = ix.facts.append(big[objects.TypeFact]...)
 	ix.relations = ix.relations.append(big[objects.TypeRelation]...)
 	ix.befores = ix.befores.append(big[objects.TypeBefore]...)
 	ix.states = ix.states.append(big[objects.TypeState]...)
+	ix.sameAs = ix.sameAs.append(big[objects.TypeSameAs]...)
 	for _, e := range big[objects.TypeFact] {
 		if e.Object.(*objects.Fact).Key == answerKey {
 			ix.answers = append(ix.answers, e)
@@ -185,7 +187,7 @@ func (ix *index) file(e Entry) {
 	case *objects.Inertial:
 		ix.inertial = append(ix.inertial, e)
 	case *objects.SameAs:
-		ix.sameAs = append(ix.sameAs, e)
+		ix.sameAs = ix.sameAs.append(e)
 	case *objects.PredicateSameAs:
 		ix.predSameAs = append(ix.predSameAs, e)
 	case *objects.Attack:
@@ -218,7 +220,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	// Filing appends and writes maps: slices are clipped so that an
 	// append copies, and the maps fresh writes to are cloned, so that
 	// nothing of ix is ever written.
-	n.sameAs, n.rules, n.predSameAs = slices.Clip(ix.sameAs), slices.Clip(ix.rules), slices.Clip(ix.predSameAs)
+	n.rules, n.predSameAs = slices.Clip(ix.rules), slices.Clip(ix.predSameAs)
 	n.functional, n.inertial = slices.Clip(ix.functional), slices.Clip(ix.inertial)
 	n.standing, n.ratify, n.attacks = slices.Clip(ix.standing), slices.Clip(ix.ratify), slices.Clip(ix.attacks)
 	kinds := map[objects.Type]bool{}
@@ -277,7 +279,8 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.relations = ix.relations.filterTail(ix.stagedFrom.relations, keep)
 	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keep)
 	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
-	for _, small := range []*[]Entry{&c.sameAs, &c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
+	c.sameAs = ix.sameAs.filterTail(ix.stagedFrom.sameAs, keep)
+	for _, small := range []*[]Entry{&c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
 	c.forgetNamed(gone)

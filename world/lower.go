@@ -1,7 +1,9 @@
 // Lowering: lore objects become datalog facts and clauses (DESIGN.md
-// section 4), each annotated with its claim's support, and entity and
-// predicate identity become annotated bridging rules, so that defeating
-// the citing decision un-merges on the next read with no re-fixpoint.
+// section 4), each annotated with its claim's support. Predicate identity
+// becomes annotated bridging rules; entity identity becomes @sameas facts,
+// and bridging rules only for the predicates rules read (the rest is
+// closed at read time, closure.go), so that defeating the citing decision
+// un-merges on the next read with no re-fixpoint.
 
 package world
 
@@ -144,13 +146,15 @@ func toAtom(a objects.Atom) datalog.Atom {
 	return out
 }
 
-// lowerIdentity adds the same-as claims and, when there are any, the
-// closure rules and, for every predicate and argument position, a rule
-// that carries a fact across an identity. Each derived fact's support is
-// multiplied by the identity's, so a defeated same-as un-merges.
+// lowerIdentity adds the same-as claims and, when there are any and a
+// rule reads a predicate identity carries, the closure rules and, for
+// each such predicate and argument position, a rule that carries a fact
+// across an identity: the rules must join over identity. Each derived
+// fact's support is multiplied by the identity's, so a defeated same-as
+// un-merges. Every other predicate is closed when it is read (closure.go).
 func (w *World) lowerIdentity(p *datalog.Program) error {
 	n := 0
-	for _, e := range w.ix.sameAs {
+	for e := range w.ix.sameAs.all() {
 		args, ok := w.sameAsAtom(e)
 		if !ok {
 			continue
@@ -160,10 +164,13 @@ func (w *World) lowerIdentity(p *datalog.Program) error {
 		}
 		n++
 	}
-	w.identityActive = n > 0
-	if n == 0 {
+	carry := w.engineCarry(w.arity)
+	w.identityActive = n > 0 && len(carry) > 0
+	w.carry = nil
+	if !w.identityActive {
 		return nil
 	}
+	w.carry = carry
 	x, y, z := datalog.Term{Var: "X"}, datalog.Term{Var: "Y"}, datalog.Term{Var: "Z"}
 	rules := []datalog.Rule{
 		{Name: "@same-forward", Head: datalog.Atom{Pred: predSame, Args: []datalog.Term{x, y}},
@@ -175,12 +182,14 @@ func (w *World) lowerIdentity(p *datalog.Program) error {
 				{Atom: datalog.Atom{Pred: predSame, Args: []datalog.Term{x, y}}},
 				{Atom: datalog.Atom{Pred: predSame, Args: []datalog.Term{y, z}}}}},
 	}
-	for _, pred := range w.arity.preds() {
-		if !w.identityCarries(pred) {
-			continue
-		}
-		for i := 0; i < w.arity.of(pred); i++ {
-			rules = append(rules, carryRule(pred, w.arity.of(pred), i))
+	preds := make([]string, 0, len(carry))
+	for pred := range carry {
+		preds = append(preds, pred)
+	}
+	sort.Strings(preds)
+	for _, pred := range preds {
+		for i := 0; i < carry[pred]; i++ {
+			rules = append(rules, carryRule(pred, carry[pred], i))
 		}
 	}
 	for _, r := range rules {
@@ -190,6 +199,34 @@ func (w *World) lowerIdentity(p *datalog.Program) error {
 		}
 	}
 	return nil
+}
+
+// engineCarry is the set of predicates the program must carry across
+// identity under the arity table ar, with their arities: those a rule in
+// the program reads (positively or under negation) and identity carries.
+// The legacy lowering carries every predicate identity carries.
+func (w *World) engineCarry(ar arities) map[string]int {
+	out := map[string]int{}
+	if w.legacy {
+		for _, pred := range ar.preds() {
+			if carried(pred) && ar.of(pred) > 0 {
+				out[pred] = ar.of(pred)
+			}
+		}
+		return out
+	}
+	for _, e := range w.ix.rules {
+		r := e.Object.(*objects.Rule)
+		if w.droppedRules[r.Name] {
+			continue
+		}
+		for _, l := range r.Body {
+			if carried(l.Atom.Pred) && ar.of(l.Atom.Pred) > 0 {
+				out[l.Atom.Pred] = ar.of(l.Atom.Pred)
+			}
+		}
+	}
+	return out
 }
 
 // sameAsAtom is the @sameas atom a same-as claim lowers to; ok is false

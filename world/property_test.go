@@ -46,6 +46,7 @@ func randomWorld(r *rand.Rand) []objects.Object {
 	for i := 0; i < r.IntN(3); i++ {
 		objs = append(objs, &objects.SameAs{Left: pick(ents), Right: pick(ents), Provenance: prov()})
 	}
+	objs = append(objs, linkedPersons(r, prov)...)
 	for i := 0; i < r.IntN(3); i++ {
 		objs = append(objs, &objects.PredicateSameAs{Left: pick(preds), Right: pick(preds), Provenance: prov()})
 	}
@@ -64,6 +65,34 @@ func randomWorld(r *rand.Rand) []objects.Object {
 		f := facts[r.IntN(len(facts))]
 		id, _ := f.ID()
 		objs = append(objs, &objects.Attack{Attacker: pick(decs), Target: pick(decs), Claim: id})
+	}
+	return objs
+}
+
+// linkedPersons is, half the time, a long chain or a star of same-as links
+// over up to 20 more persons (x00, x01, …), joined to a, a few of them
+// with facts.
+func linkedPersons(r *rand.Rand, prov func() objects.Provenance) []objects.Object {
+	if r.IntN(2) == 0 {
+		return nil
+	}
+	n := 5 + r.IntN(16)
+	star := r.IntN(2) == 0
+	var objs []objects.Object
+	for i := 0; i < n; i++ {
+		x := fmt.Sprintf("x%02d", i)
+		objs = append(objs, &objects.Entity{Kind: objects.KindPerson, Ident: x, Name: x, Provenance: prov()})
+		prev := fmt.Sprintf("x%02d", i-1)
+		switch {
+		case i == 0:
+			prev = "a"
+		case star:
+			prev = "x00"
+		}
+		objs = append(objs, &objects.SameAs{Left: prev, Right: x, Provenance: prov()})
+		if r.IntN(5) == 0 {
+			objs = append(objs, &objects.Fact{Entity: x, Key: []string{"p", "q", "s"}[r.IntN(3)], Value: "a", Provenance: prov()})
+		}
 	}
 	return objs
 }

@@ -4,15 +4,16 @@
 // copies, the engine re-evaluates only the atoms and strata the change
 // reaches, and only the checks whose inputs those feed run again. Staging
 // takes that path for claims (facts, relations, events, before-facts,
-// states, entities), same-as claims once the identity rules are in the
-// program, rules with a new name and predicate identities while no rule
-// is left out, decisions (the valuation moves, the program does not),
+// states, entities), same-as claims unless they bring the identity rules
+// into the program (DL-0041), rules with a new name and predicate
+// identities while no rule is left out, decisions (the valuation moves, the program does not),
 // attacks (the attacked claim's atoms change support, the valuation
 // moves), questions and answers, declarations and standing metadata;
 // discarding does for the same kinds, and for rules only in a world
 // without identities. Everything else (the
-// first same-as claim, a change of arity of a predicate identity rules are
-// made for, a rule left out with a finding) recompiles from scratch.
+// first same-as claim where a rule reads a carried predicate, a change of
+// the predicates the identity rules carry, a rule left out with a
+// finding) recompiles from scratch.
 // Either way the result equals Compile of the resulting input; a property
 // test holds them to it.
 
@@ -30,6 +31,9 @@ import (
 // Stage returns the world with add staged and the staged objects named in
 // discard dropped.
 func (w *World) Stage(add []objects.Object, discard []objects.ID) (*World, error) {
+	if w.legacy {
+		return w.recompile(add, discard)
+	}
 	if len(discard) > 0 {
 		nw, ok, err := w.discardAtoms(discard)
 		if err != nil {
@@ -68,7 +72,7 @@ func (w *World) recompile(add []objects.Object, discard []objects.ID) (*World, e
 		}
 	}
 	staged = append(staged, add...)
-	return Compile(Input{Scope: w.scope, Base: base, Staged: staged, Supposed: w.supposed})
+	return Compile(Input{Scope: w.scope, Base: base, Staged: staged, Supposed: w.supposed, legacy: w.legacy})
 }
 
 // atomKind reports whether staging an object can take the incremental
@@ -80,7 +84,7 @@ func (w *World) atomKind(o objects.Object) bool {
 	case *objects.Fact, *objects.Relation, *objects.Event, *objects.Before, *objects.State, *objects.Entity:
 		return true
 	case *objects.SameAs:
-		return w.identityActive
+		return true // whether the identity rules must change is checked once lowered
 	case *objects.Rule:
 		// While a rule is left out, which rules a compile leaves out
 		// depends on all of them together: only a clean world takes it.
@@ -163,7 +167,7 @@ func (w *World) share(ix *index) *World {
 		scope: w.scope, ix: ix, supposed: w.supposed,
 		attacks: w.attacks, attacked: w.attacked,
 		arity: w.arity, authored: w.authored, authoredFrom: w.authoredFrom, droppedRules: w.droppedRules,
-		predIdentityRules: w.predIdentityRules, identityActive: w.identityActive,
+		predIdentityRules: w.predIdentityRules, identityActive: w.identityActive, carry: w.carry, legacy: w.legacy,
 		prog: w.prog, model: w.model, val: w.val, groups: w.groups,
 	}
 }
@@ -199,7 +203,7 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 	for p := range retaken {
 		d.noted[p] = true
 	}
-	if !nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) {
+	if !nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) || nw.identityRulesStale(d.prog, d.arity) {
 		return nil, false, nil
 	}
 	m, err := d.prog.Eval()
@@ -308,9 +312,9 @@ func (nw *World) addPredIdentities(d *delta, fresh []Entry) bool {
 }
 
 // identityArityMoved reports whether the change gave a new arity to a
-// predicate identity rules are made for: entity identity makes carry
-// rules per carried predicate and arity, and a predicate identity makes
-// none until one side's arity is known, so the rules would change.
+// predicate a predicate identity names: it makes no rules until one
+// side's arity is known, so the rules would change. (Entity identity's
+// carry rules are checked by identityRulesStale.)
 func (nw *World) identityArityMoved(d *delta) bool {
 	named := map[string]bool{}
 	for _, e := range nw.ix.predSameAs {
@@ -318,24 +322,37 @@ func (nw *World) identityArityMoved(d *delta) bool {
 		named[ps.Left], named[ps.Right] = true, true
 	}
 	for p := range d.noted {
-		if !maps.Equal(d.arity[p], nw.arity[p]) && (named[p] || nw.identityActive && carried(p)) {
+		if !maps.Equal(d.arity[p], nw.arity[p]) && named[p] {
 			return true
 		}
 	}
 	return false
 }
 
+// identityRulesStale reports whether the entity identity rules in prog
+// differ from those a compile would lower under the arity table ar: the
+// predicates rules read and identity carries moved, or links came to a
+// program without the rules while some rule reads such a predicate.
+func (nw *World) identityRulesStale(prog *datalog.Program, ar arities) bool {
+	want := nw.engineCarry(ar)
+	if nw.identityActive {
+		return !maps.Equal(want, nw.carry)
+	}
+	_, links := prog.FactArity(predSameAs)
+	return links && len(want) > 0
+}
+
 // reidentify lowers again the same-as claims (among claims) that name
 // one of named: kinds and the chronology decide what identity may join
 // (the chronology spine is refused), so a claim lowered in w may be
 // refused now, or the other way round. ok is false when its atom is not
-// where it was, or the last one goes, or the first one comes (the
-// identity rules would leave or enter the program).
-func (nw *World) reidentify(prog *datalog.Program, changed map[string]bool, w *World, named map[string]bool, claims []Entry) bool {
+// where it was, or the last one goes while the identity rules are in the
+// program (they would leave it); identityRulesStale judges a first one.
+func (nw *World) reidentify(prog *datalog.Program, changed map[string]bool, w *World, named map[string]bool, claims pvec[Entry]) bool {
 	if len(named) == 0 {
 		return true
 	}
-	for _, e := range claims {
+	for e := range claims.all() {
 		s := e.Object.(*objects.SameAs)
 		if !named[s.Left] && !named[s.Right] {
 			continue
@@ -346,11 +363,11 @@ func (nw *World) reidentify(prog *datalog.Program, changed map[string]bool, w *W
 			continue
 		}
 		if was {
-			if removed, empty := prog.RemoveSupport(predSameAs, before, w.support(e.ID, s.Provenance)); !removed || empty && !is {
+			if removed, empty := prog.RemoveSupport(predSameAs, before, w.support(e.ID, s.Provenance)); !removed || empty && !is && nw.identityActive {
 				return false
 			}
 		}
-		if is && (!nw.identityActive || prog.AddFact(predSameAs, after, nw.support(e.ID, s.Provenance)) != nil) {
+		if is && prog.AddFact(predSameAs, after, nw.support(e.ID, s.Provenance)) != nil {
 			return false
 		}
 		changed[predSameAs] = true
@@ -456,7 +473,7 @@ func attackedClaims(entries []Entry) []objects.ID {
 // a claim turns the attacked decision in its support into a claim-scoped
 // variable). Claims not in the world, and those in skip (lowered anew),
 // have nothing to change. ok is false when a claim's support lives in the
-// program's rules (a rule, an identity claim) or an atom is not where
+// program's rules (a rule, a predicate identity) or an atom is not where
 // the old support says: the caller recompiles.
 func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]bool, claims []objects.ID, skip map[objects.ID]bool, changed map[string]bool) bool {
 	for _, c := range claims {
@@ -465,10 +482,16 @@ func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]
 			continue
 		}
 		switch e.Object.(type) {
-		case *objects.Rule, *objects.SameAs, *objects.PredicateSameAs:
+		case *objects.Rule, *objects.PredicateSameAs:
 			return false
 		}
 		if p, ok := provenanceOf(e.Object); !ok || supportUnder(old, c, p).Equal(supportUnder(nw.attacked, c, p)) {
+			continue
+		}
+		if s, ok := e.Object.(*objects.SameAs); ok {
+			if !nw.resupportLink(prog, old, *e, s, changed) {
+				return false
+			}
 			continue
 		}
 		found := true
@@ -485,6 +508,24 @@ func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]
 		}
 		resupported.Add(1)
 	}
+	return true
+}
+
+// resupportLink gives a same-as claim's @sameas atom its new support (the
+// identity closure reads it from the index; rules, if any, from the atom).
+func (nw *World) resupportLink(prog *datalog.Program, old map[objects.ID]map[string]bool, e Entry, s *objects.SameAs, changed map[string]bool) bool {
+	args, lowered := nw.sameAsAtom(e)
+	if !lowered {
+		return true // no atom: a self-merge or the chronology spine
+	}
+	if removed, _ := prog.RemoveSupport(predSameAs, args, supportUnder(old, e.ID, s.Provenance)); !removed {
+		return false
+	}
+	if prog.AddFact(predSameAs, args, supportUnder(nw.attacked, e.ID, s.Provenance)) != nil {
+		return false
+	}
+	changed[predSameAs] = true
+	resupported.Add(1)
 	return true
 }
 

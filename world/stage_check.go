@@ -67,7 +67,7 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 		groups[groupCitations] = append(groups[groupCitations], nw.citationsOf(e)...)
 		groups[groupReferences] = append(groups[groupReferences], nw.referencesOf(e)...)
 	}
-	nw.rerunReached(changed, fresh)
+	nw.rerunReached(changed, fresh, true)
 }
 
 func opensQuestion(entries []Entry) bool {
@@ -122,31 +122,40 @@ func revalues(entries []Entry) bool {
 	return false
 }
 
-// rerunReached re-runs the checks that the changed entries, and atoms of
-// the changed predicates, can reach.
-func (nw *World) rerunReached(changed map[string]bool, entries []Entry) {
-	states, identity, declared := false, false, false
+// rerunReached re-runs the checks that the changed entries (staged, or
+// discarded when staged is false), and atoms of the changed predicates,
+// can reach.
+func (nw *World) rerunReached(changed map[string]bool, entries []Entry, staged bool) {
+	states, identity, declared, kinds := false, false, false, false
+	var links []Entry
 	for _, e := range entries {
 		switch e.Object.(type) {
 		case *objects.State:
 			states = true
-		case *objects.SameAs, *objects.PredicateSameAs:
+		case *objects.SameAs:
+			identity = true
+			links = append(links, e)
+		case *objects.PredicateSameAs:
 			identity = true
 		case *objects.Entity, *objects.Event:
 			// Kinds and the chronology decide what identity may join.
-			identity = identity || len(nw.ix.sameAs) > 0
+			kinds = kinds || nw.ix.sameAs.n > 0
 		case *objects.Functional, *objects.Inertial:
 			declared = true
 		}
 	}
-	revalued := revalues(entries)
-	if identity || revalued {
-		// The identity findings, and the entity classes the functional
-		// and fluent checks compare values under (which claims are
-		// certain, when the valuation moved).
-		identity = true
+	switch {
+	case kinds || !staged && len(links) > 0:
 		nw.rerun(groupIdentity, nw.checkIdentity)
+	case len(links) > 0:
+		// A staged link's findings are its own: the others stand.
+		nw.checkIdentityOf(slices.Values(links))
 	}
+	revalued := revalues(entries)
+	// The entity classes the functional and fluent checks compare values
+	// under move with identity, kinds, and (which claims are certain) the
+	// valuation.
+	identity = identity || kinds || revalued
 	var preds []string
 	for p := range changed {
 		preds = append(preds, p)

@@ -36,7 +36,7 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 			return nil, false, nil
 		}
 	}
-	if !nw.reidentify(prog, changed, w, namesOf(gone), ix.sameAs) {
+	if !nw.reidentify(prog, changed, w, namesOf(gone), ix.sameAs) || nw.identityRulesStale(prog, nw.arity) {
 		return nil, false, nil
 	}
 	m, err := prog.Eval()
@@ -53,7 +53,7 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 	}
 	nw.authored = w.authored.filterTail(w.authoredFrom, func(l lowered) bool { return !drop[l.claim] })
 	nw.forgetFindings(w, gone)
-	nw.rerunReached(changed, gone)
+	nw.rerunReached(changed, gone, false)
 	incrementalDiscards.Add(1)
 	return nw, true, nil
 }
@@ -130,8 +130,8 @@ func (nw *World) takeBack(w *World, prog *datalog.Program, gone []Entry, changed
 // forgetArities recomputes the arities of the predicates that lost their
 // last fact or a rule's use: those of their facts in prog, and those the
 // remaining rules and options use. ok is false when that moves a
-// predicate identity rules are made for (the rules would change: a
-// recompile).
+// predicate a predicate identity names (its rules would change: a
+// recompile; entity identity's are judged by identityRulesStale).
 func (nw *World) forgetArities(prog *datalog.Program, emptied map[string]bool) bool {
 	if len(emptied) == 0 {
 		return true
@@ -150,7 +150,7 @@ func (nw *World) forgetArities(prog *datalog.Program, emptied map[string]bool) b
 		if maps.Equal(ns, arity[p]) {
 			continue
 		}
-		if named[p] || nw.identityActive && carried(p) {
+		if named[p] {
 			return false
 		}
 		if len(ns) == 0 {

@@ -59,7 +59,8 @@ func randomStep(r *rand.Rand, n int) objects.Object {
 	case k < 16:
 		return &objects.Decision{Ident: pick([]string{"d1", "d2", "d3"})}
 	case k < 17:
-		return &objects.SameAs{Left: pick(ents), Right: pick(ents), Provenance: prov()}
+		// Between the people, or into the chain or star of linkedPersons.
+		return &objects.SameAs{Left: pick(ents), Right: pick(append(ents, "x03", "x07", "x12")), Provenance: prov()}
 	case k < 18:
 		return &objects.Functional{Pred: pick([]string{"p", "q", "s"}), Provenance: prov()}
 	case k < 19:

@@ -21,6 +21,10 @@ type Input struct {
 	Base     []Entry          // committed objects
 	Staged   []objects.Object // not yet committed, in staging order
 	Supposed []string         // hypothesis ids supposed true (fork workspaces)
+
+	// legacy lowers entity identity as before DL-0040: the closure and a
+	// carry rule per predicate in the program. Tests compare against it.
+	legacy bool
 }
 
 // World is a compiled, graded scope. It never changes; a new staged layer
@@ -38,7 +42,12 @@ type World struct {
 	authoredFrom      int // where the staged claims' atoms begin in authored
 	droppedRules      map[string]bool
 	predIdentityRules int
-	identityActive    bool // the entity identity rules are in the program
+	identityActive    bool           // the entity identity rules are in the program
+	carry             map[string]int // the predicates they carry, with arities
+	legacy            bool           // identity lowered as rules for every predicate (tests)
+
+	closureOnce sync.Once
+	idc         *idClosure // identity closed at read time, built on first use
 
 	prog   *datalog.Program
 	model  *datalog.Model
@@ -69,6 +78,7 @@ func Compile(in Input) (*World, error) {
 		supposed:     append([]string(nil), in.Supposed...),
 		arity:        arities{},
 		droppedRules: map[string]bool{},
+		legacy:       in.legacy,
 	}
 	sort.Strings(w.supposed)
 	w.groups = map[string][]Finding{}
@@ -176,19 +186,30 @@ func (w *World) Findings() []Finding {
 	return append([]Finding(nil), w.findings...)
 }
 
-// Grade grades one atom of the saturated world.
+// Grade grades one atom of the saturated world (identity applied).
 func (w *World) Grade(pred string, args ...string) datalog.Grade {
+	if w.readClosed(pred) {
+		return w.closedGrade(pred, args)
+	}
 	return w.model.Grade(pred, args, w.val)
 }
 
-// Query answers a goal atom, each answer with its grade.
+// Query answers a goal atom, each answer with its grade. Where identity
+// joins an answer to the atoms it comes from, its support names each
+// identity by a pair literal "@id:a|b" (Why expands them to links).
 func (w *World) Query(q datalog.Atom) []datalog.Answer {
+	if w.readClosed(q.Pred) {
+		return w.closedQuery(q)
+	}
 	return w.model.Query(q, w.val)
 }
 
 // Why explains one atom: its support paths, the live ones, the blocked
 // ones and the defeats that block them.
 func (w *World) Why(pred string, args ...string) datalog.Why {
+	if w.readClosed(pred) {
+		return w.closedWhy(pred, args)
+	}
 	return w.model.Why(pred, args, w.val)
 }
 
