@@ -9,7 +9,6 @@ import (
 
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
-	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -20,7 +19,7 @@ const CodeHypothesisInUse = "hypothesis-in-use"
 func init() { ErrorCodes[CodeHypothesisInUse] = worker.ClassRefused }
 
 // suppose adds hypotheses to the supposed set and re-grades the fork's
-// world under them.
+// world under them: the valuation moves, nothing is compiled again.
 func (s *Service) suppose(ws *Workspace, hyps []string) error {
 	set := map[string]bool{}
 	for _, h := range append(append([]string(nil), ws.supposed...), hyps...) {
@@ -31,39 +30,9 @@ func (s *Service) suppose(ws *Workspace, hyps []string) error {
 		supposed = append(supposed, h)
 	}
 	sort.Strings(supposed)
-	nw, err := s.compileWorkspace(ws, supposed)
-	if err != nil {
-		return err
-	}
-	ws.world, ws.supposed = nw, supposed
+	ws.world, ws.supposed = ws.world.Suppose(supposed), supposed
 	ws.digest = ws.computeDigest()
 	return nil
-}
-
-// compileWorkspace compiles the workspace's base and staged layer under a
-// set of suppositions.
-func (s *Service) compileWorkspace(ws *Workspace, supposed []string) (*world.World, error) {
-	base, err := s.baseEntries(ws.base, ws.scope)
-	if err != nil {
-		return nil, err
-	}
-	staged := make([]objects.Object, len(ws.staged))
-	for i, st := range ws.staged {
-		staged[i] = st.obj
-	}
-	return world.Compile(world.Input{Scope: ws.scope, Base: base, Staged: staged, Supposed: supposed})
-}
-
-// baseEntries reads the committed objects of a scope at a commit.
-func (s *Service) baseEntries(commit plumbing.Hash, scope string) ([]world.Entry, error) {
-	if commit.IsZero() {
-		return nil, nil
-	}
-	sn, err := s.store.SnapshotAt(commit)
-	if err != nil {
-		return nil, err
-	}
-	return LoadScope(sn, scope)
 }
 
 // unmint forgets the fork's hypothesis when its declaration is discarded,
