@@ -17,14 +17,15 @@ import (
 // that a staged world can re-run the checks a change touches and keep the
 // others' findings.
 const (
-	groupRules      = "rules"
-	groupCitations  = "citations"
-	groupReferences = "references"
-	groupIdentity   = "identity"
-	groupArity      = "arity"
-	groupChronology = "chronology"
-	groupFunctional = "functional"
-	groupFluents    = "fluents"
+	groupRules       = "rules"
+	groupArityClaims = "arity-claims"
+	groupCitations   = "citations"
+	groupReferences  = "references"
+	groupIdentity    = "identity"
+	groupArity       = "arity"
+	groupChronology  = "chronology"
+	groupFunctional  = "functional"
+	groupFluents     = "fluents"
 )
 
 // emit files a finding under a check group.

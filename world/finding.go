@@ -78,6 +78,7 @@ const (
 	CodeSortMismatch            = "identity.sort-mismatch"
 	CodePolicyPromoted          = "predicate-identity.policy-promoted"
 	CodeArityMismatch           = "predicate-identity.arity-mismatch"
+	CodeArityConflict           = "predicate.arity-conflict"
 	CodeRuleUnboundVariable     = "rule.unbound-variable"
 	CodeRuleDuplicate           = "rule.duplicate"
 	CodeRuleUnstratifiable      = "rule.unstratifiable"
@@ -104,6 +105,7 @@ var Catalogue = []CodeInfo{
 	{CodeNameUnvetted, SeverityWarn, Asserted, "A name has not passed the naming oracle; it enters proposed and unvetted."},
 	{CodeArityMismatch, SeverityError, Checked, "Predicates declared the same property are used with different numbers of arguments."},
 	{CodePolicyPromoted, SeverityWarn, Derived, "A predicate identity makes a functional or inertial declaration of one member apply to the whole identity component."},
+	{CodeArityConflict, SeverityError, Checked, "A claim uses a predicate (a fact key, relation, entity kind or implied atom) with another number of arguments than the rest of the world; it is left out until one of the uses is renamed."},
 	{CodeRuleDuplicate, SeverityError, Asserted, "A rule name is already staged or already in the compiled base."},
 	{CodeRuleUnboundVariable, SeverityError, Asserted, "A head or negated-literal variable of a rule is bound by no positive body atom."},
 	{CodeRuleUnstratifiable, SeverityError, Checked, "The rules, with this one, recurse through negation."},

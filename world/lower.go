@@ -8,6 +8,7 @@
 package world
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -36,10 +37,17 @@ type lowered struct {
 func (w *World) lower() (*datalog.Program, error) {
 	p := datalog.NewProgram()
 	var authored []lowered
+	w.groups[groupArityClaims] = nil // lowering again (a rule left out) finds them again
 	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
+		if err := p.AddFact(pred, args, s); err != nil {
+			if !w.arityConflict(err, pred, len(args), id) {
+				return err
+			}
+			return nil // left out, with a finding: one bad claim must not brick the world
+		}
 		authored = append(authored, lowered{pred: pred, args: args, claim: id})
 		w.arity.note(pred, len(args))
-		return p.AddFact(pred, args, s)
+		return nil
 	}
 	w.authoredFrom = -1
 	for e := range w.ix.entries.all() {
@@ -57,10 +65,13 @@ func (w *World) lower() (*datalog.Program, error) {
 	for _, q := range sortedQuestions(w.ix) {
 		for _, opt := range q.Options {
 			if opt.Implies != nil {
-				w.arity.note(opt.Implies.Pred, len(opt.Implies.Args))
 				if err := p.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); err != nil {
-					return nil, err
+					if !w.arityConflict(err, opt.Implies.Pred, len(opt.Implies.Args), w.ix.questions[q.Ident].id) {
+						return nil, err
+					}
+					continue
 				}
+				w.arity.note(opt.Implies.Pred, len(opt.Implies.Args))
 			}
 		}
 	}
@@ -394,4 +405,20 @@ func (a arities) preds() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// arityConflict reports whether err is a predicate used with two numbers
+// of arguments; if so the atom is left out of the world and the claim that
+// asserts it gets a predicate.arity-conflict finding. The claim lowered
+// first (committed before staged, then by object id) keeps the predicate.
+func (w *World) arityConflict(err error, pred string, n int, claim objects.ID) bool {
+	var de *datalog.Error
+	if !errors.As(err, &de) || de.Code != datalog.CodeArityMismatch {
+		return false
+	}
+	f := newFinding(CodeArityConflict, "%s is used with another number of arguments elsewhere in the world; this claim's %s(…) with %d is left out. Rename one of the uses.", pred, pred, n)
+	f.Citations = []string{claim.String()}
+	f.Data = map[string]any{"predicate": pred, "arity": n}
+	w.emit(groupArityClaims, f)
+	return true
 }

@@ -20,6 +20,7 @@
 package world
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"sync/atomic"
@@ -31,7 +32,8 @@ import (
 // Stage returns the world with add staged and the staged objects named in
 // discard dropped.
 func (w *World) Stage(add []objects.Object, discard []objects.ID) (*World, error) {
-	if w.legacy {
+	if w.legacy || w.hasArityConflicts() {
+		// Which use of a predicate keeps it depends on all of them.
 		return w.recompile(add, discard)
 	}
 	if len(discard) > 0 {
@@ -168,7 +170,7 @@ func (w *World) share(ix *index) *World {
 		attacks: w.attacks, attacked: w.attacked,
 		arity: w.arity, authored: w.authored, authoredFrom: w.authoredFrom, droppedRules: w.droppedRules,
 		predIdentityRules: w.predIdentityRules, identityActive: w.identityActive, carry: w.carry, legacy: w.legacy,
-		prog: w.prog, model: w.model, val: w.val, groups: w.groups,
+		prog: w.prog, model: w.model, val: w.val, groups: w.groups, arityDropped: w.arityDropped,
 	}
 }
 
@@ -285,6 +287,10 @@ func (nw *World) lowerFresh(d *delta, fresh []Entry) (bool, error) {
 			d.rules++
 		default:
 			if err := nw.lowerOne(e, d.add); err != nil {
+				var de *datalog.Error
+				if errors.As(err, &de) && de.Code == datalog.CodeArityMismatch {
+					return false, nil // an arity conflict: the compile's finding to make
+				}
 				return true, err
 			}
 		}

@@ -58,6 +58,8 @@ type World struct {
 	findings     []Finding // all groups, sorted; built on first use
 
 	known []string // sorted entity and event ids, for candidates; built on first use
+
+	arityDropped int // rules left out for a predicate's other arity (see hasArityConflicts)
 }
 
 // Compile builds the world of an input: index, lower, evaluate, value and
@@ -152,8 +154,12 @@ func (w *World) dropRule(name string, err error) {
 	var de *datalog.Error
 	if errors.As(err, &de) {
 		why = de.Message
-		if de.Code == CodeRuleUnboundVariable {
+		switch de.Code {
+		case CodeRuleUnboundVariable:
 			code = CodeRuleUnboundVariable
+		case datalog.CodeArityMismatch:
+			code = CodeArityConflict
+			w.arityDropped++ // a discard elsewhere may let the rule back in
 		}
 	}
 	f := newFinding(code, "Rule %s is left out of the world: %s", name, why)
@@ -264,4 +270,11 @@ func provenanceOf(o objects.Object) (objects.Provenance, bool) {
 		return x.Provenance, true
 	}
 	return objects.Provenance{}, false
+}
+
+// hasArityConflicts reports whether a claim or a rule is left out of the
+// world for using a predicate with another number of arguments: which use
+// keeps the predicate depends on all of them, so staging recompiles.
+func (w *World) hasArityConflicts() bool {
+	return w.arityDropped > 0 || len(w.groups[groupArityClaims]) > 0
 }
