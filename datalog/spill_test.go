@@ -8,6 +8,7 @@ package datalog
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -24,27 +25,18 @@ func ring(n int) []nFact {
 	return fs
 }
 
-// rules parses rules written as "name: head :- body" with support One,
-// or with the support named after a "@".
+// rules parses rules "head :- body", named r0, r1, …, with support One,
+// or the variable named after a trailing " @".
 func rules(texts ...string) []Rule {
 	var out []Rule
 	for i, s := range texts {
 		sup := One()
-		if body, v, ok := cutLast(s, " @"); ok {
-			s, sup = body, VarPoly(v)
+		if k := strings.LastIndex(s, " @"); k >= 0 {
+			s, sup = s[:k], VarPoly(s[k+2:])
 		}
 		out = append(out, parseRule(fmt.Sprintf("r%d", i), s, sup))
 	}
 	return out
-}
-
-func cutLast(s, sep string) (string, string, bool) {
-	for i := len(s) - len(sep); i >= 0; i-- {
-		if s[i:i+len(sep)] == sep {
-			return s[:i], s[i+len(sep):], true
-		}
-	}
-	return s, "", false
 }
 
 // spillCases are small programs whose strata pass a small budget in the
