@@ -352,22 +352,21 @@ func (e *evaluator) emit() {
 // contributions of the head row (round-based evaluation).
 func (e *evaluator) emitRounds(ci int, rel *relation, row uint32) {
 	pe := e.pending(ci, row)
+	if !e.relational && !e.overflow {
+		if e.product() {
+			pe.taint = true
+		}
+		e.generated += len(e.accA)
+		e.overflow = e.kept+e.generated > e.bounds.MaxStratumMonomials
+	}
 	if e.relational || e.overflow {
 		// No polynomials any more, but unconditional support stays exact:
-		// negation and grading depend on it.
+		// negation and grading depend on it. That holds for the derivation
+		// that ran out of budget too.
 		pe.taint = true
 		if e.unconditional() {
 			e.addPending(pe, rel.poly(row), mono{})
 		}
-		return
-	}
-	taint := e.product()
-	if taint {
-		pe.taint = true
-	}
-	e.generated += len(e.accA)
-	if e.kept+e.generated > e.bounds.MaxStratumMonomials {
-		e.overflow = true
 		return
 	}
 	for _, u := range e.accA {

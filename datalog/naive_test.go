@@ -328,3 +328,27 @@ func dumpNaive(sup map[string]Poly, args map[string][]string) string {
 	}
 	return b.String()
 }
+
+// oracleMismatch compares a model, evaluated under any bounds, with the
+// oracle's exact supports: the same atoms, each unconditional exactly when
+// the oracle's is (negation depends on it), and an untruncated support
+// equal to the oracle's. It describes the first difference, or returns "".
+func oracleMismatch(m *Model, sup map[string]Poly, args map[string][]string) string {
+	n := 0
+	for _, pred := range m.Preds() {
+		for _, f := range m.Facts(pred) {
+			n++
+			ws, ok := sup[atomKey(pred, f.Args)]
+			switch {
+			case !ok:
+				return fmt.Sprintf("%s%v = %v is not the oracle's", pred, f.Args, f.Support)
+			case f.Support.IsOne() != ws.IsOne() || !f.Support.Truncated() && f.Support.String() != ws.String():
+				return fmt.Sprintf("%s%v = %v (truncated %v), the oracle's support is %v", pred, f.Args, f.Support, f.Support.Truncated(), ws)
+			}
+		}
+	}
+	if n != len(args) {
+		return fmt.Sprintf("%d atoms, the oracle derives %d", n, len(args))
+	}
+	return ""
+}
