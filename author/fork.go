@@ -40,7 +40,7 @@ func (s *Service) suppose(ws *Workspace, hyps []string) error {
 func (ws *Workspace) unmint(h string) error {
 	inUse := contains(ws.supposed, h)
 	for _, st := range ws.staged {
-		if p, ok := provenance(st.obj); ok && p.Kind == objects.ProvenanceHypothesis && p.Hyp == h {
+		if p, ok := objects.ProvenanceOf(st.obj); ok && p.Kind == objects.ProvenanceHypothesis && p.Hyp == h {
 			inUse = true
 		}
 	}
@@ -51,35 +51,6 @@ func (ws *Workspace) unmint(h string) error {
 	ws.hyps = nil
 	ws.resetDigest()
 	return nil
-}
-
-// provenance returns the provenance of a claim-bearing object.
-func provenance(o objects.Object) (objects.Provenance, bool) {
-	switch x := o.(type) {
-	case *objects.Entity:
-		return x.Provenance, true
-	case *objects.Fact:
-		return x.Provenance, true
-	case *objects.Relation:
-		return x.Provenance, true
-	case *objects.Event:
-		return x.Provenance, true
-	case *objects.Before:
-		return x.Provenance, true
-	case *objects.Rule:
-		return x.Provenance, true
-	case *objects.Functional:
-		return x.Provenance, true
-	case *objects.Inertial:
-		return x.Provenance, true
-	case *objects.SameAs:
-		return x.Provenance, true
-	case *objects.PredicateSameAs:
-		return x.Provenance, true
-	case *objects.State:
-		return x.Provenance, true
-	}
-	return objects.Provenance{}, false
 }
 
 // hashString renders a commit id, "" for none.

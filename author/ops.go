@@ -177,7 +177,7 @@ func (s *Service) stageClaim(ws *Workspace, o objects.Object) (StageResult, erro
 // hypothesis provenance is legal only in a fork, and only for the
 // hypothesis minted there.
 func (ws *Workspace) checkProvenance(o objects.Object) error {
-	p, ok := provenance(o)
+	p, ok := objects.ProvenanceOf(o)
 	if !ok || p.Kind != objects.ProvenanceHypothesis {
 		return nil
 	}

@@ -8,7 +8,6 @@ package author
 
 import (
 	"encoding/json"
-	"errors"
 
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -59,15 +58,8 @@ func (p *ClaimParams[T]) UnmarshalJSON(data []byte) error {
 // objectError turns an object's decode or validation error into a schema
 // error naming the first field at fault (all of them in data).
 func objectError(err error) *worker.Error {
-	var list objects.ErrorList
-	var one *objects.FieldError
-	var fes []*objects.FieldError
-	switch {
-	case errors.As(err, &list):
-		fes = list
-	case errors.As(err, &one):
-		fes = []*objects.FieldError{one}
-	default:
+	fes := objects.FieldErrors(err)
+	if len(fes) == 0 {
 		return worker.Errorf(worker.ClassSchema, CodeInvalidObject, "params: %v", err)
 	}
 	code := CodeInvalidObject

@@ -5,6 +5,7 @@
 package objects
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -233,4 +234,18 @@ func quoteShort(s string) string {
 // indexPath returns prefix[i].
 func indexPath(prefix string, i int) string {
 	return prefix + "[" + strconv.Itoa(i) + "]"
+}
+
+// FieldErrors returns the field errors an error holds: those of an
+// ErrorList, or the one *FieldError; nil for any other error.
+func FieldErrors(err error) []*FieldError {
+	var list ErrorList
+	var one *FieldError
+	switch {
+	case errors.As(err, &list):
+		return list
+	case errors.As(err, &one):
+		return []*FieldError{one}
+	}
+	return nil
 }

@@ -138,3 +138,35 @@ func (e *enc) prov(p *Provenance) {
 		e.raw(`}`)
 	}
 }
+
+// ProvenanceOf returns the provenance of a claim-bearing object, and false
+// for the objects that assert no claim (questions, hypotheses) or draw
+// their authority from a decision (decisions, attacks, standing revisions,
+// ratify carriage).
+func ProvenanceOf(o Object) (Provenance, bool) {
+	switch x := o.(type) {
+	case *Entity:
+		return x.Provenance, true
+	case *Fact:
+		return x.Provenance, true
+	case *Relation:
+		return x.Provenance, true
+	case *Event:
+		return x.Provenance, true
+	case *Before:
+		return x.Provenance, true
+	case *Rule:
+		return x.Provenance, true
+	case *Functional:
+		return x.Provenance, true
+	case *Inertial:
+		return x.Provenance, true
+	case *SameAs:
+		return x.Provenance, true
+	case *PredicateSameAs:
+		return x.Provenance, true
+	case *State:
+		return x.Provenance, true
+	}
+	return Provenance{}, false
+}

@@ -125,7 +125,7 @@ func decisionsNamed(o objects.Object) []string {
 	case *objects.Ratify:
 		return []string{x.Decision}
 	}
-	if p, ok := provenanceOf(o); ok && p.Kind == objects.ProvenanceCited {
+	if p, ok := objects.ProvenanceOf(o); ok && p.Kind == objects.ProvenanceCited {
 		return p.Decisions
 	}
 	return nil

@@ -6,27 +6,14 @@
 
 package world
 
-import (
-	"errors"
-
-	"github.com/deloreis/deloreis/objects"
-)
+import "github.com/deloreis/deloreis/objects"
 
 // FieldFindings turns the validation error of an object into findings:
 // field.control-char for each field that holds a control character.
 // Other field errors are not findings; they stay errors.
 func FieldFindings(err error) []Finding {
-	var list objects.ErrorList
-	var one *objects.FieldError
-	var fes []*objects.FieldError
-	switch {
-	case errors.As(err, &list):
-		fes = list
-	case errors.As(err, &one):
-		fes = []*objects.FieldError{one}
-	}
 	out := []Finding{}
-	for _, fe := range fes {
+	for _, fe := range objects.FieldErrors(err) {
 		if fe.Code != objects.CodeControlChar {
 			continue
 		}

@@ -491,7 +491,7 @@ func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]
 		case *objects.Rule, *objects.PredicateSameAs:
 			return false
 		}
-		if p, ok := provenanceOf(e.Object); !ok || supportUnder(old, c, p).Equal(supportUnder(nw.attacked, c, p)) {
+		if p, ok := objects.ProvenanceOf(e.Object); !ok || supportUnder(old, c, p).Equal(supportUnder(nw.attacked, c, p)) {
 			continue
 		}
 		if s, ok := e.Object.(*objects.SameAs); ok {

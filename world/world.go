@@ -226,7 +226,7 @@ func (w *World) ClaimGrade(id objects.ID) datalog.Grade {
 	if !ok {
 		return datalog.Dead
 	}
-	p, ok := provenanceOf(e.Object)
+	p, ok := objects.ProvenanceOf(e.Object)
 	if !ok {
 		return datalog.Certain // ledger records and questions assert nothing to grade
 	}
@@ -241,35 +241,6 @@ func gradeOf(t datalog.Truth) datalog.Grade {
 		return datalog.Possible
 	}
 	return datalog.Dead
-}
-
-// provenanceOf returns the provenance of a claim-bearing object.
-func provenanceOf(o objects.Object) (objects.Provenance, bool) {
-	switch x := o.(type) {
-	case *objects.Entity:
-		return x.Provenance, true
-	case *objects.Fact:
-		return x.Provenance, true
-	case *objects.Relation:
-		return x.Provenance, true
-	case *objects.Event:
-		return x.Provenance, true
-	case *objects.Before:
-		return x.Provenance, true
-	case *objects.Rule:
-		return x.Provenance, true
-	case *objects.Functional:
-		return x.Provenance, true
-	case *objects.Inertial:
-		return x.Provenance, true
-	case *objects.SameAs:
-		return x.Provenance, true
-	case *objects.PredicateSameAs:
-		return x.Provenance, true
-	case *objects.State:
-		return x.Provenance, true
-	}
-	return objects.Provenance{}, false
 }
 
 // hasArityConflicts reports whether a claim or a rule is left out of the

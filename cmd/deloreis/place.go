@@ -112,7 +112,7 @@ func decisionPart(o objects.Object, d string) string {
 	case *objects.Standing, *objects.Ratify:
 		return "decision"
 	}
-	if p, ok := provenanceOf(o); ok {
+	if p, ok := objects.ProvenanceOf(o); ok {
 		if i := slices.Index(p.Decisions, d); i >= 0 {
 			return fmt.Sprintf("provenance.decisions[%d]", i)
 		}
@@ -156,33 +156,4 @@ func variablePart(o objects.Object, v string) string {
 		}
 	}
 	return ""
-}
-
-// provenanceOf returns the provenance of a claim-bearing object.
-func provenanceOf(o objects.Object) (objects.Provenance, bool) {
-	switch x := o.(type) {
-	case *objects.Entity:
-		return x.Provenance, true
-	case *objects.Fact:
-		return x.Provenance, true
-	case *objects.Relation:
-		return x.Provenance, true
-	case *objects.Event:
-		return x.Provenance, true
-	case *objects.Before:
-		return x.Provenance, true
-	case *objects.Rule:
-		return x.Provenance, true
-	case *objects.Functional:
-		return x.Provenance, true
-	case *objects.Inertial:
-		return x.Provenance, true
-	case *objects.SameAs:
-		return x.Provenance, true
-	case *objects.PredicateSameAs:
-		return x.Provenance, true
-	case *objects.State:
-		return x.Provenance, true
-	}
-	return objects.Provenance{}, false
 }
