@@ -182,3 +182,22 @@ func TestServeSpecSession(t *testing.T) {
 	}
 	golden(t, "serve/spec-session", got.String())
 }
+
+// TestServeDemoProject: with no --project, serve opens the bundled demo
+// project — its three documents, and a fork of one of its open questions.
+func TestServeDemoProject(t *testing.T) {
+	s := startServer(t)
+	for _, scope := range []string{"camelot", "broceliande", "lyonesse"} {
+		if m := s.callJSON("o-"+scope, "author.open", map[string]any{"scope": scope}); m["ok"] != true {
+			t.Fatalf("open %s: %v", scope, m)
+		}
+	}
+	m := s.callJSON("f", "author.open", map[string]any{"fork": "what-binds-merlin"})
+	if m["ok"] != true || m["scope"] != "broceliande" {
+		t.Fatalf("fork: %v", m)
+	}
+	q := s.callJSON("q", "author.questions", map[string]any{"workspace": m["workspace"]})
+	if qs, _ := q["questions"].([]any); len(qs) != 1 {
+		t.Fatalf("questions: %v", q)
+	}
+}
