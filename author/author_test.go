@@ -341,3 +341,60 @@ func TestDigestIsTheCanonicalState(t *testing.T) {
 	h.ok("author.materialize", map[string]any{"workspace": ws})
 	check("materialize")
 }
+
+func TestWhyOfAnUnknownAtom(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	w := h.ok("author.why", map[string]any{"workspace": ws, "atom": map[string]any{"pred": "knight", "args": []string{"nobody"}}})
+	for _, k := range []string{"paths", "active_paths", "blocked_supports", "blocking_defeats", "attack_pairs"} {
+		if v, ok := w[k].([]any); !ok || len(v) != 0 {
+			t.Errorf("%s = %v, want []", k, w[k])
+		}
+	}
+	if w["grade"] != "dead" {
+		t.Errorf("grade %v", w["grade"])
+	}
+	h.refused(worker.CodeMissingField, "author.why", map[string]any{"workspace": ws, "atom": map[string]any{"args": []string{"x"}}})
+	q := h.ok("author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{map[string]any{"var": "X"}}}, "limit": 5})
+	if a, ok := q["answers"].([]any); !ok || len(a) != 0 {
+		t.Errorf("answers %v, want []", q["answers"])
+	}
+	h.refused(worker.CodeBadParams, "author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{map[string]any{"var": "X", "const": "y"}}}})
+	h.refused(worker.CodeBadParams, "author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{}}, "limit": 5000})
+}
+
+func TestQueryPages(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	for i := 0; i < 5; i++ {
+		h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": fmt.Sprintf("p%d", i), "name": "P", "provenance": prop()})
+	}
+	goal := map[string]any{"pred": "person", "args": []any{map[string]any{"var": "X"}}}
+	var got []string
+	cursor := ""
+	for pages := 0; pages < 5; pages++ {
+		p := map[string]any{"workspace": ws, "goal": goal, "limit": 2}
+		if cursor != "" {
+			p["cursor"] = cursor
+		}
+		r := h.ok("author.query", p)
+		for _, a := range r["answers"].([]any) {
+			got = append(got, a.(map[string]any)["args"].([]any)[0].(string))
+		}
+		if r["total"].(float64) != 5 {
+			t.Fatalf("total %v", r["total"])
+		}
+		next, _ := r["next_cursor"].(string)
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	if strings.Join(got, ",") != "p0,p1,p2,p3,p4" {
+		t.Fatalf("pages gave %v", got)
+	}
+	first := h.ok("author.query", map[string]any{"workspace": ws, "goal": goal, "limit": 2})["next_cursor"].(string)
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "p9", "name": "P", "provenance": prop()})
+	h.refused(CodeStaleCursor, "author.query", map[string]any{"workspace": ws, "goal": goal, "limit": 2, "cursor": first})
+	h.refused(worker.CodeBadParams, "author.query", map[string]any{"workspace": ws, "goal": goal, "cursor": "../../etc"})
+}
