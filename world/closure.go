@@ -53,7 +53,8 @@ type idClosure struct {
 	// differs from origin's.
 	origin *idClosure
 	parts  [levels]map[int32][]string
-	nparts int // fragments in parts, for the bound
+	nparts int         // fragments in parts, for the bound
+	owns   [owned]bool // which shared arrays a derived closure has copied
 
 	mu   sync.Mutex
 	aggs map[string]*predAgg

@@ -35,6 +35,15 @@ const (
 	levels
 )
 
+// The arrays a derived closure copies on first write, after the levels'.
+const (
+	ownEdges = levels + iota
+	ownAdj
+	ownMembers
+	ownTmin
+	owned
+)
+
 // Bounds of derivation: past them the closure is built from scratch.
 const (
 	maxDeriveDepth  = 64      // staged worlds back to one whose closure was read
@@ -101,13 +110,35 @@ func (p *idClosure) clone() *idClosure {
 			c.parts[l] = map[int32][]string{}
 		}
 	}
-	c.names = slices.Clone(p.names)
-	c.edges = slices.Clone(p.edges)
-	c.adj = slices.Clone(p.adj) // inner lists are clipped before an append
-	c.members = slices.Clone(p.members)
-	c.scls, c.tcls, c.ncls = slices.Clone(p.scls), slices.Clone(p.tcls), slices.Clone(p.ncls)
-	c.tmin = slices.Clone(p.tmin)
+	// Shared until first written (own): a link inside a class writes no
+	// labels, one between linked entities no names. Clipped, so that an
+	// append copies.
+	c.names, c.edges, c.adj = slices.Clip(p.names), slices.Clip(p.edges), slices.Clip(p.adj)
+	c.members, c.tmin = slices.Clip(p.members), slices.Clip(p.tmin)
+	c.scls, c.tcls, c.ncls = slices.Clip(p.scls), slices.Clip(p.tcls), slices.Clip(p.ncls)
 	return c
+}
+
+// own returns s as c may write it: a copy the first time (flag unset).
+func own[T any](s []T, flag *bool) []T {
+	if *flag {
+		return s
+	}
+	*flag = true
+	return slices.Clone(s)
+}
+
+// ownLabels makes the label array of a level c's own to write.
+func (c *idClosure) ownLabels(l int) []int32 {
+	switch l {
+	case lvlStruct:
+		c.scls = own(c.scls, &c.owns[l])
+	case lvlTrue:
+		c.tcls = own(c.tcls, &c.owns[l])
+	default:
+		c.ncls = own(c.ncls, &c.owns[l])
+	}
+	return c.labels(l)
 }
 
 // labels is the class label array of a level.
@@ -167,12 +198,14 @@ func (c *idClosure) addLink(a, b string, s datalog.Poly, val valuation) bool {
 	}
 	old := datalog.False
 	if i := c.edgeBetween(na, nb); i >= 0 {
+		c.edges = own(c.edges, &c.owns[ownEdges])
 		old = c.edges[i].support.Eval(val)
 		c.edges[i].support = c.edges[i].support.Add(s)
 		s = c.edges[i].support
 	} else {
 		i = int32(len(c.edges))
 		c.edges = append(c.edges, idEdge{a: na, b: nb, support: s})
+		c.adj = own(c.adj, &c.owns[ownAdj])
 		c.adj[na] = append(slices.Clip(c.adj[na]), i)
 		c.adj[nb] = append(slices.Clip(c.adj[nb]), i)
 	}
@@ -194,12 +227,13 @@ func (c *idClosure) addLink(a, b string, s datalog.Poly, val valuation) bool {
 // structural members (sorted by name) or the true classes' smallest
 // members, and the key fragments of the joined class.
 func (c *idClosure) union(l int, x, y int32) {
-	cls := c.labels(l)
-	keep, drop := cls[x], cls[y]
+	keep, drop := c.labels(l)[x], c.labels(l)[y]
 	if keep == drop {
 		return
 	}
+	cls := c.ownLabels(l)
 	if l == lvlStruct {
+		c.members = own(c.members, &c.owns[ownMembers])
 		if len(c.members[keep]) < len(c.members[drop]) {
 			keep, drop = drop, keep
 		}
@@ -215,6 +249,7 @@ func (c *idClosure) union(l int, x, y int32) {
 			}
 		}
 		if l == lvlTrue && c.tmin[drop] < c.tmin[keep] {
+			c.tmin = own(c.tmin, &c.owns[ownTmin])
 			c.tmin[keep] = c.tmin[drop]
 		}
 	}
