@@ -169,7 +169,10 @@ func BenchmarkIdentityStage(b *testing.B) {
 
 // BenchmarkIdentityStageThenGrade stages one more link into the world of
 // each shape at the largest size and then grades one atom: the first read
-// of a staged world builds its identity closure (O(links), DL-0041).
+// of a staged world derives its identity closure from its parent's (a copy
+// of a few arrays and the unions of the new link, DL-0100) and grades
+// through the parent's class keys (DL-0101). The first iteration builds
+// the parent's closure and key sets, once; the median is the derived read.
 func BenchmarkIdentityStageThenGrade(b *testing.B) {
 	sizes := identitySizes()
 	n := sizes[len(sizes)-1]

@@ -36,7 +36,8 @@ type idEdge struct {
 // lowered same-as link, whatever its grade: it decides which closed atoms
 // exist. The true and non-false classes decide their grades.
 type idClosure struct {
-	node    map[string]int32 // linked entity → node
+	node    map[string]int32 // linked entity → node (shared with derived closures, never written after build)
+	extra   map[string]int32 // nodes a derived closure added (closure_derive.go)
 	names   []string         // node → entity
 	edges   []idEdge
 	adj     [][]int32 // node → edges
@@ -46,8 +47,26 @@ type idClosure struct {
 	tmin    []string  // true class → its smallest member (by root node)
 	ncls    []int32   // node → class over the links that are not false
 
+	// A closure derived from another (closure_derive.go) grades through
+	// the aggregates of origin, the last one built from scratch: parts
+	// names, per level, the origin key fragments of each class that
+	// differs from origin's.
+	origin *idClosure
+	parts  [levels]map[int32][]string
+	nparts int         // fragments in parts, for the bound
+	owns   [owned]bool // which shared arrays a derived closure has copied
+
 	mu   sync.Mutex
 	aggs map[string]*predAgg
+}
+
+// lookup is the node of an entity, if it is linked.
+func (c *idClosure) lookup(s string) (int32, bool) {
+	if n, ok := c.node[s]; ok {
+		return n, true
+	}
+	n, ok := c.extra[s]
+	return n, ok
 }
 
 // predAgg is what grading a predicate's closed atoms needs: its stored
@@ -64,7 +83,16 @@ type predAgg struct {
 
 // closure is the world's identity closure, built on first use.
 func (w *World) closure() *idClosure {
-	w.closureOnce.Do(func() { w.idc = w.buildClosure() })
+	w.closureOnce.Do(func() {
+		if w.idParent != nil {
+			w.idc = w.deriveClosure()
+			w.idParent, w.idLinks = nil, nil // let the parent go
+		}
+		if w.idc == nil {
+			w.idc = w.buildClosure()
+		}
+		w.idBuilt.Store(true)
+	})
 	return w.idc
 }
 
@@ -174,7 +202,7 @@ func (c *idClosure) classes(keep func(int) bool) []int32 {
 type certainClasses struct{ c *idClosure }
 
 func (e certainClasses) find(x string) string {
-	if n, ok := e.c.node[x]; ok {
+	if n, ok := e.c.lookup(x); ok {
 		return e.c.tmin[e.c.tcls[n]]
 	}
 	return x
@@ -189,7 +217,7 @@ func (c *idClosure) key(args []string, cls []int32) string {
 		if i > 0 {
 			b.WriteByte(0)
 		}
-		if n, ok := c.node[a]; ok {
+		if n, ok := c.lookup(a); ok {
 			b.WriteByte('#')
 			b.WriteString(strconv.Itoa(int(cls[n])))
 		} else {
@@ -206,8 +234,8 @@ func (c *idClosure) pairTruth(a, b string) datalog.Truth {
 	if a == b {
 		return datalog.True
 	}
-	na, oka := c.node[a]
-	nb, okb := c.node[b]
+	na, oka := c.lookup(a)
+	nb, okb := c.lookup(b)
 	switch {
 	case !oka || !okb || c.scls[na] != c.scls[nb]:
 		return datalog.False
@@ -263,16 +291,24 @@ func (w *World) identityReachesPred(pred string) bool {
 	return false
 }
 
-// agg is the aggregate of pred, built on first use.
+// agg is the aggregate of pred under the world's own closure, built on
+// first use.
 func (w *World) agg(pred string) *predAgg {
-	c := w.closure()
+	return w.closure().aggOf(pred, w.model, w.val)
+}
+
+// aggOf is the aggregate of pred's atoms in model, graded under val and
+// keyed by c's classes; c keeps it. The model and valuation must be the
+// same on every call for one closure (a derived closure's origin is
+// asked only while its worlds agree on both: closure_derive.go).
+func (c *idClosure) aggOf(pred string, model *datalog.Model, val valuation) *predAgg {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if a, ok := c.aggs[pred]; ok {
 		return a
 	}
-	a := &predAgg{facts: w.model.Facts(pred), groups: map[string][]int32{}, certain: map[string]bool{}, possible: map[string]bool{}}
-	g := w.model.Grader(w.val)
+	a := &predAgg{facts: model.Facts(pred), groups: map[string][]int32{}, certain: map[string]bool{}, possible: map[string]bool{}}
+	g := model.Grader(val)
 	a.truth = make([]datalog.Truth, len(a.facts))
 	for i, f := range a.facts {
 		t := g.Grade(pred, f.Args...).Truth()
@@ -296,7 +332,11 @@ func (w *World) agg(pred string) *predAgg {
 
 // closedGrade grades the closed atom pred(args).
 func (w *World) closedGrade(pred string, args []string) datalog.Grade {
-	a, c := w.agg(pred), w.closure()
+	c := w.closure()
+	if g, ok := w.derivedGrade(c, pred, args); ok {
+		return g
+	}
+	a := w.agg(pred)
 	switch {
 	case a.certain[c.key(args, c.tcls)]:
 		return datalog.Certain
@@ -312,7 +352,7 @@ func (w *World) closedGrade(pred string, args []string) datalog.Grade {
 func (c *idClosure) candidates(args []string) [][]string {
 	out := make([][]string, len(args))
 	for i, a := range args {
-		n, ok := c.node[a]
+		n, ok := c.lookup(a)
 		if !ok {
 			out[i] = []string{a}
 			continue

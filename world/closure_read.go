@@ -140,9 +140,9 @@ func (w *World) closedWhy(pred string, args []string) datalog.Why {
 			if zj == args[j] {
 				continue
 			}
-			p, ok := labels[j][c.node[zj]]
+			p, ok := labels[j][c.mustNode(zj)]
 			if !ok {
-				p = c.shortestPath(c.node[args[j]], c.node[zj])
+				p = c.shortestPath(c.mustNode(args[j]), c.mustNode(zj))
 			}
 			term = term.Mul(p)
 		}
@@ -163,7 +163,7 @@ func (w *World) closedWhy(pred string, args []string) datalog.Why {
 // simple paths). complete is false when the work passed its bound; the
 // labels found are then lower bounds, and some nodes may have none.
 func (c *idClosure) linkSupports(x string) (labels map[int32]datalog.Poly, complete bool) {
-	n, ok := c.node[x]
+	n, ok := c.lookup(x)
 	if !ok {
 		return nil, true
 	}

@@ -143,6 +143,7 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 	}
 	ix, fresh := w.ix.derive(entries)
 	nw := w.share(ix)
+	nw.inheritClosure(w, fresh)
 	if len(fresh) == 0 {
 		return nw, true, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
@@ -48,6 +49,13 @@ type World struct {
 
 	closureOnce sync.Once
 	idc         *idClosure // identity closed at read time, built on first use
+	idBuilt     atomic.Bool
+	// A world staged from idParent by adding only the same-as claims
+	// idLinks derives its closure from idParent's (closure_derive.go);
+	// idDepth counts the staged worlds back to one whose closure was read.
+	idParent *World
+	idLinks  []Entry
+	idDepth  int
 
 	prog   *datalog.Program
 	model  *datalog.Model
