@@ -5,7 +5,6 @@
 package world
 
 import (
-	"bytes"
 	"slices"
 	"sort"
 )
@@ -28,22 +27,4 @@ func (w *World) Suppose(hyps []string) *World {
 	nw.rerun(groupFunctional, nw.checkFunctional)
 	nw.rerun(groupFluents, nw.checkFluents)
 	return nw
-}
-
-// Supposed lists the hypotheses supposed true, sorted.
-func (w *World) Supposed() []string { return slices.Clone(w.supposed) }
-
-// Staged lists the world's staged (not yet committed) entries, by object
-// id. The order a workspace staged them in is the workspace's to keep
-// (author keeps it for its digest); the world's answer does not depend on
-// how it was reached.
-func (w *World) Staged() []Entry {
-	var out []Entry
-	for i := w.ix.stagedFrom.entries; i < w.ix.entries.n; i++ {
-		if e := w.ix.entries.at(i); e.Staged {
-			out = append(out, e)
-		}
-	}
-	slices.SortFunc(out, func(a, b Entry) int { return bytes.Compare(a.ID[:], b.ID[:]) })
-	return out
 }
