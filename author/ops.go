@@ -114,6 +114,10 @@ func Register(r *worker.Registry, s *Service) {
 	worker.Register(r, worker.Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Fiction: true}, s.opDiscard)
 	worker.Register(r, worker.Spec{Name: "author.materialize", Summary: "Commit the staged declarations; refused while an error finding stands.", Mutating: true, Fiction: true}, s.opMaterialize)
 	registerReads(r, s)
+	registerLedger(r, s)       // ledger_ops.go: decisions, standing, defeat
+	registerDeclarations(r, s) // declare_ops.go: constraints, identity, rules, inertia
+	registerBranch(r, s)       // branch_ops.go: branch and merge
+	registerExpert(r, s)       // expert_ops.go: states, the language lane, continuity and ledger
 	for _, k := range killedForms {
 		r.Kill(k)
 	}
