@@ -7,7 +7,7 @@ import (
 	"github.com/deloreis/deloreis/worker"
 )
 
-func v(name string) map[string]any { return map[string]any{"var": name} }
+func v(name string) map[string]any  { return map[string]any{"var": name} }
 func k(value string) map[string]any { return map[string]any{"const": value} }
 func atom(pred string, args ...map[string]any) map[string]any {
 	return map[string]any{"pred": pred, "args": args}
