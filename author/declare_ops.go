@@ -10,6 +10,7 @@ package author
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/deloreis/deloreis/dli"
@@ -36,8 +37,8 @@ func registerDeclarations(r *worker.Registry, s *Service) {
 		"Declare a fluent predicate inertial: an open value persists until a later distinct value on the slot.", false)
 	registerDecl[*objects.SameAs](r, s, "author.assert_same_as",
 		"Assert that two entity ids name the same bearer.", true)
-	registerDecl[*objects.PredicateSameAs](r, s, "author.assert_predicate_same_as",
-		"Assert that two predicate names name the same property.", false)
+	worker.Register(r, worker.Spec{Name: "author.assert_predicate_same_as",
+		Summary: "Assert that two predicate names name the same property.", Mutating: true}, s.opAssertPredicateSameAs)
 	registerDecl[*objects.State](r, s, "author.add_state",
 		"Stage a fluent value of an entity with its since and until anchors.", true)
 	worker.Register(r, worker.Spec{Name: "author.add_rule",
@@ -62,6 +63,25 @@ func (s *Service) opAddRule(_ context.Context, c *worker.Call, p *ClaimParams[*o
 	})
 }
 
+// opAssertPredicateSameAs stages a predicate identity. A self-identity is
+// a warning and a no-op (DLI section 3.15); the world closes over it
+// silently, so the warning is the staging call's, from the catalogue's
+// identity.self-merge (DL-0124).
+func (s *Service) opAssertPredicateSameAs(_ context.Context, c *worker.Call, p *ClaimParams[*objects.PredicateSameAs]) (StageResult, error) {
+	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		res, err := s.stageClaim(ws, p.Object)
+		if err != nil || p.Object.Left != p.Object.Right {
+			return res, err
+		}
+		id, _ := p.Object.ID()
+		info, _ := world.Info(world.CodeSelfMerge)
+		res.Findings = append(res.Findings, world.Finding{Code: info.Code, Severity: info.Severity, Grade: info.Grade,
+			Message:   fmt.Sprintf("Predicate %s is declared the same property as itself: a harmless no-op.", p.Object.Left),
+			Citations: []string{id.String()}, Data: map[string]any{"predicate": p.Object.Left}})
+		return res, nil
+	})
+}
+
 // stageRule checks a rule before staging it: range restriction, then its
 // name, then — only once both pass — a tentative stage of the rule over
 // everything staged, refused when it brings rule.unstratifiable. Any other
@@ -82,9 +102,17 @@ func (s *Service) stageRule(ws *Workspace, r *objects.Rule) (StageResult, error)
 	if err != nil {
 		return StageResult{}, err
 	}
+	// The candidate closes the cycle, so its head is on it and the compile
+	// leaves it out; the rules already staged that it drags out with it
+	// are reported too, after it.
 	var unstrat []world.Finding
 	for _, f := range newFindings(ws.world.Findings(), tentative.Findings()) {
-		if f.Code == world.CodeRuleUnstratifiable {
+		if f.Code != world.CodeRuleUnstratifiable {
+			continue
+		}
+		if len(f.Citations) == 1 && f.Citations[0] == id.String() {
+			unstrat = append([]world.Finding{f}, unstrat...)
+		} else {
 			unstrat = append(unstrat, f)
 		}
 	}
@@ -95,12 +123,15 @@ func (s *Service) stageRule(ws *Workspace, r *objects.Rule) (StageResult, error)
 }
 
 // ruleRefused is the typed refusal of a rule, naming the finding's code.
+// A stratification finding says the tentative compile left the rule out;
+// the refusal says why in the caller's terms: it was not staged at all.
 func ruleRefused(r *objects.Rule, fs []world.Finding) *worker.Error {
-	msg := fs[0].Message
-	if !strings.HasSuffix(msg, ".") {
-		msg += "."
+	why := strings.TrimSuffix(fs[0].Message, ".")
+	if fs[0].Code == world.CodeRuleUnstratifiable {
+		why = "beside the rules already committed and staged it cannot be stratified: " +
+			strings.TrimPrefix(why, "Rule "+r.Name+" is left out of the world: ")
 	}
 	return worker.Errorf(worker.ClassRefused, CodeRuleRefused,
-		"Rule %s was not staged (%s): %s Nothing was staged; repair the rule and add it again.", r.Name, fs[0].Code, msg).
+		"Rule %s was not staged (%s): %s. Nothing was staged; repair the rule and add it again.", r.Name, fs[0].Code, why).
 		With("finding", fs[0].Code).With("findings", fs).With("rendered", dli.RenderDecl(r))
 }

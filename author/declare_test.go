@@ -1,10 +1,15 @@
 package author
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/world"
 )
 
 func v(name string) map[string]any  { return map[string]any{"var": name} }
@@ -77,13 +82,13 @@ func TestAddRuleRefusals(t *testing.T) {
 	}{
 		{"unbound head variable", nil, func(ws string) map[string]any {
 			return ruleParams(ws, "heir", atom("heir", v("X"), v("Z")), lit(atom("child", v("X"), v("Y")), false))
-		}, "rule.unbound-variable", "variable Z in the head"},
+		}, "rule.unbound-variable", "Variable Z in the head"},
 		{"unbound negated variable", nil, func(ws string) map[string]any {
 			return ruleParams(ws, "lonely", atom("lonely", v("X")), lit(atom("person", v("X")), false), lit(atom("friend", v("X"), v("Y")), true))
 		}, "rule.unbound-variable", "not friend"},
 		{"unbound before duplicate", nil, func(ws string) map[string]any {
 			return ruleParams(ws, "kin-of", atom("kin", v("X"), v("Q")), lit(atom("sibling", v("X"), v("Y")), false))
-		}, "rule.unbound-variable", "variable Q"},
+		}, "rule.unbound-variable", "Variable Q"},
 		{"duplicate of the base", nil, func(ws string) map[string]any {
 			return ruleParams(ws, "kin-of", atom("kin", v("Y"), v("X")), lit(atom("sibling", v("X"), v("Y")), false))
 		}, "rule.duplicate", `"kin-of"`},
@@ -123,8 +128,13 @@ func TestAddRuleRefusals(t *testing.T) {
 			if e["finding"] != c.code {
 				t.Errorf("error finding %v, want %s", e["finding"], c.code)
 			}
-			if fs, _ := e["findings"].([]any); len(fs) == 0 || codes(fs)[0] != c.code {
-				t.Errorf("error findings %v", e["findings"])
+			fs, _ := e["findings"].([]any)
+			if len(fs) == 0 || codes(fs)[0] != c.code {
+				t.Fatalf("error findings %v", e["findings"])
+			}
+			// The first finding is the refused rule's own.
+			if rule := fs[0].(map[string]any)["data"].(map[string]any)["rule"]; rule != c.rule(ws)["name"] {
+				t.Errorf("first finding is about rule %v, want %v", rule, c.rule(ws)["name"])
 			}
 			after := h.ok("author.status", map[string]any{"workspace": ws})
 			if after["workspace_digest"] != before["workspace_digest"] || len(after["staged"].([]any)) != len(before["staged"].([]any)) {
@@ -152,6 +162,21 @@ func TestAddRuleStagesThenBlocks(t *testing.T) {
 		t.Fatalf("staged %v", st["staged"])
 	}
 	h.refused(CodeMaterializeBlocked, "author.materialize", map[string]any{"workspace": ws})
+
+	// A control character has no canonical form, so it cannot be staged
+	// even to block: the rule is refused at decode, as every add is
+	// (DL-0122), and the census code is in the error's problems.
+	st := h.ok("author.status", map[string]any{"workspace": ws})
+	e := h.refused(CodeInvalidObject, "author.add_rule", ruleParams(ws, "bell", atom("bell", v("X")), lit(atom("rings", v("X"), k("ding\u0007")), false)))
+	if e["class"] != string(worker.ClassSchema) || e["field"] != "body[0].atom.args[1].const" {
+		t.Errorf("control character: %v", e)
+	}
+	if ps, _ := e["problems"].([]any); len(ps) != 1 || ps[0].(map[string]any)["code"] != "field.control-char" {
+		t.Errorf("control character problems: %v", e["problems"])
+	}
+	if st2 := h.ok("author.status", map[string]any{"workspace": ws}); st2["workspace_digest"] != st["workspace_digest"] {
+		t.Error("a rule with a control character moved the workspace")
+	}
 
 	// A clean rule over a fact derives, and materializes.
 	ws2 := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
@@ -202,9 +227,115 @@ func TestSameAsStageTimeFindings(t *testing.T) {
 			t.Errorf("%s = %s was not staged", c.left, c.right)
 		}
 	}
-	// The temporal one blocks; discarding it unblocks.
+	// The temporal one blocks materialize.
 	chk := h.ok("author.check", map[string]any{"workspace": ws})
 	if chk["blocked"] != true {
 		t.Fatalf("check %v", chk)
+	}
+}
+
+// TestPredicateIdentityDefeated: a certain predicate identity merges the
+// property for queries, rules and the FD check; once an attack defeats the
+// decision it cites (committed with lorestore directly, as author.defeat
+// would), a workspace opened after reads the merge's consequences reverted
+// — derived facts dead, the FD finding gone — and the source facts still
+// certain under their own names.
+func TestPredicateIdentityDefeated(t *testing.T) {
+	h := newHarness(t, "saga")
+	canon := objects.Cited(objects.CitedRatified, "canon")
+	psa := &objects.PredicateSameAs{Left: "home", Right: "dwelling", Provenance: objects.Cited(objects.CitedRatified, "merge-ruling")}
+	psaID, err := psa.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit := func(summary string, objs ...objects.Object) {
+		t.Helper()
+		b := lorestore.NewBatch()
+		for _, o := range objs {
+			if _, err := b.Put("saga", o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := h.store.Commit(b, lorestore.NewMessage(summary, "materialize", "saga"), lorestore.CommitOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commit("the saga",
+		&objects.Decision{Ident: "canon"}, &objects.Decision{Ident: "merge-ruling"},
+		&objects.Entity{Kind: objects.KindPerson, Ident: "sigrun", Name: "Sigrun", Provenance: canon},
+		&objects.Entity{Kind: objects.KindPerson, Ident: "hogni", Name: "Hogni", Provenance: canon},
+		&objects.Functional{Pred: "home", Provenance: canon},
+		&objects.Fact{Entity: "sigrun", Key: "home", Value: "the-north", Provenance: canon},
+		&objects.Fact{Entity: "sigrun", Key: "dwelling", Value: "the-south", Provenance: canon},
+		&objects.Fact{Entity: "hogni", Key: "dwelling", Value: "the-east", Provenance: canon},
+		&objects.Rule{Name: "housed", Head: objects.Atom{Pred: "housed", Args: []objects.Term{objects.Var("X")}},
+			Body: []objects.Literal{{Atom: objects.Atom{Pred: "home", Args: []objects.Term{objects.Var("X"), objects.Var("Y")}}}}, Provenance: canon},
+		psa,
+	)
+	type grades map[string]datalog.Grade
+	read := func() (*Workspace, grades, []string) {
+		t.Helper()
+		ws, err := h.svc.Open("saga", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := grades{}
+		for _, a := range [][]string{
+			{"home", "hogni", "the-east"}, {"home", "sigrun", "the-south"}, {"home", "sigrun", "the-north"},
+			{"dwelling", "hogni", "the-east"}, {"dwelling", "sigrun", "the-south"}, {"dwelling", "sigrun", "the-north"},
+			{"housed", "hogni"}, {"housed", "sigrun"},
+		} {
+			g[strings.Join(a, " ")] = ws.world.Grade(a[0], a[1:]...)
+		}
+		var fs []string
+		for _, f := range ws.world.Findings() {
+			fs = append(fs, f.Code)
+		}
+		return ws, g, fs
+	}
+	ws, g, fs := read()
+	for _, a := range []string{"home hogni the-east", "home sigrun the-south", "dwelling sigrun the-north", "housed hogni", "housed sigrun"} {
+		if g[a] != datalog.Certain {
+			t.Errorf("merged: %s is %s, want certain", a, g[a])
+		}
+	}
+	if !slices.Contains(fs, world.CodeFDViolation) {
+		t.Errorf("merged: findings %v, want %s", fs, world.CodeFDViolation)
+	}
+	q := h.ok("author.query", map[string]any{"workspace": ws.ID(), "goal": atom("home", v("X"), v("Y"))})
+	if q["total"].(float64) != 3 {
+		t.Errorf("merged: query home %v", q)
+	}
+
+	commit("defeat the merge", &objects.Decision{Ident: "retcon"}, &objects.Attack{Attacker: "retcon", Target: "merge-ruling", Claim: psaID})
+	ws, g, fs = read()
+	if got := ws.world.ClaimGrade(psaID); got != datalog.Dead {
+		t.Errorf("defeated identity claim is %s", got)
+	}
+	for _, a := range []string{"home hogni the-east", "home sigrun the-south", "dwelling sigrun the-north", "housed hogni"} {
+		if g[a] != datalog.Dead {
+			t.Errorf("defeated: %s is %s, want dead", a, g[a])
+		}
+	}
+	for _, a := range []string{"home sigrun the-north", "dwelling sigrun the-south", "dwelling hogni the-east", "housed sigrun"} {
+		if g[a] != datalog.Certain {
+			t.Errorf("defeated: source %s is %s, want certain", a, g[a])
+		}
+	}
+	if slices.Contains(fs, world.CodeFDViolation) || slices.Contains(fs, world.CodePolicyPromoted) {
+		t.Errorf("defeated: findings %v still hold the merge's", fs)
+	}
+	q = h.ok("author.query", map[string]any{"workspace": ws.ID(), "goal": atom("home", v("X"), v("Y"))})
+	// The query still lists the merged answers, each now dead.
+	for _, a := range q["answers"].([]any) {
+		a := a.(map[string]any)
+		args := a["args"].([]any)
+		want := "dead"
+		if args[0] == "sigrun" && args[1] == "the-north" {
+			want = "certain"
+		}
+		if a["grade"] != want {
+			t.Errorf("defeated: home(%v, %v) answers %v, want %s", args[0], args[1], a["grade"], want)
+		}
 	}
 }

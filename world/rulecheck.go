@@ -24,8 +24,8 @@ func (w *World) HasRule(name string) bool { return w.ruleNamed(name) }
 func (w *World) PreflightRule(id objects.ID, r *objects.Rule) (Finding, bool) {
 	if v, where, bad := unboundVar(r); bad {
 		f := newFinding(CodeRuleUnboundVariable,
-			"Rule %s is refused: variable %s in %s is bound by no positive body atom. Add a positive body atom that binds %s, or use a constant.",
-			r.Name, v, where, v)
+			"Variable %s in %s of rule %s is bound by no positive body atom; add a positive body atom that binds %s, or use a constant.",
+			v, where, r.Name, v)
 		f.Citations = []string{id.String()}
 		f.Data = map[string]any{"rule": r.Name, "variable": v}
 		return f, false
