@@ -66,7 +66,7 @@ func (s *Service) opAddRule(_ context.Context, c *worker.Call, p *ClaimParams[*o
 // opAssertPredicateSameAs stages a predicate identity. A self-identity is
 // a warning and a no-op (DLI section 3.15); the world closes over it
 // silently, so the warning is the staging call's, from the catalogue's
-// identity.self-merge (DL-0124).
+// identity.self-merge (DL-0123).
 func (s *Service) opAssertPredicateSameAs(_ context.Context, c *worker.Call, p *ClaimParams[*objects.PredicateSameAs]) (StageResult, error) {
 	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		res, err := s.stageClaim(ws, p.Object)

@@ -339,3 +339,27 @@ func TestPredicateIdentityDefeated(t *testing.T) {
 		}
 	}
 }
+
+// TestPredicateSelfIdentityWarns: a predicate declared the same as itself
+// is staged with a self-merge warning on the call (DL-0123), and nothing
+// blocks.
+func TestPredicateSelfIdentityWarns(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	d0 := h.ok("author.status", map[string]any{"workspace": ws})["workspace_digest"]
+	r := h.ok("author.assert_predicate_same_as", map[string]any{"workspace": ws, "left": "home", "right": "home", "provenance": prop()})
+	fs := r["findings"].([]any)
+	if len(fs) != 1 || fs[0].(map[string]any)["code"] != "identity.self-merge" || fs[0].(map[string]any)["severity"] != "warn" {
+		t.Fatalf("findings %v", fs)
+	}
+	if r["workspace_digest"] == d0 {
+		t.Fatal("the self-identity was not staged")
+	}
+	r = h.ok("author.assert_predicate_same_as", map[string]any{"workspace": ws, "left": "home", "right": "dwelling", "provenance": prop()})
+	if fs := r["findings"].([]any); len(fs) != 0 {
+		t.Fatalf("a proposed identity brought findings %v", fs)
+	}
+	if chk := h.ok("author.check", map[string]any{"workspace": ws}); chk["blocked"] != false {
+		t.Fatalf("check %v", chk)
+	}
+}
