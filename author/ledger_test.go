@@ -370,3 +370,120 @@ func TestDefeatSameAsUnmerges(t *testing.T) {
 		t.Fatalf("the fact of its own entity: %v", g)
 	}
 }
+
+func TestMaterializeWithDecision(t *testing.T) {
+	h, ws := ledgerWorld(t)
+	h.ok("author.record_decisions", map[string]any{"workspace": ws, "records": []any{
+		map[string]any{"decision": "d-accept"}, map[string]any{"decision": "d-own"}}})
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "galahad", "name": "Galahad", "provenance": prop()})
+	h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": "tongue", "value": "saltish", "provenance": prop()})
+	h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": "home", "value": "the-ward", "provenance": cited("provisional", "d-own")})
+	h.ok("author.open_question", map[string]any{"workspace": ws, "id": "q", "prompt": "Which coast?"})
+	h.ok("author.add_option", map[string]any{"workspace": ws, "question": "q", "id": "north", "label": "North", "implies": map[string]any{"pred": "coast", "args": []any{"north"}}})
+	link := &objects.SameAs{Left: "mireth", Right: "galahad", Provenance: objects.Proposed("session-7c9")}
+	rule := &objects.Rule{Name: "speaks", Head: objects.Atom{Pred: "speaks", Args: []objects.Term{{Var: "X"}}},
+		Body: []objects.Literal{{Atom: objects.Atom{Pred: "tongue", Args: []objects.Term{{Var: "X"}, {Var: "Y"}}}}}, Provenance: objects.Proposed("session-7c9")}
+	w, _ := h.svc.workspace(ws)
+	w.mu.Lock()
+	_, err := w.stage([]objects.Object{link, rule}, nil)
+	w.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An unrecorded decision is refused and nothing is written.
+	head := h.head()
+	h.refused(CodeUnknownDecision, "author.materialize", map[string]any{"workspace": ws, "decision": "d-nope"})
+	if h.head() != head {
+		t.Fatal("refused materialize committed")
+	}
+	r := h.ok("author.materialize", map[string]any{"workspace": ws, "decision": "d-accept", "rendered": true})
+	stamps := r["stamped"].([]any)
+	if len(stamps) != 3 { // two entities and the proposed fact
+		t.Fatalf("stamped %v", stamps)
+	}
+	var ratify map[string]any
+	for _, c := range r["committed"].([]any) {
+		if c.(map[string]any)["type"] == "ratify" {
+			ratify = c.(map[string]any)["object"].(map[string]any)
+		}
+	}
+	if ratify == nil || len(ratify["claims"].([]any)) != 3 || ratify["decision"] != "d-accept" {
+		t.Fatalf("ratify %v", ratify)
+	}
+	for _, s := range stamps {
+		to := s.(map[string]any)["to"].(string)
+		if !contains(anyStrings(ratify["claims"]), to) {
+			t.Fatalf("stamp %v not ratified", s)
+		}
+		if g := h.grade(ws, to); g != datalog.Certain {
+			t.Fatalf("stamped claim %s: %v", to, g)
+		}
+	}
+	log, _ := h.store.Log(lorestore.LogOptions{From: "main", Limit: 1})
+	if got := log[0].Message.All(lorestore.TrailerDecision); len(got) != 1 || got[0] != "d-accept" {
+		t.Fatalf("trailers %v", log[0].Message.Trailers)
+	}
+	wd := h.worldOf(ws)
+	own := claimID(t, &objects.Fact{Entity: "mireth", Key: "home", Value: "the-ward", Provenance: objects.Cited(objects.CitedProvisional, "d-own")})
+	if g := h.grade(ws, own); g != datalog.Certain {
+		t.Fatalf("own-cited fact: %v", g)
+	}
+	if g := h.grade(ws, claimID(t, link)); g != datalog.Possible {
+		t.Fatalf("carriage link stamped: %v", g)
+	}
+	if g := wd.Grade("speaks", "mireth"); g != datalog.Possible {
+		t.Fatalf("rule derivation: %v, want possible (the rule is not stamped)", g)
+	}
+	if g := wd.Grade("coast", "north"); g != datalog.Possible {
+		t.Fatalf("option-implied atom: %v", g)
+	}
+}
+
+func anyStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+func TestMaterializeWithDecisionRechecks(t *testing.T) {
+	h, ws := ledgerWorld(t)
+	h.ok("author.record_decision", map[string]any{"workspace": ws, "decision": "d-1"})
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": cited("ratified", "d-1")})
+	h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": "tongue", "value": "saltish", "provenance": cited("ratified", "d-1")})
+	w, _ := h.svc.workspace(ws)
+	w.mu.Lock()
+	_, err := w.stage([]objects.Object{&objects.Functional{Pred: "tongue", Provenance: objects.Cited(objects.CitedRatified, "d-1")}}, nil)
+	w.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.ok("author.materialize", map[string]any{"workspace": ws})
+	// A second, proposed value is possible: no violation until it is stamped certain.
+	h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": "tongue", "value": "highish", "provenance": prop()})
+	if c := h.ok("author.check", map[string]any{"workspace": ws}); c["errors"].(float64) != 0 {
+		t.Fatalf("findings before stamping: %v", c["findings"])
+	}
+	head := h.head()
+	e := h.refused(CodeMaterializeBlocked, "author.materialize", map[string]any{"workspace": ws, "decision": "d-1"})
+	if fs := e["findings"].([]any); len(fs) != 1 || fs[0].(map[string]any)["code"] != "continuity.fd-violation" {
+		t.Fatalf("findings %v", e["findings"])
+	}
+	if h.head() != head {
+		t.Fatal("blocked materialize committed")
+	}
+	// A staged claim a ledger record names by id cannot keep that citation.
+	id := claimID(t, &objects.Fact{Entity: "mireth", Key: "tongue", Value: "highish", Provenance: objects.Proposed("session-7c9")})
+	pid, _ := objects.ParseID(id)
+	w.mu.Lock()
+	_, err = w.stage([]objects.Object{&objects.Standing{Claim: pid, Standing: objects.StandingProvisional, Decision: "d-1"}}, nil)
+	w.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.refused(CodeStampCitation, "author.materialize", map[string]any{"workspace": ws, "decision": "d-1"})
+	// Without a decision the layer commits as staged.
+	h.ok("author.materialize", map[string]any{"workspace": ws})
+}

@@ -110,3 +110,12 @@ func (w *World) Attacks() []Entry {
 func (w *World) Objects() iter.Seq[Entry] {
 	return w.ix.entries.all()
 }
+
+// LedgerRecords lists the attacks, standing revisions and ratify records
+// of the world: the objects that name claims by their ids.
+func (w *World) LedgerRecords() []Entry {
+	out := make([]Entry, 0, len(w.ix.attacks)+len(w.ix.standing)+len(w.ix.ratify))
+	out = append(out, w.ix.attacks...)
+	out = append(out, w.ix.standing...)
+	return append(out, w.ix.ratify...)
+}
