@@ -447,7 +447,12 @@ func standingOf(bw *world.World, id objects.ID) objects.StandingValue {
 // onEveryPath requires the decision to occur in every support path of the
 // claim's atoms; the refusal names the first path without it.
 func onEveryPath(bw *world.World, id objects.ID, decision, field string) error {
-	paths, _ := bw.SupportPaths(id)
+	paths, truncated := bw.SupportPaths(id)
+	if truncated {
+		return worker.Errorf(worker.ClassRefused, CodeNotOnEveryPath,
+			"Claim %s has more support paths than an explanation lists, so decision %q cannot be checked on every one.", id, decision).
+			With("claim_id", id.String()).With(field, decision).With("truncated", true)
+	}
 	if len(paths) == 0 {
 		return worker.Errorf(worker.ClassRefused, CodeNotOnEveryPath,
 			"Claim %s has no support path, so no decision supports it.", id).With("claim_id", id.String()).With(field, decision)
