@@ -16,7 +16,7 @@ import (
 // benchService is a service over a fresh store whose scope "big" holds n
 // facts over n/10 persons, every fact cited (provisional) by decision d-1,
 // in one commit; and an open workspace over it.
-func benchService(b *testing.B, n int) (*Service, *worker.Registry, string) {
+func benchService(b *testing.B, n int) (*Service, *worker.Registry, string, time.Duration) {
 	b.Helper()
 	s, err := lorestore.Init(b.TempDir(), lorestore.Options{})
 	if err != nil {
@@ -48,11 +48,12 @@ func benchService(b *testing.B, n int) (*Service, *worker.Registry, string) {
 	}
 	reg := worker.NewRegistry()
 	Register(reg, svc)
+	t0 := time.Now()
 	ws, err := svc.Open("big", "")
 	if err != nil {
 		b.Fatal(err)
 	}
-	return svc, reg, ws.ID()
+	return svc, reg, ws.ID(), time.Since(t0)
 }
 
 func benchFact(i, persons int) *objects.Fact {
@@ -76,7 +77,7 @@ func dispatch(b *testing.B, reg *worker.Registry, op string, params any) map[str
 // citing the next, the last citing the first: forward and cyclic
 // citations) over a 10,000-fact world: one check, one stage, one commit.
 func BenchmarkRecordDecisions1000(b *testing.B) {
-	svc, reg, ws := benchService(b, 10_000)
+	svc, reg, ws, _ := benchService(b, 10_000)
 	const n = 1000
 	b.ResetTimer()
 	var total time.Duration
@@ -104,7 +105,7 @@ func BenchmarkRecordDecisions1000(b *testing.B) {
 // the attack onto the base world and files it in the cache.
 func BenchmarkDefeat100k(b *testing.B) {
 	const n = 100_000
-	svc, reg, ws := benchService(b, n)
+	svc, reg, ws, compile := benchService(b, n)
 	persons := n / 10
 	compiles := svc.cache.compileCount()
 	b.ResetTimer()
@@ -142,4 +143,5 @@ func BenchmarkDefeat100k(b *testing.B) {
 	b.ReportMetric(float64((defeat+read).Microseconds())/1000/float64(b.N), "ms/defeat-to-read")
 	b.ReportMetric(float64(defeat.Microseconds())/1000/float64(b.N), "ms/defeat")
 	b.ReportMetric(float64(read.Microseconds())/1000/float64(b.N), "ms/read")
+	b.ReportMetric(float64(compile.Milliseconds()), "ms-compile-base") // what a recompile would cost
 }
