@@ -288,6 +288,9 @@ func TestDefeatAndRestore(t *testing.T) {
 	// Refusals: the same attack again; a decision neither on a path nor attacking.
 	head := h.head()
 	h.refused(CodeAttackExists, "author.defeat", map[string]any{"workspace": ws, "claim_id": fact, "decision": "d-2", "defeated_decision": "d-1"})
+	if h.head() != head {
+		t.Fatal("a repeated attack committed")
+	}
 	h.ok("author.record_decision", map[string]any{"workspace": ws, "decision": "d-9"})
 	head = h.head()
 	h.refused(CodeNotOnEveryPath, "author.defeat", map[string]any{"workspace": ws, "claim_id": fact, "decision": "d-4", "defeated_decision": "d-9"})
@@ -486,4 +489,41 @@ func TestMaterializeWithDecisionRechecks(t *testing.T) {
 	h.refused(CodeStampCitation, "author.materialize", map[string]any{"workspace": ws, "decision": "d-1"})
 	// Without a decision the layer commits as staged.
 	h.ok("author.materialize", map[string]any{"workspace": ws})
+}
+
+func TestRecordDecisionsOverAMovedBranch(t *testing.T) {
+	h, ws1 := ledgerWorld(t)
+	ws2 := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	h.ok("author.add_entity", map[string]any{"workspace": ws1, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
+	digest := h.ok("author.status", map[string]any{"workspace": ws1})["workspace_digest"]
+	h.ok("author.record_decision", map[string]any{"workspace": ws2, "decision": "d-1"})
+	moved := h.head()
+	// ws1 still stands on the old base: over the moved head, d-1 is recorded already.
+	e := h.refused(CodeDecisionExists, "author.record_decisions", map[string]any{"workspace": ws1, "records": []any{
+		map[string]any{"decision": "d-0"}, map[string]any{"decision": "d-1"}}})
+	if e["record_index"] != float64(1) || h.head() != moved {
+		t.Fatalf("refusal %v, head %s", e, h.head())
+	}
+	// The workspace's own pre-image does not hold d-1: citing it is refused there.
+	h.refused(CodeUnknownDecision, "author.record_decisions", map[string]any{"workspace": ws1, "records": []any{
+		map[string]any{"decision": "d-2", "provenance": cited("provisional", "d-1")}}})
+	// A batch that passes over both commits on top of the moved head.
+	r := h.ok("author.record_decisions", map[string]any{"workspace": ws1, "records": []any{map[string]any{"decision": "d-2"}}})
+	log, err := h.store.Log(lorestore.LogOptions{From: "main", Limit: 1})
+	if err != nil || log[0].Parents[0].String() != moved || r["root_hash"] != h.head() || r["workspace_digest"] != digest {
+		t.Fatalf("result %v, log %v %v", r, log, err)
+	}
+	st := h.ok("author.status", map[string]any{"workspace": ws1})
+	if st["root_hash"] != h.head() || len(st["staged"].([]any)) != 1 {
+		t.Fatalf("status %v", st)
+	}
+}
+
+func TestLedgerErrorCodesRegistered(t *testing.T) {
+	for _, code := range []string{CodeDecisionExists, CodeUnknownDecision, CodeUnknownClaim, CodeNotProvisional, CodeNotOnEveryPath,
+		CodeAttackExists, CodeClaimDead, CodeStampCitation, CodeEvidenceCorrupt, CodeUnknownCanonRev} {
+		if _, ok := ErrorCodes[code]; !ok {
+			t.Errorf("%s is not in ErrorCodes", code)
+		}
+	}
 }
