@@ -126,3 +126,33 @@ func ledgerNamed(w *world.World) map[objects.ID]world.Entry {
 	}
 	return out
 }
+
+// checkStamped stamps the staged layer under decision and checks the
+// stamped layer over the base: stamping can make claims certain, and a
+// certain claim can break a functional dependency that a possible one did
+// not, so its error findings refuse the materialize as the staged
+// layer's would.
+func (s *Service) checkStamped(ws *Workspace, decision, movedTo string) (*stamping, error) {
+	st, err := stamp(ws, decision)
+	if err != nil {
+		return nil, err
+	}
+	add := st.objs
+	if st.ratify != nil {
+		add = append(add[:len(add):len(add)], st.ratify)
+	}
+	nw, err := ws.baseWorld.Stage(add, nil)
+	if err != nil {
+		return nil, err
+	}
+	var b []world.Finding
+	for _, f := range nw.Findings() {
+		if f.Severity == world.SeverityError {
+			b = append(b, f)
+		}
+	}
+	if len(b) > 0 {
+		return nil, blockedError(ws, b, movedTo)
+	}
+	return st, nil
+}
