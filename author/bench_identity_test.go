@@ -56,20 +56,6 @@ func identityStore(b *testing.B, n, links int) (*lorestore.Store, *worker.Regist
 	return store, reg
 }
 
-// dispatch sends one request and returns its response as JSON.
-func dispatch(b *testing.B, reg *worker.Registry, op string, params any) map[string]any {
-	b.Helper()
-	line, _ := json.Marshal(map[string]any{"dli": "2.0.0", "id": "rq", "op": op, "params": params})
-	var m map[string]any
-	if err := json.Unmarshal([]byte(respJSON(reg.Dispatch(context.Background(), line))), &m); err != nil {
-		b.Fatal(err)
-	}
-	if m["ok"] != true {
-		b.Fatalf("%s: %v", op, m)
-	}
-	return m
-}
-
 // BenchmarkAssertSameAs100k times author.assert_same_as through the
 // registry — decode, fence, mutation law, world stage, findings brought,
 // digest — staging one more certain link into a workspace over a

@@ -152,6 +152,29 @@ func (s *Service) ratifiedIn(scope string, c lorestore.LogEntry) ([]string, erro
 	if err != nil {
 		return nil, err
 	}
+	if len(c.Parents) <= 1 {
+		// One parent: what the commit added is its diff, found by walking
+		// only the subtrees that differ — a long history costs its changes,
+		// not its size.
+		changes, err := s.store.Changes(c.Commit)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, ch := range changes {
+			if ch.Removed || ch.Scope != scope || ch.Kind != lorestore.Decisions {
+				continue
+			}
+			o, err := sn.Get(scope, ch.ID)
+			if err != nil {
+				return nil, err
+			}
+			if r, ok := o.(*objects.Ratify); ok {
+				out = append(out, r.Decision)
+			}
+		}
+		return out, nil
+	}
 	ids, err := sn.IDs(scope, lorestore.Decisions)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ func atom(pred string, args ...map[string]any) map[string]any {
 func lit(a map[string]any, negated bool) map[string]any {
 	return map[string]any{"atom": a, "negated": negated}
 }
-func cited(ds ...string) map[string]any {
+func citedRatified(ds ...string) map[string]any {
 	return map[string]any{"kind": "cited", "decisions": ds, "state": "ratified"}
 }
 
@@ -153,7 +153,7 @@ func TestAddRuleStagesThenBlocks(t *testing.T) {
 	h := newHarness(t, "camelot")
 	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
 	p := ruleParams(ws, "heir", atom("heir", v("X"), v("Y")), lit(atom("child", v("Y"), v("X")), false))
-	p["provenance"] = cited("no-such-ruling")
+	p["provenance"] = citedRatified("no-such-ruling")
 	r := h.ok("author.add_rule", p)
 	if got := codes(r["findings"]); len(got) != 1 || got[0] != "citation.unknown-decision" {
 		t.Fatalf("findings %v", got)
