@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -342,6 +343,21 @@ func TestMergeCleanWritesTwoParentCommit(t *testing.T) {
 	}
 	if facts != 2 {
 		t.Fatalf("the merge holds %d facts, not both sides' 2", facts)
+	}
+	// The cached merged world, built from the sides' objects, is the world
+	// a compile of the merge commit gives.
+	cached, ok := h.svc.cache.peek(commit, "camelot")
+	fresh, err := CompileAt(h.store, commit, "camelot")
+	if !ok || err != nil {
+		t.Fatalf("cached %v, compile %v", ok, err)
+	}
+	if !reflect.DeepEqual(cached.Findings(), fresh.Findings()) || !reflect.DeepEqual(cached.Entities(), fresh.Entities()) || len(es) != 7 {
+		t.Fatalf("cached merged world differs from a compile of the merge (%d entries)", len(es))
+	}
+	for _, e := range es {
+		if c, ok := cached.Lookup(e.ID); !ok || c.Staged || cached.ClaimGrade(e.ID) != fresh.ClaimGrade(e.ID) {
+			t.Fatalf("entry %s: %v %v", e.ID, ok, c.Staged)
+		}
 	}
 	// Merging again is up to date: nothing written.
 	up := h.ok("author.merge", p)
