@@ -450,3 +450,64 @@ func TestMergeTargetMoved(t *testing.T) {
 		t.Fatalf("merge %+v %v", res, err)
 	}
 }
+
+// TestMergeHeldByNewErrorFinding: each side orders two events one way; the
+// union has a cycle, an error finding neither side had, and the merge is
+// held with it, writing nothing.
+func TestMergeHeldByNewErrorFinding(t *testing.T) {
+	h := newHarness(t, "camelot")
+	p := objects.Proposed("s-1")
+	h.commitObjects("main", "camelot", &objects.Entity{Kind: objects.KindEra, Ident: "grail-years", Name: "Grail Years", Provenance: p},
+		&objects.Event{Ident: "the-quest", Era: "grail-years", Provenance: p}, &objects.Event{Ident: "the-return", Era: "grail-years", Provenance: p})
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	h.ok("author.branch", map[string]any{"workspace": ws, "action": "create", "name": "reversed"})
+	order := func(branch, earlier, later string) {
+		w := h.ok("author.open", map[string]any{"scope": "camelot", "branch": branch})["workspace"].(string)
+		h.ok("author.add_before", map[string]any{"workspace": w, "earlier": earlier, "later": later, "provenance": prop()})
+		h.ok("author.materialize", map[string]any{"workspace": w})
+	}
+	order("main", "the-quest", "the-return")
+	order("reversed", "the-return", "the-quest")
+	main, packs := h.head("main"), h.packs()
+	r := h.ok("author.merge", map[string]any{"workspace": ws, "source": "reversed"})
+	fs := r["findings"].([]any)
+	if r["merged"] != false || len(r["conflicts"].([]any)) != 0 || len(fs) != 1 || r["root_hash"] != main.String() {
+		t.Fatalf("merge %v", r)
+	}
+	if f := fs[0].(map[string]any); f["code"] != "chronology.before-cycle" || f["scope"] != "camelot" || f["severity"] != "error" {
+		t.Fatalf("finding %v", f)
+	}
+	if h.head("main") != main || h.packs() != packs {
+		t.Fatal("a held merge wrote something")
+	}
+}
+
+// TestMergeValuationConflict: one claim ratified on one side and defeated
+// on the other is a valuation conflict; the merge is held.
+func TestMergeValuationConflict(t *testing.T) {
+	h := newHarness(t, "camelot")
+	claim := &objects.Fact{Entity: "galahad", Key: "title", Value: "sir", Provenance: objects.Cited(objects.CitedRatified, "canon-1")}
+	id, err := claim.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.commitObjects("main", "camelot", &objects.Decision{Ident: "canon-1"}, &objects.Decision{Ident: "retcon-2"},
+		&objects.Entity{Kind: objects.KindPerson, Ident: "galahad", Name: "Galahad", Provenance: objects.Proposed("s-1")}, claim)
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	h.ok("author.branch", map[string]any{"workspace": ws, "action": "create", "name": "retcon"})
+	h.commitObjects("main", "camelot", &objects.Standing{Claim: id, Standing: objects.StandingRatified, Decision: "canon-1"})
+	h.commitObjects("retcon", "camelot", &objects.Standing{Claim: id, Standing: objects.StandingDefeated, Decision: "retcon-2"},
+		&objects.Attack{Attacker: "retcon-2", Target: "canon-1", Claim: id})
+	main := h.head("main")
+	r := h.ok("author.merge", map[string]any{"workspace": ws, "source": "retcon"})
+	cs := r["conflicts"].([]any)
+	if r["merged"] != false || len(cs) == 0 || h.head("main") != main {
+		t.Fatalf("merge %v", r)
+	}
+	for _, c := range cs {
+		c := c.(map[string]any)
+		if c["kind"] != "valuation" || c["claims"].([]any)[0] != id.String() {
+			t.Fatalf("conflict %v", c)
+		}
+	}
+}
