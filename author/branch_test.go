@@ -511,3 +511,38 @@ func TestMergeValuationConflict(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeConcurrent: merges of one branch from two workspaces at once
+// write one merge commit; the other finds it and is up to date.
+func TestMergeConcurrent(t *testing.T) {
+	h, _ := conflictSetup(t)
+	h.materializeOn("main", map[string]any{"entity": "galahad", "key": "father", "value": "lancelot", "provenance": citedProv("canon-1")})
+	h.materializeOn("retcon", map[string]any{"entity": "pellinore", "key": "title", "value": "king", "provenance": citedProv("canon-1")})
+	const n = 4
+	wss := make([]string, n)
+	for i := range wss {
+		wss[i] = h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	}
+	results := make(chan map[string]any, n)
+	for _, w := range wss {
+		go func(w string) {
+			results <- h.call("author.merge", map[string]any{"workspace": w, "source": "retcon"})
+		}(w)
+	}
+	merged, upToDate := 0, 0
+	for range wss {
+		r := <-results
+		switch {
+		case r["merged"] == true:
+			merged++
+		case r["up_to_date"] == true:
+			upToDate++
+		default:
+			t.Errorf("merge %v", r)
+		}
+	}
+	if merged != 1 || upToDate != n-1 {
+		t.Fatalf("%d merged, %d up to date", merged, upToDate)
+	}
+	h.git("fsck", "--strict")
+}
