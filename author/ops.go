@@ -14,10 +14,12 @@ import (
 	"github.com/deloreis/deloreis/world"
 )
 
-// OpenParams open a workspace over a scope or a fork (exactly one).
+// OpenParams open a workspace over a scope or a fork (exactly one), on
+// the serving branch or on a named one.
 type OpenParams struct {
-	Scope string `json:"scope,omitempty"`
-	Fork  string `json:"fork,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+	Fork   string `json:"fork,omitempty"`
+	Branch string `json:"branch,omitempty"`
 }
 
 // OpenResult names the new workspace and its first digest.
@@ -26,7 +28,8 @@ type OpenResult struct {
 	WorkspaceDigest string `json:"workspace_digest"`
 	Scope           string `json:"scope"`
 	Fork            string `json:"fork,omitempty"`
-	RootHash        string `json:"root_hash"` // the base commit ("" before the first commit)
+	RootHash        string `json:"root_hash"`        // the base commit ("" before the first commit)
+	Branch          string `json:"branch,omitempty"` // the branch it materializes to, when the open named one
 }
 
 // WorkspaceParams name a workspace.
@@ -147,13 +150,17 @@ func registerClaim[T objects.Object](r *worker.Registry, s *Service, name, summa
 }
 
 func (s *Service) opOpen(_ context.Context, _ *worker.Call, p *OpenParams) (OpenResult, error) {
-	ws, err := s.Open(p.Scope, p.Fork)
+	ws, err := s.OpenOn(p.Scope, p.Fork, p.Branch)
 	if err != nil {
 		return OpenResult{}, err
 	}
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	return OpenResult{Workspace: ws.id, WorkspaceDigest: ws.digest, Scope: ws.scope, Fork: ws.fork, RootHash: hashString(ws.base)}, nil
+	res := OpenResult{Workspace: ws.id, WorkspaceDigest: ws.digest, Scope: ws.scope, Fork: ws.fork, RootHash: hashString(ws.base)}
+	if p.Branch != "" {
+		res.Branch = ws.branch
+	}
+	return res, nil
 }
 
 // stageClaim checks a claim's provenance against the workspace and stages

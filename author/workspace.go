@@ -59,6 +59,14 @@ func (ws *Workspace) ID() string { return ws.id }
 // one document that declares a question (fork). It starts from the pinned
 // commit, or from the serving branch's head as it is now.
 func (s *Service) Open(scope, fork string) (*Workspace, error) {
+	return s.OpenOn(scope, fork, "")
+}
+
+// OpenOn is Open on a named branch ("" is the serving branch): the
+// workspace stages over that branch's head and materializes there. The
+// branch name is data: it must be a valid branch name and name a branch
+// that exists (unknown-branch otherwise).
+func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 	switch {
 	case scope == "" && fork == "", scope != "" && fork != "":
 		return nil, worker.Errorf(worker.ClassSchema, CodeOpenMode, "Open a workspace with exactly one of scope or fork.")
@@ -77,7 +85,7 @@ func (s *Service) Open(scope, fork string) (*Workspace, error) {
 	case !s.docs[scope]:
 		return nil, worker.Errorf(worker.ClassRefused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope).With("documents", s.documents())
 	}
-	base, _, err := s.openingCommit()
+	base, _, err := s.openingCommitOn(branch)
 	if err != nil {
 		return nil, err
 	}
@@ -85,9 +93,12 @@ func (s *Service) Open(scope, fork string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if branch == "" {
+		branch = s.cfg.Branch
+	}
 	s.mu.Lock()
 	s.next++
-	ws := &Workspace{id: fmt.Sprintf("ws-%d", s.next), scope: scope, fork: fork, branch: s.cfg.Branch,
+	ws := &Workspace{id: fmt.Sprintf("ws-%d", s.next), scope: scope, fork: fork, branch: branch,
 		base: base, baseWorld: bw, world: bw, keys: map[string]keyed{}}
 	ws.digest = ws.computeDigest()
 	s.workspaces[ws.id] = ws
