@@ -210,11 +210,6 @@ func TestOpenOnBranch(t *testing.T) {
 	}
 }
 
-func isCode(err error, code string) bool {
-	e, ok := err.(*worker.Error)
-	return ok && e.Code == code
-}
-
 // conflictSetup commits a base on main where father is functional, and
 // branches "retcon" from it.
 func conflictSetup(t *testing.T) (*harness, string) {

@@ -37,7 +37,7 @@ func TestCanonExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Commit != h.head() || !sort.StringsAreSorted(c.Strings) {
+	if c.Commit != h.mainHead() || !sort.StringsAreSorted(c.Strings) {
 		t.Fatalf("commit %s, strings sorted %v", c.Commit, sort.StringsAreSorted(c.Strings))
 	}
 	for i := 1; i < len(c.Strings); i++ {

@@ -39,7 +39,7 @@ func ledgerWorld(t *testing.T, claims ...map[string]any) (*harness, string) {
 	return h, ws
 }
 
-func (h *harness) head() string {
+func (h *harness) mainHead() string {
 	h.t.Helper()
 	c, err := h.store.Head("main")
 	if err != nil {
@@ -73,8 +73,8 @@ func TestRecordDecisionsBatch(t *testing.T) {
 	if r["workspace_digest"] != digest {
 		t.Fatalf("digest moved: %v → %v", digest, r["workspace_digest"])
 	}
-	if r["root_hash"] != h.head() || len(r["committed"].([]any)) != 4 {
-		t.Fatalf("result %v, head %s", r, h.head())
+	if r["root_hash"] != h.mainHead() || len(r["committed"].([]any)) != 4 {
+		t.Fatalf("result %v, head %s", r, h.mainHead())
 	}
 	log, err := h.store.Log(lorestore.LogOptions{From: "main", Limit: 1})
 	if err != nil {
@@ -87,7 +87,7 @@ func TestRecordDecisionsBatch(t *testing.T) {
 	}
 	// The staged entity is still staged over the new base, and the decisions are read.
 	status := h.ok("author.status", map[string]any{"workspace": ws})
-	if len(status["staged"].([]any)) != 1 || status["root_hash"] != h.head() {
+	if len(status["staged"].([]any)) != 1 || status["root_hash"] != h.mainHead() {
 		t.Fatalf("status %v", status)
 	}
 	chk := h.ok("author.check", map[string]any{"workspace": ws})
@@ -128,13 +128,13 @@ func TestRecordDecisionsRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h, ws := ledgerWorld(t)
 			h.ok("author.record_decision", map[string]any{"workspace": ws, "decision": "d-old"})
-			head := h.head()
+			head := h.mainHead()
 			m := h.call("author.record_decisions", map[string]any{"workspace": ws, "records": tc.records})
 			e, _ := m["error"].(map[string]any)
 			if m["ok"] != false || (tc.code != "" && e["code"] != tc.code) || e["record_index"] != tc.index {
 				t.Fatalf("got %v", m)
 			}
-			if h.head() != head {
+			if h.mainHead() != head {
 				t.Fatal("a refused batch wrote a commit")
 			}
 			st := h.ok("author.status", map[string]any{"workspace": ws})
@@ -159,9 +159,9 @@ func TestLedgerOpsAreScopeOnly(t *testing.T) {
 	h.svc, h.reg = svc, worker.NewRegistry()
 	Register(h.reg, svc)
 	fork := h.ok("author.open", map[string]any{"fork": "q"})["workspace"].(string)
-	head := h.head()
+	head := h.mainHead()
 	h.refused(CodeForkLocal, "author.record_decision", map[string]any{"workspace": fork, "decision": "d-1"})
-	if h.head() != head {
+	if h.mainHead() != head {
 		t.Fatal("a fork recorded a decision")
 	}
 }
@@ -186,7 +186,7 @@ func standingWorld(t *testing.T) (*harness, string, string, string) {
 
 func TestSetStanding(t *testing.T) {
 	h, ws, shared, lone := standingWorld(t)
-	head := h.head()
+	head := h.mainHead()
 	e := h.refused(CodeNotOnEveryPath, "author.set_standing", map[string]any{"workspace": ws, "claim_id": shared, "decision": "d-1"})
 	if p, _ := e["path"].([]any); len(p) != 1 || p[0] != "d:d-2" {
 		t.Fatalf("missing path %v", e)
@@ -194,7 +194,7 @@ func TestSetStanding(t *testing.T) {
 	h.refused(CodeUnknownDecision, "author.set_standing", map[string]any{"workspace": ws, "claim_id": lone, "decision": "d-9"})
 	h.refused(CodeUnknownClaim, "author.set_standing", map[string]any{"workspace": ws, "claim_id": strings.Repeat("ab", 32), "decision": "d-1"})
 	h.refused(CodeNotOnEveryPath, "author.set_standing", map[string]any{"workspace": ws, "claim_id": lone, "decision": "d-2"})
-	if h.head() != head {
+	if h.mainHead() != head {
 		t.Fatal("a refusal committed")
 	}
 	// A staged claim is not stored.
@@ -204,7 +204,7 @@ func TestSetStanding(t *testing.T) {
 	digest := h.ok("author.status", map[string]any{"workspace": ws})["workspace_digest"]
 
 	r := h.ok("author.set_standing", map[string]any{"workspace": ws, "claim_id": lone, "decision": "d-1"})
-	if r["workspace_digest"] != digest || r["root_hash"] != h.head() {
+	if r["workspace_digest"] != digest || r["root_hash"] != h.mainHead() {
 		t.Fatalf("set_standing %v", r)
 	}
 	hist := h.ok("author.history", map[string]any{"workspace": ws, "claim": lone})
@@ -286,17 +286,17 @@ func TestDefeatAndRestore(t *testing.T) {
 		t.Fatalf("attacks %v", hist)
 	}
 	// Refusals: the same attack again; a decision neither on a path nor attacking.
-	head := h.head()
+	head := h.mainHead()
 	h.refused(CodeAttackExists, "author.defeat", map[string]any{"workspace": ws, "claim_id": fact, "decision": "d-2", "defeated_decision": "d-1"})
-	if h.head() != head {
+	if h.mainHead() != head {
 		t.Fatal("a repeated attack committed")
 	}
 	h.ok("author.record_decision", map[string]any{"workspace": ws, "decision": "d-9"})
-	head = h.head()
+	head = h.mainHead()
 	h.refused(CodeNotOnEveryPath, "author.defeat", map[string]any{"workspace": ws, "claim_id": fact, "decision": "d-4", "defeated_decision": "d-9"})
 	h.refused(CodeUnknownDecision, "author.defeat", map[string]any{"workspace": ws, "claim_id": fact, "decision": "d-4", "defeated_decision": "d-nope"})
 	h.refused(CodeUnknownClaim, "author.defeat", map[string]any{"workspace": ws, "claim_id": strings.Repeat("0f", 32), "decision": "d-4", "defeated_decision": "d-1"})
-	if h.head() != head {
+	if h.mainHead() != head {
 		t.Fatal("a refused defeat committed")
 	}
 }
@@ -395,9 +395,9 @@ func TestMaterializeWithDecision(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An unrecorded decision is refused and nothing is written.
-	head := h.head()
+	head := h.mainHead()
 	h.refused(CodeUnknownDecision, "author.materialize", map[string]any{"workspace": ws, "decision": "d-nope"})
-	if h.head() != head {
+	if h.mainHead() != head {
 		t.Fatal("refused materialize committed")
 	}
 	r := h.ok("author.materialize", map[string]any{"workspace": ws, "decision": "d-accept", "rendered": true})
@@ -469,12 +469,12 @@ func TestMaterializeWithDecisionRechecks(t *testing.T) {
 	if c := h.ok("author.check", map[string]any{"workspace": ws}); c["errors"].(float64) != 0 {
 		t.Fatalf("findings before stamping: %v", c["findings"])
 	}
-	head := h.head()
+	head := h.mainHead()
 	e := h.refused(CodeMaterializeBlocked, "author.materialize", map[string]any{"workspace": ws, "decision": "d-1"})
 	if fs := e["findings"].([]any); len(fs) != 1 || fs[0].(map[string]any)["code"] != "continuity.fd-violation" {
 		t.Fatalf("findings %v", e["findings"])
 	}
-	if h.head() != head {
+	if h.mainHead() != head {
 		t.Fatal("blocked materialize committed")
 	}
 	// A staged claim a ledger record names by id cannot keep that citation.
@@ -497,12 +497,12 @@ func TestRecordDecisionsOverAMovedBranch(t *testing.T) {
 	h.ok("author.add_entity", map[string]any{"workspace": ws1, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
 	digest := h.ok("author.status", map[string]any{"workspace": ws1})["workspace_digest"]
 	h.ok("author.record_decision", map[string]any{"workspace": ws2, "decision": "d-1"})
-	moved := h.head()
+	moved := h.mainHead()
 	// ws1 still stands on the old base: over the moved head, d-1 is recorded already.
 	e := h.refused(CodeDecisionExists, "author.record_decisions", map[string]any{"workspace": ws1, "records": []any{
 		map[string]any{"decision": "d-0"}, map[string]any{"decision": "d-1"}}})
-	if e["record_index"] != float64(1) || h.head() != moved {
-		t.Fatalf("refusal %v, head %s", e, h.head())
+	if e["record_index"] != float64(1) || h.mainHead() != moved {
+		t.Fatalf("refusal %v, head %s", e, h.mainHead())
 	}
 	// The workspace's own pre-image does not hold d-1: citing it is refused there.
 	h.refused(CodeUnknownDecision, "author.record_decisions", map[string]any{"workspace": ws1, "records": []any{
@@ -510,11 +510,11 @@ func TestRecordDecisionsOverAMovedBranch(t *testing.T) {
 	// A batch that passes over both commits on top of the moved head.
 	r := h.ok("author.record_decisions", map[string]any{"workspace": ws1, "records": []any{map[string]any{"decision": "d-2"}}})
 	log, err := h.store.Log(lorestore.LogOptions{From: "main", Limit: 1})
-	if err != nil || log[0].Parents[0].String() != moved || r["root_hash"] != h.head() || r["workspace_digest"] != digest {
+	if err != nil || log[0].Parents[0].String() != moved || r["root_hash"] != h.mainHead() || r["workspace_digest"] != digest {
 		t.Fatalf("result %v, log %v %v", r, log, err)
 	}
 	st := h.ok("author.status", map[string]any{"workspace": ws1})
-	if st["root_hash"] != h.head() || len(st["staged"].([]any)) != 1 {
+	if st["root_hash"] != h.mainHead() || len(st["staged"].([]any)) != 1 {
 		t.Fatalf("status %v", st)
 	}
 }
