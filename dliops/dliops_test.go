@@ -172,6 +172,15 @@ func TestRegistered(t *testing.T) {
 			t.Errorf("%s: summary %q", op.Name, op.Summary)
 		}
 	}
+	// No result field sits where the response's own are.
+	for _, op := range ops {
+		props, _ := op.ResultSchema()["properties"].(map[string]any)
+		for _, k := range []string{"id", "ok", "error"} {
+			if _, clash := props[k]; clash {
+				t.Errorf("%s: result field %q clashes with the response's own", op.Name, k)
+			}
+		}
+	}
 	// A mutation-law field on a dli op is refused before the handler runs.
 	line := `{"dli":"2.0.0","id":"x","op":"dli.import","expected_digest":"wd-1","params":{"text":"","scope":"camelot","materialize":true}}`
 	if r := h.reg.Dispatch(context.Background(), []byte(line)); r.Err == nil || r.Err.Code != worker.CodeNotMutating {

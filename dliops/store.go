@@ -102,10 +102,16 @@ type ObjectParams struct {
 	Rev string `json:"rev,omitempty" desc:"the revision to read at (default: the serving commit)"`
 }
 
-// ObjectResult is dli.object.
+// ObjectResult is dli.object: the object as stored at a commit. (Its id
+// is object_id: "id" beside "ok" is the request's.)
 type ObjectResult struct {
-	Commit string `json:"commit"`
-	StoredObject
+	Commit   string          `json:"commit"`
+	ObjectID string          `json:"object_id"`
+	Type     string          `json:"type"`
+	Scope    string          `json:"scope"`
+	Path     string          `json:"path" desc:"the object file in the commit's tree"`
+	Object   json.RawMessage `json:"object" desc:"the canonical JSON"`
+	Rendered []string        `json:"rendered" desc:"the canonical .dli lines"`
 }
 
 // LogParams filter the history.
@@ -363,7 +369,7 @@ func (s *service) opObject(_ context.Context, _ *worker.Call, p *ObjectParams) (
 		return ObjectResult{}, err
 	}
 	so, err := stored(hits[0].scope, hits[0].id, o)
-	return ObjectResult{Commit: h.String(), StoredObject: so}, err
+	return ObjectResult{Commit: h.String(), ObjectID: so.ID, Type: so.Type, Scope: so.Scope, Path: so.Path, Object: so.Object, Rendered: so.Rendered}, err
 }
 
 func (s *service) opLog(_ context.Context, _ *worker.Call, p *LogParams) (LogResult, error) {

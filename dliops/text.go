@@ -168,7 +168,7 @@ type FieldProblem struct {
 // its field errors.
 type ValidateResult struct {
 	Valid     bool           `json:"valid"`
-	ID        string         `json:"id,omitempty"`
+	ObjectID  string         `json:"object_id,omitempty"`
 	Type      string         `json:"type,omitempty"`
 	Canonical string         `json:"canonical,omitempty" desc:"the exact canonical bytes (RFC 8785), whose BLAKE3-256 is the id"`
 	Rendered  []string       `json:"rendered,omitempty" desc:"the object as canonical .dli lines"`
@@ -344,7 +344,7 @@ func (s *service) opValidate(_ context.Context, _ *worker.Call, p *ValidateParam
 	if err != nil {
 		return ValidateResult{}, err
 	}
-	return ValidateResult{Valid: true, ID: id.String(), Type: string(o.Type()), Canonical: string(data), Rendered: dli.RenderDecl(o), Errors: []FieldProblem{}}, nil
+	return ValidateResult{Valid: true, ObjectID: id.String(), Type: string(o.Type()), Canonical: string(data), Rendered: dli.RenderDecl(o), Errors: []FieldProblem{}}, nil
 }
 
 func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (ImportResult, error) {
