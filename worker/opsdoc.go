@@ -104,6 +104,12 @@ func fieldTable(b *bytes.Buffer, s map[string]any) {
 		b.WriteString("none\n")
 		return
 	}
+	if d, ok := s["description"].(string); ok {
+		b.WriteString(cell(d) + ".\n\n")
+	}
+	if open, _ := s["additionalProperties"].(bool); open {
+		defer b.WriteString("\nOther fields are read by the params type itself.\n")
+	}
 	required := map[string]bool{}
 	if r, ok := s["required"].([]string); ok {
 		for _, n := range r {
