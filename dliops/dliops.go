@@ -75,7 +75,9 @@ type service struct {
 
 // Register files the dli.* ops of this package in r. The self-describing
 // ops read r when they are called, so register everything else too.
-func Register(r *worker.Registry, cfg Config) {
+func Register(r *worker.Registry, cfg Config) { register(r, cfg) }
+
+func register(r *worker.Registry, cfg Config) *service {
 	s := &service{cfg: cfg, reg: r}
 	if cfg.Project != nil {
 		for _, d := range cfg.Project.Documents {
@@ -86,6 +88,7 @@ func Register(r *worker.Registry, cfg Config) {
 	registerMeta(r, s)
 	registerText(r, s)
 	registerStore(r, s)
+	return s
 }
 
 // branch is the serving branch.

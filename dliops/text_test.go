@@ -9,6 +9,7 @@ import (
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/worker"
 )
 
@@ -263,5 +264,25 @@ func TestImportPinned(t *testing.T) {
 	h.refused(CodeProjectPinned, "dli.import", map[string]any{"text": "person x \"X\" proposed s\n", "scope": "camelot", "materialize": true})
 	if h.head() != head {
 		t.Fatal("a pinned import committed")
+	}
+}
+
+// TestStagerKept: the stager (and the base worlds it compiled) serves
+// every check while the branch head stands, and is made again when an
+// import moves it.
+func TestStagerKept(t *testing.T) {
+	h := newHarness(t, false)
+	h.reg = worker.NewRegistry()
+	svc := register(h.reg, Config{Store: h.store, Project: &project.Project{Dir: h.dir, Branch: "main", Documents: []project.Document{{Scope: "camelot"}}}})
+	h.ok("dli.check", map[string]any{"text": looseText})
+	first := svc.stager
+	h.ok("dli.check", map[string]any{"text": canonText})
+	if svc.stager != first || first == nil {
+		t.Fatal("a second check over the same head made a new stager")
+	}
+	h.ok("dli.import", map[string]any{"text": looseText, "scope": "camelot", "materialize": true})
+	m := h.ok("dli.check", map[string]any{"text": looseText})
+	if svc.stager == first || m["base"] != h.head() {
+		t.Fatalf("the check after an import did not see the new head: base %v, head %s", m["base"], h.head())
 	}
 }
