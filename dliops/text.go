@@ -196,7 +196,7 @@ type ImportResult struct {
 
 func registerText(r *worker.Registry, s *service) {
 	worker.Register(r, worker.Spec{Name: "dli.check", Summary: "Check .dli text against the check battery, over its document's head unless standalone; findings placed at line and column.",
-		Errors: []string{author.CodeUnknownScope, CodeScopeMismatch}}, s.opCheck)
+		Errors: []string{author.CodeUnknownScope, CodeScopeMismatch, CodeParseError}}, s.opCheck)
 	worker.Register(r, worker.Spec{Name: "dli.fmt", Summary: "Format .dli text in the canonical surface.", Errors: []string{CodeParseError}}, s.opFmt)
 	worker.Register(r, worker.Spec{Name: "dli.parse", Summary: "Parse .dli text into lore objects: canonical JSON with ids and positions.", Errors: []string{CodeParseError}}, s.opParse)
 	worker.Register(r, worker.Spec{Name: "dli.render", Summary: "Render lore objects as a canonical .dli document.", Errors: []string{author.CodeInvalidObject}}, s.opRender)

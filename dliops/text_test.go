@@ -1,7 +1,9 @@
 package dliops
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -284,5 +286,36 @@ func TestStagerKept(t *testing.T) {
 	m := h.ok("dli.check", map[string]any{"text": looseText})
 	if svc.stager == first || m["base"] != h.head() {
 		t.Fatalf("the check after an import did not see the new head: base %v, head %s", m["base"], h.head())
+	}
+}
+
+// TestConcurrentChecks: checks and imports from several goroutines share
+// the kept stager safely (run with -race).
+func TestConcurrentChecks(t *testing.T) {
+	h := newHarness(t, false)
+	done := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			for i := 0; i < 5; i++ {
+				text := fmt.Sprintf("person p%d-%d \"P\" proposed s\nserves(p%d-%d, arthur) proposed s\n", g, i, g, i)
+				params := map[string]any{"text": text, "scope": "camelot"}
+				op := "dli.check"
+				if i == 2 {
+					op, params["materialize"] = "dli.import", true
+				}
+				req, _ := json.Marshal(map[string]any{"dli": "2.0.0", "id": "c", "op": op, "params": params})
+				r := h.reg.Dispatch(context.Background(), req)
+				if r.Err != nil && r.Err.Code != author.CodeBranchMoved {
+					done <- fmt.Sprintf("%s: %v", op, r.Err)
+					return
+				}
+			}
+			done <- ""
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
 	}
 }
