@@ -85,10 +85,12 @@ type DiscardResult struct {
 	Findings        []world.Finding `json:"findings"`
 }
 
-// MaterializeParams commit a workspace; rendered opts into .dli text.
+// MaterializeParams commit a workspace; rendered opts into .dli text; a
+// decision (recorded) accepts the staged facts under it.
 type MaterializeParams struct {
 	Workspace string `json:"workspace"`
 	Rendered  bool   `json:"rendered,omitempty"`
+	Decision  string `json:"decision,omitempty"`
 }
 
 // MaterializeResult is the new commit and what it committed, as data.
@@ -96,6 +98,7 @@ type MaterializeResult struct {
 	RootHash        string      `json:"root_hash"`
 	WorkspaceDigest string      `json:"workspace_digest"`
 	Committed       []Committed `json:"committed"`
+	Stamped         []Stamp     `json:"stamped,omitempty"` // with a decision: staged id → committed id
 	Rendered        []string    `json:"rendered,omitempty"`
 }
 
@@ -340,16 +343,31 @@ func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams)
 }
 
 func (s *Service) opMaterialize(_ context.Context, c *worker.Call, p *MaterializeParams) (MaterializeResult, error) {
+	if p.Decision != "" {
+		if err := checkDecisionID("decision", p.Decision); err != nil {
+			return MaterializeResult{}, err
+		}
+	}
 	return mutate(s, c, p.Workspace, func(ws *Workspace) (MaterializeResult, error) {
-		commit, committed, err := s.materialize(ws, c.Op)
+		commit, committed, stamps, err := s.materialize(ws, c.Op, p.Decision)
 		if err != nil {
 			return MaterializeResult{}, err
 		}
-		res := MaterializeResult{RootHash: hashString(commit), Committed: committed}
+		res := MaterializeResult{RootHash: hashString(commit), Committed: committed, Stamped: stamps}
 		if p.Rendered {
 			res.Rendered = []string{}
-			for _, st := range ws.staged {
-				res.Rendered = append(res.Rendered, dli.RenderDecl(st.obj)...)
+			if p.Decision == "" {
+				for _, st := range ws.staged {
+					res.Rendered = append(res.Rendered, dli.RenderDecl(st.obj)...)
+				}
+			} else {
+				for _, c := range committed {
+					o, err := objects.Decode(c.Object)
+					if err != nil {
+						return MaterializeResult{}, err
+					}
+					res.Rendered = append(res.Rendered, dli.RenderDecl(o)...)
+				}
 			}
 		}
 		if err := s.afterMaterialize(ws, commit); err != nil {
