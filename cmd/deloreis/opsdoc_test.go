@@ -42,3 +42,17 @@ func TestOpsDoc(t *testing.T) {
 	}
 	goldenFile(t, filepath.Join("..", "..", "docs", "ops.md"), doc)
 }
+
+// TestNoResultFieldClash: no op of the full registry has a result field
+// where the response keeps its own (id, ok, error): the result's fields
+// sit beside them in one object (DL-0143).
+func TestNoResultFieldClash(t *testing.T) {
+	for _, op := range fullRegistry(t).Ops(worker.ProfileExtended) {
+		props, _ := op.ResultSchema()["properties"].(map[string]any)
+		for _, k := range []string{"id", "ok", "error"} {
+			if _, clash := props[k]; clash {
+				t.Errorf("%s: result field %q clashes with the response's own", op.Name, k)
+			}
+		}
+	}
+}
