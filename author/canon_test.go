@@ -1,8 +1,11 @@
 package author
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/lorestore"
@@ -164,4 +167,28 @@ func TestCanonEvidenceCorrupt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dli.canon serves Canon over the registry: the same export, and typed
+// refusals for an undeclared scope and a revision that names nothing.
+func TestCanonOp(t *testing.T) {
+	h, _ := canonWorld(t)
+	got := h.ok("dli.canon", map[string]any{"scope": "camelot"})
+	c, err := h.svc.Canon("camelot", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(c)
+	var wm map[string]any
+	if err := json.Unmarshal(want, &wm); err != nil {
+		t.Fatal(err)
+	}
+	delete(got, "ok")
+	delete(got, "id")
+	if !reflect.DeepEqual(got, wm) {
+		t.Fatalf("dli.canon answered\n%v\nCanon gives\n%v", got, wm)
+	}
+	h.refused(CodeUnknownScope, "dli.canon", map[string]any{"scope": "logres"})
+	h.refused(CodeUnknownCanonRev, "dli.canon", map[string]any{"scope": "camelot", "rev": "no-such-branch"})
+	h.refused(CodeUnknownCanonRev, "dli.canon", map[string]any{"scope": "camelot", "rev": strings.Repeat("a", 300)})
 }

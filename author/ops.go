@@ -124,6 +124,7 @@ func Register(r *worker.Registry, s *Service) {
 	registerDeclarations(r, s) // declare_ops.go: constraints, identity, rules, inertia
 	registerBranch(r, s)       // branch_ops.go: branch and merge
 	registerExpert(r, s)       // expert_ops.go: states, the language lane, continuity and ledger
+	registerCanon(r, s)        // canon_op.go: dli.canon
 	for _, k := range killedForms {
 		r.Kill(k)
 	}
