@@ -76,7 +76,7 @@ func (g *gen) languageObject(t Type) Object {
 	case TypeDialect:
 		lo := 1 + g.r.IntN(MaxSyllables)
 		d := &Dialect{Ident: g.id(), Consonants: graphemes(1+g.r.IntN(5), "bcdfgþðñç"), Vowels: graphemes(1+g.r.IntN(4), "aeiouéø"),
-			Shapes: []string{pick(g, []string{"V", "CV", "CVC", "CCV", "VCC"}), pick(g, []string{"CV", "CVCC"}), "CV"},
+			Shapes:       []string{pick(g, []string{"V", "CV", "CVC", "CCV", "VCC"}), pick(g, []string{"CV", "CVCC"}), "CV"},
 			MinSyllables: lo, MaxSyllables: lo + g.r.IntN(MaxSyllables-lo+1), Provenance: g.prov()}
 		if g.r.IntN(2) == 0 {
 			d.Forbid = graphemes(1+g.r.IntN(3), "bcdaeiþ'")
