@@ -44,6 +44,8 @@ func (w *World) runChecks() {
 	w.rerun(groupChronology, w.checkChronology)
 	w.rerun(groupFunctional, w.checkFunctional)
 	w.rerun(groupFluents, w.checkFluents)
+	w.rerun(groupLanguage, w.checkLanguage) // language.go
+	w.rerun(groupLedger, w.checkLedger)
 }
 
 // rerun empties a group and runs its check again.
@@ -195,6 +197,11 @@ func (w *World) referencesOf(e Entry) []Finding {
 	case *objects.SameAs:
 		ref(o.Left)
 		ref(o.Right)
+	case *objects.Name:
+		ref(o.Entity)
+	case *objects.LedgerEntry:
+		ref(o.Entity)
+		ref(o.At)
 	}
 	return out
 }

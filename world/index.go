@@ -58,6 +58,7 @@ type index struct {
 	attacks    []Entry     // *objects.Attack
 	standing   []Entry     // *objects.Standing
 	ratify     []Entry     // *objects.Ratify
+	lang       []Entry     // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
 }
 
 // marks are the lengths of the committed prefixes of an index's vectors.
@@ -196,6 +197,8 @@ func (ix *index) file(e Entry) {
 		ix.standing = append(ix.standing, e)
 	case *objects.Ratify:
 		ix.ratify = append(ix.ratify, e)
+	case *objects.Dialect, *objects.Word, *objects.Name, *objects.Derivation, *objects.LedgerEntry:
+		ix.lang = append(ix.lang, e)
 	}
 }
 
@@ -223,6 +226,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	n.rules, n.predSameAs = slices.Clip(ix.rules), slices.Clip(ix.predSameAs)
 	n.functional, n.inertial = slices.Clip(ix.functional), slices.Clip(ix.inertial)
 	n.standing, n.ratify, n.attacks = slices.Clip(ix.standing), slices.Clip(ix.ratify), slices.Clip(ix.attacks)
+	n.lang = slices.Clip(ix.lang)
 	kinds := map[objects.Type]bool{}
 	for _, e := range fresh {
 		kinds[e.Object.Type()] = true
@@ -262,7 +266,8 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		switch e.Object.(type) {
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
 			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack, *objects.Decision,
-			*objects.Entity, *objects.Event, *objects.Question, *objects.Hypothesis:
+			*objects.Entity, *objects.Event, *objects.Question, *objects.Hypothesis,
+			*objects.Dialect, *objects.Word, *objects.Name, *objects.Derivation, *objects.LedgerEntry:
 		default:
 			return nil, nil, false
 		}
@@ -280,7 +285,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keep)
 	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
 	c.sameAs = ix.sameAs.filterTail(ix.stagedFrom.sameAs, keep)
-	for _, small := range []*[]Entry{&c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
+	for _, small := range []*[]Entry{&c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers, &c.lang} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
 	c.forgetNamed(gone)
