@@ -93,7 +93,7 @@ func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func
 	for i, d := range p.Documents {
 		docs[i] = d.Scope
 	}
-	svc, err := author.New(author.Config{Store: s, Documents: docs, Branch: p.Branch, Pin: p.Pin})
+	svc, err := author.New(author.Config{Store: s, Documents: docs, Branch: p.Branch, Pin: p.Pin, Dialects: p.Dialects})
 	if err != nil {
 		cleanup()
 		return nil, nil, err
