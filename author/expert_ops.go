@@ -99,13 +99,16 @@ func (s *Service) opAddTransition(_ context.Context, c *worker.Call, p *Transiti
 			return StageResult{}, err
 		}
 		add := []objects.Object{st}
-		for _, ov := range ws.world.OpenValues(st.Entity, st.Key) {
+		open := ws.world.OpenValues(st.Entity, st.Key)
+		for _, ov := range open {
 			// The value open elsewhere ends where the new one begins: the
 			// before-fact settles their order, unless the chronology
 			// already orders the anchors (either way round: a new value at
-			// an earlier anchor is a back-fill the later value bounds).
+			// an earlier anchor is a back-fill the later value bounds), or
+			// the open value is already ordered before another open value
+			// (that one's order settles it too).
 			if ov.Since == st.Since || ov.Value == st.Value ||
-				ws.world.Precedes(ov.Since, st.Since) || ws.world.Precedes(st.Since, ov.Since) {
+				ws.world.Precedes(ov.Since, st.Since) || ws.world.Precedes(st.Since, ov.Since) || beforeAnother(ws.world, ov, open) {
 				continue
 			}
 			b := &objects.Before{Earlier: ov.Since, Later: st.Since, Provenance: st.Provenance}
@@ -123,6 +126,17 @@ func (s *Service) opAddTransition(_ context.Context, c *worker.Call, p *Transiti
 		}
 		return res, nil
 	})
+}
+
+// beforeAnother reports whether the open value ov is certainly ordered
+// before another open value of its slot.
+func beforeAnother(w *world.World, ov world.OpenValue, open []world.OpenValue) bool {
+	for _, o := range open {
+		if o.Since != ov.Since && w.Precedes(ov.Since, o.Since) {
+			return true
+		}
+	}
+	return false
 }
 
 // containsObject reports whether objs holds an object with o's id.

@@ -39,13 +39,14 @@ func (w *World) OpenValues(entity, key string) []OpenValue {
 	return out
 }
 
-// Precedes reports whether the before-facts that are not dead order a
-// before b, directly or through other anchors (one search over them).
+// Precedes reports whether the certain before-facts order a before b,
+// directly or through other anchors (one search over them): the order the
+// continuity check reads.
 func (w *World) Precedes(a, b string) bool {
 	next := map[string][]string{}
 	for e := range w.ix.befores.all() {
 		x := e.Object.(*objects.Before)
-		if w.ClaimGrade(e.ID) != datalog.Dead {
+		if w.ClaimGrade(e.ID) == datalog.Certain {
 			next[x.Earlier] = append(next[x.Earlier], x.Later)
 		}
 	}
