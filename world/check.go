@@ -44,7 +44,8 @@ func (w *World) runChecks() {
 	w.rerun(groupChronology, w.checkChronology)
 	w.rerun(groupFunctional, w.checkFunctional)
 	w.rerun(groupFluents, w.checkFluents)
-	w.rerun(groupLanguage, w.checkLanguage) // language.go
+	w.rerun(groupNames, w.checkNames) // language.go
+	w.rerun(groupLanguage, w.checkLanguage)
 	w.rerun(groupLedger, w.checkLedger)
 }
 

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -28,8 +29,10 @@ const (
 	predLedgerEntry = "ledger_entry" // ledger_entry(entity, account, amount, at)
 )
 
-// The lane's check groups.
+// The lane's check groups: the oracle's verdicts per name and word, the
+// lexicon and etymology, and the ledger.
 const (
+	groupNames    = "names"
 	groupLanguage = "language"
 	groupLedger   = "ledger"
 )
@@ -59,21 +62,52 @@ func isLanguage(o objects.Object) bool {
 	return false
 }
 
-// rerunLanguage re-runs the lane's checks when the changed entries hold
-// one of its claims; the ledger's also when the valuation moved (which
-// entries are certain moves with it).
-func (nw *World) rerunLanguage(entries []Entry, revalued bool) {
-	lang := false
+// rerunLanguage re-runs the lane's checks the changed entries (staged,
+// or discarded when staged is false) reach. The oracle runs again on every
+// name and word only when a dialect moved; otherwise a staged name or word
+// is vetted alone and a discarded one takes its verdict with it, so that
+// staging a name costs its own oracle run, not every name's. The lexicon
+// check (one pass of map work) runs again when a word, a derivation or a
+// name built from words changed; the ledger's when an entry did or the
+// valuation moved (which entries are certain moves with it).
+func (nw *World) rerunLanguage(entries []Entry, staged, revalued bool) {
+	lang, dialect, lexical, ledger := false, false, false, false
 	for _, e := range entries {
 		if isLanguage(e.Object) {
 			lang = true
-			break
+		}
+		switch x := e.Object.(type) {
+		case *objects.Dialect:
+			dialect = true
+		case *objects.Word, *objects.Derivation:
+			lexical = true
+		case *objects.Name:
+			lexical = lexical || len(x.Words) > 0
+		case *objects.LedgerEntry:
+			ledger = true
 		}
 	}
-	if lang {
+	switch {
+	case dialect:
+		nw.rerun(groupNames, nw.checkNames)
+	case lang && staged:
+		dialects := nw.dialectTable()
+		for _, e := range entries {
+			nw.vetEntry(e, dialects)
+		}
+	case lang:
+		gone := map[string]bool{}
+		for _, e := range entries {
+			gone[e.ID.String()] = true
+		}
+		nw.groups[groupNames] = slices.DeleteFunc(slices.Clone(nw.groups[groupNames]), func(f Finding) bool {
+			return len(f.Citations) == 1 && gone[f.Citations[0]]
+		})
+	}
+	if lexical {
 		nw.rerun(groupLanguage, nw.checkLanguage)
 	}
-	if lang || revalued && len(nw.ix.lang) > 0 {
+	if ledger || revalued && nw.ix.lang.n > 0 {
 		nw.rerun(groupLedger, nw.checkLedger)
 	}
 }
@@ -93,7 +127,7 @@ func (w *World) dialectTable() map[string]*objects.Dialect {
 		out[d.Ident] = d
 	}
 	won := map[string]objects.ID{}
-	for _, e := range w.ix.lang {
+	for e := range w.ix.lang.all() {
 		d, ok := e.Object.(*objects.Dialect)
 		if !ok {
 			continue
@@ -110,12 +144,29 @@ func (w *World) dialectTable() map[string]*objects.Dialect {
 // wordKey is a word: its dialect and its form.
 type wordKey struct{ dialect, form string }
 
-// checkLanguage runs the oracle over every name and word, and checks the
-// words names and derivations draw on, and that derivations do not cycle.
-func (w *World) checkLanguage() {
+// checkNames runs the oracle over every name and word.
+func (w *World) checkNames() {
 	dialects := w.dialectTable()
+	for e := range w.ix.lang.all() {
+		w.vetEntry(e, dialects)
+	}
+}
+
+// vetEntry runs the oracle over a name or a word; other entries pass.
+func (w *World) vetEntry(e Entry, dialects map[string]*objects.Dialect) {
+	switch x := e.Object.(type) {
+	case *objects.Name:
+		w.vet(e, dialects, x.Name, x.Dialect, "name")
+	case *objects.Word:
+		w.vet(e, dialects, x.Form, x.Dialect, "word")
+	}
+}
+
+// checkLanguage checks the words names and derivations draw on, and that
+// derivations do not cycle.
+func (w *World) checkLanguage() {
 	lexicon := map[wordKey]bool{}
-	for _, e := range w.ix.lang {
+	for e := range w.ix.lang.all() {
 		if x, ok := e.Object.(*objects.Word); ok {
 			lexicon[wordKey{x.Dialect, x.Form}] = true
 		}
@@ -129,17 +180,14 @@ func (w *World) checkLanguage() {
 	}
 	derives := map[wordKey][]wordKey{}
 	var derivations []Entry
-	for _, e := range w.ix.lang {
+	for e := range w.ix.lang.all() {
 		switch x := e.Object.(type) {
 		case *objects.Name:
-			w.vet(e, dialects, x.Name, x.Dialect, "name")
 			for _, form := range x.Words {
 				if k := (wordKey{x.Dialect, form}); !lexicon[k] {
 					unknownWord(e, k, "name "+strconv.Quote(x.Name))
 				}
 			}
-		case *objects.Word:
-			w.vet(e, dialects, x.Form, x.Dialect, "word")
 		case *objects.Derivation:
 			from, to := wordKey{x.Dialect, x.Form}, wordKey{x.SourceDialect, x.Source}
 			for _, k := range []wordKey{from, to} {
@@ -177,7 +225,7 @@ func (w *World) vet(e Entry, dialects map[string]*objects.Dialect, name, dialect
 	f.Citations = []string{e.ID.String()}
 	f.Repair = &Repair{Kind: "run-check", Op: "dli.name.check", Params: map[string]any{"name": name, "dialect": dialect}}
 	f.Data = data
-	w.emit(groupLanguage, f)
+	w.emit(groupNames, f)
 }
 
 // checkEtymology reports each cycle of derivations once, citing the
@@ -274,7 +322,7 @@ func (w *World) checkLedger() {
 		cites []string
 	}
 	accounts := map[accountKey]*tally{}
-	for _, e := range w.ix.lang {
+	for e := range w.ix.lang.all() {
 		x, ok := e.Object.(*objects.LedgerEntry)
 		if !ok {
 			continue
