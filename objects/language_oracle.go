@@ -179,9 +179,9 @@ func (x *Dialect) checkWord(inv *inventory, word []rune, base int, out *NameChec
 	}
 	switch n := len(syl); {
 	case n < x.MinSyllables:
-		add(ProblemTooFew, base, "%q has %d syllables; dialect %s wants at least %d", text, n, x.Ident, x.MinSyllables)
+		add(ProblemTooFew, base, "%q has %s; dialect %s wants at least %d", text, syllables(n), x.Ident, x.MinSyllables)
 	case n > x.MaxSyllables:
-		add(ProblemTooMany, base, "%q has %d syllables; dialect %s allows at most %d", text, n, x.Ident, x.MaxSyllables)
+		add(ProblemTooMany, base, "%q has %s; dialect %s allows at most %d", text, syllables(n), x.Ident, x.MaxSyllables)
 	}
 	out.Syllables = append(out.Syllables, syl...)
 }
@@ -253,4 +253,12 @@ func syllabify(inv *inventory, gs []grapheme) ([]string, int) {
 		i = best
 	}
 	return out, n
+}
+
+// syllables says how many syllables, in words.
+func syllables(n int) string {
+	if n == 1 {
+		return "1 syllable"
+	}
+	return fmt.Sprintf("%d syllables", n)
 }
