@@ -4,6 +4,7 @@
 package objects
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -267,4 +268,73 @@ type validateCase = struct {
 	typ    Type
 	mutate func(o Object)
 	want   []problemKey
+}
+
+// TestCheckNameProperties: over random names from the dialect's letters
+// (and a few others), a vetted name's syllables spell its words, each
+// syllable has a shape of the dialect, and a rejected one says why.
+func TestCheckNameProperties(t *testing.T) {
+	d := riverSpeech()
+	shapes := map[string]bool{}
+	for _, s := range d.Shapes {
+		shapes[s] = true
+	}
+	letters := []rune("lmnrsthwaeioLMAk -")
+	g := &gen{r: rand.New(rand.NewPCG(11, 12))}
+	vetted := 0
+	for range 20000 {
+		var b strings.Builder
+		for n := 1 + g.r.IntN(12); n > 0; n-- {
+			b.WriteRune(pick(g, letters))
+		}
+		name := b.String()
+		c := d.CheckName(name)
+		if !c.Vetted {
+			if len(c.Problems) == 0 {
+				t.Fatalf("%q: not vetted, no problem", name)
+			}
+			for _, p := range c.Problems {
+				if p.At < 0 || p.At > len([]rune(name)) || p.Code == "" || p.Message == "" {
+					t.Fatalf("%q: bad problem %+v", name, p)
+				}
+			}
+			continue
+		}
+		vetted++
+		folded := strings.NewReplacer(" ", "", "-", "").Replace(strings.ToLower(name))
+		if got := strings.Join(c.Syllables, ""); got != folded {
+			t.Fatalf("%q: syllables %q spell %q", name, c.Syllables, got)
+		}
+		for _, s := range c.Syllables {
+			shape := ""
+			for _, r := range strings.ReplaceAll(s, "th", "t") {
+				if strings.ContainsRune("aeio", r) {
+					shape += "V"
+				} else {
+					shape += "C"
+				}
+			}
+			if !shapes[shape] {
+				t.Fatalf("%q: syllable %q has shape %s", name, s, shape)
+			}
+		}
+	}
+	if vetted < 500 {
+		t.Errorf("only %d of 20,000 random names passed: the property is barely tested", vetted)
+	}
+}
+
+// FuzzCheckName: no name makes the oracle panic, and its verdict is
+// consistent with its problems.
+func FuzzCheckName(f *testing.F) {
+	for _, s := range []string{"Mirwen", "", " ", "--", "İstanbul", "Ǆemal", "a\u0301", strings.Repeat("a", 300)} {
+		f.Add(s)
+	}
+	d := riverSpeech()
+	f.Fuzz(func(t *testing.T, name string) {
+		c := d.CheckName(name)
+		if c.Vetted != (len(c.Problems) == 0) || c.Syllables == nil || c.Problems == nil {
+			t.Fatalf("%q: %+v", name, c)
+		}
+	})
 }
