@@ -11,6 +11,7 @@ package author
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/lorestore"
@@ -84,7 +85,9 @@ func (p *TransitionParams) UnmarshalJSON(data []byte) error {
 	body, _ := json.Marshal(fields)
 	if err := cp.UnmarshalJSON(body); err != nil {
 		if we, ok := err.(*worker.Error); ok && we.Data["field"] == "since" {
-			return we.With("field", "at") // the name the caller used
+			c := we.With("field", "at") // the name the caller used
+			c.Message = strings.Replace(c.Message, "since", "at", 1)
+			return c
 		}
 		return err
 	}

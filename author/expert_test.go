@@ -183,6 +183,10 @@ func TestExpertRefusals(t *testing.T) {
 		if e["class"] != "schema" {
 			t.Errorf("%s %v: class %v", tc.op, p, e["class"])
 		}
+		if tc.op == "author.add_transition" && tc.code == CodeInvalidObject &&
+			(e["field"] != "at" || !strings.HasPrefix(e["message"].(string), "params: at ")) {
+			t.Errorf("transition error names %v: %v", e["field"], e["message"])
+		}
 	}
 	if d := h.ok("author.status", map[string]any{"workspace": ws})["workspace_digest"]; d != d0 {
 		t.Fatal("a refused call staged something")
