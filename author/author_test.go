@@ -219,7 +219,7 @@ func TestRefusalsOfTheFrame(t *testing.T) {
 	h.refused(worker.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
 		"provenance": map[string]any{"kind": "proposed", "origin": "s", "extra": 1}})
 	h.refused(worker.CodeMissingField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X"})
-	h.refused(worker.CodeUnknownField, "author.open", map[string]any{"scope": "camelot", "branch": "x"})
+	h.refused(worker.CodeUnknownField, "author.open", map[string]any{"scope": "camelot", "pin": "x"}) // branch is a field since DL-0130
 	h.refused(worker.CodeNotMutating, "author.status", map[string]any{"workspace": ws}, "expected_digest", "wd-x")
 	h.refused(CodeUnknownScope, "author.open", map[string]any{"scope": "nosuch"})
 	h.refused(CodeOpenMode, "author.open", map[string]any{})

@@ -1,8 +1,281 @@
-// The branch and merge ops of DLI section 3.18.
+// The branch and merge ops of DLI section 3.18. Both act on durable refs
+// (refs/heads/<name>) through the mutation law: the workspace they name
+// gives the fence and keeps the idempotency keys, but what they change is
+// the store's branches, not what the workspace stages.
 
 package author
 
-import "github.com/deloreis/deloreis/worker"
+import (
+	"context"
+	"errors"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/lorestore/refs"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Error codes of the branch and merge ops.
+const (
+	CodeUnknownBranch      = "unknown-branch"
+	CodeBranchExists       = "branch-exists"
+	CodeBranchProtected    = "branch-protected"
+	CodeUnrelatedHistories = "unrelated-histories"
+	CodeMergeRefused       = "merge-refused"
+	CodePinnedProject      = "pinned-project"
+)
+
+func init() {
+	ErrorCodes[CodeUnknownBranch] = worker.ClassNotFound
+	ErrorCodes[CodeBranchExists] = worker.ClassRefused
+	ErrorCodes[CodeBranchProtected] = worker.ClassRefused
+	ErrorCodes[CodeUnrelatedHistories] = worker.ClassRefused
+	ErrorCodes[CodeMergeRefused] = worker.ClassRefused
+	ErrorCodes[CodePinnedProject] = worker.ClassRefused
+}
+
+// Branch actions.
+const (
+	BranchCreate = "create"
+	BranchList   = "list"
+	BranchDelete = "delete"
+)
+
+// BranchParams create, list or delete a branch.
+type BranchParams struct {
+	Workspace string `json:"workspace"`
+	Action    string `json:"action"`
+	Name      string `json:"name,omitempty"`
+	From      string `json:"from,omitempty"` // create only; default main
+}
+
+// Validate checks the action and that the names it needs are there and
+// are branch names; nothing is looked up in the store yet.
+func (p *BranchParams) Validate() error {
+	switch p.Action {
+	case BranchCreate, BranchDelete:
+		if p.Name == "" {
+			return worker.Errorf(worker.ClassSchema, worker.CodeMissingField, "params: action %s needs field name", p.Action).With("field", "name")
+		}
+		if err := checkBranchName("name", p.Name); err != nil {
+			return err
+		}
+	case BranchList:
+		if p.Name != "" {
+			return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: action list takes no name").With("field", "name")
+		}
+	default:
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: action must be create, list or delete").
+			With("field", "action").With("allowed", []string{BranchCreate, BranchList, BranchDelete})
+	}
+	if p.From != "" {
+		if p.Action != BranchCreate {
+			return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: from is for action create only").With("field", "from")
+		}
+		return checkBranchName("from", p.From)
+	}
+	return nil
+}
+
+// BranchInfo is one branch and the commit it points at.
+type BranchInfo struct {
+	Name string `json:"name"`
+	Head string `json:"head"`
+}
+
+// BranchResult says what a branch call did: the branch created or deleted
+// and its head (for delete, the commit it pointed at), or every branch.
+type BranchResult struct {
+	Action          string       `json:"action"`
+	Branch          string       `json:"branch,omitempty"`
+	Head            string       `json:"head,omitempty"`
+	Branches        []BranchInfo `json:"branches,omitempty"`
+	WorkspaceDigest string       `json:"workspace_digest"`
+}
+
+// MergeParams merge branch source into branch target (default main).
+type MergeParams struct {
+	Workspace string `json:"workspace"`
+	Source    string `json:"source"`
+	Target    string `json:"target,omitempty"`
+}
+
+// Validate checks both names are branch names.
+func (p *MergeParams) Validate() error {
+	if err := checkBranchName("source", p.Source); err != nil {
+		return err
+	}
+	if p.Target != "" {
+		return checkBranchName("target", p.Target)
+	}
+	return nil
+}
+
+// MergeConflict is one world conflict a merge brings, in its scope.
+type MergeConflict struct {
+	Kind    string         `json:"kind"` // valuation, exclusivity or functional
+	Claims  []string       `json:"claims"`
+	Message string         `json:"message"`
+	Data    map[string]any `json:"data"`
+	Scope   string         `json:"scope"`
+}
+
+// MergeFinding is an error finding the merged world has and neither side
+// had (functional violations are conflicts, not repeated here).
+type MergeFinding struct {
+	Scope string `json:"scope"`
+	world.Finding
+}
+
+// AuthorMergeResult is what a merge did. RootHash is the merge commit when
+// one was written, else the target's head; Merged says which.
+type AuthorMergeResult struct {
+	Merged          bool            `json:"merged"`
+	UpToDate        bool            `json:"up_to_date,omitempty"` // the source was merged already; nothing to write
+	RootHash        string          `json:"root_hash"`
+	Base            string          `json:"base"`
+	SourceHead      string          `json:"source_head"`
+	TargetHead      string          `json:"target_head"`
+	Conflicts       []MergeConflict `json:"conflicts"`
+	Findings        []MergeFinding  `json:"findings"`
+	WorkspaceDigest string          `json:"workspace_digest"`
+}
 
 // registerBranch files this file's ops in a registry.
-func registerBranch(r *worker.Registry, s *Service) {}
+func registerBranch(r *worker.Registry, s *Service) {
+	worker.Register(r, worker.Spec{Name: "author.branch", Summary: "Create, list or delete a durable branch of the lorestore.", Mutating: true, Fiction: true}, s.opBranch)
+	worker.Register(r, worker.Spec{Name: "author.merge", Summary: "Merge a branch into another (default main); conflicts are reported and nothing is written.", Mutating: true, Fiction: true}, s.opMerge)
+}
+
+// checkBranchName refuses a name git would not take as a branch: a schema
+// error naming the field.
+func checkBranchName(field, name string) error {
+	if _, err := refs.BranchRef(name); err != nil {
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %s is not a branch name: %v", field, err).With("field", field)
+	}
+	return nil
+}
+
+// branchHead is the head of an existing branch, or unknown-branch.
+func (s *Service) branchHead(name string) (plumbing.Hash, error) {
+	h, err := s.store.Head(name)
+	if errors.Is(err, lorestore.ErrBranchNotFound) {
+		return plumbing.ZeroHash, errUnknownBranch(name)
+	}
+	return h, err
+}
+
+func errUnknownBranch(name string) *worker.Error {
+	return worker.Errorf(worker.ClassNotFound, CodeUnknownBranch, "The lorestore has no branch %q; author.branch {action: list} lists them.", name).With("branch", name)
+}
+
+// storeError types what the store refuses; anything else stays internal.
+func storeError(err error, branch string) error {
+	var (
+		me *lorestore.MergeError
+		ce *lorestore.ContentError
+		se *lorestore.StaleError
+	)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, lorestore.ErrReadOnly):
+		return worker.Errorf(worker.ClassRefused, CodePinnedProject, "The lorestore is open read-only, pinned to a commit; its branches cannot change.")
+	case errors.Is(err, lorestore.ErrBranchNotFound):
+		return errUnknownBranch(branch)
+	case errors.Is(err, lorestore.ErrBranchExists):
+		return worker.Errorf(worker.ClassRefused, CodeBranchExists, "A branch %q exists already.", branch).With("branch", branch)
+	case errors.Is(err, lorestore.ErrUnrelated):
+		return worker.Errorf(worker.ClassRefused, CodeUnrelatedHistories, "The two branches share no history; unrelated histories are not merged.")
+	case errors.As(err, &me):
+		return worker.Errorf(worker.ClassRefused, CodeMergeRefused, "The merge would break the lorestore's layout at %s (%s); nothing was written.", me.Path, me.Reason).
+			With("path", me.Path)
+	case errors.As(err, &ce):
+		return worker.Errorf(worker.ClassRefused, CodeMergeRefused, "The source holds content that is not a valid lorestore: %v. Nothing was written.", ce).
+			With("path", ce.Path)
+	case errors.As(err, &se):
+		return worker.Errorf(worker.ClassRefused, CodeBranchMoved, "Branch %s moved to %s while this call ran; nothing was written. Try again.", se.Branch, se.Actual.String()[:12]).
+			With("branch", se.Branch).With("root_hash", se.Actual.String())
+	}
+	return err
+}
+
+func (s *Service) opBranch(_ context.Context, c *worker.Call, p *BranchParams) (BranchResult, error) {
+	return mutate(s, c, p.Workspace, func(ws *Workspace) (BranchResult, error) {
+		res := BranchResult{Action: p.Action, WorkspaceDigest: ws.digest}
+		switch p.Action {
+		case BranchList:
+			bs, err := s.store.Branches()
+			if err != nil {
+				return BranchResult{}, err
+			}
+			res.Branches = make([]BranchInfo, len(bs))
+			for i, b := range bs {
+				res.Branches[i] = BranchInfo{Name: b.Name, Head: b.Commit.String()}
+			}
+		case BranchCreate:
+			from := p.From
+			if from == "" {
+				from = lorestore.DefaultBranch
+			}
+			if _, err := s.branchHead(from); err != nil {
+				return BranchResult{}, err
+			}
+			h, err := s.store.CreateBranch(p.Name, "refs/heads/"+from)
+			if err != nil {
+				return BranchResult{}, storeError(err, p.Name)
+			}
+			res.Branch, res.Head = p.Name, h.String()
+		case BranchDelete:
+			if err := s.deletable(ws, p.Name); err != nil {
+				return BranchResult{}, err
+			}
+			h, err := s.branchHead(p.Name)
+			if err != nil {
+				return BranchResult{}, err
+			}
+			if err := s.store.DeleteBranch(p.Name, h); err != nil {
+				return BranchResult{}, storeError(err, p.Name)
+			}
+			res.Branch, res.Head = p.Name, h.String()
+		}
+		return res, nil
+	})
+}
+
+// deletable refuses deleting main, the serving branch, and a branch any
+// open workspace stages for (this one included): its materialize would
+// have nowhere to go (DL-0132).
+func (s *Service) deletable(ws *Workspace, name string) error {
+	refuse := func(why string) error {
+		return worker.Errorf(worker.ClassRefused, CodeBranchProtected, "Branch %s cannot be deleted: %s.", name, why).With("branch", name)
+	}
+	switch {
+	case name == lorestore.DefaultBranch:
+		return refuse("it is the canon branch")
+	case name == s.cfg.Branch:
+		return refuse("this project serves it")
+	case name == ws.branch:
+		return refuse("workspace " + ws.id + " materializes to it")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, o := range s.workspaces {
+		if o.branch == name { // set before the workspace is listed, never written again
+			return refuse("workspace " + o.id + " materializes to it")
+		}
+	}
+	return nil
+}
+
+func (s *Service) opMerge(_ context.Context, c *worker.Call, p *MergeParams) (AuthorMergeResult, error) {
+	return mutate(s, c, p.Workspace, func(ws *Workspace) (AuthorMergeResult, error) {
+		res, err := s.merge(ws, p.Source, p.Target)
+		if err != nil {
+			return AuthorMergeResult{}, err
+		}
+		res.WorkspaceDigest = ws.digest
+		return res, nil
+	})
+}

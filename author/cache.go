@@ -89,3 +89,22 @@ func (c *worldCache) compileCount() int {
 	defer c.mu.Unlock()
 	return c.compiles
 }
+
+// put files a world the caller built for a commit (a standing op stages
+// its records over the base world it committed on, so the next read of
+// that commit needs no compile). A world already cached, or being
+// compiled, for the key is left as it is: both are the same world.
+func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) {
+	k := cacheKey{commit, scope}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[k]; ok {
+		c.order.MoveToFront(e.elem)
+		return
+	}
+	e := &cacheEntry{key: k, ready: make(chan struct{}), w: w}
+	close(e.ready)
+	e.elem = c.order.PushFront(e)
+	c.entries[k] = e
+	c.evict()
+}

@@ -14,10 +14,12 @@ import (
 	"github.com/deloreis/deloreis/world"
 )
 
-// OpenParams open a workspace over a scope or a fork (exactly one).
+// OpenParams open a workspace over a scope or a fork (exactly one), on
+// the serving branch or on a named one.
 type OpenParams struct {
-	Scope string `json:"scope,omitempty"`
-	Fork  string `json:"fork,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+	Fork   string `json:"fork,omitempty"`
+	Branch string `json:"branch,omitempty"`
 }
 
 // OpenResult names the new workspace and its first digest.
@@ -26,7 +28,8 @@ type OpenResult struct {
 	WorkspaceDigest string `json:"workspace_digest"`
 	Scope           string `json:"scope"`
 	Fork            string `json:"fork,omitempty"`
-	RootHash        string `json:"root_hash"` // the base commit ("" before the first commit)
+	RootHash        string `json:"root_hash"`        // the base commit ("" before the first commit)
+	Branch          string `json:"branch,omitempty"` // the branch it materializes to, when the open named one
 }
 
 // WorkspaceParams name a workspace.
@@ -85,10 +88,12 @@ type DiscardResult struct {
 	Findings        []world.Finding `json:"findings"`
 }
 
-// MaterializeParams commit a workspace; rendered opts into .dli text.
+// MaterializeParams commit a workspace; rendered opts into .dli text; a
+// decision (recorded) accepts the staged facts under it.
 type MaterializeParams struct {
 	Workspace string `json:"workspace"`
 	Rendered  bool   `json:"rendered,omitempty"`
+	Decision  string `json:"decision,omitempty"`
 }
 
 // MaterializeResult is the new commit and what it committed, as data.
@@ -96,6 +101,7 @@ type MaterializeResult struct {
 	RootHash        string      `json:"root_hash"`
 	WorkspaceDigest string      `json:"workspace_digest"`
 	Committed       []Committed `json:"committed"`
+	Stamped         []Stamp     `json:"stamped,omitempty"` // with a decision: staged id → committed id
 	Rendered        []string    `json:"rendered,omitempty"`
 }
 
@@ -144,13 +150,17 @@ func registerClaim[T objects.Object](r *worker.Registry, s *Service, name, summa
 }
 
 func (s *Service) opOpen(_ context.Context, _ *worker.Call, p *OpenParams) (OpenResult, error) {
-	ws, err := s.Open(p.Scope, p.Fork)
+	ws, err := s.OpenOn(p.Scope, p.Fork, p.Branch)
 	if err != nil {
 		return OpenResult{}, err
 	}
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
-	return OpenResult{Workspace: ws.id, WorkspaceDigest: ws.digest, Scope: ws.scope, Fork: ws.fork, RootHash: hashString(ws.base)}, nil
+	res := OpenResult{Workspace: ws.id, WorkspaceDigest: ws.digest, Scope: ws.scope, Fork: ws.fork, RootHash: hashString(ws.base)}
+	if p.Branch != "" {
+		res.Branch = ws.branch
+	}
+	return res, nil
 }
 
 // stageClaim checks a claim's provenance against the workspace and stages
@@ -340,16 +350,31 @@ func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams)
 }
 
 func (s *Service) opMaterialize(_ context.Context, c *worker.Call, p *MaterializeParams) (MaterializeResult, error) {
+	if p.Decision != "" {
+		if err := checkDecisionID("decision", p.Decision); err != nil {
+			return MaterializeResult{}, err
+		}
+	}
 	return mutate(s, c, p.Workspace, func(ws *Workspace) (MaterializeResult, error) {
-		commit, committed, err := s.materialize(ws, c.Op)
+		commit, committed, stamps, err := s.materialize(ws, c.Op, p.Decision)
 		if err != nil {
 			return MaterializeResult{}, err
 		}
-		res := MaterializeResult{RootHash: hashString(commit), Committed: committed}
+		res := MaterializeResult{RootHash: hashString(commit), Committed: committed, Stamped: stamps}
 		if p.Rendered {
 			res.Rendered = []string{}
-			for _, st := range ws.staged {
-				res.Rendered = append(res.Rendered, dli.RenderDecl(st.obj)...)
+			if p.Decision == "" {
+				for _, st := range ws.staged {
+					res.Rendered = append(res.Rendered, dli.RenderDecl(st.obj)...)
+				}
+			} else {
+				for _, c := range committed {
+					o, err := objects.Decode(c.Object)
+					if err != nil {
+						return MaterializeResult{}, err
+					}
+					res.Rendered = append(res.Rendered, dli.RenderDecl(o)...)
+				}
 			}
 		}
 		if err := s.afterMaterialize(ws, commit); err != nil {

@@ -112,6 +112,27 @@ func (s *Service) resolveForks() error {
 // or the serving branch's head read now (a live project sees commits other
 // servers made). ok is false for a branch with no commit yet.
 func (s *Service) openingCommit() (plumbing.Hash, bool, error) {
+	return s.openingCommitOn("")
+}
+
+// openingCommitOn is openingCommit for a workspace opened on a named
+// branch ("" is the serving branch). A named branch must exist: it is
+// refused as unknown-branch, where the serving branch with no commit yet
+// opens the empty world. A pinned project opens on its pin only, so a
+// named branch is refused there (DL-0131).
+func (s *Service) openingCommitOn(branch string) (plumbing.Hash, bool, error) {
+	if branch != "" {
+		if err := checkBranchName("branch", branch); err != nil {
+			return plumbing.ZeroHash, false, err
+		}
+		if !s.pin.IsZero() {
+			return plumbing.ZeroHash, false, worker.Errorf(worker.ClassRefused, CodePinnedProject,
+				"This project is pinned to commit %s: every workspace opens there, so a workspace cannot open on branch %q.", s.pin.String()[:12], branch).
+				With("branch", branch).With("pin", s.pin.String())
+		}
+		h, err := s.branchHead(branch)
+		return h, err == nil, err
+	}
 	if !s.pin.IsZero() {
 		return s.pin, true, nil
 	}

@@ -59,6 +59,14 @@ func (ws *Workspace) ID() string { return ws.id }
 // one document that declares a question (fork). It starts from the pinned
 // commit, or from the serving branch's head as it is now.
 func (s *Service) Open(scope, fork string) (*Workspace, error) {
+	return s.OpenOn(scope, fork, "")
+}
+
+// OpenOn is Open on a named branch ("" is the serving branch): the
+// workspace stages over that branch's head and materializes there. The
+// branch name is data: it must be a valid branch name and name a branch
+// that exists (unknown-branch otherwise).
+func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 	switch {
 	case scope == "" && fork == "", scope != "" && fork != "":
 		return nil, worker.Errorf(worker.ClassSchema, CodeOpenMode, "Open a workspace with exactly one of scope or fork.")
@@ -77,7 +85,7 @@ func (s *Service) Open(scope, fork string) (*Workspace, error) {
 	case !s.docs[scope]:
 		return nil, worker.Errorf(worker.ClassRefused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope).With("documents", s.documents())
 	}
-	base, _, err := s.openingCommit()
+	base, _, err := s.openingCommitOn(branch)
 	if err != nil {
 		return nil, err
 	}
@@ -85,9 +93,12 @@ func (s *Service) Open(scope, fork string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if branch == "" {
+		branch = s.cfg.Branch
+	}
 	s.mu.Lock()
 	s.next++
-	ws := &Workspace{id: fmt.Sprintf("ws-%d", s.next), scope: scope, fork: fork, branch: s.cfg.Branch,
+	ws := &Workspace{id: fmt.Sprintf("ws-%d", s.next), scope: scope, fork: fork, branch: branch,
 		base: base, baseWorld: bw, world: bw, keys: map[string]keyed{}}
 	ws.digest = ws.computeDigest()
 	s.workspaces[ws.id] = ws
@@ -307,32 +318,59 @@ type Committed struct {
 // When the branch moved since the workspace's base, the staged layer is
 // checked again over the new head and committed on top of it, or refused
 // with the findings that now block it: a materialize never overwrites.
-func (s *Service) materialize(ws *Workspace, workspaceOp string) (plumbing.Hash, []Committed, error) {
+// With a decision, the staged facts are stamped under it (stamp) and the
+// stamped layer is what is checked and committed, with its Ratify record
+// and a Lore-Decision trailer.
+func (s *Service) materialize(ws *Workspace, workspaceOp, decision string) (plumbing.Hash, []Committed, []Stamp, error) {
 	if ws.fork != "" {
-		return plumbing.ZeroHash, nil, worker.Errorf(worker.ClassRefused, CodeForkLocal,
+		return plumbing.ZeroHash, nil, nil, worker.Errorf(worker.ClassRefused, CodeForkLocal,
 			"Workspace %s forks question %s: what is staged in a fork stays in the fork and is never materialized.", ws.id, ws.fork)
 	}
+	if decision != "" {
+		if _, _, ok := ws.baseWorld.Decision(decision); !ok {
+			return plumbing.ZeroHash, nil, nil, unknownDecision("decision", decision)
+		}
+	}
 	if b := ws.blocking(); len(b) > 0 {
-		return plumbing.ZeroHash, nil, blockedError(ws, b, "")
+		return plumbing.ZeroHash, nil, nil, blockedError(ws, b, "")
 	}
 	if len(ws.staged) == 0 {
-		return ws.base, []Committed{}, nil
+		return ws.base, []Committed{}, nil, nil
 	}
-	committed := make([]Committed, len(ws.staged))
+	objs := make([]objects.Object, len(ws.staged))
+	for i, st := range ws.staged {
+		objs[i] = st.obj
+	}
+	var st *stamping
+	if decision != "" {
+		var err error
+		if st, err = s.checkStamped(ws, decision, ""); err != nil {
+			return plumbing.ZeroHash, nil, nil, err
+		}
+		objs = st.objs
+		if st.ratify != nil {
+			objs = append(objs[:len(objs):len(objs)], st.ratify)
+		}
+	}
+	committed := make([]Committed, len(objs))
 	batch := lorestore.NewBatch()
 	counts := map[objects.Type]int{}
-	for i, st := range ws.staged {
-		if _, err := batch.Put(ws.scope, st.obj); err != nil {
-			return plumbing.ZeroHash, nil, err
-		}
-		data, err := objects.Canonical(st.obj)
+	for i, o := range objs {
+		id, err := batch.Put(ws.scope, o)
 		if err != nil {
-			return plumbing.ZeroHash, nil, err
+			return plumbing.ZeroHash, nil, nil, err
 		}
-		committed[i] = Committed{ID: st.id.String(), Type: string(st.obj.Type()), Object: data}
-		counts[st.obj.Type()]++
+		data, err := objects.Canonical(o)
+		if err != nil {
+			return plumbing.ZeroHash, nil, nil, err
+		}
+		committed[i] = Committed{ID: id.String(), Type: string(o.Type()), Object: data}
+		counts[o.Type()]++
 	}
 	msg := lorestore.NewMessage(materializeSummary(ws.scope, counts), "materialize", ws.scope)
+	if st != nil && st.ratify != nil {
+		msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: lorestore.TrailerDecision, Value: decision})
+	}
 	msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: "Lore-Workspace", Value: ws.id})
 	parent := ws.base
 	for attempt := 0; attempt < 8; attempt++ {
@@ -341,17 +379,28 @@ func (s *Service) materialize(ws *Workspace, workspaceOp string) (plumbing.Hash,
 		if errors.As(err, &stale) {
 			// Someone committed first: check again over their head.
 			if err := s.restage(ws, stale.Actual); err != nil {
-				return plumbing.ZeroHash, nil, err
+				return plumbing.ZeroHash, nil, nil, err
+			}
+			if st != nil {
+				// The stamped layer is a function of the staged one, so
+				// only its findings can have moved.
+				if _, err := s.checkStamped(ws, decision, stale.Actual.String()); err != nil {
+					return plumbing.ZeroHash, nil, nil, err
+				}
 			}
 			parent = stale.Actual
 			continue
 		}
 		if err != nil {
-			return plumbing.ZeroHash, nil, err
+			return plumbing.ZeroHash, nil, nil, err
 		}
-		return res.Commit, committed, nil
+		var stamps []Stamp
+		if st != nil {
+			stamps = st.stamps
+		}
+		return res.Commit, committed, stamps, nil
 	}
-	return plumbing.ZeroHash, nil, worker.Errorf(worker.ClassRefused, CodeBranchMoved,
+	return plumbing.ZeroHash, nil, nil, worker.Errorf(worker.ClassRefused, CodeBranchMoved,
 		"Branch %s kept moving while workspace %s tried to materialize; try again.", ws.branch, ws.id)
 }
 

@@ -31,6 +31,9 @@ type Spec struct {
 	Summary  string // one line, for docs and tool descriptions
 	Mutating bool   // takes expected_digest and idempotency_key
 	Fiction  bool   // in the compact fiction profile too
+
+	// Errors are the codes the op answers with beyond the protocol's own (for the op reference).
+	Errors []string
 }
 
 // Call is what a handler learns of its request besides the params.

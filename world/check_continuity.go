@@ -221,6 +221,7 @@ func (w *World) checkFunctional() {
 		return
 	}
 	preds, ents := w.predicateReps(), w.entityReps()
+	props := w.properties()
 	authored := map[fdKey]map[string][]string{}
 	for a := range w.authored.all() {
 		rep := repOf(preds, a.pred)
@@ -236,7 +237,7 @@ func (w *World) checkFunctional() {
 	}
 	for _, k := range sortedKeys(authored) {
 		if len(authored[k]) > 1 {
-			w.fdFinding(CodeFDViolation, k, authored[k])
+			w.fdFinding(CodeFDViolation, k, authored[k], props)
 		}
 	}
 	derived := map[fdKey]map[string][]string{}
@@ -258,12 +259,12 @@ func (w *World) checkFunctional() {
 	}
 	for _, k := range sortedKeys(derived) {
 		if len(derived[k]) > 1 && len(authored[k]) <= 1 {
-			w.fdFinding(CodeDerivedFDViolation, k, derived[k])
+			w.fdFinding(CodeDerivedFDViolation, k, derived[k], props)
 		}
 	}
 }
 
-func (w *World) fdFinding(code string, k fdKey, values map[string][]string) {
+func (w *World) fdFinding(code string, k fdKey, values map[string][]string, props properties) {
 	vs := make([]string, 0, len(values))
 	var cites []string
 	for v, cs := range values {
@@ -271,10 +272,45 @@ func (w *World) fdFinding(code string, k fdKey, values map[string][]string) {
 		cites = append(cites, cs...)
 	}
 	sort.Strings(vs)
-	f := newFinding(code, "%s is functional, but %s holds %d certain values: %s.", k.pred, k.subject, len(vs), strings.Join(vs, ", "))
+	f := newFinding(code, "%s is functional, but %s holds %d certain values: %s.%s", k.pred, k.subject, len(vs), strings.Join(vs, ", "), props.tail(k.pred))
 	f.Citations = dedupe(append([]string{}, cites...))
 	f.Data = map[string]any{"predicate": k.pred, "subject": k.subject, "values": vs}
+	props.name(f.Data, k.pred)
 	w.emit(groupFunctional, f)
+}
+
+// properties indexes the certain predicate identity components of more
+// than one member by representative, for findings that name them.
+type properties map[string]component
+
+func (w *World) properties() properties {
+	out := properties{}
+	for _, c := range w.predicateComponents(true) {
+		if len(c.members) > 1 {
+			out[c.rep] = c
+		}
+	}
+	return out
+}
+
+// tail is the message tail naming the predicates a certain identity joins
+// under rep ("" when rep stands alone): a finding about the representative
+// speaks of the names the caller declared.
+func (p properties) tail(rep string) string {
+	if c, ok := p[rep]; ok {
+		return " (" + strings.Join(c.members, ", ") + " are declared the same property.)"
+	}
+	return ""
+}
+
+// name adds to a finding's data the members of rep's identity component
+// and the identity claims that join them (DLI section 3.15: the finding
+// names the identity assertion).
+func (p properties) name(data map[string]any, rep string) {
+	if c, ok := p[rep]; ok {
+		data["same_property"] = c.members
+		data["identity"] = c.claims
+	}
 }
 
 func sortedKeys[V any](m map[fdKey]V) []fdKey {

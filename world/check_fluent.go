@@ -26,7 +26,7 @@ func (w *World) checkFluents() {
 		return
 	}
 	preds, ents := w.predicateReps(), w.entityReps()
-	order := w.certainOrder()
+	order, props := w.certainOrder(), w.properties()
 	slots := map[fdKey][]slotState{}
 	for e := range w.ix.states.all() {
 		s := e.Object.(*objects.State)
@@ -52,7 +52,7 @@ func (w *World) checkFluents() {
 		for i := range ss {
 			for j := i + 1; j < len(ss); j++ {
 				if ents.find(ss[i].state.Value) != ents.find(ss[j].state.Value) {
-					w.comparePair(k, ss[i], ss[j], order)
+					w.comparePair(k, ss[i], ss[j], order, props)
 				}
 			}
 		}
@@ -60,15 +60,16 @@ func (w *World) checkFluents() {
 }
 
 // comparePair judges two distinct certain values on one slot.
-func (w *World) comparePair(k fdKey, a, b slotState, order reach) {
+func (w *World) comparePair(k fdKey, a, b slotState, order reach, props properties) {
 	cites := []string{a.id.String(), b.id.String()}
 	data := map[string]any{"predicate": k.pred, "subject": k.subject,
 		"values": []string{a.state.Value, b.state.Value}, "anchors": []string{a.state.Since, b.state.Since}}
 	sa, sb := a.state.Since, b.state.Since
 	switch {
 	case sa == sb || w.spansOverlap(a.state, b.state, order):
-		f := newFinding(CodeFluentContradiction, "%s.%s holds both %s and %s at once (from %s and %s).",
-			k.subject, k.pred, a.state.Value, b.state.Value, sa, sb)
+		f := newFinding(CodeFluentContradiction, "%s.%s holds both %s and %s at once (from %s and %s).%s",
+			k.subject, k.pred, a.state.Value, b.state.Value, sa, sb, props.tail(k.pred))
+		props.name(data, k.pred)
 		f.Citations, f.Data = cites, data
 		w.emit(groupFluents, f)
 	case order.before(sa, sb) || order.before(sb, sa):

@@ -203,7 +203,7 @@ func (w *World) Findings() []Finding {
 		sortFindings(all)
 		w.findings = all
 	})
-	return append([]Finding(nil), w.findings...)
+	return append(make([]Finding, 0, len(w.findings)), w.findings...) // [] on the wire, never null
 }
 
 // Grade grades one atom of the saturated world (identity applied).

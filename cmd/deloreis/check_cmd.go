@@ -12,11 +12,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/project"
@@ -174,28 +174,11 @@ func (o *checkOptions) file(path string) int {
 // followed by its repair when it has one; it reports whether any is an
 // error.
 func printFindings(w io.Writer, path string, doc *dli.Document, fs []world.Finding) bool {
-	type placed struct {
-		pos dli.Pos
-		f   world.Finding
-	}
-	var pl *placer
-	if len(fs) > 0 {
-		pl = newPlacer(doc) // a clean file never pays for the ids
-	}
-	ps := make([]placed, len(fs))
-	for i, f := range fs {
-		ps[i] = placed{pl.place(f), f}
-	}
-	sort.SliceStable(ps, func(i, j int) bool {
-		if ps[i].pos.Line != ps[j].pos.Line {
-			return ps[i].pos.Line < ps[j].pos.Line
-		}
-		return ps[i].pos.Col < ps[j].pos.Col
-	})
+	ps := dliops.PlaceAll(doc, fs)
 	errs := false
 	for _, p := range ps {
-		f := p.f
-		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", path, p.pos.Line, p.pos.Col, f.Severity, f.Code, f.Message)
+		f := p.Finding
+		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", path, p.Pos.Line, p.Pos.Col, f.Severity, f.Code, f.Message)
 		if r := f.Repair; r != nil {
 			switch {
 			case len(r.Candidates) > 0:

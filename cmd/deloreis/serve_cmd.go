@@ -11,11 +11,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/demoworld"
+	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
 )
@@ -89,16 +92,30 @@ func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func
 		return nil, nil, err
 	}
 	cleanups = append(cleanups, func() { s.Close() })
+	if abs, err := filepath.Abs(storeDir); err == nil {
+		p.Store = abs // dli.project answers with it relative to the project folder
+	}
+	reg, err := buildRegistry(s, p)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return reg, cleanup, nil
+}
+
+// buildRegistry is the one registry every transport serves: the author.*
+// ops over the project's documents and the dli.* ops over the project.
+func buildRegistry(s *lorestore.Store, p *project.Project) (*worker.Registry, error) {
 	docs := make([]string, len(p.Documents))
 	for i, d := range p.Documents {
 		docs[i] = d.Scope
 	}
 	svc, err := author.New(author.Config{Store: s, Documents: docs, Branch: p.Branch, Pin: p.Pin, Dialects: p.Dialects})
 	if err != nil {
-		cleanup()
-		return nil, nil, err
+		return nil, err
 	}
 	reg := worker.NewRegistry()
 	author.Register(reg, svc)
-	return reg, cleanup, nil
+	dliops.Register(reg, dliops.Config{Store: s, Project: p, Version: version})
+	return reg, nil
 }

@@ -3,28 +3,57 @@
 // unknown entity, an unrecorded decision, an unbound variable, a control
 // character), at that part's token.
 
-package main
+package dliops
 
 import (
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
 )
 
-// placer places the findings of one document; its index is built once.
-type placer struct {
+// Placed is a finding and where it is reported.
+type Placed struct {
+	Pos     dli.Pos
+	Finding world.Finding
+}
+
+// PlaceAll places the findings of a document, in source order (findings
+// at one position keep their order). A document with no findings never
+// pays for the locator's index.
+func PlaceAll(doc *dli.Document, fs []world.Finding) []Placed {
+	if len(fs) == 0 {
+		return []Placed{}
+	}
+	pl := NewPlacer(doc)
+	ps := make([]Placed, len(fs))
+	for i, f := range fs {
+		ps[i] = Placed{pl.Place(f), f}
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].Pos.Line != ps[j].Pos.Line {
+			return ps[i].Pos.Line < ps[j].Pos.Line
+		}
+		return ps[i].Pos.Col < ps[j].Pos.Col
+	})
+	return ps
+}
+
+// Placer places the findings of one document; its index is built once.
+type Placer struct {
 	doc *dli.Document
 	loc *dli.Locator
 }
 
-func newPlacer(doc *dli.Document) *placer { return &placer{doc: doc, loc: dli.NewLocator(doc)} }
+// NewPlacer indexes a document for placing its findings.
+func NewPlacer(doc *dli.Document) *Placer { return &Placer{doc: doc, loc: dli.NewLocator(doc)} }
 
-// place returns where a finding is reported: the token it concerns, else
+// Place returns where a finding is reported: the token it concerns, else
 // the cited declaration, else the scope line, else 1:1.
-func (p *placer) place(f world.Finding) dli.Pos {
+func (p *Placer) Place(f world.Finding) dli.Pos {
 	first := (*dli.Decl)(nil)
 	for _, c := range f.Citations {
 		if d, ok := p.loc.Decl(c); ok && (first == nil || d.Pos.Line < first.Pos.Line) {

@@ -1,0 +1,382 @@
+// Canon export (DLI section 3.10): the non-dead fact objects of one scope
+// at a commit, grouped by predicate, with the decisions and attacks their
+// support needs, every string interned once. Before it exports, it holds
+// the history to its evidence: every commit's Lore-Decision trailers must
+// be the decisions of the Ratify records that commit added.
+
+package author
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// CanonExport is one scope's canon at a commit. Every string it names —
+// object ids, predicates, arguments, decision ids, origins, rationales —
+// is an index into Strings, the sorted table of the distinct strings
+// (DL-0115).
+type CanonExport struct {
+	Scope      string           `json:"scope"`
+	Commit     string           `json:"commit"`
+	Strings    []string         `json:"strings"`
+	Claims     []CanonClaim     `json:"claims"`     // by object id
+	Predicates []CanonPredicate `json:"predicates"` // by predicate name
+	Decisions  []CanonDecision  `json:"decisions"`  // by decision id
+	Attacks    []CanonAttack    `json:"attacks"`    // by claim, attacker, target
+}
+
+// CanonClaim is one non-dead fact object.
+type CanonClaim struct {
+	ID         int             `json:"id"`   // the object id
+	Type       int             `json:"type"` // entity, fact, relation, event, before, state
+	Grade      string          `json:"grade"`
+	Provenance CanonProvenance `json:"provenance"`
+}
+
+// CanonProvenance is a claim's or a decision's provenance.
+type CanonProvenance struct {
+	Kind      string `json:"kind"`             // proposed, hypothesis or cited
+	Origin    *int   `json:"origin,omitempty"` // proposed
+	Hyp       *int   `json:"hyp,omitempty"`    // hypothesis
+	Decisions []int  `json:"decisions,omitempty"`
+	State     string `json:"state,omitempty"` // cited
+}
+
+// CanonPredicate is the atoms of one predicate the exported claims lower to.
+type CanonPredicate struct {
+	Pred  int         `json:"pred"`
+	Atoms []CanonAtom `json:"atoms"` // by claim, then arguments
+}
+
+// CanonAtom is one atom: the claim it comes from (an index into Claims)
+// and its arguments.
+type CanonAtom struct {
+	Claim int   `json:"claim"`
+	Args  []int `json:"args"`
+}
+
+// CanonDecision is one decision an exported support names.
+type CanonDecision struct {
+	ID         int              `json:"id"`
+	Rationale  *int             `json:"rationale,omitempty"`
+	Provenance *CanonProvenance `json:"provenance,omitempty"`
+}
+
+// CanonAttack is one attack on an exported claim; Claim indexes Claims.
+type CanonAttack struct {
+	Attacker int `json:"attacker"`
+	Target   int `json:"target"`
+	Claim    int `json:"claim"`
+}
+
+// Canon exports a declared scope at a revision ("" is the serving
+// branch's head). It refuses evidence-corrupt when a commit of the
+// first-parent history says it ratified under decisions other than those
+// its Ratify records name.
+func (s *Service) Canon(scope, rev string) (CanonExport, error) {
+	if !s.docs[scope] {
+		return CanonExport{}, worker.Errorf(worker.ClassRefused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope)
+	}
+	if rev == "" {
+		rev = s.cfg.Branch
+	}
+	commit, err := s.store.Resolve(rev)
+	if err != nil {
+		if errors.Is(err, lorestore.ErrNotFound) || errors.Is(err, lorestore.ErrBranchNotFound) {
+			return CanonExport{}, worker.Errorf(worker.ClassNotFound, CodeUnknownCanonRev, "No commit is named %q.", rev).With("rev", rev)
+		}
+		return CanonExport{}, err
+	}
+	if err := s.checkEvidence(scope, commit); err != nil {
+		return CanonExport{}, err
+	}
+	w, err := s.baseWorld(commit, scope)
+	if err != nil {
+		return CanonExport{}, err
+	}
+	return canonOf(w, scope, commit), nil
+}
+
+// ledgerOps are the ops whose Lore-Decision trailers name the decisions
+// they record or rule with, not a ratification.
+var ledgerOps = map[string]bool{"record_decision": true, "record_decisions": true, "set_standing": true, "defeat": true}
+
+// checkEvidence walks the first-parent history from commit and compares,
+// for each commit, its Lore-Decision trailers (when its Lore-Scope is the
+// scope) with the decisions of the Ratify records of the scope it added —
+// those in none of its parents (DL-0116). A ledger op's commit adds no
+// Ratify record.
+func (s *Service) checkEvidence(scope string, commit plumbing.Hash) error {
+	for h := commit; !h.IsZero(); {
+		log, err := s.store.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(log) == 0 {
+			return nil
+		}
+		c := log[0]
+		ratified, err := s.ratifiedIn(scope, c)
+		if err != nil {
+			return err
+		}
+		op := c.Message.Get(lorestore.TrailerOp)
+		var trailers []string
+		if c.Message.Get(lorestore.TrailerScope) == scope && !ledgerOps[op] {
+			trailers = c.Message.All(lorestore.TrailerDecision)
+		}
+		if !sameSet(trailers, ratified) {
+			return worker.Errorf(worker.ClassRefused, CodeEvidenceCorrupt,
+				"Commit %s says it ratified under %v, but the Ratify records it added name %v: the history does not carry its evidence.", c.Commit.String()[:12], nonNil(trailers), nonNil(ratified)).
+				With("commit", c.Commit.String()).With("trailers", nonNil(trailers)).With("ratified", nonNil(ratified))
+		}
+		h = plumbing.ZeroHash
+		if len(c.Parents) > 0 {
+			h = c.Parents[0]
+		}
+	}
+	return nil
+}
+
+// ratifiedIn lists the decisions of the Ratify records of the scope that a
+// commit added.
+func (s *Service) ratifiedIn(scope string, c lorestore.LogEntry) ([]string, error) {
+	sn, err := s.store.SnapshotAt(c.Commit)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Parents) <= 1 {
+		// One parent: what the commit added is its diff, found by walking
+		// only the subtrees that differ — a long history costs its changes,
+		// not its size.
+		changes, err := s.store.Changes(c.Commit)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, ch := range changes {
+			if ch.Removed || ch.Scope != scope || ch.Kind != lorestore.Decisions {
+				continue
+			}
+			o, err := sn.Get(scope, ch.ID)
+			if err != nil {
+				return nil, err
+			}
+			if r, ok := o.(*objects.Ratify); ok {
+				out = append(out, r.Decision)
+			}
+		}
+		return out, nil
+	}
+	ids, err := sn.IDs(scope, lorestore.Decisions)
+	if err != nil {
+		return nil, err
+	}
+	old := map[objects.ID]bool{}
+	for _, p := range c.Parents {
+		psn, err := s.store.SnapshotAt(p)
+		if err != nil {
+			return nil, err
+		}
+		pids, err := psn.IDs(scope, lorestore.Decisions)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range pids {
+			old[id] = true
+		}
+	}
+	var out []string
+	for _, id := range ids {
+		if old[id] {
+			continue
+		}
+		o, err := sn.Get(scope, id)
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := o.(*objects.Ratify); ok {
+			out = append(out, r.Decision)
+		}
+	}
+	return out, nil
+}
+
+func sameSet(a, b []string) bool {
+	in := map[string]bool{}
+	for _, x := range a {
+		in[x] = true
+	}
+	for _, x := range b {
+		if !in[x] {
+			return false
+		}
+	}
+	out := map[string]bool{}
+	for _, x := range b {
+		out[x] = true
+	}
+	return len(in) == len(out)
+}
+
+// canonTypes are the fact objects canon exports.
+var canonTypes = map[objects.Type]bool{
+	objects.TypeEntity: true, objects.TypeFact: true, objects.TypeRelation: true,
+	objects.TypeEvent: true, objects.TypeBefore: true, objects.TypeState: true,
+}
+
+// canonOf builds the export of a world: first every string, then the
+// records by index.
+func canonOf(w *world.World, scope string, commit plumbing.Hash) CanonExport {
+	type claim struct {
+		e     world.Entry
+		grade datalog.Grade
+		p     objects.Provenance
+		atoms []world.ClaimAtom
+	}
+	var claims []claim
+	strs := map[string]bool{}
+	decisions := map[string]bool{}
+	addProv := func(p objects.Provenance) {
+		strs[p.Origin], strs[p.Hyp] = true, true
+		for _, d := range p.Decisions {
+			decisions[d] = true
+		}
+	}
+	for e := range w.Objects() {
+		if !canonTypes[e.Object.Type()] {
+			continue
+		}
+		g := w.ClaimGrade(e.ID)
+		if g == datalog.Dead {
+			continue
+		}
+		p, _ := objects.ProvenanceOf(e.Object)
+		c := claim{e: e, grade: g, p: p, atoms: w.ClaimAtoms(e.ID)}
+		claims = append(claims, c)
+		strs[e.ID.String()], strs[string(e.Object.Type())] = true, true
+		addProv(p)
+		for _, a := range c.atoms {
+			strs[a.Pred] = true
+			for _, x := range a.Args {
+				strs[x] = true
+			}
+		}
+	}
+	sort.Slice(claims, func(i, j int) bool { return claims[i].e.ID.String() < claims[j].e.ID.String() })
+	claimIndex := map[objects.ID]int{}
+	for i, c := range claims {
+		claimIndex[c.e.ID] = i
+	}
+	var attacks []*objects.Attack
+	for _, e := range w.Attacks() {
+		a := e.Object.(*objects.Attack)
+		if _, ok := claimIndex[a.Claim]; ok {
+			attacks = append(attacks, a)
+			decisions[a.Attacker], decisions[a.Target] = true, true
+		}
+	}
+	// The decisions the supports name, and those their own citations name.
+	var decs []*objects.Decision
+	seen := map[string]bool{}
+	queue := make([]string, 0, len(decisions))
+	for d := range decisions {
+		queue = append(queue, d)
+	}
+	for len(queue) > 0 {
+		d := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		strs[d] = true
+		o, _, ok := w.Decision(d)
+		if !ok {
+			continue // unrecorded: a citation finding; its id is exported alone
+		}
+		decs = append(decs, o)
+		strs[o.Rationale] = true
+		if o.Provenance != nil {
+			addProv(*o.Provenance)
+			queue = append(queue, o.Provenance.Decisions...)
+		}
+	}
+	delete(strs, "")
+	table := make([]string, 0, len(strs))
+	for x := range strs {
+		table = append(table, x)
+	}
+	sort.Strings(table)
+	index := make(map[string]int, len(table))
+	for i, x := range table {
+		index[x] = i
+	}
+	opt := func(x string) *int {
+		if x == "" {
+			return nil
+		}
+		i := index[x]
+		return &i
+	}
+	prov := func(p objects.Provenance) CanonProvenance {
+		cp := CanonProvenance{Kind: string(p.Kind), Origin: opt(p.Origin), Hyp: opt(p.Hyp), State: string(p.State)}
+		for _, d := range p.Decisions {
+			cp.Decisions = append(cp.Decisions, index[d])
+		}
+		sort.Ints(cp.Decisions)
+		return cp
+	}
+
+	out := CanonExport{Scope: scope, Commit: hashString(commit), Strings: table,
+		Claims: []CanonClaim{}, Predicates: []CanonPredicate{}, Decisions: []CanonDecision{}, Attacks: []CanonAttack{}}
+	byPred := map[string][]CanonAtom{}
+	for i, c := range claims {
+		out.Claims = append(out.Claims, CanonClaim{ID: index[c.e.ID.String()], Type: index[string(c.e.Object.Type())], Grade: c.grade.String(), Provenance: prov(c.p)})
+		for _, a := range c.atoms {
+			args := make([]int, len(a.Args))
+			for j, x := range a.Args {
+				args[j] = index[x]
+			}
+			byPred[a.Pred] = append(byPred[a.Pred], CanonAtom{Claim: i, Args: args})
+		}
+	}
+	preds := make([]string, 0, len(byPred))
+	for p := range byPred {
+		preds = append(preds, p)
+	}
+	sort.Strings(preds)
+	for _, p := range preds {
+		out.Predicates = append(out.Predicates, CanonPredicate{Pred: index[p], Atoms: byPred[p]})
+	}
+	sort.Slice(decs, func(i, j int) bool { return decs[i].Ident < decs[j].Ident })
+	for _, d := range decs {
+		cd := CanonDecision{ID: index[d.Ident], Rationale: opt(d.Rationale)}
+		if d.Provenance != nil {
+			p := prov(*d.Provenance)
+			cd.Provenance = &p
+		}
+		out.Decisions = append(out.Decisions, cd)
+	}
+	for _, a := range attacks {
+		out.Attacks = append(out.Attacks, CanonAttack{Attacker: index[a.Attacker], Target: index[a.Target], Claim: claimIndex[a.Claim]})
+	}
+	sort.Slice(out.Attacks, func(i, j int) bool {
+		x, y := out.Attacks[i], out.Attacks[j]
+		if x.Claim != y.Claim {
+			return x.Claim < y.Claim
+		}
+		if x.Attacker != y.Attacker {
+			return x.Attacker < y.Attacker
+		}
+		return x.Target < y.Target
+	})
+	return out
+}

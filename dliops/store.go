@@ -1,0 +1,760 @@
+// The read-only store tools: objects, history, one commit's changes,
+// branches, scopes, a paged export, fsck, the world graph, a scope's
+// difference between two revisions, and the loaded project. None writes;
+// every revision goes through lorestore.Resolve and every scope is checked
+// as an id before it reaches the store.
+
+package dliops
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// StoredObject is one object as stored: its id, type, section and scope,
+// where it is filed, its canonical JSON and its canonical .dli lines.
+type StoredObject struct {
+	ID       string          `json:"id"`
+	Type     string          `json:"type"`
+	Scope    string          `json:"scope"`
+	Path     string          `json:"path" desc:"the object file in the commit's tree"`
+	Object   json.RawMessage `json:"object" desc:"the canonical JSON"`
+	Rendered []string        `json:"rendered" desc:"the canonical .dli lines"`
+}
+
+// objectPath is where the store files an object: scopes/<scope>/<section>/…
+// (claims sharded by the id's first two digits, standing revisions under
+// the claim they revise).
+func objectPath(scope string, id objects.ID, o objects.Object) string {
+	sec := objects.Section(o.Type())
+	name := id.String() + ".json"
+	switch x := o.(type) {
+	case *objects.Standing:
+		return strings.Join([]string{"scopes", scope, sec, x.Claim.String(), name}, "/")
+	}
+	if sec == objects.SectionClaims {
+		return strings.Join([]string{"scopes", scope, sec, id.String()[:2], name}, "/")
+	}
+	return strings.Join([]string{"scopes", scope, sec, name}, "/")
+}
+
+func stored(scope string, id objects.ID, o objects.Object) (StoredObject, error) {
+	data, err := objects.Canonical(o)
+	if err != nil {
+		return StoredObject{}, err
+	}
+	return StoredObject{ID: id.String(), Type: string(o.Type()), Scope: scope, Path: objectPath(scope, id, o), Object: data, Rendered: dli.RenderDecl(o)}, nil
+}
+
+// Signature is a commit's author or committer.
+type Signature struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	When  string `json:"when" desc:"RFC 3339"`
+}
+
+// Trailer is one trailer line of a commit message.
+type Trailer struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// Commit is one commit of the history.
+type Commit struct {
+	Commit   string    `json:"commit"`
+	Parents  []string  `json:"parents"`
+	Author   Signature `json:"author"`
+	Summary  string    `json:"summary"`
+	Trailers []Trailer `json:"trailers" desc:"Lore-Op, Lore-Scope and the rest, in order"`
+}
+
+func commitOf(e lorestore.LogEntry) Commit {
+	c := Commit{Commit: e.Commit.String(), Parents: []string{}, Summary: e.Message.Summary, Trailers: []Trailer{},
+		Author: Signature{e.Author.Name, e.Author.Email, e.Author.When.UTC().Format(time.RFC3339)}}
+	for _, p := range e.Parents {
+		c.Parents = append(c.Parents, p.String())
+	}
+	for _, t := range e.Message.Trailers {
+		c.Trailers = append(c.Trailers, Trailer{t.Key, t.Value})
+	}
+	return c
+}
+
+// ObjectParams name a stored object: its id (or 4 or more leading hex
+// digits of it) at a revision.
+type ObjectParams struct {
+	ID  string `json:"id" desc:"an object id, or at least 4 of its leading hex digits"`
+	Rev string `json:"rev,omitempty" desc:"the revision to read at (default: the serving commit)"`
+}
+
+// ObjectResult is dli.object: the object as stored at a commit. (Its id
+// is object_id: "id" beside "ok" is the request's.)
+type ObjectResult struct {
+	Commit   string          `json:"commit"`
+	ObjectID string          `json:"object_id"`
+	Type     string          `json:"type"`
+	Scope    string          `json:"scope"`
+	Path     string          `json:"path" desc:"the object file in the commit's tree"`
+	Object   json.RawMessage `json:"object" desc:"the canonical JSON"`
+	Rendered []string        `json:"rendered" desc:"the canonical .dli lines"`
+}
+
+// LogParams filter the history.
+type LogParams struct {
+	Rev   string `json:"rev,omitempty" desc:"the revision to start at (default: the serving commit)"`
+	Limit int    `json:"limit,omitempty" desc:"at most this many commits (default 50, at most 1000)"`
+	Scope string `json:"scope,omitempty" desc:"only commits that change this scope"`
+	Op    string `json:"op,omitempty" desc:"only commits whose Lore-Op trailer is this"`
+}
+
+// Validate checks the limit and the scope.
+func (p *LogParams) Validate() error {
+	if err := limitCheck(p.Limit, maxLog); err != nil {
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %v", err).With("field", "limit")
+	}
+	if p.Scope != "" && !objects.ValidID(p.Scope) {
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", p.Scope).With("field", "scope")
+	}
+	return nil
+}
+
+const (
+	defaultLog = 50
+	maxLog     = 1000
+)
+
+// LogResult is dli.log.
+type LogResult struct {
+	Commits []Commit `json:"commits" desc:"newest first"`
+	More    bool     `json:"more" desc:"older commits pass the filters beyond the limit"`
+}
+
+// RevParams name a revision.
+type RevParams struct {
+	Rev string `json:"rev" desc:"a revision: a branch, a commit id (4 or more digits), main~2, …"`
+}
+
+// Change is one object a commit added or removed.
+type Change struct {
+	Removed bool `json:"removed"`
+	StoredObject
+}
+
+// ShowResult is dli.show.
+type ShowResult struct {
+	Commit  Commit   `json:"commit"`
+	Changes []Change `json:"changes" desc:"against the first parent, in tree order"`
+}
+
+// Branch is one branch and its head.
+type Branch struct {
+	Name   string `json:"name"`
+	Commit string `json:"commit"`
+}
+
+// BranchesResult is dli.branches.
+type BranchesResult struct {
+	Serving  string   `json:"serving" desc:"the serving branch"`
+	Pin      string   `json:"pin" desc:"the commit the project is pinned to, or \"\""`
+	Branches []Branch `json:"branches" desc:"sorted by name"`
+}
+
+// ScopesParams name a revision.
+type ScopesParams struct {
+	Rev string `json:"rev,omitempty" desc:"default: the serving commit"`
+}
+
+// Document is one document the project declares.
+type Document struct {
+	Scope   string `json:"scope"`
+	Source  string `json:"source" desc:"its .dli source, relative to the project folder, or \"\""`
+	Present bool   `json:"present" desc:"the commit holds objects of this scope"`
+}
+
+// ScopesResult is dli.scopes.
+type ScopesResult struct {
+	Commit    string     `json:"commit" desc:"\"\" before the first commit"`
+	Documents []Document `json:"documents"`
+	Scopes    []string   `json:"scopes" desc:"every scope the commit holds, sorted"`
+}
+
+// ExportParams page through a scope's objects.
+type ExportParams struct {
+	Scope  string `json:"scope"`
+	Rev    string `json:"rev,omitempty" desc:"default: the serving commit; a cursor keeps the commit its first page read"`
+	Cursor string `json:"cursor,omitempty" desc:"next_cursor of the page before"`
+	Limit  int    `json:"limit,omitempty" desc:"objects a page (default 500, at most 5000)"`
+}
+
+// Validate checks the limit.
+func (p *ExportParams) Validate() error {
+	if err := limitCheck(p.Limit, maxExport); err != nil {
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %v", err).With("field", "limit")
+	}
+	return nil
+}
+
+const (
+	defaultExport = 500
+	maxExport     = 5000
+)
+
+// ExportResult is dli.export.
+type ExportResult struct {
+	Scope      string         `json:"scope"`
+	Commit     string         `json:"commit"`
+	Total      int            `json:"total" desc:"objects in the scope at the commit"`
+	Objects    []StoredObject `json:"objects" desc:"claims, decisions, attacks, standing; dead claims too"`
+	NextCursor string         `json:"next_cursor" desc:"\"\" on the last page"`
+}
+
+// FsckProblem is one thing fsck found wrong.
+type FsckProblem struct {
+	Where string `json:"where"`
+	What  string `json:"what"`
+}
+
+// FsckResult is dli.fsck.
+type FsckResult struct {
+	Sound    bool          `json:"sound"`
+	Problems []FsckProblem `json:"problems"`
+}
+
+// ScopeRevParams name a scope at a revision.
+type ScopeRevParams struct {
+	Scope string `json:"scope"`
+	Rev   string `json:"rev,omitempty" desc:"default: the serving commit"`
+}
+
+// GraphEntity is one entity node.
+type GraphEntity struct {
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	Name  string `json:"name"`
+	Grade string `json:"grade" desc:"certain, possible or dead"`
+}
+
+// GraphEdge is one live binary atom between entities.
+type GraphEdge struct {
+	Pred    string `json:"pred"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Grade   string `json:"grade"`
+	Derived bool   `json:"derived" desc:"no relation or fact states it; a rule or identity gave it"`
+}
+
+// GraphAttack is one attack edge with its grounded labels.
+type GraphAttack struct {
+	Claim         string `json:"claim"`
+	Attacker      string `json:"attacker"`
+	Target        string `json:"target"`
+	AttackerLabel string `json:"attacker_label" desc:"in, out or undecided"`
+	TargetLabel   string `json:"target_label"`
+	Defeats       bool   `json:"defeats"`
+}
+
+// GraphResult is dli.graph.
+type GraphResult struct {
+	Scope     string        `json:"scope"`
+	Commit    string        `json:"commit"`
+	Entities  []GraphEntity `json:"entities"`
+	Decisions []string      `json:"decisions"`
+	Edges     []GraphEdge   `json:"edges"`
+	Attacks   []GraphAttack `json:"attacks"`
+}
+
+// DiffParams name a scope and two revisions.
+type DiffParams struct {
+	Scope string `json:"scope"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
+
+// DiffResult is dli.diff.
+type DiffResult struct {
+	Scope   string         `json:"scope"`
+	From    string         `json:"from"`
+	To      string         `json:"to"`
+	Added   []StoredObject `json:"added" desc:"in to, not in from; by id"`
+	Removed []StoredObject `json:"removed" desc:"in from, not in to; by id"`
+}
+
+// ProjectDocument is one declared document.
+type ProjectDocument struct {
+	Scope  string `json:"scope"`
+	Source string `json:"source" desc:"relative to the project folder, or \"\""`
+}
+
+// ProjectResult is dli.project.
+type ProjectResult struct {
+	Store     string            `json:"store" desc:"the lorestore folder, relative to the project folder"`
+	Branch    string            `json:"branch" desc:"the serving branch"`
+	Pin       string            `json:"pin" desc:"the pinned revision, or \"\""`
+	Commit    string            `json:"commit" desc:"the serving commit, \"\" before the first"`
+	Documents []ProjectDocument `json:"documents" desc:"sorted by scope"`
+}
+
+func registerStore(r *worker.Registry, s *service) {
+	revErrs := []string{CodeNoStore, CodeUnknownRevision}
+	worker.Register(r, worker.Spec{Name: "dli.object", Summary: "Read one stored object by id at a revision: scope, path, canonical JSON.",
+		Errors: append(revErrs, CodeUnknownObject, CodeAmbiguousObject)}, s.opObject)
+	worker.Register(r, worker.Spec{Name: "dli.log", Summary: "The commit history, newest first, with trailers; filtered by scope or op.", Errors: revErrs}, s.opLog)
+	worker.Register(r, worker.Spec{Name: "dli.show", Summary: "One commit and the objects it added and removed.", Errors: revErrs}, s.opShow)
+	worker.Register(r, worker.Spec{Name: "dli.branches", Summary: "The branches and their heads, and the serving branch (read only).", Errors: []string{CodeNoStore}}, s.opBranches)
+	worker.Register(r, worker.Spec{Name: "dli.scopes", Summary: "The project's documents and the scopes a commit holds.", Errors: revErrs}, s.opScopes)
+	worker.Register(r, worker.Spec{Name: "dli.export", Summary: "Every object of a scope at a revision, dead claims too, paged with a cursor.",
+		Errors: append(revErrs, author.CodeUnknownScope, CodeBadCursor)}, s.opExport)
+	worker.Register(r, worker.Spec{Name: "dli.fsck", Summary: "The store's own checks: every problem found.", Errors: []string{CodeNoStore}}, s.opFsck)
+	worker.Register(r, worker.Spec{Name: "dli.graph", Summary: "A scope's world at a revision as a graph: entities, edges, attacks with grounded labels.",
+		Errors: append(revErrs, author.CodeUnknownScope)}, s.opGraph)
+	worker.Register(r, worker.Spec{Name: "dli.diff", Summary: "The objects of a scope added and removed between two revisions.",
+		Errors: append(revErrs, author.CodeUnknownScope)}, s.opDiff)
+	worker.Register(r, worker.Spec{Name: "dli.project", Summary: "The loaded project: store folder, serving branch, pin and documents."}, s.opProject)
+}
+
+func (s *service) opObject(_ context.Context, _ *worker.Call, p *ObjectParams) (ObjectResult, error) {
+	id := strings.ToLower(p.ID)
+	if len(id) < 4 || len(id) > 64 || strings.Trim(id, "0123456789abcdef") != "" {
+		return ObjectResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: id %q is not an object id (4 to 64 hex digits)", p.ID).With("field", "id")
+	}
+	h, err := s.mustResolve(p.Rev)
+	if err != nil {
+		return ObjectResult{}, err
+	}
+	sn, err := s.cfg.Store.SnapshotAt(h)
+	if err != nil {
+		return ObjectResult{}, err
+	}
+	scopes, err := sn.Scopes()
+	if err != nil {
+		return ObjectResult{}, err
+	}
+	type hit struct {
+		scope string
+		id    objects.ID
+	}
+	var hits []hit
+	for _, scope := range scopes {
+		ids, err := sn.Expand(scope, id)
+		if err != nil {
+			return ObjectResult{}, err
+		}
+		for _, x := range ids {
+			hits = append(hits, hit{scope, x})
+		}
+	}
+	switch {
+	case len(hits) == 0:
+		return ObjectResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownObject, "No object %s is stored at %s.", p.ID, h.String()[:12]).With("id", p.ID)
+	case len(hits) > 1 && hits[0].id != hits[1].id:
+		return ObjectResult{}, worker.Errorf(worker.ClassRefused, CodeAmbiguousObject, "%d objects begin with %s; give more digits.", len(hits), p.ID).With("id", p.ID)
+	}
+	o, err := sn.Get(hits[0].scope, hits[0].id)
+	if err != nil {
+		return ObjectResult{}, err
+	}
+	so, err := stored(hits[0].scope, hits[0].id, o)
+	return ObjectResult{Commit: h.String(), ObjectID: so.ID, Type: so.Type, Scope: so.Scope, Path: so.Path, Object: so.Object, Rendered: so.Rendered}, err
+}
+
+func (s *service) opLog(_ context.Context, _ *worker.Call, p *LogParams) (LogResult, error) {
+	h, ok, err := s.resolve(p.Rev)
+	if err != nil || !ok {
+		return LogResult{Commits: []Commit{}}, err
+	}
+	limit := p.Limit
+	if limit == 0 {
+		limit = defaultLog
+	}
+	es, err := s.cfg.Store.Log(lorestore.LogOptions{From: h.String(), Scope: p.Scope, Op: p.Op, Limit: limit + 1})
+	if err != nil {
+		return LogResult{}, err
+	}
+	res := LogResult{Commits: []Commit{}, More: len(es) > limit}
+	for _, e := range es[:min(len(es), limit)] {
+		res.Commits = append(res.Commits, commitOf(e))
+	}
+	return res, nil
+}
+
+func (s *service) opShow(_ context.Context, _ *worker.Call, p *RevParams) (ShowResult, error) {
+	if p.Rev == "" {
+		return ShowResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: rev is empty").With("field", "rev")
+	}
+	h, err := s.mustResolve(p.Rev)
+	if err != nil {
+		return ShowResult{}, err
+	}
+	st := s.cfg.Store
+	es, err := st.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
+	if err != nil {
+		return ShowResult{}, err
+	}
+	e := es[0]
+	changes, err := st.Changes(h)
+	if err != nil {
+		return ShowResult{}, err
+	}
+	res := ShowResult{Commit: commitOf(e), Changes: make([]Change, 0, len(changes))}
+	var at, parent *lorestore.Snapshot
+	for _, c := range changes {
+		sn, commit := &at, h
+		if c.Removed {
+			if len(e.Parents) == 0 {
+				return ShowResult{}, fmt.Errorf("commit %s removes %s but has no parent", h.String()[:12], c.ID)
+			}
+			sn, commit = &parent, e.Parents[0]
+		}
+		if *sn == nil {
+			if *sn, err = st.SnapshotAt(commit); err != nil {
+				return ShowResult{}, err
+			}
+		}
+		o, err := (*sn).Get(c.Scope, c.ID)
+		if err != nil {
+			return ShowResult{}, err
+		}
+		so, err := stored(c.Scope, c.ID, o)
+		if err != nil {
+			return ShowResult{}, err
+		}
+		res.Changes = append(res.Changes, Change{Removed: c.Removed, StoredObject: so})
+	}
+	return res, nil
+}
+
+func (s *service) opBranches(_ context.Context, _ *worker.Call, _ *Empty) (BranchesResult, error) {
+	st, err := s.store()
+	if err != nil {
+		return BranchesResult{}, err
+	}
+	bs, err := st.Branches()
+	if err != nil {
+		return BranchesResult{}, err
+	}
+	res := BranchesResult{Serving: s.branch(), Pin: s.pin(), Branches: make([]Branch, len(bs))}
+	for i, b := range bs {
+		res.Branches[i] = Branch{Name: b.Name, Commit: b.Commit.String()}
+	}
+	slices.SortFunc(res.Branches, func(a, b Branch) int { return strings.Compare(a.Name, b.Name) })
+	return res, nil
+}
+
+func (s *service) opScopes(_ context.Context, _ *worker.Call, p *ScopesParams) (ScopesResult, error) {
+	h, ok, err := s.resolve(p.Rev)
+	if err != nil {
+		return ScopesResult{}, err
+	}
+	res := ScopesResult{Commit: hashOrEmpty(h), Documents: []Document{}, Scopes: []string{}}
+	if ok {
+		sn, err := s.cfg.Store.SnapshotAt(h)
+		if err != nil {
+			return ScopesResult{}, err
+		}
+		scopes, err := sn.Scopes()
+		if err != nil {
+			return ScopesResult{}, err
+		}
+		res.Scopes = append(res.Scopes, scopes...)
+	}
+	for _, d := range s.documents() {
+		res.Documents = append(res.Documents, Document{Scope: d.Scope, Source: d.Source, Present: slices.Contains(res.Scopes, d.Scope)})
+	}
+	return res, nil
+}
+
+// documents are the project's documents, sources relative to its folder.
+func (s *service) documents() []ProjectDocument {
+	out := []ProjectDocument{}
+	if s.cfg.Project == nil {
+		return out
+	}
+	for _, d := range s.cfg.Project.Documents {
+		out = append(out, ProjectDocument{Scope: d.Scope, Source: s.relative(d.Source)})
+	}
+	slices.SortFunc(out, func(a, b ProjectDocument) int { return strings.Compare(a.Scope, b.Scope) })
+	return out
+}
+
+// relative is a path relative to the project folder, so that no reply
+// tells a client where the server's files sit ("" for none).
+func (s *service) relative(path string) string {
+	if path == "" || s.cfg.Project == nil {
+		return ""
+	}
+	rel, err := filepath.Rel(s.cfg.Project.Dir, path)
+	if err != nil {
+		return filepath.Base(path)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// scopeAt checks a scope param against a snapshot: an id, and either held
+// by the commit or declared by the project.
+func (s *service) scopeAt(sn *lorestore.Snapshot, scope string) error {
+	if !objects.ValidID(scope) {
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
+	}
+	if slices.Contains(s.docs, scope) {
+		return nil
+	}
+	if sn != nil {
+		scopes, err := sn.Scopes()
+		if err != nil {
+			return err
+		}
+		if slices.Contains(scopes, scope) {
+			return nil
+		}
+	}
+	return worker.Errorf(worker.ClassRefused, author.CodeUnknownScope, "No scope %q is declared by the project or held by the commit.", scope).With("scope", scope)
+}
+
+// exportCursor is where a page ends: the commit, the scope and the offset,
+// opaque to the client.
+func exportCursor(commit plumbing.Hash, scope string, offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(commit.String() + "/" + scope + "/" + strconv.Itoa(offset)))
+}
+
+func parseCursor(cur, scope string) (plumbing.Hash, int, error) {
+	bad := worker.Errorf(worker.ClassSchema, CodeBadCursor, "params: cursor is not a next_cursor dli.export gave for scope %s", scope).With("field", "cursor")
+	raw, err := base64.RawURLEncoding.DecodeString(cur)
+	if err != nil {
+		return plumbing.ZeroHash, 0, bad
+	}
+	parts := strings.Split(string(raw), "/")
+	if len(parts) != 3 || len(parts[0]) != 40 || strings.Trim(parts[0], "0123456789abcdef") != "" || parts[1] != scope {
+		return plumbing.ZeroHash, 0, bad
+	}
+	off, err := strconv.Atoi(parts[2])
+	if err != nil || off <= 0 || parts[2] != strconv.Itoa(off) {
+		return plumbing.ZeroHash, 0, bad
+	}
+	return plumbing.NewHash(parts[0]), off, nil
+}
+
+func (s *service) opExport(_ context.Context, _ *worker.Call, p *ExportParams) (ExportResult, error) {
+	var h plumbing.Hash
+	offset := 0
+	if p.Cursor != "" {
+		var err error
+		if h, offset, err = parseCursor(p.Cursor, p.Scope); err != nil {
+			return ExportResult{}, err
+		}
+		if p.Rev != "" {
+			r, err := s.mustResolve(p.Rev)
+			if err != nil {
+				return ExportResult{}, err
+			}
+			if r != h {
+				return ExportResult{}, worker.Errorf(worker.ClassSchema, CodeBadCursor, "params: the cursor reads commit %s, not %s", h.String()[:12], p.Rev).With("field", "cursor")
+			}
+		}
+		// The cursor names a full commit id; Resolve checks it is one.
+		if _, err := s.mustResolve(h.String()); err != nil {
+			return ExportResult{}, err
+		}
+	} else {
+		var err error
+		if h, err = s.mustResolve(p.Rev); err != nil {
+			return ExportResult{}, err
+		}
+	}
+	sn, err := s.cfg.Store.SnapshotAt(h)
+	if err != nil {
+		return ExportResult{}, err
+	}
+	if err := s.scopeAt(sn, p.Scope); err != nil {
+		return ExportResult{}, err
+	}
+	var ids []objects.ID
+	for _, k := range lorestore.Kinds {
+		ks, err := sn.IDs(p.Scope, k)
+		if err != nil {
+			return ExportResult{}, err
+		}
+		ids = append(ids, ks...)
+	}
+	limit := p.Limit
+	if limit == 0 {
+		limit = defaultExport
+	}
+	if offset > len(ids) {
+		return ExportResult{}, worker.Errorf(worker.ClassSchema, CodeBadCursor, "params: the cursor is past the end of scope %s", p.Scope).With("field", "cursor")
+	}
+	end := min(len(ids), offset+limit)
+	res := ExportResult{Scope: p.Scope, Commit: h.String(), Total: len(ids), Objects: make([]StoredObject, 0, end-offset)}
+	for _, id := range ids[offset:end] {
+		o, err := sn.Get(p.Scope, id)
+		if err != nil {
+			return ExportResult{}, err
+		}
+		so, err := stored(p.Scope, id, o)
+		if err != nil {
+			return ExportResult{}, err
+		}
+		res.Objects = append(res.Objects, so)
+	}
+	if end < len(ids) {
+		res.NextCursor = exportCursor(h, p.Scope, end)
+	}
+	return res, nil
+}
+
+func (s *service) opFsck(_ context.Context, _ *worker.Call, _ *Empty) (FsckResult, error) {
+	st, err := s.store()
+	if err != nil {
+		return FsckResult{}, err
+	}
+	ps, err := st.Fsck()
+	if err != nil {
+		return FsckResult{}, err
+	}
+	res := FsckResult{Sound: len(ps) == 0, Problems: make([]FsckProblem, len(ps))}
+	for i, p := range ps {
+		res.Problems[i] = FsckProblem{Where: p.Where, What: p.What}
+	}
+	return res, nil
+}
+
+func (s *service) opGraph(_ context.Context, _ *worker.Call, p *ScopeRevParams) (GraphResult, error) {
+	h, err := s.mustResolve(p.Rev)
+	if err != nil {
+		return GraphResult{}, err
+	}
+	sn, err := s.cfg.Store.SnapshotAt(h)
+	if err != nil {
+		return GraphResult{}, err
+	}
+	if err := s.scopeAt(sn, p.Scope); err != nil {
+		return GraphResult{}, err
+	}
+	w, err := author.CompileAt(s.cfg.Store, h, p.Scope)
+	if err != nil {
+		return GraphResult{}, err
+	}
+	g := w.Graph()
+	res := GraphResult{Scope: p.Scope, Commit: h.String(), Entities: []GraphEntity{}, Decisions: append([]string{}, g.Decisions...),
+		Edges: []GraphEdge{}, Attacks: []GraphAttack{}}
+	for _, e := range g.Entities {
+		res.Entities = append(res.Entities, GraphEntity{ID: e.ID, Kind: e.Kind, Name: e.Name, Grade: e.Grade.String()})
+	}
+	for _, e := range g.Edges {
+		res.Edges = append(res.Edges, GraphEdge{Pred: e.Pred, From: e.From, To: e.To, Grade: e.Grade.String(), Derived: e.Derived})
+	}
+	for _, a := range g.Attacks {
+		res.Attacks = append(res.Attacks, GraphAttack{Claim: a.Claim.String(), Attacker: a.Attacker, Target: a.Target,
+			AttackerLabel: a.AttackerLabel.String(), TargetLabel: a.TargetLabel.String(), Defeats: a.Defeats()})
+	}
+	return res, nil
+}
+
+// scopeIDs lists every object id of a scope at a snapshot.
+func scopeIDs(sn *lorestore.Snapshot, scope string) (map[objects.ID]bool, error) {
+	out := map[objects.ID]bool{}
+	for _, k := range lorestore.Kinds {
+		ids, err := sn.IDs(scope, k)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+func (s *service) opDiff(_ context.Context, _ *worker.Call, p *DiffParams) (DiffResult, error) {
+	for _, f := range []struct{ name, v string }{{"from", p.From}, {"to", p.To}} {
+		if f.v == "" {
+			return DiffResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %s is empty", f.name).With("field", f.name)
+		}
+	}
+	var sns [2]*lorestore.Snapshot
+	var sets [2]map[objects.ID]bool
+	var hs [2]plumbing.Hash
+	for i, rev := range []string{p.From, p.To} {
+		h, err := s.mustResolve(rev)
+		if err != nil {
+			return DiffResult{}, err
+		}
+		if sns[i], err = s.cfg.Store.SnapshotAt(h); err != nil {
+			return DiffResult{}, err
+		}
+		hs[i] = h
+	}
+	if err := s.scopeAt(sns[0], p.Scope); err != nil {
+		if err := s.scopeAt(sns[1], p.Scope); err != nil {
+			return DiffResult{}, err
+		}
+	}
+	for i := range sns {
+		var err error
+		if sets[i], err = scopeIDs(sns[i], p.Scope); err != nil {
+			return DiffResult{}, err
+		}
+	}
+	side := func(sn *lorestore.Snapshot, in, notIn map[objects.ID]bool) ([]StoredObject, error) {
+		ids := make([]objects.ID, 0)
+		for id := range in {
+			if !notIn[id] {
+				ids = append(ids, id)
+			}
+		}
+		slices.SortFunc(ids, func(a, b objects.ID) int { return strings.Compare(a.String(), b.String()) })
+		out := make([]StoredObject, 0, len(ids))
+		for _, id := range ids {
+			o, err := sn.Get(p.Scope, id)
+			if err != nil {
+				return nil, err
+			}
+			so, err := stored(p.Scope, id, o)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, so)
+		}
+		return out, nil
+	}
+	added, err := side(sns[1], sets[1], sets[0])
+	if err != nil {
+		return DiffResult{}, err
+	}
+	removed, err := side(sns[0], sets[0], sets[1])
+	if err != nil {
+		return DiffResult{}, err
+	}
+	return DiffResult{Scope: p.Scope, From: hs[0].String(), To: hs[1].String(), Added: added, Removed: removed}, nil
+}
+
+func (s *service) opProject(_ context.Context, _ *worker.Call, _ *Empty) (ProjectResult, error) {
+	res := ProjectResult{Branch: s.branch(), Pin: s.pin(), Documents: s.documents()}
+	if s.cfg.Project != nil {
+		res.Store = s.relative(s.cfg.Project.Store)
+	}
+	if s.cfg.Store != nil {
+		h, ok, err := s.resolve("")
+		if err != nil && !errors.Is(err, lorestore.ErrNotFound) {
+			return ProjectResult{}, err
+		}
+		if ok {
+			res.Commit = h.String()
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,428 @@
+// The .dli text tools: check, fmt, parse, render, validate and import —
+// what `deloreis check`, `fmt` and `import` do, over text that arrives in
+// params instead of files. Text is data: it is parsed, never opened as a
+// path, and a scope line in it is checked against the project like any
+// other scope param.
+
+package dliops
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/world"
+)
+
+// textName is the file name parse errors carry: the text has none.
+const textName = ""
+
+// TextError is one parse error of the text.
+type TextError struct {
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
+
+// PlacedFinding is a finding and where in the text it is reported: the
+// token it concerns, else the declaration it cites, else the scope line,
+// else 1:1 (as `deloreis check` prints it).
+type PlacedFinding struct {
+	Line int `json:"line"`
+	Col  int `json:"col"`
+	world.Finding
+}
+
+// placed places findings in a document, in source order.
+func placed(doc *dli.Document, fs []world.Finding) []PlacedFinding {
+	ps := PlaceAll(doc, fs)
+	out := make([]PlacedFinding, len(ps))
+	for i, p := range ps {
+		out[i] = PlacedFinding{Line: p.Pos.Line, Col: p.Pos.Col, Finding: p.Finding}
+	}
+	return out
+}
+
+// parseErrors lists the errors of a failed parse (nil for none).
+func parseErrors(err error) []TextError {
+	if err == nil {
+		return nil
+	}
+	var list dli.ErrorList
+	if !errors.As(err, &list) {
+		return []TextError{{Line: 1, Col: 1, Message: err.Error()}}
+	}
+	out := make([]TextError, len(list))
+	for i, e := range list {
+		out[i] = TextError{Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg}
+	}
+	return out
+}
+
+// parse parses text, or returns the parse-error refusal naming the first
+// error's position and listing them all.
+func parse(text string) (*dli.Document, error) {
+	doc, err := dli.Parse(textName, []byte(text))
+	if err == nil {
+		return doc, nil
+	}
+	return nil, parseError(parseErrors(err))
+}
+
+func parseError(es []TextError) *worker.Error {
+	first := es[0]
+	return worker.Errorf(worker.ClassSchema, CodeParseError, "The text does not parse: %d:%d: %s", first.Line, first.Col, first.Message).
+		With("line", first.Line).With("col", first.Col).With("errors", es)
+}
+
+func docObjects(doc *dli.Document) []objects.Object {
+	objs := make([]objects.Object, len(doc.Decls))
+	for i, d := range doc.Decls {
+		objs[i] = d.Object
+	}
+	return objs
+}
+
+// TextParams carry .dli text.
+type TextParams struct {
+	Text string `json:"text" desc:".dli source text"`
+}
+
+// CheckParams check .dli text, over the scope's head in the store unless
+// standalone.
+type CheckParams struct {
+	Text       string `json:"text" desc:".dli source text"`
+	Scope      string `json:"scope,omitempty" desc:"the document to check over (default: the text's scope line); must match the scope line when both are given"`
+	Standalone bool   `json:"standalone,omitempty" desc:"check the text as a world of its own, ignoring the store"`
+}
+
+// CheckResult is dli.check.
+type CheckResult struct {
+	Scope       string          `json:"scope" desc:"the scope checked (\"\" for a standalone text with no scope line)"`
+	Base        string          `json:"base" desc:"the commit the text was staged over; \"\" when standalone or the branch has no commit"`
+	Clean       bool            `json:"clean" desc:"no parse error and no error-severity finding"`
+	ParseErrors []TextError     `json:"parse_errors"`
+	Findings    []PlacedFinding `json:"findings" desc:"in source order"`
+}
+
+// FmtResult is dli.fmt.
+type FmtResult struct {
+	Text    string `json:"text" desc:"the canonical text"`
+	Changed bool   `json:"changed" desc:"the canonical text differs from the input"`
+}
+
+// ParsedObject is one declaration of parsed text.
+type ParsedObject struct {
+	ID     string          `json:"id"`
+	Type   string          `json:"type"`
+	Line   int             `json:"line"`
+	Col    int             `json:"col"`
+	Object json.RawMessage `json:"object" desc:"the object's canonical JSON"`
+}
+
+// ParseResult is dli.parse.
+type ParseResult struct {
+	Grammar string         `json:"grammar" desc:"v0, or \"\" for a text without the header line"`
+	Scope   string         `json:"scope" desc:"the scope line's id, or \"\""`
+	Objects []ParsedObject `json:"objects" desc:"in source order"`
+}
+
+// RenderParams render objects as a .dli document.
+type RenderParams struct {
+	Scope   string            `json:"scope,omitempty" desc:"the scope line to write (none when empty)"`
+	Objects []json.RawMessage `json:"objects" desc:"lore objects as JSON, each with its type"`
+}
+
+// Validate checks the scope.
+func (p *RenderParams) Validate() error {
+	if p.Scope != "" && !objects.ValidID(p.Scope) {
+		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", p.Scope).With("field", "scope")
+	}
+	return nil
+}
+
+// RenderResult is dli.render.
+type RenderResult struct {
+	Text string `json:"text" desc:"the canonical .dli document"`
+}
+
+// ValidateParams carry one object.
+type ValidateParams struct {
+	Object json.RawMessage `json:"object" desc:"a lore object as JSON, with its type"`
+}
+
+// FieldProblem is one field error of an object.
+type FieldProblem struct {
+	Field   string `json:"field"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ValidateResult is dli.validate: the object's id and canonical bytes, or
+// its field errors.
+type ValidateResult struct {
+	Valid     bool           `json:"valid"`
+	ObjectID  string         `json:"object_id,omitempty"`
+	Type      string         `json:"type,omitempty"`
+	Canonical string         `json:"canonical,omitempty" desc:"the exact canonical bytes (RFC 8785), whose BLAKE3-256 is the id"`
+	Rendered  []string       `json:"rendered,omitempty" desc:"the object as canonical .dli lines"`
+	Errors    []FieldProblem `json:"errors" desc:"every field error; empty when valid"`
+}
+
+// ImportParams import .dli text into a document.
+type ImportParams struct {
+	Text        string `json:"text" desc:".dli source text"`
+	Scope       string `json:"scope" desc:"the document to import into; must match the text's scope line, if any"`
+	Materialize bool   `json:"materialize,omitempty" desc:"commit the declarations, only when no finding is an error"`
+}
+
+// ImportResult is dli.import.
+type ImportResult struct {
+	Scope        string              `json:"scope"`
+	Base         string              `json:"base" desc:"the commit the text was staged over (\"\" before the first commit)"`
+	Declarations int                 `json:"declarations"`
+	Findings     []PlacedFinding     `json:"findings" desc:"in source order"`
+	Consequences author.Consequences `json:"consequences" desc:"the derived-consequence diff the text makes"`
+	Blocked      bool                `json:"blocked" desc:"an error finding stands, so a materialize is refused"`
+	Committed    bool                `json:"committed" desc:"a new commit was written"`
+	Commit       string              `json:"commit" desc:"the new commit, or the head when every declaration was there already; \"\" on a dry run"`
+}
+
+func registerText(r *worker.Registry, s *service) {
+	worker.Register(r, worker.Spec{Name: "dli.check", Summary: "Check .dli text against the check battery, over its document's head unless standalone; findings placed at line and column.",
+		Errors: []string{author.CodeUnknownScope, CodeScopeMismatch, CodeParseError}}, s.opCheck)
+	worker.Register(r, worker.Spec{Name: "dli.fmt", Summary: "Format .dli text in the canonical surface.", Errors: []string{CodeParseError}}, s.opFmt)
+	worker.Register(r, worker.Spec{Name: "dli.parse", Summary: "Parse .dli text into lore objects: canonical JSON with ids and positions.", Errors: []string{CodeParseError}}, s.opParse)
+	worker.Register(r, worker.Spec{Name: "dli.render", Summary: "Render lore objects as a canonical .dli document.", Errors: []string{author.CodeInvalidObject}}, s.opRender)
+	worker.Register(r, worker.Spec{Name: "dli.validate", Summary: "Validate one lore object: its id and canonical bytes, or its field errors."}, s.opValidate)
+	worker.Register(r, worker.Spec{Name: "dli.import", Summary: "Stage .dli text over a document's head: findings and consequences; with materialize, one commit when no finding is an error.",
+		Errors: []string{CodeParseError, author.CodeUnknownScope, CodeScopeMismatch, author.CodeMaterializeBlocked, author.CodeBranchMoved, CodeProjectPinned, CodeNoStore}}, s.opImport)
+}
+
+// scopeOf settles the scope of a text: the param, else its scope line;
+// both given must agree.
+func scopeOf(doc *dli.Document, scope string) (string, error) {
+	if scope == "" {
+		return doc.Scope, nil
+	}
+	if !objects.ValidID(scope) {
+		return "", worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
+	}
+	if doc.Scope != "" && doc.Scope != scope {
+		return "", worker.Errorf(worker.ClassRefused, CodeScopeMismatch, "The text is written for scope %s, not %s.", doc.Scope, scope).
+			With("scope", scope).With("text_scope", doc.Scope)
+	}
+	return scope, nil
+}
+
+func (s *service) opCheck(_ context.Context, _ *worker.Call, p *CheckParams) (CheckResult, error) {
+	doc, perr := dli.Parse(textName, []byte(p.Text))
+	if doc == nil {
+		return CheckResult{}, parseError(parseErrors(perr))
+	}
+	scope, err := scopeOf(doc, p.Scope)
+	if err != nil {
+		return CheckResult{}, err
+	}
+	doc.Scope = scope
+	st := (*author.Stager)(nil)
+	if p.Standalone || s.cfg.Store == nil || scope == "" {
+		st, err = author.NewStager(nil, "")
+	} else {
+		if err := s.checkScope(scope); err != nil {
+			return CheckResult{}, err
+		}
+		st, _, err = s.stagerAt()
+	}
+	if err != nil {
+		return CheckResult{}, err
+	}
+	sg, err := st.Stage(scope, docObjects(doc))
+	if err != nil {
+		return CheckResult{}, err
+	}
+	fs := sg.After.Findings()
+	res := CheckResult{Scope: scope, Base: hashOrEmpty(sg.Base), ParseErrors: parseErrors(perr), Findings: placed(doc, fs)}
+	if res.ParseErrors == nil {
+		res.ParseErrors = []TextError{}
+	}
+	res.Clean = len(res.ParseErrors) == 0 && !world.Blocking(fs)
+	return res, nil
+}
+
+func (s *service) opFmt(_ context.Context, _ *worker.Call, p *TextParams) (FmtResult, error) {
+	doc, err := parse(p.Text)
+	if err != nil {
+		return FmtResult{}, err
+	}
+	out := string(dli.Format(doc))
+	return FmtResult{Text: out, Changed: out != p.Text}, nil
+}
+
+func (s *service) opParse(_ context.Context, _ *worker.Call, p *TextParams) (ParseResult, error) {
+	doc, err := parse(p.Text)
+	if err != nil {
+		return ParseResult{}, err
+	}
+	res := ParseResult{Grammar: doc.Grammar, Scope: doc.Scope, Objects: make([]ParsedObject, len(doc.Decls))}
+	for i, d := range doc.Decls {
+		data, err := objects.Canonical(d.Object)
+		if err != nil {
+			return ParseResult{}, err
+		}
+		id, err := d.Object.ID()
+		if err != nil {
+			return ParseResult{}, err
+		}
+		res.Objects[i] = ParsedObject{ID: id.String(), Type: string(d.Object.Type()), Line: d.Pos.Line, Col: d.Pos.Col, Object: data}
+	}
+	return res, nil
+}
+
+// decodeObject decodes one object param, or refuses it as invalid-object
+// naming the first field at fault under path (all of them in data).
+func decodeObject(raw json.RawMessage, path string) (objects.Object, error) {
+	o, err := objects.Decode(raw)
+	if err == nil {
+		return o, nil
+	}
+	fes := objects.FieldErrors(err)
+	if len(fes) == 0 {
+		return nil, worker.Errorf(worker.ClassSchema, author.CodeInvalidObject, "params: %s: %v", path, err).With("field", path)
+	}
+	problems := make([]FieldProblem, len(fes))
+	for i, fe := range fes {
+		problems[i] = FieldProblem{Field: joinField(path, fe.Field), Code: fe.Code, Message: fe.Message}
+	}
+	return nil, worker.Errorf(worker.ClassSchema, author.CodeInvalidObject, "params: %s: %s", path, fes[0].Message).
+		With("field", problems[0].Field).With("problems", problems)
+}
+
+func joinField(path, field string) string {
+	if field == "" {
+		return path
+	}
+	return path + "." + field
+}
+
+func (s *service) opRender(_ context.Context, _ *worker.Call, p *RenderParams) (RenderResult, error) {
+	doc := &dli.Document{Grammar: dli.Grammar, Scope: p.Scope}
+	for i, raw := range p.Objects {
+		o, err := decodeObject(raw, fmt.Sprintf("objects[%d]", i))
+		if err != nil {
+			return RenderResult{}, err
+		}
+		doc.Decls = append(doc.Decls, dli.Decl{Object: o})
+	}
+	return RenderResult{Text: string(dli.Format(doc))}, nil
+}
+
+func (s *service) opValidate(_ context.Context, _ *worker.Call, p *ValidateParams) (ValidateResult, error) {
+	o, err := objects.Decode(p.Object)
+	if err != nil {
+		fes := objects.FieldErrors(err)
+		if len(fes) == 0 {
+			return ValidateResult{}, err
+		}
+		res := ValidateResult{Errors: make([]FieldProblem, len(fes))}
+		for i, fe := range fes {
+			res.Errors[i] = FieldProblem{Field: fe.Field, Code: fe.Code, Message: fe.Message}
+		}
+		return res, nil
+	}
+	data, err := objects.Canonical(o)
+	if err != nil {
+		return ValidateResult{}, err
+	}
+	id, err := o.ID()
+	if err != nil {
+		return ValidateResult{}, err
+	}
+	return ValidateResult{Valid: true, ObjectID: id.String(), Type: string(o.Type()), Canonical: string(data), Rendered: dli.RenderDecl(o), Errors: []FieldProblem{}}, nil
+}
+
+func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (ImportResult, error) {
+	if _, err := s.store(); err != nil {
+		return ImportResult{}, err
+	}
+	if err := s.checkScope(p.Scope); err != nil {
+		return ImportResult{}, err
+	}
+	doc, err := parse(p.Text)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if _, err := scopeOf(doc, p.Scope); err != nil {
+		return ImportResult{}, err
+	}
+	doc.Scope = p.Scope
+	if p.Materialize && s.pin() != "" {
+		return ImportResult{}, worker.Errorf(worker.ClassRefused, CodeProjectPinned,
+			"This project is pinned to %s; an import cannot commit over a pinned snapshot. Nothing was committed.", s.pin()).With("pin", s.pin())
+	}
+	st, _, err := s.stagerAt()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	sg, err := st.Stage(p.Scope, docObjects(doc))
+	if err != nil {
+		return ImportResult{}, err
+	}
+	fs := sg.After.Findings()
+	d, err := sg.Diff()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	res := ImportResult{Scope: p.Scope, Base: hashOrEmpty(sg.Base), Declarations: len(doc.Decls), Findings: placed(doc, fs),
+		Consequences: consequences(d), Blocked: world.Blocking(fs)}
+	if !p.Materialize {
+		return res, nil
+	}
+	if res.Blocked {
+		return ImportResult{}, worker.Errorf(worker.ClassRefused, author.CodeMaterializeBlocked,
+			"The text cannot be committed to %s: error findings stand. Nothing was committed.", p.Scope).With("findings", res.Findings)
+	}
+	m := lorestore.NewMessage(fmt.Sprintf("import into %s: %d declarations", p.Scope, len(doc.Decls)), "import", p.Scope)
+	cr, err := sg.Materialize(m)
+	var stale *lorestore.StaleError
+	switch {
+	case errors.As(err, &stale):
+		return ImportResult{}, worker.Errorf(worker.ClassRefused, author.CodeBranchMoved,
+			"Branch %s moved while the text was checked; check it again over the new head. Nothing was committed.", s.branch()).
+			With("root_hash", hashOrEmpty(stale.Actual))
+	case errors.Is(err, author.ErrBlocked):
+		return ImportResult{}, worker.Errorf(worker.ClassRefused, author.CodeMaterializeBlocked, "%v", err).With("findings", res.Findings)
+	case err != nil:
+		return ImportResult{}, err
+	}
+	res.Committed, res.Commit = !cr.Empty, cr.Commit.String()
+	return res, nil
+}
+
+// consequences is the wire form of a consequence diff, as author.diff
+// gives it.
+func consequences(d world.ConsequenceDiff) author.Consequences {
+	conv := func(cs []world.Consequence) []author.Consequence {
+		out := make([]author.Consequence, len(cs))
+		for i, c := range cs {
+			before := c.Before.String()
+			if c.New {
+				before = "absent"
+			}
+			out[i] = author.Consequence{Pred: c.Pred, Args: c.Args, Before: before, After: c.After.String()}
+		}
+		return out
+	}
+	conflicts := d.Conflicts
+	if conflicts == nil {
+		conflicts = []world.Finding{}
+	}
+	return author.Consequences{NewlyCertain: conv(d.NewlyCertain), Possible: conv(d.Possible), Dead: conv(d.Dead),
+		GradeChanged: conv(d.GradeChanged), Conflicts: conflicts}
+}

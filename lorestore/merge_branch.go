@@ -1,0 +1,135 @@
+// A vetted merge: the merge commit is written and readable, a caller's
+// check looks at it, and only then does the target move — or the commit's
+// pack is taken back and nothing is left behind. author.merge needs it: a
+// merge whose world brings conflicts must write nothing, and the world of
+// the merge is only known once its tree exists.
+
+package lorestore
+
+import (
+	"errors"
+
+	"github.com/deloreis/deloreis/lorestore/refs"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// MergeCheck looks at a merge commit before its target moves: r.Commit is
+// readable (SnapshotAt) while it runs. An error keeps the target where it
+// was and is returned by MergeChecked as it is.
+type MergeCheck func(r MergeResult) error
+
+// MergeChecked merges the commit source into branch target, which must
+// still be at head (the commit the caller read): the union of both sides
+// over their merge base, written as a two-parent commit (never a
+// fast-forward) whose parents are head and source. A target that moved is
+// a *StaleError and nothing is written. A source already contained in the
+// target writes nothing and answers UpToDate, without calling check.
+// Otherwise check runs on the written commit under the write lock; when it
+// fails, the commit's pack is taken back and the result names the base and
+// the two heads, with no Commit. Unrelated histories are
+// ErrUnrelated, a source holding invalid content a *ContentError and a
+// merge that would break the layout a *MergeError — all before anything is
+// written.
+func (s *Store) MergeChecked(target string, head, source plumbing.Hash, m Message, check MergeCheck) (MergeResult, error) {
+	if s.ReadOnly() {
+		return MergeResult{}, ErrReadOnly
+	}
+	ref, err := refs.BranchRef(target)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	if err := m.check(); err != nil {
+		return MergeResult{}, err
+	}
+	unlock, err := s.lockWrites()
+	if err != nil {
+		return MergeResult{}, err
+	}
+	defer unlock()
+	now, err := s.refs.Read(ref)
+	if errors.Is(err, refs.ErrNotFound) {
+		return MergeResult{}, branchNotFound(target)
+	}
+	if err != nil {
+		return MergeResult{}, err
+	}
+	if now != head {
+		return MergeResult{}, &StaleError{Branch: target, Expected: head, Actual: now}
+	}
+	base, err := s.MergeBase(head, source)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	res := MergeResult{Base: base, Target: head, Source: source}
+	if base == source {
+		res.UpToDate, res.Commit = true, head
+		return res, nil
+	}
+	// What the source brings is checked before anything refers to it
+	// (DL-0030), as Merge does.
+	if err := s.verifyNew(source, []plumbing.Hash{head}); err != nil {
+		return MergeResult{}, err
+	}
+	bc, err := s.readCommit(base)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	hc, err := s.readCommit(head)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	sc, err := s.readCommit(source)
+	if err != nil {
+		return MergeResult{}, err
+	}
+	ob := s.db.NewBatch()
+	tree, err := s.merge3(ob, bc.tree, hc.tree, sc.tree, "")
+	if err != nil {
+		ob.Abort()
+		return MergeResult{}, err
+	}
+	ch := ob.Add(plumbing.CommitObject, encodeCommit(s.newCommit(tree, []plumbing.Hash{head, source}, m)))
+	if err := ob.Write(); err != nil {
+		return MergeResult{}, err
+	}
+	res.Commit = ch
+	takeBack := func(err error) (MergeResult, error) {
+		_ = ob.Discard()
+		s.cacheMu.Lock()
+		delete(s.commits, ch) // the check read it; it is gone now
+		s.cacheMu.Unlock()
+		return MergeResult{}, err
+	}
+	if check != nil {
+		if err := check(res); err != nil {
+			out := res
+			out.Commit = plumbing.ZeroHash
+			_, err = takeBack(err)
+			return out, err
+		}
+	}
+	if err := s.refs.Update(ref, ch, head); err != nil {
+		// Only a writer outside deloreis (real git) moves a ref while the
+		// write lock is held.
+		var se *refs.StaleError
+		if errors.As(err, &se) {
+			if se.Actual.IsZero() {
+				return takeBack(branchNotFound(target))
+			}
+			return takeBack(&StaleError{Branch: target, Expected: head, Actual: se.Actual})
+		}
+		return takeBack(err)
+	}
+	s.afterCommit()
+	return res, nil
+}
+
+// ScopeTree is the tree of one scope in the snapshot (ok false when the
+// scope holds nothing): two snapshots whose scope trees are equal hold the
+// same objects in that scope.
+func (sn *Snapshot) ScopeTree(scope string) (plumbing.Hash, bool, error) {
+	if err := checkScope(scope); err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	return sn.walk(scopesDir, scope)
+}
