@@ -40,7 +40,7 @@ func registerExpert(r *worker.Registry, s *Service) {
 	worker.Register(r, worker.Spec{Name: "author.add_transition", Mutating: true,
 		Summary: "Stage a fluent value change at an anchor, with the before-fact that orders it after the slot's open value anchored elsewhere."},
 		s.opAddTransition)
-	worker.Register(r, worker.Spec{Name: "dli.name.check",
+	worker.Register(r, worker.Spec{Name: "dli.name.check", Errors: []string{CodeUnknownDialect, CodeUnknownDoc},
 		Summary: "Run the naming oracle of a dialect (configured in the project file, or declared in a workspace's scope) on a name."},
 		s.opNameCheck)
 }
@@ -62,6 +62,24 @@ func registerExpertClaim[T objects.Object](r *worker.Registry, s *Service, name,
 type TransitionParams struct {
 	Workspace string
 	State     *objects.State
+}
+
+// JSONSchema states what TransitionParams accepts (worker.Schemer).
+func (TransitionParams) JSONSchema() map[string]any {
+	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"workspace":  str(""),
+			"entity":     str("the entity id"),
+			"key":        str("the fluent key (a predicate name)"),
+			"value":      str("the new value"),
+			"at":         str("the anchor (event or instant id) the new value holds from"),
+			"provenance": map[string]any{"type": "object", "description": "proposed, hypothesis or cited, as every claim's"},
+		},
+		"required":             []string{"workspace", "entity", "key", "value", "at", "provenance"},
+		"additionalProperties": false,
+	}
 }
 
 // UnmarshalJSON decodes the params through objects.Decode, strictly.
@@ -157,9 +175,9 @@ func containsObject(objs []objects.Object, o objects.Object) bool {
 // workspace, the dialect is the one its scope declares (staged or
 // committed), else the project's; without, the project's.
 type NameCheckParams struct {
-	Name      string `json:"name"`
-	Dialect   string `json:"dialect"`
-	Workspace string `json:"workspace,omitempty"`
+	Name      string `json:"name" desc:"the name to check: data, up to 64 KiB"`
+	Dialect   string `json:"dialect" desc:"the dialect id"`
+	Workspace string `json:"workspace,omitempty" desc:"a workspace whose scope's dialects come first"`
 }
 
 // Validate checks the params' shape: the name is data, the dialect an id.
@@ -181,10 +199,10 @@ func (p *NameCheckParams) Validate() error {
 // came from: "scope" or "project".
 type NameCheckResult struct {
 	Dialect   string                `json:"dialect"`
-	Source    string                `json:"source"`
-	Vetted    bool                  `json:"vetted"`
-	Syllables []string              `json:"syllables"`
-	Problems  []objects.NameProblem `json:"problems"`
+	Source    string                `json:"source" desc:"where the dialect came from: scope or project"`
+	Vetted    bool                  `json:"vetted" desc:"the oracle's verdict: true when there is no problem"`
+	Syllables []string              `json:"syllables" desc:"the syllables the name divides into, lower case"`
+	Problems  []objects.NameProblem `json:"problems" desc:"why the name does not pass: {code, at (rune offset), message}"`
 }
 
 func (s *Service) opNameCheck(_ context.Context, _ *worker.Call, p *NameCheckParams) (NameCheckResult, error) {
