@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -28,6 +29,7 @@ type worldCache struct {
 	entries map[cacheKey]*cacheEntry
 	// compiles counts compilations, for tests and benchmarks.
 	compiles int
+	dialects []*objects.Dialect // the project's, given to every world
 }
 
 type cacheEntry struct {
@@ -59,7 +61,7 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	c.evict()
 	c.mu.Unlock()
 
-	e.w, e.err = CompileAt(s, commit, scope)
+	e.w, e.err = compileAtWith(s, commit, scope, c.dialects)
 	close(e.ready)
 	if e.err != nil {
 		c.mu.Lock()

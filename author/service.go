@@ -23,6 +23,9 @@ type Config struct {
 	Pin       string   // a revision the project is pinned to, or ""
 	// CacheSize bounds the compiled worlds kept (default 16).
 	CacheSize int
+	// Dialects are the project file's [[dialect]] tables: the naming
+	// oracle of dli.name.check and of every world (expert_ops.go).
+	Dialects []*objects.Dialect
 }
 
 // Service holds the open workspaces of one project. Its methods are safe
@@ -57,6 +60,7 @@ func New(cfg Config) (*Service, error) {
 		docs: map[string]bool{}, forks: map[string][]string{},
 		workspaces: map[string]*Workspace{}, tombstones: newTombstones(maxTombstones),
 	}
+	s.cache.dialects = cfg.Dialects
 	for _, d := range cfg.Documents {
 		if !objects.ValidID(d) {
 			return nil, fmt.Errorf("author: document %q is not a scope id", d)

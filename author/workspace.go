@@ -110,7 +110,7 @@ func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 // the zero commit (a branch with no commit yet) is the empty world.
 func (s *Service) baseWorld(commit plumbing.Hash, scope string) (*world.World, error) {
 	if commit.IsZero() {
-		return world.Compile(world.Input{Scope: scope})
+		return world.Compile(world.Input{Scope: scope, Dialects: s.cfg.Dialects})
 	}
 	return s.cache.get(s.store, commit, scope)
 }

@@ -235,6 +235,7 @@ func appendOther(dst []byte, obj objects.Object) []byte {
 	case *objects.Ratify:
 		return appendRatify(dst, x)
 	default:
+		dst, _ = appendLanguage(dst, obj) // language.go
 		return dst
 	}
 	return append(dst, '\n')

@@ -157,6 +157,9 @@ func (g *gen) objectOf(t objects.Type) objects.Object {
 
 // ledger returns a random decision, attack, standing or ratify.
 func (g *gen) ledger(t objects.Type) objects.Object {
+	if o := g.language(t); o != nil {
+		return o // language_test.go
+	}
 	switch t {
 	case objects.TypeDecision:
 		d := &objects.Decision{Ident: g.id(), Rationale: g.maybe(g.text())}

@@ -74,6 +74,8 @@ func (p *parser) head(d *declState) bool {
 		return p.ledger(d)
 	case kwRatify:
 		return p.ratify(d)
+	case kwDialect, kwWord, kwName, kwDerivation, kwLedger:
+		return p.language(d) // language.go
 	}
 	p.errorAt(t.pos, "expected a declaration (an entity kind, `event`, `before`, `question`, `hypothesis`, `rule`, "+
 		"`functional`, `inertial`, `same-as`, `predicate-same-as`, `state`, `decision`, `attack`, `standing`, "+

@@ -63,6 +63,8 @@ func partPaths(o objects.Object) []string {
 		for i := range x.Claims {
 			w.add(index("claims", i))
 		}
+	default:
+		w.language(o) // language.go
 	}
 	return w.paths
 }

@@ -42,6 +42,22 @@ const (
 	fTo
 	fUntil
 	fValue
+	// The expert lane's members (language.go).
+	fAccount
+	fAmount
+	fAt
+	fConsonants
+	fDialect
+	fForbid
+	fForm
+	fGloss
+	fMaxSyllables
+	fMinSyllables
+	fShapes
+	fSource
+	fSourceDialect
+	fVowels
+	fWords
 	nFields
 )
 
@@ -55,7 +71,12 @@ var fieldNames = [nFields]string{
 	fProvenance: "provenance", fRationale: "rationale", fRelation: "relation",
 	fRight: "right", fSince: "since", fStanding: "standing",
 	fStatement: "statement", fTarget: "target", fTo: "to", fUntil: "until",
-	fValue: "value",
+	fValue:   "value",
+	fAccount: "account", fAmount: "amount", fAt: "at", fConsonants: "consonants",
+	fDialect: "dialect", fForbid: "forbid", fForm: "form", fGloss: "gloss",
+	fMaxSyllables: "max_syllables", fMinSyllables: "min_syllables",
+	fShapes: "shapes", fSource: "source", fSourceDialect: "source_dialect",
+	fVowels: "vowels", fWords: "words",
 }
 
 // fieldByName maps a JSON member name to its field.
@@ -92,6 +113,8 @@ type shadow struct {
 	options []Option
 	head    Atom
 	body    []Literal
+	lists   [nFields][]string // the string-array members (language.go)
+	ints    [nFields]int64    // the integer members
 }
 
 // Decode reads one object from its JSON text, which need not be canonical.
@@ -251,6 +274,13 @@ func (d *decoder) member(spec *typeSpec, f field, s *shadow) {
 		s.claim = d.objectID()
 	case fClaims:
 		s.claims = d.objectIDs()
+	case fConsonants, fVowels, fShapes, fForbid, fWords:
+		s.lists[f] = d.stringArray()
+		if s.lists[f] == nil && spec.optional.has(f) {
+			d.fail("", CodeRequired, "is present but empty: omit an optional field instead")
+		}
+	case fAmount, fMinSyllables, fMaxSyllables:
+		s.ints[f] = d.intValue()
 	case fKind, fStanding:
 		s.str[f], _ = d.enumValue()
 	default:

@@ -61,6 +61,13 @@ func examples() map[Type]Object {
 		TypeAttack:   &Attack{Attacker: "dl-0081", Target: "dl-0046", Claim: hexID(0xab)},
 		TypeStanding: &Standing{Claim: hexID(0xab), Standing: StandingDefeated, Decision: "dl-0081"},
 		TypeRatify:   &Ratify{Decision: "dl-0046", Claims: []ID{hexID(0x01), hexID(0xab)}},
+		TypeDialect: &Dialect{Ident: "river-speech", Consonants: []string{"l", "m", "n", "r", "s", "th", "w"},
+			Vowels: []string{"a", "e", "i", "o"}, Shapes: []string{"CV", "CVC", "V"}, Forbid: []string{"nr", "wl"},
+			MinSyllables: 2, MaxSyllables: 4, Provenance: proposed},
+		TypeWord:        &Word{Dialect: "river-speech", Form: "wen", Gloss: "water, running water", Provenance: proposed},
+		TypeName:        &Name{Entity: "mireth", Dialect: "river-speech", Name: "Mirwen", Words: []string{"mir", "wen"}, Provenance: proposed},
+		TypeDerivation:  &Derivation{Dialect: "river-speech", Form: "wen", SourceDialect: "old-salt", Source: "wenna", Provenance: proposed},
+		TypeLedgerEntry: &LedgerEntry{Entity: "the-warden", Account: "weir-tolls", Amount: -120, At: "the-drowning", Provenance: cited},
 	}
 }
 

@@ -114,6 +114,8 @@ func TestTypesAndSections(t *testing.T) {
 		TypeInertial: SectionClaims, TypeSameAs: SectionClaims, TypePredicateSameAs: SectionClaims,
 		TypeState: SectionClaims, TypeDecision: SectionDecisions, TypeAttack: SectionAttacks,
 		TypeStanding: SectionStanding, TypeRatify: SectionDecisions,
+		TypeDialect: SectionClaims, TypeWord: SectionClaims, TypeName: SectionClaims,
+		TypeDerivation: SectionClaims, TypeLedgerEntry: SectionClaims,
 	}
 	types := Types()
 	if len(types) != len(want) {

@@ -167,6 +167,16 @@ func ProvenanceOf(o Object) (Provenance, bool) {
 		return x.Provenance, true
 	case *State:
 		return x.Provenance, true
+	case *Dialect:
+		return x.Provenance, true
+	case *Word:
+		return x.Provenance, true
+	case *Name:
+		return x.Provenance, true
+	case *Derivation:
+		return x.Provenance, true
+	case *LedgerEntry:
+		return x.Provenance, true
 	}
 	return Provenance{}, false
 }

@@ -29,6 +29,11 @@ const (
 	TypeAttack          Type = "attack"
 	TypeStanding        Type = "standing"
 	TypeRatify          Type = "ratify"
+	TypeDialect         Type = "dialect"
+	TypeWord            Type = "word"
+	TypeName            Type = "name"
+	TypeDerivation      Type = "derivation"
+	TypeLedgerEntry     Type = "ledger_entry"
 )
 
 // The sections of a scope in which the store keeps objects (DESIGN.md
@@ -83,6 +88,13 @@ var registry = [...]typeSpec{
 	{TypeAttack, SectionAttacks, set(fAttacker, fTarget, fClaim), 0, buildAttack},
 	{TypeStanding, SectionStanding, set(fClaim, fStanding, fDecision), 0, buildStanding},
 	{TypeRatify, SectionDecisions, set(fDecision, fClaims), 0, buildRatify},
+	// The expert lane (language.go): claims, after the ledger types so that
+	// the order of the types before them stays as it was.
+	{TypeDialect, SectionClaims, set(fID, fConsonants, fVowels, fShapes, fMinSyllables, fMaxSyllables, fProvenance), set(fForbid), buildDialect},
+	{TypeWord, SectionClaims, set(fDialect, fForm, fGloss, fProvenance), 0, buildWord},
+	{TypeName, SectionClaims, set(fEntity, fDialect, fName, fProvenance), set(fWords), buildName},
+	{TypeDerivation, SectionClaims, set(fDialect, fForm, fSource, fSourceDialect, fProvenance), 0, buildDerivation},
+	{TypeLedgerEntry, SectionClaims, set(fEntity, fAccount, fAmount, fAt, fProvenance), 0, buildLedgerEntry},
 }
 
 // lookupType returns the registry row of t.

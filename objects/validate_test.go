@@ -288,6 +288,12 @@ func TestValidateZeroValues(t *testing.T) {
 		{&Attack{}, []problemKey{p("attacker", req), p("claim", req), p("target", req)}},
 		{&Standing{}, []problemKey{p("claim", req), p("decision", req), p("standing", req)}},
 		{&Ratify{}, []problemKey{p("claims", req), p("decision", req)}},
+		{&Dialect{}, []problemKey{p("consonants", req), p("id", req), p("max_syllables", CodeOutOfRange),
+			p("min_syllables", CodeOutOfRange), p("provenance", req), p("shapes", req), p("vowels", req)}},
+		{&Word{}, []problemKey{p("dialect", req), p("form", req), p("gloss", req), p("provenance", req)}},
+		{&Name{}, []problemKey{p("dialect", req), p("entity", req), p("name", req), p("provenance", req)}},
+		{&Derivation{}, []problemKey{p("dialect", req), p("form", req), p("provenance", req), p("source", req), p("source_dialect", req)}},
+		{&LedgerEntry{}, []problemKey{p("account", req), p("amount", CodeOutOfRange), p("at", req), p("entity", req), p("provenance", req)}},
 	}
 	if len(tests) != len(Types()) {
 		t.Fatalf("%d zero-value cases for %d types", len(tests), len(Types()))

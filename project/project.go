@@ -24,11 +24,12 @@ const FileName = "deloreis.toml"
 
 // Project is a loaded project file.
 type Project struct {
-	Dir       string     // the project folder (absolute)
-	Store     string     // the lorestore (absolute); default <Dir>/.lore
-	Branch    string     // the serving branch; default main
-	Pin       string     // a commit (revision) the project is pinned to, or ""
-	Documents []Document // sorted by scope
+	Dir       string             // the project folder (absolute)
+	Store     string             // the lorestore (absolute); default <Dir>/.lore
+	Branch    string             // the serving branch; default main
+	Pin       string             // a commit (revision) the project is pinned to, or ""
+	Documents []Document         // sorted by scope
+	Dialects  []*objects.Dialect // the naming oracle's dialects ([[dialect]], dialect.go)
 }
 
 // Document is one declared scope.
@@ -39,10 +40,11 @@ type Document struct {
 
 // file is the TOML shape of deloreis.toml.
 type file struct {
-	Store    string    `toml:"store"`
-	Branch   string    `toml:"branch"`
-	Pin      string    `toml:"pin"`
-	Document []docFile `toml:"document"`
+	Store    string        `toml:"store"`
+	Branch   string        `toml:"branch"`
+	Pin      string        `toml:"pin"`
+	Document []docFile     `toml:"document"`
+	Dialect  []dialectFile `toml:"dialect"`
 }
 
 type docFile struct {
@@ -108,6 +110,9 @@ func Load(dir string) (*Project, error) {
 		p.Documents = append(p.Documents, doc)
 	}
 	sort.Slice(p.Documents, func(i, j int) bool { return p.Documents[i].Scope < p.Documents[j].Scope })
+	if p.Dialects, err = dialects(f.Dialect); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

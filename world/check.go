@@ -44,6 +44,9 @@ func (w *World) runChecks() {
 	w.rerun(groupChronology, w.checkChronology)
 	w.rerun(groupFunctional, w.checkFunctional)
 	w.rerun(groupFluents, w.checkFluents)
+	w.rerun(groupNames, w.checkNames) // language.go
+	w.rerun(groupLanguage, w.checkLanguage)
+	w.rerun(groupLedger, w.checkLedger)
 }
 
 // rerun empties a group and runs its check again.
@@ -195,6 +198,11 @@ func (w *World) referencesOf(e Entry) []Finding {
 	case *objects.SameAs:
 		ref(o.Left)
 		ref(o.Right)
+	case *objects.Name:
+		ref(o.Entity)
+	case *objects.LedgerEntry:
+		ref(o.Entity)
+		ref(o.At)
 	}
 	return out
 }

@@ -84,6 +84,9 @@ const (
 	CodeRuleUnstratifiable      = "rule.unstratifiable"
 	CodeFieldControlChar        = "field.control-char"
 	CodeConsequenceChanged      = "consequence.changed"
+	CodeWordUnknown             = "language.word-unknown"
+	CodeEtymologyCycle          = "language.etymology-cycle"
+	CodeLedgerOverdrawn         = "ledger.overdrawn"
 )
 
 // Catalogue lists every finding code, in code order.
@@ -102,6 +105,9 @@ var Catalogue = []CodeInfo{
 	{CodeSelfMerge, SeverityWarn, Asserted, "A same-as claim names one id twice: a harmless no-op merge."},
 	{CodeSortMismatch, SeverityWarn, Asserted, "A same-as claim joins entities of different declared kinds."},
 	{CodeTemporalUnsupported, SeverityError, Asserted, "A same-as claim names an era or an event: identity over the chronology spine is refused."},
+	{CodeEtymologyCycle, SeverityWarn, Checked, "Derivations between words close a cycle: a word would come from itself."},
+	{CodeWordUnknown, SeverityWarn, Checked, "A name or a derivation names a word its dialect's lexicon does not hold."},
+	{CodeLedgerOverdrawn, SeverityError, Checked, "An account's entries cannot balance: even with every possible credit and only the certain debits, its closing balance is below zero."},
 	{CodeNameUnvetted, SeverityWarn, Asserted, "A name has not passed the naming oracle; it enters proposed and unvetted."},
 	{CodeArityMismatch, SeverityError, Checked, "Predicates declared the same property are used with different numbers of arguments."},
 	{CodePolicyPromoted, SeverityWarn, Derived, "A predicate identity makes a functional or inertial declaration of one member apply to the whole identity component."},

@@ -58,10 +58,11 @@ type index struct {
 	attacks    []Entry     // *objects.Attack
 	standing   []Entry     // *objects.Standing
 	ratify     []Entry     // *objects.Ratify
+	lang       pvec[Entry] // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
 }
 
 // marks are the lengths of the committed prefixes of an index's vectors.
-type marks struct{ entries, facts, relations, befores, states, sameAs int }
+type marks struct{ entries, facts, relations, befores, states, sameAs, lang int }
 
 // newIndex sorts entries by id (so that every result is independent of the
 // order objects arrive in) and files them by kind. A duplicate id is kept
@@ -96,6 +97,7 @@ func newIndex(entries []Entry) *index {
 	ix.entries = ix.entries.append(kept...)
 	byID := make(map[objects.ID]*Entry, len(kept))
 	big := map[objects.Type][]Entry{}
+	var lang []Entry
 	for c := range ix.entries.chunks {
 		chunk := ix.entries.chunks[c]
 		for i := range chunk {
@@ -103,6 +105,8 @@ func newIndex(entries []Entry) *index {
 			switch t := chunk[i].Object.Type(); t {
 			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
 				big[t] = append(big[t], chunk[i]) // filed in bulk below
+			case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
+				lang = append(lang, chunk[i]) // likewise (language.go)
 			default:
 				ix.file(chunk[i])
 			}
@@ -118,7 +122,9 @@ func newIndex(entries []Entry) *index {
 		befores:   committed(big[objects.TypeBefore]),
 		states:    committed(big[objects.TypeState]),
 		sameAs:    committed(big[objects.TypeSameAs]),
+		lang:      committed(lang),
 	}
+	ix.lang = ix.lang.append(lang...)
 	ix.facts = ix.facts.append(big[objects.TypeFact]...)
 	ix.relations = ix.relations.append(big[objects.TypeRelation]...)
 	ix.befores = ix.befores.append(big[objects.TypeBefore]...)
@@ -196,6 +202,8 @@ func (ix *index) file(e Entry) {
 		ix.standing = append(ix.standing, e)
 	case *objects.Ratify:
 		ix.ratify = append(ix.ratify, e)
+	case *objects.Dialect, *objects.Word, *objects.Name, *objects.Derivation, *objects.LedgerEntry:
+		ix.lang = ix.lang.append(e)
 	}
 }
 
@@ -262,7 +270,8 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		switch e.Object.(type) {
 		case *objects.Fact, *objects.Relation, *objects.Before, *objects.State, *objects.SameAs, *objects.Rule, *objects.PredicateSameAs,
 			*objects.Functional, *objects.Inertial, *objects.Standing, *objects.Ratify, *objects.Attack, *objects.Decision,
-			*objects.Entity, *objects.Event, *objects.Question, *objects.Hypothesis:
+			*objects.Entity, *objects.Event, *objects.Question, *objects.Hypothesis,
+			*objects.Dialect, *objects.Word, *objects.Name, *objects.Derivation, *objects.LedgerEntry:
 		default:
 			return nil, nil, false
 		}
@@ -280,6 +289,7 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keep)
 	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
 	c.sameAs = ix.sameAs.filterTail(ix.stagedFrom.sameAs, keep)
+	c.lang = ix.lang.filterTail(ix.stagedFrom.lang, keep)
 	for _, small := range []*[]Entry{&c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}

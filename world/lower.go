@@ -110,7 +110,7 @@ func lowerUnder(attacked map[objects.ID]map[string]bool, e Entry, add func(objec
 	case *objects.State:
 		return add(e.ID, support(o.Provenance), o.Key, o.Entity, o.Value)
 	}
-	return nil
+	return lowerLanguage(e, support, add) // language.go
 }
 
 func sortedQuestions(ix *index) []*objects.Question {

@@ -74,7 +74,7 @@ func (w *World) recompile(add []objects.Object, discard []objects.ID) (*World, e
 		}
 	}
 	staged = append(staged, add...)
-	return Compile(Input{Scope: w.scope, Base: base, Staged: staged, Supposed: w.supposed, legacy: w.legacy})
+	return Compile(Input{Scope: w.scope, Base: base, Staged: staged, Supposed: w.supposed, Dialects: w.dialects, legacy: w.legacy})
 }
 
 // atomKind reports whether staging an object can take the incremental
@@ -101,6 +101,8 @@ func (w *World) atomKind(o objects.Object) bool {
 		return true // the attacked claim's atoms change support (see resupport)
 	case *objects.Question:
 		return true // its current version's implications replace the last one's
+	case *objects.Dialect, *objects.Word, *objects.Name, *objects.Derivation, *objects.LedgerEntry:
+		return true // atoms of their own, and checks of their own (language.go)
 	}
 	return false
 }
@@ -172,6 +174,7 @@ func (w *World) share(ix *index) *World {
 		arity: w.arity, authored: w.authored, authoredFrom: w.authoredFrom, droppedRules: w.droppedRules,
 		predIdentityRules: w.predIdentityRules, identityActive: w.identityActive, carry: w.carry, legacy: w.legacy,
 		prog: w.prog, model: w.model, val: w.val, groups: w.groups, arityDropped: w.arityDropped,
+		dialects: w.dialects,
 	}
 }
 

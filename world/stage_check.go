@@ -172,6 +172,7 @@ func (nw *World) rerunReached(changed map[string]bool, entries []Entry, staged b
 	if declared || len(nw.ix.inertial) > 0 && (states || identity || reaches(predBefore) || nw.policyReaches(deps)) {
 		nw.rerun(groupFluents, nw.checkFluents)
 	}
+	nw.rerunLanguage(entries, staged, revalued) // language.go
 }
 
 // policyReaches reports whether any of preds belongs to a predicate

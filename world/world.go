@@ -22,6 +22,9 @@ type Input struct {
 	Base     []Entry          // committed objects
 	Staged   []objects.Object // not yet committed, in staging order
 	Supposed []string         // hypothesis ids supposed true (fork workspaces)
+	// Dialects are the dialects the project file configures: the naming
+	// oracle's fallback for a dialect the scope does not declare.
+	Dialects []*objects.Dialect
 
 	// legacy lowers entity identity as before DL-0040: the closure and a
 	// carry rule per predicate in the program. Tests compare against it.
@@ -68,6 +71,8 @@ type World struct {
 	known []string // sorted entity and event ids, for candidates; built on first use
 
 	arityDropped int // rules left out for a predicate's other arity (see hasArityConflicts)
+
+	dialects []*objects.Dialect // configured by the project (Input.Dialects)
 }
 
 // Compile builds the world of an input: index, lower, evaluate, value and
@@ -89,6 +94,7 @@ func Compile(in Input) (*World, error) {
 		arity:        arities{},
 		droppedRules: map[string]bool{},
 		legacy:       in.legacy,
+		dialects:     in.Dialects,
 	}
 	sort.Strings(w.supposed)
 	w.groups = map[string][]Finding{}

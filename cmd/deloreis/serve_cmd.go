@@ -110,7 +110,7 @@ func buildRegistry(s *lorestore.Store, p *project.Project) (*worker.Registry, er
 	for i, d := range p.Documents {
 		docs[i] = d.Scope
 	}
-	svc, err := author.New(author.Config{Store: s, Documents: docs, Branch: p.Branch, Pin: p.Pin})
+	svc, err := author.New(author.Config{Store: s, Documents: docs, Branch: p.Branch, Pin: p.Pin, Dialects: p.Dialects})
 	if err != nil {
 		return nil, err
 	}
