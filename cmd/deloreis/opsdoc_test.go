@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -106,6 +107,28 @@ func TestOpInventory(t *testing.T) {
 	for _, op := range reg.Ops(worker.ProfileFiction) {
 		if !slices.Contains(want, op.Name) {
 			t.Errorf("fiction op %s is not in the surface", op.Name)
+		}
+	}
+}
+
+// TestEveryOpHasAGoldenSession: each served op is called by at least one
+// golden stdio session (issue 10, acceptance 1).
+func TestEveryOpHasAGoldenSession(t *testing.T) {
+	files, err := filepath.Glob("testdata/serve/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sessions: %v", err)
+	}
+	var all strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	for _, op := range fullRegistry(t).Ops(worker.ProfileExtended) {
+		if !strings.Contains(all.String(), `"op":"`+op.Name+`"`) {
+			t.Errorf("no golden session calls %s", op.Name)
 		}
 	}
 }

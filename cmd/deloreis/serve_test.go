@@ -99,6 +99,12 @@ type server struct {
 
 func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
+	return startServerAt(t, "2026-12-01T10:00:00Z", args...)
+}
+
+// startServerAt starts a server whose commits are made at one fixed time.
+func startServerAt(t testing.TB, commitDate string, args ...string) *server {
+	t.Helper()
 	cmd := exec.Command(binary(t), append([]string{"serve"}, args...)...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -110,7 +116,7 @@ func startServer(t testing.TB, args ...string) *server {
 	}
 	cmd.Stderr = os.Stderr
 	// Fixed commit times and author: a session writes the same ids on every run.
-	cmd.Env = append(os.Environ(), "DELOREIS_COMMIT_DATE=2026-12-01T10:00:00Z", "DELOREIS_AUTHOR=Spec Keeper <keeper@deloreis.invalid>")
+	cmd.Env = append(os.Environ(), "DELOREIS_COMMIT_DATE="+commitDate, "DELOREIS_AUTHOR=Spec Keeper <keeper@deloreis.invalid>")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
