@@ -62,7 +62,7 @@ func benchFact(i, persons int) *objects.Fact {
 }
 
 // dispatch sends one request and fails the benchmark on an error answer.
-func dispatch(b *testing.B, reg *worker.Registry, op string, params any) map[string]any {
+func dispatch(b testing.TB, reg *worker.Registry, op string, params any) map[string]any {
 	b.Helper()
 	line, _ := json.Marshal(map[string]any{"dli": "2.0.0", "id": "rq", "op": op, "params": params})
 	out, _ := json.Marshal(reg.Dispatch(context.Background(), line))
