@@ -27,6 +27,16 @@ type Stager struct {
 	head   plumbing.Hash // read once: every document of one run sees the same head
 	headOK bool
 	cache  *worldCache
+	// dialects are the project file's [[dialect]] tables, which the naming
+	// oracle reads as it does in a workspace (DL-0158).
+	dialects []*objects.Dialect
+}
+
+// WithDialects makes the stager's worlds read a project's dialects, as the
+// workspaces of a Service configured with them do. Call it before Stage.
+func (st *Stager) WithDialects(ds []*objects.Dialect) *Stager {
+	st.dialects, st.cache.dialects = ds, ds
+	return st
 }
 
 // NewStager reads the branch head now; s may be nil (standalone).
@@ -70,7 +80,7 @@ func (st *Stager) Stage(scope string, objs []objects.Object) (*Staging, error) {
 	sg := &Staging{Scope: scope, Branch: st.branch, Objects: objs, stager: st}
 	if st.store == nil || !st.headOK {
 		// A world of its own; a file with no scope line has scope "".
-		w, err := world.Compile(world.Input{Scope: scope, Staged: objs})
+		w, err := world.Compile(world.Input{Scope: scope, Staged: objs, Dialects: st.dialects})
 		sg.After, sg.compile = w, 1
 		return sg, err
 	}
@@ -87,7 +97,7 @@ func (st *Stager) Stage(scope string, objs []objects.Object) (*Staging, error) {
 		if err != nil {
 			return nil, err
 		}
-		sg.After, err = world.Compile(world.Input{Scope: scope, Base: base, Staged: objs})
+		sg.After, err = world.Compile(world.Input{Scope: scope, Base: base, Staged: objs, Dialects: st.dialects})
 		sg.compile = 1
 		return sg, err
 	}
@@ -107,7 +117,7 @@ func (sg *Staging) Before() (*world.World, error) {
 		return sg.before, nil
 	}
 	if sg.Base.IsZero() {
-		w, err := world.Compile(world.Input{Scope: sg.Scope})
+		w, err := world.Compile(world.Input{Scope: sg.Scope, Dialects: sg.stager.dialects})
 		sg.before = w
 		return w, err
 	}

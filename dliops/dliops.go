@@ -191,7 +191,7 @@ func (s *service) stagerAt() (*author.Stager, plumbing.Hash, error) {
 		if err != nil {
 			return nil, plumbing.ZeroHash, err
 		}
-		s.stager, s.head = st, head
+		s.stager, s.head = st.WithDialects(s.dialects()), head
 	}
 	return s.stager, head, nil
 }
@@ -210,4 +210,13 @@ func limitCheck(limit, max int) error {
 		return fmt.Errorf("limit must be 0 (the default) to %d, not %d", max, limit)
 	}
 	return nil
+}
+
+// dialects are the loaded project's [[dialect]] tables (none without a
+// project): dli.check and dli.import vet names as a workspace does.
+func (s *service) dialects() []*objects.Dialect {
+	if s.cfg.Project == nil {
+		return nil
+	}
+	return s.cfg.Project.Dialects
 }

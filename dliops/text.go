@@ -234,6 +234,9 @@ func (s *service) opCheck(_ context.Context, _ *worker.Call, p *CheckParams) (Ch
 	st := (*author.Stager)(nil)
 	if p.Standalone || s.cfg.Store == nil || scope == "" {
 		st, err = author.NewStager(nil, "")
+		if err == nil {
+			st.WithDialects(s.dialects())
+		}
 	} else {
 		if err := s.checkScope(scope); err != nil {
 			return CheckResult{}, err

@@ -130,6 +130,9 @@ func (o *checkOptions) stage(path string, doc *dli.Document) (*world.World, erro
 		if err != nil {
 			return nil, err
 		}
+		if o.proj != nil {
+			st.WithDialects(o.proj.Dialects)
+		}
 		o.stager = st
 	}
 	sg, err := o.stager.Stage(doc.Scope, objs)

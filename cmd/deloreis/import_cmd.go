@@ -26,6 +26,7 @@ type importOptions struct {
 	g             *globals
 	scope, branch string
 	materialize   bool
+	dialects      []*objects.Dialect // the project file's, for the naming oracle
 }
 
 func newImportCmd(g *globals) *cobra.Command {
@@ -65,6 +66,9 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 		return usageError{fmt.Sprintf("--scope %q is not a scope id", o.scope)}
 	}
 	proj, err := loadProject(o.g.project)
+	if err == nil {
+		o.dialects = proj.Dialects
+	}
 	if err != nil {
 		return err
 	}
@@ -118,6 +122,7 @@ func (o *importOptions) stage(s *lorestore.Store, doc *dli.Document, file string
 	if err != nil {
 		return err
 	}
+	st.WithDialects(o.dialects)
 	objs := make([]objects.Object, len(doc.Decls))
 	for i, d := range doc.Decls {
 		objs[i] = d.Object
