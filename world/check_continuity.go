@@ -257,8 +257,18 @@ func (w *World) checkFunctional() {
 			derived[k][ents.find(f.Args[1])] = nil
 		}
 	}
+	declaredBy := map[string][]string{} // rep → the functional declarations covering it
+	for _, e := range w.ix.functional {
+		rep := repOf(preds, declPred(e.Object))
+		declaredBy[rep] = append(declaredBy[rep], e.ID.String())
+	}
 	for _, k := range sortedKeys(derived) {
 		if len(derived[k]) > 1 && len(authored[k]) <= 1 {
+			// A derived value has no claim of its own: cite the declarations
+			// that make the predicate functional.
+			for v := range derived[k] {
+				derived[k][v] = declaredBy[k.pred]
+			}
 			w.fdFinding(CodeDerivedFDViolation, k, derived[k], props)
 		}
 	}

@@ -53,3 +53,22 @@ func TestIdentityFindingsNameTheAssertion(t *testing.T) {
 		t.Errorf("a collision without identity: %v", fs)
 	}
 }
+
+// A derived FD break has no claim of its own to cite: it cites the
+// functional declaration that makes the predicate functional.
+func TestDerivedFDCitesTheDeclaration(t *testing.T) {
+	fn := &objects.Functional{Pred: "lord", Provenance: prop}
+	rule := &objects.Rule{Name: "holders-are-lords", Provenance: cited("d1"),
+		Head: objects.Atom{Pred: "lord", Args: []objects.Term{objects.Var("P"), objects.Var("H")}},
+		Body: []objects.Literal{{Atom: objects.Atom{Pred: "holds", Args: []objects.Term{objects.Var("H"), objects.Var("P")}}}}}
+	w := compile(t, decision("d1"), fn, rule, place("logres"), person("arthur", prop), person("mordred", prop),
+		&objects.Relation{Relation: "holds", From: "arthur", To: "logres", Provenance: cited("d1")},
+		&objects.Relation{Relation: "holds", From: "mordred", To: "logres", Provenance: cited("d1")})
+	fs := findingsOf(w, CodeDerivedFDViolation)
+	if len(fs) != 1 {
+		t.Fatalf("want one derived FD break, got %v", w.Findings())
+	}
+	if want := []string{idOf(t, fn).String()}; !reflect.DeepEqual(fs[0].Citations, want) {
+		t.Fatalf("citations %v, want the declaration %v", fs[0].Citations, want)
+	}
+}
