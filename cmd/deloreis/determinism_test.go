@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/base64"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,20 +13,7 @@ import (
 // commits are made at commitDate, and returns the transcript.
 func replay(t *testing.T, file, dir, commitDate string) string {
 	t.Helper()
-	reqs, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := startServerAt(t, commitDate, "--project", dir) // stopped at cleanup
-	var got strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(string(reqs)), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		got.WriteString(s.call(line))
-		got.WriteByte('\n')
-	}
-	return got.String()
+	return runSession(t, file, startServerAt(t, commitDate, "--project", dir)) // stopped at cleanup
 }
 
 // commitID matches a full commit id (40 hex digits, not part of a longer

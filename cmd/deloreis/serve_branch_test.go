@@ -6,11 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/project"
 )
 
 // branchProject is a project whose canon declares liege functional and
@@ -18,35 +16,13 @@ import (
 // different liege for one person. Times and ids are fixed.
 func branchProject(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := project.Create(dir, []string{"storybook"}); err != nil {
-		t.Fatal(err)
-	}
-	clock := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	s, err := lorestore.Init(filepath.Join(dir, lorestore.DefaultDir), lorestore.Options{
-		StoreID: "b4a9c4b4a9c4b4a9c4b4a9c4b4a9c4b4",
-		Now:     func() time.Time { clock = clock.Add(time.Minute); return clock },
-		Author:  lorestore.Signature{Name: "Spec Keeper", Email: "keeper@deloreis.invalid"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	p := objects.Proposed("session-1a0")
-	b := lorestore.NewBatch()
-	for _, o := range []objects.Object{
-		&objects.Decision{Ident: "canon-1"},
-		&objects.Entity{Kind: objects.KindPerson, Ident: "mireth", Name: "Mireth", Provenance: p},
-		&objects.Functional{Pred: "liege", Provenance: p},
-	} {
-		if _, err := b.Put("storybook", o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := s.Commit(b, lorestore.NewMessage("materialize storybook: canon", "materialize", "storybook"), lorestore.CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return seedProject(t, seed{scopes: []string{"storybook"}, storeID: "b4a9c4b4a9c4b4a9c4b4a9c4b4a9c4b4",
+		scope: "storybook", summary: "materialize storybook: canon", objects: []objects.Object{
+			&objects.Decision{Ident: "canon-1"},
+			&objects.Entity{Kind: objects.KindPerson, Ident: "mireth", Name: "Mireth", Provenance: p},
+			&objects.Functional{Pred: "liege", Provenance: p},
+		}})
 }
 
 // TestServeBranchSession drives author.branch, author.open on a branch and
@@ -55,20 +31,8 @@ func branchProject(t testing.TB) string {
 // compared with the golden file; afterwards real git reads the history.
 func TestServeBranchSession(t *testing.T) {
 	dir := branchProject(t)
-	reqs, err := os.ReadFile("testdata/serve/branch-session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := startServer(t, "--project", dir)
-	var got strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(string(reqs)), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		got.WriteString(s.call(line))
-		got.WriteByte('\n')
-	}
-	golden(t, "serve/branch-session", got.String())
+	got := runSession(t, "testdata/serve/branch-session.jsonl", startServer(t, "--project", dir))
+	golden(t, "serve/branch-session", got)
 
 	gitDir := filepath.Join(dir, lorestore.DefaultDir)
 	git := func(args ...string) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -14,22 +13,11 @@ import (
 // path-shaped revisions and scopes, a fenced dli op and a scope mismatch.
 func TestServeDLISession(t *testing.T) {
 	dir := specProject(t)
-	reqs, err := os.ReadFile("testdata/serve/dli-session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := startServer(t, "--project", dir)
-	var got strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(string(reqs)), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		resp := s.call(line)
+	got := runSession(t, "testdata/serve/dli-session.jsonl", startServer(t, "--project", dir))
+	for _, resp := range strings.Split(got, "\n") {
 		if strings.Contains(resp, dir) {
 			t.Errorf("a response names the project folder: %s", resp)
 		}
-		got.WriteString(resp)
-		got.WriteByte('\n')
 	}
-	golden(t, "serve/dli-session", got.String())
+	golden(t, "serve/dli-session", got)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"strings"
 	"testing"
 )
 
@@ -14,19 +12,6 @@ import (
 // when the decision misses a support path, defeat and defeat of the
 // defeater, and an odd cycle.
 func TestServeLedgerSession(t *testing.T) {
-	dir := specProject(t)
-	reqs, err := os.ReadFile("testdata/serve/ledger-session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := startServer(t, "--project", dir)
-	var got strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(string(reqs)), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		got.WriteString(s.call(line))
-		got.WriteByte('\n')
-	}
-	golden(t, "serve/ledger-session", got.String())
+	got := runSession(t, "testdata/serve/ledger-session.jsonl", startServer(t, "--project", specProject(t)))
+	golden(t, "serve/ledger-session", got)
 }

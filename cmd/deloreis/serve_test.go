@@ -13,9 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/project"
 )
 
 var (
@@ -53,40 +51,18 @@ func binary(t testing.TB) string {
 // so every id and digest of a session is the same on every run.
 func specProject(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := project.Create(dir, []string{"storybook"}); err != nil {
-		t.Fatal(err)
-	}
-	clock := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	s, err := lorestore.Init(filepath.Join(dir, lorestore.DefaultDir), lorestore.Options{
-		StoreID: "5eed5eed5eed5eed5eed5eed5eed5eed",
-		Now:     func() time.Time { clock = clock.Add(time.Minute); return clock },
-		Author:  lorestore.Signature{Name: "Spec Keeper", Email: "keeper@deloreis.invalid"},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	p := objects.Proposed("session-1a0")
-	b := lorestore.NewBatch()
-	for _, o := range []objects.Object{
-		&objects.Entity{Kind: objects.KindPerson, Ident: "the-warder", Name: "The Warder", Provenance: p},
-		&objects.Entity{Kind: objects.KindPlace, Ident: "the-ward", Name: "The Ward", Provenance: p},
-		&objects.Entity{Kind: objects.KindEra, Ident: "the-salt-years", Name: "The Salt Years", Provenance: p},
-		&objects.Event{Ident: "the-reclaiming", Era: "the-salt-years", Provenance: p},
-		&objects.Question{Ident: "which-way-the-coast-runs", Prompt: "Which way does the coast run?", Options: []objects.Option{
-			{Ident: "north", Label: "North", Implies: &objects.GroundAtom{Pred: "coast-runs", Args: []string{"north"}}},
-			{Ident: "south", Label: "South"},
-		}},
-	} {
-		if _, err := b.Put("storybook", o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := s.Commit(b, lorestore.NewMessage("materialize storybook: the spec's setting", "materialize", "storybook"), lorestore.CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return seedProject(t, seed{scopes: []string{"storybook"}, storeID: "5eed5eed5eed5eed5eed5eed5eed5eed",
+		scope: "storybook", summary: "materialize storybook: the spec's setting", objects: []objects.Object{
+			&objects.Entity{Kind: objects.KindPerson, Ident: "the-warder", Name: "The Warder", Provenance: p},
+			&objects.Entity{Kind: objects.KindPlace, Ident: "the-ward", Name: "The Ward", Provenance: p},
+			&objects.Entity{Kind: objects.KindEra, Ident: "the-salt-years", Name: "The Salt Years", Provenance: p},
+			&objects.Event{Ident: "the-reclaiming", Era: "the-salt-years", Provenance: p},
+			&objects.Question{Ident: "which-way-the-coast-runs", Prompt: "Which way does the coast run?", Options: []objects.Option{
+				{Ident: "north", Label: "North", Implies: &objects.GroundAtom{Pred: "coast-runs", Args: []string{"north"}}},
+				{Ident: "south", Label: "South"},
+			}},
+		}})
 }
 
 // server is one `deloreis serve` subprocess.
@@ -172,21 +148,8 @@ func (s *server) stop() {
 // in order (DLI sections 2 and 3.1–3.9) and compares every response, digests
 // included, with the golden file (issue 9, acceptance 1).
 func TestServeSpecSession(t *testing.T) {
-	dir := specProject(t)
-	reqs, err := os.ReadFile("testdata/serve/spec-session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := startServer(t, "--project", dir)
-	var got strings.Builder
-	for _, line := range strings.Split(strings.TrimSpace(string(reqs)), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		got.WriteString(s.call(line))
-		got.WriteByte('\n')
-	}
-	golden(t, "serve/spec-session", got.String())
+	got := runSession(t, "testdata/serve/spec-session.jsonl", startServer(t, "--project", specProject(t)))
+	golden(t, "serve/spec-session", got)
 }
 
 // TestServeDemoProject: with no --project, serve opens the bundled demo
