@@ -129,7 +129,7 @@ func (w *World) lowerRules(p *datalog.Program) {
 		if w.droppedRules[r.Name] {
 			continue
 		}
-		dr := toDatalogRule(r, w.support(e.ID, r.Provenance))
+		dr := toDatalogRule(r, scopedSupport(e.ID, r.Provenance))
 		if err := p.AddRule(dr); err != nil {
 			w.dropRule(r.Name, err)
 			continue
@@ -346,7 +346,7 @@ func (w *World) predIdentityRulesOf(e Entry, ar arities) []datalog.Rule {
 	if !ok {
 		return nil
 	}
-	s := w.support(e.ID, ps.Provenance)
+	s := scopedSupport(e.ID, ps.Provenance)
 	var out []datalog.Rule
 	for _, dir := range [][2]string{{ps.Left, ps.Right}, {ps.Right, ps.Left}} {
 		args := make([]datalog.Term, n)

@@ -280,7 +280,7 @@ func (nw *World) lowerFresh(d *delta, fresh []Entry) (bool, error) {
 				}
 			}
 		case *objects.Rule:
-			if d.prog.AddRule(toDatalogRule(o, nw.support(e.ID, o.Provenance))) != nil {
+			if d.prog.AddRule(toDatalogRule(o, scopedSupport(e.ID, o.Provenance))) != nil {
 				return false, nil
 			}
 			d.note(o.Head.Pred, len(o.Head.Args))
@@ -493,7 +493,7 @@ func (nw *World) resupport(prog *datalog.Program, old map[objects.ID]map[string]
 		}
 		switch e.Object.(type) {
 		case *objects.Rule, *objects.PredicateSameAs:
-			return false
+			continue // claim-scoped from the start: the valuation moves, not the program
 		}
 		if p, ok := objects.ProvenanceOf(e.Object); !ok || supportUnder(old, c, p).Equal(supportUnder(nw.attacked, c, p)) {
 			continue

@@ -107,12 +107,19 @@ func (nw *World) rereference(stale func(Finding) bool) {
 }
 
 // revalues reports whether entries move the valuation (record a
-// decision, attack one, open a question or answer one).
+// decision, attack one, open a question or answer one, cite a decision
+// from a rule or a predicate identity).
 func revalues(entries []Entry) bool {
 	for _, e := range entries {
 		switch o := e.Object.(type) {
 		case *objects.Decision, *objects.Attack, *objects.Question:
 			return true
+		case *objects.Rule, *objects.PredicateSameAs:
+			// Their decisions are claim-scoped variables (scopedSupport),
+			// which the valuation must name.
+			if p, ok := objects.ProvenanceOf(o); ok && p.Kind == objects.ProvenanceCited {
+				return true
+			}
 		case *objects.Fact:
 			if o.Key == answerKey {
 				return true

@@ -101,6 +101,45 @@ func supportUnder(attacked map[objects.ID]map[string]bool, id objects.ID, p obje
 	return proposedPoly
 }
 
+// scopedSupport is the support of a claim whose annotation lives in the
+// program's rules — a rule, a predicate identity: every decision it cites
+// is claim-scoped from the start, so that an attack on it later moves only
+// the valuation, and its derivations die or revive with no re-fixpoint.
+func scopedSupport(id objects.ID, p objects.Provenance) datalog.Poly {
+	if p.Kind != objects.ProvenanceCited {
+		return supportUnder(nil, id, p)
+	}
+	names := make([]string, len(p.Decisions))
+	for i, d := range p.Decisions {
+		names[i] = claimDecisionVar(d, id)
+	}
+	if len(names) == 1 {
+		return datalog.VarPoly(names[0])
+	}
+	return datalog.NewPoly(names)
+}
+
+// scopeCarriage gives each claim-scoped decision of the rules and predicate
+// identities no attack names the truth of the decision itself.
+func (w *World) scopeCarriage(v valuation) {
+	for _, es := range [][]Entry{w.ix.rules, w.ix.predSameAs} {
+		for _, e := range es {
+			p, ok := objects.ProvenanceOf(e.Object)
+			if !ok || p.Kind != objects.ProvenanceCited {
+				continue
+			}
+			for _, d := range p.Decisions {
+				if w.attacked[e.ID][d] {
+					continue // labelled by the grounded semantics
+				}
+				if t, ok := v[decisionVar(d)]; ok {
+					v[claimDecisionVar(d, e.ID)] = t
+				}
+			}
+		}
+	}
+}
+
 // proposedPoly is the support of every uncited proposed claim (a Poly
 // never changes, so one serves them all).
 var proposedPoly = datalog.VarPoly(varProposed)
@@ -128,6 +167,7 @@ func (w *World) buildValuation() valuation {
 			v[claimDecisionVar(d, c)] = labelTruth(labels[d])
 		}
 	}
+	w.scopeCarriage(v)
 	w.valueOptions(v)
 	return v
 }

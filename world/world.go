@@ -228,9 +228,9 @@ func (w *World) Query(q datalog.Atom) []datalog.Answer {
 // ones and the defeats that block them.
 func (w *World) Why(pred string, args ...string) datalog.Why {
 	if w.readClosed(pred) {
-		return w.closedWhy(pred, args)
+		return w.plainWhy(w.closedWhy(pred, args))
 	}
-	return w.model.Why(pred, args, w.val)
+	return w.plainWhy(w.model.Why(pred, args, w.val))
 }
 
 // ClaimGrade grades a stored or staged claim by its own support: certain,
