@@ -38,18 +38,19 @@ func registerDeclarations(r *worker.Registry, s *Service) {
 	registerDecl[*objects.SameAs](r, s, "author.assert_same_as",
 		"Assert that two entity ids name the same bearer.", true)
 	worker.Register(r, worker.Spec{Name: "author.assert_predicate_same_as",
-		Summary: "Assert that two predicate names name the same property.", Mutating: true}, s.opAssertPredicateSameAs)
+		Summary: "Assert that two predicate names name the same property.", Mutating: true,
+		Errors: claimErrors[*objects.PredicateSameAs]()}, s.opAssertPredicateSameAs)
 	registerDecl[*objects.State](r, s, "author.add_state",
 		"Stage a fluent value of an entity with its since and until anchors.", true)
 	worker.Register(r, worker.Spec{Name: "author.add_rule",
 		Summary:  "Stage one derivation rule (head :- body); a rule failing range restriction, its name or stratification is refused whole.",
-		Mutating: true, Fiction: true}, s.opAddRule)
+		Mutating: true, Fiction: true, Errors: errs(claimErrors[*objects.Rule](), []string{CodeRuleRefused})}, s.opAddRule)
 }
 
 // registerDecl registers the op that stages one declaration of type T, as
 // registerClaim does, with the op's fiction profile membership.
 func registerDecl[T objects.Object](r *worker.Registry, s *Service, name, summary string, fiction bool) {
-	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Fiction: fiction},
+	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Fiction: fiction, Errors: claimErrors[T]()},
 		func(_ context.Context, c *worker.Call, p *ClaimParams[T]) (StageResult, error) {
 			return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
 				return s.stageClaim(ws, p.Object)

@@ -26,6 +26,8 @@ const (
 	CodeUnknownDialect = "unknown-dialect"
 )
 
+func init() { ErrorCodes[CodeUnknownDialect] = worker.ClassNotFound }
+
 // registerExpert files this file's ops in a registry.
 func registerExpert(r *worker.Registry, s *Service) {
 	registerExpertClaim[*objects.Dialect](r, s, "author.add_dialect",
@@ -37,7 +39,7 @@ func registerExpert(r *worker.Registry, s *Service) {
 		"Stage an etymology: a word of one dialect comes from a word of the same or another dialect.")
 	registerExpertClaim[*objects.LedgerEntry](r, s, "author.add_ledger_entry",
 		"Stage a counted change to one account of an entity at an anchor; an account that cannot balance is ledger.overdrawn.")
-	worker.Register(r, worker.Spec{Name: "author.add_transition", Mutating: true,
+	worker.Register(r, worker.Spec{Name: "author.add_transition", Mutating: true, Errors: errs(lawErrors, []string{CodeInvalidObject}, provenanceErrors),
 		Summary: "Stage a fluent value change at an anchor, with the before-fact that orders it after the slot's open value anchored elsewhere."},
 		s.opAddTransition)
 	worker.Register(r, worker.Spec{Name: "dli.name.check", Errors: []string{CodeUnknownDialect, CodeUnknownDoc},
@@ -48,7 +50,7 @@ func registerExpert(r *worker.Registry, s *Service) {
 // registerExpertClaim registers the op that stages one object of type T,
 // as registerClaim does, in the extended profile only.
 func registerExpertClaim[T objects.Object](r *worker.Registry, s *Service, name, summary string) {
-	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true},
+	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Errors: claimErrors[T]()},
 		func(_ context.Context, c *worker.Call, p *ClaimParams[T]) (StageResult, error) {
 			return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
 				return s.stageClaim(ws, p.Object)

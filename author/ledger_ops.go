@@ -50,10 +50,14 @@ func init() {
 
 // registerLedger files this file's ops in a registry.
 func registerLedger(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "author.record_decision", Summary: "Record one baseline decision; one commit, the staged state unchanged.", Mutating: true, Fiction: true}, s.opRecordDecision)
-	worker.Register(r, worker.Spec{Name: "author.record_decisions", Summary: "Record an all-or-nothing ordered batch of decisions in one commit.", Mutating: true, Fiction: true}, s.opRecordDecisions)
-	worker.Register(r, worker.Spec{Name: "author.set_standing", Summary: "Ratify a stored provisional claim under a decision on every support path.", Mutating: true, Fiction: true}, s.opSetStanding)
-	worker.Register(r, worker.Spec{Name: "author.defeat", Summary: "Record a decision that attacks one supporting a claim, so the claim's standing follows the attack.", Mutating: true, Fiction: true}, s.opDefeat)
+	worker.Register(r, worker.Spec{Name: "author.record_decision", Summary: "Record one baseline decision; one commit, the staged state unchanged.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeInvalidObject, CodeDecisionExists, CodeHypothesisInScope, CodeUnknownDecision}, ledgerErrors)}, s.opRecordDecision)
+	worker.Register(r, worker.Spec{Name: "author.record_decisions", Summary: "Record an all-or-nothing ordered batch of decisions in one commit.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeInvalidObject, CodeDecisionExists, CodeHypothesisInScope, CodeUnknownDecision}, ledgerErrors)}, s.opRecordDecisions)
+	worker.Register(r, worker.Spec{Name: "author.set_standing", Summary: "Ratify a stored provisional claim under a decision on every support path.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeUnknownClaim, CodeUnknownDecision, CodeNotProvisional, CodeClaimDead, CodeNotOnEveryPath}, ledgerErrors)}, s.opSetStanding)
+	worker.Register(r, worker.Spec{Name: "author.defeat", Summary: "Record a decision that attacks one supporting a claim, so the claim's standing follows the attack.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeUnknownClaim, CodeUnknownDecision, CodeNotOnEveryPath, CodeAttackExists}, ledgerErrors)}, s.opDefeat)
 }
 
 // DecisionRecord is one decision to record.

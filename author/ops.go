@@ -107,18 +107,24 @@ type MaterializeResult struct {
 
 // Register files every author op of this package in a registry.
 func Register(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "author.open", Summary: "Open a workspace over a document (scope) or a fork of one of its questions.", Fiction: true}, s.opOpen)
+	worker.Register(r, worker.Spec{Name: "author.open", Summary: "Open a workspace over a document (scope) or a fork of one of its questions.", Fiction: true,
+		Errors: []string{CodeOpenMode, CodeUnknownScope, CodeUnknownFork, CodeAmbiguousFork, CodeUnknownBranch, CodePinnedProject}}, s.opOpen)
 	registerClaim[*objects.Entity](r, s, "author.add_entity", "Stage an entity: a person, place, thing or era.")
 	registerClaim[*objects.Fact](r, s, "author.add_fact", "Stage a keyed value on one entity.")
 	registerClaim[*objects.Relation](r, s, "author.add_relation", "Stage a binary relation between two entities.")
 	registerClaim[*objects.Event](r, s, "author.add_event", "Stage an event anchored to an era.")
 	registerClaim[*objects.Before](r, s, "author.add_before", "Stage an order: one event before another.")
 	registerClaim[*objects.Hypothesis](r, s, "author.add_hypothesis", "Mint the fork's hyp variable (one per fork).")
-	worker.Register(r, worker.Spec{Name: "author.open_question", Summary: "File an open question as tracked debt.", Mutating: true, Fiction: true}, s.opOpenQuestion)
-	worker.Register(r, worker.Spec{Name: "author.add_option", Summary: "Add one option to a question staged in the workspace.", Mutating: true, Fiction: true}, s.opAddOption)
-	worker.Register(r, worker.Spec{Name: "author.suppose", Summary: "Pin minted hypotheses true within the fork.", Mutating: true, Fiction: true}, s.opSuppose)
-	worker.Register(r, worker.Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Fiction: true}, s.opDiscard)
-	worker.Register(r, worker.Spec{Name: "author.materialize", Summary: "Commit the staged declarations; refused while an error finding stands.", Mutating: true, Fiction: true}, s.opMaterialize)
+	worker.Register(r, worker.Spec{Name: "author.open_question", Summary: "File an open question as tracked debt.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeInvalidObject, CodeQuestionExists})}, s.opOpenQuestion)
+	worker.Register(r, worker.Spec{Name: "author.add_option", Summary: "Add one option to a question staged in the workspace.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeUnknownQuestion, CodeQuestionCommitted, CodeOptionExists, CodeInvalidObject})}, s.opAddOption)
+	worker.Register(r, worker.Spec{Name: "author.suppose", Summary: "Pin minted hypotheses true within the fork.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeNotAFork, CodeUnknownHypothesis})}, s.opSuppose)
+	worker.Register(r, worker.Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeUnknownDecl, CodeHypothesisInUse})}, s.opDiscard)
+	worker.Register(r, worker.Spec{Name: "author.materialize", Summary: "Commit the staged declarations; refused while an error finding stands.", Mutating: true, Fiction: true,
+		Errors: errs(lawErrors, []string{CodeMaterializeBlocked, CodeForkLocal, CodeBranchMoved, CodeUnknownDecision, CodeStampCitation})}, s.opMaterialize)
 	registerReads(r, s)
 	registerLedger(r, s)       // ledger_ops.go: decisions, standing, defeat
 	registerDeclarations(r, s) // declare_ops.go: constraints, identity, rules, inertia
@@ -142,7 +148,7 @@ var killedForms = []worker.Killed{
 
 // registerClaim registers the op that stages one object of type T.
 func registerClaim[T objects.Object](r *worker.Registry, s *Service, name, summary string) {
-	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Fiction: true},
+	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Fiction: true, Errors: claimErrors[T]()},
 		func(_ context.Context, c *worker.Call, p *ClaimParams[T]) (StageResult, error) {
 			return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
 				return s.stageClaim(ws, p.Object)

@@ -20,14 +20,14 @@ import (
 
 // registerReads files the read tools.
 func registerReads(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "author.status", Summary: "The staged declarations, rendered, the full findings and the digest.", Fiction: true}, s.opStatus)
-	worker.Register(r, worker.Spec{Name: "author.diff", Summary: "The staged change as canonical .dli, per-declaration rows, findings and the derived-consequence diff.", Fiction: true}, s.opDiff)
-	worker.Register(r, worker.Spec{Name: "author.query", Summary: "Answer a goal atom with grades, paged.", Fiction: true}, s.opQuery)
-	worker.Register(r, worker.Spec{Name: "author.why", Summary: "Explain one atom: its support paths, the active ones, the blocked ones and what defeats them.", Fiction: true}, s.opWhy)
-	worker.Register(r, worker.Spec{Name: "author.check", Summary: "Run the check battery: every finding and whether materialize is blocked.", Fiction: true}, s.opCheck)
-	worker.Register(r, worker.Spec{Name: "author.entities", Summary: "List the document's entities with kinds, names and grades, paged.", Fiction: true}, s.opEntities)
-	worker.Register(r, worker.Spec{Name: "author.history", Summary: "One claim across commits: where it was added, its standing revisions and the attacks on it.", Fiction: true}, s.opHistory)
-	worker.Register(r, worker.Spec{Name: "author.questions", Summary: "The document's questions with their options, open or answered.", Fiction: true}, s.opQuestions)
+	worker.Register(r, worker.Spec{Name: "author.status", Summary: "The staged declarations, rendered, the full findings and the digest.", Fiction: true, Errors: readErrors}, s.opStatus)
+	worker.Register(r, worker.Spec{Name: "author.diff", Summary: "The staged change as canonical .dli, per-declaration rows, findings and the derived-consequence diff.", Fiction: true, Errors: readErrors}, s.opDiff)
+	worker.Register(r, worker.Spec{Name: "author.query", Summary: "Answer a goal atom with grades, paged.", Fiction: true, Errors: errs(readErrors, []string{CodeStaleCursor})}, s.opQuery)
+	worker.Register(r, worker.Spec{Name: "author.why", Summary: "Explain one atom: its support paths, the active ones, the blocked ones and what defeats them.", Fiction: true, Errors: readErrors}, s.opWhy)
+	worker.Register(r, worker.Spec{Name: "author.check", Summary: "Run the check battery: every finding and whether materialize is blocked.", Fiction: true, Errors: readErrors}, s.opCheck)
+	worker.Register(r, worker.Spec{Name: "author.entities", Summary: "List the document's entities with kinds, names and grades, paged.", Fiction: true, Errors: errs(readErrors, []string{CodeStaleCursor})}, s.opEntities)
+	worker.Register(r, worker.Spec{Name: "author.history", Summary: "One claim across commits: where it was added, its standing revisions and the attacks on it.", Fiction: true, Errors: errs(readErrors, []string{CodeUnknownDecl})}, s.opHistory)
+	worker.Register(r, worker.Spec{Name: "author.questions", Summary: "The document's questions with their options, open or answered.", Fiction: true, Errors: readErrors}, s.opQuestions)
 }
 
 // read runs a read on a workspace under its lock.

@@ -1,0 +1,147 @@
+package author
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
+)
+
+// TestOpErrorsKnown checks the error codes every author op names: each is
+// an author code (ErrorCodes) and not a protocol one (Spec.Errors are the
+// codes beyond the protocol's), none twice, every author op names some,
+// and every mutating op names the mutation law's three.
+func TestOpErrorsKnown(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ops := h.reg.Ops(worker.ProfileExtended)
+	if len(ops) < 30 {
+		t.Fatalf("only %d ops registered", len(ops))
+	}
+	for _, op := range ops {
+		if len(op.Errors) == 0 {
+			t.Errorf("%s names no error codes", op.Name)
+		}
+		seen := map[string]bool{}
+		for _, code := range op.Errors {
+			if _, ok := ErrorCodes[code]; !ok {
+				t.Errorf("%s names %q, which is not in ErrorCodes", op.Name, code)
+			}
+			if _, ok := worker.ProtocolCodes[code]; ok {
+				t.Errorf("%s names protocol code %q", op.Name, code)
+			}
+			if seen[code] {
+				t.Errorf("%s names %q twice", op.Name, code)
+			}
+			seen[code] = true
+		}
+		if op.Mutating {
+			for _, code := range lawErrors {
+				if !seen[code] {
+					t.Errorf("mutating %s does not name %s", op.Name, code)
+				}
+			}
+		}
+	}
+}
+
+// TestOpErrorsProvoked provokes one code of a sample of ops and requires
+// the op to name it: a listed code the handler answers with.
+func TestOpErrorsProvoked(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	entity := func(kind string) map[string]any {
+		return map[string]any{"workspace": ws, "kind": kind, "id": "mireth", "name": "Mireth", "provenance": prop()}
+	}
+	hypProv := map[string]any{"kind": "hypothesis", "hyp": "h1"}
+	zeros := strings.Repeat("0", 64)
+	cases := []struct {
+		op, code string
+		params   map[string]any
+		env      []string
+	}{
+		{"author.open", CodeUnknownScope, map[string]any{"scope": "avalon"}, nil},
+		{"author.open", CodeOpenMode, map[string]any{}, nil},
+		{"author.open", CodeUnknownBranch, map[string]any{"scope": "camelot", "branch": "nosuch"}, nil},
+		{"author.add_entity", CodeUnknownDoc, map[string]any{"workspace": "ws-nope", "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()}, nil},
+		{"author.add_entity", CodeStaleFence, entity("person"), []string{"expected_digest", "not-the-digest"}},
+		{"author.add_entity", CodeInvalidObject, entity("village"), nil},
+		{"author.add_fact", CodeHypothesisInScope, map[string]any{"workspace": ws, "entity": "mireth", "key": "k", "value": "v", "provenance": hypProv}, nil},
+		{"author.add_state", CodeHypothesisInScope, map[string]any{"workspace": ws, "entity": "mireth", "key": "k", "value": "v", "since": "e1", "provenance": hypProv}, nil},
+		{"author.add_hypothesis", CodeNotAFork, map[string]any{"workspace": ws, "id": "h1", "statement": "s"}, nil},
+		{"author.add_option", CodeUnknownQuestion, map[string]any{"workspace": ws, "question": "q", "id": "o", "label": "O"}, nil},
+		{"author.suppose", CodeNotAFork, map[string]any{"workspace": ws, "hypotheses": []string{"h1"}}, nil},
+		{"author.discard", CodeUnknownDecl, map[string]any{"workspace": ws, "decl": zeros}, nil},
+		{"author.history", CodeUnknownDecl, map[string]any{"workspace": ws, "claim": zeros}, nil},
+		{"author.status", CodeUnknownDoc, map[string]any{"workspace": "ws-nope"}, nil},
+		{"author.set_standing", CodeUnknownClaim, map[string]any{"workspace": ws, "claim_id": zeros, "decision": "dl-0001"}, nil},
+		{"author.branch", CodeUnknownBranch, map[string]any{"workspace": ws, "action": "create", "name": "b", "from": "nosuch"}, nil},
+		{"author.merge", CodeUnknownBranch, map[string]any{"workspace": ws, "source": "nosuch"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.op+"/"+c.code, func(t *testing.T) {
+			op, ok := h.reg.Lookup(c.op)
+			if !ok {
+				t.Fatalf("no op %s", c.op)
+			}
+			listed := false
+			for _, code := range op.Errors {
+				listed = listed || code == c.code
+			}
+			if !listed {
+				t.Errorf("%s answers %s but does not name it (names %v)", c.op, c.code, op.Errors)
+			}
+			h.t = t
+			h.refused(c.code, c.op, c.params, c.env...)
+		})
+	}
+	// idempotency-conflict: one key, two different calls.
+	h.t = t
+	h.ok("author.add_entity", entity("person"), "idempotency_key", "k1")
+	h.refused(CodeKeyConflict, "author.add_entity", entity("place"), "idempotency_key", "k1")
+}
+
+// TestClaimParamsSchema checks the params schema of every claim op against
+// its decoder: closed, "workspace" plus the object's fields without
+// "type", and the object's required fields required.
+func TestClaimParamsSchema(t *testing.T) {
+	h := newHarness(t, "camelot")
+	n := 0
+	for _, op := range h.reg.Ops(worker.ProfileExtended) {
+		if _, ok := op.ParamsSchema()["description"].(string); !ok || !strings.Contains(op.ParamsSchema()["description"].(string), "object registry") {
+			continue
+		}
+		n++
+		s := op.ParamsSchema()
+		b, _ := json.Marshal(s)
+		var back map[string]any
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		props := back["properties"].(map[string]any)
+		if back["additionalProperties"] != false || props["workspace"] == nil || props["type"] != nil {
+			t.Errorf("%s: schema %s", op.Name, b)
+		}
+		req := map[string]bool{}
+		for _, r := range back["required"].([]any) {
+			req[r.(string)] = true
+		}
+		if !req["workspace"] {
+			t.Errorf("%s: workspace not required", op.Name)
+		}
+		typ := objects.Type(strings.Fields(strings.TrimPrefix(s["description"].(string), "the workspace and the fields of one "))[0])
+		fields := objects.Fields(typ)
+		if fields == nil || len(props) != len(fields)+1 {
+			t.Errorf("%s: %d properties for %d fields of %s", op.Name, len(props), len(fields), typ)
+		}
+		for _, f := range fields {
+			if props[f.Name] == nil || req[f.Name] != f.Required {
+				t.Errorf("%s: field %s (required %v) in schema as %v, required %v", op.Name, f.Name, f.Required, props[f.Name], req[f.Name])
+			}
+		}
+	}
+	if n < 15 {
+		t.Errorf("only %d claim ops found", n)
+	}
+}
