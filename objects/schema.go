@@ -64,12 +64,13 @@ func valueSchema(t Type, f field, optional bool) map[string]any {
 	case fProvenance:
 		return provenanceSchema()
 	case fOptions:
-		return map[string]any{"type": "array", "items": optionSchema()}
+		return map[string]any{"type": "array", "items": optionSchema(), "description": "the options: {id, label, implies?: {pred, args}}"}
 	case fHead:
-		return atomSchema()
+		return withDesc(atomSchema(), "an atom: {pred, args: [{var} or {const}]}")
 	case fBody:
 		return map[string]any{"type": "array", "items": closed(map[string]any{
-			"atom": atomSchema(), "negated": map[string]any{"type": "boolean"}}, "atom", "negated")}
+			"atom": atomSchema(), "negated": map[string]any{"type": "boolean"}}, "atom", "negated"),
+			"description": "the body literals: {atom, negated}"}
 	case fClaim:
 		return idSchema()
 	case fClaims:
@@ -98,7 +99,7 @@ func valueSchema(t Type, f field, optional bool) map[string]any {
 
 // enum is the schema of a string taking one of vs.
 func enum[S ~string](vs ...S) map[string]any {
-	e := make([]any, len(vs))
+	e := make([]string, len(vs))
 	for i, v := range vs {
 		e[i] = string(v)
 	}
@@ -114,6 +115,12 @@ func closed(props map[string]any, required ...string) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
 }
 
+// withDesc returns s with a description.
+func withDesc(s map[string]any, desc string) map[string]any {
+	s["description"] = desc
+	return s
+}
+
 func idSchema() map[string]any {
 	return map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "an object id: 64 lowercase hex digits"}
 }
@@ -125,7 +132,7 @@ func strSchemas() map[string]any { return map[string]any{"type": "array", "items
 // provenanceSchema is one of the three provenance forms the decoder's
 // provenance reader admits, each closed to its kind's members.
 func provenanceSchema() map[string]any {
-	return map[string]any{"oneOf": []any{
+	return map[string]any{"description": "a provenance: {kind: proposed, origin}, {kind: hypothesis, hyp} or {kind: cited, decisions, state: provisional | ratified}", "oneOf": []any{
 		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceProposed)}, "origin": strSchema()}, "kind", "origin"),
 		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceHypothesis)}, "hyp": strSchema()}, "hyp", "kind"),
 		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceCited)}, "decisions": strSchemas(),

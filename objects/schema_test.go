@@ -124,7 +124,7 @@ func validate(s map[string]any, v any) error {
 	if c, ok := s["const"]; ok && c != v {
 		return fmt.Errorf("%v is not %v", v, c)
 	}
-	if e, ok := s["enum"].([]any); ok {
+	if e, ok := s["enum"].([]string); ok {
 		found := false
 		for _, x := range e {
 			found = found || x == v
