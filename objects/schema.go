@@ -132,7 +132,7 @@ func strSchemas() map[string]any { return map[string]any{"type": "array", "items
 // provenanceSchema is one of the three provenance forms the decoder's
 // provenance reader admits, each closed to its kind's members.
 func provenanceSchema() map[string]any {
-	return map[string]any{"description": "a provenance: {kind: proposed, origin}, {kind: hypothesis, hyp} or {kind: cited, decisions, state: provisional | ratified}", "oneOf": []any{
+	return map[string]any{"type": "object", "description": "a provenance: {kind: proposed, origin}, {kind: hypothesis, hyp} or {kind: cited, decisions, state: provisional | ratified}", "oneOf": []any{
 		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceProposed)}, "origin": strSchema()}, "kind", "origin"),
 		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceHypothesis)}, "hyp": strSchema()}, "hyp", "kind"),
 		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceCited)}, "decisions": strSchemas(),

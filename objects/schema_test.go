@@ -184,7 +184,8 @@ func validate(s map[string]any, v any) error {
 			return fmt.Errorf("%v is not an object", v)
 		}
 		props, _ := s["properties"].(map[string]any)
-		for _, r := range s["required"].([]string) {
+		required, _ := s["required"].([]string)
+		for _, r := range required {
 			if _, ok := x[r]; !ok {
 				return fmt.Errorf("missing %q", r)
 			}

@@ -139,7 +139,7 @@ func typeName(s map[string]any) string {
 		return fmt.Sprintf("%v", c)
 	}
 	if e, ok := s["enum"].([]string); ok {
-		return strings.Join(e, " \\| ")
+		return strings.Join(e, " | ") // cell escapes the bars
 	}
 	switch t, _ := s["type"].(string); t {
 	case "array":
