@@ -81,25 +81,54 @@ func TestOpErrorsProvoked(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.op+"/"+c.code, func(t *testing.T) {
-			op, ok := h.reg.Lookup(c.op)
-			if !ok {
-				t.Fatalf("no op %s", c.op)
-			}
-			listed := false
-			for _, code := range op.Errors {
-				listed = listed || code == c.code
-			}
-			if !listed {
-				t.Errorf("%s answers %s but does not name it (names %v)", c.op, c.code, op.Errors)
-			}
+			requireListed(t, h, c.op, c.code)
 			h.t = t
 			h.refused(c.code, c.op, c.params, c.env...)
 		})
 	}
-	// idempotency-conflict: one key, two different calls.
+	// Codes that need a first call to succeed: the same call again is
+	// refused.
 	h.t = t
-	h.ok("author.add_entity", entity("person"), "idempotency_key", "k1")
-	h.refused(CodeKeyConflict, "author.add_entity", entity("place"), "idempotency_key", "k1")
+	again := []struct {
+		op, code string
+		params   map[string]any
+		env      []string
+	}{
+		{"author.add_entity", CodeKeyConflict, entity("person"), []string{"idempotency_key", "k1"}},
+		{"author.open_question", CodeQuestionExists, map[string]any{"workspace": ws, "id": "q1", "prompt": "Where?"}, nil},
+		{"author.add_option", CodeOptionExists, map[string]any{"workspace": ws, "question": "q1", "id": "o1", "label": "Here"}, nil},
+		{"author.record_decision", CodeDecisionExists, map[string]any{"workspace": ws, "decision": "dl-0001"}, nil},
+	}
+	for _, c := range again {
+		h.ok(c.op, c.params, c.env...)
+		if c.code == CodeKeyConflict {
+			c.params = entity("place") // the same key for another call
+		}
+		requireListed(t, h, c.op, c.code)
+		h.refused(c.code, c.op, c.params, c.env...)
+	}
+	// A rule whose head variable the body does not bind is refused whole.
+	requireListed(t, h, "author.add_rule", CodeRuleRefused)
+	h.refused(CodeRuleRefused, "author.add_rule", map[string]any{"workspace": ws, "name": "r", "provenance": prop(),
+		"head": map[string]any{"pred": "p", "args": []any{map[string]any{"var": "X"}}},
+		"body": []any{map[string]any{"atom": map[string]any{"pred": "q", "args": []any{map[string]any{"var": "Y"}}}, "negated": false}}})
+	requireListed(t, h, "dli.name.check", CodeUnknownDialect)
+	h.refused(CodeUnknownDialect, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "no-such-speech"})
+}
+
+// requireListed requires op to name code among its errors.
+func requireListed(t *testing.T, h *harness, op, code string) {
+	t.Helper()
+	o, ok := h.reg.Lookup(op)
+	if !ok {
+		t.Fatalf("no op %s", op)
+	}
+	for _, c := range o.Errors {
+		if c == code {
+			return
+		}
+	}
+	t.Errorf("%s answers %s but does not name it (names %v)", op, code, o.Errors)
 }
 
 // TestClaimParamsSchema checks the params schema of every claim op against
