@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
 )
@@ -172,5 +173,39 @@ func TestClaimParamsSchema(t *testing.T) {
 	}
 	if n < 15 {
 		t.Errorf("only %d claim ops found", n)
+	}
+}
+
+// Over a store opened read-only at a commit, every op that would commit
+// refuses with pinned-project, not as an internal failure, and writes
+// nothing.
+func TestReadOnlyStoreRefusesCommits(t *testing.T) {
+	h := newHarness(t, "camelot")
+	open := h.ok("author.open", map[string]any{"scope": "camelot"})
+	ws := open["workspace"].(string)
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
+	h.ok("author.materialize", map[string]any{"workspace": ws})
+	head, err := h.store.Head("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ro, err := lorestore.OpenAt(h.store.Dir(), head.String(), lorestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	svc, err := New(Config{Store: ro, Documents: []string{"camelot"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := worker.NewRegistry()
+	Register(reg, svc)
+	rh := &harness{t: t, store: ro, svc: svc, reg: reg}
+	ws2 := rh.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	rh.ok("author.add_entity", map[string]any{"workspace": ws2, "kind": "person", "id": "galahad", "name": "Galahad", "provenance": prop()})
+	rh.refused(CodePinnedProject, "author.materialize", map[string]any{"workspace": ws2})
+	rh.refused(CodePinnedProject, "author.record_decision", map[string]any{"workspace": ws2, "decision": "d-1"})
+	if after, _ := h.store.Head("main"); after != head {
+		t.Fatalf("main moved from %s to %s", head, after)
 	}
 }

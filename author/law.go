@@ -8,9 +8,11 @@ import (
 	"bytes"
 	"container/list"
 	"encoding/json"
+	"errors"
 	"sync"
 
 	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
 )
 
@@ -170,6 +172,12 @@ func mutate[R any](s *Service, c *worker.Call, wsID string, apply func(ws *Works
 			With("expected_digest", ws.digest).With("presented_digest", c.ExpectedDigest)
 	}
 	r, err := apply(ws)
+	if errors.Is(err, lorestore.ErrReadOnly) {
+		// A store opened pinned to a commit takes no commit: say so in the
+		// caller's terms rather than as an internal failure.
+		return zero, worker.Errorf(worker.ClassRefused, CodePinnedProject,
+			"The lorestore is open read-only, pinned to a commit: %s cannot write to it.", c.Op)
+	}
 	if err != nil {
 		return zero, err
 	}

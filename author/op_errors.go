@@ -20,7 +20,7 @@ var (
 	// lawErrors are what mutate answers with for any mutating op: a
 	// workspace not open, a fence that no longer holds, a key reused for
 	// another call.
-	lawErrors = []string{CodeUnknownDoc, CodeStaleFence, CodeKeyConflict}
+	lawErrors = []string{CodeUnknownDoc, CodeStaleFence, CodeKeyConflict, CodePinnedProject}
 	// readErrors are what read answers with for any workspace read.
 	readErrors = []string{CodeUnknownDoc}
 	// provenanceErrors are checkProvenance's refusals of a hypothesis
