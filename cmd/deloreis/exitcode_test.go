@@ -96,6 +96,7 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 		"remote remove": {[]string{}, []string{s, "nosuch"}},
 		"remote list":   {[]string{"x"}, []string{"--store", missing}},
 		"serve":         {[]string{"x"}, []string{"--project", missing}},
+		"mcp":           {[]string{"x"}, []string{"--project", missing}},
 	}, dir
 }
 

@@ -1,0 +1,171 @@
+// Package mcpserve serves the worker registry as MCP tools (go-sdk): one
+// tool per op of a profile, whose input schema is the op's params schema
+// (plus, for a mutating op, the two reserved mutation-law arguments) and
+// whose output schema is its result schema. A call is turned back into a
+// worker request and answered by Registry.Dispatch, the path stdio takes,
+// so the fence, idempotency and every typed error behave as on stdio.
+// The DKE server reuses this adapter; nothing here knows the DLI ops.
+package mcpserve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/deloreis/deloreis/worker"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The reserved tool arguments: lifted out of the arguments into the worker
+// envelope, never passed on as params.
+const (
+	ArgExpectedDigest = "expected_digest"
+	ArgIdempotencyKey = "idempotency_key"
+)
+
+// ToolName is the MCP tool name of an op: its dots become underscores
+// (DL-0171), so that the name is valid for clients stricter than go-sdk.
+func ToolName(op string) string { return strings.ReplaceAll(op, ".", "_") }
+
+// New returns an MCP server offering the profile's ops of reg as tools.
+func New(reg *worker.Registry, profile worker.Profile) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "deloreis", Version: "dli-" + worker.Version}, nil)
+	var n atomic.Int64 // request ids: the worker envelope needs one; the MCP result drops it
+	for _, op := range reg.Ops(profile) {
+		s.AddTool(Tool(op), handler(reg, op, &n))
+	}
+	return s
+}
+
+// Tool is the MCP tool of an op: name, description, schemas, annotations.
+func Tool(op *worker.Op) *mcp.Tool {
+	in := op.ParamsSchema()
+	if op.Mutating {
+		props, _ := in["properties"].(map[string]any)
+		if props == nil {
+			props = map[string]any{}
+			in["properties"] = props
+		}
+		props[ArgExpectedDigest] = map[string]any{"type": "string",
+			"description": "Reserved: the workspace digest this change was decided against; a stale one is refused (stale-fence)."}
+		props[ArgIdempotencyKey] = map[string]any{"type": "string",
+			"description": "Reserved: a retry with the same key and arguments returns the first result and changes nothing."}
+	}
+	return &mcp.Tool{
+		Name:         ToolName(op.Name),
+		Title:        op.Name,
+		Description:  op.Summary,
+		InputSchema:  in,
+		OutputSchema: op.ResultSchema(),
+		Annotations:  Annotations(op),
+	}
+}
+
+// Annotations are the op's hints, set explicitly because go-sdk reads an
+// unset destructive or open-world hint as true: reads are read-only and
+// idempotent; a mutating op is destructive only when it can discard or
+// delete (DL-0172); no op reaches outside the project (open-world false).
+func Annotations(op *worker.Op) *mcp.ToolAnnotations {
+	f := false
+	a := &mcp.ToolAnnotations{Title: op.Name, OpenWorldHint: &f}
+	if !op.Mutating {
+		a.ReadOnlyHint = true
+		a.IdempotentHint = true
+		a.DestructiveHint = &f
+		return a
+	}
+	d := destructive[op.Name]
+	a.DestructiveHint = &d
+	return a
+}
+
+// destructive lists the mutating ops that can remove something: discard
+// drops a workspace or a staged declaration, branch can delete a branch.
+// Every other mutating op only adds (a staged declaration, a commit, a
+// decision).
+var destructive = map[string]bool{"author.discard": true, "author.branch": true}
+
+// handler answers a tool call through the registry.
+func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		line, e := Envelope(op.Name, fmt.Sprintf("mcp-%d", n.Add(1)), req.Params.Arguments)
+		var resp worker.Response
+		if e != nil {
+			resp = worker.Response{Err: e}
+		} else {
+			resp = reg.Dispatch(ctx, line)
+		}
+		return Result(resp)
+	}
+}
+
+// Envelope builds the worker request line of a tool call: the arguments
+// minus the reserved keys become params, the reserved keys (whatever their
+// JSON type: the strict envelope decoder judges them) go beside. Lifting
+// them for a read too makes the worker answer not-mutating, as on stdio.
+func Envelope(opName, id string, args json.RawMessage) ([]byte, *worker.Error) {
+	params := map[string]json.RawMessage{}
+	if a := bytes.TrimSpace(args); len(a) > 0 && !bytes.Equal(a, []byte("null")) {
+		if err := json.Unmarshal(a, &params); err != nil {
+			return nil, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "arguments must be a JSON object: %v", err)
+		}
+		if params == nil { // a JSON null inside whitespace
+			params = map[string]json.RawMessage{}
+		}
+	}
+	env := map[string]json.RawMessage{}
+	for _, k := range []string{ArgExpectedDigest, ArgIdempotencyKey} {
+		if v, ok := params[k]; ok {
+			env[k] = v
+			delete(params, k)
+		}
+	}
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, worker.Errorf(worker.ClassInternal, worker.CodeInternal, "params: %v", err)
+	}
+	env["params"] = p
+	for k, v := range map[string]string{"dli": worker.Version, "id": id, "op": opName} {
+		b, _ := json.Marshal(v)
+		env[k] = b
+	}
+	line, err := json.Marshal(env)
+	if err != nil {
+		return nil, worker.Errorf(worker.ClassInternal, worker.CodeInternal, "request: %v", err)
+	}
+	return line, nil
+}
+
+// Result turns a worker response into the tool result: its fields minus
+// ok and id as structuredContent (and as text), and a refusal as a result
+// with isError and {error:{…}} — never a Go error, which go-sdk would turn
+// into isError without structured content.
+func Result(resp worker.Response) (*mcp.CallToolResult, error) {
+	var structured json.RawMessage
+	if resp.OK() {
+		structured = bytes.TrimSpace(resp.Result)
+		if len(structured) == 0 {
+			structured = json.RawMessage("{}")
+		}
+	} else {
+		whole, err := json.Marshal(resp)
+		if err != nil {
+			return nil, err
+		}
+		var probe struct {
+			Error json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal(whole, &probe); err != nil {
+			return nil, err
+		}
+		structured = append(append(json.RawMessage(`{"error":`), probe.Error...), '}')
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(structured)}},
+		StructuredContent: structured,
+		IsError:           !resp.OK(),
+	}, nil
+}
