@@ -81,6 +81,26 @@ func OpsDoc(r *Registry, codes map[string]Class) []byte {
 		}
 	}
 	b.WriteString("\n## Error codes\n\n")
+	writeCodeTable(&b, codes)
+	return b.Bytes()
+}
+
+// ErrorCodesDoc is the error-code reference: every code an op may answer
+// with and its class, and what each class means.
+func ErrorCodesDoc(codes map[string]Class) []byte {
+	var b bytes.Buffer
+	b.WriteString("<!-- Generated from the op registry by `go generate ./cmd/deloreis`. Do not edit. -->\n\n")
+	fmt.Fprintf(&b, "# Error codes of contract %s\n\n", Version)
+	b.WriteString("A refusal is `{\"id\", \"ok\": false, \"error\": {\"code\", \"class\", \"message\", …data}}`.\n")
+	b.WriteString("The class says what to do: `schema` — the request is malformed, fix it;\n")
+	b.WriteString("`refused` — well-formed but a precondition failed (re-read, then decide);\n")
+	b.WriteString("`conflict` — an idempotency key reused for another call; `not-found` — the\n")
+	b.WriteString("named thing does not exist; `internal` — the server failed, nothing was stored.\n\n")
+	writeCodeTable(&b, codes)
+	return b.Bytes()
+}
+
+func writeCodeTable(b *bytes.Buffer, codes map[string]Class) {
 	b.WriteString("| code | class |\n| --- | --- |\n")
 	names := make([]string, 0, len(codes))
 	for c := range codes {
@@ -88,9 +108,8 @@ func OpsDoc(r *Registry, codes map[string]Class) []byte {
 	}
 	sort.Strings(names)
 	for _, c := range names {
-		fmt.Fprintf(&b, "| `%s` | %s |\n", c, codes[c])
+		fmt.Fprintf(b, "| `%s` | %s |\n", c, codes[c])
 	}
-	return b.Bytes()
 }
 
 // fieldTable writes the top-level fields of an object schema as a table.
