@@ -7,9 +7,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
@@ -18,7 +21,7 @@ import (
 )
 
 func newMCPCmd(g *globals) *cobra.Command {
-	var tools string
+	var tools, httpAddr, token string
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the ops as MCP tools on stdio (the fiction profile; --tools all for every op)",
@@ -29,7 +32,12 @@ tool takes two reserved arguments, expected_digest and idempotency_key,
 which go into the worker envelope as on stdio. The project is loaded as
 serve loads it (the bundled demo project without --project). The exit
 status is 0 when the client closes the session, 1 when the project cannot
-be served.`,
+be served.
+
+With --http ADDR it serves streamable HTTP at http://ADDR/mcp instead
+(loopback only, unless a bearer token is given with --token or
+DELOREIS_MCP_TOKEN; a foreign Host or Origin header is refused) until
+interrupted.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var profile worker.Profile
@@ -41,6 +49,14 @@ be served.`,
 			default:
 				return usageError{fmt.Sprintf("--tools %q: want fiction or all", tools)}
 			}
+			if token == "" {
+				token = os.Getenv("DELOREIS_MCP_TOKEN")
+			}
+			if httpAddr != "" {
+				if err := mcpserve.CheckBind(httpAddr, token); err != nil {
+					return usageError{err.Error()}
+				}
+			}
 			reg, cleanup, err := g.registry(cmd.Flag("project").Changed, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -48,11 +64,17 @@ be served.`,
 			defer cleanup()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			server := mcpserve.New(reg, profile)
+			if httpAddr != "" {
+				return serveMCPHTTP(ctx, server, httpAddr, token, cmd.ErrOrStderr())
+			}
 			t := &mcp.IOTransport{Reader: io.NopCloser(cmd.InOrStdin()), Writer: nopWriteCloser{cmd.OutOrStdout()}}
-			return mcpserve.New(reg, profile).Run(ctx, t)
+			return server.Run(ctx, t)
 		},
 	}
 	cmd.Flags().StringVar(&tools, "tools", "fiction", "the tools offered: fiction (the compact profile) or all")
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on this host:port instead of stdio (loopback unless --token)")
+	cmd.Flags().StringVar(&token, "token", "", "the bearer token HTTP clients must present (default $DELOREIS_MCP_TOKEN)")
 	return cmd
 }
 
@@ -60,3 +82,24 @@ be served.`,
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// serveMCPHTTP serves the MCP server over streamable HTTP until ctx ends;
+// it prints the endpoint (with the port chosen when ADDR asked for :0).
+func serveMCPHTTP(ctx context.Context, s *mcp.Server, addr, token string, stderr io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mcpserve.HTTPHandler(s, token), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "deloreis: MCP over streamable HTTP at http://%s%s\n", ln.Addr(), mcpserve.Path)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(shut)
+	}
+}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -111,5 +113,65 @@ func mustJSON(t *testing.T, v any) string {
 func TestMCPToolsFlag(t *testing.T) {
 	if _, errs, code := deloreis(t, "mcp", "--tools", "some"); code != 2 || !strings.Contains(errs, "--tools") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestMCPHTTPBind: a non-loopback address with no token is a usage error,
+// before any project is loaded.
+func TestMCPHTTPBind(t *testing.T) {
+	t.Setenv("DELOREIS_MCP_TOKEN", "")
+	if _, errs, code := deloreis(t, "mcp", "--http", "0.0.0.0:0"); code != 2 || !strings.Contains(errs, "bearer token") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestMCPHTTPCommand runs `deloreis mcp --http 127.0.0.1:0` and talks to
+// it with go-sdk's streamable HTTP client: the tools of the profile, one
+// call; SIGTERM ends it with status 0.
+func TestMCPHTTPCommand(t *testing.T) {
+	cmd := exec.Command(binary(t), "mcp", "--http", "127.0.0.1:0", "--project", specProject(t))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	endpoint := ""
+	for sc.Scan() {
+		if _, after, ok := strings.Cut(sc.Text(), "streamable HTTP at "); ok {
+			endpoint = after
+			break
+		}
+	}
+	if endpoint == "" {
+		t.Fatal("the server named no endpoint")
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) == 0 {
+		t.Fatalf("tools/list: %v (%d tools)", err, len(tools.Tools))
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "author_open", Arguments: map[string]any{"scope": "storybook"}})
+	if err != nil || res.IsError {
+		t.Fatalf("author_open: %v %+v", err, res)
+	}
+	if m, _ := res.StructuredContent.(map[string]any); m["workspace"] != "ws-1" {
+		t.Fatalf("author_open answered %v", res.StructuredContent)
+	}
+	cs.Close()
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("mcp --http did not end cleanly: %v", err)
 	}
 }
