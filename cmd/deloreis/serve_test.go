@@ -71,6 +71,8 @@ type server struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
 	out *bufio.Reader
+
+	stopped bool
 }
 
 func startServer(t testing.TB, args ...string) *server {
@@ -130,6 +132,10 @@ func (s *server) callJSON(id, op string, params any, env ...string) map[string]a
 }
 
 func (s *server) stop() {
+	if s.stopped {
+		return // stopped by the test before its cleanup
+	}
+	s.stopped = true
 	s.in.Close()
 	done := make(chan error, 1)
 	go func() { done <- s.cmd.Wait() }()
