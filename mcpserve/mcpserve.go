@@ -59,9 +59,30 @@ func Tool(op *worker.Op) *mcp.Tool {
 		Title:        op.Name,
 		Description:  op.Summary,
 		InputSchema:  in,
-		OutputSchema: op.ResultSchema(),
+		OutputSchema: OutputSchema(op),
 		Annotations:  Annotations(op),
 	}
+}
+
+// OutputSchema is what a call's structuredContent holds: the op's result,
+// or — on a result marked isError — the typed error as {"error": {...}}.
+// The two cannot both match: no result has a top-level field "error"
+// (DL-0143), and a result schema admits no other fields.
+func OutputSchema(op *worker.Op) map[string]any {
+	failure := map[string]any{
+		"type": "object",
+		"properties": map[string]any{"error": map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"code":    map[string]any{"type": "string"},
+				"class":   map[string]any{"type": "string"},
+				"message": map[string]any{"type": "string"},
+			},
+			"required": []string{"class", "code", "message"},
+		}},
+		"required": []string{"error"}, "additionalProperties": false,
+	}
+	return map[string]any{"type": "object", "oneOf": []any{op.ResultSchema(), failure}}
 }
 
 // Annotations are the op's hints, set explicitly because go-sdk reads an
