@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -98,8 +99,33 @@ func serveMCPHTTP(ctx context.Context, s *mcp.Server, addr, token string, stderr
 	case err := <-done:
 		return err
 	case <-ctx.Done():
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		return srv.Shutdown(shut)
+		return stopMCPHTTP(s, srv)
 	}
+}
+
+// stopMCPHTTP ends a signal-stopped server cleanly. A client's standing
+// GET stream keeps its connection busy, so http.Server.Shutdown alone would
+// wait on it: the MCP sessions are closed first, which ends their streams,
+// and connections still busy after a short grace are closed outright. A
+// stop asked for by a signal is a clean exit either way.
+func stopMCPHTTP(s *mcp.Server, srv *http.Server) error {
+	for ss := range s.Sessions() {
+		ss.Close()
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := srv.Shutdown(shut)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = srv.Close()
+	}
+	return ignoreClosed(err)
+}
+
+// ignoreClosed drops http.ErrServerClosed, the error a stopped server's
+// Serve and Close report by design.
+func ignoreClosed(err error) error {
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -130,13 +131,18 @@ func TestMCPHTTPBind(t *testing.T) {
 // call; SIGTERM ends it with status 0.
 func TestMCPHTTPCommand(t *testing.T) {
 	cmd := exec.Command(binary(t), "mcp", "--http", "127.0.0.1:0", "--project", specProject(t))
-	stderr, err := cmd.StderrPipe()
+	// Standard error is an os.Pipe of our own, not StderrPipe, so that
+	// what the server writes as it stops can still be read after Wait.
+	stderr, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer stderr.Close()
+	cmd.Stderr = w
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	w.Close()
 	defer cmd.Process.Kill()
 	sc := bufio.NewScanner(stderr)
 	endpoint := ""
@@ -149,9 +155,13 @@ func TestMCPHTTPCommand(t *testing.T) {
 	if endpoint == "" {
 		t.Fatal("the server named no endpoint")
 	}
+	rest := make(chan string, 1)
 	go func() {
+		var b strings.Builder
 		for sc.Scan() {
+			b.WriteString(sc.Text() + "\n")
 		}
+		rest <- b.String()
 	}()
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
@@ -172,6 +182,6 @@ func TestMCPHTTPCommand(t *testing.T) {
 	cs.Close()
 	cmd.Process.Signal(syscall.SIGTERM)
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("mcp --http did not end cleanly: %v", err)
+		t.Fatalf("mcp --http did not end cleanly: %v; stderr after the endpoint:\n%s", err, <-rest)
 	}
 }
