@@ -8,6 +8,7 @@ package author
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -27,7 +28,8 @@ type mergeReport struct {
 }
 
 // merge merges branch source into target (default main) for a workspace.
-func (s *Service) merge(ws *Workspace, source, target string) (AuthorMergeResult, error) {
+// Its steps go to pr: one per scope checked, then the outcome.
+func (s *Service) merge(ws *Workspace, source, target string, pr *progress) (AuthorMergeResult, error) {
 	if target == "" {
 		target = lorestore.DefaultBranch
 	}
@@ -45,7 +47,7 @@ func (s *Service) merge(ws *Workspace, source, target string) (AuthorMergeResult
 		var rep *mergeReport
 		r, err := s.store.MergeChecked(target, head, src, msg, func(r lorestore.MergeResult) error {
 			var err error
-			if rep, err = s.mergeReport(r); err != nil {
+			if rep, err = s.mergeReport(r, pr); err != nil {
 				return err
 			}
 			if len(rep.conflicts) > 0 || len(rep.findings) > 0 {
@@ -60,6 +62,7 @@ func (s *Service) merge(ws *Workspace, source, target string) (AuthorMergeResult
 		res := AuthorMergeResult{Conflicts: []MergeConflict{}, Findings: []MergeFinding{}}
 		switch {
 		case errors.Is(err, errMergeHeld):
+			pr.finish("held back: the merge would bring conflicts")
 			res.Conflicts, res.Findings = rep.conflicts, rep.findings
 			res.RootHash, res.Base = r.Target.String(), r.Base.String()
 			res.SourceHead, res.TargetHead = r.Source.String(), r.Target.String()
@@ -67,6 +70,7 @@ func (s *Service) merge(ws *Workspace, source, target string) (AuthorMergeResult
 		case err != nil:
 			return AuthorMergeResult{}, storeError(err, target)
 		}
+		pr.finish("merged "+source+" into "+target)
 		res.Merged, res.UpToDate = !r.UpToDate, r.UpToDate
 		res.RootHash, res.Base = r.Commit.String(), r.Base.String()
 		res.SourceHead, res.TargetHead = r.Source.String(), r.Target.String()
@@ -83,7 +87,7 @@ func (s *Service) merge(ws *Workspace, source, target string) (AuthorMergeResult
 // two sides and the merge commit, and lists the conflicts and new error
 // findings of the merge. A scope whose merged objects are one side's as
 // they were brings nothing new and is not compiled (DL-0134).
-func (s *Service) mergeReport(r lorestore.MergeResult) (*mergeReport, error) {
+func (s *Service) mergeReport(r lorestore.MergeResult, pr *progress) (*mergeReport, error) {
 	rep := &mergeReport{conflicts: []MergeConflict{}, findings: []MergeFinding{}, worlds: map[string]*world.World{}}
 	snaps := make([]*lorestore.Snapshot, 3)
 	for i, c := range []plumbing.Hash{r.Commit, r.Target, r.Source} {
@@ -97,7 +101,9 @@ func (s *Service) mergeReport(r lorestore.MergeResult) (*mergeReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, scope := range scopes {
+	pr.of(len(scopes) + 1)
+	for i, scope := range scopes {
+		pr.to(float64(i), fmt.Sprintf("checking scope %s (%d of %d)", scope, i+1, len(scopes)))
 		var trees [3]plumbing.Hash
 		for i, sn := range snaps {
 			if trees[i], _, err = sn.ScopeTree(scope); err != nil {

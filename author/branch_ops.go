@@ -271,9 +271,9 @@ func (s *Service) deletable(ws *Workspace, name string) error {
 	return nil
 }
 
-func (s *Service) opMerge(_ context.Context, c *worker.Call, p *MergeParams) (AuthorMergeResult, error) {
+func (s *Service) opMerge(ctx context.Context, c *worker.Call, p *MergeParams) (AuthorMergeResult, error) {
 	return mutate(s, c, p.Workspace, func(ws *Workspace) (AuthorMergeResult, error) {
-		res, err := s.merge(ws, p.Source, p.Target)
+		res, err := s.merge(ws, p.Source, p.Target, &progress{ctx: ctx})
 		if err != nil {
 			return AuthorMergeResult{}, err
 		}

@@ -356,14 +356,15 @@ func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams)
 	})
 }
 
-func (s *Service) opMaterialize(_ context.Context, c *worker.Call, p *MaterializeParams) (MaterializeResult, error) {
+func (s *Service) opMaterialize(ctx context.Context, c *worker.Call, p *MaterializeParams) (MaterializeResult, error) {
 	if p.Decision != "" {
 		if err := checkDecisionID("decision", p.Decision); err != nil {
 			return MaterializeResult{}, err
 		}
 	}
 	return mutate(s, c, p.Workspace, func(ws *Workspace) (MaterializeResult, error) {
-		commit, committed, stamps, err := s.materialize(ws, c.Op, p.Decision)
+		pr := &progress{ctx: ctx}
+		commit, committed, stamps, err := s.materialize(ws, c.Op, p.Decision, pr)
 		if err != nil {
 			return MaterializeResult{}, err
 		}
@@ -384,9 +385,11 @@ func (s *Service) opMaterialize(_ context.Context, c *worker.Call, p *Materializ
 				}
 			}
 		}
+		pr.to(pr.total-1, "loading the world of "+res.RootHash[:12])
 		if err := s.afterMaterialize(ws, commit); err != nil {
 			return MaterializeResult{}, err
 		}
+		pr.finish("materialized")
 		res.WorkspaceDigest = ws.digest
 		return res, nil
 	})

@@ -321,7 +321,10 @@ type Committed struct {
 // With a decision, the staged facts are stamped under it (stamp) and the
 // stamped layer is what is checked and committed, with its Ratify record
 // and a Lore-Decision trailer.
-func (s *Service) materialize(ws *Workspace, workspaceOp, decision string) (plumbing.Hash, []Committed, []Stamp, error) {
+//
+// Its steps go to pr: one per object encoded, the commit, and the load of
+// the new base (which the caller reports).
+func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *progress) (plumbing.Hash, []Committed, []Stamp, error) {
 	if ws.fork != "" {
 		return plumbing.ZeroHash, nil, nil, worker.Errorf(worker.ClassRefused, CodeForkLocal,
 			"Workspace %s forks question %s: what is staged in a fork stays in the fork and is never materialized.", ws.id, ws.fork)
@@ -355,7 +358,12 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string) (plum
 	committed := make([]Committed, len(objs))
 	batch := lorestore.NewBatch()
 	counts := map[objects.Type]int{}
+	pr.of(len(objs) + 2)
+	step := every(len(objs))
 	for i, o := range objs {
+		if i%step == 0 {
+			pr.to(float64(i), fmt.Sprintf("encoding %d of %d objects", i, len(objs)))
+		}
 		id, err := batch.Put(ws.scope, o)
 		if err != nil {
 			return plumbing.ZeroHash, nil, nil, err
@@ -373,6 +381,7 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string) (plum
 	}
 	msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: "Lore-Workspace", Value: ws.id})
 	parent := ws.base
+	pr.to(float64(len(objs)), "committing to "+ws.branch)
 	for attempt := 0; attempt < 8; attempt++ {
 		res, err := s.store.Commit(batch, msg, lorestore.CommitOptions{Branch: ws.branch, Parent: parent, Refuse: true})
 		var stale *lorestore.StaleError

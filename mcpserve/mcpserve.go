@@ -113,6 +113,9 @@ var destructive = map[string]bool{"author.discard": true, "author.branch": true}
 func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		line, e := Envelope(op.Name, fmt.Sprintf("mcp-%d", n.Add(1)), req.Params.Arguments)
+		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
+			ctx = worker.WithProgress(ctx, notifier(ctx, req.Session, tok))
+		}
 		var resp worker.Response
 		if e != nil {
 			resp = worker.Response{Err: e}
@@ -120,6 +123,16 @@ func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64) mcp.ToolHandl
 			resp = reg.Dispatch(ctx, line)
 		}
 		return Result(resp)
+	}
+}
+
+// notifier sends an op's progress reports as MCP progress notifications
+// on the token the client gave. A notification that cannot be sent (the
+// client went away) does not fail the call: the op's outcome is what the
+// mutation law is about, and a retry with its key finds it.
+func notifier(ctx context.Context, ss *mcp.ServerSession, tok any) worker.Progress {
+	return func(done, total float64, msg string) {
+		_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: done, Total: total, Message: msg})
 	}
 }
 
