@@ -70,7 +70,7 @@ func (s *Service) merge(ws *Workspace, source, target string, pr *progress) (Aut
 		case err != nil:
 			return AuthorMergeResult{}, storeError(err, target)
 		}
-		pr.finish("merged "+source+" into "+target)
+		pr.finish("merged " + source + " into " + target)
 		res.Merged, res.UpToDate = !r.UpToDate, r.UpToDate
 		res.RootHash, res.Base = r.Commit.String(), r.Base.String()
 		res.SourceHead, res.TargetHead = r.Source.String(), r.Target.String()
