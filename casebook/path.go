@@ -4,6 +4,7 @@
 package casebook
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -119,48 +120,52 @@ func pick(arr []any, s step) (any, error) {
 }
 
 // substitute replaces every string "$name" in args (at any depth) by the
-// bound value; an unbound name is an error.
+// bound value; an unbound name is an error. It works on the JSON text, so
+// the arguments keep the order the script wrote them in.
 func substitute(args json.RawMessage, vars map[string]string) (json.RawMessage, error) {
-	var v any
-	if err := json.Unmarshal(args, &v); err != nil {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, args); err != nil {
 		return nil, err
 	}
-	v, err := subst(v, vars)
-	if err != nil {
-		return nil, err
+	in := buf.Bytes()
+	var out []byte
+	for i := 0; i < len(in); i++ {
+		if in[i] != '"' {
+			out = append(out, in[i])
+			continue
+		}
+		end := stringEnd(in, i)
+		lit := in[i : end+1]
+		i = end
+		var str string
+		if err := json.Unmarshal(lit, &str); err != nil {
+			return nil, err
+		}
+		name, ok := strings.CutPrefix(str, "$")
+		if !ok {
+			out = append(out, lit...)
+			continue
+		}
+		val, bound := vars[name]
+		if !bound {
+			return nil, fmt.Errorf("$%s is not bound by an earlier let", name)
+		}
+		q, _ := json.Marshal(val)
+		out = append(out, q...)
 	}
-	return json.Marshal(v)
+	return out, nil
 }
 
-func subst(v any, vars map[string]string) (any, error) {
-	switch x := v.(type) {
-	case string:
-		if name, ok := strings.CutPrefix(x, "$"); ok {
-			val, bound := vars[name]
-			if !bound {
-				return nil, fmt.Errorf("$%s is not bound by an earlier let", name)
-			}
-			return val, nil
+// stringEnd is the index of the quote closing the JSON string literal
+// that opens at in[start] (valid JSON: it is there).
+func stringEnd(in []byte, start int) int {
+	for j := start + 1; j < len(in); j++ {
+		switch in[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
 		}
-		return x, nil
-	case map[string]any:
-		for k, e := range x {
-			r, err := subst(e, vars)
-			if err != nil {
-				return nil, err
-			}
-			x[k] = r
-		}
-		return x, nil
-	case []any:
-		for i, e := range x {
-			r, err := subst(e, vars)
-			if err != nil {
-				return nil, err
-			}
-			x[i] = r
-		}
-		return x, nil
 	}
-	return v, nil
+	return len(in) - 1
 }
