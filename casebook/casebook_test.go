@@ -137,6 +137,8 @@ func TestWriteField(t *testing.T) {
 		{"committed", `[{"type":"fact"},{"type":"entity"},{"type":"fact"}]`, "- committed: 1 entity, 2 fact\n"},
 		{"committed", `["` + id + `"]`, "- committed: `abababababab`\n"},
 		{"answers", `[{"args":["a","b"],"grade":"possible"}]`, "- answers:\n  - `rel(a, b)`: possible\n"},
+		{"staged", `[{"decl":"` + id + `","type":"fact","rendered":["a.b = c"]}]`, "- staged:\n  - `abababababab`: `a.b = c`\n"},
+		{"standing", `[{"decl":"` + id + `","type":"standing","rendered":["standing x ratified by d"]}]`, "- standing:\n  - `standing x ratified by d`\n"},
 		{"conflicts", `[{"kind":"exclusivity","message":"Two."}]`, "- conflicts:\n  - `exclusivity`: Two.\n"},
 		{"branches", `[{"name":"main","head":"` + id[:40] + `"}]`, "- branches:\n  - `main` at `abababababab`\n"},
 		{"questions", `[{"id":"q","answer":"o2","options":[{"id":"o1"},{"id":"o2"}]}]`, "- questions:\n  - `q` (answered `o2`): options `o1`, `o2`\n"},

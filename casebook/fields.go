@@ -176,13 +176,16 @@ func writeRows(b *strings.Builder, k string, v any, row func(map[string]any) str
 }
 
 // stagedRow is a staged declaration (or a standing revision): its
-// rendered lines.
+// declaration id, when it has one, and its rendered lines.
 func stagedRow(m map[string]any) string {
-	var lines []string
-	for _, l := range asList(m["rendered"]) {
-		lines = append(lines, code(scalar(l)))
+	var parts []string
+	if d, ok := m["decl"].(string); ok && m["type"] != "standing" {
+		parts = append(parts, code(d)+":")
 	}
-	return strings.Join(lines, " ")
+	for _, l := range asList(m["rendered"]) {
+		parts = append(parts, code(scalar(l)))
+	}
+	return strings.Join(parts, " ")
 }
 
 // conflictRow is a merge conflict (its kind) or a finding (its code),
