@@ -97,6 +97,7 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 		"remote list":   {[]string{"x"}, []string{"--store", missing}},
 		"serve":         {[]string{"x"}, []string{"--project", missing}},
 		"mcp":           {[]string{"x"}, []string{"--project", missing}},
+		"casebook":      {[]string{"x"}, []string{"--script", missing}},
 	}, dir
 }
 

@@ -86,6 +86,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
 		newFmtCmd(), newCheckCmd(g), newImportCmd(g), newDKECmd(), newGraphCmd(g),
 		newFsckCmd(g), newRemoteCmd(g), newServeCmd(g), newMCPCmd(g),
+		newCasebookCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageError{err.Error()}
