@@ -63,8 +63,8 @@ func installedClients(t *testing.T) mcpClients {
 	return c
 }
 
-// clientEnv keeps the inspector's catalog and client config out of HOME.
-func clientEnv(t *testing.T) []string {
+// mcpClientEnv keeps the inspector's catalog and client config out of HOME.
+func mcpClientEnv(t *testing.T) []string {
 	dir := t.TempDir()
 	return append(os.Environ(), "MCP_CATALOG_PATH="+filepath.Join(dir, "mcp.json"),
 		"MCP_CLIENT_CONFIG_PATH="+filepath.Join(dir, "client.json"))
@@ -87,7 +87,7 @@ func (c mcpClients) inspect(t *testing.T, opts []string, target ...string) (map[
 		args = append(args, target...)
 	}
 	cmd := exec.Command(c.node, args...)
-	cmd.Env = clientEnv(t)
+	cmd.Env = mcpClientEnv(t)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -100,7 +100,7 @@ func (c mcpClients) inspect(t *testing.T, opts []string, target ...string) (map[
 	}
 	printed := bytes.TrimSpace(stdout.Bytes())
 	if len(printed) == 0 {
-		printed = lastJSONLine(stderr.Bytes())
+		printed = lastJSONObjectLine(stderr.Bytes())
 	}
 	var m map[string]any
 	if err := json.Unmarshal(printed, &m); err != nil {
@@ -109,9 +109,9 @@ func (c mcpClients) inspect(t *testing.T, opts []string, target ...string) (map[
 	return m, code
 }
 
-// lastJSONLine is the error envelope the inspector prints last on stderr,
+// lastJSONObjectLine is the error envelope the inspector prints last on stderr,
 // after whatever the server wrote there.
-func lastJSONLine(b []byte) []byte {
+func lastJSONObjectLine(b []byte) []byte {
 	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
 	for i := len(lines) - 1; i >= 0; i-- {
 		if bytes.HasPrefix(lines[i], []byte("{")) {
@@ -326,7 +326,7 @@ func TestMCPConformance(t *testing.T) {
 	cmd := exec.Command(c.node, c.conformance, "server", "--url", url, "--expected-failures",
 		filepath.Join(c.dir, "conformance-expected-failures.yml"), "--output-dir", out)
 	cmd.Dir = out
-	cmd.Env = clientEnv(t)
+	cmd.Env = mcpClientEnv(t)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		// Its summary is enough; the per-scenario lines before it are noise.
 		if i := bytes.LastIndex(b, []byte("=== SUMMARY")); i >= 0 {
@@ -371,8 +371,8 @@ type conformanceCheck struct {
 	ErrorMessage string `json:"errorMessage"`
 }
 
-// resultDir is a scenario's result folder: server-<scenario>-<timestamp>.
-var resultDir = regexp.MustCompile(`^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$`)
+// conformanceResultDir is a scenario's result folder: server-<scenario>-<timestamp>.
+var conformanceResultDir = regexp.MustCompile(`^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$`)
 
 func readConformanceResults(t *testing.T, dir string) map[string][]conformanceCheck {
 	t.Helper()
@@ -382,7 +382,7 @@ func readConformanceResults(t *testing.T, dir string) map[string][]conformanceCh
 	}
 	out := map[string][]conformanceCheck{}
 	for _, e := range entries {
-		m := resultDir.FindStringSubmatch(e.Name())
+		m := conformanceResultDir.FindStringSubmatch(e.Name())
 		if m == nil {
 			t.Fatalf("unexpected result folder %s", e.Name())
 		}
