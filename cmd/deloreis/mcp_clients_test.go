@@ -173,8 +173,14 @@ func checkToolList(t *testing.T, printed map[string]any, reg *worker.Registry, p
 		if err := json.Unmarshal([]byte(mustJSON(t, mcpserve.Annotations(op))), &want); err != nil {
 			t.Fatal(err)
 		}
-		if got := mustJSON(t, tool["annotations"]); got != mustJSON(t, want) {
+		ann, _ := tool["annotations"].(map[string]any)
+		if got := mustJSON(t, ann); got != mustJSON(t, want) {
 			t.Errorf("%s: annotations %s, want %s", op.Name, got, mustJSON(t, want))
+		}
+		// What a client relies on, whatever the adapter computes: a read is
+		// read-only, and nothing reaches outside the project.
+		if ro, _ := ann["readOnlyHint"].(bool); ro == op.Mutating || ann["openWorldHint"] != false {
+			t.Errorf("%s (mutating %v): annotations %v", op.Name, op.Mutating, ann)
 		}
 		props, _ := tool["inputSchema"].(map[string]any)["properties"].(map[string]any)
 		if _, reserved := props[mcpserve.ArgExpectedDigest]; reserved != op.Mutating {
