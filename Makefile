@@ -8,7 +8,7 @@ PKGS        := ./...
 RACE_PKGS   := ./lorestore/... ./datalog/... ./world/... ./author/... ./worker/... ./dliops/...
 FUZZTIME    ?= 60s
 
-.PHONY: build install test lint vet staticcheck fmtcheck bench bench-large fuzz demo clean
+.PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
@@ -31,6 +31,12 @@ vet:
 
 staticcheck:
 	$(STATICCHECK) $(PKGS)
+
+# The real MCP clients cmd/deloreis's TestMCPInspector* and TestMCPConformance
+# run (the MCP Inspector, the conformance suite, Node 22), as pinned in
+# contracts/mcp-clients/package-lock.json. Those tests skip only without npm.
+mcp-clients:
+	cd contracts/mcp-clients && npm ci --ignore-scripts --no-audit --no-fund
 
 # Benchmarks print their own figures and, where a peer exists here, the peer's
 # figure from the same run (real git, encoding/json, gowebpki/jcs).
