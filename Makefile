@@ -7,6 +7,8 @@ PKGS        := ./...
 # Packages whose state is shared between goroutines run again under the race detector.
 RACE_PKGS   := ./lorestore/... ./datalog/... ./world/... ./author/... ./worker/... ./dliops/...
 FUZZTIME    ?= 60s
+# The install of the pinned MCP clients (npm ci writes this file last).
+MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
 .PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large fuzz demo clean
 
@@ -16,7 +18,9 @@ build:
 install:
 	$(GO) install ./cmd/deloreis
 
-test: lint
+# make test installs the pinned MCP clients first when npm is there and
+# the install is older than the lockfile (a no-op after the first run).
+test: lint $(if $(shell command -v npm 2>/dev/null),$(MCP_CLIENTS))
 	$(GO) test -count=1 $(PKGS)
 	$(GO) test -count=1 -race $(RACE_PKGS)
 
@@ -37,6 +41,11 @@ staticcheck:
 # contracts/mcp-clients/package-lock.json. Those tests skip only without npm.
 mcp-clients:
 	cd contracts/mcp-clients && npm ci --ignore-scripts --no-audit --no-fund
+	touch $(MCP_CLIENTS)
+
+$(MCP_CLIENTS): contracts/mcp-clients/package-lock.json
+	cd contracts/mcp-clients && npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
 
 # Benchmarks print their own figures and, where a peer exists here, the peer's
 # figure from the same run (real git, encoding/json, gowebpki/jcs).
