@@ -1,0 +1,207 @@
+// Framing fixtures: an instruction-shaped string and a benign one of the
+// same shape, each run in its own cold project over both transports. The
+// answers must match once the string is masked and the ids and digests it
+// moves are numbered; labels read back must re-parse as canonical .dli.
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/objects"
+)
+
+// replayFraming runs the pair: each string in a fresh project over stdio
+// and in another over MCP (which must answer as stdio did), then compares
+// the two strings' stdio runs masked.
+func replayFraming(t *testing.T, f *fixture) {
+	runs := map[string]callRun{}
+	for _, s := range []string{f.Benign, f.Tainted} {
+		stdio := runFixture(t, fresh(t, f, false), f, s)
+		sameAnswers(t, f.path+" ("+s+")", stdio, runFixture(t, fresh(t, f, true), f, s))
+		for _, st := range stdio {
+			if strings.Contains(string(st.result), `"class":"internal"`) {
+				t.Errorf("%s: %s answered an internal error: %s", f.path, st.label, st.raw)
+			}
+		}
+		if f.Reparse {
+			checkReparse(t, f, stdio, s)
+		}
+		runs[s] = stdio
+	}
+	benign, tainted := runs[f.Benign], runs[f.Tainted]
+	for i := range benign {
+		b, tn := maskRun(benign[i].result, f.Benign), maskRun(tainted[i].result, f.Tainted)
+		if b != tn {
+			t.Errorf("%s: %s differs between the benign and the tainted string:\n benign  %s\n tainted %s", f.path, benign[i].label, b, tn)
+		}
+	}
+}
+
+var (
+	// hexRun is an object id, a commit id or the hex of a digest.
+	hexRun = regexp.MustCompile(`[0-9a-f]{12,}`)
+	// shardDir is the two-digit folder an object's path files it under.
+	shardDir = regexp.MustCompile(`/[0-9a-f]{2}/([0-9a-f]{12,})`)
+)
+
+// maskRun is an answer with the string under test replaced by «S» and
+// every hex id or digest by the order of its first appearance. Arrays are
+// first put in the order of their masked elements: a list ordered by
+// object id comes in another order when the string moves the ids, which
+// means nothing, while which ids repeat where still has to agree.
+func maskRun(result json.RawMessage, s string) string {
+	esc, _ := json.Marshal(s)
+	text := strings.ReplaceAll(string(result), string(esc[1:len(esc)-1]), "«S»")
+	text = shardDir.ReplaceAllString(text, "/«shard»/$1")
+	var v any
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return "undecodable: " + text
+	}
+	v = sortByMask(v)
+	b, _ := json.Marshal(v)
+	seen := map[string]int{}
+	return hexRun.ReplaceAllStringFunc(string(b), func(x string) string {
+		if _, ok := seen[x]; !ok {
+			seen[x] = len(seen)
+		}
+		return fmt.Sprintf("«%d»", seen[x])
+	})
+}
+
+// sortByMask orders every array by its elements with hex runs masked
+// (stably: elements equal under the mask keep their order).
+func sortByMask(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = sortByMask(e)
+		}
+	case []any:
+		keys := make([]string, len(x))
+		for i, e := range x {
+			x[i] = sortByMask(e)
+			b, _ := json.Marshal(x[i])
+			keys[i] = hexRun.ReplaceAllString(string(b), "«H»")
+		}
+		idx := make([]int, len(x))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
+		out := make([]any, len(x))
+		for i, j := range idx {
+			out[i] = x[j]
+		}
+		return out
+	}
+	return v
+}
+
+// checkReparse: every stored object read back with its rendered lines
+// re-parses, in a document of its scope, to the same object, and that
+// document is canonical (format → parse → format changes nothing); a
+// text the worker returns as canonical .dli is canonical too. At least
+// one label read back must hold the string under test.
+func checkReparse(t *testing.T, f *fixture, r callRun, s string) {
+	t.Helper()
+	found := 0
+	for _, st := range r {
+		var v any
+		if err := json.Unmarshal(st.result, &v); err != nil {
+			t.Fatal(err)
+		}
+		walkRendered(v, func(scope string, lines []string, obj json.RawMessage) {
+			text := "scope " + scope + "\n" + strings.Join(lines, "\n") + "\n"
+			if err := reparse(text, obj); err != nil {
+				t.Errorf("%s: %s: %v\n%s", f.path, st.label, err, text)
+			}
+			if strings.Contains(text, s) {
+				found++
+			}
+		})
+		if env := (envelope{}); json.Unmarshal(st.req, &env) == nil && env.Op == "dli.render" && st.ok {
+			var res struct{ Text string }
+			json.Unmarshal(st.result, &res)
+			if err := reparse(res.Text, nil); err != nil {
+				t.Errorf("%s: %s: %v\n%s", f.path, st.label, err, res.Text)
+			}
+			if strings.Contains(res.Text, s) {
+				found++
+			}
+		}
+	}
+	if found == 0 {
+		t.Errorf("%s: no label read back holds %q", f.path, s)
+	}
+}
+
+// walkRendered calls fn for every {scope, object, rendered} in v.
+func walkRendered(v any, fn func(scope string, lines []string, obj json.RawMessage)) {
+	switch x := v.(type) {
+	case map[string]any:
+		scope, _ := x["scope"].(string)
+		lines, _ := x["rendered"].([]any)
+		if obj, ok := x["object"].(map[string]any); ok && scope != "" && len(lines) > 0 {
+			var ss []string
+			for _, l := range lines {
+				s, _ := l.(string)
+				ss = append(ss, s)
+			}
+			b, _ := json.Marshal(obj)
+			fn(scope, ss, b)
+		}
+		for _, e := range x {
+			walkRendered(e, fn)
+		}
+	case []any:
+		for _, e := range x {
+			walkRendered(e, fn)
+		}
+	}
+}
+
+// reparse checks that text is canonical .dli and, when obj is given, that
+// it declares exactly that object.
+func reparse(text string, obj json.RawMessage) error {
+	doc, err := dli.Parse("fixture.dli", []byte(text))
+	if err != nil {
+		return fmt.Errorf("does not parse: %v", err)
+	}
+	formatted := dli.Format(doc)
+	if string(formatted) != text {
+		return fmt.Errorf("is not canonical; formatted:\n%s", formatted)
+	}
+	again, err := dli.Parse("fixture.dli", formatted)
+	if err != nil || !bytes.Equal(dli.Format(again), formatted) {
+		return fmt.Errorf("format → parse → format is not stable (%v)", err)
+	}
+	if obj == nil {
+		return nil
+	}
+	if len(doc.Decls) != 1 {
+		return fmt.Errorf("%d declarations, want 1", len(doc.Decls))
+	}
+	got, err := objects.Canonical(doc.Decls[0].Object)
+	if err != nil {
+		return err
+	}
+	want, err := jcs.Transform(obj)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("re-parses to another object:\n got  %s\n want %s", got, want)
+	}
+	return nil
+}

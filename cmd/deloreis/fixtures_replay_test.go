@@ -1,0 +1,371 @@
+// The fixture replay (issue 11, acceptance 1): every fixture runs over
+// `deloreis serve` and over `deloreis mcp --tools all`, each on a fresh
+// copy of its seed project, and the two must answer alike; a golden or
+// negative fixture's stdio response must equal the committed one byte for
+// byte; a framing pair must answer alike once the string and the ids it
+// moves are masked.
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/mcpserve"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fixtureCommitDate is the commit time of every fixture server, so that
+// commit ids are the same on every run and on both transports.
+const fixtureCommitDate = "2026-12-01T10:00:00Z"
+
+// seeds are the starting projects a fixture names: the golden sessions'.
+var seeds = map[string]func(testing.TB) string{
+	"spec":    specProject,
+	"expert":  expertProject,
+	"branch":  branchProject,
+	"declare": declareProject,
+}
+
+// answer is one response, as the comparison sees it.
+type answer struct {
+	raw    string          // stdio: the response line; MCP: the structured content
+	result json.RawMessage // JCS of the response minus id and ok: the result fields or {"error":…}
+	ok     bool
+}
+
+// transport sends one request line and returns its answer.
+type transport interface {
+	call(req []byte) answer
+}
+
+// stdioTransport is a `deloreis serve` subprocess.
+type stdioTransport struct{ s *server }
+
+func (st stdioTransport) call(req []byte) answer {
+	st.s.t.Helper()
+	line := st.s.call(string(req))
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		st.s.t.Fatalf("response %s: %v", line, err)
+	}
+	ok := string(m["ok"]) == "true"
+	delete(m, "id")
+	delete(m, "ok")
+	return answer{raw: line, result: canonicalJSON(st.s.t, m), ok: ok}
+}
+
+// mcpTransport is a `deloreis mcp --tools all` subprocess under go-sdk's
+// client: a request line becomes a tool call whose arguments are the
+// params and the two reserved envelope fields.
+type mcpTransport struct {
+	t  testing.TB
+	cs *mcp.ClientSession
+}
+
+func startMCPFixture(t testing.TB, dir string) mcpTransport {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	cmd := exec.Command(binary(t), "mcp", "--tools", "all", "--project", dir)
+	cmd.Env = append(os.Environ(), "DELOREIS_COMMIT_DATE="+fixtureCommitDate, "DELOREIS_AUTHOR=Spec Keeper <keeper@deloreis.invalid>")
+	cmd.Stderr = os.Stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "fixtures", Version: "0"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cs.Close(); err != nil {
+			t.Errorf("mcp close: %v", err)
+		}
+	})
+	return mcpTransport{t: t, cs: cs}
+}
+
+func (mt mcpTransport) call(req []byte) answer {
+	mt.t.Helper()
+	var env envelope
+	if err := json.Unmarshal(req, &env); err != nil {
+		mt.t.Fatalf("request %s: %v", req, err)
+	}
+	args := map[string]json.RawMessage{}
+	if len(env.Params) > 0 && string(env.Params) != "null" {
+		if err := json.Unmarshal(env.Params, &args); err != nil {
+			mt.t.Fatalf("params of %s are no object: %v", req, err)
+		}
+	}
+	for k, v := range map[string]*string{mcpserve.ArgExpectedDigest: env.ExpectedDigest, mcpserve.ArgIdempotencyKey: env.IdempotencyKey} {
+		if v != nil {
+			args[k], _ = json.Marshal(*v)
+		}
+	}
+	res, err := mt.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mcpserve.ToolName(env.Op), Arguments: args})
+	if err != nil {
+		mt.t.Fatalf("%s over MCP: %v", env.Op, err)
+	}
+	if res.StructuredContent == nil {
+		mt.t.Fatalf("%s over MCP: no structured content (isError %v)", env.Op, res.IsError)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		mt.t.Fatal(err)
+	}
+	return answer{raw: string(b), result: canonicalJSON(mt.t, json.RawMessage(b)), ok: !res.IsError}
+}
+
+// canonicalJSON is the RFC 8785 form of v.
+func canonicalJSON(t testing.TB, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := jcs.Transform(b)
+	if err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return c
+}
+
+// step is one call of a run and its answer.
+type step struct {
+	label string
+	req   []byte
+	answer
+}
+
+// callRun is what one transport answered to a fixture's calls, in order.
+type callRun []step
+
+func (r callRun) find(label string) step {
+	for _, s := range r {
+		if s.label == label {
+			return s
+		}
+	}
+	return step{}
+}
+
+// runFixture sends the fixture's calls with s for {S}: setup (each must
+// succeed), the check read, the request, the check read again, then the
+// after reads (each must succeed).
+func runFixture(t testing.TB, tr transport, f *fixture, s string) callRun {
+	t.Helper()
+	var out callRun
+	var indexed []answer // setup, request, after: what {=i/pointer} reads
+	send := func(label string, raw json.RawMessage, mustOK, index bool) {
+		req := expandRequest(t, raw, s, indexed)
+		a := tr.call(req)
+		if mustOK && !a.ok {
+			t.Fatalf("%s: %s answered %s", f.path, label, a.raw)
+		}
+		out = append(out, step{label: label, req: req, answer: a})
+		if index {
+			indexed = append(indexed, a)
+		}
+	}
+	for i, r := range f.Setup {
+		send(fmt.Sprintf("setup %d", i), r, true, true)
+	}
+	if len(f.Check) > 0 {
+		send("check before", f.Check, false, false)
+	}
+	send("request", f.Request, false, true)
+	if len(f.Check) > 0 {
+		send("check after", f.Check, false, false)
+	}
+	for i, r := range f.After {
+		send(fmt.Sprintf("after %d", i), r, true, true)
+	}
+	return out
+}
+
+// refPattern is {=i/json/pointer}: a string of an earlier call's answer.
+var refPattern = regexp.MustCompile(`\{=(\d+)(/[^}]*)\}`)
+
+// expandRequest makes the request line: {S} becomes s (JSON-escaped), a
+// reference becomes the string it points at.
+func expandRequest(t testing.TB, raw json.RawMessage, s string, earlier []answer) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatalf("request %s: %v", raw, err)
+	}
+	esc, _ := json.Marshal(s)
+	text := strings.ReplaceAll(b.String(), "{S}", string(esc[1:len(esc)-1]))
+	var bad error
+	text = refPattern.ReplaceAllStringFunc(text, func(ref string) string {
+		m := refPattern.FindStringSubmatch(ref)
+		i, _ := strconv.Atoi(m[1])
+		if i >= len(earlier) {
+			bad = fmt.Errorf("%s: no call %d before", ref, i)
+			return ref
+		}
+		v, err := jsonPointer(earlier[i].result, m[2])
+		if err != nil {
+			bad = fmt.Errorf("%s: %v", ref, err)
+		}
+		return v
+	})
+	if bad != nil {
+		t.Fatal(bad)
+	}
+	return []byte(text)
+}
+
+// jsonPointer reads the string at an RFC 6901 pointer (no escapes).
+func jsonPointer(doc json.RawMessage, ptr string) (string, error) {
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return "", err
+	}
+	for _, tok := range strings.Split(ptr, "/")[1:] {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return "", fmt.Errorf("no element %s in %s", tok, doc)
+			}
+			v = x[i]
+		default:
+			return "", fmt.Errorf("nothing at %s in %s", ptr, doc)
+		}
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", fmt.Errorf("%s is no string in %s", ptr, doc)
+	}
+	return s, nil
+}
+
+// sameAnswers requires two runs of one fixture to answer alike, call by
+// call: the same success, the same result fields or typed error.
+func sameAnswers(t testing.TB, name string, stdio, other callRun) {
+	t.Helper()
+	if len(stdio) != len(other) {
+		t.Fatalf("%s: %d calls over stdio, %d over MCP", name, len(stdio), len(other))
+	}
+	for i := range stdio {
+		a, b := stdio[i], other[i]
+		if a.ok != b.ok || !bytes.Equal(a.result, b.result) {
+			t.Errorf("%s: %s %s differs:\n stdio %s\n mcp   %s", name, a.label, a.req, a.result, b.result)
+		}
+	}
+}
+
+// fresh starts a transport on a fresh copy of the fixture's seed.
+func fresh(t testing.TB, f *fixture, overMCP bool) transport {
+	t.Helper()
+	dir := seeds[f.Seed](t)
+	if overMCP {
+		return startMCPFixture(t, dir)
+	}
+	return stdioTransport{startServerAt(t, fixtureCommitDate, "--project", dir)}
+}
+
+// TestFixtureReplay runs every fixture over stdio and over MCP.
+func TestFixtureReplay(t *testing.T) {
+	fixtures := loadFixtures(t)
+	binary(t) // built once, before the parallel subtests
+	for _, f := range fixtures {
+		name := f.Kind + "/" + f.Op
+		if f.Killed != "" {
+			name = "killed/" + f.Killed
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if _, ok := seeds[f.Seed]; !ok {
+				t.Fatalf("%s: unknown seed %q", f.path, f.Seed)
+			}
+			switch f.Kind {
+			case "golden", "negative":
+				replayExact(t, f)
+			case "framing":
+				replayFraming(t, f)
+			default:
+				t.Fatalf("%s: unknown kind %q", f.path, f.Kind)
+			}
+		})
+	}
+}
+
+// replayExact runs a golden or negative fixture: the stdio response is the
+// committed one (rewritten under -update), a negative's error is the typed
+// one and its check read answers alike before and after, and MCP answers
+// every call as stdio does.
+func replayExact(t *testing.T, f *fixture) {
+	stdio := runFixture(t, fresh(t, f, false), f, "")
+	got := stdio.find("request")
+	if f.Kind == "negative" {
+		checkNegative(t, f, stdio)
+	} else if !got.ok {
+		t.Errorf("%s: the golden request failed: %s", f.path, got.raw)
+	}
+	if *update {
+		f.Response = json.RawMessage(got.raw)
+		writeFixture(t, f)
+	} else {
+		var want bytes.Buffer
+		if err := json.Compact(&want, f.Response); err != nil {
+			t.Fatalf("%s: response: %v", f.path, err)
+		}
+		if want.String() != got.raw {
+			t.Errorf("%s: the stdio response differs:\n got  %s\n want %s", f.path, got.raw, want.String())
+		}
+	}
+	if f.StdioOnly != "" {
+		return
+	}
+	sameAnswers(t, f.path, stdio, runFixture(t, fresh(t, f, true), f, ""))
+}
+
+// checkNegative: the request fails with the fixture's typed error, and the
+// check read answers the same before and after it.
+func checkNegative(t *testing.T, f *fixture, r callRun) {
+	got := r.find("request")
+	var e struct {
+		Error fixtureError `json:"error"`
+	}
+	if err := json.Unmarshal(got.result, &e); err != nil || got.ok || f.Error == nil || e.Error != *f.Error {
+		t.Errorf("%s: want error %+v, got %s", f.path, f.Error, got.raw)
+	}
+	if e.Error.Class == "internal" {
+		t.Errorf("%s: an internal error is no typed refusal: %s", f.path, got.raw)
+	}
+	if len(f.Check) > 0 {
+		before, after := r.find("check before"), r.find("check after")
+		if !before.ok || before.raw != after.raw {
+			t.Errorf("%s: the state moved:\n before %s\n after  %s", f.path, before.raw, after.raw)
+		}
+	}
+}
+
+// writeFixture rewrites a fixture file, indented, strings as the worker
+// wrote them (no HTML escaping), so that its response compacts back to the
+// response line byte for byte.
+func writeFixture(t testing.TB, f *fixture) {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f.path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
