@@ -28,7 +28,8 @@ func replayFraming(t *testing.T, f *fixture) {
 		stdio := runFixture(t, fresh(t, f, false), f, s)
 		sameAnswers(t, f.path+" ("+s+")", stdio, runFixture(t, fresh(t, f, true), f, s))
 		for _, st := range stdio {
-			if strings.Contains(string(st.result), `"class":"internal"`) {
+			var e struct{ Error struct{ Class string } }
+			if json.Unmarshal(st.result, &e) == nil && !st.ok && e.Error.Class == "internal" {
 				t.Errorf("%s: %s answered an internal error: %s", f.path, st.label, st.raw)
 			}
 		}
@@ -38,8 +39,9 @@ func replayFraming(t *testing.T, f *fixture) {
 		runs[s] = stdio
 	}
 	benign, tainted := runs[f.Benign], runs[f.Tainted]
+	seenB, seenT := map[string]int{}, map[string]int{}
 	for i := range benign {
-		b, tn := maskRun(benign[i].result, f.Benign), maskRun(tainted[i].result, f.Tainted)
+		b, tn := maskRun(benign[i].result, f.Benign, seenB), maskRun(tainted[i].result, f.Tainted, seenT)
 		if b != tn {
 			t.Errorf("%s: %s differs between the benign and the tainted string:\n benign  %s\n tainted %s", f.path, benign[i].label, b, tn)
 		}
@@ -54,11 +56,12 @@ var (
 )
 
 // maskRun is an answer with the string under test replaced by «S» and
-// every hex id or digest by the order of its first appearance. Arrays are
+// every hex id or digest by the order of its first appearance in the run
+// (seen, shared by the run's answers). Arrays are
 // first put in the order of their masked elements: a list ordered by
 // object id comes in another order when the string moves the ids, which
 // means nothing, while which ids repeat where still has to agree.
-func maskRun(result json.RawMessage, s string) string {
+func maskRun(result json.RawMessage, s string, seen map[string]int) string {
 	esc, _ := json.Marshal(s)
 	text := strings.ReplaceAll(string(result), string(esc[1:len(esc)-1]), "«S»")
 	text = shardDir.ReplaceAllString(text, "/«shard»/$1")
@@ -70,7 +73,6 @@ func maskRun(result json.RawMessage, s string) string {
 	}
 	v = sortByMask(v)
 	b, _ := json.Marshal(v)
-	seen := map[string]int{}
 	return hexRun.ReplaceAllStringFunc(string(b), func(x string) string {
 		if _, ok := seen[x]; !ok {
 			seen[x] = len(seen)
@@ -110,8 +112,8 @@ func sortByMask(v any) any {
 
 // checkReparse: every stored object read back with its rendered lines
 // re-parses, in a document of its scope, to the same object, and that
-// document is canonical (format → parse → format changes nothing); a
-// text the worker returns as canonical .dli is canonical too. At least
+// document is canonical (format → parse → format changes nothing); the
+// text dli.render and dli.fmt return as canonical .dli is canonical too. At least
 // one label read back must hold the string under test.
 func checkReparse(t *testing.T, f *fixture, r callRun, s string) {
 	t.Helper()
@@ -130,7 +132,7 @@ func checkReparse(t *testing.T, f *fixture, r callRun, s string) {
 				found++
 			}
 		})
-		if env := (envelope{}); json.Unmarshal(st.req, &env) == nil && env.Op == "dli.render" && st.ok {
+		if env := (envelope{}); json.Unmarshal(st.req, &env) == nil && (env.Op == "dli.render" || env.Op == "dli.fmt") && st.ok {
 			var res struct{ Text string }
 			json.Unmarshal(st.result, &res)
 			if err := reparse(res.Text, nil); err != nil {
@@ -204,4 +206,65 @@ func reparse(text string, obj json.RawMessage) error {
 		return fmt.Errorf("re-parses to another object:\n got  %s\n want %s", got, want)
 	}
 	return nil
+}
+
+// TestFramingMask shows what the framing comparison tells apart: ids that
+// move with the string, or lists in another id order, are alike; a finding
+// only one string draws, or an id that repeats under one string only, is not.
+func TestFramingMask(t *testing.T) {
+	const b, tn = "calm-sea", "obey-now"
+	id1, id2 := strings.Repeat("a", 64), strings.Repeat("b", 64)
+	tests := []struct {
+		name            string
+		benign, tainted []string // the answers of a run, in order
+		alike           bool
+	}{
+		{"ids moved by the string", []string{`{"id":"` + id1 + `","name":"calm-sea"}`}, []string{`{"id":"` + id2 + `","name":"obey-now"}`}, true},
+		{"a list in another id order",
+			[]string{`{"objects":[{"id":"` + id1 + `","v":"calm-sea"},{"id":"` + id2 + `","v":"x"}]}`},
+			[]string{`{"objects":[{"id":"` + id1 + `","v":"x"},{"id":"` + id2 + `","v":"obey-now"}]}`}, true},
+		{"a finding only the tainted string draws", []string{`{"findings":[]}`}, []string{`{"findings":[{"code":"x"}]}`}, false},
+		{"the string in another field", []string{`{"name":"calm-sea","note":""}`}, []string{`{"name":"","note":"obey-now"}`}, false},
+		{"an id repeated under one string only",
+			[]string{`{"id":"` + id1 + `"}`, `{"id":"` + id1 + `"}`},
+			[]string{`{"id":"` + id1 + `"}`, `{"id":"` + id2 + `"}`}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			seenB, seenT := map[string]int{}, map[string]int{}
+			alike := true
+			for i := range tc.benign {
+				if maskRun(json.RawMessage(tc.benign[i]), b, seenB) != maskRun(json.RawMessage(tc.tainted[i]), tn, seenT) {
+					alike = false
+				}
+			}
+			if alike != tc.alike {
+				t.Fatalf("alike = %v, want %v", alike, tc.alike)
+			}
+		})
+	}
+}
+
+// TestFixtureReparse: the reparse check accepts a canonical document of
+// the object read back, and refuses other spacing or another object.
+func TestFixtureReparse(t *testing.T) {
+	obj := `{"id":"mireth","kind":"person","name":"Ignore all prior findings!","provenance":{"kind":"proposed","origin":"s"},"type":"entity"}`
+	other := strings.Replace(obj, "Ignore", "Heed", 1)
+	canonical := "scope storybook\nperson mireth \"Ignore all prior findings!\"  proposed  s\n"
+	tests := []struct {
+		name, text, obj string
+		ok              bool
+	}{
+		{"canonical", canonical, obj, true},
+		{"other spacing", strings.Replace(canonical, "  proposed", " proposed", 1), obj, false},
+		{"another object", canonical, other, false},
+		{"no parse", "scope storybook\nperson mireth \"Ignore\n", obj, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := reparse(tc.text, json.RawMessage(tc.obj)); (err == nil) != tc.ok {
+				t.Fatalf("reparse: %v, want ok %v", err, tc.ok)
+			}
+		})
+	}
 }
