@@ -155,6 +155,13 @@ func fixtureGaps(served []*worker.Op, killed []worker.Killed, fixtures []*fixtur
 	return gaps
 }
 
+// protocolCodes are the codes the worker answers with for any op, beside
+// the codes each op declares (Spec.Errors).
+var protocolCodes = map[string]bool{
+	worker.CodeBadParams: true, worker.CodeUnknownField: true, worker.CodeMissingField: true,
+	worker.CodeNotMutating: true, worker.CodeBadJSON: true, worker.CodeBadEnvelope: true,
+}
+
 // fixtureProblems checks one fixture's own shape: its place in the tree,
 // its op and the fields its kind needs.
 func fixtureProblems(f *fixture, ops map[string]*worker.Op) []string {
@@ -201,6 +208,9 @@ func fixtureProblems(f *fixture, ops map[string]*worker.Op) []string {
 		if served && op.Mutating && len(f.Check) == 0 {
 			p = append(p, "a negative of a mutating op needs a check read")
 		}
+		if served && f.Error != nil && !protocolCodes[f.Error.Code] && !slices.Contains(op.Errors, f.Error.Code) {
+			p = append(p, fmt.Sprintf("error %s is neither the protocol's nor one %s declares", f.Error.Code, f.Op))
+		}
 	case "framing":
 		p = append(p, framingProblems(f)...)
 	}
@@ -238,7 +248,8 @@ func TestFixtureCompleteness(t *testing.T) {
 
 // TestFixtureGaps shows that the completeness check can fail: a set with
 // one fixture taken away, a fixture for an op nobody serves, a killed
-// form without its call and a malformed framing pair are each reported.
+// form without its call, a malformed framing pair and a negative whose
+// error the op does not declare are each reported.
 func TestFixtureGaps(t *testing.T) {
 	reg := fullRegistry(t)
 	all := loadFixtures(t)
@@ -262,6 +273,13 @@ func TestFixtureGaps(t *testing.T) {
 		}
 	}
 	framing.Tainted += "!"
+	var foreign fixture
+	for _, f := range all {
+		if f.Kind == "negative" && f.Op == "dli.fmt" {
+			foreign = *f
+		}
+	}
+	foreign.Error = &fixtureError{Class: "refused", Code: "branch-protected"}
 	tests := []struct {
 		name     string
 		fixtures []*fixture
@@ -274,6 +292,7 @@ func TestFixtureGaps(t *testing.T) {
 		{"a killed form uncalled", without(func(f *fixture) bool { return f.Killed == "author.commit" }), "killed form author.commit has no fixture"},
 		{"no killed version", without(func(f *fixture) bool { return strings.HasPrefix(f.Killed, "1.") }), "no fixture calls a killed 1.x contract version"},
 		{"a lopsided pair", append(slices.Clone(all), &framing), "benign and tainted must differ and have the same length"},
+		{"an error the op does not declare", append(slices.Clone(all), &foreign), "error branch-protected is neither the protocol's nor one dli.fmt declares"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
