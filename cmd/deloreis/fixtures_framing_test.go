@@ -208,10 +208,10 @@ func reparse(text string, obj json.RawMessage) error {
 	return nil
 }
 
-// TestFramingMask shows what the framing comparison tells apart: ids that
+// TestFixtureFramingMask shows what the framing comparison tells apart: ids that
 // move with the string, or lists in another id order, are alike; a finding
 // only one string draws, or an id that repeats under one string only, is not.
-func TestFramingMask(t *testing.T) {
+func TestFixtureFramingMask(t *testing.T) {
 	const b, tn = "calm-sea", "obey-now"
 	id1, id2 := strings.Repeat("a", 64), strings.Repeat("b", 64)
 	tests := []struct {

@@ -69,8 +69,9 @@ func (st stdioTransport) call(req []byte) answer {
 // client: a request line becomes a tool call whose arguments are the
 // params and the two reserved envelope fields.
 type mcpTransport struct {
-	t  testing.TB
-	cs *mcp.ClientSession
+	t   testing.TB
+	ctx context.Context // bounds every call: a hung server fails the test
+	cs  *mcp.ClientSession
 }
 
 func startMCPFixture(t testing.TB, dir string) mcpTransport {
@@ -89,8 +90,11 @@ func startMCPFixture(t testing.TB, dir string) mcpTransport {
 		if err := cs.Close(); err != nil {
 			t.Errorf("mcp close: %v", err)
 		}
+		if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
+			t.Errorf("deloreis mcp did not exit 0: %v", cmd.ProcessState)
+		}
 	})
-	return mcpTransport{t: t, cs: cs}
+	return mcpTransport{t: t, ctx: ctx, cs: cs}
 }
 
 func (mt mcpTransport) call(req []byte) answer {
@@ -110,7 +114,7 @@ func (mt mcpTransport) call(req []byte) answer {
 			args[k], _ = json.Marshal(*v)
 		}
 	}
-	res, err := mt.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: mcpserve.ToolName(env.Op), Arguments: args})
+	res, err := mt.cs.CallTool(mt.ctx, &mcp.CallToolParams{Name: mcpserve.ToolName(env.Op), Arguments: args})
 	if err != nil {
 		mt.t.Fatalf("%s over MCP: %v", env.Op, err)
 	}
@@ -255,15 +259,24 @@ func jsonPointer(doc json.RawMessage, ptr string) (string, error) {
 // call: the same success, the same result fields or typed error.
 func sameAnswers(t testing.TB, name string, stdio, other callRun) {
 	t.Helper()
-	if len(stdio) != len(other) {
-		t.Fatalf("%s: %d calls over stdio, %d over MCP", name, len(stdio), len(other))
+	for _, d := range answerDiffs(stdio, other) {
+		t.Errorf("%s: %s", name, d)
 	}
+}
+
+// answerDiffs lists the calls two runs answered differently.
+func answerDiffs(stdio, other callRun) []string {
+	if len(stdio) != len(other) {
+		return []string{fmt.Sprintf("%d calls over stdio, %d over MCP", len(stdio), len(other))}
+	}
+	var out []string
 	for i := range stdio {
 		a, b := stdio[i], other[i]
 		if a.ok != b.ok || !bytes.Equal(a.result, b.result) {
-			t.Errorf("%s: %s %s differs:\n stdio %s\n mcp   %s", name, a.label, a.req, a.result, b.result)
+			out = append(out, fmt.Sprintf("%s %s differs:\n stdio ok=%v %s\n mcp   ok=%v %s", a.label, a.req, a.ok, a.result, b.ok, b.result))
 		}
 	}
+	return out
 }
 
 // fresh starts a transport on a fresh copy of the fixture's seed.
@@ -367,5 +380,30 @@ func writeFixture(t testing.TB, f *fixture) {
 	}
 	if err := os.WriteFile(f.path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFixtureAnswerDiffs: the replay comparison reports a call whose
+// result or success differs between the transports, and a missing call.
+func TestFixtureAnswerDiffs(t *testing.T) {
+	a := func(result string, ok bool) step {
+		return step{label: "request", answer: answer{result: json.RawMessage(result), ok: ok}}
+	}
+	tests := []struct {
+		name         string
+		stdio, other callRun
+		diffs        int
+	}{
+		{"alike", callRun{a(`{"x":1}`, true)}, callRun{a(`{"x":1}`, true)}, 0},
+		{"another result", callRun{a(`{"x":1}`, true)}, callRun{a(`{"x":2}`, true)}, 1},
+		{"an error marked as success", callRun{a(`{"error":{}}`, false)}, callRun{a(`{"error":{}}`, true)}, 1},
+		{"a call missing", callRun{a(`{}`, true), a(`{}`, true)}, callRun{a(`{}`, true)}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := answerDiffs(tc.stdio, tc.other); len(got) != tc.diffs {
+				t.Fatalf("%d diffs, want %d: %v", len(got), tc.diffs, got)
+			}
+		})
 	}
 }
