@@ -22,11 +22,11 @@ import (
 // replayFraming runs the pair: each string in a fresh project over stdio
 // and in another over MCP (which must answer as stdio did), then compares
 // the two strings' stdio runs masked.
-func replayFraming(t *testing.T, f *fixture) {
-	runs := map[string]callRun{}
+func replayFraming(t *testing.T, f *opFixture) {
+	runs := map[string]fxRun{}
 	for _, s := range []string{f.Benign, f.Tainted} {
-		stdio := runFixture(t, fresh(t, f, false), f, s)
-		sameAnswers(t, f.path+" ("+s+")", stdio, runFixture(t, fresh(t, f, true), f, s))
+		stdio := runFixture(t, fxFresh(t, f, false), f, s)
+		fxSameAnswers(t, f.path+" ("+s+")", stdio, runFixture(t, fxFresh(t, f, true), f, s))
 		for _, st := range stdio {
 			var e struct{ Error struct{ Class string } }
 			if json.Unmarshal(st.result, &e) == nil && !st.ok && e.Error.Class == "internal" {
@@ -34,14 +34,14 @@ func replayFraming(t *testing.T, f *fixture) {
 			}
 		}
 		if f.Reparse {
-			checkReparse(t, f, stdio, s)
+			fxCheckReparse(t, f, stdio, s)
 		}
 		runs[s] = stdio
 	}
 	benign, tainted := runs[f.Benign], runs[f.Tainted]
 	seenB, seenT := map[string]int{}, map[string]int{}
 	for i := range benign {
-		b, tn := maskRun(benign[i].result, f.Benign, seenB), maskRun(tainted[i].result, f.Tainted, seenT)
+		b, tn := fxMask(benign[i].result, f.Benign, seenB), fxMask(tainted[i].result, f.Tainted, seenT)
 		if b != tn {
 			t.Errorf("%s: %s differs between the benign and the tainted string:\n benign  %s\n tainted %s", f.path, benign[i].label, b, tn)
 		}
@@ -49,31 +49,31 @@ func replayFraming(t *testing.T, f *fixture) {
 }
 
 var (
-	// hexRun is an object id, a commit id or the hex of a digest.
-	hexRun = regexp.MustCompile(`[0-9a-f]{12,}`)
-	// shardDir is the two-digit folder an object's path files it under.
-	shardDir = regexp.MustCompile(`/[0-9a-f]{2}/([0-9a-f]{12,})`)
+	// fxHexRun is an object id, a commit id or the hex of a digest.
+	fxHexRun = regexp.MustCompile(`[0-9a-f]{12,}`)
+	// fxShardDir is the two-digit folder an object's path files it under.
+	fxShardDir = regexp.MustCompile(`/[0-9a-f]{2}/([0-9a-f]{12,})`)
 )
 
-// maskRun is an answer with the string under test replaced by «S» and
+// fxMask is an answer with the string under test replaced by «S» and
 // every hex id or digest by the order of its first appearance in the run
 // (seen, shared by the run's answers). Arrays are
 // first put in the order of their masked elements: a list ordered by
 // object id comes in another order when the string moves the ids, which
 // means nothing, while which ids repeat where still has to agree.
-func maskRun(result json.RawMessage, s string, seen map[string]int) string {
+func fxMask(result json.RawMessage, s string, seen map[string]int) string {
 	esc, _ := json.Marshal(s)
 	text := strings.ReplaceAll(string(result), string(esc[1:len(esc)-1]), "«S»")
-	text = shardDir.ReplaceAllString(text, "/«shard»/$1")
+	text = fxShardDir.ReplaceAllString(text, "/«shard»/$1")
 	var v any
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
 		return "undecodable: " + text
 	}
-	v = sortByMask(v)
+	v = fxSortByMask(v)
 	b, _ := json.Marshal(v)
-	return hexRun.ReplaceAllStringFunc(string(b), func(x string) string {
+	return fxHexRun.ReplaceAllStringFunc(string(b), func(x string) string {
 		if _, ok := seen[x]; !ok {
 			seen[x] = len(seen)
 		}
@@ -81,20 +81,20 @@ func maskRun(result json.RawMessage, s string, seen map[string]int) string {
 	})
 }
 
-// sortByMask orders every array by its elements with hex runs masked
+// fxSortByMask orders every array by its elements with hex runs masked
 // (stably: elements equal under the mask keep their order).
-func sortByMask(v any) any {
+func fxSortByMask(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			x[k] = sortByMask(e)
+			x[k] = fxSortByMask(e)
 		}
 	case []any:
 		keys := make([]string, len(x))
 		for i, e := range x {
-			x[i] = sortByMask(e)
+			x[i] = fxSortByMask(e)
 			b, _ := json.Marshal(x[i])
-			keys[i] = hexRun.ReplaceAllString(string(b), "«H»")
+			keys[i] = fxHexRun.ReplaceAllString(string(b), "«H»")
 		}
 		idx := make([]int, len(x))
 		for i := range idx {
@@ -110,12 +110,12 @@ func sortByMask(v any) any {
 	return v
 }
 
-// checkReparse: every stored object read back with its rendered lines
+// fxCheckReparse: every stored object read back with its rendered lines
 // re-parses, in a document of its scope, to the same object, and that
 // document is canonical (format → parse → format changes nothing); the
 // text dli.render and dli.fmt return as canonical .dli is canonical too. At least
 // one label read back must hold the string under test.
-func checkReparse(t *testing.T, f *fixture, r callRun, s string) {
+func fxCheckReparse(t *testing.T, f *opFixture, r fxRun, s string) {
 	t.Helper()
 	found := 0
 	for _, st := range r {
@@ -123,19 +123,19 @@ func checkReparse(t *testing.T, f *fixture, r callRun, s string) {
 		if err := json.Unmarshal(st.result, &v); err != nil {
 			t.Fatal(err)
 		}
-		walkRendered(v, func(scope string, lines []string, obj json.RawMessage) {
+		fxWalkRendered(v, func(scope string, lines []string, obj json.RawMessage) {
 			text := "scope " + scope + "\n" + strings.Join(lines, "\n") + "\n"
-			if err := reparse(text, obj); err != nil {
+			if err := fxReparse(text, obj); err != nil {
 				t.Errorf("%s: %s: %v\n%s", f.path, st.label, err, text)
 			}
 			if strings.Contains(text, s) {
 				found++
 			}
 		})
-		if env := (envelope{}); json.Unmarshal(st.req, &env) == nil && (env.Op == "dli.render" || env.Op == "dli.fmt") && st.ok {
+		if env := (fxEnvelope{}); json.Unmarshal(st.req, &env) == nil && (env.Op == "dli.render" || env.Op == "dli.fmt") && st.ok {
 			var res struct{ Text string }
 			json.Unmarshal(st.result, &res)
-			if err := reparse(res.Text, nil); err != nil {
+			if err := fxReparse(res.Text, nil); err != nil {
 				t.Errorf("%s: %s: %v\n%s", f.path, st.label, err, res.Text)
 			}
 			if strings.Contains(res.Text, s) {
@@ -148,8 +148,8 @@ func checkReparse(t *testing.T, f *fixture, r callRun, s string) {
 	}
 }
 
-// walkRendered calls fn for every {scope, object, rendered} in v.
-func walkRendered(v any, fn func(scope string, lines []string, obj json.RawMessage)) {
+// fxWalkRendered calls fn for every {scope, object, rendered} in v.
+func fxWalkRendered(v any, fn func(scope string, lines []string, obj json.RawMessage)) {
 	switch x := v.(type) {
 	case map[string]any:
 		scope, _ := x["scope"].(string)
@@ -164,18 +164,18 @@ func walkRendered(v any, fn func(scope string, lines []string, obj json.RawMessa
 			fn(scope, ss, b)
 		}
 		for _, e := range x {
-			walkRendered(e, fn)
+			fxWalkRendered(e, fn)
 		}
 	case []any:
 		for _, e := range x {
-			walkRendered(e, fn)
+			fxWalkRendered(e, fn)
 		}
 	}
 }
 
-// reparse checks that text is canonical .dli and, when obj is given, that
+// fxReparse checks that text is canonical .dli and, when obj is given, that
 // it declares exactly that object.
-func reparse(text string, obj json.RawMessage) error {
+func fxReparse(text string, obj json.RawMessage) error {
 	doc, err := dli.Parse("fixture.dli", []byte(text))
 	if err != nil {
 		return fmt.Errorf("does not parse: %v", err)
@@ -234,7 +234,7 @@ func TestFixtureFramingMask(t *testing.T) {
 			seenB, seenT := map[string]int{}, map[string]int{}
 			alike := true
 			for i := range tc.benign {
-				if maskRun(json.RawMessage(tc.benign[i]), b, seenB) != maskRun(json.RawMessage(tc.tainted[i]), tn, seenT) {
+				if fxMask(json.RawMessage(tc.benign[i]), b, seenB) != fxMask(json.RawMessage(tc.tainted[i]), tn, seenT) {
 					alike = false
 				}
 			}
@@ -262,7 +262,7 @@ func TestFixtureReparse(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := reparse(tc.text, json.RawMessage(tc.obj)); (err == nil) != tc.ok {
+			if err := fxReparse(tc.text, json.RawMessage(tc.obj)); (err == nil) != tc.ok {
 				t.Fatalf("reparse: %v, want ok %v", err, tc.ok)
 			}
 		})

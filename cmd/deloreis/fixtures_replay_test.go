@@ -29,30 +29,30 @@ import (
 // commit ids are the same on every run and on both transports.
 const fixtureCommitDate = "2026-12-01T10:00:00Z"
 
-// seeds are the starting projects a fixture names: the golden sessions'.
-var seeds = map[string]func(testing.TB) string{
+// fixtureSeeds are the starting projects a fixture names: the golden sessions'.
+var fixtureSeeds = map[string]func(testing.TB) string{
 	"spec":    specProject,
 	"expert":  expertProject,
 	"branch":  branchProject,
 	"declare": declareProject,
 }
 
-// answer is one response, as the comparison sees it.
-type answer struct {
+// fxAnswer is one response, as the comparison sees it.
+type fxAnswer struct {
 	raw    string          // stdio: the response line; MCP: the structured content
 	result json.RawMessage // JCS of the response minus id and ok: the result fields or {"error":…}
 	ok     bool
 }
 
-// transport sends one request line and returns its answer.
-type transport interface {
-	call(req []byte) answer
+// fxTransport sends one request line and returns its answer.
+type fxTransport interface {
+	call(req []byte) fxAnswer
 }
 
-// stdioTransport is a `deloreis serve` subprocess.
-type stdioTransport struct{ s *server }
+// fxStdio is a `deloreis serve` subprocess.
+type fxStdio struct{ s *server }
 
-func (st stdioTransport) call(req []byte) answer {
+func (st fxStdio) call(req []byte) fxAnswer {
 	st.s.t.Helper()
 	line := st.s.call(string(req))
 	var m map[string]json.RawMessage
@@ -62,19 +62,19 @@ func (st stdioTransport) call(req []byte) answer {
 	ok := string(m["ok"]) == "true"
 	delete(m, "id")
 	delete(m, "ok")
-	return answer{raw: line, result: canonicalJSON(st.s.t, m), ok: ok}
+	return fxAnswer{raw: line, result: fxCanonical(st.s.t, m), ok: ok}
 }
 
-// mcpTransport is a `deloreis mcp --tools all` subprocess under go-sdk's
+// fxMCP is a `deloreis mcp --tools all` subprocess under go-sdk's
 // client: a request line becomes a tool call whose arguments are the
 // params and the two reserved envelope fields.
-type mcpTransport struct {
+type fxMCP struct {
 	t   testing.TB
 	ctx context.Context // bounds every call: a hung server fails the test
 	cs  *mcp.ClientSession
 }
 
-func startMCPFixture(t testing.TB, dir string) mcpTransport {
+func startMCPFixture(t testing.TB, dir string) fxMCP {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -94,12 +94,12 @@ func startMCPFixture(t testing.TB, dir string) mcpTransport {
 			t.Errorf("deloreis mcp did not exit 0: %v", cmd.ProcessState)
 		}
 	})
-	return mcpTransport{t: t, ctx: ctx, cs: cs}
+	return fxMCP{t: t, ctx: ctx, cs: cs}
 }
 
-func (mt mcpTransport) call(req []byte) answer {
+func (mt fxMCP) call(req []byte) fxAnswer {
 	mt.t.Helper()
-	var env envelope
+	var env fxEnvelope
 	if err := json.Unmarshal(req, &env); err != nil {
 		mt.t.Fatalf("request %s: %v", req, err)
 	}
@@ -125,11 +125,11 @@ func (mt mcpTransport) call(req []byte) answer {
 	if err != nil {
 		mt.t.Fatal(err)
 	}
-	return answer{raw: string(b), result: canonicalJSON(mt.t, json.RawMessage(b)), ok: !res.IsError}
+	return fxAnswer{raw: string(b), result: fxCanonical(mt.t, json.RawMessage(b)), ok: !res.IsError}
 }
 
-// canonicalJSON is the RFC 8785 form of v.
-func canonicalJSON(t testing.TB, v any) json.RawMessage {
+// fxCanonical is the RFC 8785 form of v.
+func fxCanonical(t testing.TB, v any) json.RawMessage {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -142,39 +142,39 @@ func canonicalJSON(t testing.TB, v any) json.RawMessage {
 	return c
 }
 
-// step is one call of a run and its answer.
-type step struct {
+// fxStep is one call of a run and its answer.
+type fxStep struct {
 	label string
 	req   []byte
-	answer
+	fxAnswer
 }
 
-// callRun is what one transport answered to a fixture's calls, in order.
-type callRun []step
+// fxRun is what one transport answered to a fixture's calls, in order.
+type fxRun []fxStep
 
-func (r callRun) find(label string) step {
+func (r fxRun) find(label string) fxStep {
 	for _, s := range r {
 		if s.label == label {
 			return s
 		}
 	}
-	return step{}
+	return fxStep{}
 }
 
 // runFixture sends the fixture's calls with s for {S}: setup (each must
 // succeed), the check read, the request, the check read again, then the
 // after reads (each must succeed).
-func runFixture(t testing.TB, tr transport, f *fixture, s string) callRun {
+func runFixture(t testing.TB, tr fxTransport, f *opFixture, s string) fxRun {
 	t.Helper()
-	var out callRun
-	var indexed []answer // setup, request, after: what {=i/pointer} reads
+	var out fxRun
+	var indexed []fxAnswer // setup, request, after: what {=i/pointer} reads
 	send := func(label string, raw json.RawMessage, mustOK, index bool) {
-		req := expandRequest(t, raw, s, indexed)
+		req := fxExpand(t, raw, s, indexed)
 		a := tr.call(req)
 		if mustOK && !a.ok {
 			t.Fatalf("%s: %s answered %s", f.path, label, a.raw)
 		}
-		out = append(out, step{label: label, req: req, answer: a})
+		out = append(out, fxStep{label: label, req: req, fxAnswer: a})
 		if index {
 			indexed = append(indexed, a)
 		}
@@ -195,12 +195,12 @@ func runFixture(t testing.TB, tr transport, f *fixture, s string) callRun {
 	return out
 }
 
-// refPattern is {=i/json/pointer}: a string of an earlier call's answer.
-var refPattern = regexp.MustCompile(`\{=(\d+)(/[^}]*)\}`)
+// fxRefPattern is {=i/json/pointer}: a string of an earlier call's answer.
+var fxRefPattern = regexp.MustCompile(`\{=(\d+)(/[^}]*)\}`)
 
-// expandRequest makes the request line: {S} becomes s (JSON-escaped), a
+// fxExpand makes the request line: {S} becomes s (JSON-escaped), a
 // reference becomes the string it points at.
-func expandRequest(t testing.TB, raw json.RawMessage, s string, earlier []answer) []byte {
+func fxExpand(t testing.TB, raw json.RawMessage, s string, earlier []fxAnswer) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
@@ -209,14 +209,14 @@ func expandRequest(t testing.TB, raw json.RawMessage, s string, earlier []answer
 	esc, _ := json.Marshal(s)
 	text := strings.ReplaceAll(b.String(), "{S}", string(esc[1:len(esc)-1]))
 	var bad error
-	text = refPattern.ReplaceAllStringFunc(text, func(ref string) string {
-		m := refPattern.FindStringSubmatch(ref)
+	text = fxRefPattern.ReplaceAllStringFunc(text, func(ref string) string {
+		m := fxRefPattern.FindStringSubmatch(ref)
 		i, _ := strconv.Atoi(m[1])
 		if i >= len(earlier) {
 			bad = fmt.Errorf("%s: no call %d before", ref, i)
 			return ref
 		}
-		v, err := jsonPointer(earlier[i].result, m[2])
+		v, err := fxPointer(earlier[i].result, m[2])
 		if err != nil {
 			bad = fmt.Errorf("%s: %v", ref, err)
 		}
@@ -228,8 +228,8 @@ func expandRequest(t testing.TB, raw json.RawMessage, s string, earlier []answer
 	return []byte(text)
 }
 
-// jsonPointer reads the string at an RFC 6901 pointer (no escapes).
-func jsonPointer(doc json.RawMessage, ptr string) (string, error) {
+// fxPointer reads the string at an RFC 6901 pointer (no escapes).
+func fxPointer(doc json.RawMessage, ptr string) (string, error) {
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {
 		return "", err
@@ -255,17 +255,17 @@ func jsonPointer(doc json.RawMessage, ptr string) (string, error) {
 	return s, nil
 }
 
-// sameAnswers requires two runs of one fixture to answer alike, call by
+// fxSameAnswers requires two runs of one fixture to answer alike, call by
 // call: the same success, the same result fields or typed error.
-func sameAnswers(t testing.TB, name string, stdio, other callRun) {
+func fxSameAnswers(t testing.TB, name string, stdio, other fxRun) {
 	t.Helper()
-	for _, d := range answerDiffs(stdio, other) {
+	for _, d := range fxAnswerDiffs(stdio, other) {
 		t.Errorf("%s: %s", name, d)
 	}
 }
 
-// answerDiffs lists the calls two runs answered differently.
-func answerDiffs(stdio, other callRun) []string {
+// fxAnswerDiffs lists the calls two runs answered differently.
+func fxAnswerDiffs(stdio, other fxRun) []string {
 	if len(stdio) != len(other) {
 		return []string{fmt.Sprintf("%d calls over stdio, %d over MCP", len(stdio), len(other))}
 	}
@@ -279,14 +279,14 @@ func answerDiffs(stdio, other callRun) []string {
 	return out
 }
 
-// fresh starts a transport on a fresh copy of the fixture's seed.
-func fresh(t testing.TB, f *fixture, overMCP bool) transport {
+// fxFresh starts a transport on a fresh copy of the fixture's seed.
+func fxFresh(t testing.TB, f *opFixture, overMCP bool) fxTransport {
 	t.Helper()
-	dir := seeds[f.Seed](t)
+	dir := fixtureSeeds[f.Seed](t)
 	if overMCP {
 		return startMCPFixture(t, dir)
 	}
-	return stdioTransport{startServerAt(t, fixtureCommitDate, "--project", dir)}
+	return fxStdio{startServerAt(t, fixtureCommitDate, "--project", dir)}
 }
 
 // TestFixtureReplay runs every fixture over stdio and over MCP.
@@ -300,7 +300,7 @@ func TestFixtureReplay(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if _, ok := seeds[f.Seed]; !ok {
+			if _, ok := fixtureSeeds[f.Seed]; !ok {
 				t.Fatalf("%s: unknown seed %q", f.path, f.Seed)
 			}
 			switch f.Kind {
@@ -319,11 +319,11 @@ func TestFixtureReplay(t *testing.T) {
 // committed one (rewritten under -update), a negative's error is the typed
 // one and its check read answers alike before and after, and MCP answers
 // every call as stdio does.
-func replayExact(t *testing.T, f *fixture) {
-	stdio := runFixture(t, fresh(t, f, false), f, "")
+func replayExact(t *testing.T, f *opFixture) {
+	stdio := runFixture(t, fxFresh(t, f, false), f, "")
 	got := stdio.find("request")
 	if f.Kind == "negative" {
-		checkNegative(t, f, stdio)
+		fxCheckNegative(t, f, stdio)
 	} else if !got.ok {
 		t.Errorf("%s: the golden request failed: %s", f.path, got.raw)
 	}
@@ -342,12 +342,12 @@ func replayExact(t *testing.T, f *fixture) {
 	if f.StdioOnly != "" {
 		return
 	}
-	sameAnswers(t, f.path, stdio, runFixture(t, fresh(t, f, true), f, ""))
+	fxSameAnswers(t, f.path, stdio, runFixture(t, fxFresh(t, f, true), f, ""))
 }
 
-// checkNegative: the request fails with the fixture's typed error, and the
+// fxCheckNegative: the request fails with the fixture's typed error, and the
 // check read answers the same before and after it.
-func checkNegative(t *testing.T, f *fixture, r callRun) {
+func fxCheckNegative(t *testing.T, f *opFixture, r fxRun) {
 	got := r.find("request")
 	var e struct {
 		Error fixtureError `json:"error"`
@@ -369,7 +369,7 @@ func checkNegative(t *testing.T, f *fixture, r callRun) {
 // writeFixture rewrites a fixture file, indented, strings as the worker
 // wrote them (no HTML escaping), so that its response compacts back to the
 // response line byte for byte.
-func writeFixture(t testing.TB, f *fixture) {
+func writeFixture(t testing.TB, f *opFixture) {
 	t.Helper()
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -386,22 +386,22 @@ func writeFixture(t testing.TB, f *fixture) {
 // TestFixtureAnswerDiffs: the replay comparison reports a call whose
 // result or success differs between the transports, and a missing call.
 func TestFixtureAnswerDiffs(t *testing.T) {
-	a := func(result string, ok bool) step {
-		return step{label: "request", answer: answer{result: json.RawMessage(result), ok: ok}}
+	a := func(result string, ok bool) fxStep {
+		return fxStep{label: "request", fxAnswer: fxAnswer{result: json.RawMessage(result), ok: ok}}
 	}
 	tests := []struct {
 		name         string
-		stdio, other callRun
+		stdio, other fxRun
 		diffs        int
 	}{
-		{"alike", callRun{a(`{"x":1}`, true)}, callRun{a(`{"x":1}`, true)}, 0},
-		{"another result", callRun{a(`{"x":1}`, true)}, callRun{a(`{"x":2}`, true)}, 1},
-		{"an error marked as success", callRun{a(`{"error":{}}`, false)}, callRun{a(`{"error":{}}`, true)}, 1},
-		{"a call missing", callRun{a(`{}`, true), a(`{}`, true)}, callRun{a(`{}`, true)}, 1},
+		{"alike", fxRun{a(`{"x":1}`, true)}, fxRun{a(`{"x":1}`, true)}, 0},
+		{"another result", fxRun{a(`{"x":1}`, true)}, fxRun{a(`{"x":2}`, true)}, 1},
+		{"an error marked as success", fxRun{a(`{"error":{}}`, false)}, fxRun{a(`{"error":{}}`, true)}, 1},
+		{"a call missing", fxRun{a(`{}`, true), a(`{}`, true)}, fxRun{a(`{}`, true)}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := answerDiffs(tc.stdio, tc.other); len(got) != tc.diffs {
+			if got := fxAnswerDiffs(tc.stdio, tc.other); len(got) != tc.diffs {
 				t.Fatalf("%d diffs, want %d: %v", len(got), tc.diffs, got)
 			}
 		})

@@ -26,8 +26,8 @@ const fixtureDir = "../../contracts/dli-worker/fixtures"
 // The fixture kinds, one folder each.
 var fixtureKinds = []string{"golden", "negative", "framing"}
 
-// fixture is one fixture file (contracts/dli-worker/fixtures/README.md).
-type fixture struct {
+// opFixture is one fixture file (contracts/dli-worker/fixtures/README.md).
+type opFixture struct {
 	Op    string `json:"op"`
 	Kind  string `json:"kind"`
 	About string `json:"about"`
@@ -61,8 +61,8 @@ type fixtureError struct {
 	Code  string `json:"code"`
 }
 
-// envelope is the part of a request line the checks read.
-type envelope struct {
+// fxEnvelope is the part of a request line the checks read.
+type fxEnvelope struct {
 	DLI            string          `json:"dli"`
 	ID             string          `json:"id"`
 	Op             string          `json:"op"`
@@ -71,20 +71,20 @@ type envelope struct {
 	IdempotencyKey *string         `json:"idempotency_key"`
 }
 
-func (f *fixture) envelope() (envelope, error) {
-	var e envelope
+func (f *opFixture) fxEnvelope() (fxEnvelope, error) {
+	var e fxEnvelope
 	err := json.Unmarshal(f.Request, &e)
 	return e, err
 }
 
 // loadFixtures reads every fixture file; a file that does not decode
 // strictly fails the test.
-func loadFixtures(t testing.TB) []*fixture {
+func loadFixtures(t testing.TB) []*opFixture {
 	t.Helper()
 	if _, err := os.Stat(fixtureDir); err != nil {
 		t.Fatalf("the fixture tree is missing: %v", err)
 	}
-	var out []*fixture
+	var out []*opFixture
 	err := filepath.WalkDir(fixtureDir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
 			return err
@@ -95,7 +95,7 @@ func loadFixtures(t testing.TB) []*fixture {
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
-		f := &fixture{path: path}
+		f := &opFixture{path: path}
 		if err := dec.Decode(f); err != nil {
 			return fmt.Errorf("%s: %v", path, err)
 		}
@@ -111,7 +111,7 @@ func loadFixtures(t testing.TB) []*fixture {
 
 // fixtureGaps checks a fixture set against the served ops and the killed
 // forms and returns every gap and every malformed fixture, sorted.
-func fixtureGaps(served []*worker.Op, killed []worker.Killed, fixtures []*fixture) []string {
+func fixtureGaps(served []*worker.Op, killed []worker.Killed, fixtures []*opFixture) []string {
 	var gaps []string
 	have := map[string]bool{} // kind + " " + op
 	ops := map[string]*worker.Op{}
@@ -124,7 +124,7 @@ func fixtureGaps(served []*worker.Op, killed []worker.Killed, fixtures []*fixtur
 		for _, p := range fixtureProblems(f, ops) {
 			gaps = append(gaps, filepath.Base(filepath.Dir(f.path))+"/"+filepath.Base(f.path)+": "+p)
 		}
-		env, _ := f.envelope()
+		env, _ := f.fxEnvelope()
 		if f.Killed != "" {
 			if f.Error != nil && f.Error.Code == "killed-op" && env.Op == f.Killed {
 				killedBy[f.Killed] = true
@@ -155,18 +155,18 @@ func fixtureGaps(served []*worker.Op, killed []worker.Killed, fixtures []*fixtur
 	return gaps
 }
 
-// protocolCodes are the codes the worker answers with for any op, beside
+// fxProtocolCodes are the codes the worker answers with for any op, beside
 // the codes each op declares (Spec.Errors).
-var protocolCodes = map[string]bool{
+var fxProtocolCodes = map[string]bool{
 	worker.CodeBadParams: true, worker.CodeUnknownField: true, worker.CodeMissingField: true,
 	worker.CodeNotMutating: true, worker.CodeBadJSON: true, worker.CodeBadEnvelope: true,
 }
 
 // fixtureProblems checks one fixture's own shape: its place in the tree,
 // its op and the fields its kind needs.
-func fixtureProblems(f *fixture, ops map[string]*worker.Op) []string {
+func fixtureProblems(f *opFixture, ops map[string]*worker.Op) []string {
 	var p []string
-	env, err := f.envelope()
+	env, err := f.fxEnvelope()
 	if err != nil {
 		return []string{"request: " + err.Error()}
 	}
@@ -193,7 +193,7 @@ func fixtureProblems(f *fixture, ops map[string]*worker.Op) []string {
 	if env.Op != f.Op {
 		p = append(p, fmt.Sprintf("the request calls %s, not %s", env.Op, f.Op))
 	}
-	if _, ok := seeds[f.Seed]; !ok {
+	if _, ok := fixtureSeeds[f.Seed]; !ok {
 		p = append(p, fmt.Sprintf("unknown seed %q", f.Seed))
 	}
 	switch f.Kind {
@@ -208,18 +208,18 @@ func fixtureProblems(f *fixture, ops map[string]*worker.Op) []string {
 		if served && op.Mutating && len(f.Check) == 0 {
 			p = append(p, "a negative of a mutating op needs a check read")
 		}
-		if served && f.Error != nil && !protocolCodes[f.Error.Code] && !slices.Contains(op.Errors, f.Error.Code) {
+		if served && f.Error != nil && !fxProtocolCodes[f.Error.Code] && !slices.Contains(op.Errors, f.Error.Code) {
 			p = append(p, fmt.Sprintf("error %s is neither the protocol's nor one %s declares", f.Error.Code, f.Op))
 		}
 	case "framing":
-		p = append(p, framingProblems(f)...)
+		p = append(p, fxFramingProblems(f)...)
 	}
 	return p
 }
 
-// framingProblems: a framing pair is two different strings of one shape,
+// fxFramingProblems: a framing pair is two different strings of one shape,
 // and the string is in the calls.
-func framingProblems(f *fixture) []string {
+func fxFramingProblems(f *opFixture) []string {
 	var p []string
 	if f.Benign == "" || f.Benign == f.Tainted || len(f.Benign) != len(f.Tainted) {
 		p = append(p, "benign and tainted must differ and have the same length")
@@ -254,8 +254,8 @@ func TestFixtureGaps(t *testing.T) {
 	reg := fullRegistry(t)
 	all := loadFixtures(t)
 	served, killed := reg.Ops(worker.ProfileExtended), reg.KilledForms()
-	without := func(drop func(f *fixture) bool) []*fixture {
-		var out []*fixture
+	without := func(drop func(f *opFixture) bool) []*opFixture {
+		var out []*opFixture
 		for _, f := range all {
 			if !drop(f) {
 				out = append(out, f)
@@ -265,7 +265,7 @@ func TestFixtureGaps(t *testing.T) {
 	}
 	stray := *all[0]
 	stray.Op, stray.path = "author.fly", filepath.Join(fixtureDir, stray.Kind, "author.fly.json")
-	var framing fixture
+	var framing opFixture
 	for _, f := range all {
 		if f.Kind == "framing" {
 			framing = *f
@@ -273,7 +273,7 @@ func TestFixtureGaps(t *testing.T) {
 		}
 	}
 	framing.Tainted += "!"
-	var foreign fixture
+	var foreign opFixture
 	for _, f := range all {
 		if f.Kind == "negative" && f.Op == "dli.fmt" {
 			foreign = *f
@@ -282,15 +282,15 @@ func TestFixtureGaps(t *testing.T) {
 	foreign.Error = &fixtureError{Class: "refused", Code: "branch-protected"}
 	tests := []struct {
 		name     string
-		fixtures []*fixture
+		fixtures []*opFixture
 		want     string
 	}{
-		{"no golden add_fact", without(func(f *fixture) bool { return f.Kind == "golden" && f.Op == "author.add_fact" }), "author.add_fact has no golden fixture"},
-		{"no negative dli.fmt", without(func(f *fixture) bool { return f.Kind == "negative" && f.Op == "dli.fmt" }), "dli.fmt has no negative fixture"},
-		{"no framing dli.version", without(func(f *fixture) bool { return f.Kind == "framing" && f.Op == "dli.version" }), "dli.version has no framing fixture"},
+		{"no golden add_fact", without(func(f *opFixture) bool { return f.Kind == "golden" && f.Op == "author.add_fact" }), "author.add_fact has no golden fixture"},
+		{"no negative dli.fmt", without(func(f *opFixture) bool { return f.Kind == "negative" && f.Op == "dli.fmt" }), "dli.fmt has no negative fixture"},
+		{"no framing dli.version", without(func(f *opFixture) bool { return f.Kind == "framing" && f.Op == "dli.version" }), "dli.version has no framing fixture"},
 		{"an op nobody serves", append(slices.Clone(all), &stray), "op author.fly is not served"},
-		{"a killed form uncalled", without(func(f *fixture) bool { return f.Killed == "author.commit" }), "killed form author.commit has no fixture"},
-		{"no killed version", without(func(f *fixture) bool { return strings.HasPrefix(f.Killed, "1.") }), "no fixture calls a killed 1.x contract version"},
+		{"a killed form uncalled", without(func(f *opFixture) bool { return f.Killed == "author.commit" }), "killed form author.commit has no fixture"},
+		{"no killed version", without(func(f *opFixture) bool { return strings.HasPrefix(f.Killed, "1.") }), "no fixture calls a killed 1.x contract version"},
 		{"a lopsided pair", append(slices.Clone(all), &framing), "benign and tainted must differ and have the same length"},
 		{"an error the op does not declare", append(slices.Clone(all), &foreign), "error branch-protected is neither the protocol's nor one dli.fmt declares"},
 	}
