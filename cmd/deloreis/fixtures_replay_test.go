@@ -340,9 +340,31 @@ func replayExact(t *testing.T, f *opFixture) {
 		}
 	}
 	if f.StdioOnly != "" {
+		if f.Error != nil && f.Error.Code == "killed-op" {
+			fxKilledOverMCP(t, f.Killed)
+		}
 		return
 	}
 	fxSameAnswers(t, f.path, stdio, runFixture(t, fxFresh(t, f, true), f, ""))
+}
+
+// fxKilledOverMCP: MCP offers no tool for a killed op, and a call of its
+// name is refused (DL-0181).
+func fxKilledOverMCP(t *testing.T, op string) {
+	mt := startMCPFixture(t, specProject(t))
+	tools, err := mt.cs.ListTools(mt.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name == mcpserve.ToolName(op) {
+			t.Errorf("MCP offers killed op %s as tool %s", op, tool.Name)
+		}
+	}
+	res, err := mt.cs.CallTool(mt.ctx, &mcp.CallToolParams{Name: mcpserve.ToolName(op), Arguments: map[string]any{}})
+	if err == nil && !res.IsError {
+		t.Errorf("MCP answered a call of killed op %s: %+v", op, res)
+	}
 }
 
 // fxCheckNegative: the request fails with the fixture's typed error, and the
