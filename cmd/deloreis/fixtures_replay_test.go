@@ -220,7 +220,8 @@ func fxExpand(t testing.TB, raw json.RawMessage, s string, earlier []fxAnswer) [
 		if err != nil {
 			bad = fmt.Errorf("%s: %v", ref, err)
 		}
-		return v
+		q, _ := json.Marshal(v) // the reference sits inside a JSON string
+		return string(q[1 : len(q)-1])
 	})
 	if bad != nil {
 		t.Fatal(bad)
