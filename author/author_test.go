@@ -396,5 +396,5 @@ func TestQueryPages(t *testing.T) {
 	first := h.ok("author.query", map[string]any{"workspace": ws, "goal": goal, "limit": 2})["next_cursor"].(string)
 	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "p9", "name": "P", "provenance": prop()})
 	h.refused(CodeStaleCursor, "author.query", map[string]any{"workspace": ws, "goal": goal, "limit": 2, "cursor": first})
-	h.refused(worker.CodeBadParams, "author.query", map[string]any{"workspace": ws, "goal": goal, "cursor": "../../etc"})
+	h.refused(CodeBadCursor, "author.query", map[string]any{"workspace": ws, "goal": goal, "cursor": "../../etc"})
 }

@@ -74,7 +74,7 @@ func TestOpErrorsProvoked(t *testing.T) {
 		{"author.add_option", CodeUnknownQuestion, map[string]any{"workspace": ws, "question": "q", "id": "o", "label": "O"}, nil},
 		{"author.suppose", CodeNotAFork, map[string]any{"workspace": ws, "hypotheses": []string{"h1"}}, nil},
 		{"author.discard", CodeUnknownDecl, map[string]any{"workspace": ws, "decl": zeros}, nil},
-		{"author.history", CodeUnknownDecl, map[string]any{"workspace": ws, "claim": zeros}, nil},
+		{"author.history", CodeUnknownClaim, map[string]any{"workspace": ws, "claim": zeros}, nil},
 		{"author.status", CodeUnknownDoc, map[string]any{"workspace": "ws-nope"}, nil},
 		{"author.set_standing", CodeUnknownClaim, map[string]any{"workspace": ws, "claim_id": zeros, "decision": "dl-0001"}, nil},
 		{"author.branch", CodeUnknownBranch, map[string]any{"workspace": ws, "action": "create", "name": "b", "from": "nosuch"}, nil},

@@ -105,14 +105,30 @@ func (p *TransitionParams) UnmarshalJSON(data []byte) error {
 	body, _ := json.Marshal(fields)
 	if err := cp.UnmarshalJSON(body); err != nil {
 		if we, ok := err.(*worker.Error); ok && we.Data["field"] == "since" {
-			c := we.With("field", "at") // the name the caller used
-			c.Message = strings.Replace(c.Message, "since", "at", 1)
-			return c
+			return sinceAsAt(we) // the name the caller used
 		}
 		return err
 	}
 	p.Workspace, p.State = cp.Workspace, cp.Object
 	return nil
+}
+
+// sinceAsAt renames the state's field since, in a decode error of a
+// transition's params, to at, the field the caller wrote.
+func sinceAsAt(we *worker.Error) *worker.Error {
+	c := we.With("field", "at")
+	c.Message = strings.Replace(c.Message, "since", "at", 1)
+	if ps, ok := c.Data["problems"].([]map[string]string); ok {
+		renamed := make([]map[string]string, len(ps))
+		for i, p := range ps {
+			renamed[i] = p
+			if p["field"] == "since" {
+				renamed[i] = map[string]string{"field": "at", "code": p["code"], "message": strings.Replace(p["message"], "since", "at", 1)}
+			}
+		}
+		c = c.With("problems", renamed)
+	}
+	return c
 }
 
 func (s *Service) opAddTransition(_ context.Context, c *worker.Call, p *TransitionParams) (StageResult, error) {

@@ -22,11 +22,11 @@ import (
 func registerReads(r *worker.Registry, s *Service) {
 	worker.Register(r, worker.Spec{Name: "author.status", Summary: "The staged declarations, rendered, the full findings and the digest.", Fiction: true, Errors: readErrors}, s.opStatus)
 	worker.Register(r, worker.Spec{Name: "author.diff", Summary: "The staged change as canonical .dli, per-declaration rows, findings and the derived-consequence diff.", Fiction: true, Errors: readErrors}, s.opDiff)
-	worker.Register(r, worker.Spec{Name: "author.query", Summary: "Answer a goal atom with grades, paged.", Fiction: true, Errors: errs(readErrors, []string{CodeStaleCursor})}, s.opQuery)
+	worker.Register(r, worker.Spec{Name: "author.query", Summary: "Answer a goal atom with grades, paged.", Fiction: true, Errors: errs(readErrors, []string{CodeBadCursor, CodeStaleCursor})}, s.opQuery)
 	worker.Register(r, worker.Spec{Name: "author.why", Summary: "Explain one atom: its support paths, the active ones, the blocked ones and what defeats them.", Fiction: true, Errors: readErrors}, s.opWhy)
 	worker.Register(r, worker.Spec{Name: "author.check", Summary: "Run the check battery: every finding and whether materialize is blocked.", Fiction: true, Errors: readErrors}, s.opCheck)
-	worker.Register(r, worker.Spec{Name: "author.entities", Summary: "List the document's entities with kinds, names and grades, paged.", Fiction: true, Errors: errs(readErrors, []string{CodeStaleCursor})}, s.opEntities)
-	worker.Register(r, worker.Spec{Name: "author.history", Summary: "One claim across commits: where it was added, its standing revisions and the attacks on it.", Fiction: true, Errors: errs(readErrors, []string{CodeUnknownDecl})}, s.opHistory)
+	worker.Register(r, worker.Spec{Name: "author.entities", Summary: "List the document's entities with kinds, names and grades, paged.", Fiction: true, Errors: errs(readErrors, []string{CodeBadCursor, CodeStaleCursor})}, s.opEntities)
+	worker.Register(r, worker.Spec{Name: "author.history", Summary: "One claim across commits: where it was added, its standing revisions and the attacks on it.", Fiction: true, Errors: errs(readErrors, []string{CodeUnknownClaim})}, s.opHistory)
 	worker.Register(r, worker.Spec{Name: "author.questions", Summary: "The document's questions with their options, open or answered.", Fiction: true, Errors: readErrors}, s.opQuestions)
 }
 
@@ -228,10 +228,17 @@ func (s *Service) opQuery(_ context.Context, _ *worker.Call, p *QueryParams) (Qu
 	})
 }
 
-// CodeStaleCursor refuses a cursor from another state of the workspace.
-const CodeStaleCursor = "stale-cursor"
+// CodeStaleCursor refuses a cursor from another state of the workspace;
+// CodeBadCursor one the server never gave (the code dli.export answers).
+const (
+	CodeStaleCursor = "stale-cursor"
+	CodeBadCursor   = "bad-cursor"
+)
 
-func init() { ErrorCodes[CodeStaleCursor] = worker.ClassRefused }
+func init() {
+	ErrorCodes[CodeStaleCursor] = worker.ClassRefused
+	ErrorCodes[CodeBadCursor] = worker.ClassSchema
+}
 
 // cursor is an offset bound to the workspace digest it was read at.
 func cursor(offset int, digest string) string {
@@ -250,7 +257,7 @@ func page(cur string, limit int, digest string, n int) (from, size int, err erro
 	off, tag, ok := strings.Cut(strings.TrimPrefix(cur, "c"), ".")
 	from, convErr := strconv.Atoi(off)
 	if !ok || convErr != nil || from < 0 || !strings.HasPrefix(cur, "c") {
-		return 0, 0, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: cursor %q is not one this server gave", cur).With("field", "cursor")
+		return 0, 0, worker.Errorf(worker.ClassSchema, CodeBadCursor, "params: cursor %q is not one this server gave", cur).With("field", "cursor")
 	}
 	if tag != strings.TrimPrefix(digest, "wd-")[:16] {
 		return 0, 0, worker.Errorf(worker.ClassRefused, CodeStaleCursor, "The workspace changed since this cursor was given; query again from the first page.")
@@ -415,7 +422,7 @@ func (s *Service) opHistory(_ context.Context, _ *worker.Call, p *HistoryParams)
 	return read(s, p.Workspace, func(ws *Workspace) (HistoryResult, error) {
 		e, ok := ws.world.Lookup(id)
 		if !ok {
-			return HistoryResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownDecl, "No claim %s is in workspace %s.", p.Claim, ws.id).With("claim", p.Claim)
+			return HistoryResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownClaim, "No claim %s is in workspace %s.", p.Claim, ws.id).With("claim", p.Claim)
 		}
 		res := HistoryResult{Claim: p.Claim, Type: string(e.Object.Type()), Rendered: dli.RenderDecl(e.Object), Staged: e.Staged,
 			Grade: ws.world.ClaimGrade(id).String(), AddedIn: []HistoryCommit{}, Standing: []StagedDecl{}, Attacks: [][2]string{}}

@@ -38,7 +38,7 @@ const (
 	CodeUnknownRevision = "unknown-revision"
 	CodeUnknownObject   = "unknown-object"
 	CodeAmbiguousObject = "ambiguous-object"
-	CodeBadCursor       = "bad-cursor"
+	CodeBadCursor       = author.CodeBadCursor // one code for a cursor never given, author's reads and dli.export alike
 	CodeNoStore         = "no-store"
 	CodeProjectPinned   = "project-pinned"
 )
