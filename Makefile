@@ -22,7 +22,7 @@ install:
 # the install is older than the lockfile (a no-op after the first run).
 test: lint $(if $(shell command -v npm 2>/dev/null),$(MCP_CLIENTS))
 	$(GO) test -count=1 $(PKGS)
-	$(GO) test -count=1 -race $(RACE_PKGS)
+	$(GO) test -count=1 -race -timeout 20m $(RACE_PKGS)
 
 lint: fmtcheck vet staticcheck
 
