@@ -76,8 +76,12 @@ func TestDKEBadNamesChangeNothing(t *testing.T) {
 		{"path-outside", func(b *Batch) error { return b.Remove("README") }, new(*NameError)},
 		{"path-traversal", func(b *Batch) error { return b.Remove("dke/../lore.json") }, new(*NameError)},
 		{"path-header", func(b *Batch) error { return b.Remove("lore.json") }, new(*NameError)},
-		{"path-wrong-shard", func(b *Batch) error { return b.Remove("dke/default/claims/Sensor/zz/" + strings.Repeat("ab", 32) + ".json") }, new(*NameError)},
-		{"path-other-shard", func(b *Batch) error { return b.Remove("dke/default/claims/Sensor/cd/" + strings.Repeat("ab", 32) + ".json") }, new(*NameError)},
+		{"path-wrong-shard", func(b *Batch) error {
+			return b.Remove("dke/default/claims/Sensor/zz/" + strings.Repeat("ab", 32) + ".json")
+		}, new(*NameError)},
+		{"path-other-shard", func(b *Batch) error {
+			return b.Remove("dke/default/claims/Sensor/cd/" + strings.Repeat("ab", 32) + ".json")
+		}, new(*NameError)},
 		{"path-module-bad", func(b *Batch) error { return b.Remove("dke/default/modules/a-b.json") }, new(*NameError)},
 		{"path-too-deep", func(b *Batch) error { return b.Remove("dke/default/modules/x/m.json") }, new(*NameError)},
 		{"path-scope-bad", func(b *Batch) error { return b.Remove("scopes/a b/decisions/" + strings.Repeat("ab", 32) + ".json") }, new(*NameError)},
