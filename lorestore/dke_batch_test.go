@@ -6,6 +6,8 @@ package lorestore
 
 import (
 	"errors"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -190,6 +192,66 @@ func TestDKEMergeTakesRemovals(t *testing.T) {
 			}
 			s.WaitBackground()
 			fsckClean(t, dir)
+		})
+	}
+}
+
+// TestDKESpentBatch: a streaming batch takes no DKE call after Commit.
+func TestDKESpentBatch(t *testing.T) {
+	s, _ := newStore(t)
+	b := s.NewBatch()
+	must(t, b.PutModule("default", "m", moduleJSON("m", "")))
+	commitBatch(t, s, b, "m")
+	calls := map[string]error{
+		"put-module":   b.PutModule("default", "m", moduleJSON("m", "")),
+		"remove":       b.Remove(dkeClaimFile("Sensor", objects.ID{})),
+		"remove-store": b.RemoveDKEStore("default"),
+		"remove-mod":   b.RemoveModule("default", "m"),
+		"remove-claim": b.RemoveDKEClaim("default", "Sensor", objects.ID{}),
+	}
+	_, calls["put-claim"] = b.PutDKEClaim("default", "Sensor", claimJSON("Sensor", 1))
+	for name, err := range calls {
+		if !errors.Is(err, ErrBatchSpent) {
+			t.Errorf("%s on a spent batch: %v", name, err)
+		}
+	}
+}
+
+// TestDKERemovalOnMovedBranch: a removal written on a branch that moved
+// since it was read is rebased (the claim another writer removed first is
+// no change) unless the writer asked to refuse.
+func TestDKERemovalOnMovedBranch(t *testing.T) {
+	_, id1 := claimKey(t, "Sensor", 1)
+	_, id2 := claimKey(t, "Sensor", 2)
+	for _, refuse := range []bool{false, true} {
+		t.Run(fmt.Sprint("refuse=", refuse), func(t *testing.T) {
+			s, dir := newStore(t)
+			b := NewBatch()
+			for _, n := range []int{1, 2} {
+				_, err := b.PutDKEClaim("default", "Sensor", claimJSON("Sensor", n))
+				must(t, err)
+			}
+			base := commitBatch(t, s, b, "base")
+			b = NewBatch()
+			must(t, b.RemoveDKEClaim("default", "Sensor", id1))
+			commitBatch(t, s, b, "another writer forgets claim 1")
+			s.WaitBackground()
+			before := dirState(t, filepath.Join(dir, "refs"))
+			b = NewBatch()
+			must(t, b.RemoveDKEClaim("default", "Sensor", id1))
+			must(t, b.RemoveDKEClaim("default", "Sensor", id2))
+			_, err := s.Commit(b, NewMessage("forget both", "dke.run", ""), CommitOptions{Parent: base.Commit, Refuse: refuse})
+			if refuse {
+				if !errors.Is(err, ErrStale) {
+					t.Fatalf("got %v, want ErrStale", err)
+				}
+				sameState(t, before, dirState(t, filepath.Join(dir, "refs")))
+				return
+			}
+			must(t, err)
+			if got := dkeState(t, s, "main"); len(got) != 0 {
+				t.Fatalf("after the rebased removal: %v", got)
+			}
 		})
 	}
 }

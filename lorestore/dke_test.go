@@ -201,8 +201,15 @@ func testAddRemoveReadd(t *testing.T, newBatch func(*Store) *Batch) {
 		checkDKESnapshot(t, s, w.commit, w.modules, w.claims, fmt.Sprintf("c%d", i+1))
 	}
 
-	// Real git: the history of the removed-and-restored claim file names
-	// the three commits; the removed value is still in the old commits.
+	checkGitHistory(t, s, dir, fx, c1.Commit, c2.Commit, c3.Commit)
+}
+
+// checkGitHistory reads the add/remove/re-add history with real git: the
+// log of the removed-and-restored claim file names the three commits, the
+// removed values are still in the old commits, and emptied folders are
+// gone; DKEChanges agrees.
+func checkGitHistory(t *testing.T, s *Store, dir string, fx dkeFixture, c1, c2, c3 plumbing.Hash) {
+	t.Helper()
 	s.WaitBackground()
 	fsckClean(t, dir)
 	path := dkeClaimFile("Sensor", fx.ids[0])
@@ -212,27 +219,27 @@ func testAddRemoveReadd(t *testing.T, newBatch func(*Store) *Batch) {
 		t.Fatalf("git log -- %s = %v, want %v", path, log, want)
 	}
 	canon, _ := canonicalEnvelope("", claimJSON("Sensor", 0), "kind", "Sensor")
-	if got := git(t, dir, "show", c1.Commit.String()+":"+path); got != string(canon) {
+	if got := git(t, dir, "show", c1.String()+":"+path); got != string(canon) {
 		t.Fatalf("git show c1:%s = %q, want %q", path, got, canon)
 	}
-	if out, err := gitErr(dir, "show", c2.Commit.String()+":"+path); err == nil {
+	if out, err := gitErr(dir, "show", c2.String()+":"+path); err == nil {
 		t.Fatalf("c2 still holds %s: %q", path, out)
 	}
-	if got := git(t, dir, "show", c1.Commit.String()+":dke/default/modules/watch.json"); !strings.Contains(got, `"w1"`) {
+	if got := git(t, dir, "show", c1.String()+":dke/default/modules/watch.json"); !strings.Contains(got, `"w1"`) {
 		t.Fatalf("the removed module's old value: %q", got)
 	}
 	// The Room kind lost its last claim: no empty folder is left.
-	if got := git(t, dir, "ls-tree", "-r", "--name-only", c3.Commit.String(), "dke/default/claims/Room"); got != "" {
+	if got := git(t, dir, "ls-tree", "-r", "--name-only", c3.String(), "dke/default/claims/Room"); got != "" {
 		t.Fatalf("an emptied kind is still in the tree: %q", got)
 	}
-	if got := git(t, dir, "ls-tree", "-d", "--name-only", c3.Commit.String(), "dke/default/claims/"); strings.TrimSpace(got) != "dke/default/claims/Sensor" {
+	if got := git(t, dir, "ls-tree", "-d", "--name-only", c3.String(), "dke/default/claims/"); strings.TrimSpace(got) != "dke/default/claims/Sensor" {
 		t.Fatalf("claim kinds at c3: %q", got)
 	}
 	if ps, err := s.Fsck(); err != nil || len(ps) != 0 {
 		t.Fatalf("fsck: %v %v", ps, err)
 	}
 
-	changes, err := s.DKEChanges(c2.Commit)
+	changes, err := s.DKEChanges(c2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +251,7 @@ func testAddRemoveReadd(t *testing.T, newBatch func(*Store) *Batch) {
 	if !slices.Equal(changes, wantChanges) {
 		t.Fatalf("changes of c2 = %+v, want %+v", changes, wantChanges)
 	}
-	if sc, err := s.Changes(c2.Commit); err != nil || len(sc) != 0 {
+	if sc, err := s.Changes(c2); err != nil || len(sc) != 0 {
 		t.Fatalf("scope changes of a DKE commit: %v %v", sc, err)
 	}
 }
