@@ -4,6 +4,9 @@
 package lorestore
 
 import (
+	"bytes"
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/deloreis/deloreis/objects"
@@ -168,6 +171,12 @@ func (s *Store) DKEChanges(commit plumbing.Hash) ([]DKEChange, error) {
 		}
 		out = append(out, c)
 		return nil
+	})
+	// The walk reports a folder's additions before its removals; sort to
+	// the tree's order: by store, claims (by kind and id) before modules.
+	slices.SortStableFunc(out, func(a, b DKEChange) int {
+		return cmp.Or(cmp.Compare(a.Store, b.Store), cmp.Compare(a.Module, b.Module),
+			cmp.Compare(a.Kind, b.Kind), bytes.Compare(a.ID[:], b.ID[:]))
 	})
 	return out, err
 }

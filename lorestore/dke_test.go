@@ -247,9 +247,18 @@ func checkGitHistory(t *testing.T, s *Store, dir string, fx dkeFixture, c1, c2, 
 		{Store: "default", Kind: "Sensor", ID: fx.ids[0], Removed: true},
 		{Store: "default", Module: "inventory", Replaced: true},
 	}
-	slices.SortFunc(changes, func(a, b DKEChange) int { return strings.Compare(a.Module, b.Module) })
 	if !slices.Equal(changes, wantChanges) {
 		t.Fatalf("changes of c2 = %+v, want %+v", changes, wantChanges)
+	}
+	changes, err = s.DKEChanges(c3)
+	must(t, err)
+	wantChanges = []DKEChange{
+		{Store: "default", Kind: "Room", ID: fx.ids[3], Removed: true},
+		{Store: "default", Kind: "Sensor", ID: fx.ids[0]},
+		{Store: "default", Module: "watch", Removed: true},
+	}
+	if !slices.Equal(changes, wantChanges) {
+		t.Fatalf("changes of c3 = %+v, want %+v", changes, wantChanges)
 	}
 	if sc, err := s.Changes(c2); err != nil || len(sc) != 0 {
 		t.Fatalf("scope changes of a DKE commit: %v %v", sc, err)
