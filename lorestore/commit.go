@@ -205,14 +205,19 @@ func (s *Store) afterCommit() {
 	}()
 }
 
-// writeTree merges the insertions of ins into the tree base (zero: an empty
+// writeTree applies the changes of ins to the tree base (zero: an empty
 // tree) and writes every tree that changes, each once. Subtrees ins does
 // not touch are reused by hash. The old entries are sorted already, so new
-// ones are found by binary search and merged in: a one-object commit on a
-// big store costs a few tree encodings, not a sort of every shard. Blobs
-// of an in-memory batch are written here; a streaming batch's are in ob
-// already. cache keeps the new trees decoded in the store's cache.
+// ones are found by binary search and merged in: a one-file commit on a
+// big store costs a few tree encodings, not a sort of every shard. A
+// folder left empty is dropped (git has no empty trees) and the zero hash
+// returned for it. Blobs of an in-memory batch are written here; a
+// streaming batch's are in ob already. cache keeps the new trees decoded
+// in the store's cache.
 func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, b *Batch, ins *dirIns, path string, cache bool) (plumbing.Hash, error) {
+	if ins.drop {
+		base = plumbing.ZeroHash
+	}
 	var old []treeEntry
 	if !base.IsZero() {
 		var err error
@@ -220,11 +225,14 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, b *Batch, ins *dirI
 			return plumbing.ZeroHash, err
 		}
 	}
-	adds, err := fileAdds(ob, old, b, ins.sortedFiles(), path)
-	if err != nil {
+	ed := treeEdit{replace: map[int]plumbing.Hash{}}
+	var err error
+	if ed.adds, err = fileAdds(ob, old, b, ins.sortedFiles(), path); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	replace := map[int]plumbing.Hash{}
+	if err := ed.files(ob, old, b, ins, path); err != nil {
+		return plumbing.ZeroHash, err
+	}
 	for name, sub := range ins.dirs {
 		var subBase plumbing.Hash
 		i, ok := entryIndex(old, name)
@@ -239,16 +247,21 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, b *Batch, ins *dirI
 			return plumbing.ZeroHash, err
 		}
 		switch {
-		case !ok:
-			adds = append(adds, treeEntry{name: name, mode: modeTree, hash: h})
-		case h != subBase:
-			replace[i] = h
+		case !ok && !h.IsZero():
+			ed.adds = append(ed.adds, treeEntry{name: name, mode: modeTree, hash: h})
+		case ok && h.IsZero():
+			ed.drop(i)
+		case ok && h != subBase:
+			ed.replace[i] = h
 		}
 	}
-	if len(adds) == 0 && len(replace) == 0 {
+	if len(ed.adds) == 0 && len(ed.replace) == 0 && len(ed.drops) == 0 {
 		return base, nil
 	}
-	es := mergeEntries(old, adds, replace)
+	es := mergeEntries(old, ed.adds, ed.replace, ed.drops)
+	if len(es) == 0 {
+		return plumbing.ZeroHash, nil
+	}
 	data, err := encodeTree(es)
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -258,6 +271,52 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, b *Batch, ins *dirI
 		s.cacheTree(h, es)
 	}
 	return h, nil
+}
+
+// treeEdit is what changes in one tree: entries to add, old entries
+// whose hash is replaced, and old entries dropped (by index).
+type treeEdit struct {
+	adds    []treeEntry
+	replace map[int]plumbing.Hash
+	drops   map[int]bool
+}
+
+func (ed *treeEdit) drop(i int) {
+	if ed.drops == nil {
+		ed.drops = map[int]bool{}
+	}
+	ed.drops[i] = true
+}
+
+// files adds or replaces the named files of ins and drops the removed
+// ones old holds; removing a file old lacks changes nothing.
+func (ed *treeEdit) files(ob *odb.Batch, old []treeEntry, b *Batch, ins *dirIns, path string) error {
+	for name, n := range ins.named {
+		blob := n.blob
+		if n.data >= 0 {
+			blob = ob.Add(plumbing.BlobObject, b.data[n.data])
+		}
+		i, ok := entryIndex(old, name)
+		switch {
+		case !ok:
+			ed.adds = append(ed.adds, treeEntry{name: name, mode: modeBlob, hash: blob})
+		case old[i].isTree():
+			return &CorruptError{Path: path + name, Reason: "a folder where a file belongs"}
+		case old[i].hash != blob:
+			ed.replace[i] = blob
+		}
+	}
+	for name := range ins.removes {
+		i, ok := entryIndex(old, name)
+		if !ok {
+			continue
+		}
+		if old[i].isTree() {
+			return &CorruptError{Path: path + name, Reason: "a folder where a file belongs"}
+		}
+		ed.drop(i)
+	}
+	return nil
 }
 
 // fileAdds returns the entries of files that old lacks, writing the blobs
@@ -298,9 +357,10 @@ func entryIndex(es []treeEntry, name string) (int, bool) {
 	return 0, false
 }
 
-// mergeEntries returns old with the replaced hashes and the new entries
-// merged in, in git's order. old is not modified (it may be cached).
-func mergeEntries(old, adds []treeEntry, replace map[int]plumbing.Hash) []treeEntry {
+// mergeEntries returns old without the dropped entries, with the replaced
+// hashes and the new entries merged in, in git's order. old is not
+// modified (it may be cached).
+func mergeEntries(old, adds []treeEntry, replace map[int]plumbing.Hash, drops map[int]bool) []treeEntry {
 	sortEntries(adds)
 	out := make([]treeEntry, 0, len(old)+len(adds))
 	j := 0
@@ -308,6 +368,9 @@ func mergeEntries(old, adds []treeEntry, replace map[int]plumbing.Hash) []treeEn
 		for j < len(adds) && gitLess(adds[j], e) {
 			out = append(out, adds[j])
 			j++
+		}
+		if drops[i] {
+			continue
 		}
 		if h, ok := replace[i]; ok {
 			e.hash = h

@@ -4,6 +4,9 @@
 package lorestore
 
 import (
+	"bytes"
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/deloreis/deloreis/objects"
@@ -18,31 +21,16 @@ type Change struct {
 	Removed bool
 }
 
-// Changes lists what a commit changed against its first parent (for the
-// first commit, everything it holds), in tree order.
+// Changes lists the scope objects a commit changed against its first
+// parent (for the first commit, everything it holds), in tree order.
+// DKEChanges lists the rest.
 func (s *Store) Changes(commit plumbing.Hash) ([]Change, error) {
-	c, err := s.readCommit(commit)
-	if err != nil {
-		return nil, err
-	}
-	var parentTree plumbing.Hash
-	if len(c.parents) > 0 {
-		pc, err := s.readCommit(c.parents[0])
-		if err != nil {
-			return nil, err
-		}
-		parentTree = pc.tree
-	}
-	newScopes, err := s.subtree(c.tree, scopesDir)
-	if err != nil {
-		return nil, err
-	}
-	oldScopes, err := s.subtree(parentTree, scopesDir)
+	oldScopes, newScopes, err := s.commitSubtrees(commit, scopesDir)
 	if err != nil {
 		return nil, err
 	}
 	var out []Change
-	err = s.diffFiles(oldScopes, newScopes, nil, func(path []string, name string, removed bool) error {
+	err = s.diffFiles(oldScopes, newScopes, nil, func(path []string, name string, removed, _ bool) error {
 		id, ok := objectFileID(name)
 		if !ok || len(path) < 2 {
 			return nil
@@ -62,9 +50,13 @@ func objectFileID(name string) (objects.ID, bool) {
 	return id, err == nil
 }
 
+// diffFn is told of one file a diff found: added (or, with replaced, its
+// content changed), or removed.
+type diffFn func(path []string, name string, removed, replaced bool) error
+
 // diffFiles calls fn for every file present on one side only (or changed),
 // descending only where subtree hashes differ.
-func (s *Store) diffFiles(oldTree, newTree plumbing.Hash, path []string, fn func(path []string, name string, removed bool) error) error {
+func (s *Store) diffFiles(oldTree, newTree plumbing.Hash, path []string, fn diffFn) error {
 	if oldTree == newTree {
 		return nil
 	}
@@ -103,7 +95,7 @@ func (s *Store) diffFiles(oldTree, newTree plumbing.Hash, path []string, fn func
 }
 
 // diffEntry reports e (added when adding, else removed) against other.
-func (s *Store) diffEntry(other treeEntry, hasOther bool, e treeEntry, adding bool, path []string, fn func([]string, string, bool) error) error {
+func (s *Store) diffEntry(other treeEntry, hasOther bool, e treeEntry, adding bool, path []string, fn diffFn) error {
 	sub := append(append([]string(nil), path...), e.name)
 	if e.isTree() {
 		var otherTree plumbing.Hash
@@ -115,11 +107,76 @@ func (s *Store) diffEntry(other treeEntry, hasOther bool, e treeEntry, adding bo
 		}
 		return s.diffFiles(e.hash, otherTree, sub, fn)
 	}
-	if err := fn(path, e.name, !adding); err != nil {
+	if err := fn(path, e.name, !adding, adding && hasOther && !other.isTree()); err != nil {
 		return err
 	}
 	if hasOther && other.isTree() && adding {
 		return s.diffFiles(other.hash, plumbing.ZeroHash, sub, fn)
 	}
 	return nil
+}
+
+// commitSubtrees returns the folder dir of a commit's first parent (zero
+// for a root commit or when absent) and of the commit itself.
+func (s *Store) commitSubtrees(commit plumbing.Hash, dir string) (old, cur plumbing.Hash, err error) {
+	c, err := s.readCommit(commit)
+	if err != nil {
+		return old, cur, err
+	}
+	if len(c.parents) > 0 {
+		pc, err := s.readCommit(c.parents[0])
+		if err != nil {
+			return old, cur, err
+		}
+		if old, err = s.subtree(pc.tree, dir); err != nil {
+			return old, cur, err
+		}
+	}
+	cur, err = s.subtree(c.tree, dir)
+	return old, cur, err
+}
+
+// DKEChange is one file of the dke/ namespace a commit added, replaced
+// or removed: a module (Module set) or a claim (Kind and ID set).
+type DKEChange struct {
+	Store    string
+	Module   string
+	Kind     string
+	ID       objects.ID
+	Removed  bool
+	Replaced bool // a module whose content changed
+}
+
+// DKEChanges lists what a commit changed under dke/ against its first
+// parent, in tree order.
+func (s *Store) DKEChanges(commit plumbing.Hash) ([]DKEChange, error) {
+	oldTree, newTree, err := s.commitSubtrees(commit, dkeDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []DKEChange
+	err = s.diffFiles(oldTree, newTree, nil, func(path []string, name string, removed, replaced bool) error {
+		c := DKEChange{Removed: removed, Replaced: replaced}
+		switch {
+		case len(path) == 2 && path[1] == dkeModulesDir && strings.HasSuffix(name, ".json"):
+			c.Store, c.Module = path[0], strings.TrimSuffix(name, ".json")
+		case len(path) == 4 && path[1] == dkeClaimsDir:
+			id, ok := objectFileID(name)
+			if !ok {
+				return nil
+			}
+			c.Store, c.Kind, c.ID = path[0], path[2], id
+		default:
+			return nil
+		}
+		out = append(out, c)
+		return nil
+	})
+	// The walk reports a folder's additions before its removals; sort to
+	// the tree's order: by store, claims (by kind and id) before modules.
+	slices.SortStableFunc(out, func(a, b DKEChange) int {
+		return cmp.Or(cmp.Compare(a.Store, b.Store), cmp.Compare(a.Module, b.Module),
+			cmp.Compare(a.Kind, b.Kind), bytes.Compare(a.ID[:], b.ID[:]))
+	})
+	return out, err
 }

@@ -17,4 +17,12 @@
 //	scopes/<scope>/decisions/<id>.json
 //	scopes/<scope>/attacks/<id>.json
 //	scopes/<scope>/standing/<claim-id>/<id>.json
+//	dke/<store>/modules/<name>.json             a DKE module, replaced on put
+//	dke/<store>/claims/<Kind>/<ab>/<id>.json    a DKE claim, sharded by id prefix
+//
+// Every write is a Batch: objects put into a scope, DKE modules and
+// claims put into a DKE store, and removals of any of those files (a
+// removal of a file the parent lacks is no change; a folder left empty
+// goes). History keeps every removed value: the commit before a removal
+// still holds it, as `git log` and `git show` read.
 package lorestore

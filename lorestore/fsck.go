@@ -30,7 +30,8 @@ func (p Problem) String() string { return p.Where + ": " + p.What }
 //   - every ref and HEAD is well formed, and every ref names a commit;
 //   - every commit reachable from every branch decodes, holds a valid
 //     lore.json, and every object file it holds sits where its id says and
-//     decodes and validates.
+//     decodes and validates; every DKE module and claim is canonical JSON
+//     filed under valid names, a claim under its own id and kind.
 //
 // Remote-tracking refs are quarantine: they must name commits, but what
 // they hold is checked only when it is merged. The error is for a check

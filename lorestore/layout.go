@@ -108,13 +108,6 @@ func (b *Batch) Put(scope string, o objects.Object) (objects.ID, error) {
 		return objects.ID{}, err
 	}
 	id := objects.ID(sumID(data))
-	f := fileIns{id: id, data: -1}
-	if b.ob != nil {
-		f.blob = b.ob.Add(plumbing.BlobObject, data)
-	} else {
-		f.data = int32(len(b.data))
-		b.data = append(b.data, data)
-	}
 	d := b.root.dir(scopesDir).dir(scope)
 	switch kind := kindOf(o.Type()); kind {
 	case Claims:
@@ -124,13 +117,34 @@ func (b *Batch) Put(scope string, o objects.Object) (objects.ID, error) {
 	default:
 		d = d.dir(string(kind))
 	}
-	d.files = append(d.files, f)
-	d.sorted = false
-	b.n++
+	b.addFile(d, id, data)
 	return id, nil
 }
 
-// Len is the number of distinct objects in the batch.
+// addFile files the object data, whose id is id, in folder d; it undoes
+// an earlier removal of the same file in this batch (the later call wins).
+func (b *Batch) addFile(d *dirIns, id objects.ID, data []byte) {
+	f := fileIns{id: id}
+	f.blob, f.data = b.stash(data)
+	if d.removes != nil {
+		delete(d.removes, fileName(id))
+	}
+	d.files = append(d.files, f)
+	d.sorted = false
+	b.n++
+}
+
+// stash keeps data for the commit: streamed into the pack now (its git
+// name returned), or kept in memory (its index in b.data returned, else -1).
+func (b *Batch) stash(data []byte) (plumbing.Hash, int32) {
+	if b.ob != nil {
+		return b.ob.Add(plumbing.BlobObject, data), -1
+	}
+	b.data = append(b.data, data)
+	return plumbing.ZeroHash, int32(len(b.data) - 1)
+}
+
+// Len is the number of distinct files the batch adds or replaces.
 func (b *Batch) Len() int {
 	if b.spent {
 		return 0
@@ -156,11 +170,25 @@ var shardNames = func() (out [256]string) {
 	return out
 }()
 
-// dirIns is the trie of entries a commit inserts, one node per folder.
+// dirIns is the trie of what a commit changes, one node per folder:
+// files named by their id (objects, DKE claims), files named otherwise
+// (DKE modules, replaced when put again), and names to remove. Of a put
+// and a removal of the same file, the later call wins; the maps stay nil
+// in a batch that never uses them, so a batch of a million objects pays
+// nothing for them.
 type dirIns struct {
-	files  []fileIns
-	dirs   map[string]*dirIns
-	sorted bool // files are sorted by id, without repeats
+	files   []fileIns
+	named   map[string]namedIns // file name -> its new content
+	removes map[string]struct{} // file names to remove from the base
+	dirs    map[string]*dirIns
+	drop    bool // the base folder is dropped whole; only what the batch puts stays
+	sorted  bool // files are sorted by id, without repeats
+}
+
+// namedIns is a file whose name is not its id: its blob, as fileIns.
+type namedIns struct {
+	blob plumbing.Hash
+	data int32
 }
 
 // fileIns is one object file to insert: its id (the file is <id>.json) and
@@ -201,7 +229,7 @@ func (d *dirIns) sortedFiles() []fileIns {
 }
 
 func (d *dirIns) count() int {
-	n := len(d.sortedFiles())
+	n := len(d.sortedFiles()) + len(d.named)
 	for _, sub := range d.dirs {
 		n += sub.count()
 	}

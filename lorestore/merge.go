@@ -341,16 +341,25 @@ func (s *Store) merge3Entry(ob *odb.Batch, b, o, t treeEntry, path string) (tree
 	case t == b:
 		return o, present(o), nil
 	}
+	// Folders on every side that has the name: an absent one is an empty
+	// folder, so a side that removed a folder's last file merges with a
+	// side that added to it.
 	bothTrees := (!present(o) || o.isTree()) && (!present(t) || t.isTree()) && (!present(b) || b.isTree())
-	if bothTrees && present(o) && present(t) {
+	if bothTrees {
 		h, err := s.merge3(ob, b.hash, o.hash, t.hash, path+"/")
 		if err != nil || h.IsZero() {
 			return treeEntry{}, false, err
 		}
-		return treeEntry{name: o.name, mode: modeTree, hash: h}, true, nil
+		name := o.name
+		if !present(o) {
+			name = t.name
+		}
+		return treeEntry{name: name, mode: modeTree, hash: h}, true, nil
 	}
 	reason := "both sides changed it differently"
-	if strings.HasPrefix(path, scopesDir+"/") && strings.HasSuffix(path, ".json") {
+	parts := strings.Split(path, "/")
+	module := len(parts) == 4 && parts[0] == dkeDir && parts[2] == dkeModulesDir
+	if strings.HasSuffix(path, ".json") && present(o) && present(t) && !module {
 		reason = "an object file differs between the sides, so one side's store is corrupt"
 	}
 	return treeEntry{}, false, &MergeError{Path: path, Reason: reason}

@@ -182,6 +182,8 @@ func (v *verifier) tree(oldTree, newTree plumbing.Hash, path []string) error {
 //	scopes/<scope>/claims/<ab>/<id>.json
 //	scopes/<scope>/{decisions,attacks}/<id>.json
 //	scopes/<scope>/standing/<claim-id>/<id>.json
+//	dke/<store>/modules/<name>.json
+//	dke/<store>/claims/<Kind>/<ab>/<id>.json
 func (v *verifier) entry(path []string, e treeEntry) error {
 	p := strings.Join(path, "/")
 	wantTree := func(yes bool) error {
@@ -193,6 +195,9 @@ func (v *verifier) entry(path []string, e treeEntry) error {
 		}
 		return nil
 	}
+	if len(path) > 1 && path[0] == dkeDir {
+		return v.dkeEntry(path, e, wantTree)
+	}
 	switch len(path) {
 	case 1:
 		switch e.name {
@@ -201,10 +206,10 @@ func (v *verifier) entry(path []string, e treeEntry) error {
 				return err
 			}
 			return v.header(p, e.hash)
-		case scopesDir:
+		case scopesDir, dkeDir:
 			return wantTree(true)
 		}
-		return v.fail(p, e.hash, "the layout has no place for it (only %s and %s/ are allowed)", headerPath, scopesDir)
+		return v.fail(p, e.hash, "the layout has no place for it (only %s, %s/ and %s/ are allowed)", headerPath, scopesDir, dkeDir)
 	case 2:
 		if checkScope(e.name) != nil {
 			return v.fail(p, e.hash, "%q is not a valid scope name", e.name)
@@ -306,4 +311,76 @@ func oneLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// dkeEntry is entry for a path under dke/: every folder name valid, a
+// module file <name>.json holding a canonical JSON object whose "name" is
+// name, a claim file <id>.json in its id's shard holding canonical JSON
+// bytes that hash to id, an object whose "kind" is its kind folder.
+func (v *verifier) dkeEntry(path []string, e treeEntry, wantTree func(bool) error) error {
+	p := strings.Join(path, "/")
+	switch {
+	case len(path) == 2:
+		if checkDKEStore(e.name) != nil {
+			return v.fail(p, e.hash, "%q is not a valid DKE store id", e.name)
+		}
+		return wantTree(true)
+	case len(path) == 3:
+		if e.name != dkeModulesDir && e.name != dkeClaimsDir {
+			return v.fail(p, e.hash, "%q is not a section of a DKE store (%s, %s)", e.name, dkeModulesDir, dkeClaimsDir)
+		}
+		return wantTree(true)
+	case path[2] == dkeModulesDir && len(path) == 4:
+		if err := wantTree(false); err != nil {
+			return err
+		}
+		name, ok := strings.CutSuffix(e.name, ".json")
+		if !ok || checkModuleName(name) != nil {
+			return v.fail(p, e.hash, "%q is not a module file <module name>.json", e.name)
+		}
+		return v.dkeBlob(p, e.hash, nil, "name", name)
+	case path[2] == dkeClaimsDir && len(path) == 4:
+		if checkClaimKind(e.name) != nil {
+			return v.fail(p, e.hash, "%q is not a valid claim kind", e.name)
+		}
+		return wantTree(true)
+	case path[2] == dkeClaimsDir && len(path) == 5:
+		if !isShard(e.name) {
+			return v.fail(p, e.hash, "%q is not a two-digit shard of claim ids", e.name)
+		}
+		return wantTree(true)
+	case path[2] == dkeClaimsDir && len(path) == 6:
+		if err := wantTree(false); err != nil {
+			return err
+		}
+		id, ok := objectFileID(e.name)
+		if !ok {
+			return v.fail(p, e.hash, "%q is not a claim file name <id>.json", e.name)
+		}
+		if path[4] != id.String()[:2] {
+			return v.fail(p, e.hash, "claim %s is filed in shard %s, not %s", id, path[4], id.String()[:2])
+		}
+		return v.dkeBlob(p, e.hash, &id, "kind", path[3])
+	}
+	return v.fail(p, e.hash, "the layout has no place this deep in %s", path[2])
+}
+
+// dkeBlob checks a DKE file's bytes: canonical JSON, an object whose
+// member field is want, hashing to id when the file is named by one.
+func (v *verifier) dkeBlob(p string, h plumbing.Hash, id *objects.ID, field, want string) error {
+	v.blobs++
+	data, err := v.s.readBlob(h)
+	if err != nil {
+		return v.fail(p, h, "%v", err)
+	}
+	if id != nil && objects.ID(sumID(data)) != *id {
+		return v.fail(p, h, "bytes do not hash to the file's id %s", *id)
+	}
+	if !isCanonical(data) {
+		return v.fail(p, h, "not canonical JSON (RFC 8785)")
+	}
+	if err := checkEnvelope(data, field, want); err != nil {
+		return v.fail(p, h, "%v", err)
+	}
+	return nil
 }
