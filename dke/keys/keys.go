@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/deloreis/deloreis/objects"
 )
 
 // FileName is the keyring's file name inside the lorestore directory.
@@ -54,7 +56,7 @@ func (g Grant) CanWrite() bool { return g.Mode == Write }
 var (
 	ErrUnknownKey = errors.New("keys: no such key")
 	ErrBadMode    = errors.New("keys: mode must be read or write")
-	ErrBadStore   = errors.New("keys: store id must be an identifier of letters, digits, '_' and '-'")
+	ErrBadStore   = errors.New("keys: a store id is letters and digits, with '-' or '_' inside")
 	ErrLocked     = errors.New("keys: the keyring is being changed by another process")
 )
 
@@ -68,20 +70,10 @@ type Ring struct{ path string }
 // exist yet: then no key is known).
 func Open(dir string) *Ring { return &Ring{path: filepath.Join(dir, FileName)} }
 
-// ValidStore reports whether id can name a DKE store: 1 to 64 letters,
-// digits, '_' or '-', starting with a letter or digit. It becomes a tree
-// entry name, so nothing a path or a ref could use is allowed.
-func ValidStore(id string) bool {
-	if id == "" || len(id) > 64 || id[0] == '-' || id[0] == '_' {
-		return false
-	}
-	for _, c := range id {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// ValidStore reports whether id can name a DKE store: the lorestore's
+// rule for a store id (objects.ValidID), so that a key can only ever
+// name a store the lorestore could hold.
+func ValidStore(id string) bool { return objects.ValidID(id) }
 
 // Create makes a new key for store with mode, records its hash and
 // returns the key. It is the only time the key is seen.

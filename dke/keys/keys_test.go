@@ -75,7 +75,7 @@ func TestCreateRefusals(t *testing.T) {
 		{"-x", Write, ErrBadStore},
 		{"refs/heads/main", Write, ErrBadStore},
 		{"a\nb", Write, ErrBadStore},
-		{strings.Repeat("s", 65), Write, ErrBadStore},
+		{strings.Repeat("s", 300), Write, ErrBadStore},
 	} {
 		if _, err := r.Create(c.store, c.mode, now); !errors.Is(err, c.want) {
 			t.Errorf("create(%q, %q): %v, want %v", c.store, c.mode, err, c.want)
