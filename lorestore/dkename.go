@@ -7,9 +7,9 @@ package lorestore
 import (
 	"errors"
 	"fmt"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/deloreis/deloreis/internal/xid"
 	"github.com/deloreis/deloreis/objects"
 	"golang.org/x/text/unicode/norm"
 )
@@ -72,9 +72,9 @@ func identProblem(s string, underscoreStart bool) string {
 	for i, r := range s {
 		switch {
 		case i == 0 && r == '_' && underscoreStart:
-		case i == 0 && !isXIDStart(r):
+		case i == 0 && !xid.Start(r):
 			return fmt.Sprintf("starts with %q, not a letter (XID_Start)", r)
-		case i > 0 && !isXIDContinue(r):
+		case i > 0 && !xid.Continue(r):
 			return fmt.Sprintf("has %q, not an identifier character (XID_Continue)", r)
 		}
 	}
@@ -82,54 +82,4 @@ func identProblem(s string, underscoreStart bool) string {
 		return "not in Unicode NFC"
 	}
 	return ""
-}
-
-// isIDStart and isIDContinue are Unicode's ID_Start and ID_Continue.
-func isIDStart(r rune) bool {
-	if unicode.Is(unicode.Pattern_Syntax, r) || unicode.Is(unicode.Pattern_White_Space, r) {
-		return false
-	}
-	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)
-}
-
-func isIDContinue(r rune) bool {
-	if isIDStart(r) {
-		return true
-	}
-	if unicode.Is(unicode.Pattern_Syntax, r) || unicode.Is(unicode.Pattern_White_Space, r) {
-		return false
-	}
-	return unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc) || unicode.Is(unicode.Other_ID_Continue, r)
-}
-
-// isXIDStart is ID_Start closed under NFKC; ASCII is decided at once.
-func isXIDStart(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
-	}
-	if !isIDStart(r) {
-		return false
-	}
-	for i, c := range norm.NFKC.String(string(r)) {
-		if i == 0 && !isIDStart(c) || i > 0 && !isIDContinue(c) {
-			return false
-		}
-	}
-	return true
-}
-
-// isXIDContinue is ID_Continue closed under NFKC.
-func isXIDContinue(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
-	}
-	if !isIDContinue(r) {
-		return false
-	}
-	for _, c := range norm.NFKC.String(string(r)) {
-		if !isIDContinue(c) {
-			return false
-		}
-	}
-	return true
 }

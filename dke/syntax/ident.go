@@ -5,65 +5,18 @@ package syntax
 
 import (
 	"fmt"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/deloreis/deloreis/internal/xid"
 	"golang.org/x/text/unicode/norm"
 )
 
-// isIDStart reports whether r has Unicode's ID_Start property.
-func isIDStart(r rune) bool {
-	if unicode.Is(unicode.Pattern_Syntax, r) || unicode.Is(unicode.Pattern_White_Space, r) {
-		return false
-	}
-	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)
-}
-
-// isIDContinue reports whether r has Unicode's ID_Continue property.
-func isIDContinue(r rune) bool {
-	if isIDStart(r) {
-		return true
-	}
-	if unicode.Is(unicode.Pattern_Syntax, r) || unicode.Is(unicode.Pattern_White_Space, r) {
-		return false
-	}
-	return unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc) || unicode.Is(unicode.Other_ID_Continue, r)
-}
-
-// IsXIDStart reports whether r has Unicode's XID_Start property: ID_Start
-// closed under NFKC (the NFKC form of r is itself an identifier start
-// followed by identifier characters).
-func IsXIDStart(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
-	}
-	if !isIDStart(r) {
-		return false
-	}
-	k := norm.NFKC.String(string(r))
-	for i, c := range k {
-		if i == 0 && !isIDStart(c) || i > 0 && !isIDContinue(c) {
-			return false
-		}
-	}
-	return true
-}
+// IsXIDStart reports whether r has Unicode's XID_Start property
+// (internal/xid, shared with the lorestore's dke/ names).
+func IsXIDStart(r rune) bool { return xid.Start(r) }
 
 // IsXIDContinue reports whether r has Unicode's XID_Continue property.
-func IsXIDContinue(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
-	}
-	if !isIDContinue(r) {
-		return false
-	}
-	for _, c := range norm.NFKC.String(string(r)) {
-		if !isIDContinue(c) {
-			return false
-		}
-	}
-	return true
-}
+func IsXIDContinue(r rune) bool { return xid.Continue(r) }
 
 // isNameStart reports whether r may start a name: XID_Start or '_'.
 func isNameStart(r rune) bool { return r == '_' || IsXIDStart(r) }
