@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/deloreis/deloreis/lorestore"
 )
 
 // runGuarded runs a command line that must not block; when it has not
@@ -228,5 +230,55 @@ func TestProjectStoreFromToml(t *testing.T) {
 	mustRun(t, "import", "../../testdata/dli/camelot.dli", "--project", proj, "--materialize")
 	if log := mustRun(t, "log", "--oneline", "--project", proj); !strings.Contains(log, "import camelot.dli") {
 		t.Fatalf("log --project does not read the store deloreis.toml names:\n%s", log)
+	}
+}
+
+// TestShowDKEChanges: show lists what a commit added, replaced and
+// removed under dke/ (text, --name-only and json), beside the scopes.
+func TestShowDKEChanges(t *testing.T) {
+	dir := t.TempDir()
+	s, err := lorestore.Init(dir, lorestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := lorestore.NewBatch()
+	if err := b.PutModule("default", "inventory", []byte(`{"name":"inventory","source":"a"}`)); err != nil {
+		t.Fatal(err)
+	}
+	id, err := b.PutDKEClaim("default", "Sensor", []byte(`{"kind":"Sensor","value":"kitchen"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(b, lorestore.NewMessage("dke compile inventory", "dke", ""), lorestore.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b = lorestore.NewBatch()
+	if err := b.PutModule("default", "inventory", []byte(`{"name":"inventory","source":"b"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.RemoveDKEClaim("default", "Sensor", id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(b, lorestore.NewMessage("dke run: forget", "dke", ""), lorestore.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	claim := "dke/default/claims/Sensor/" + id.String()
+	for _, c := range []struct {
+		rev  string
+		args []string
+		want []string
+	}{
+		{"main~1", nil, []string{"+ dke/default/modules/inventory\n", "+ " + claim + "\n"}},
+		{"main", nil, []string{"~ dke/default/modules/inventory\n", "- " + claim + "\n"}},
+		{"main", []string{"--name-only"}, []string{"- " + claim + "\n"}},
+		{"main", []string{"--format", "json"}, []string{`"dke_changes"`, `"replaced": true`, `"id": "` + id.String() + `"`}},
+	} {
+		out := mustRun(t, append(append([]string{"--store", dir, "show"}, c.args...), c.rev)...)
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("show %v %s: no %q in\n%s", c.args, c.rev, w, out)
+			}
+		}
 	}
 }

@@ -126,6 +126,17 @@ type commitJSON struct {
 	Summary  string        `json:"summary"`
 	Trailers []trailerJSON `json:"trailers,omitempty"`
 	Changes  []changeJSON  `json:"changes,omitempty"`
+	DKE      []dkeJSON     `json:"dke_changes,omitempty"`
+}
+
+// dkeJSON is one file of the dke/ namespace a commit changed.
+type dkeJSON struct {
+	Store    string `json:"store"`
+	Module   string `json:"module,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	ID       string `json:"id,omitempty"`
+	Removed  bool   `json:"removed"`
+	Replaced bool   `json:"replaced,omitempty"`
 }
 
 type signatureJSON struct {
@@ -245,6 +256,10 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 	if err != nil {
 		return err
 	}
+	dke, err := s.DKEChanges(h)
+	if err != nil {
+		return err
+	}
 	if f.format == "json" {
 		c := entryJSON(e)
 		for _, sc := range shown {
@@ -254,14 +269,22 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 			}
 			c.Changes = append(c.Changes, changeJSON{sc.Scope, string(sc.Kind), sc.ID.String(), sc.Removed, data})
 		}
+		for _, d := range dke {
+			j := dkeJSON{Store: d.Store, Module: d.Module, Kind: d.Kind, Removed: d.Removed, Replaced: d.Replaced}
+			if d.Module == "" {
+				j.ID = d.ID.String()
+			}
+			c.DKE = append(c.DKE, j)
+		}
 		return writeJSON(w, c)
 	}
 	for _, l := range fullEntry(e) {
 		fmt.Fprintln(w, l)
 	}
-	if len(shown) > 0 {
+	if len(shown) > 0 || len(dke) > 0 {
 		fmt.Fprintln(w)
 	}
+	defer showDKE(w, dke)
 	scope := ""
 	for _, c := range shown {
 		sign := "+"
@@ -281,6 +304,25 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 		}
 	}
 	return nil
+}
+
+// showDKE lists the DKE modules and claims a commit changed, by path
+// under dke/: + added, - removed, ~ a module whose content changed.
+func showDKE(w io.Writer, changes []lorestore.DKEChange) {
+	for _, d := range changes {
+		sign := "+"
+		switch {
+		case d.Removed:
+			sign = "-"
+		case d.Replaced:
+			sign = "~"
+		}
+		if d.Module != "" {
+			fmt.Fprintf(w, "%s dke/%s/modules/%s\n", sign, d.Store, d.Module)
+		} else {
+			fmt.Fprintf(w, "%s dke/%s/claims/%s/%s\n", sign, d.Store, d.Kind, d.ID)
+		}
+	}
 }
 
 // changedObjects reads the object of each change when load is set: an
