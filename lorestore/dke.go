@@ -2,6 +2,7 @@
 // from a batch beside the scopes' objects. The DKE runtime writes through
 // these calls only; it never writes git objects itself.
 //
+//	dke/<store_id>/store.json                    the store's header, replaced on put
 //	dke/<store_id>/modules/<name>.json           one per module, replaced on put
 //	dke/<store_id>/claims/<Kind>/<ab>/<id>.json  a claim, named by its id
 
@@ -21,6 +22,7 @@ const (
 	dkeDir        = "dke"
 	dkeModulesDir = "modules"
 	dkeClaimsDir  = "claims"
+	dkeHeaderFile = "store.json"
 )
 
 // DataError reports DKE content a batch or a branch will not take: bytes
@@ -73,6 +75,35 @@ func (b *Batch) PutModule(store, name string, data []byte) error {
 	d.named[moduleFile(name)] = namedIns{blob: blob, data: idx}
 	if d.removes != nil {
 		delete(d.removes, moduleFile(name))
+	}
+	return nil
+}
+
+// PutDKEHeader adds or replaces the header of a DKE store: what the store
+// says of itself (its creation, its logical clock). data is JSON (stored
+// canonically): an object whose "store" member is the store id.
+func (b *Batch) PutDKEHeader(store string, data []byte) error {
+	if b.spent {
+		return ErrBatchSpent
+	}
+	if err := checkDKEStore(store); err != nil {
+		return err
+	}
+	canon, err := canonicalEnvelope(dkeDir+"/"+store+"/"+dkeHeaderFile, data, "store", store)
+	if err != nil {
+		return err
+	}
+	d := b.walkDir([]string{dkeDir, store})
+	blob, idx := b.stash(canon)
+	if d.named == nil {
+		d.named = map[string]namedIns{}
+	}
+	if _, again := d.named[dkeHeaderFile]; !again {
+		b.n++
+	}
+	d.named[dkeHeaderFile] = namedIns{blob: blob, data: idx}
+	if d.removes != nil {
+		delete(d.removes, dkeHeaderFile)
 	}
 	return nil
 }

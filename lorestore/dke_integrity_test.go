@@ -61,6 +61,9 @@ func dkeBadEdits(t *testing.T) map[string]map[string][]byte {
 		"bad-store-id":         {"dke/a.b/modules/m.json": mod("m", "")},
 		"unknown-dke-section":  {"dke/default/rules/m.json": mod("m", "")},
 		"stray-dke-file":       {"dke/README": []byte("hello\n")},
+		"header-other-store":   {"dke/default/store.json": []byte(`{"store":"other"}`)},
+		"header-not-canonical": {"dke/default/store.json": []byte(`{ "store": "default" }`)},
+		"header-is-a-folder":   {"dke/default/store.json/x.json": mod("x", "")},
 		"store-is-a-file":      {"dke/other": []byte("{}")},
 	}
 }

@@ -117,6 +117,37 @@ func (sn *Snapshot) Module(store, name string) ([]byte, error) {
 	return sn.readModule(fileRef{blob: e.hash, path: strings.Join(modulePath(store), "/") + "/" + moduleFile(name)}, name)
 }
 
+// DKEHeader reads the header of a DKE store (ErrNotFound when the store
+// has none).
+func (sn *Snapshot) DKEHeader(store string) ([]byte, error) {
+	if err := checkDKEStore(store); err != nil {
+		return nil, err
+	}
+	dir, ok, err := sn.walk(dkeDir, store)
+	if err != nil {
+		return nil, err
+	}
+	var e treeEntry
+	if ok {
+		e, ok, err = sn.lookup(dir, dkeHeaderFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !ok || e.isTree() {
+		return nil, fmt.Errorf("%w: header of DKE store %s", ErrNotFound, store)
+	}
+	path := dkeDir + "/" + store + "/" + dkeHeaderFile
+	data, err := sn.s.readBlob(e.hash)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkEnvelope(data, "store", store); err != nil {
+		return nil, &CorruptError{Path: path, Reason: err.Error()}
+	}
+	return data, nil
+}
+
 // Modules reads every module of a DKE store, by name.
 func (sn *Snapshot) Modules(store string) (map[string][]byte, error) {
 	fs, err := sn.moduleFiles(store)

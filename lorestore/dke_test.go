@@ -338,3 +338,47 @@ func checkDKESnapshot(t *testing.T, s *Store, commit plumbing.Hash, modules map[
 		t.Fatalf("%s: a missing claim: %v", label, err)
 	}
 }
+
+// TestDKEHeader: a store's header is put, replaced and read back; a
+// header naming another store is refused with the batch unchanged; real
+// git and our fsck accept it, and a header arriving by merge is verified.
+func TestDKEHeader(t *testing.T) {
+	s, dir := newStore(t)
+	b := NewBatch()
+	must(t, b.PutDKEHeader("default", []byte(`{"store":"default","clock":0,"created":"2026-12-01T12:00:00Z"}`)))
+	if err := b.PutDKEHeader("default", []byte(`{"store":"other"}`)); err == nil {
+		t.Fatal("a header naming another store was taken")
+	}
+	if err := b.PutDKEHeader("../x", []byte(`{"store":"../x"}`)); !errors.Is(err, ErrInvalidName) {
+		t.Fatalf("a bad store id: %v", err)
+	}
+	c1 := commitBatch(t, s, b, "dke store create default")
+	b = NewBatch()
+	must(t, b.PutDKEHeader("default", []byte(`{"store":"default","clock":7,"created":"2026-12-01T12:00:00Z"}`)))
+	commitBatch(t, s, b, "dke clock")
+	s.WaitBackground()
+	fsckClean(t, dir)
+	if ps, err := s.Fsck(); err != nil || len(ps) != 0 {
+		t.Fatalf("fsck: %v %v", ps, err)
+	}
+	for _, c := range []struct {
+		rev  string
+		want string
+	}{{c1.Commit.String(), `"clock":0`}, {"main", `"clock":7`}} {
+		sn, err := s.Snapshot(c.rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := sn.DKEHeader("default")
+		if err != nil || !strings.Contains(string(h), c.want) {
+			t.Errorf("header at %s: %s %v", c.rev, h, err)
+		}
+		if stores, _ := sn.DKEStores(); len(stores) != 1 || stores[0] != "default" {
+			t.Errorf("stores at %s: %v", c.rev, stores)
+		}
+	}
+	sn, _ := s.Snapshot("main")
+	if _, err := sn.DKEHeader("nostore"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("header of a store that is not there: %v", err)
+	}
+}

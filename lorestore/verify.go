@@ -182,6 +182,7 @@ func (v *verifier) tree(oldTree, newTree plumbing.Hash, path []string) error {
 //	scopes/<scope>/claims/<ab>/<id>.json
 //	scopes/<scope>/{decisions,attacks}/<id>.json
 //	scopes/<scope>/standing/<claim-id>/<id>.json
+//	dke/<store>/store.json
 //	dke/<store>/modules/<name>.json
 //	dke/<store>/claims/<Kind>/<ab>/<id>.json
 func (v *verifier) entry(path []string, e treeEntry) error {
@@ -325,9 +326,14 @@ func (v *verifier) dkeEntry(path []string, e treeEntry, wantTree func(bool) erro
 			return v.fail(p, e.hash, "%q is not a valid DKE store id", e.name)
 		}
 		return wantTree(true)
+	case len(path) == 3 && e.name == dkeHeaderFile:
+		if err := wantTree(false); err != nil {
+			return err
+		}
+		return v.dkeBlob(p, e.hash, nil, "store", path[1])
 	case len(path) == 3:
 		if e.name != dkeModulesDir && e.name != dkeClaimsDir {
-			return v.fail(p, e.hash, "%q is not a section of a DKE store (%s, %s)", e.name, dkeModulesDir, dkeClaimsDir)
+			return v.fail(p, e.hash, "%q is not a section of a DKE store (%s, %s or %s)", e.name, dkeHeaderFile, dkeModulesDir, dkeClaimsDir)
 		}
 		return wantTree(true)
 	case path[2] == dkeModulesDir && len(path) == 4:
