@@ -30,12 +30,36 @@ const (
 // (DL-0171), so that the name is valid for clients stricter than go-sdk.
 func ToolName(op string) string { return strings.ReplaceAll(op, ".", "_") }
 
+// Options adapt the server to a registry whose clients expect more than
+// the DLI contract gives: the DKE server's results carry _meta and a
+// transcript as their text, and its ops learn the caller's grant.
+type Options struct {
+	// Name and Version name the server (default deloreis, dli-<contract>).
+	Name, Version string
+	// Context, when set, derives the context an op runs under from the
+	// tool call (e.g. to carry the grant of the caller's bearer token).
+	Context func(ctx context.Context, req *mcp.CallToolRequest) context.Context
+	// Meta, when set, gives a result's _meta from the worker response.
+	Meta func(op *worker.Op, resp worker.Response) mcp.Meta
+	// Text, when set, gives a result's text content; by default it is the
+	// structured content as JSON.
+	Text func(op *worker.Op, resp worker.Response) string
+}
+
 // New returns an MCP server offering the profile's ops of reg as tools.
 func New(reg *worker.Registry, profile worker.Profile) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "deloreis", Version: "dli-" + worker.Version}, nil)
+	return NewWithOptions(reg, profile, Options{})
+}
+
+// NewWithOptions is New with the adaptations of o.
+func NewWithOptions(reg *worker.Registry, profile worker.Profile, o Options) *mcp.Server {
+	if o.Name == "" {
+		o.Name, o.Version = "deloreis", "dli-"+worker.Version
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, nil)
 	var n atomic.Int64 // request ids: the worker envelope needs one; the MCP result drops it
 	for _, op := range reg.Ops(profile) {
-		s.AddTool(Tool(op), handler(reg, op, &n))
+		s.AddTool(Tool(op), handler(reg, op, &n, o))
 	}
 	return s
 }
@@ -110,11 +134,14 @@ func Annotations(op *worker.Op) *mcp.ToolAnnotations {
 var destructive = map[string]bool{"author.discard": true, "author.branch": true}
 
 // handler answers a tool call through the registry.
-func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64) mcp.ToolHandler {
+func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64, o Options) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		line, e := Envelope(op.Name, fmt.Sprintf("mcp-%d", n.Add(1)), req.Params.Arguments)
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			ctx = worker.WithProgress(ctx, notifier(ctx, req.Session, tok))
+		}
+		if o.Context != nil {
+			ctx = o.Context(ctx, req)
 		}
 		var resp worker.Response
 		if e != nil {
@@ -122,7 +149,17 @@ func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64) mcp.ToolHandl
 		} else {
 			resp = reg.Dispatch(ctx, line)
 		}
-		return Result(resp)
+		res, err := Result(resp)
+		if err != nil {
+			return nil, err
+		}
+		if o.Meta != nil {
+			res.Meta = o.Meta(op, resp)
+		}
+		if o.Text != nil {
+			res.Content = []mcp.Content{&mcp.TextContent{Text: o.Text(op, resp)}}
+		}
+		return res, nil
 	}
 }
 
