@@ -17,6 +17,7 @@ import (
 	"github.com/deloreis/deloreis/dke/check"
 	"github.com/deloreis/deloreis/dke/claims"
 	"github.com/deloreis/deloreis/dke/keywords"
+	"github.com/deloreis/deloreis/dke/syntax"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -45,6 +46,15 @@ func newWorld() *world {
 // since evaluation only ever sees checked trees.
 func (w *world) do(t testing.TB, s step) *Result {
 	t.Helper()
+	if s.compile != "" && strings.TrimSpace(s.src) == "" {
+		// A reload: the stored module's body runs again, nothing is checked
+		// or installed anew.
+		f, ok := w.mods.Module(s.compile)
+		if !ok {
+			t.Fatalf("reload of %s, which is not stored", s.compile)
+		}
+		return Run(f, Options{Store: w.store, Modules: w.mods, Module: s.compile, Budget: s.budget})
+	}
 	mode := check.Run
 	if s.compile != "" {
 		mode = check.Compile
@@ -132,8 +142,10 @@ func render(t *testing.T, steps []step) (string, []*Result) {
 		} else {
 			fmt.Fprintf(&b, "== run %s\n", s.lang)
 		}
-		for _, l := range strings.Split(strings.TrimRight(s.src, "\n"), "\n") {
-			b.WriteString(strings.TrimRight("  | "+l, " ") + "\n")
+		if strings.TrimSpace(s.src) != "" {
+			for _, l := range strings.Split(strings.TrimRight(s.src, "\n"), "\n") {
+				b.WriteString(strings.TrimRight("  | "+l, " ") + "\n")
+			}
 		}
 		r := w.do(t, s)
 		rs = append(rs, r)
@@ -177,4 +189,15 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checked checks a program against the world, failing the test on a
+// diagnostic.
+func checked(t *testing.T, w *world, src string) *syntax.File {
+	t.Helper()
+	f, _, errs := check.Source("", src, keywords.Eng, check.Options{Mode: check.Run, Env: w.env})
+	if len(errs) > 0 {
+		t.Fatalf("source does not check:\n%s\n%v", src, errs)
+	}
+	return f
 }
