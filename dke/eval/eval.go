@@ -20,6 +20,8 @@ const DefaultBudget = 1_000_000
 type Modules interface {
 	// Module returns the parsed source of a stored module.
 	Module(name string) (*syntax.File, bool)
+	// ModuleNames returns the stored modules' names, sorted.
+	ModuleNames() []string
 	// ScriptNames returns the stored module.script names, in the stable
 	// order list_scripts() gives them.
 	ScriptNames() []string
@@ -75,6 +77,12 @@ type interp struct {
 	budget   int
 	res      *Result
 	files    map[*syntax.File]*fileInfo
+
+	// The store's rules, lowered once, and their model over the current
+	// view (nil after a write).
+	clauses []clause
+	heads   map[string]bool
+	rules   *ruleModel
 }
 
 // fileInfo indexes a module's declarations.
@@ -348,7 +356,7 @@ func (in *interp) branch(fr *frame, s *syntax.BranchStmt) (ctl, error) {
 	if serr != nil {
 		return ctlNext, fail(keywords.Error, s.Branch, mStore, serr.Error())
 	}
-	in.tx = claims.NewTx(snap)
+	in.tx, in.rules = claims.NewTx(snap), nil
 	in.res.dropEffects(mark)
 	if c == ctlRollback {
 		c = ctlNext
@@ -390,7 +398,7 @@ func (in *interp) flush(p syntax.Pos) error {
 	if err != nil {
 		return fail(keywords.Error, p, mStore, err.Error())
 	}
-	in.tx = claims.NewTx(snap)
+	in.tx, in.rules = claims.NewTx(snap), nil
 	return nil
 }
 
@@ -406,4 +414,5 @@ type noModules struct{}
 
 func (noModules) Module(string) (*syntax.File, bool) { return nil, false }
 func (noModules) ScriptNames() []string              { return nil }
+func (noModules) ModuleNames() []string              { return nil }
 func (noModules) KindModule(string) (string, bool)   { return "", false }

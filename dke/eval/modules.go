@@ -40,6 +40,16 @@ func (m *MapModules) ScriptNames() []string {
 	return out
 }
 
+// ModuleNames implements Modules.
+func (m *MapModules) ModuleNames() []string {
+	out := make([]string, 0, len(m.files))
+	for n := range m.files {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // KindModule implements Modules; a kind two modules declare resolves to
 // the first by name.
 func (m *MapModules) KindModule(kind string) (string, bool) {

@@ -4,6 +4,7 @@
 package eval
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -176,6 +177,7 @@ func (in *interp) write(fr *frame, id keywords.ID, p syntax.Pos, args []value, b
 	if ent.Count == 0 {
 		return nil // changed nothing: silent (contract §4.2)
 	}
+	in.rules = nil
 	in.res.add(ent)
 	return in.wrote(p)
 }
@@ -246,10 +248,35 @@ func (in *interp) current(c claims.Cell) (*resultVal, error) {
 		return &resultVal{cell: c, found: true, val: v, src: keywords.Computed.String()}, nil
 	}
 	cl, ok := in.tx.Current(c)
-	if !ok {
-		return &resultVal{cell: c}, nil
+	if ok {
+		return &resultVal{cell: c, found: true, val: fromClaim(cl.Value), src: cl.Source, at: cl.At}, nil
 	}
-	return &resultVal{cell: c, found: true, val: fromClaim(cl.Value), src: cl.Source, at: cl.At}, nil
+	if con, err := in.conclusion(c); err != nil || con == nil {
+		return &resultVal{cell: c}, err
+	} else {
+		return &resultVal{cell: c, found: true, val: con.val, src: ruleSource(con)}, nil
+	}
+}
+
+// conclusion is what the rules derive at c, or nil.
+func (in *interp) conclusion(c claims.Cell) (*conclusion, error) {
+	if !in.concludes(c) {
+		return nil, nil
+	}
+	rm, err := in.derived()
+	if err != nil {
+		return nil, err
+	}
+	con, _ := rm.conclude(c)
+	return con, nil
+}
+
+// ruleSource is a derived value's source: the rule that concluded it.
+func ruleSource(con *conclusion) string {
+	if len(con.rules) == 0 {
+		return ""
+	}
+	return con.rules[0]
 }
 
 func (in *interp) read(fr *frame, id keywords.ID, c claims.Cell, p syntax.Pos) (value, error) {
@@ -261,26 +288,71 @@ func (in *interp) read(fr *frame, id keywords.ID, c claims.Cell, p syntax.Pos) (
 	case keywords.Current:
 		return r, nil
 	case keywords.Why:
-		pv := &proofVal{found: r.found, val: r.val}
-		if !r.found {
-			pv.text = c.String() + ": " + word(fr.lang, wMissing)
-			return pv, nil
-		}
-		pv.sources = []string{r.src}
-		pv.text = c.String() + " = " + literal(fr.lang, r.val) + "\n  " + r.src + " @" + strconv.FormatInt(r.at, 10)
-		return pv, nil
-	case keywords.WhyNot:
-		// Without standing rules nothing is concluded, so nothing is needed
-		// beyond the cell's own data.
-		ev := &explVal{found: r.found}
-		if r.found {
-			ev.text = c.String() + " = " + literal(fr.lang, r.val)
-		} else {
-			ev.text = c.String() + ": " + word(fr.lang, wMissing)
-		}
-		return ev, nil
+		return in.why(fr, c, r)
 	}
-	return []string{}, nil // what_needs: no rule concludes the cell
+	var needs []string
+	if !r.found && in.concludes(c) {
+		rm, err := in.derived()
+		if err != nil {
+			return nil, err
+		}
+		needs = rm.needs(c)
+	}
+	if needs == nil {
+		needs = []string{}
+	}
+	if id == keywords.WhatNeeds {
+		return needs, nil
+	}
+	ev := &explVal{found: r.found, needs: needs}
+	if r.found {
+		ev.text = c.String() + " = " + literal(fr.lang, r.val)
+	} else {
+		ev.text = c.String() + ": " + word(fr.lang, wMissing)
+		for _, n := range needs {
+			ev.text += "\n  " + word(fr.lang, wNeeds) + " " + n
+		}
+	}
+	return ev, nil
+}
+
+// why builds the proof tree of the value in force at c: the claim, or the
+// rules and the claims a derivation rests on.
+func (in *interp) why(fr *frame, c claims.Cell, r *resultVal) (value, error) {
+	pv := &proofVal{found: r.found, val: r.val, sources: []string{}}
+	if !r.found {
+		pv.text = c.String() + ": " + word(fr.lang, wMissing)
+		return pv, nil
+	}
+	head := c.String() + " = " + literal(fr.lang, r.val)
+	if _, claimed := in.tx.Current(c); claimed || r.src == keywords.Computed.String() {
+		pv.sources = []string{r.src}
+		pv.text = head + "\n  " + word(fr.lang, wClaim) + " " + strconv.Quote(r.src) + " @" + strconv.FormatInt(r.at, 10)
+		return pv, nil
+	}
+	con, err := in.conclusion(c)
+	if err != nil || con == nil {
+		return pv, err
+	}
+	pv.derived, pv.rule = true, ruleSource(con)
+	lines := []string{head}
+	for _, rule := range con.rules {
+		lines = append(lines, "  "+keywords.Word(fr.lang, keywords.Rule)+" "+rule)
+	}
+	seen := map[string]bool{}
+	for _, cl := range con.from {
+		lines = append(lines, "    "+cl.Cell.String()+" = "+literal(fr.lang, fromClaim(cl.Value))+" "+word(fr.lang, wFrom)+" "+strconv.Quote(cl.Source)+" @"+strconv.FormatInt(cl.At, 10))
+		if !seen[cl.Source] {
+			seen[cl.Source] = true
+			pv.sources = append(pv.sources, cl.Source)
+		}
+	}
+	for _, n := range con.negs {
+		lines = append(lines, "    "+n)
+	}
+	sort.Strings(pv.sources)
+	pv.text = strings.Join(lines, "\n")
+	return pv, nil
 }
 
 func (in *interp) collection(fr *frame, e *syntax.CollectionExpr) (value, error) {

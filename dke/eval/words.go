@@ -24,6 +24,8 @@ const (
 	wPrinted
 	wFrom
 	wMissing
+	wNeeds
+	wClaim
 	numWords
 )
 
@@ -39,6 +41,8 @@ var words = [numWords][2]string{
 	wPrinted:   {"printed", "skrevet ut"},
 	wFrom:      {"from", "fra"},
 	wMissing:   {"no value", "ingen verdi"},
+	wNeeds:     {"needs", "trenger"},
+	wClaim:     {"claim", "påstand"},
 }
 
 func word(l keywords.Lang, w wordID) string {
