@@ -50,68 +50,95 @@ type Store interface {
 }
 
 // Mem is an in-memory Store. Each commit makes a new version; snapshots
-// taken earlier keep seeing theirs.
+// taken earlier keep seeing theirs. Every cell keeps its history of claim
+// lists by version, so a commit costs what it touches and a snapshot is a
+// version number; nothing is ever trimmed (it is the tests' store).
 type Mem struct {
-	mu  sync.Mutex
-	cur *memSnap
+	mu      sync.RWMutex
+	version int
+	clocks  []int64 // the clock after each version; clocks[0] is 0
+	cells   map[Cell][]memVersion
+	kinds   map[string]map[Cell]bool // every cell a kind ever held
+}
+
+// memVersion is a cell's claims from a version on.
+type memVersion struct {
+	version int
+	claims  []Claim
 }
 
 // NewMem returns an empty in-memory store.
-func NewMem() *Mem { return &Mem{cur: &memSnap{cells: map[Cell][]Claim{}}} }
+func NewMem() *Mem {
+	return &Mem{clocks: []int64{0}, cells: map[Cell][]memVersion{}, kinds: map[string]map[Cell]bool{}}
+}
 
 // Snapshot implements Store.
 func (m *Mem) Snapshot() (Snapshot, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.cur, nil
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return &memSnap{m: m, version: m.version, clock: m.clocks[m.version]}, nil
 }
 
-// Commit implements Store: the new version copies the map and the slices
-// of the cells it touches, never the others.
+// Commit implements Store.
 func (m *Mem) Commit(cs ChangeSet) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if cs.Base != m.cur.clock {
+	clock := m.clocks[m.version]
+	if cs.Base != clock {
 		return ErrConflict
 	}
-	next := &memSnap{cells: make(map[Cell][]Claim, len(m.cur.cells)), clock: m.cur.clock}
-	for c, cl := range m.cur.cells {
-		next.cells[c] = cl
+	next := map[Cell][]Claim{}
+	get := func(c Cell) []Claim {
+		if cl, ok := next[c]; ok {
+			return cl
+		}
+		return append([]Claim(nil), m.at(c, m.version)...)
 	}
 	for _, r := range cs.Removes {
-		old := next.cells[r.Cell]
-		kept := make([]Claim, 0, len(old))
+		old := get(r.Cell)
+		kept := old[:0]
 		for _, c := range old {
 			if !(c.At == r.At && c.Source == r.Source && c.Value.Equal(r.Value)) {
 				kept = append(kept, c)
 			}
 		}
-		if len(kept) == 0 {
-			delete(next.cells, r.Cell)
-		} else {
-			next.cells[r.Cell] = kept
-		}
+		next[r.Cell] = kept
 	}
 	for _, a := range cs.Adds {
-		old := next.cells[a.Cell]
-		cl := make([]Claim, len(old), len(old)+1)
-		copy(cl, old)
-		next.cells[a.Cell] = insertSorted(cl, a)
+		next[a.Cell] = insertSorted(get(a.Cell), a)
 	}
-	if cs.Clock > next.clock {
-		next.clock = cs.Clock
+	m.version++
+	for c, cl := range next {
+		m.cells[c] = append(m.cells[c], memVersion{version: m.version, claims: cl})
+		if m.kinds[c.Kind] == nil {
+			m.kinds[c.Kind] = map[Cell]bool{}
+		}
+		m.kinds[c.Kind][c] = true
 	}
-	m.cur = next
+	if cs.Clock > clock {
+		clock = cs.Clock
+	}
+	m.clocks = append(m.clocks, clock)
 	return nil
+}
+
+// at returns the claims of c at version v; the caller holds the lock.
+func (m *Mem) at(c Cell, v int) []Claim {
+	h := m.cells[c]
+	i := sort.Search(len(h), func(i int) bool { return h[i].version > v })
+	if i == 0 {
+		return nil
+	}
+	return h[i-1].claims
 }
 
 // Len returns the number of claims in the current version.
 func (m *Mem) Len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	n := 0
-	for _, cl := range m.cur.cells {
-		n += len(cl)
+	for c := range m.cells {
+		n += len(m.at(c, m.version))
 	}
 	return n
 }
@@ -125,17 +152,25 @@ func insertSorted(cl []Claim, c Claim) []Claim {
 }
 
 type memSnap struct {
-	cells map[Cell][]Claim
-	clock int64
+	m       *Mem
+	version int
+	clock   int64
 }
 
-func (s *memSnap) Claims(c Cell) []Claim { return append([]Claim(nil), s.cells[c]...) }
-func (s *memSnap) Clock() int64          { return s.clock }
+func (s *memSnap) Clock() int64 { return s.clock }
+
+func (s *memSnap) Claims(c Cell) []Claim {
+	s.m.mu.RLock()
+	defer s.m.mu.RUnlock()
+	return append([]Claim(nil), s.m.at(c, s.version)...)
+}
 
 func (s *memSnap) Cells(kind string) []Cell {
+	s.m.mu.RLock()
+	defer s.m.mu.RUnlock()
 	var out []Cell
-	for c := range s.cells {
-		if c.Kind == kind {
+	for c := range s.m.kinds[kind] {
+		if len(s.m.at(c, s.version)) > 0 {
 			out = append(out, c)
 		}
 	}
@@ -144,12 +179,15 @@ func (s *memSnap) Cells(kind string) []Cell {
 }
 
 func (s *memSnap) Kinds() []string {
-	seen := map[string]bool{}
+	s.m.mu.RLock()
+	defer s.m.mu.RUnlock()
 	var out []string
-	for c := range s.cells {
-		if !seen[c.Kind] {
-			seen[c.Kind] = true
-			out = append(out, c.Kind)
+	for k, cells := range s.m.kinds {
+		for c := range cells {
+			if len(s.m.at(c, s.version)) > 0 {
+				out = append(out, k)
+				break
+			}
 		}
 	}
 	sort.Strings(out)
