@@ -142,8 +142,11 @@ const (
 type rtError struct {
 	kind keywords.ID
 	pos  syntax.Pos
-	msg  msgID
-	args []string
+	// module is the module whose source pos is in, when it is not the
+	// source that was run.
+	module string
+	msg    msgID
+	args   []string
 }
 
 func (e *rtError) Error() string { return message(keywords.Eng, e.msg, e.args) }
@@ -352,11 +355,9 @@ func (in *interp) branch(fr *frame, s *syntax.BranchStmt) (ctl, error) {
 		}
 		// A branch that cannot commit rolls back, and says so as conflict.
 	}
-	snap, serr := in.opts.Store.Snapshot()
-	if serr != nil {
-		return ctlNext, fail(keywords.Error, s.Branch, mStore, serr.Error())
+	if rerr := in.refresh(s.Branch); rerr != nil {
+		return ctlNext, rerr
 	}
-	in.tx, in.rules = claims.NewTx(snap), nil
 	in.res.dropEffects(mark)
 	if c == ctlRollback {
 		c = ctlNext
@@ -394,20 +395,17 @@ func (in *interp) flush(p syntax.Pos) error {
 			return fail(keywords.Error, p, mStore, err.Error())
 		}
 	}
+	return in.refresh(p)
+}
+
+// refresh drops what the Tx holds and reads the store afresh.
+func (in *interp) refresh(p syntax.Pos) error {
 	snap, err := in.opts.Store.Snapshot()
 	if err != nil {
 		return fail(keywords.Error, p, mStore, err.Error())
 	}
 	in.tx, in.rules = claims.NewTx(snap), nil
 	return nil
-}
-
-// wrote is called after every write verb.
-func (in *interp) wrote(p syntax.Pos) error {
-	if in.inBranch {
-		return nil
-	}
-	return in.flush(p)
 }
 
 type noModules struct{}

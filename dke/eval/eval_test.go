@@ -84,6 +84,18 @@ func TestBranchConflict(t *testing.T) {
 	}
 }
 
+// TestWriteRetriedOverAMovedStore: outside a branch a write that meets a
+// moved store is applied again over the new state.
+func TestWriteRetriedOverAMovedStore(t *testing.T) {
+	w := newWorld()
+	f := checked(t, w, "remember(S.a.x, 1, \"s\")\nprint(current(Other.o.x).found)")
+	st := &racingStore{Mem: w.store, armed: true}
+	r := Run(f, Options{Store: st, Modules: w.mods})
+	if !r.OK() || r.Written() != 1 || !slices.Equal(r.Prints(), []string{"True"}) || w.store.Len() != 2 {
+		t.Errorf("got\n%s", r.Transcript())
+	}
+}
+
 // TestMachine: the machine-readable result carries the terminal status and
 // the print sequence, and encodes as JSON.
 func TestMachine(t *testing.T) {

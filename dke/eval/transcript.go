@@ -136,6 +136,9 @@ func (r *Result) Reason() string {
 	if re.kind != keywords.None {
 		msg = keywords.Word(r.Lang, re.kind) + ": " + msg
 	}
+	if re.pos.Line > 0 && re.module != "" {
+		return fmt.Sprintf("%s %s, %s %d: %s", map[keywords.Lang]string{keywords.Eng: "module", keywords.Nob: "modul"}[r.Lang], re.module, line, re.pos.Line, msg)
+	}
 	if re.pos.Line > 0 {
 		return fmt.Sprintf("%s %d: %s", line, re.pos.Line, msg)
 	}

@@ -4,6 +4,8 @@
 package eval
 
 import (
+	"errors"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,6 +68,10 @@ func (in *interp) invoke(f *syntax.File, mod string, d *syntax.DefStmt, args []v
 		fr.vars[p.Name.Name] = v
 	}
 	c, err := in.block(fr, d.Body)
+	var re *rtError
+	if errors.As(err, &re) && re.module == "" && f != in.root {
+		re.module = mod
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -146,17 +152,18 @@ func (in *interp) write(fr *frame, id keywords.ID, p syntax.Pos, args []value, b
 		return err
 	}
 	ent := Entry{Lang: fr.lang, Cell: c}
+	var apply func(tx *claims.Tx) int
 	switch id {
 	case keywords.Forget:
-		if before == nil {
-			ent.Type, ent.Count = EntryForget, in.tx.Forget(c)
-		} else {
+		ent.Type = EntryForget
+		apply = func(tx *claims.Tx) int { return tx.Forget(c) }
+		if before != nil {
 			at, ok := before.(int64)
 			if !ok {
 				return fail(keywords.Conversion, p, mConversion, show(fr.lang, before), keywords.Word(fr.lang, keywords.Int))
 			}
-			ent.Type, ent.Before, ent.HasBefore = EntryForget, at, true
-			ent.Count = in.tx.ForgetBefore(c, at)
+			ent.Before, ent.HasBefore = at, true
+			apply = func(tx *claims.Tx) int { return tx.ForgetBefore(c, at) }
 		}
 	default:
 		if len(args) < 3 {
@@ -166,20 +173,44 @@ func (in *interp) write(fr *frame, id keywords.ID, p syntax.Pos, args []value, b
 		if !ok {
 			return fail(keywords.Error, p, mNotData, show(fr.lang, args[1]))
 		}
+		if v.Tag == claims.TFloat && (math.IsInf(v.Float, 0) || math.IsNaN(v.Float)) {
+			return fail(keywords.Arithmetic, p, mOverflow, show(fr.lang, args[1]))
+		}
 		src, _ := args[2].(string)
 		ent.Value, ent.Source, ent.Text = v, src, literal(fr.lang, fromClaim(v))
-		if id == keywords.Remember {
-			ent.Type, ent.Count = EntryRemember, in.tx.Remember(c, v, src)
-		} else {
-			ent.Type, ent.Count = EntryUpdate, in.tx.Update(c, v, src)
+		ent.Type = EntryRemember
+		apply = func(tx *claims.Tx) int { return tx.Remember(c, v, src) }
+		if id == keywords.Update {
+			ent.Type = EntryUpdate
+			apply = func(tx *claims.Tx) int { return tx.Update(c, v, src) }
 		}
 	}
-	if ent.Count == 0 {
-		return nil // changed nothing: silent (contract §4.2)
+	// Outside a branch a write is its own change set: when another writer
+	// moved the store since this run last read it, the write is applied
+	// again over the new state (once), as any single write would be.
+	for attempt := 0; ; attempt++ {
+		ent.Count = apply(in.tx)
+		if ent.Count == 0 {
+			return nil // changed nothing: silent (contract §4.2)
+		}
+		in.rules = nil
+		if in.inBranch {
+			break
+		}
+		err := in.flush(p)
+		var re *rtError
+		if err == nil {
+			break
+		}
+		if attempt > 0 || !errors.As(err, &re) || re.kind != keywords.Conflict {
+			return err
+		}
+		if err := in.refresh(p); err != nil {
+			return err
+		}
 	}
-	in.rules = nil
 	in.res.add(ent)
-	return in.wrote(p)
+	return nil
 }
 
 // coerce widens an int written to an attribute its class declares float.
