@@ -157,9 +157,13 @@ func (r *Result) Header() string {
 // its own surface. The same source over the same store gives the same
 // bytes.
 func (r *Result) Transcript() string {
+	return r.Header() + "\n" + r.Body()
+}
+
+// Body renders the entries alone, one a line: what a compile response
+// reports of the module body after what the module installed.
+func (r *Result) Body() string {
 	var b strings.Builder
-	b.WriteString(r.Header())
-	b.WriteByte('\n')
 	for _, e := range r.Entries {
 		b.WriteString(e.Line())
 		b.WriteByte('\n')
@@ -174,7 +178,13 @@ func (e Entry) Line() string {
 	case EntryPrint:
 		// A printed text with line breaks keeps them, indented under its
 		// verb so the body stays one entry per print.
-		return keywords.Word(l, keywords.Print) + ": " + strings.ReplaceAll(e.Text, "\n", "\n  ")
+		lines := strings.Split(e.Text, "\n")
+		for i := 1; i < len(lines); i++ {
+			if lines[i] != "" {
+				lines[i] = "  " + lines[i]
+			}
+		}
+		return keywords.Word(l, keywords.Print) + ": " + strings.Join(lines, "\n")
 	case EntryRemember, EntryUpdate:
 		id := keywords.Remember
 		if e.Type == EntryUpdate {
