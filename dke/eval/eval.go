@@ -78,11 +78,10 @@ type interp struct {
 	res      *Result
 	files    map[*syntax.File]*fileInfo
 
-	// The store's rules, lowered once, and their model over the current
-	// view (nil after a write).
-	clauses []clause
-	heads   map[string]bool
-	rules   *ruleModel
+	// The store's rules and constraints, lowered once, and their model
+	// over the current view (nil after a write).
+	std   *standing
+	rules *ruleModel
 }
 
 // fileInfo indexes a module's declarations.
