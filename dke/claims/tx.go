@@ -90,6 +90,16 @@ func (t *Tx) ForgetBefore(c Cell, at int64) int {
 
 // Cells returns the cells of a kind holding claims, ordered.
 func (t *Tx) Cells(kind string) []Cell {
+	mine := false
+	for c := range t.touched {
+		if c.Kind == kind {
+			mine = true
+			break
+		}
+	}
+	if !mine {
+		return t.base.Cells(kind)
+	}
 	set := map[Cell]bool{}
 	for _, c := range t.base.Cells(kind) {
 		set[c] = true

@@ -109,9 +109,12 @@ func TestMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back map[string]any
-	if err := json.Unmarshal(b, &back); err != nil || back["status"] != "error" {
-		t.Errorf("JSON %s: %v", b, err)
+	want := `{"status":"error","reason":"linje 3: mangler: S.b.x har ingen verdi","claims_written":1,"claims_removed":0,` +
+		`"prints":["a"],"entries":[{"type":"print","language":"nob","text":"a"},` +
+		`{"type":"remember","language":"nob","text":"1","cell":{"kind":"S","subject":"a","attribute":"x"},` +
+		`"value":{"type":"int","int":"1"},"source":"s","count":1}]}`
+	if string(b) != want {
+		t.Errorf("JSON\n%s\nwant\n%s", b, want)
 	}
 }
 

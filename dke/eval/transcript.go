@@ -32,11 +32,13 @@ type Entry struct {
 	// Lang is the surface of the code that produced the entry: a called
 	// module's effects render in the module's surface.
 	Lang keywords.Lang `json:"-"`
+	// Language is Lang's tag, for the machine-readable result.
+	Language string `json:"language"`
 	// Text is the printed line (print), the value's literal (remember,
 	// update, bind).
 	Text   string       `json:"text,omitempty"`
 	Cell   claims.Cell  `json:"cell,omitzero"`
-	Value  claims.Value `json:"-"`
+	Value  claims.Value `json:"value,omitzero"`
 	Source string       `json:"source,omitempty"`
 	// Before is a range forget's instant, when HasBefore.
 	Before    int64 `json:"before,omitempty"`
@@ -68,7 +70,10 @@ type Result struct {
 	Steps int
 }
 
-func (r *Result) add(e Entry) { r.Entries = append(r.Entries, e) }
+func (r *Result) add(e Entry) {
+	e.Language = e.Lang.String()
+	r.Entries = append(r.Entries, e)
+}
 
 // dropEffects removes the store effects recorded since mark: a rolled-back
 // branch wrote nothing. Its prints happened and stay.
