@@ -18,8 +18,12 @@ const DefaultBudget = 1_000_000
 // parsed module a call resolves to. The service hands over the versions a
 // caller was compiled against (contract §9.4).
 type Modules interface {
-	// Module returns the parsed source of a stored module.
+	// Module returns the parsed source of a stored module, as it is now.
 	Module(name string) (*syntax.File, bool)
+	// Import returns the version of module name that module caller was
+	// compiled against; caller "" (a program, compiled now) gets the
+	// current one.
+	Import(caller, name string) (*syntax.File, bool)
 	// ModuleNames returns the stored modules' names, sorted.
 	ModuleNames() []string
 	// ScriptNames returns the stored module.script names, in the stable
@@ -410,6 +414,9 @@ func (in *interp) refresh(p syntax.Pos) error {
 type noModules struct{}
 
 func (noModules) Module(string) (*syntax.File, bool) { return nil, false }
-func (noModules) ScriptNames() []string              { return nil }
-func (noModules) ModuleNames() []string              { return nil }
-func (noModules) KindModule(string) (string, bool)   { return "", false }
+func (noModules) Import(string, string) (*syntax.File, bool) {
+	return nil, false
+}
+func (noModules) ScriptNames() []string            { return nil }
+func (noModules) ModuleNames() []string            { return nil }
+func (noModules) KindModule(string) (string, bool) { return "", false }

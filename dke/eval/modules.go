@@ -8,16 +8,40 @@ import (
 	"github.com/deloreis/deloreis/dke/syntax"
 )
 
-// MapModules holds compiled modules in memory, by name.
+// MapModules holds compiled modules in memory, by name, and for each the
+// versions of the modules it imported when it was put.
 type MapModules struct {
 	files map[string]*syntax.File
+	pins  map[string]map[string]*syntax.File
 }
 
 // NewMapModules returns an empty MapModules.
-func NewMapModules() *MapModules { return &MapModules{files: map[string]*syntax.File{}} }
+func NewMapModules() *MapModules {
+	return &MapModules{files: map[string]*syntax.File{}, pins: map[string]map[string]*syntax.File{}}
+}
 
-// Put stores (or replaces) a module's parsed source.
-func (m *MapModules) Put(name string, f *syntax.File) { m.files[name] = f }
+// Put stores (or replaces) a module's parsed source, pinning the current
+// versions of the modules it imports.
+func (m *MapModules) Put(name string, f *syntax.File) {
+	m.files[name] = f
+	pins := map[string]*syntax.File{}
+	for _, s := range f.Stmts {
+		if imp, ok := s.(*syntax.ImportStmt); ok {
+			if g, ok := m.files[imp.Name.Name]; ok {
+				pins[imp.Name.Name] = g
+			}
+		}
+	}
+	m.pins[name] = pins
+}
+
+// Import implements Modules.
+func (m *MapModules) Import(caller, name string) (*syntax.File, bool) {
+	if f, ok := m.pins[caller][name]; ok {
+		return f, true
+	}
+	return m.Module(name)
+}
 
 // Module implements Modules.
 func (m *MapModules) Module(name string) (*syntax.File, bool) {

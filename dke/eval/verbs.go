@@ -27,7 +27,8 @@ func (in *interp) call(fr *frame, e *syntax.CallExpr) (value, error) {
 	case *syntax.DotExpr:
 		if id, ok := fn.X.(*syntax.Ident); ok && fr.info.imports[id.Name] {
 			if _, isVar := fr.vars[id.Name]; !isVar {
-				f, ok := in.opts.Modules.Module(id.Name)
+				// Resolved as the calling module was compiled (§9.2).
+				f, ok := in.opts.Modules.Import(fr.module, id.Name)
 				if ok {
 					if d, ok := in.index(f).defs[fn.Name.Name]; ok {
 						return in.script(fr, f, id.Name, d, e)
