@@ -1,13 +1,6 @@
-// Standing rules: the @rule declarations of the store lowered to the shared
-// datalog engine over the values in force, and what current, why, why_not
-// and what_needs read from the model.
-//
-// A cell Kind.s.a holding v is the atom "Kind.a"(s, v). Each value in force
-// is a fact whose support is a variable naming its claim, and each rule
-// multiplies in a variable naming the rule, so a derived atom's support
-// paths are its proofs: the rules and the claims it rests on. Every
-// variable is true; grading still matters, because a negated atom
-// ("not q(a)") is false where q(a) holds.
+// Lowering standing rules: a rule's condition and derived cells become
+// clauses over the atoms "Kind.attr"(subject, value), with values encoded
+// as datalog constants.
 
 package eval
 

@@ -1,5 +1,11 @@
 // The rule model: the store's standing rules and constraints evaluated by
 // the datalog engine over the values in force, and what reads take from it.
+//
+// Each value in force is a fact whose support is a variable naming its
+// claim, and each rule multiplies in a variable naming the rule, so a
+// derived atom's support paths are its proofs: the rules and the claims it
+// rests on. Every variable is true; grading still matters, because a
+// negated atom ("not q(a)") is false where q(a) holds.
 
 package eval
 

@@ -283,11 +283,11 @@ func (in *interp) current(c claims.Cell) (*resultVal, error) {
 	if ok {
 		return &resultVal{cell: c, found: true, val: fromClaim(cl.Value), src: cl.Source, at: cl.At}, nil
 	}
-	if con, err := in.conclusion(c); err != nil || con == nil {
+	con, err := in.conclusion(c)
+	if err != nil || con == nil {
 		return &resultVal{cell: c}, err
-	} else {
-		return &resultVal{cell: c, found: true, val: con.val, src: ruleSource(con)}, nil
 	}
+	return &resultVal{cell: c, found: true, val: con.val, src: ruleSource(con)}, nil
 }
 
 // conclusion is what the rules derive at c, or nil.
