@@ -86,7 +86,7 @@ func (w *world) dump() string {
 
 // parseCase reads a case file: steps headed `-- run LANG [budget=N] --` or
 // `-- compile NAME LANG --`; lines before the first header are comments.
-func parseCase(t *testing.T, text string) []step {
+func parseCase(t testing.TB, text string) []step {
 	t.Helper()
 	var steps []step
 	var cur *step
@@ -123,7 +123,7 @@ func parseCase(t *testing.T, text string) []step {
 	return steps
 }
 
-func mustLang(t *testing.T, tag string) keywords.Lang {
+func mustLang(t testing.TB, tag string) keywords.Lang {
 	l, err := keywords.ParseLang(tag)
 	if err != nil {
 		t.Fatal(err)
