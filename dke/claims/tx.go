@@ -171,3 +171,13 @@ func (t *Tx) add(c Cell, v Value, source string) {
 	t.adds = append(t.adds, cl)
 	t.touched[c] = insertSorted(t.Claims(c), cl)
 }
+
+// Clone returns an independent copy of the Tx: a savepoint to return to.
+func (t *Tx) Clone() *Tx {
+	c := &Tx{base: t.base, clock: t.clock, touched: make(map[Cell][]Claim, len(t.touched)),
+		adds: append([]Claim(nil), t.adds...), removes: append([]Claim(nil), t.removes...)}
+	for k, v := range t.touched {
+		c.touched[k] = append([]Claim(nil), v...)
+	}
+	return c
+}

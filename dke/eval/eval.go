@@ -346,6 +346,9 @@ func (in *interp) forStmt(fr *frame, s *syntax.ForStmt) (ctl, error) {
 
 func (in *interp) branch(fr *frame, s *syntax.BranchStmt) (ctl, error) {
 	mark := len(in.res.Entries)
+	if in.inBranch {
+		return in.innerBranch(fr, s, mark)
+	}
 	in.inBranch = true
 	c, err := in.block(fr, s.Body)
 	in.inBranch = false
@@ -361,6 +364,25 @@ func (in *interp) branch(fr *frame, s *syntax.BranchStmt) (ctl, error) {
 	if rerr := in.refresh(s.Branch); rerr != nil {
 		return ctlNext, rerr
 	}
+	in.res.dropEffects(mark)
+	if c == ctlRollback {
+		c = ctlNext
+	}
+	return c, err
+}
+
+// innerBranch runs a branch reached through a call from inside another:
+// a savepoint of the outer transaction, which alone commits to the store.
+func (in *interp) innerBranch(fr *frame, s *syntax.BranchStmt, mark int) (ctl, error) {
+	saved := in.tx.Clone()
+	c, err := in.block(fr, s.Body)
+	if err == nil && c != ctlRollback {
+		if c == ctlCommit {
+			c = ctlNext
+		}
+		return c, nil
+	}
+	in.tx, in.rules = saved, nil
 	in.res.dropEffects(mark)
 	if c == ctlRollback {
 		c = ctlNext
