@@ -99,6 +99,21 @@ func TestSnapshotsAndConflicts(t *testing.T) {
 	if err := m.Commit(stale.Changes()); !errors.Is(err, ErrConflict) {
 		t.Errorf("a change set over a stale snapshot: %v, want ErrConflict", err)
 	}
+	// A forget-only commit moves the version, though not the clock: a
+	// change set made before it conflicts.
+	s1, _ := m.Snapshot()
+	forget, late := NewTx(s1), NewTx(s1)
+	forget.Forget(room)
+	late.Update(room, Str("c"), "s")
+	if err := m.Commit(forget.Changes()); err != nil {
+		t.Fatal(err)
+	}
+	if s2, _ := m.Snapshot(); s2.Clock() != s1.Clock() || s2.Version() == s1.Version() {
+		t.Errorf("forget-only commit: clock %d→%d, version %s→%s", s1.Clock(), s2.Clock(), s1.Version(), s2.Version())
+	}
+	if err := m.Commit(late.Changes()); !errors.Is(err, ErrConflict) {
+		t.Errorf("a change set made before a forget: %v, want ErrConflict", err)
+	}
 	// A claim added and forgotten in one Tx changes nothing.
 	now, _ := m.Snapshot()
 	tx = NewTx(now)

@@ -6,6 +6,7 @@ package claims
 import (
 	"errors"
 	"sort"
+	"strconv"
 	"sync"
 )
 
@@ -20,13 +21,16 @@ type Snapshot interface {
 	Kinds() []string
 	// Clock is the last logical instant recorded; 0 for a new store.
 	Clock() int64
+	// Version names the store's state; every commit changes it (a
+	// forget-only commit too, which leaves the clock alone).
+	Version() string
 }
 
 // ChangeSet is what a Tx changed: the claims to add and the claims to
-// remove, and the clock after them. Base is the clock of the snapshot the
-// changes were made against, for the store's compare-and-swap.
+// remove, and the clock after them. Base is the version of the snapshot
+// the changes were made against, for the store's compare-and-swap.
 type ChangeSet struct {
-	Base    int64
+	Base    string
 	Clock   int64
 	Adds    []Claim
 	Removes []Claim
@@ -45,7 +49,7 @@ type Store interface {
 	// Snapshot returns the current version.
 	Snapshot() (Snapshot, error)
 	// Commit applies a change set atomically, or returns ErrConflict when
-	// the store's clock is no longer cs.Base.
+	// the store's version is no longer cs.Base.
 	Commit(cs ChangeSet) error
 }
 
@@ -84,7 +88,7 @@ func (m *Mem) Commit(cs ChangeSet) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	clock := m.clocks[m.version]
-	if cs.Base != clock {
+	if cs.Base != memVersionName(m.version) {
 		return ErrConflict
 	}
 	next := map[Cell][]Claim{}
@@ -158,6 +162,10 @@ type memSnap struct {
 }
 
 func (s *memSnap) Clock() int64 { return s.clock }
+
+func (s *memSnap) Version() string { return memVersionName(s.version) }
+
+func memVersionName(v int) string { return "mem:" + strconv.Itoa(v) }
 
 func (s *memSnap) Claims(c Cell) []Claim {
 	s.m.mu.RLock()

@@ -145,7 +145,7 @@ func distinct(cells []Cell, f func(Cell) string) []string {
 // Changes returns what the Tx changed. A claim added and removed within
 // the Tx appears in neither list.
 func (t *Tx) Changes() ChangeSet {
-	cs := ChangeSet{Base: t.base.Clock(), Clock: t.clock}
+	cs := ChangeSet{Base: t.base.Version(), Clock: t.clock}
 	gone := map[int64]bool{}
 	for _, r := range t.removes {
 		gone[r.At] = true
