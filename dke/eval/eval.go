@@ -64,6 +64,7 @@ func Run(f *syntax.File, opts Options) *Result {
 	}
 	in.tx = claims.NewTx(snap)
 	fr := in.newFrame(f, opts.Module)
+	fr.body = true
 	if _, err := in.block(fr, f.Stmts); err != nil {
 		in.res.fail(err)
 	}
@@ -103,6 +104,8 @@ type frame struct {
 	module string
 	vars   map[string]value
 	ret    value
+	// body is set for the source's own statements, not a script's.
+	body bool
 }
 
 func (in *interp) index(f *syntax.File) *fileInfo {
@@ -257,7 +260,7 @@ func (in *interp) assign(fr *frame, s *syntax.AssignStmt) error {
 		return err
 	}
 	fr.vars[id.Name] = v
-	if call, ok := s.RHS.(*syntax.CallExpr); ok && s.Op != syntax.PLUSEQ && s.Op != syntax.MINUSEQ && s.Op != syntax.STAREQ {
+	if call, ok := s.RHS.(*syntax.CallExpr); ok && fr.body && s.Op != syntax.PLUSEQ && s.Op != syntax.MINUSEQ && s.Op != syntax.STAREQ {
 		if _, isVerb := call.Fn.(*syntax.KeywordExpr); !isVerb {
 			// A value script's result is a typed entry (contract §4.2).
 			in.res.add(Entry{Type: EntryBind, Lang: fr.lang, Name: id.Name, VType: typeName(fr.lang, v), Text: literal(fr.lang, v)})
