@@ -11,4 +11,13 @@
 // not transactional: each write outside a branch block is committed at
 // once, so a failure keeps what came before it; a branch commits or rolls
 // back as a unit.
+//
+// The store's standing rules and constraints are lowered to the shared
+// datalog engine (package datalog) over the values in force: current reads
+// a derived value where no claim is, why returns its proof, why_not and
+// what_needs the cells a rule would need. Reason gives the same reasoning
+// over a snapshot to the service (checkup, forget_rule).
+//
+// Compiled modules come from a Modules: a call resolves to the version the
+// calling module was compiled against.
 package eval
