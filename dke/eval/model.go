@@ -332,38 +332,58 @@ func (rm *ruleModel) conclude(c claims.Cell) (*conclusion, bool) {
 	return out, true
 }
 
-// needs returns the cells a rule concluding c reads and that hold no
-// value: what the data would need for the rules to conclude c.
+// needs returns the cells a rule concluding c reads whose data is
+// missing: a cell with a fixed subject (by the head or a constant) that
+// holds no value, or not the value the rule tests for; and Kind.*.attr
+// when no subject holds the value the rule tests for (or any value).
 func (rm *ruleModel) needs(c claims.Cell) []string {
 	pred := c.Kind + "." + c.Attr
+	head := "s:" + c.Subject
 	seen := map[string]bool{}
 	for _, cl := range rm.std.clauses {
-		if cl.head.pred != pred || cl.never || cl.head.subj.c != "" && cl.head.subj.c != "s:"+c.Subject {
+		if cl.head.pred != pred || cl.never || cl.head.subj.c != "" && cl.head.subj.c != head {
 			continue
+		}
+		fixed := func(t rterm) string {
+			switch {
+			case t.c != "":
+				return t.c
+			case t.v == cl.head.subj.v:
+				return head
+			}
+			return ""
 		}
 		for _, l := range cl.body {
 			if l.cmp || l.neg {
 				continue
 			}
 			kind, attr, _ := strings.Cut(l.pred, ".")
-			subj := "*"
-			switch {
-			case l.subj.c != "":
-				subj = strings.TrimPrefix(l.subj.c, "s:")
-			case l.subj.v == cl.head.subj.v:
-				subj = c.Subject
+			subj, want := fixed(l.subj), ""
+			if !l.anyValue {
+				want = fixed(l.val)
 			}
-			if subj != "*" {
-				if _, ok := rm.holds(claims.Cell{Kind: kind, Subject: subj, Attr: attr}); ok {
+			if subj != "" {
+				if got, ok := rm.valueAt(l.pred, subj); ok && (want == "" || got == want) {
 					continue
 				}
-			} else if rm.model.Len(l.pred) > 0 {
-				continue
+				seen[kind+"."+subj[2:]+"."+attr] = true
+			} else if !rm.anyHolds(l.pred, want) {
+				seen[kind+".*."+attr] = true
 			}
-			seen[kind+"."+subj+"."+attr] = true
 		}
 	}
 	return sortedKeys(seen)
+}
+
+// anyHolds reports whether some subject of pred holds want (any value
+// when want is "").
+func (rm *ruleModel) anyHolds(pred, want string) bool {
+	for _, f := range rm.model.Facts(pred) {
+		if (want == "" || f.Args[1] == want) && rm.grader.GradeFact(f) == datalog.Certain {
+			return true
+		}
+	}
+	return false
 }
 
 // holds reports whether a cell holds a value in the model (claimed or
