@@ -59,7 +59,7 @@ func TestTxSemantics(t *testing.T) {
 				if got != o.want {
 					t.Fatalf("op %d (%s): %d claims, want %d", i, o.verb, got, o.want)
 				}
-				if err := m.Commit(tx.Changes()); err != nil {
+				if _, err := m.Commit(tx.Changes()); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -90,13 +90,13 @@ func TestSnapshotsAndConflicts(t *testing.T) {
 	}
 	stale := NewTx(before)
 	stale.Remember(room, Str("b"), "s")
-	if err := m.Commit(tx.Changes()); err != nil {
+	if _, err := m.Commit(tx.Changes()); err != nil {
 		t.Fatal(err)
 	}
 	if len(before.Claims(room)) != 0 {
 		t.Error("a commit changed an earlier snapshot")
 	}
-	if err := m.Commit(stale.Changes()); !errors.Is(err, ErrConflict) {
+	if _, err := m.Commit(stale.Changes()); !errors.Is(err, ErrConflict) {
 		t.Errorf("a change set over a stale snapshot: %v, want ErrConflict", err)
 	}
 	// A forget-only commit moves the version, though not the clock: a
@@ -105,13 +105,13 @@ func TestSnapshotsAndConflicts(t *testing.T) {
 	forget, late := NewTx(s1), NewTx(s1)
 	forget.Forget(room)
 	late.Update(room, Str("c"), "s")
-	if err := m.Commit(forget.Changes()); err != nil {
+	if _, err := m.Commit(forget.Changes()); err != nil {
 		t.Fatal(err)
 	}
 	if s2, _ := m.Snapshot(); s2.Clock() != s1.Clock() || s2.Version() == s1.Version() {
 		t.Errorf("forget-only commit: clock %d→%d, version %s→%s", s1.Clock(), s2.Clock(), s1.Version(), s2.Version())
 	}
-	if err := m.Commit(late.Changes()); !errors.Is(err, ErrConflict) {
+	if _, err := m.Commit(late.Changes()); !errors.Is(err, ErrConflict) {
 		t.Errorf("a change set made before a forget: %v, want ErrConflict", err)
 	}
 	// A claim added and forgotten in one Tx changes nothing.

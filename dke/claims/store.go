@@ -48,9 +48,10 @@ var ErrConflict = errors.New("claims: the store changed since the snapshot (conf
 type Store interface {
 	// Snapshot returns the current version.
 	Snapshot() (Snapshot, error)
-	// Commit applies a change set atomically, or returns ErrConflict when
-	// the store's version is no longer cs.Base.
-	Commit(cs ChangeSet) error
+	// Commit applies a change set atomically and returns the version it
+	// made, or returns ErrConflict when the store's version is no longer
+	// cs.Base.
+	Commit(cs ChangeSet) (string, error)
 }
 
 // Mem is an in-memory Store. Each commit makes a new version; snapshots
@@ -84,12 +85,12 @@ func (m *Mem) Snapshot() (Snapshot, error) {
 }
 
 // Commit implements Store.
-func (m *Mem) Commit(cs ChangeSet) error {
+func (m *Mem) Commit(cs ChangeSet) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	clock := m.clocks[m.version]
 	if cs.Base != memVersionName(m.version) {
-		return ErrConflict
+		return "", ErrConflict
 	}
 	next := map[Cell][]Claim{}
 	get := func(c Cell) []Claim {
@@ -123,7 +124,7 @@ func (m *Mem) Commit(cs ChangeSet) error {
 		clock = cs.Clock
 	}
 	m.clocks = append(m.clocks, clock)
-	return nil
+	return memVersionName(m.version), nil
 }
 
 // at returns the claims of c at version v; the caller holds the lock.

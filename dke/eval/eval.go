@@ -84,9 +84,10 @@ type interp struct {
 	files    map[*syntax.File]*fileInfo
 
 	// The store's rules and constraints, lowered once, and their model
-	// over the current view (nil after a write).
+	// over the current view, behind by the cells written since (dirty).
 	std   *standing
 	rules *ruleModel
+	dirty []claims.Cell
 }
 
 // fileInfo indexes a module's declarations.
@@ -385,7 +386,7 @@ func (in *interp) innerBranch(fr *frame, s *syntax.BranchStmt, mark int) (ctl, e
 		}
 		return c, nil
 	}
-	in.tx, in.rules = saved, nil
+	in.tx, in.rules, in.dirty = saved, nil, nil
 	in.res.dropEffects(mark)
 	if c == ctlRollback {
 		c = ctlNext
@@ -415,24 +416,37 @@ func (in *interp) try(fr *frame, s *syntax.TryStmt) (ctl, error) {
 // flushed at once, so a later failure cannot take it back.
 func (in *interp) flush(p syntax.Pos) error {
 	cs := in.tx.Changes()
-	if !cs.Empty() {
-		if err := in.opts.Store.Commit(cs); err != nil {
-			if errors.Is(err, claims.ErrConflict) {
-				return fail(keywords.Conflict, p, mConflict, err.Error())
-			}
-			return fail(keywords.Error, p, mStore, err.Error())
-		}
+	if cs.Empty() {
+		return nil
 	}
-	return in.refresh(p)
+	made, err := in.opts.Store.Commit(cs)
+	if err != nil {
+		if errors.Is(err, claims.ErrConflict) {
+			return fail(keywords.Conflict, p, mConflict, err.Error())
+		}
+		return fail(keywords.Error, p, mStore, err.Error())
+	}
+	snap, err := in.opts.Store.Snapshot()
+	if err != nil {
+		return fail(keywords.Error, p, mStore, err.Error())
+	}
+	in.tx = claims.NewTx(snap)
+	if snap.Version() != made {
+		// Another writer came in after this commit: the rule model no
+		// longer describes the store.
+		in.rules, in.dirty = nil, nil
+	}
+	return nil
 }
 
-// refresh drops what the Tx holds and reads the store afresh.
+// refresh drops what the Tx holds, and the rule model with it, and reads
+// the store afresh.
 func (in *interp) refresh(p syntax.Pos) error {
 	snap, err := in.opts.Store.Snapshot()
 	if err != nil {
 		return fail(keywords.Error, p, mStore, err.Error())
 	}
-	in.tx, in.rules = claims.NewTx(snap), nil
+	in.tx, in.rules, in.dirty = claims.NewTx(snap), nil, nil
 	return nil
 }
 

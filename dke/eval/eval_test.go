@@ -58,14 +58,14 @@ type racingStore struct {
 	armed bool
 }
 
-func (s *racingStore) Commit(cs claims.ChangeSet) error {
+func (s *racingStore) Commit(cs claims.ChangeSet) (string, error) {
 	if s.armed {
 		s.armed = false
 		snap, _ := s.Mem.Snapshot()
 		tx := claims.NewTx(snap)
 		tx.Remember(claims.Cell{Kind: "Other", Subject: "o", Attr: "x"}, claims.Int(1), "elsewhere")
-		if err := s.Mem.Commit(tx.Changes()); err != nil {
-			return err
+		if _, err := s.Mem.Commit(tx.Changes()); err != nil {
+			return "", err
 		}
 	}
 	return s.Mem.Commit(cs)

@@ -91,6 +91,11 @@ func (st *standing) reads() map[string]bool {
 // force.
 type ruleModel struct {
 	std    *standing
+	p      *datalog.Program
+	read   map[string]bool
+	domain map[string]bool
+	cmps   []cmpPred
+	facts  map[claims.Cell]factRec // the fact of each cell read
 	model  *datalog.Model
 	claims map[string]claims.Claim // claim variable → claim
 	grader *datalog.Grader
@@ -116,43 +121,38 @@ func (in *interp) standing() *standing {
 	return in.std
 }
 
-// derived returns the rule model of the current view, building it on
-// first use after a write.
+// derived returns the rule model of the current view: built on first
+// use, then brought up to date incrementally with the cells written since.
 func (in *interp) derived() (*ruleModel, error) {
 	if in.rules != nil {
+		if len(in.dirty) > 0 {
+			if err := in.rules.apply(in.tx, in.dirty); err != nil {
+				return nil, err
+			}
+			in.dirty = nil
+		}
 		return in.rules, nil
 	}
 	rm, err := buildModel(in.tx, in.standing())
 	if err != nil {
 		return nil, err
 	}
-	in.rules = rm
+	in.rules, in.dirty = rm, nil
 	return rm, nil
 }
 
 // buildModel evaluates the standing declarations over the values in force
 // of the cells they read.
 func buildModel(tx *claims.Tx, st *standing) (*ruleModel, error) {
-	rm := &ruleModel{std: st, claims: map[string]claims.Claim{}}
-	p := datalog.NewProgram()
-	read := st.reads()
-	domain := map[string]bool{}
+	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(), domain: map[string]bool{},
+		claims: map[string]claims.Claim{}, facts: map[claims.Cell]factRec{}}
 	kinds := map[string]bool{}
-	for pred := range read {
+	for pred := range rm.read {
 		kinds[pred[:strings.IndexByte(pred, '.')]] = true
 	}
 	for _, k := range sortedKeys(kinds) {
 		for _, cell := range tx.Cells(k) {
-			pred := cell.Kind + "." + cell.Attr
-			cur, ok := tx.Current(cell)
-			if !read[pred] || !ok {
-				continue
-			}
-			v := claimVar(cur)
-			rm.claims[v] = cur
-			s, val := "s:"+cell.Subject, key(cur.Value)
-			domain[s], domain[val] = true, true
-			if err := p.AddFact(pred, []string{s, val}, datalog.VarPoly(v)); err != nil {
+			if err := rm.setFact(tx, cell, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -160,30 +160,97 @@ func buildModel(tx *claims.Tx, st *standing) (*ruleModel, error) {
 	for _, c := range st.clauses {
 		for _, t := range append([]rterm{c.head.subj, c.head.val}, termsOf(c.body)...) {
 			if t.c != "" {
-				domain[t.c] = true
+				rm.domain[t.c] = true
 			}
 		}
 	}
 	for _, w := range st.watches {
 		for _, t := range termsOf(w.cond) {
 			if t.c != "" {
-				domain[t.c] = true
+				rm.domain[t.c] = true
 			}
 		}
 	}
-	dom, has := sortedKeys(domain), map[string]bool{}
-	if err := addClauses(p, st.clauses, dom, has); err != nil {
+	has := map[string]bool{}
+	if err := rm.addClauses(st.clauses, has); err != nil {
 		return nil, err
 	}
-	if err := addWatches(p, st.watches, dom, has); err != nil {
+	if err := rm.addWatches(st.watches, has); err != nil {
 		return nil, err
 	}
-	m, err := p.Eval()
+	dom := sortedKeys(rm.domain)
+	for _, cp := range rm.cmps {
+		if err := rm.fillComparison(cp, dom, dom); err != nil {
+			return nil, err
+		}
+	}
+	return rm, rm.eval()
+}
+
+// factRec is the fact a cell's value in force put in the program.
+type factRec struct {
+	args []string
+	v    string
+}
+
+// setFact makes the program's fact of cell its value in force, collecting
+// the constants it brings that the domain lacked (into fresh, when set).
+func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell, fresh map[string]bool) error {
+	pred := cell.Kind + "." + cell.Attr
+	if !rm.read[pred] {
+		return nil
+	}
+	if old, ok := rm.facts[cell]; ok {
+		rm.p.RemoveFact(pred, old.args)
+		delete(rm.claims, old.v)
+		delete(rm.facts, cell)
+	}
+	cur, ok := tx.Current(cell)
+	if !ok {
+		return nil
+	}
+	v := claimVar(cur)
+	args := []string{"s:" + cell.Subject, key(cur.Value)}
+	for _, a := range args {
+		if !rm.domain[a] {
+			rm.domain[a] = true
+			if fresh != nil {
+				fresh[a] = true
+			}
+		}
+	}
+	rm.claims[v], rm.facts[cell] = cur, factRec{args: args, v: v}
+	return rm.p.AddFact(pred, args, datalog.VarPoly(v))
+}
+
+// apply brings the model up to date with the cells written since it was
+// evaluated: their facts change, the comparisons learn the new constants,
+// and the engine re-evaluates what the change reaches.
+func (rm *ruleModel) apply(tx *claims.Tx, cells []claims.Cell) error {
+	fresh := map[string]bool{}
+	for _, c := range cells {
+		if err := rm.setFact(tx, c, fresh); err != nil {
+			return err
+		}
+	}
+	if len(fresh) > 0 {
+		all, news := sortedKeys(rm.domain), sortedKeys(fresh)
+		for _, cp := range rm.cmps {
+			if err := rm.fillComparison(cp, news, all); err != nil {
+				return err
+			}
+		}
+	}
+	return rm.eval()
+}
+
+func (rm *ruleModel) eval() error {
+	m, err := rm.p.Eval()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	rm.model, rm.grader = m, m.Grader(allTrue)
-	return rm, nil
+	rm.model, rm.grader, rm.index = m, m.Grader(allTrue), nil
+	return nil
 }
 
 func termsOf(lits []rlit) []rterm {
@@ -195,12 +262,13 @@ func termsOf(lits []rlit) []rterm {
 }
 
 // addClauses adds each clause as a datalog rule.
-func addClauses(p *datalog.Program, cls []clause, domain []string, has map[string]bool) error {
+func (rm *ruleModel) addClauses(cls []clause, has map[string]bool) error {
+	p := rm.p
 	for i, c := range cls {
 		if c.never {
 			continue
 		}
-		body, err := bodyLits(p, fmt.Sprintf("cmp:%d", i), c.body, domain, has)
+		body, err := rm.bodyLits(fmt.Sprintf("cmp:%d", i), c.body, has)
 		if err != nil {
 			return err
 		}
@@ -218,16 +286,15 @@ func addClauses(p *datalog.Program, cls []clause, domain []string, has map[strin
 // engine has no built-in comparisons; rules invent no constants, so the
 // domain is closed). "Holds no value" reads a helper predicate of the
 // subject alone, added once (has).
-func bodyLits(p *datalog.Program, prefix string, lits []rlit, domain []string, has map[string]bool) ([]datalog.Literal, error) {
+func (rm *ruleModel) bodyLits(prefix string, lits []rlit, has map[string]bool) ([]datalog.Literal, error) {
+	p := rm.p
 	var out []datalog.Literal
 	for j, l := range lits {
 		switch {
 		case l.cmp:
 			pred := fmt.Sprintf("%s:%d", prefix, j)
-			vars, err := addComparison(p, pred, l, domain)
-			if err != nil {
-				return nil, err
-			}
+			vars := cmpVars(l)
+			rm.cmps = append(rm.cmps, cmpPred{pred: pred, l: l, vars: vars})
 			args := make([]datalog.Term, len(vars))
 			for k, v := range vars {
 				args[k] = datalog.V(v)
@@ -250,40 +317,60 @@ func bodyLits(p *datalog.Program, prefix string, lits []rlit, domain []string, h
 	return out, nil
 }
 
-func addComparison(p *datalog.Program, pred string, l rlit, domain []string) ([]string, error) {
+// cmpPred is a comparison's predicate: the tuples of its variables, from
+// the active domain, that satisfy it.
+type cmpPred struct {
+	pred string
+	l    rlit
+	vars []string
+}
+
+// cmpVars returns a comparison's distinct variables, in order.
+func cmpVars(l rlit) []string {
 	var vars []string
 	for _, t := range []rterm{l.x, l.y} {
 		if t.v != "" && (len(vars) == 0 || vars[0] != t.v) {
 			vars = append(vars, t.v)
 		}
 	}
+	return vars
+}
+
+// fillComparison adds the satisfying tuples with at least one constant
+// from news (the rest being from all).
+func (rm *ruleModel) fillComparison(cp cmpPred, news, all []string) error {
 	bind := func(t rterm, a, b string) string {
 		switch {
 		case t.v == "":
 			return t.c
-		case t.v == vars[0]:
+		case t.v == cp.vars[0]:
 			return a
 		}
 		return b
 	}
-	for _, a := range domain {
-		if len(vars) == 1 {
-			if compareKeys(l.op, bind(l.x, a, ""), bind(l.y, a, "")) {
-				if err := p.AddFact(pred, []string{a}, datalog.One()); err != nil {
-					return nil, err
-				}
+	add := func(args ...string) error {
+		if !compareKeys(cp.l.op, bind(cp.l.x, args[0], args[len(args)-1]), bind(cp.l.y, args[0], args[len(args)-1])) {
+			return nil
+		}
+		return rm.p.AddFact(cp.pred, args, datalog.One())
+	}
+	for _, a := range news {
+		if len(cp.vars) == 1 {
+			if err := add(a); err != nil {
+				return err
 			}
 			continue
 		}
-		for _, b := range domain {
-			if compareKeys(l.op, bind(l.x, a, b), bind(l.y, a, b)) {
-				if err := p.AddFact(pred, []string{a, b}, datalog.One()); err != nil {
-					return nil, err
-				}
+		for _, b := range all {
+			if err := add(a, b); err != nil {
+				return err
+			}
+			if err := add(b, a); err != nil {
+				return err
 			}
 		}
 	}
-	return vars, nil
+	return nil
 }
 
 func sortedKeys(m map[string]bool) []string {

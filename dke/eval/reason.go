@@ -70,12 +70,12 @@ func cellPreds(e syntax.Expr) []string {
 	return nil
 }
 
-func addWatches(p *datalog.Program, ws []watch, domain []string, has map[string]bool) error {
+func (rm *ruleModel) addWatches(ws []watch, has map[string]bool) error {
 	for i, w := range ws {
 		if w.never {
 			continue
 		}
-		body, err := bodyLits(p, "wcmp:"+strings.Repeat("'", i), w.cond, domain, has)
+		body, err := rm.bodyLits("wcmp:"+strings.Repeat("'", i), w.cond, has)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func addWatches(p *datalog.Program, ws []watch, domain []string, has map[string]
 		for _, v := range w.vars {
 			args = append(args, datalog.V(v))
 		}
-		if err := p.AddRule(datalog.Rule{Name: w.pred, Head: datalog.Atom{Pred: w.pred, Args: args}, Body: body, Support: datalog.One()}); err != nil {
+		if err := rm.p.AddRule(datalog.Rule{Name: w.pred, Head: datalog.Atom{Pred: w.pred, Args: args}, Body: body, Support: datalog.One()}); err != nil {
 			return err
 		}
 	}

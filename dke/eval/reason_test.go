@@ -112,3 +112,68 @@ func withoutRule(src, name string) string {
 	}
 	return strings.Join(out, "\n\n")
 }
+
+// TestIncrementalModel: the rule model brought up to date write by write
+// answers as one built from scratch over the same view.
+func TestIncrementalModel(t *testing.T) {
+	w := newWorld()
+	w.do(t, step{compile: "climate", lang: keywords.Eng, src: climateRules + "\n@rule\ndef cold_rooms(r):\n    if Room[r].name and not Room[r].warm:\n        Room[r].cold = True\n"})
+	snap, _ := w.store.Snapshot()
+	tx := claims.NewTx(snap)
+	st := lowerStanding(w.mods, "", nil)
+	inc, err := buildModel(tx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooms := []string{"kitchen", "hall", "attic"}
+	state := uint32(7)
+	next := func(n int) int { state = state*1664525 + 1013904223; return int(state>>8) % n }
+	for i := range 300 {
+		s, r := "s"+strconvI(next(6)), rooms[next(3)]
+		var cell claims.Cell
+		switch next(5) {
+		case 0:
+			cell = claims.Cell{Kind: "Sensor", Subject: s, Attr: "room"}
+			tx.Update(cell, claims.Str(r), "survey")
+		case 1:
+			cell = claims.Cell{Kind: "Sensor", Subject: s, Attr: "celsius"}
+			tx.Update(cell, claims.Float(float64(next(60))+0.5), "probe")
+		case 2:
+			cell = claims.Cell{Kind: "Room", Subject: r, Attr: "sunny"}
+			tx.Update(cell, claims.Bool(next(2) == 0), "plan")
+		case 3:
+			cell = claims.Cell{Kind: "Room", Subject: r, Attr: "name"}
+			tx.Update(cell, claims.Str(r), "plan")
+		default:
+			cell = claims.Cell{Kind: "Sensor", Subject: s, Attr: "celsius"}
+			tx.Forget(cell)
+		}
+		if err := inc.apply(tx, []claims.Cell{cell}); err != nil {
+			t.Fatal(err)
+		}
+		scratch, err := buildModel(tx, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := modelText(inc, rooms), modelText(scratch, rooms); a != b {
+			t.Fatalf("after write %d (%v): incremental\n%s\nfrom scratch\n%s", i, cell, a, b)
+		}
+	}
+}
+
+func modelText(rm *ruleModel, rooms []string) string {
+	var b strings.Builder
+	for _, r := range rooms {
+		for _, a := range []string{"warm", "cold"} {
+			c := claims.Cell{Kind: "Room", Subject: r, Attr: a}
+			if con, ok := rm.conclude(c); ok {
+				fmt.Fprintf(&b, "%s=%v by %v\n", c, con.val, con.rules)
+			}
+			fmt.Fprintf(&b, "%s needs %v\n", c, rm.needs(c))
+		}
+	}
+	fmt.Fprintf(&b, "%v\n", rm.violations())
+	return b.String()
+}
+
+func strconvI(i int) string { return fmt.Sprint(i) }

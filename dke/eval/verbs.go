@@ -194,7 +194,7 @@ func (in *interp) write(fr *frame, id keywords.ID, p syntax.Pos, args []value, b
 		if ent.Count == 0 {
 			return nil // changed nothing: silent (contract §4.2)
 		}
-		in.rules = nil
+		in.dirty = append(in.dirty, c)
 		if in.inBranch {
 			break
 		}
