@@ -473,12 +473,6 @@ func (rm *ruleModel) anyHolds(pred, want string) bool {
 	return false
 }
 
-// holds reports whether a cell holds a value in the model (claimed or
-// derived), and its constant.
-func (rm *ruleModel) holds(c claims.Cell) (string, bool) {
-	return rm.valueAt(c.Kind+"."+c.Attr, "s:"+c.Subject)
-}
-
 // valueAt returns the first value that holds for a subject of a
 // predicate, from an index built on first use.
 func (rm *ruleModel) valueAt(pred, subj string) (string, bool) {
