@@ -135,6 +135,45 @@ func TestContractCalls(t *testing.T) {
 	}
 }
 
+// TestContractQuotes holds testdata/runs/contract.dke, whose golden file
+// shows the transcripts of the contract's runs, to the contract's text:
+// each quoted source is the contract's, byte for byte.
+func TestContractQuotes(t *testing.T) {
+	text := readShared(t, "spec/dke-mcp-contract.txt")
+	b, err := os.ReadFile("testdata/runs/contract.dke")
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := parseCase(t, string(b))
+	quoted := map[string]bool{}
+	for _, s := range steps {
+		quoted[strings.TrimSuffix(s.src, "\n")] = true
+	}
+	want := contractRuns(t, text)
+	var call struct{ Source string }
+	decodeAll(t, text, `{"source": "import inventory`, func(dec *json.Decoder) {
+		if err := dec.Decode(&call); err != nil {
+			t.Fatal(err)
+		}
+	})
+	want = append(want, step{src: call.Source})
+	var watch struct{ Source string }
+	n := 0
+	decodeAll(t, text, `{ "name": "watch"`, func(dec *json.Decoder) {
+		if n++; n == 2 {
+			if err := dec.Decode(&watch); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	want = append(want, step{src: watch.Source})
+	for _, w := range want {
+		if !quoted[strings.TrimSuffix(w.src, "\n")] {
+			t.Errorf("contract.dke does not quote the contract's source:\n%s", w.src)
+		}
+	}
+}
+
 const inventoryModule = `def restock(id: string):
     remember(Widget[id].stock, 10, "restock")
 
