@@ -1,0 +1,494 @@
+// The rule model: the store's standing rules and constraints evaluated by
+// the datalog engine over the values in force, and what reads take from it.
+//
+// Each value in force is a fact whose support is a variable naming its
+// claim, and each rule multiplies in a variable naming the rule, so a
+// derived atom's support paths are its proofs: the rules and the claims it
+// rests on. Every variable is true; grading still matters, because a
+// negated atom ("not q(a)") is false where q(a) holds.
+
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/dke/claims"
+	"github.com/deloreis/deloreis/dke/keywords"
+	"github.com/deloreis/deloreis/dke/syntax"
+)
+
+// standing is the store's standing declarations, lowered: the rules'
+// clauses and the constraints' watches.
+type standing struct {
+	clauses []clause
+	heads   map[string]bool // predicates some rule derives
+	watches []watch
+}
+
+// lowerStanding lowers every stored module's rules and constraints, with
+// the running module's own (module, root) in place of its stored version.
+func lowerStanding(mods Modules, module string, root *syntax.File) *standing {
+	st := &standing{heads: map[string]bool{}}
+	add := func(mod string, f *syntax.File) {
+		for _, s := range f.Stmts {
+			d, ok := s.(*syntax.DefStmt)
+			if !ok || d.Decorator == nil {
+				continue
+			}
+			switch d.Decorator.ID {
+			case keywords.Rule:
+				for _, cl := range lowerRule(ruleDecl{module: mod, def: d}) {
+					st.clauses = append(st.clauses, cl)
+					st.heads[cl.head.pred] = true
+				}
+			case keywords.Constraint:
+				st.watches = append(st.watches, lowerConstraint(ruleDecl{module: mod, def: d})...)
+			}
+		}
+	}
+	for _, name := range mods.ModuleNames() {
+		if name == module {
+			continue
+		}
+		if f, ok := mods.Module(name); ok {
+			add(name, f)
+		}
+	}
+	if module != "" && root != nil {
+		add(module, root)
+	}
+	return st
+}
+
+// reads returns the predicates the rules and constraints read.
+func (st *standing) reads() map[string]bool {
+	read := map[string]bool{}
+	for _, c := range st.clauses {
+		for _, l := range c.body {
+			if !l.cmp {
+				read[l.pred] = true
+			}
+		}
+	}
+	for _, w := range st.watches {
+		for _, l := range w.cond {
+			if !l.cmp {
+				read[l.pred] = true
+			}
+		}
+		for _, p := range w.tests {
+			read[p] = true
+		}
+	}
+	return read
+}
+
+// ruleModel is the standing declarations evaluated over the values in
+// force.
+type ruleModel struct {
+	std    *standing
+	p      *datalog.Program
+	read   map[string]bool
+	domain map[string]bool
+	cmps   []cmpPred
+	facts  map[claims.Cell]factRec // the fact of each cell read
+	model  *datalog.Model
+	claims map[string]claims.Claim // claim variable → claim
+	grader *datalog.Grader
+	index  map[string]map[string]string // pred → subject → value
+}
+
+var allTrue = datalog.ValuationFunc(func(string) datalog.Truth { return datalog.True })
+
+func claimVar(c claims.Claim) string {
+	return "claim:" + c.Cell.String() + "@" + strconv.FormatInt(c.At, 10)
+}
+
+// concludes reports whether some rule derives the cell's attribute; the
+// store's declarations are lowered once per run.
+func (in *interp) concludes(c claims.Cell) bool {
+	return in.standing().heads[c.Kind+"."+c.Attr]
+}
+
+func (in *interp) standing() *standing {
+	if in.std == nil {
+		in.std = lowerStanding(in.opts.Modules, in.opts.Module, in.root)
+	}
+	return in.std
+}
+
+// derived returns the rule model of the current view: built on first
+// use, then brought up to date incrementally with the cells written since.
+func (in *interp) derived() (*ruleModel, error) {
+	if in.rules != nil {
+		if len(in.dirty) > 0 {
+			if err := in.rules.apply(in.tx, in.dirty); err != nil {
+				return nil, err
+			}
+			in.dirty = nil
+		}
+		return in.rules, nil
+	}
+	rm, err := buildModel(in.tx, in.standing())
+	if err != nil {
+		return nil, err
+	}
+	in.rules, in.dirty = rm, nil
+	return rm, nil
+}
+
+// buildModel evaluates the standing declarations over the values in force
+// of the cells they read.
+func buildModel(tx *claims.Tx, st *standing) (*ruleModel, error) {
+	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(), domain: map[string]bool{},
+		claims: map[string]claims.Claim{}, facts: map[claims.Cell]factRec{}}
+	kinds := map[string]bool{}
+	for pred := range rm.read {
+		kinds[pred[:strings.IndexByte(pred, '.')]] = true
+	}
+	for _, k := range sortedKeys(kinds) {
+		for _, cell := range tx.Cells(k) {
+			if err := rm.setFact(tx, cell, nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, c := range st.clauses {
+		for _, t := range append([]rterm{c.head.subj, c.head.val}, termsOf(c.body)...) {
+			if t.c != "" {
+				rm.domain[t.c] = true
+			}
+		}
+	}
+	for _, w := range st.watches {
+		for _, t := range termsOf(w.cond) {
+			if t.c != "" {
+				rm.domain[t.c] = true
+			}
+		}
+	}
+	has := map[string]bool{}
+	if err := rm.addClauses(st.clauses, has); err != nil {
+		return nil, err
+	}
+	if err := rm.addWatches(st.watches, has); err != nil {
+		return nil, err
+	}
+	dom := sortedKeys(rm.domain)
+	for _, cp := range rm.cmps {
+		if err := rm.fillComparison(cp, dom, dom); err != nil {
+			return nil, err
+		}
+	}
+	return rm, rm.eval()
+}
+
+// factRec is the fact a cell's value in force put in the program.
+type factRec struct {
+	args []string
+	v    string
+}
+
+// setFact makes the program's fact of cell its value in force, collecting
+// the constants it brings that the domain lacked (into fresh, when set).
+func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell, fresh map[string]bool) error {
+	pred := cell.Kind + "." + cell.Attr
+	if !rm.read[pred] {
+		return nil
+	}
+	if old, ok := rm.facts[cell]; ok {
+		rm.p.RemoveFact(pred, old.args)
+		delete(rm.claims, old.v)
+		delete(rm.facts, cell)
+	}
+	cur, ok := tx.Current(cell)
+	if !ok {
+		return nil
+	}
+	v := claimVar(cur)
+	args := []string{"s:" + cell.Subject, key(cur.Value)}
+	for _, a := range args {
+		if !rm.domain[a] {
+			rm.domain[a] = true
+			if fresh != nil {
+				fresh[a] = true
+			}
+		}
+	}
+	rm.claims[v], rm.facts[cell] = cur, factRec{args: args, v: v}
+	return rm.p.AddFact(pred, args, datalog.VarPoly(v))
+}
+
+// apply brings the model up to date with the cells written since it was
+// evaluated: their facts change, the comparisons learn the new constants,
+// and the engine re-evaluates what the change reaches.
+func (rm *ruleModel) apply(tx *claims.Tx, cells []claims.Cell) error {
+	fresh := map[string]bool{}
+	for _, c := range cells {
+		if err := rm.setFact(tx, c, fresh); err != nil {
+			return err
+		}
+	}
+	if len(fresh) > 0 {
+		all, news := sortedKeys(rm.domain), sortedKeys(fresh)
+		for _, cp := range rm.cmps {
+			if err := rm.fillComparison(cp, news, all); err != nil {
+				return err
+			}
+		}
+	}
+	return rm.eval()
+}
+
+func (rm *ruleModel) eval() error {
+	m, err := rm.p.Eval()
+	if err != nil {
+		return err
+	}
+	rm.model, rm.grader, rm.index = m, m.Grader(allTrue), nil
+	return nil
+}
+
+func termsOf(lits []rlit) []rterm {
+	var out []rterm
+	for _, l := range lits {
+		out = append(out, l.subj, l.val, l.x, l.y)
+	}
+	return out
+}
+
+// addClauses adds each clause as a datalog rule.
+func (rm *ruleModel) addClauses(cls []clause, has map[string]bool) error {
+	p := rm.p
+	for i, c := range cls {
+		if c.never {
+			continue
+		}
+		body, err := rm.bodyLits(fmt.Sprintf("cmp:%d", i), c.body, has)
+		if err != nil {
+			return err
+		}
+		r := datalog.Rule{Name: c.rule, Head: datalog.Atom{Pred: c.head.pred, Args: []datalog.Term{c.head.subj.term(), c.head.val.term()}},
+			Body: body, Support: datalog.VarPoly("rule:" + c.rule)}
+		if err := p.AddRule(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bodyLits lowers a condition. A comparison becomes a predicate of its
+// variables holding the tuples of the active domain that satisfy it (the
+// engine has no built-in comparisons; rules invent no constants, so the
+// domain is closed). "Holds no value" reads a helper predicate of the
+// subject alone, added once (has).
+func (rm *ruleModel) bodyLits(prefix string, lits []rlit, has map[string]bool) ([]datalog.Literal, error) {
+	p := rm.p
+	var out []datalog.Literal
+	for j, l := range lits {
+		switch {
+		case l.cmp:
+			pred := fmt.Sprintf("%s:%d", prefix, j)
+			vars := cmpVars(l)
+			rm.cmps = append(rm.cmps, cmpPred{pred: pred, l: l, vars: vars})
+			args := make([]datalog.Term, len(vars))
+			for k, v := range vars {
+				args[k] = datalog.V(v)
+			}
+			out = append(out, datalog.Literal{Atom: datalog.Atom{Pred: pred, Args: args}})
+		case l.neg && l.anyValue:
+			hp := "has:" + l.pred
+			if !has[hp] {
+				has[hp] = true
+				if err := p.AddRule(datalog.Rule{Name: hp, Head: datalog.Atom{Pred: hp, Args: []datalog.Term{datalog.V("s")}},
+					Body: []datalog.Literal{{Atom: datalog.Atom{Pred: l.pred, Args: []datalog.Term{datalog.V("s"), datalog.V("_")}}}}, Support: datalog.One()}); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, datalog.Literal{Atom: datalog.Atom{Pred: hp, Args: []datalog.Term{l.subj.term()}}, Negated: true})
+		default:
+			out = append(out, datalog.Literal{Atom: datalog.Atom{Pred: l.pred, Args: []datalog.Term{l.subj.term(), l.val.term()}}, Negated: l.neg})
+		}
+	}
+	return out, nil
+}
+
+// cmpPred is a comparison's predicate: the tuples of its variables, from
+// the active domain, that satisfy it.
+type cmpPred struct {
+	pred string
+	l    rlit
+	vars []string
+}
+
+// cmpVars returns a comparison's distinct variables, in order.
+func cmpVars(l rlit) []string {
+	var vars []string
+	for _, t := range []rterm{l.x, l.y} {
+		if t.v != "" && (len(vars) == 0 || vars[0] != t.v) {
+			vars = append(vars, t.v)
+		}
+	}
+	return vars
+}
+
+// fillComparison adds the satisfying tuples with at least one constant
+// from news (the rest being from all).
+func (rm *ruleModel) fillComparison(cp cmpPred, news, all []string) error {
+	bind := func(t rterm, a, b string) string {
+		switch {
+		case t.v == "":
+			return t.c
+		case t.v == cp.vars[0]:
+			return a
+		}
+		return b
+	}
+	add := func(args ...string) error {
+		if !compareKeys(cp.l.op, bind(cp.l.x, args[0], args[len(args)-1]), bind(cp.l.y, args[0], args[len(args)-1])) {
+			return nil
+		}
+		return rm.p.AddFact(cp.pred, args, datalog.One())
+	}
+	for _, a := range news {
+		if len(cp.vars) == 1 {
+			if err := add(a); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, b := range all {
+			if err := add(a, b); err != nil {
+				return err
+			}
+			if err := add(b, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// conclusion is a derived value at a cell and its proof.
+type conclusion struct {
+	val   value
+	rules []string
+	from  []claims.Claim
+	negs  []string
+}
+
+// conclude returns the value the rules derive at c, if any holds: the
+// first in the constants' order when several do.
+func (rm *ruleModel) conclude(c claims.Cell) (*conclusion, bool) {
+	pred := c.Kind + "." + c.Attr
+	if rm.model == nil || !rm.std.heads[pred] {
+		return nil, false
+	}
+	val, ok := rm.valueAt(pred, "s:"+c.Subject)
+	if !ok {
+		return nil, false
+	}
+	args := []string{"s:" + c.Subject, val}
+	w := rm.model.Why(pred, args, allTrue)
+	out := &conclusion{val: unkey(val)}
+	if len(w.Active) > 0 {
+		for _, lit := range w.Active[0] {
+			switch {
+			case strings.HasPrefix(lit, "rule:"):
+				out.rules = append(out.rules, strings.TrimPrefix(lit, "rule:"))
+			case strings.HasPrefix(lit, "claim:"):
+				out.from = append(out.from, rm.claims[lit])
+			default:
+				out.negs = append(out.negs, lit)
+			}
+		}
+	}
+	return out, true
+}
+
+// needs returns the cells a rule concluding c reads whose data is
+// missing: a cell with a fixed subject (by the head or a constant) that
+// holds no value, or not the value the rule tests for; and Kind.*.attr
+// when no subject holds the value the rule tests for (or any value).
+func (rm *ruleModel) needs(c claims.Cell) []string {
+	pred := c.Kind + "." + c.Attr
+	head := "s:" + c.Subject
+	seen := map[string]bool{}
+	for _, cl := range rm.std.clauses {
+		if cl.head.pred != pred || cl.never || cl.head.subj.c != "" && cl.head.subj.c != head {
+			continue
+		}
+		fixed := func(t rterm) string {
+			switch {
+			case t.c != "":
+				return t.c
+			case t.v == cl.head.subj.v:
+				return head
+			}
+			return ""
+		}
+		for _, l := range cl.body {
+			if l.cmp || l.neg {
+				continue
+			}
+			kind, attr, _ := strings.Cut(l.pred, ".")
+			subj, want := fixed(l.subj), ""
+			if !l.anyValue {
+				want = fixed(l.val)
+			}
+			if subj != "" {
+				if got, ok := rm.valueAt(l.pred, subj); ok && (want == "" || got == want) {
+					continue
+				}
+				seen[kind+"."+subj[2:]+"."+attr] = true
+			} else if !rm.anyHolds(l.pred, want) {
+				seen[kind+".*."+attr] = true
+			}
+		}
+	}
+	return sortedKeys(seen)
+}
+
+// anyHolds reports whether some subject of pred holds want (any value
+// when want is "").
+func (rm *ruleModel) anyHolds(pred, want string) bool {
+	for _, f := range rm.model.Facts(pred) {
+		if (want == "" || f.Args[1] == want) && rm.grader.GradeFact(f) == datalog.Certain {
+			return true
+		}
+	}
+	return false
+}
+
+// valueAt returns the first value that holds for a subject of a
+// predicate, from an index built on first use.
+func (rm *ruleModel) valueAt(pred, subj string) (string, bool) {
+	if rm.index == nil {
+		rm.index = map[string]map[string]string{}
+	}
+	idx, ok := rm.index[pred]
+	if !ok {
+		idx = map[string]string{}
+		for _, f := range rm.model.Facts(pred) {
+			if _, seen := idx[f.Args[0]]; !seen && rm.grader.GradeFact(f) == datalog.Certain {
+				idx[f.Args[0]] = f.Args[1]
+			}
+		}
+		rm.index[pred] = idx
+	}
+	v, ok := idx[subj]
+	return v, ok
+}
