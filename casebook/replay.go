@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
@@ -120,21 +119,9 @@ func serve(ctx context.Context, dir string, toml []byte) (*mcp.ClientSession, fu
 	return cs, closeAll, nil
 }
 
-// registry is the registry `deloreis mcp` serves over a project: the
-// author.* ops over its documents and the dli.* ops over the project.
+// registry is the registry `deloreis mcp` serves over a project.
 func registry(s *lorestore.Store, p *project.Project) (*worker.Registry, error) {
-	docs := make([]string, len(p.Documents))
-	for i, d := range p.Documents {
-		docs[i] = d.Scope
-	}
-	svc, err := author.New(author.Config{Store: s, Documents: docs, Branch: p.Branch, Pin: p.Pin, Dialects: p.Dialects})
-	if err != nil {
-		return nil, err
-	}
-	reg := worker.NewRegistry()
-	author.Register(reg, svc)
-	dliops.Register(reg, dliops.Config{Store: s, Project: p, Version: version})
-	return reg, nil
+	return dliops.ProjectRegistry(s, p, version)
 }
 
 // replayLines makes every call of the script in order.

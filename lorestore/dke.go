@@ -64,19 +64,25 @@ func (b *Batch) PutModule(store, name string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	d := b.walkDir(modulePath(store))
+	b.putNamed(modulePath(store), moduleFile(name), canon)
+	return nil
+}
+
+// putNamed puts a file named otherwise than by its id into the folder at
+// dir, replacing what the parent or this batch had there.
+func (b *Batch) putNamed(dir []string, file string, canon []byte) {
+	d := b.walkDir(dir)
 	blob, idx := b.stash(canon)
 	if d.named == nil {
 		d.named = map[string]namedIns{}
 	}
-	if _, again := d.named[moduleFile(name)]; !again {
+	if _, again := d.named[file]; !again {
 		b.n++
 	}
-	d.named[moduleFile(name)] = namedIns{blob: blob, data: idx}
+	d.named[file] = namedIns{blob: blob, data: idx}
 	if d.removes != nil {
-		delete(d.removes, moduleFile(name))
+		delete(d.removes, file)
 	}
-	return nil
 }
 
 // PutDKEHeader adds or replaces the header of a DKE store: what the store
@@ -93,18 +99,7 @@ func (b *Batch) PutDKEHeader(store string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	d := b.walkDir([]string{dkeDir, store})
-	blob, idx := b.stash(canon)
-	if d.named == nil {
-		d.named = map[string]namedIns{}
-	}
-	if _, again := d.named[dkeHeaderFile]; !again {
-		b.n++
-	}
-	d.named[dkeHeaderFile] = namedIns{blob: blob, data: idx}
-	if d.removes != nil {
-		delete(d.removes, dkeHeaderFile)
-	}
+	b.putNamed([]string{dkeDir, store}, dkeHeaderFile, canon)
 	return nil
 }
 

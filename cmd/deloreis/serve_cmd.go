@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/demoworld"
 	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
@@ -103,19 +102,8 @@ func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func
 	return reg, cleanup, nil
 }
 
-// buildRegistry is the one registry every transport serves: the author.*
-// ops over the project's documents and the dli.* ops over the project.
+// buildRegistry is the one registry every transport serves
+// (dliops.ProjectRegistry), reporting this build's version.
 func buildRegistry(s *lorestore.Store, p *project.Project) (*worker.Registry, error) {
-	docs := make([]string, len(p.Documents))
-	for i, d := range p.Documents {
-		docs[i] = d.Scope
-	}
-	svc, err := author.New(author.Config{Store: s, Documents: docs, Branch: p.Branch, Pin: p.Pin, Dialects: p.Dialects})
-	if err != nil {
-		return nil, err
-	}
-	reg := worker.NewRegistry()
-	author.Register(reg, svc)
-	dliops.Register(reg, dliops.Config{Store: s, Project: p, Version: version})
-	return reg, nil
+	return dliops.ProjectRegistry(s, p, version)
 }
