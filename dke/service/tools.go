@@ -244,7 +244,12 @@ func installs(module string, info *check.ModuleInfo) Installs {
 	for _, r := range info.Rules {
 		in.Rules = append(in.Rules, r.Name)
 	}
-	in.Constraints = append(in.Constraints, info.Constraints...)
+	for _, c := range info.Constraints {
+		if !strings.Contains(c, ".") {
+			c = module + "." + c
+		}
+		in.Constraints = append(in.Constraints, c)
+	}
 	return in
 }
 
