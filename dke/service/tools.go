@@ -107,7 +107,7 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 		return CompileResult{}, err
 	}
 	if err := syntax.CheckModuleName(p.Name); err != nil {
-		return CompileResult{}, worker.Errorf(worker.ClassSchema, CodeBadName, "module name %q: %v", p.Name, err)
+		return CompileResult{}, worker.Errorf(worker.ClassSchema, CodeBadName, "%v", err)
 	}
 	lang, err := language(p.Language)
 	if err != nil {
