@@ -314,3 +314,51 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherStoreWrites checks that a write to one store leaves another
+// store's index in place (adopted, not reloaded).
+func TestOtherStoreWrites(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	f.mustOK(bg, "run", map[string]any{"source": "remember(A.a.x, 1, \"s\")\n"})
+	a := f.svc.stores["default"]
+	mem := a.mem
+	f.mustOK(bg, "run", map[string]any{"source": "remember(A.a.x, 2, \"s\")\n", "store_id": "b"})
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": "def f():\n    print(1)\n"})
+	if got := f.mustOK(bg, "run", map[string]any{"source": "print(current(A.a.x).value)\n"}); got != "OK program: 0 claims written, 0 claims removed, 1 line printed\nprint: 1\n" {
+		t.Errorf("default after a write to b: %q", got)
+	}
+	if a.mem != mem {
+		t.Error("a write to store b reloaded store default's index")
+	}
+}
+
+// TestRecompile checks version and updated across compiles: identical
+// content writes no commit and leaves updated; an omitted version is
+// kept; a new label is a change.
+func TestRecompile(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	src := "def f():\n    print(1)\n"
+	info := func() ModuleInfoResult {
+		r, err := f.svc.InfoModule(bg, &NameParams{Name: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": src, "version": "1.0"})
+	first, head := info(), f.head()
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": src})
+	if got := info(); got.Updated != first.Updated || got.Version != "1.0" || f.head() != head {
+		t.Errorf("identical recompile: %+v, head moved %v", got, f.head() != head)
+	}
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": src, "version": "0.9"})
+	if got := info(); got.Updated == first.Updated || got.Version != "0.9" || got.Created != first.Created {
+		t.Errorf("relabel: %+v", got)
+	}
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": "def g():\n    print(2)\n"})
+	if got := info(); got.Version != "0.9" || strings.Join(got.Scripts, ",") != "m.g" {
+		t.Errorf("edit without version: %+v", got)
+	}
+}
