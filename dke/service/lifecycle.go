@@ -146,7 +146,7 @@ func (s *Service) begin(ctx context.Context, tool, storeArg string) (string, *lo
 		s.mu.Unlock()
 		return "", nil, nil, nil, err
 	}
-	ms, err := loadModules(sn, id)
+	ms, err := s.modules(id, sn)
 	if err != nil {
 		s.mu.Unlock()
 		return "", nil, nil, nil, err
@@ -251,7 +251,11 @@ func (s *Service) forgetDecl(ctx context.Context, tool, what string, p *NamePara
 	slices.Sort(next.Forgotten)
 	next.Updated = s.now().Format(time.RFC3339)
 	put := func(b *lorestore.Batch) error { return b.PutModule(id, mod, jsonOf(&next)) }
-	if err := s.write(id, claims.ChangeSet{}, put, dkeMessage("dke "+tool+" "+p.Name, strings.ReplaceAll(tool, "_", "-"), id)); err != nil {
+	after := ms.clone()
+	if err := after.put(&next); err != nil {
+		return ForgetResult{}, err
+	}
+	if err := s.write(id, claims.ChangeSet{}, put, dkeMessage("dke "+tool+" "+p.Name, strings.ReplaceAll(tool, "_", "-"), id), after); err != nil {
 		return ForgetResult{}, err
 	}
 	res.Removed = true
@@ -359,7 +363,12 @@ func (s *Service) ForgetModule(ctx context.Context, p *ForgetModuleParams) (Forg
 	}
 	rm := func(b *lorestore.Batch) error { return b.RemoveModule(id, p.Name) }
 	msg := dkeMessage(fmt.Sprintf("dke forget_module %s: %s removed", p.Name, plural(len(set.Removes), "claim", "claims")), "forget-module", id)
-	if err := s.write(id, set, rm, msg); err != nil {
+	after := ms.clone()
+	delete(after.recs, p.Name)
+	delete(after.files, p.Name)
+	delete(after.pins, p.Name)
+	after.reindex()
+	if err := s.write(id, set, rm, msg, after); err != nil {
 		return ForgetResult{}, err
 	}
 	return ForgetResult{Status: "success", Name: p.Name, Removed: true, Claims: len(set.Removes),

@@ -6,12 +6,15 @@ package service
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/deloreis/deloreis/dke/check"
 	"github.com/deloreis/deloreis/dke/keywords"
 	"github.com/deloreis/deloreis/dke/syntax"
+	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 )
 
@@ -47,6 +50,65 @@ type pin struct {
 // reported by info as "manifest version".
 const Manifest = "dke-module/1"
 
+// parsed is a module record with its source parsed, cached by the
+// record's bytes: a module is parsed once, not once per call.
+type parsed struct {
+	rec  *record
+	file *syntax.File
+	pins map[string]*syntax.File
+}
+
+// parseCache holds parsed records by the digest of their bytes; it is
+// dropped whole when it grows past maxParsed.
+type parseCache struct {
+	mu sync.Mutex
+	m  map[jcs.Digest]*parsed
+}
+
+const maxParsed = 4096
+
+func (c *parseCache) get(data []byte) (*parsed, error) {
+	key := jcs.Sum(data)
+	c.mu.Lock()
+	p, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	var r record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, err
+	}
+	p, err := parseRecord(&r)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxParsed {
+		c.m = map[jcs.Digest]*parsed{}
+	}
+	c.m[key] = p
+	c.mu.Unlock()
+	return p, nil
+}
+
+// parseRecord parses a record's source and the sources it pinned.
+func parseRecord(r *record) (*parsed, error) {
+	f, err := parseStored(r.Name, r.Source, r.Language, r.Forgotten)
+	if err != nil {
+		return nil, err
+	}
+	p := &parsed{rec: r, file: f, pins: map[string]*syntax.File{}}
+	for _, pn := range r.Imports {
+		pf, err := parseStored(pn.Name, pn.Source, pn.Language, pn.Forgotten)
+		if err != nil {
+			return nil, err
+		}
+		p.pins[pn.Name] = pf
+	}
+	return p, nil
+}
+
 // modset is the modules of one store at one commit, parsed.
 type modset struct {
 	recs  map[string]*record
@@ -55,49 +117,66 @@ type modset struct {
 	env   *check.MapEnv
 }
 
-// loadModules reads and parses every module of a store.
-func loadModules(sn *lorestore.Snapshot, store string) (*modset, error) {
+// loadModules reads every module of a store, parsing those the cache
+// has not seen.
+func loadModules(sn *lorestore.Snapshot, store string, cache *parseCache) (*modset, error) {
 	raw, err := sn.Modules(store)
 	if err != nil {
 		return nil, err
 	}
 	ms := &modset{recs: map[string]*record{}, files: map[string]*syntax.File{}, pins: map[string]map[string]*syntax.File{}}
 	for name, data := range raw {
-		var r record
-		if err := json.Unmarshal(data, &r); err != nil {
+		p, err := cache.get(data)
+		if err != nil {
 			return nil, fmt.Errorf("module %s: %w", name, err)
 		}
-		ms.recs[name] = &r
+		ms.recs[name], ms.files[name], ms.pins[name] = p.rec, p.file, p.pins
 	}
-	if err := ms.index(); err != nil {
-		return nil, err
-	}
+	ms.reindex()
 	return ms, nil
 }
 
-// index parses the records and builds the check environment.
-func (ms *modset) index() error {
+// modules returns the parsed modules of store id at the snapshot, shared:
+// the caller must clone before changing it.
+func (s *Service) modules(id string, sn *lorestore.Snapshot) (*modset, error) {
+	cs := s.store(id)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.mods != nil && cs.modsAt == sn.Commit() {
+		return cs.mods, nil
+	}
+	ms, err := loadModules(sn, id, &s.parsed)
+	if err != nil {
+		return nil, err
+	}
+	cs.mods, cs.modsAt = ms, sn.Commit()
+	return ms, nil
+}
+
+// clone returns a copy of the set that put can change.
+func (ms *modset) clone() *modset {
+	c := &modset{recs: maps.Clone(ms.recs), files: maps.Clone(ms.files), pins: maps.Clone(ms.pins), env: ms.env}
+	return c
+}
+
+// put adds or replaces one module of the set.
+func (ms *modset) put(r *record) error {
+	p, err := parseRecord(r)
+	if err != nil {
+		return err
+	}
+	ms.recs[r.Name], ms.files[r.Name], ms.pins[r.Name] = p.rec, p.file, p.pins
+	ms.reindex()
+	return nil
+}
+
+// reindex builds the check environment from the records.
+func (ms *modset) reindex() {
 	var infos []*check.ModuleInfo
 	for _, name := range ms.names() {
-		r := ms.recs[name]
-		f, err := parseStored(name, r.Source, r.Language, r.Forgotten)
-		if err != nil {
-			return err
-		}
-		ms.files[name] = f
-		pins := map[string]*syntax.File{}
-		for _, p := range r.Imports {
-			pf, err := parseStored(p.Name, p.Source, p.Language, p.Forgotten)
-			if err != nil {
-				return err
-			}
-			pins[p.Name] = pf
-		}
-		ms.pins[name] = pins
-		infos = append(infos, r.info())
+		infos = append(infos, ms.recs[name].info())
 	}
 	ms.env = check.NewMapEnv(infos...)
-	return nil
 }
 
 // info returns the module's summary minus what was forgotten.

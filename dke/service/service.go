@@ -37,6 +37,7 @@ type Service struct {
 	cfg    Config
 	mu     sync.Mutex
 	stores map[string]*claimStore
+	parsed parseCache
 }
 
 // New returns a Service over cfg.Store.
@@ -161,8 +162,9 @@ func (s *Service) read(id string) (*lorestore.Snapshot, claims.Snapshot, error) 
 }
 
 // write commits a change set and a batch edit as one commit on the head
-// the store last read, labelled msg.
-func (s *Service) write(id string, set claims.ChangeSet, extra func(*lorestore.Batch) error, msg lorestore.Message) error {
+// the store last read, labelled msg; next, when not nil, is the store's
+// modules after the edit.
+func (s *Service) write(id string, set claims.ChangeSet, extra func(*lorestore.Batch) error, msg lorestore.Message, next *modset) error {
 	cs := s.store(id)
 	if _, err := cs.Snapshot(); err != nil {
 		return err
@@ -174,6 +176,9 @@ func (s *Service) write(id string, set claims.ChangeSet, extra func(*lorestore.B
 	_, err := cs.commitLocked(set, extra, msg)
 	if errors.Is(err, claims.ErrConflict) {
 		return worker.Errorf(worker.ClassConflict, CodeConflict, "the store changed while this call ran; retry it")
+	}
+	if err == nil && next != nil {
+		cs.mods, cs.modsAt = next, cs.head
 	}
 	return err
 }
@@ -192,7 +197,7 @@ func (s *Service) CreateStore(id string) error {
 	if _, err := sn.DKEHeader(id); err == nil {
 		return fmt.Errorf("dke store create: store %s exists", id)
 	}
-	return s.write(id, claims.ChangeSet{}, nil, dkeMessage("dke store create "+id, "store-create", id))
+	return s.write(id, claims.ChangeSet{}, nil, dkeMessage("dke store create "+id, "store-create", id), nil)
 }
 
 // DeleteStore removes a DKE store and everything in it, in one commit;

@@ -366,3 +366,42 @@ func TestRecompile(t *testing.T) {
 		t.Errorf("edit without version: %+v", got)
 	}
 }
+
+// TestForeignModuleWrite checks that a module written to the lorestore by
+// another writer is seen by the next call (the module cache follows the
+// head).
+func TestForeignModuleWrite(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": "def f():\n    print(1)\n"})
+	if got := f.mustOK(bg, "list", map[string]any{}); got != "m.f()\n" {
+		t.Fatalf("list: %q", got)
+	}
+	sn, err := f.ls.Snapshot("main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := sn.Module("default", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec["name"] = "n"
+	data, _ = json.Marshal(rec)
+	b := lorestore.NewBatch()
+	if err := b.PutModule("default", "n", data); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ls.Commit(b, lorestore.NewMessage("foreign module", "test", ""), lorestore.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.mustOK(bg, "list", map[string]any{}); got != "m.f()\nn.f()\n" {
+		t.Errorf("list after a foreign module write: %q", got)
+	}
+	if got := f.mustOK(bg, "run", map[string]any{"source": "import n\nn.f()\n"}); !strings.HasSuffix(got, "print: 1\n") {
+		t.Errorf("run: %q", got)
+	}
+}

@@ -75,6 +75,10 @@ type claimStore struct {
 	op, subject string
 	// writes counts the commits replayed into mem since it was loaded.
 	writes int
+	// mods is the store's parsed modules at commit modsAt, kept while
+	// commits touch no module of the store.
+	mods   *modset
+	modsAt plumbing.Hash
 }
 
 // compactAfter bounds the history the index keeps: after that many
@@ -94,10 +98,17 @@ func (cs *claimStore) adopt(head plumbing.Hash) bool {
 	if err != nil {
 		return false
 	}
+	modsKept := cs.modsAt == cs.head
 	for _, c := range changes {
 		if c.Store == cs.id && c.Module == "" {
 			return false
 		}
+		if c.Store == cs.id {
+			modsKept = false
+		}
+	}
+	if modsKept {
+		cs.modsAt = head
 	}
 	cs.head = head
 	return true
@@ -240,6 +251,9 @@ func (cs *claimStore) commitLocked(set claims.ChangeSet, extra func(b *lorestore
 	ver, err := cs.mem.Commit(set)
 	if err != nil {
 		return "", err
+	}
+	if extra == nil && cs.modsAt == cs.head {
+		cs.modsAt = res.Commit // a claims-only commit leaves the modules
 	}
 	cs.memVer, cs.head = ver, res.Commit
 	cs.writes++

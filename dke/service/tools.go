@@ -169,7 +169,7 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 	if err != nil {
 		return CompileResult{}, err
 	}
-	ms, err := loadModules(sn, id)
+	ms, err := s.modules(id, sn)
 	if err != nil {
 		return CompileResult{}, err
 	}
@@ -181,12 +181,12 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 		return CompileResult{}, compileError(errs)
 	}
 	rec := s.newRecord(p, lang, info, ms)
-	ms.recs[p.Name] = rec
-	if err := ms.index(); err != nil {
+	ms = ms.clone()
+	if err := ms.put(rec); err != nil {
 		return CompileResult{}, err
 	}
 	put := func(b *lorestore.Batch) error { return b.PutModule(id, p.Name, jsonOf(rec)) }
-	if err := s.write(id, claims.ChangeSet{}, put, dkeMessage("dke compile "+p.Name, "compile", id)); err != nil {
+	if err := s.write(id, claims.ChangeSet{}, put, dkeMessage("dke compile "+p.Name, "compile", id), ms); err != nil {
 		return CompileResult{}, err
 	}
 	res := CompileResult{Status: "success", Module: p.Name, Language: lang.String()}
@@ -322,7 +322,7 @@ func (s *Service) Run(ctx context.Context, p *RunParams) (RunResult, error) {
 	if err != nil {
 		return RunResult{}, err
 	}
-	ms, err := loadModules(sn, id)
+	ms, err := s.modules(id, sn)
 	if err != nil {
 		return RunResult{}, err
 	}
