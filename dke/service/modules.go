@@ -183,7 +183,7 @@ func (ms *modset) reindex() {
 func (r *record) info() *check.ModuleInfo {
 	in := *r.Installs
 	lang, _ := keywords.ParseLang(r.Language)
-	in.Lang, in.Language = lang, lang.String()
+	in.Name, in.Lang, in.Language = r.Name, lang, lang.String()
 	gone := func(n string) bool { return slices.Contains(r.Forgotten, n) }
 	in.Scripts = slices.DeleteFunc(slices.Clone(in.Scripts), func(s check.ScriptInfo) bool { return gone(s.Name) })
 	in.Rules = slices.DeleteFunc(slices.Clone(in.Rules), func(s check.RuleInfo) bool { return gone(ruleLocal(s.Name)) })
