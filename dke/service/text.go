@@ -3,6 +3,7 @@
 package service
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/deloreis/deloreis/dke/keywords"
@@ -11,12 +12,12 @@ import (
 // words are the response's own words, per surface (contract §8.1).
 var words = map[keywords.Lang]map[string]string{
 	keywords.Eng: {
-		"compiled": "compiled module", "reloaded": "reloaded module", "installed": "installed",
+		"compiled": "compiled module %s", "reloaded": "reloaded module %s", "installed": "installed",
 		"class": "class", "script": "script", "rule": "rule", "constraint": "constraint", "computed": "computed field",
 		"body": "body", "ok": "OK", "error": "error",
 	},
 	keywords.Nob: {
-		"compiled": "kompilerte modul", "reloaded": "lastet modul på nytt", "installed": "installerte",
+		"compiled": "kompilerte modul %s", "reloaded": "lastet modul %s på nytt", "installed": "installerte",
 		"class": "klasse", "script": "skript", "rule": "regel", "constraint": "begrensning", "computed": "beregnet felt",
 		"body": "kropp", "ok": "OK", "error": "feil",
 	},
@@ -37,7 +38,7 @@ func compileText(res CompileResult, l keywords.Lang, reload bool) string {
 	if reload {
 		head = "reloaded"
 	}
-	b.WriteString(w(l, head) + " " + res.Module + "\n")
+	b.WriteString(fmt.Sprintf(w(l, head), res.Module) + "\n")
 	if in := res.Installed; in != nil {
 		b.WriteString(w(l, "installed") + ":\n")
 		list := func(key string, xs []string) {
