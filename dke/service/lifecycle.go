@@ -13,6 +13,7 @@ import (
 
 	"github.com/deloreis/deloreis/dke/check"
 	"github.com/deloreis/deloreis/dke/claims"
+	"github.com/deloreis/deloreis/dke/eval"
 	"github.com/deloreis/deloreis/dke/reference"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
@@ -68,8 +69,11 @@ type ForgetResult struct {
 	Name    string `json:"name"`
 	Removed bool   `json:"removed"`
 	// Claims counts the claims a forget_module removed with the module.
-	Claims int    `json:"claims_removed"`
-	Text   string `json:"text"`
+	Claims int `json:"claims_removed"`
+	// Withdrawn are the cells whose derived value forget_rule withdrew
+	// (a conclusion another rule still supports is not among them).
+	Withdrawn []string `json:"withdrawn,omitempty"`
+	Text      string   `json:"text"`
 }
 
 // ModuleHandle is one line of list_modules.
@@ -235,7 +239,7 @@ func (s *Service) forgetDecl(ctx context.Context, tool, what string, p *NamePara
 	if err != nil {
 		return ForgetResult{}, err
 	}
-	id, _, _, ms, err := s.begin(ctx, tool, p.StoreID)
+	id, _, csnap, ms, err := s.begin(ctx, tool, p.StoreID)
 	if err != nil {
 		return ForgetResult{}, err
 	}
@@ -260,6 +264,15 @@ func (s *Service) forgetDecl(ctx context.Context, tool, what string, p *NamePara
 	}
 	res.Removed = true
 	res.Text = fmt.Sprintf("forgot %s %s\n", what, p.Name)
+	if tool == "forget_rule" {
+		res.Withdrawn, err = withdrawn(csnap, ms, after)
+		if err != nil {
+			return ForgetResult{}, err
+		}
+		for _, c := range res.Withdrawn {
+			res.Text += "withdrawn " + c + "\n"
+		}
+	}
 	return res, nil
 }
 
@@ -396,4 +409,28 @@ func (s *Service) Stores(ctx context.Context, p *StoreParams) (StoresResult, err
 	si := StoreInfo{ID: id, Claims: n, Modules: len(ms.recs), Created: h.Created}
 	text := fmt.Sprintf("%s  %s, %s  created %s\n", id, plural(n, "claim", "claims"), plural(si.Modules, "module", "modules"), si.Created)
 	return StoresResult{Status: "success", Stores: []StoreInfo{si}, Text: text}, nil
+}
+
+// withdrawn lists the cells the rules of before conclude and those of
+// after no longer do, over one snapshot.
+func withdrawn(snap claims.Snapshot, before, after *modset) ([]string, error) {
+	rb, err := eval.Reason(snap, before)
+	if err != nil {
+		return nil, err
+	}
+	ra, err := eval.Reason(snap, after)
+	if err != nil {
+		return nil, err
+	}
+	still := map[claims.Cell]bool{}
+	for _, c := range ra.Conclusions() {
+		still[c] = true
+	}
+	var out []string
+	for _, c := range rb.Conclusions() {
+		if !still[c] {
+			out = append(out, c.String())
+		}
+	}
+	return out, nil
 }
