@@ -21,32 +21,48 @@ import (
 
 // StoreParams name a store and nothing else.
 type StoreParams struct {
-	StoreID string `json:"store_id,omitempty"`
+	StoreID string `json:"store_id,omitempty" desc:"the store (default \"default\")"`
 }
 
 // NameParams name a module, script, rule or constraint in a store.
 type NameParams struct {
-	Name    string `json:"name"`
-	StoreID string `json:"store_id,omitempty"`
+	Name    string `json:"name" desc:"module.name for a script, rule or constraint; the bare name for a module"`
+	StoreID string `json:"store_id,omitempty" desc:"the store (default \"default\")"`
 }
 
 // SpecParams are spec's arguments.
 type SpecParams struct {
-	Edition string `json:"edition,omitempty"`
-	Topic   string `json:"topic,omitempty"`
+	Edition Surface `json:"edition,omitempty" desc:"the keyword surface to render in: eng (default) or nob"`
+	Topic   Topic   `json:"topic,omitempty" desc:"one slice of the reference; omit for the whole"`
+}
+
+// Topic is a slice of the language reference.
+type Topic string
+
+// JSONSchema states the topics.
+func (Topic) JSONSchema() map[string]any {
+	return map[string]any{"type": "string", "enum": reference.Topics()}
+}
+
+// Target is what list lists.
+type Target string
+
+// JSONSchema states the targets.
+func (Target) JSONSchema() map[string]any {
+	return map[string]any{"type": "string", "enum": []string{"scripts", "rules", "kinds"}}
 }
 
 // ListParams are list's arguments.
 type ListParams struct {
-	Target  string `json:"target,omitempty"`
-	StoreID string `json:"store_id,omitempty"`
+	Target  Target `json:"target,omitempty" desc:"scripts (default, with full signatures), rules or kinds"`
+	StoreID string `json:"store_id,omitempty" desc:"the store (default \"default\")"`
 }
 
 // ForgetModuleParams are forget_module's arguments.
 type ForgetModuleParams struct {
-	Name    string `json:"name"`
-	Confirm bool   `json:"confirm,omitempty"`
-	StoreID string `json:"store_id,omitempty"`
+	Name    string `json:"name" desc:"the bare module name"`
+	Confirm bool   `json:"confirm,omitempty" desc:"must be true: the module's scripts, kinds and their data go with it, irreversibly"`
+	StoreID string `json:"store_id,omitempty" desc:"the store (default \"default\")"`
 }
 
 // TextResult is an answer that is text, with its status.
@@ -127,7 +143,7 @@ func (s *Service) Spec(ctx context.Context, p *SpecParams) (TextResult, error) {
 	if p.Topic == "" {
 		return TextResult{Status: "success", Text: reference.Full(lang)}, nil
 	}
-	t, err := reference.Topic(lang, p.Topic)
+	t, err := reference.Topic(lang, string(p.Topic))
 	if err != nil {
 		return TextResult{}, worker.Errorf(worker.ClassNotFound, CodeNotFound, "%v", err)
 	}
@@ -160,7 +176,7 @@ func (s *Service) begin(ctx context.Context, tool, storeArg string) (string, *lo
 
 // List lists scripts with their signatures, rule names, or kinds.
 func (s *Service) List(ctx context.Context, p *ListParams) (ListResult, error) {
-	target := p.Target
+	target := string(p.Target)
 	if target == "" {
 		target = "scripts"
 	}

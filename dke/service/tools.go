@@ -21,11 +21,19 @@ import (
 
 // CompileParams are compile's arguments (contract §4.1).
 type CompileParams struct {
-	Name     string  `json:"name"`
-	Source   *string `json:"source,omitempty"`
-	Version  *string `json:"version,omitempty"`
-	Language string  `json:"language,omitempty"`
-	StoreID  string  `json:"store_id,omitempty"`
+	Name     string  `json:"name" desc:"the module's name: an identifier import accepts (no dot, no hyphen)"`
+	Source   *string `json:"source,omitempty" desc:"the module text; omit to reload the stored module (re-run its body)"`
+	Version  *string `json:"version,omitempty" desc:"your label for this revision, compared for equality; omitted keeps the recorded one"`
+	Language Surface `json:"language,omitempty" desc:"the keyword surface: eng (default) or nob"`
+	StoreID  string  `json:"store_id,omitempty" desc:"the store (default \"default\")"`
+}
+
+// Surface is a language argument: eng or nob.
+type Surface string
+
+// JSONSchema states the surfaces.
+func (Surface) JSONSchema() map[string]any {
+	return map[string]any{"type": "string", "enum": []string{"eng", "nob"}}
 }
 
 // Installs are what one submission installed.
@@ -57,9 +65,9 @@ type CompileResult struct {
 
 // RunParams are run's arguments (contract §4.2).
 type RunParams struct {
-	Source   string `json:"source"`
-	Language string `json:"language,omitempty"`
-	StoreID  string `json:"store_id,omitempty"`
+	Source   string  `json:"source" desc:"a program: statements that read, write and call compiled scripts"`
+	Language Surface `json:"language,omitempty" desc:"the keyword surface: eng (default) or nob"`
+	StoreID  string  `json:"store_id,omitempty" desc:"the store (default \"default\")"`
 }
 
 // RunResult is run's answer: the machine-readable result and the
@@ -120,8 +128,8 @@ func outcome(r *eval.Result) Outcome {
 }
 
 // language parses a language argument.
-func language(tag string) (keywords.Lang, error) {
-	l, err := keywords.ParseLang(tag)
+func language(tag Surface) (keywords.Lang, error) {
+	l, err := keywords.ParseLang(string(tag))
 	if err != nil {
 		return 0, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "language %q: the surfaces are eng and nob", tag)
 	}
