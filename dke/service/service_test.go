@@ -437,3 +437,41 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Errorf("checkup: %q", got)
 	}
 }
+
+// TestVerdictCommits checks acceptance 2's rules against the lorestore's
+// history: which calls commit, and what git shows of a forget.
+func TestVerdictCommits(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	run := func(src string) string { return f.mustOK(bg, "run", map[string]any{"source": src}) }
+	run("remember(S.s1.room, \"kitchen\", \"survey\")\n")
+	h := f.head()
+	run("remember(S.s1.room, \"kitchen\", \"survey\")\n")
+	if f.head() != h {
+		t.Error("an idempotent remember committed")
+	}
+	run("update(S.s1.room, \"kitchen\", \"survey\")\nupdate(S.s1.room, \"hall\", \"audit\")\n")
+	if got := run("forget(S.s1.room)\n"); !strings.Contains(got, "forget S.s1.room: 3 claims removed") {
+		t.Errorf("forget of three: %q", got)
+	}
+	out, err := exec.Command("git", "-C", f.dir, "show", "--format=%s", "--name-status", "main").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := string(out); !strings.HasPrefix(lines, "dke run: 0 claims written, 3 removed\n") || strings.Count(lines, "\nD\tdke/default/claims/S/") != 3 {
+		t.Errorf("git show of the forget:\n%s", lines)
+	}
+	h = f.head()
+	if got := run("branch:\n    update(S.s2.room, \"hall\", \"x\")\n    rollback\n"); !strings.HasPrefix(got, "OK program: 0 claims written") {
+		t.Errorf("rolled-back branch: %q", got)
+	}
+	if f.head() != h {
+		t.Error("a rolled-back branch committed")
+	}
+	if got := run("remember(S.s3.room, \"attic\", \"x\")\nx = current(S.s9.room).value\n"); !strings.HasPrefix(got, "error: program failed") {
+		t.Errorf("failed run: %q", got)
+	}
+	if got := run("print(current(S.s3.room).value)\n"); !strings.HasSuffix(got, "print: attic\n") {
+		t.Errorf("the failed run's write did not persist: %q", got)
+	}
+}
