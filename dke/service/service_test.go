@@ -475,3 +475,41 @@ func TestVerdictCommits(t *testing.T) {
 		t.Errorf("the failed run's write did not persist: %q", got)
 	}
 }
+
+// TestReopen checks that everything a call needs is in the lorestore: a
+// new Service over the same store (as each CLI command makes) lists,
+// imports and calls what an earlier one compiled, with its pins.
+func TestReopen(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	inv := "class Widget:\n    stock: int\n\ndef restock(id: string):\n    remember(Widget[id].stock, 10, \"restock\")\n\ndef count_on_hand(id: string) -> int:\n    c = current(Widget[id].stock)\n    if c.found:\n        return c.value\n    return 0\n"
+	f.mustOK(bg, "compile", map[string]any{"name": "inventory", "source": inv, "version": "2.1.0", "language": "eng"})
+	f.mustOK(bg, "compile", map[string]any{"name": "shop", "source": "import inventory\n\ndef fill(id: string):\n    inventory.restock(id)\n"})
+	// inventory moves on; shop keeps calling the body it was compiled with.
+	f.mustOK(bg, "compile", map[string]any{"name": "inventory", "source": strings.Replace(inv, "10,", "99,", 1)})
+	want := map[string]string{}
+	for _, tool := range []string{"list", "list_modules", "checkup"} {
+		want[tool] = f.mustOK(bg, tool, map[string]any{})
+	}
+	wantInfo := f.mustOK(bg, "info_module", map[string]any{"name": "inventory"})
+
+	svc, err := New(Config{Store: f.ls, Now: f.svc.cfg.Now, Authority: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.svc = svc
+	f.reg = worker.NewRegistry()
+	Register(f.reg, svc)
+	for tool, w := range want {
+		if got := f.mustOK(bg, tool, map[string]any{}); got != w {
+			t.Errorf("%s after reopening:\n%s\nwant\n%s", tool, got, w)
+		}
+	}
+	if got := f.mustOK(bg, "info_module", map[string]any{"name": "inventory"}); got != wantInfo {
+		t.Errorf("info_module after reopening:\n%s\nwant\n%s", got, wantInfo)
+	}
+	got := f.mustOK(bg, "run", map[string]any{"source": "import shop\nimport inventory\nshop.fill(\"a\")\ninventory.restock(\"b\")\nprint(inventory.count_on_hand(\"a\"), inventory.count_on_hand(\"b\"))\n"})
+	if !strings.HasSuffix(got, "print: 10 99\n") {
+		t.Errorf("pinned call after reopening: %q", got)
+	}
+}
