@@ -15,8 +15,25 @@ import (
 // Register adds the contract's tools to reg as ops named as the contract
 // names them.
 func Register(reg *worker.Registry, s *Service) {
+	// Every tool but spec names a store, under a grant when one is given.
+	store := []string{CodeBadStore, CodeWrongStore, CodeReadOnly}
+	codes := map[string][]string{
+		"compile":           {CodeBadName, CodeCompileError, CodeNotFound, CodeConflict},
+		"run":               {CodeCompileError, CodeRefused, CodeConflict},
+		"spec":              {CodeNotFound},
+		"info":              {CodeBadName, CodeNotFound},
+		"forget":            {CodeBadName, CodeConflict},
+		"forget_rule":       {CodeBadName, CodeConflict},
+		"forget_constraint": {CodeBadName, CodeConflict},
+		"info_module":       {CodeNotFound},
+		"forget_module":     {CodeConfirm, CodeNotFound, CodeReferenced, CodeConflict},
+	}
 	w := func(name, summary string, mutating bool) worker.Spec {
-		return worker.Spec{Name: name, Summary: summary, Mutating: mutating, Errors: []string{CodeNotFound, CodeRefused, CodeBadStore}}
+		errs := codes[name]
+		if name != "spec" {
+			errs = append(errs, store...)
+		}
+		return worker.Spec{Name: name, Summary: summary, Mutating: mutating, Errors: errs}
 	}
 	worker.Register(reg, w("compile", "Validate and store a module, then run its body once; a source that does not compile stores nothing.", true), adapt(s.Compile))
 	worker.Register(reg, w("run", "Execute a program once and return its transcript; nothing is left callable.", true), adapt(s.Run))

@@ -513,3 +513,17 @@ func TestReopen(t *testing.T) {
 		t.Errorf("pinned call after reopening: %q", got)
 	}
 }
+
+// TestErrorCodesListed checks that every code an op names is in
+// ErrorCodes, so the generated reference can class it.
+func TestErrorCodesListed(t *testing.T) {
+	f := newFixture(t)
+	known := ErrorCodes()
+	for _, op := range f.reg.Ops(worker.ProfileExtended) {
+		for _, c := range op.Errors {
+			if _, ok := known[c]; !ok {
+				t.Errorf("%s: code %s is not in ErrorCodes", op.Name, c)
+			}
+		}
+	}
+}
