@@ -53,6 +53,7 @@ func (in Installs) empty() bool {
 type CompileResult struct {
 	Status   string `json:"status"`
 	Module   string `json:"module"`
+	Version  string `json:"version,omitempty"`
 	Language string `json:"language"`
 	// Installed is absent on a reload and when the module declares nothing.
 	Installed *Installs `json:"installed,omitempty"`
@@ -197,7 +198,7 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 	if err := s.write(id, claims.ChangeSet{}, put, dkeMessage("dke compile "+p.Name, "compile", id), ms); err != nil {
 		return CompileResult{}, err
 	}
-	res := CompileResult{Status: "success", Module: p.Name, Language: lang.String()}
+	res := CompileResult{Status: "success", Module: p.Name, Version: rec.Version, Language: lang.String()}
 	if in := installs(p.Name, info, lang); !in.empty() {
 		res.Installed = &in
 	}
@@ -248,7 +249,7 @@ func (s *Service) reload(id, name string, ms *modset) (CompileResult, error) {
 	if !ok {
 		return CompileResult{}, worker.Errorf(worker.ClassNotFound, CodeNotFound, "no module %s in store %s to reload; give source to compile it", name, id)
 	}
-	res := CompileResult{Status: "success", Module: name, Language: f.Lang.String()}
+	res := CompileResult{Status: "success", Module: name, Version: ms.recs[name].Version, Language: f.Lang.String()}
 	res.Body, res.bodyText = s.runBody(id, name, f, ms)
 	res.Text = compileText(res, f.Lang, true)
 	return res, nil
