@@ -126,3 +126,17 @@ func BenchmarkCheckup100k(b *testing.B) {
 		f.mustOK(ctx, "checkup", args)
 	}
 }
+
+// BenchmarkRememberAt100k is one write into a store of 100,000 claims: the
+// index is advanced, not re-read.
+func BenchmarkRememberAt100k(b *testing.B) {
+	f := newFixture(b)
+	seed(b, f, 100_000)
+	ctx := context.Background()
+	f.mustOK(ctx, "checkup", map[string]any{}) // load the index once
+	i := 0
+	for b.Loop() {
+		i++
+		f.mustOK(ctx, "run", map[string]any{"source": fmt.Sprintf("remember(Item.n%d.qty, 1, \"s\")\n", i)})
+	}
+}
