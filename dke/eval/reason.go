@@ -274,3 +274,25 @@ func (r *Reasoning) Rules() int {
 	}
 	return len(names)
 }
+
+// Conclusions returns the cells at which the rules derive a value that
+// holds, sorted (Cell.Less): what forget_rule can withdraw.
+func (r *Reasoning) Conclusions() []claims.Cell {
+	var out []claims.Cell
+	if r.rm.model == nil {
+		return out
+	}
+	for _, pred := range r.Derives() {
+		kind, attr, _ := strings.Cut(pred, ".")
+		seen := map[string]bool{}
+		for _, f := range r.rm.model.Facts(pred) {
+			subj, ok := strings.CutPrefix(f.Args[0], "s:")
+			if ok && !seen[subj] && r.rm.grader.GradeFact(f) == datalog.Certain {
+				seen[subj] = true
+				out = append(out, claims.Cell{Kind: kind, Subject: subj, Attr: attr})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Less(out[j]) })
+	return out
+}

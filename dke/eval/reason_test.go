@@ -177,3 +177,21 @@ func modelText(rm *ruleModel, rooms []string) string {
 }
 
 func strconvI(i int) string { return fmt.Sprint(i) }
+
+func TestConclusions(t *testing.T) {
+	w := newWorld()
+	w.do(t, step{compile: "c", lang: keywords.Eng, src: "@rule\ndef warm(r):\n    if Room[r].sunny == True:\n        Room[r].warm = True\n"})
+	w.do(t, step{lang: keywords.Eng, src: "remember(Room.b.sunny, True, \"p\")\nremember(Room.a.sunny, True, \"p\")\nremember(Room.c.sunny, False, \"p\")\n"})
+	snap, _ := w.store.Snapshot()
+	rs, err := Reason(snap, w.mods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range rs.Conclusions() {
+		got = append(got, c.String())
+	}
+	if strings.Join(got, " ") != "Room.a.warm Room.b.warm" {
+		t.Errorf("conclusions %v", got)
+	}
+}
