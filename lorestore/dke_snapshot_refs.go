@@ -68,7 +68,7 @@ func (s *Store) DKESnapshot(store, name string) (plumbing.Hash, error) {
 	}
 	h, err := s.refs.Read(ref)
 	if errors.Is(err, refs.ErrNotFound) {
-		return plumbing.ZeroHash, &branchError{branch: store + "/" + name, err: errors.Join(ErrNotFound, errors.New("lorestore: no such snapshot"))}
+		return plumbing.ZeroHash, &snapshotNotFound{store: store, name: name}
 	}
 	return h, err
 }
@@ -97,3 +97,13 @@ func (s *Store) DKESnapshots(store string) ([]DKESnapshotRef, error) {
 	}
 	return out, nil
 }
+
+// snapshotNotFound names the snapshot a store does not have; it matches
+// ErrNotFound.
+type snapshotNotFound struct{ store, name string }
+
+func (e *snapshotNotFound) Error() string {
+	return "lorestore: no such snapshot: " + e.name + " of DKE store " + e.store
+}
+
+func (e *snapshotNotFound) Unwrap() error { return ErrNotFound }

@@ -14,12 +14,12 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newDKECmd() *cobra.Command {
+func newDKECmd(g *globals) *cobra.Command {
 	group := &cobra.Command{
 		Use:   "dke",
 		Short: "DKE Python tools",
 	}
-	group.AddCommand(newDKECheckCmd())
+	group.AddCommand(newDKECheckCmd(), newDKEStoreCmd(g), newDKEKeyCmd(g))
 	return group
 }
 

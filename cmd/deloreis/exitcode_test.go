@@ -73,31 +73,41 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 	missing := filepath.Join(dir, "missing")
 	s := "--store=" + store
 	return map[string]exitCase{
-		"init":          {[]string{"x"}, []string{s}}, // the store exists already
-		"log":           {[]string{"a", "b"}, []string{"--store", missing}},
-		"show":          {[]string{}, []string{s, "nosuchrev"}},
-		"branch":        {[]string{"a", "b", "c"}, []string{s, "-d", "nosuch"}},
-		"merge":         {[]string{}, []string{s, "nosuch"}},
-		"push":          {nil, []string{s, "nosuchremote"}}, // any number of arguments
-		"fetch":         {nil, []string{s, "nosuchremote"}},
-		"pull":          {[]string{"a", "b", "c"}, []string{s, "nosuchremote"}},
-		"clone":         {[]string{}, []string{missing, filepath.Join(dir, "c")}},
-		"demo":          {[]string{"x"}, []string{"--keep", broken}}, // a file is no folder
-		"version":       {[]string{"x"}, nil},
-		"fmt":           {nil, []string{broken}},
-		"check":         {[]string{}, []string{findings}},
-		"import":        {[]string{"a", "b"}, []string{"--project", proj, findings, "--materialize"}},
-		"dke":           {[]string{"nosuchsub"}, nil},
-		"dke check":     {[]string{}, []string{dpy}},
-		"graph":         {[]string{"x"}, []string{s, "--scope", "nosuch"}},
-		"fsck":          {[]string{"x"}, []string{"--store", missing}},
-		"remote":        {[]string{"nosuchsub"}, nil},
-		"remote add":    {[]string{"onlyname"}, []string{s, "bad name", "file:///x"}},
-		"remote remove": {[]string{}, []string{s, "nosuch"}},
-		"remote list":   {[]string{"x"}, []string{"--store", missing}},
-		"serve":         {[]string{"x"}, []string{"--project", missing}},
-		"mcp":           {[]string{"x"}, []string{"--project", missing}},
-		"casebook":      {[]string{"x"}, []string{"--script", missing}},
+		"init":               {[]string{"x"}, []string{s}}, // the store exists already
+		"log":                {[]string{"a", "b"}, []string{"--store", missing}},
+		"show":               {[]string{}, []string{s, "nosuchrev"}},
+		"branch":             {[]string{"a", "b", "c"}, []string{s, "-d", "nosuch"}},
+		"merge":              {[]string{}, []string{s, "nosuch"}},
+		"push":               {nil, []string{s, "nosuchremote"}}, // any number of arguments
+		"fetch":              {nil, []string{s, "nosuchremote"}},
+		"pull":               {[]string{"a", "b", "c"}, []string{s, "nosuchremote"}},
+		"clone":              {[]string{}, []string{missing, filepath.Join(dir, "c")}},
+		"demo":               {[]string{"x"}, []string{"--keep", broken}}, // a file is no folder
+		"version":            {[]string{"x"}, nil},
+		"fmt":                {nil, []string{broken}},
+		"check":              {[]string{}, []string{findings}},
+		"import":             {[]string{"a", "b"}, []string{"--project", proj, findings, "--materialize"}},
+		"dke":                {[]string{"nosuchsub"}, nil},
+		"dke check":          {[]string{}, []string{dpy}},
+		"dke store":          {[]string{"nosuchsub"}, nil},
+		"dke store create":   {[]string{}, []string{"--store", missing, "alpha"}},
+		"dke store delete":   {[]string{}, []string{s, "nosuch", "--confirm"}},
+		"dke store snapshot": {[]string{}, []string{s, "nosuch"}},
+		"dke store restore":  {[]string{"alpha"}, []string{s, "alpha", "nosuch"}},
+		"dke store list":     {[]string{"x"}, []string{"--store", missing}},
+		"dke key":            {[]string{"nosuchsub"}, nil},
+		"dke key create":     {[]string{"x"}, []string{"--store", missing, "--read"}},
+		"dke key list":       {[]string{"x"}, []string{"--store", missing}},
+		"dke key revoke":     {[]string{}, []string{s, "deadbeef"}},
+		"graph":              {[]string{"x"}, []string{s, "--scope", "nosuch"}},
+		"fsck":               {[]string{"x"}, []string{"--store", missing}},
+		"remote":             {[]string{"nosuchsub"}, nil},
+		"remote add":         {[]string{"onlyname"}, []string{s, "bad name", "file:///x"}},
+		"remote remove":      {[]string{}, []string{s, "nosuch"}},
+		"remote list":        {[]string{"x"}, []string{"--store", missing}},
+		"serve":              {[]string{"x"}, []string{"--project", missing}},
+		"mcp":                {[]string{"x"}, []string{"--project", missing}},
+		"casebook":           {[]string{"x"}, []string{"--script", missing}},
 	}, dir
 }
 
