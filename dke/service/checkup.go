@@ -1,0 +1,153 @@
+// checkup: does the store meet the reasoning over it (contract §9.6)?
+
+package service
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/deloreis/deloreis/dke/claims"
+	"github.com/deloreis/deloreis/dke/eval"
+	"github.com/deloreis/deloreis/worker"
+)
+
+// CheckupResult is checkup's answer: the counts, then the findings.
+type CheckupResult struct {
+	Status   string   `json:"status"`
+	Counts   Counts   `json:"counts"`
+	Findings []string `json:"findings"`
+	Text     string   `json:"text"`
+}
+
+// Counts are checkup's first line.
+type Counts struct {
+	Claims      int `json:"claims"`
+	Kinds       int `json:"kinds"`
+	Modules     int `json:"modules"`
+	Rules       int `json:"rules"`
+	Constraints int `json:"constraints"`
+}
+
+// Checkup reports the counts, then findings: near pairs first (the likely
+// misspelling of a kind), then unread data, unmet reads, and violated
+// constraints, each group sorted.
+func (s *Service) Checkup(ctx context.Context, p *StoreParams) (CheckupResult, error) {
+	_, _, csnap, ms, err := s.begin(ctx, "checkup", p.StoreID)
+	if err != nil {
+		return CheckupResult{}, err
+	}
+	defer s.mu.Unlock()
+	rs, err := eval.Reason(csnap, ms)
+	if err != nil {
+		return CheckupResult{}, worker.Errorf(worker.ClassInternal, worker.CodeInternal, "checkup: %v", err)
+	}
+	c := Counts{Kinds: len(csnap.Kinds()), Modules: len(ms.recs), Rules: rs.Rules()}
+	for _, n := range ms.names() {
+		c.Constraints += len(ms.recs[n].info().Constraints)
+	}
+	data := map[string]int{} // Kind.attr → cells holding a value
+	for _, k := range csnap.Kinds() {
+		for _, cell := range csnap.Cells(k) {
+			c.Claims += len(csnap.Claims(cell))
+			data[k+"."+cell.Attr]++
+		}
+	}
+	findings := findings(rs, data, c.Rules+c.Constraints > 0)
+	res := CheckupResult{Status: "success", Counts: c, Findings: findings}
+	res.Text = fmt.Sprintf("checkup: %s, %s, %s, %s, %s\n", plural(c.Claims, "claim", "claims"),
+		plural(c.Kinds, "kind", "kinds"), plural(c.Modules, "module", "modules"),
+		plural(c.Rules, "rule", "rules"), plural(c.Constraints, "constraint", "constraints")) + lines(findings)
+	return res, nil
+}
+
+// findings computes the finding lines over the predicates the reasoning
+// reads and the ones the data holds.
+func findings(rs *eval.Reasoning, data map[string]int, reasoning bool) []string {
+	if !reasoning {
+		return []string{}
+	}
+	reads, derived := set(rs.Reads()), set(rs.Derives())
+	var unread, unmet []string
+	for p := range data {
+		if !reads[p] {
+			unread = append(unread, p)
+		}
+	}
+	for p := range reads {
+		if data[p] == 0 && !derived[p] {
+			unmet = append(unmet, p)
+		}
+	}
+	sort.Strings(unread)
+	sort.Strings(unmet)
+	var near, out []string
+	for _, u := range unread {
+		for _, m := range unmet {
+			uk, ua := splitPred(u)
+			mk, ma := splitPred(m)
+			if ua == ma && uk != mk && editDistance(uk, mk) <= 1 {
+				near = append(near, fmt.Sprintf("near %s ~ %s: the data is written under kind %s, the reasoning reads kind %s", cellsOf(u), cellsOf(m), uk, mk))
+			}
+		}
+	}
+	out = append(out, near...)
+	for _, u := range unread {
+		out = append(out, fmt.Sprintf("unread %s: %s that no rule or constraint reads", cellsOf(u), plural(data[u], "cell", "cells")))
+	}
+	for _, m := range unmet {
+		out = append(out, fmt.Sprintf("unmet %s: read by the reasoning, holds no value", cellsOf(m)))
+	}
+	vs := rs.Violations()
+	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Constraint < vs[j].Constraint })
+	for _, v := range vs {
+		out = append(out, fmt.Sprintf("violated %s: %s", v.Constraint, strings.Join(v.Cells, ", ")))
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+func set(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+// splitPred splits Kind.attr.
+func splitPred(p string) (string, string) {
+	k, a, _ := strings.Cut(p, ".")
+	return k, a
+}
+
+// cellsOf names every cell of a predicate: Kind.*.attr.
+func cellsOf(p string) string {
+	k, a := splitPred(p)
+	return claims.Cell{Kind: k, Subject: "*", Attr: a}.String()
+}
+
+// editDistance is the Levenshtein distance over runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,23 @@
+// Package service is the DKE runtime behind the MCP tools of
+// dke-mcp-contract.txt: compile, run, spec, list, info, forget,
+// forget_rule, forget_constraint, list_modules, info_module,
+// forget_module, stores and checkup, over DKE stores kept in the
+// lorestore under dke/<store_id>/.
+//
+// A store's claims are one canonical JSON file each under
+// dke/<id>/claims/<Kind>/, its logical clock and creation time in
+// dke/<id>/store.json, and its modules under dke/<id>/modules/<name>.json
+// (the source, the surface it was compiled in, its version, created and
+// updated, the compiling authority, what it installs, and the sources of
+// the modules it imported as they were then). Every write is one lorestore
+// commit whose message reads as DKE history ("dke run: 2 claims written,
+// 1 removed", trailers Lore-Op and Lore-DKE-Store), made by
+// compare-and-swap on the head the writer read.
+//
+// The claims of a store are indexed in memory once and the index is
+// advanced by each commit made here, so a write costs what it touches; a
+// head moved by another writer makes the next read load the store again.
+//
+// Register exposes the tools as worker ops; MCPOptions adapts mcpserve to
+// the contract's _meta and text; WithGrant carries a key's grant.
+package service

@@ -1,0 +1,241 @@
+// The Service: configuration, the per-store claim stores, grants, and the
+// store lifecycle the command line stands in for the dashboard with.
+
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/deloreis/deloreis/dke/claims"
+	"github.com/deloreis/deloreis/dke/keys"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Config configures a Service.
+type Config struct {
+	Store *lorestore.Store
+	// Branch is the lorestore branch the DKE stores live on; default main.
+	Branch string
+	// Now gives the wall-clock time of module and store records (never of
+	// claims, which take the store's logical clock); default time.Now.
+	Now func() time.Time
+	// Authority names who compiles, as info reports it; default "deloreis".
+	Authority string
+}
+
+// Service answers the DKE tools over one lorestore. Calls are serialized:
+// a run's writes and a compile's commit never interleave.
+type Service struct {
+	cfg    Config
+	mu     sync.Mutex
+	stores map[string]*claimStore
+}
+
+// New returns a Service over cfg.Store.
+func New(cfg Config) (*Service, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("dke service: no lorestore")
+	}
+	if cfg.Branch == "" {
+		cfg.Branch = lorestore.DefaultBranch
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Authority == "" {
+		cfg.Authority = "deloreis"
+	}
+	if _, err := cfg.Store.Head(cfg.Branch); err != nil {
+		return nil, fmt.Errorf("dke service: branch %s: %w", cfg.Branch, err)
+	}
+	return &Service{cfg: cfg, stores: map[string]*claimStore{}}, nil
+}
+
+func (s *Service) now() time.Time { return s.cfg.Now().UTC() }
+
+// DefaultStore is the store_id a call names when it names none.
+const DefaultStore = "default"
+
+// Error codes the DKE tools answer with beyond the protocol's own.
+const (
+	CodeNotFound     = "not-found"
+	CodeRefused      = "refused"
+	CodeBadStore     = "bad-store-id"
+	CodeBadName      = "bad-name"
+	CodeCompileError = "compile-error"
+	CodeReadOnly     = "read-only-grant"
+	CodeWrongStore   = "wrong-store"
+	CodeReferenced   = "module-referenced"
+	CodeConfirm      = "confirm-required"
+	CodeConflict     = "conflict"
+)
+
+// ErrorCodes maps each code to its class, for the op reference.
+func ErrorCodes() map[string]worker.Class {
+	return map[string]worker.Class{
+		CodeNotFound: worker.ClassNotFound, CodeRefused: worker.ClassRefused, CodeBadStore: worker.ClassSchema,
+		CodeBadName: worker.ClassSchema, CodeCompileError: worker.ClassRefused, CodeReadOnly: worker.ClassRefused,
+		CodeWrongStore: worker.ClassRefused, CodeReferenced: worker.ClassRefused, CodeConfirm: worker.ClassRefused,
+		CodeConflict: worker.ClassConflict,
+	}
+}
+
+// grantKey carries a keys.Grant in a context.
+type grantKey struct{}
+
+// WithGrant returns ctx carrying the grant of the caller's key. With one,
+// a call must name the grant's store, and a read grant may call only the
+// tools that change nothing.
+func WithGrant(ctx context.Context, g keys.Grant) context.Context {
+	return context.WithValue(ctx, grantKey{}, g)
+}
+
+// ReadOnlyTools lists the tools that change nothing, the ones a read
+// grant may call.
+func ReadOnlyTools() []string {
+	return []string{"spec", "list", "info", "list_modules", "info_module", "stores", "checkup"}
+}
+
+// authorize refuses a call its grant does not allow, before it runs.
+func authorize(ctx context.Context, tool, store string) error {
+	g, ok := ctx.Value(grantKey{}).(keys.Grant)
+	if !ok {
+		return nil
+	}
+	if g.Store != store {
+		return worker.Errorf(worker.ClassRefused, CodeWrongStore, "this key addresses store %q, not store %q", g.Store, store)
+	}
+	if g.CanWrite() {
+		return nil
+	}
+	for _, t := range ReadOnlyTools() {
+		if t == tool {
+			return nil
+		}
+	}
+	return worker.Errorf(worker.ClassRefused, CodeReadOnly, "a read key may not call %s; it may call only %s", tool, strings.Join(ReadOnlyTools(), ", "))
+}
+
+// storeID validates a store_id, "" being the default.
+func storeID(id string) (string, error) {
+	if id == "" {
+		return DefaultStore, nil
+	}
+	if !keys.ValidStore(id) {
+		return "", worker.Errorf(worker.ClassSchema, CodeBadStore, "store_id %q is not a store id: letters and digits, with '-' or '_' inside, at most 128 bytes", id)
+	}
+	return id, nil
+}
+
+// store returns the claim store of id. The caller holds s.mu.
+func (s *Service) store(id string) *claimStore {
+	cs, ok := s.stores[id]
+	if !ok {
+		cs = &claimStore{svc: s, id: id}
+		s.stores[id] = cs
+	}
+	return cs
+}
+
+// read returns the lorestore snapshot at the store's head, with the
+// store's claim snapshot at the same commit.
+func (s *Service) read(id string) (*lorestore.Snapshot, claims.Snapshot, error) {
+	cs := s.store(id)
+	csnap, err := cs.Snapshot()
+	if err != nil {
+		return nil, nil, err
+	}
+	sn, err := s.cfg.Store.SnapshotAt(plumbing.NewHash(csnap.Version()))
+	if err != nil {
+		return nil, nil, err
+	}
+	return sn, csnap, nil
+}
+
+// write commits a change set and a batch edit as one commit on the head
+// the store last read, labelled msg.
+func (s *Service) write(id string, set claims.ChangeSet, extra func(*lorestore.Batch) error, msg lorestore.Message) error {
+	cs := s.store(id)
+	if _, err := cs.Snapshot(); err != nil {
+		return err
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	ms, _ := cs.mem.Snapshot()
+	set.Base, set.Clock = cs.head.String(), ms.Clock()
+	_, err := cs.commitLocked(set, extra, msg)
+	if errors.Is(err, claims.ErrConflict) {
+		return worker.Errorf(worker.ClassConflict, CodeConflict, "the store changed while this call ran; retry it")
+	}
+	return err
+}
+
+// CreateStore creates an empty DKE store: its header, in one commit.
+func (s *Service) CreateStore(id string) error {
+	if _, err := storeID(id); err != nil || id == "" {
+		return fmt.Errorf("dke store create: %q is not a store id", id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sn, _, err := s.read(id)
+	if err != nil {
+		return err
+	}
+	if _, err := sn.DKEHeader(id); err == nil {
+		return fmt.Errorf("dke store create: store %s exists", id)
+	}
+	return s.write(id, claims.ChangeSet{}, nil, dkeMessage("dke store create "+id, "store-create", id))
+}
+
+// DeleteStore removes a DKE store and everything in it, in one commit;
+// history keeps it.
+func (s *Service) DeleteStore(id string) error {
+	if _, err := storeID(id); err != nil || id == "" {
+		return fmt.Errorf("dke store delete: %q is not a store id", id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	head, err := s.cfg.Store.Head(s.cfg.Branch)
+	if err != nil {
+		return err
+	}
+	sn, err := s.cfg.Store.SnapshotAt(head)
+	if err != nil {
+		return err
+	}
+	ids, err := sn.DKEStores()
+	if err != nil {
+		return err
+	}
+	found := false
+	for _, x := range ids {
+		found = found || x == id
+	}
+	if !found {
+		return fmt.Errorf("dke store delete: no store %s: %w", id, lorestore.ErrNotFound)
+	}
+	b := lorestore.NewBatch()
+	if err := b.RemoveDKEStore(id); err != nil {
+		return err
+	}
+	_, err = s.cfg.Store.Commit(b, dkeMessage("dke store delete "+id, "store-delete", id), lorestore.CommitOptions{Branch: s.cfg.Branch, Parent: head, Refuse: true})
+	delete(s.stores, id)
+	return err
+}
+
+// jsonOf marshals v, for records whose types cannot fail to encode.
+func jsonOf(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,245 @@
+// The claims.Store of one DKE store over the lorestore: one file per claim
+// under dke/<id>/claims/<Kind>/, the clock in the header, one commit per
+// change set, and an in-memory index advanced by the commits made here.
+
+package service
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/deloreis/deloreis/dke/claims"
+	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// claimFile is a claim as stored: the lorestore wants a "kind" member
+// equal to the kind folder (DL-0201), so the cell is spread flat.
+type claimFile struct {
+	Kind    string       `json:"kind"`
+	Subject string       `json:"subject"`
+	Attr    string       `json:"attribute"`
+	Value   claims.Value `json:"value"`
+	Source  string       `json:"source"`
+	At      int64        `json:"at"`
+}
+
+func toFile(c claims.Claim) claimFile {
+	return claimFile{Kind: c.Cell.Kind, Subject: c.Cell.Subject, Attr: c.Cell.Attr, Value: c.Value, Source: c.Source, At: c.At}
+}
+
+func (f claimFile) claim() claims.Claim {
+	return claims.Claim{Cell: claims.Cell{Kind: f.Kind, Subject: f.Subject, Attr: f.Attr}, Value: f.Value, Source: f.Source, At: f.At}
+}
+
+// claimID is the file id the lorestore gives a claim: the BLAKE3 of its
+// canonical bytes.
+func claimID(c claims.Claim) (objects.ID, []byte, error) {
+	raw, err := json.Marshal(toFile(c))
+	if err != nil {
+		return objects.ID{}, nil, err
+	}
+	canon, err := jcs.Transform(raw)
+	if err != nil {
+		return objects.ID{}, nil, err
+	}
+	return objects.ID(jcs.Sum(canon)), canon, nil
+}
+
+// header is dke/<id>/store.json (DL-0215).
+type header struct {
+	Store   string `json:"store"`
+	Created string `json:"created"`
+	Clock   int64  `json:"clock"`
+}
+
+// claimStore binds claims.Store to one DKE store of a lorestore. The
+// index is a claims.Mem: each commit made here is replayed into it, so a
+// snapshot costs nothing and a write costs what it touches; a head moved
+// by anyone else makes the next snapshot re-read the store.
+type claimStore struct {
+	svc *Service
+	id  string
+
+	mu      sync.Mutex
+	mem     *claims.Mem
+	memVer  string        // the Mem version matching head
+	head    plumbing.Hash // the lorestore commit the index describes
+	created string
+	// op and subject label the commits of the call in progress.
+	op, subject string
+}
+
+// snap is a Snapshot of the index at one lorestore commit.
+type snap struct {
+	claims.Snapshot
+	version string
+}
+
+func (s snap) Version() string { return s.version }
+
+// Snapshot implements claims.Store.
+func (cs *claimStore) Snapshot() (claims.Snapshot, error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	head, err := cs.svc.cfg.Store.Head(cs.svc.cfg.Branch)
+	if err != nil {
+		return nil, err
+	}
+	if cs.mem == nil || head != cs.head {
+		if err := cs.load(head); err != nil {
+			return nil, err
+		}
+	}
+	ms, err := cs.mem.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	return snap{Snapshot: ms, version: cs.head.String()}, nil
+}
+
+// load reads every claim of the store at commit head into a fresh index.
+func (cs *claimStore) load(head plumbing.Hash) error {
+	sn, err := cs.svc.cfg.Store.SnapshotAt(head)
+	if err != nil {
+		return err
+	}
+	h, err := readHeader(sn, cs.id)
+	if err != nil {
+		return err
+	}
+	all, err := sn.DKEClaims(cs.id, "")
+	if err != nil {
+		return err
+	}
+	mem := claims.NewMem()
+	s0, _ := mem.Snapshot()
+	set := claims.ChangeSet{Base: s0.Version(), Clock: h.Clock}
+	for _, dc := range all {
+		var f claimFile
+		if err := json.Unmarshal(dc.Data, &f); err != nil {
+			return fmt.Errorf("dke store %s: claim %s: %w", cs.id, dc.ID, err)
+		}
+		set.Adds = append(set.Adds, f.claim())
+	}
+	ver, err := mem.Commit(set)
+	if err != nil {
+		return err
+	}
+	cs.mem, cs.memVer, cs.head, cs.created = mem, ver, head, h.Created
+	return nil
+}
+
+// readHeader reads a store's header; a store with none (not created)
+// reads as a new one.
+func readHeader(sn *lorestore.Snapshot, id string) (header, error) {
+	data, err := sn.DKEHeader(id)
+	if errors.Is(err, lorestore.ErrNotFound) {
+		return header{Store: id}, nil
+	}
+	if err != nil {
+		return header{}, err
+	}
+	var h header
+	if err := json.Unmarshal(data, &h); err != nil {
+		return header{}, fmt.Errorf("dke store %s: header: %w", id, err)
+	}
+	return h, nil
+}
+
+// Commit implements claims.Store: one lorestore commit, compare-and-swap
+// on the head the change set was made against.
+func (cs *claimStore) Commit(set claims.ChangeSet) (string, error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.mem == nil || set.Base != cs.head.String() {
+		return "", claims.ErrConflict
+	}
+	msg := runMessage(cs.op, cs.subject, cs.id, len(set.Adds), len(set.Removes))
+	return cs.commitLocked(set, nil, msg)
+}
+
+// commitLocked writes the change set and whatever extra adds to the batch
+// as one commit on cs.head, and advances the index. The caller holds mu.
+func (cs *claimStore) commitLocked(set claims.ChangeSet, extra func(b *lorestore.Batch) error, msg lorestore.Message) (string, error) {
+	b := lorestore.NewBatch()
+	for _, c := range set.Removes {
+		id, _, err := claimID(c)
+		if err != nil {
+			return "", err
+		}
+		if err := b.RemoveDKEClaim(cs.id, c.Cell.Kind, id); err != nil {
+			return "", err
+		}
+	}
+	for _, c := range set.Adds {
+		_, data, err := claimID(c)
+		if err != nil {
+			return "", err
+		}
+		if _, err := b.PutDKEClaim(cs.id, c.Cell.Kind, data); err != nil {
+			return "", err
+		}
+	}
+	ms, _ := cs.mem.Snapshot()
+	clock := max(set.Clock, ms.Clock())
+	if cs.created == "" {
+		cs.created = cs.svc.now().Format(time.RFC3339)
+	}
+	hdr, _ := json.Marshal(header{Store: cs.id, Created: cs.created, Clock: clock})
+	if err := b.PutDKEHeader(cs.id, hdr); err != nil {
+		return "", err
+	}
+	if extra != nil {
+		if err := extra(b); err != nil {
+			return "", err
+		}
+	}
+	res, err := cs.svc.cfg.Store.Commit(b, msg, lorestore.CommitOptions{Branch: cs.svc.cfg.Branch, Parent: cs.head, Refuse: true})
+	if err != nil {
+		if errors.Is(err, lorestore.ErrStale) {
+			return "", claims.ErrConflict
+		}
+		return "", err
+	}
+	set.Base = cs.memVer
+	set.Clock = clock
+	ver, err := cs.mem.Commit(set)
+	if err != nil {
+		return "", err
+	}
+	cs.memVer, cs.head = ver, res.Commit
+	return cs.head.String(), nil
+}
+
+// runMessage is the commit message of a run's (or a module body's) write.
+func runMessage(op, subject, store string, adds, removes int) lorestore.Message {
+	if op == "" {
+		op = "run"
+	}
+	summary := "dke " + op
+	if subject != "" {
+		summary += " " + subject
+	}
+	summary += fmt.Sprintf(": %s written, %d removed", plural(adds, "claim", "claims"), removes)
+	return dkeMessage(summary, op, store)
+}
+
+// dkeMessage builds a message with the DKE trailers.
+func dkeMessage(summary, op, store string) lorestore.Message {
+	m := lorestore.NewMessage(summary, "dke-"+op, "")
+	m.Trailers = append(m.Trailers, lorestore.Trailer{Key: "Lore-DKE-Store", Value: store})
+	return m
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
