@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/dke/service"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/worker"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -282,5 +284,83 @@ func TestDKEMCPStdio(t *testing.T) {
 	}
 	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || res.Meta["status"] != "success" || !strings.HasSuffix(text, "print: 10\n") {
 		t.Fatalf("the demo store's run: isError %v, _meta %v, text %q", res.IsError, res.Meta, text)
+	}
+}
+
+// dkeInspectorCall runs tools/call through the inspector and returns the
+// printed result, checking isError and the exit status (5 for a tool
+// error) against wantErr.
+func dkeInspectorCall(t *testing.T, c mcpClients, tool string, args map[string]any, wantErr bool, server []string) map[string]any {
+	t.Helper()
+	a := mustJSON(t, args)
+	out, code := c.inspect(t, []string{"--method", "tools/call", "--tool-name", tool, "--tool-args-json", a}, server...)
+	res, _ := out["result"].(map[string]any)
+	if isErr, _ := res["isError"].(bool); isErr != wantErr || wantErr != (code == 5) || (!wantErr && code != 0) {
+		t.Fatalf("%s: exit %d, isError %v, want error %v: %v", tool, code, res["isError"], wantErr, out)
+	}
+	return res
+}
+
+func resultText(res map[string]any) string {
+	content, _ := res["content"].([]any)
+	if len(content) != 1 {
+		return ""
+	}
+	first, _ := content[0].(map[string]any)
+	s, _ := first["text"].(string)
+	return s
+}
+
+// TestDKEInspectorStdio is acceptance 4: the real MCP Inspector CLI lists
+// the DKE tools over stdio as the registry has them (--strict), and in
+// separate sessions compiles a module (a commit), runs a program that
+// calls it (the transcript, and its write), and gets a compile refusal
+// with _meta.status compile_error and nothing stored.
+func TestDKEInspectorStdio(t *testing.T) {
+	c := installedClients(t)
+	f := newDKEFixture(t)
+	server := []string{binary(t), "--store", f.store, "dke", "mcp"}
+	out, code := c.inspect(t, []string{"--method", "tools/list", "--strict"}, server...)
+	if code != 0 {
+		t.Fatalf("tools/list: exit %d: %v", code, out)
+	}
+	s, err := lorestore.Open(f.store, lorestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	reg, err := (&globals{}).dkeRegistry(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkToolList(t, out, reg, worker.ProfileExtended)
+
+	before := f.head(t)
+	res := dkeInspectorCall(t, c, "compile", map[string]any{"name": "greet", "store_id": "beta",
+		"source": "def hello(who: string):\n    print(\"hello\", who)\n"}, false, server)
+	meta, _ := res["_meta"].(map[string]any)
+	if meta["status"] != "success" || !strings.Contains(resultText(res), "greet.hello") {
+		t.Fatalf("compile: _meta %v, text %q", meta, resultText(res))
+	}
+	if log := mustGit(t, f.store, "log", "--format=%s", before+"..main"); log != "dke compile greet\n" {
+		t.Fatalf("the compile's commits: %q", log)
+	}
+	res = dkeInspectorCall(t, c, "run", map[string]any{"store_id": "beta",
+		"source": "import greet\ngreet.hello(\"inspector\")\nremember(Visitor.v1.name, \"inspector\", \"door\")\n"}, false, server)
+	if text := resultText(res); !strings.HasPrefix(text, "OK program: 1 claim written") || !strings.Contains(text, "hello inspector") {
+		t.Fatalf("run: %q", text)
+	}
+	if author := mustGit(t, f.store, "log", "-1", "--format=%an", "main"); author != "Inspector\n" {
+		t.Fatalf("the run's commit is by %q", author)
+	}
+	head := f.head(t)
+	res = dkeInspectorCall(t, c, "compile", map[string]any{"name": "watch", "store_id": "beta",
+		"source": "def watch(n: int):\n    while n:\n        print(n)\n"}, true, server)
+	meta, _ = res["_meta"].(map[string]any)
+	if ds, _ := meta["diagnostics"].([]any); meta["status"] != "compile_error" || meta["compile_status"] != "parse_error" || len(ds) == 0 {
+		t.Fatalf("a broken compile: _meta %v", meta)
+	}
+	if f.head(t) != head {
+		t.Fatal("a refused compile committed")
 	}
 }
