@@ -73,6 +73,34 @@ type claimStore struct {
 	created string
 	// op and subject label the commits of the call in progress.
 	op, subject string
+	// writes counts the commits replayed into mem since it was loaded.
+	writes int
+}
+
+// compactAfter bounds the history the index keeps: after that many
+// writes the next snapshot loads the store afresh, dropping the versions
+// no snapshot in use needs (a run holding one keeps its own).
+const compactAfter = 20_000
+
+// adopt takes head as the index's commit when it is one commit on from
+// cs.head and changed no claim of this store (another store's write, a
+// module file); anything else needs a reload. The caller holds mu.
+func (cs *claimStore) adopt(head plumbing.Hash) bool {
+	es, err := cs.svc.cfg.Store.Log(lorestore.LogOptions{From: head.String(), Limit: 1})
+	if err != nil || len(es) != 1 || len(es[0].Parents) != 1 || es[0].Parents[0] != cs.head {
+		return false
+	}
+	changes, err := cs.svc.cfg.Store.DKEChanges(head)
+	if err != nil {
+		return false
+	}
+	for _, c := range changes {
+		if c.Store == cs.id && c.Module == "" {
+			return false
+		}
+	}
+	cs.head = head
+	return true
 }
 
 // snap is a Snapshot of the index at one lorestore commit.
@@ -91,7 +119,7 @@ func (cs *claimStore) Snapshot() (claims.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cs.mem == nil || head != cs.head {
+	if cs.mem == nil || head != cs.head && !cs.adopt(head) || cs.writes > compactAfter {
 		if err := cs.load(head); err != nil {
 			return nil, err
 		}
@@ -131,7 +159,7 @@ func (cs *claimStore) load(head plumbing.Hash) error {
 	if err != nil {
 		return err
 	}
-	cs.mem, cs.memVer, cs.head, cs.created = mem, ver, head, h.Created
+	cs.mem, cs.memVer, cs.head, cs.created, cs.writes = mem, ver, head, h.Created, 0
 	return nil
 }
 
@@ -214,6 +242,7 @@ func (cs *claimStore) commitLocked(set claims.ChangeSet, extra func(b *lorestore
 		return "", err
 	}
 	cs.memVer, cs.head = ver, res.Commit
+	cs.writes++
 	return cs.head.String(), nil
 }
 

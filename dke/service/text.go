@@ -56,4 +56,3 @@ func compileText(res CompileResult, l keywords.Lang, reload bool) string {
 	}
 	return b.String()
 }
-

@@ -107,7 +107,7 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 		return CompileResult{}, err
 	}
 	if err := syntax.CheckModuleName(p.Name); err != nil {
-		return CompileResult{}, worker.Errorf(worker.ClassSchema, CodeBadName, "module name %q: %v", p.Name, err)
+		return CompileResult{}, worker.Errorf(worker.ClassSchema, CodeBadName, "%v", err)
 	}
 	lang, err := language(p.Language)
 	if err != nil {
@@ -140,7 +140,7 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 		return CompileResult{}, err
 	}
 	res := CompileResult{Status: "success", Module: p.Name, Language: lang.String()}
-	if in := installs(p.Name, info); !in.empty() {
+	if in := installs(p.Name, info, lang); !in.empty() {
 		res.Installed = &in
 	}
 	res.Body, res.bodyText = s.runBody(id, p.Name, f, ms)
@@ -228,7 +228,7 @@ func (s *Service) exec(id, op, subject string, f *syntax.File, ms *modset) *eval
 }
 
 // installs lists what a module summary declares.
-func installs(module string, info *check.ModuleInfo) Installs {
+func installs(module string, info *check.ModuleInfo, l keywords.Lang) Installs {
 	var in Installs
 	for _, k := range info.Kinds {
 		in.Classes = append(in.Classes, k.Name)
@@ -239,12 +239,17 @@ func installs(module string, info *check.ModuleInfo) Installs {
 		}
 	}
 	for i := range info.Scripts {
-		in.Scripts = append(in.Scripts, info.Scripts[i].Signature(module))
+		in.Scripts = append(in.Scripts, signature(module, &info.Scripts[i], l))
 	}
 	for _, r := range info.Rules {
 		in.Rules = append(in.Rules, r.Name)
 	}
-	in.Constraints = append(in.Constraints, info.Constraints...)
+	for _, c := range info.Constraints {
+		if !strings.Contains(c, ".") {
+			c = module + "." + c
+		}
+		in.Constraints = append(in.Constraints, c)
+	}
 	return in
 }
 
@@ -280,4 +285,22 @@ func (s *Service) Run(ctx context.Context, p *RunParams) (RunResult, error) {
 	}
 	r := s.exec(id, "run", "", f, ms)
 	return RunResult{Machine: r.Machine(), Text: r.Transcript()}, nil
+}
+
+// signature renders a script's call signature with the type names of
+// surface l (ScriptInfo.Signature writes English ones).
+func signature(module string, sc *check.ScriptInfo, l keywords.Lang) string {
+	var b strings.Builder
+	b.WriteString(module + "." + sc.Name + "(")
+	for i, p := range sc.Params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p.Name + ": " + p.Type.Text(l))
+	}
+	b.WriteString(")")
+	if sc.Result.Tag != check.TNone {
+		b.WriteString(" -> " + sc.Result.Text(l))
+	}
+	return b.String()
 }

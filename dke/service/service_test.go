@@ -1,0 +1,364 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/deloreis/deloreis/dke/claims"
+	"github.com/deloreis/deloreis/dke/keys"
+	"github.com/deloreis/deloreis/dke/keywords"
+	"github.com/deloreis/deloreis/dke/reference"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/mcpserve"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func (f *fixture) head() string {
+	f.t.Helper()
+	h, err := f.ls.Head("main")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return h.String()
+}
+
+// mustOK calls a tool and fails the test on a refusal.
+func (f *fixture) mustOK(ctx context.Context, tool string, args map[string]any) string {
+	f.t.Helper()
+	resp, _, txt := f.call(ctx, tool, args)
+	if !resp.OK() {
+		f.t.Fatalf("%s %v: %v", tool, args, resp.Err)
+	}
+	return txt
+}
+
+func TestGrants(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	f.mustOK(bg, "run", map[string]any{"source": "remember(Sensor.s1.room, \"kitchen\", \"survey\")\n"})
+	read := WithGrant(bg, keys.Grant{Store: "default", Mode: keys.Read})
+	write := WithGrant(bg, keys.Grant{Store: "default", Mode: keys.Write})
+	other := WithGrant(bg, keys.Grant{Store: "storeA", Mode: keys.Write})
+	cases := []struct {
+		name string
+		ctx  context.Context
+		tool string
+		args map[string]any
+		code string // "" when allowed
+	}{
+		{"read run", read, "run", map[string]any{"source": "remember(Sensor.s2.room, \"hall\", \"x\")\n"}, CodeReadOnly},
+		{"read compile", read, "compile", map[string]any{"name": "m", "source": "remember(Sensor.s3.room, \"hall\", \"x\")\n"}, CodeReadOnly},
+		{"read forget_module", read, "forget_module", map[string]any{"name": "m", "confirm": true}, CodeReadOnly},
+		{"read checkup", read, "checkup", map[string]any{}, ""},
+		{"read stores", read, "stores", map[string]any{}, ""},
+		{"read list", read, "list", map[string]any{"target": "kinds"}, ""},
+		{"store A on store B", other, "checkup", map[string]any{"store_id": "default"}, CodeWrongStore},
+		{"store A on default", other, "run", map[string]any{"source": "print(1)\n"}, CodeWrongStore},
+		{"store A on A", other, "run", map[string]any{"source": "print(1)\n", "store_id": "storeA"}, ""},
+		{"write run", write, "run", map[string]any{"source": "print(1)\n"}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := f.head()
+			resp, meta, _ := f.call(c.ctx, c.tool, c.args)
+			switch {
+			case c.code == "" && !resp.OK():
+				t.Fatalf("refused: %v", resp.Err)
+			case c.code != "" && (resp.OK() || resp.Err.Code != c.code):
+				t.Fatalf("want %s, got %+v", c.code, resp)
+			case c.code != "":
+				if meta["status"] != "error" {
+					t.Errorf("_meta %v", meta)
+				}
+				if after := f.head(); after != before {
+					t.Errorf("a refused call committed: %s → %s", before, after)
+				}
+			}
+		})
+	}
+	if got := f.mustOK(read, "checkup", map[string]any{}); !strings.HasPrefix(got, "checkup: 1 claim,") {
+		t.Errorf("checkup under a read grant: %q", got)
+	}
+}
+
+func TestReadOnlyToolsAreNotMutating(t *testing.T) {
+	f := newFixture(t)
+	ro := map[string]bool{}
+	for _, n := range ReadOnlyTools() {
+		ro[n] = true
+	}
+	ops := f.reg.Ops(worker.ProfileExtended)
+	if len(ops) != 13 {
+		t.Errorf("%d ops, want the contract's 13", len(ops))
+	}
+	for _, op := range ops {
+		if op.Mutating == ro[op.Name] {
+			t.Errorf("%s: mutating %v, read-only %v", op.Name, op.Mutating, ro[op.Name])
+		}
+	}
+}
+
+// TestRealGit checks the store with git itself: fsck is clean and the log
+// reads as DKE history with its trailers.
+func TestRealGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed for this test")
+	}
+	f := newFixture(t)
+	bg := context.Background()
+	f.mustOK(bg, "compile", map[string]any{"name": "inventory", "source": "def restock(id: string):\n    remember(Widget[id].stock, 10, \"restock\")\n"})
+	f.mustOK(bg, "run", map[string]any{"source": "import inventory\ninventory.restock(\"w1\")\nremember(Widget.w2.stock, 3, \"count\")\n"})
+	f.mustOK(bg, "run", map[string]any{"source": "forget(Widget.w1.stock)\n"})
+	if out, err := exec.Command("git", "-C", f.dir, "fsck", "--strict").CombinedOutput(); err != nil {
+		t.Fatalf("git fsck --strict: %v\n%s", err, out)
+	}
+	out, err := exec.Command("git", "-C", f.dir, "log", "--format=%s%n%b").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"dke compile inventory", "dke run: 1 claim written, 0 removed", "dke run: 0 claims written, 1 removed", "Lore-Op: dke-run", "Lore-Op: dke-compile", "Lore-DKE-Store: default"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("git log lacks %q:\n%s", want, out)
+		}
+	}
+	ls, err := exec.Command("git", "-C", f.dir, "ls-tree", "-r", "--name-only", "main", "dke/default").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := string(ls)
+	if !strings.Contains(names, "dke/default/modules/inventory.json") || !strings.Contains(names, "dke/default/store.json") || strings.Count(names, "/claims/Widget/") != 1 {
+		t.Errorf("tree:\n%s", names)
+	}
+}
+
+// TestIndexAdvances checks that a write made here advances the claim index
+// instead of re-reading the store, and that a head moved elsewhere is a
+// conflict for a change set made before it.
+func TestIndexAdvances(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	f.mustOK(bg, "run", map[string]any{"source": "remember(A.a.x, 1, \"s\")\n"})
+	cs := f.svc.stores["default"]
+	mem := cs.mem
+	f.mustOK(bg, "run", map[string]any{"source": "remember(A.a.x, 2, \"s\")\nforget(A.a.x)\n"})
+	if cs.mem != mem {
+		t.Error("the index was re-read after a write made through it")
+	}
+	snap, err := cs.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := snap.Claims(claims.Cell{Kind: "A", Subject: "a", Attr: "x"}); len(got) != 0 {
+		t.Errorf("claims after forget: %v", got)
+	}
+	// Another writer moves the branch: the old snapshot's change set
+	// conflicts, and the next snapshot sees the new head.
+	b := lorestore.NewBatch()
+	if err := b.PutDKEHeader("other", []byte(`{"store":"other","clock":0}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ls.Commit(b, lorestore.NewMessage("elsewhere", "test", ""), lorestore.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tx := claims.NewTx(snap)
+	tx.Remember(claims.Cell{Kind: "A", Subject: "b", Attr: "x"}, claims.Int(1), "s")
+	if _, err := cs.Commit(tx.Changes()); !errors.Is(err, claims.ErrConflict) {
+		t.Errorf("stale commit: %v, want ErrConflict", err)
+	}
+	snap2, err := cs.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap2.Version() != f.head() || snap2.Clock() != snap.Clock() {
+		t.Errorf("snapshot after reload: version %s clock %d", snap2.Version(), snap2.Clock())
+	}
+}
+
+func TestStoreLifecycle(t *testing.T) {
+	f := newFixture(t)
+	if err := f.svc.CreateStore("lab"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.CreateStore("lab"); err == nil {
+		t.Error("a second create succeeded")
+	}
+	if err := f.svc.CreateStore("../x"); err == nil {
+		t.Error("a bad id was created")
+	}
+	got := f.mustOK(context.Background(), "stores", map[string]any{"store_id": "lab"})
+	if !strings.HasPrefix(got, "lab  0 claims, 0 modules  created 2026-") {
+		t.Errorf("stores: %q", got)
+	}
+	f.mustOK(context.Background(), "run", map[string]any{"source": "remember(A.a.x, 1, \"s\")\n", "store_id": "lab"})
+	if err := f.svc.DeleteStore("lab"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.DeleteStore("lab"); !errors.Is(err, lorestore.ErrNotFound) {
+		t.Errorf("second delete: %v", err)
+	}
+	got = f.mustOK(context.Background(), "checkup", map[string]any{"store_id": "lab"})
+	if got != "checkup: 0 claims, 0 kinds, 0 modules, 0 rules, 0 constraints\n" {
+		t.Errorf("checkup of a deleted store: %q", got)
+	}
+}
+
+func TestSpec(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{}, reference.Full(keywords.Eng)},
+		{map[string]any{"edition": "nob"}, reference.Full(keywords.Nob)},
+		{map[string]any{"topic": "verbs"}, must(reference.Topic(keywords.Eng, "verbs"))},
+	} {
+		if got := f.mustOK(context.Background(), "spec", c.args); got != c.want || got == "" {
+			t.Errorf("spec %v: %d bytes, want %d", c.args, len(got), len(c.want))
+		}
+	}
+}
+
+func must(s string, err error) string {
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// TestDeterministic runs the same calls over two fresh stores: the
+// transcripts are byte-identical.
+func TestDeterministic(t *testing.T) {
+	src := "for i in [\"b\", \"a\", \"c\"]:\n    remember(K[i].v, i, \"s\")\nfor s in list subjects of K:\n    print(s)\n"
+	var outs []string
+	for range 2 {
+		f := newFixture(t)
+		outs = append(outs, f.mustOK(context.Background(), "run", map[string]any{"source": src})+f.mustOK(context.Background(), "run", map[string]any{"source": src}))
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("transcripts differ:\n%s\n%s", outs[0], outs[1])
+	}
+}
+
+// TestMCPSession drives the repair loop through a real MCP session: the
+// rejected compile is isError with the contract's _meta, the fixed one
+// succeeds.
+func TestMCPSession(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	srv := mcpserve.NewWithOptions(f.reg, worker.ProfileExtended, MCPOptions())
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if got := cs.InitializeResult().ServerInfo.Name; got != "deloreis-dke" {
+		t.Errorf("server %q", got)
+	}
+	bad := "def watch(n: int):\n    i = 0\n    while i < n:\n        print(\"checking\")\n"
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "compile", Arguments: map[string]any{"name": "watch", "source": bad}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res.Meta["diagnostics"])
+	var diags []struct {
+		Class     string
+		Line, Col int
+		Fix       string
+	}
+	_ = json.Unmarshal(raw, &diags)
+	if !res.IsError || res.Meta["status"] != "compile_error" || res.Meta["compile_status"] != "parse_error" || len(diags) != 1 ||
+		diags[0].Line != 3 || diags[0].Col != 5 || diags[0].Class != "parse_error" || diags[0].Fix != "for <var> in <collection>:" {
+		t.Errorf("rejected compile: isError %v _meta %v", res.IsError, res.Meta)
+	}
+	good := "def watch(k: string):\n    for a in list attributes of k:\n        print(a)\n"
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "compile", Arguments: map[string]any{"name": "watch", "source": good}})
+	if err != nil || res.IsError || res.Meta["status"] != "success" {
+		t.Fatalf("fixed compile: %v %+v", err, res)
+	}
+	if tc := res.Content[0].(*mcp.TextContent); tc.Text != "compiled module watch\ninstalled:\n  script watch.watch(k: string)\n" {
+		t.Errorf("text %q", tc.Text)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"source": "print(\"hi\")\n"}})
+	if err != nil || res.IsError {
+		t.Fatal(err, res)
+	}
+	if tc := res.Content[0].(*mcp.TextContent); tc.Text != "OK program: 0 claims written, 0 claims removed, 1 line printed\nprint: hi\n" {
+		t.Errorf("run text %q", tc.Text)
+	}
+	if m, _ := res.StructuredContent.(map[string]any); m["status"] != "ok" || len(m["prints"].([]any)) != 1 {
+		t.Errorf("run result %v", res.StructuredContent)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"Item", "Item", 0}, {"Item", "Itme", 1}, {"Sensor", "Sensr", 1}, {"Door", "Dor", 1},
+		{"Room", "Rooms", 1}, {"Room", "Hall", 4}, {"Sensør", "Sensor", 1}, {"ab", "ba", 1},
+	} {
+		if got := editDistance(c.a, c.b); got != c.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestOtherStoreWrites checks that a write to one store leaves another
+// store's index in place (adopted, not reloaded).
+func TestOtherStoreWrites(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	f.mustOK(bg, "run", map[string]any{"source": "remember(A.a.x, 1, \"s\")\n"})
+	a := f.svc.stores["default"]
+	mem := a.mem
+	f.mustOK(bg, "run", map[string]any{"source": "remember(A.a.x, 2, \"s\")\n", "store_id": "b"})
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": "def f():\n    print(1)\n"})
+	if got := f.mustOK(bg, "run", map[string]any{"source": "print(current(A.a.x).value)\n"}); got != "OK program: 0 claims written, 0 claims removed, 1 line printed\nprint: 1\n" {
+		t.Errorf("default after a write to b: %q", got)
+	}
+	if a.mem != mem {
+		t.Error("a write to store b reloaded store default's index")
+	}
+}
+
+// TestRecompile checks version and updated across compiles: identical
+// content writes no commit and leaves updated; an omitted version is
+// kept; a new label is a change.
+func TestRecompile(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	src := "def f():\n    print(1)\n"
+	info := func() ModuleInfoResult {
+		r, err := f.svc.InfoModule(bg, &NameParams{Name: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": src, "version": "1.0"})
+	first, head := info(), f.head()
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": src})
+	if got := info(); got.Updated != first.Updated || got.Version != "1.0" || f.head() != head {
+		t.Errorf("identical recompile: %+v, head moved %v", got, f.head() != head)
+	}
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": src, "version": "0.9"})
+	if got := info(); got.Updated == first.Updated || got.Version != "0.9" || got.Created != first.Created {
+		t.Errorf("relabel: %+v", got)
+	}
+	f.mustOK(bg, "compile", map[string]any{"name": "m", "source": "def g():\n    print(2)\n"})
+	if got := info(); got.Version != "0.9" || strings.Join(got.Scripts, ",") != "m.g" {
+		t.Errorf("edit without version: %+v", got)
+	}
+}
