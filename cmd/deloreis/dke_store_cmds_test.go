@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/mcpserve"
 )
 
 // fillDKEStore commits a module and n claims into DKE store id, as the
@@ -188,4 +191,59 @@ func mustRun2(t *testing.T, args ...string) (string, string) {
 		t.Fatalf("deloreis %s: exit %d: %s", strings.Join(args, " "), code, errs)
 	}
 	return out, errs
+}
+
+// TestDKELifecycleUnderRunningService: a service that stays open sees
+// what the lifecycle commands (another process's commits) did to its
+// store: a restore brings the snapshot's claims back, a delete empties
+// the store.
+func TestDKELifecycleUnderRunningService(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s.lore")
+	mustRun(t, "--store", dir, "init")
+	mustRun(t, "--store", dir, "dke", "store", "create", "alpha")
+	s, err := lorestore.Open(dir, lorestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	reg, err := (&globals{}).dkeRegistry(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(tool string, params map[string]any) string {
+		t.Helper()
+		params["store_id"] = "alpha"
+		args, _ := json.Marshal(params)
+		line, e := mcpserve.Envelope(tool, "t-1", args)
+		if e != nil {
+			t.Fatal(e)
+		}
+		resp := reg.Dispatch(context.Background(), line)
+		if !resp.OK() {
+			t.Fatalf("%s: %v", tool, resp.Err)
+		}
+		var r struct{ Text string }
+		json.Unmarshal(resp.Result, &r)
+		return r.Text
+	}
+	counts := func() string { return strings.SplitN(call("checkup", map[string]any{}), "\n", 2)[0] }
+	call("run", map[string]any{"source": "remember(Widget.w1.stock, 1, \"count\")\n"})
+	mustRun(t, "--store", dir, "dke", "store", "snapshot", "alpha", "one")
+	call("run", map[string]any{"source": "remember(Widget.w2.stock, 2, \"count\")\nremember(Widget.w3.stock, 3, \"count\")\n"})
+	for _, step := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "checkup: 3 claims, 1 kind, 0 modules, 0 rules, 0 constraints"},
+		{[]string{"restore", "alpha", "one"}, "checkup: 1 claim, 1 kind, 0 modules, 0 rules, 0 constraints"},
+		{[]string{"delete", "alpha", "--confirm"}, "checkup: 0 claims, 0 kinds, 0 modules, 0 rules, 0 constraints"},
+		{[]string{"restore", "alpha", "one"}, "checkup: 1 claim, 1 kind, 0 modules, 0 rules, 0 constraints"},
+	} {
+		if step.args != nil {
+			mustRun(t, append([]string{"--store", dir, "dke", "store"}, step.args...)...)
+		}
+		if got := counts(); got != step.want {
+			t.Fatalf("after %v: %q, want %q", step.args, got, step.want)
+		}
+	}
 }
