@@ -364,3 +364,31 @@ func TestDKEInspectorStdio(t *testing.T) {
 		t.Fatal("a refused compile committed")
 	}
 }
+
+// TestDKEInspectorHTTP: the Inspector reaches dke mcp --http only with a
+// key: with a write key it lists the thirteen tools and runs a program
+// in the key's store; with none it gets no session.
+func TestDKEInspectorHTTP(t *testing.T) {
+	c := installedClients(t)
+	f := newDKEFixture(t)
+	key := newKey(t, f.store, "alpha", "write")
+	endpoint := dkeHTTP(t, f.store)
+	auth := []string{"--header", "Authorization: Bearer " + key}
+	out, code := c.inspect(t, append(auth, "--method", "tools/list"), endpoint)
+	tools, _ := out["result"].(map[string]any)["tools"].([]any)
+	if code != 0 || len(tools) != 13 {
+		t.Fatalf("tools/list with a key: exit %d, %d tools: %v", code, len(tools), out)
+	}
+	before := f.head(t)
+	a := mustJSON(t, map[string]any{"store_id": "alpha", "source": "import inventory\ninventory.restock(\"w-7\")\n"})
+	out, code = c.inspect(t, append(auth, "--method", "tools/call", "--tool-name", "run", "--tool-args-json", a), endpoint)
+	if res, _ := out["result"].(map[string]any); code != 0 || !strings.HasPrefix(resultText(res), "OK program: 1 claim written") {
+		t.Fatalf("run with a key: exit %d: %v", code, out)
+	}
+	if f.head(t) == before {
+		t.Fatal("the run committed nothing")
+	}
+	if out, code := c.inspect(t, []string{"--method", "tools/list"}, endpoint); code == 0 || out["result"] != nil {
+		t.Fatalf("tools/list without a key: exit %d: %v", code, out)
+	}
+}
