@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -62,8 +64,44 @@ func (f *fixture) call(ctx context.Context, tool string, args map[string]any) (w
 	}
 	line, _ := json.Marshal(map[string]any{"dli": worker.Version, "id": fmt.Sprint(f.n), "op": tool, "params": json.RawMessage(params)})
 	resp := f.reg.Dispatch(ctx, line)
+	f.validate(tool, resp)
 	o := MCPOptions()
 	return resp, o.Meta(nil, resp), o.Text(nil, resp)
+}
+
+// validate checks the MCP result's structuredContent against the tool's
+// advertised output schema, as a client would.
+func (f *fixture) validate(tool string, resp worker.Response) {
+	f.t.Helper()
+	var op *worker.Op
+	for _, o := range f.reg.Ops(worker.ProfileExtended) {
+		if o.Name == tool {
+			op = o
+		}
+	}
+	if op == nil {
+		return // an unknown op: the registry's refusal is the point
+	}
+	res, err := mcpserve.Result(resp)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	b, _ := json.Marshal(mcpserve.OutputSchema(op))
+	var sc jsonschema.Schema
+	if err := json.Unmarshal(b, &sc); err != nil {
+		f.t.Fatal(err)
+	}
+	rs, err := sc.Resolve(nil)
+	if err != nil {
+		f.t.Fatalf("%s: output schema: %v", tool, err)
+	}
+	var inst any
+	if err := json.Unmarshal(res.StructuredContent.(json.RawMessage), &inst); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := rs.Validate(inst); err != nil {
+		f.t.Errorf("%s: structuredContent %s does not match the output schema: %v", tool, res.StructuredContent, err)
+	}
 }
 
 // log returns the summaries of the branch's commits, newest first.

@@ -266,6 +266,7 @@ func TestMCPSession(t *testing.T) {
 		t.Errorf("server %q", got)
 	}
 	bad := "def watch(n: int):\n    i = 0\n    while i < n:\n        print(\"checking\")\n"
+	before := f.head()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "compile", Arguments: map[string]any{"name": "watch", "source": bad}})
 	if err != nil {
 		t.Fatal(err)
@@ -280,6 +281,9 @@ func TestMCPSession(t *testing.T) {
 	if !res.IsError || res.Meta["status"] != "compile_error" || res.Meta["compile_status"] != "parse_error" || len(diags) != 1 ||
 		diags[0].Line != 3 || diags[0].Col != 5 || diags[0].Class != "parse_error" || diags[0].Fix != "for <var> in <collection>:" {
 		t.Errorf("rejected compile: isError %v _meta %v", res.IsError, res.Meta)
+	}
+	if f.head() != before {
+		t.Error("a rejected compile committed")
 	}
 	good := "def watch(k: string):\n    for a in list attributes of k:\n        print(a)\n"
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "compile", Arguments: map[string]any{"name": "watch", "source": good}})

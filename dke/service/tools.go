@@ -49,8 +49,8 @@ type CompileResult struct {
 	// Installed is absent on a reload and when the module declares nothing.
 	Installed *Installs `json:"installed,omitempty"`
 	// Body is what the module body did; absent when it has no body.
-	Body *eval.Machine `json:"body,omitempty"`
-	Text string        `json:"text"`
+	Body *Outcome `json:"body,omitempty"`
+	Text string   `json:"text"`
 
 	bodyText string
 }
@@ -65,8 +65,58 @@ type RunParams struct {
 // RunResult is run's answer: the machine-readable result and the
 // transcript.
 type RunResult struct {
-	eval.Machine
+	Outcome
 	Text string `json:"text"`
+}
+
+// Outcome is a run's machine-readable result: its terminal status, the
+// tallies, the print sequence and the entries in execution order.
+type Outcome struct {
+	Status  string   `json:"status"`
+	Reason  string   `json:"reason,omitempty"`
+	Written int      `json:"claims_written"`
+	Removed int      `json:"claims_removed"`
+	Prints  []string `json:"prints"`
+	Entries []Entry  `json:"entries"`
+}
+
+// Entry is one line of a transcript as data; only the fields of its type
+// are present.
+type Entry struct {
+	Type     string        `json:"type"`
+	Language string        `json:"language"`
+	Text     string        `json:"text,omitempty"`
+	Cell     *claims.Cell  `json:"cell,omitempty"`
+	Value    *claims.Value `json:"value,omitempty"`
+	Source   string        `json:"source,omitempty"`
+	Before   *int64        `json:"before,omitempty"`
+	Count    int           `json:"count,omitempty"`
+	Name     string        `json:"name,omitempty"`
+	VType    string        `json:"value_type,omitempty"`
+}
+
+// outcome converts eval's machine result, whose zero-valued fields the
+// result schema could not describe.
+func outcome(r *eval.Result) Outcome {
+	m := r.Machine()
+	o := Outcome{Status: string(m.Status), Reason: m.Reason, Written: m.Written, Removed: m.Removed, Prints: m.Prints, Entries: []Entry{}}
+	for _, e := range m.Entries {
+		x := Entry{Type: string(e.Type), Language: e.Lang.String(), Text: e.Text, Source: e.Source, Count: e.Count, Name: e.Name, VType: e.VType}
+		if e.Cell != (claims.Cell{}) {
+			c := e.Cell
+			x.Cell = &c
+		}
+		if e.Value.Tag != "" {
+			v := e.Value
+			x.Value = &v
+		}
+		if e.HasBefore {
+			b := e.Before
+			x.Before = &b
+		}
+		o.Entries = append(o.Entries, x)
+	}
+	return o
 }
 
 // language parses a language argument.
@@ -210,13 +260,13 @@ func hasBody(f *syntax.File) bool {
 
 // runBody runs a module's body once, its writes committed as "dke
 // compile <name>" commits; nil when the module has no body.
-func (s *Service) runBody(id, name string, f *syntax.File, ms *modset) (*eval.Machine, string) {
+func (s *Service) runBody(id, name string, f *syntax.File, ms *modset) (*Outcome, string) {
 	if !hasBody(f) {
 		return nil, ""
 	}
 	r := s.exec(id, "compile", name, f, ms)
-	m := r.Machine()
-	return &m, r.Transcript()
+	o := outcome(r)
+	return &o, r.Transcript()
 }
 
 // exec runs f over store id with its commits labelled.
@@ -284,7 +334,7 @@ func (s *Service) Run(ctx context.Context, p *RunParams) (RunResult, error) {
 		return RunResult{}, worker.Errorf(worker.ClassRefused, CodeRefused, "the source has no statements: there is nothing to run")
 	}
 	r := s.exec(id, "run", "", f, ms)
-	return RunResult{Machine: r.Machine(), Text: r.Transcript()}, nil
+	return RunResult{Outcome: outcome(r), Text: r.Transcript()}, nil
 }
 
 // signature renders a script's call signature with the type names of
