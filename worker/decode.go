@@ -1,7 +1,6 @@
 // Strict decoding: a request or a params object is valid JSON with no
 // duplicate keys, has no field its Go type does not declare, and has every
-// field its type requires (a field whose json tag has neither omitempty nor
-// omitzero), at
+// field its type requires (a field whose json tag has no omitempty), at
 // every depth. The params types are also what the schemas are generated
 // from, so "required" means the same thing in both places.
 
@@ -149,15 +148,7 @@ func jsonFields(t reflect.Type) []jsonField {
 		if name == "" {
 			name = sf.Name
 		}
-		out = append(out, jsonField{name: name, typ: sf.Type, required: !omittable(opts)})
+		out = append(out, jsonField{name: name, typ: sf.Type, required: !strings.Contains(","+opts+",", ",omitempty,")})
 	}
 	return out
-}
-
-// omittable reports whether a json tag's options let encoding/json leave
-// the field out (omitempty, or Go 1.24's omitzero): such a field is not
-// required.
-func omittable(opts string) bool {
-	o := "," + opts + ","
-	return strings.Contains(o, ",omitempty,") || strings.Contains(o, ",omitzero,")
 }

@@ -1,7 +1,7 @@
 // JSON Schemas generated from the registered Go types, so that the wire
 // shapes dli.schema serves, docs/ops.md describes and contracts/ will pin
 // are read off the same types the decoder enforces: a field is required
-// exactly when its json tag has no omitempty or omitzero (decode.go's rule), a struct
+// exactly when its json tag has no omitempty (decode.go's rule), a struct
 // admits no other fields, json.RawMessage and any are any JSON value.
 
 package worker
@@ -155,7 +155,7 @@ func schemaFields(t reflect.Type) []schemaField {
 			if name == "" {
 				name = sf.Name
 			}
-			f := schemaField{jsonField{name: name, typ: sf.Type, required: !omittable(opts)}, sf.Tag.Get("desc")}
+			f := schemaField{jsonField{name: name, typ: sf.Type, required: !strings.Contains(","+opts+",", ",omitempty,")}, sf.Tag.Get("desc")}
 			if j, ok := index[name]; ok {
 				out[j] = f
 				continue
