@@ -1,5 +1,7 @@
-// The dke command group: DKE Python tools on files (for now, check). The
-// checking itself is package dke's; this file is only its command line.
+// The dke command group: DKE Python tools on files (check), the DKE server
+// and its tools (dke_serve_cmds.go), the stores' lifecycle and keys
+// (dke_store_cmds.go). The work itself is package dke's and its
+// subpackages'; these files are only their command line.
 
 package main
 
@@ -14,12 +16,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newDKECmd() *cobra.Command {
+func newDKECmd(g *globals) *cobra.Command {
 	group := &cobra.Command{
 		Use:   "dke",
 		Short: "DKE Python tools",
 	}
-	group.AddCommand(newDKECheckCmd())
+	group.AddCommand(newDKECheckCmd(), newDKEStoreCmd(g), newDKEKeyCmd(g), newDKEMCPCmd(g),
+		newDKECompileCmd(g), newDKERunCmd(g), newDKECheckupCmd(g))
 	return group
 }
 

@@ -84,7 +84,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
 		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
-		newFmtCmd(), newCheckCmd(g), newImportCmd(g), newDKECmd(), newGraphCmd(g),
+		newFmtCmd(), newCheckCmd(g), newImportCmd(g), newDKECmd(g), newGraphCmd(g),
 		newFsckCmd(g), newRemoteCmd(g), newServeCmd(g), newMCPCmd(g),
 		newCasebookCmd(),
 	)
