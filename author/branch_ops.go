@@ -144,7 +144,7 @@ type AuthorMergeResult struct {
 
 // registerBranch files this file's ops in a registry.
 func registerBranch(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "author.branch", Summary: "Create, list or delete a durable branch of the lorestore.", Mutating: true, Fiction: true,
+	worker.Register(r, worker.Spec{Name: "author.branch", Summary: "Create, list or delete a durable branch of the lorestore.", Mutating: true, Destructive: true, Fiction: true,
 		Errors: errs(lawErrors, []string{CodeUnknownBranch, CodeBranchExists, CodeBranchProtected, CodeBranchMoved})}, s.opBranch)
 	worker.Register(r, worker.Spec{Name: "author.merge", Summary: "Merge a branch into another (default main); conflicts are reported and nothing is written.", Mutating: true, Fiction: true,
 		Errors: errs(lawErrors, []string{CodeUnknownBranch, CodeUnrelatedHistories, CodeMergeRefused, CodeBranchMoved})}, s.opMerge)

@@ -121,7 +121,7 @@ func Register(r *worker.Registry, s *Service) {
 		Errors: errs(lawErrors, []string{CodeUnknownQuestion, CodeQuestionCommitted, CodeOptionExists, CodeInvalidObject})}, s.opAddOption)
 	worker.Register(r, worker.Spec{Name: "author.suppose", Summary: "Pin minted hypotheses true within the fork.", Mutating: true, Fiction: true,
 		Errors: errs(lawErrors, []string{CodeNotAFork, CodeUnknownHypothesis})}, s.opSuppose)
-	worker.Register(r, worker.Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Fiction: true,
+	worker.Register(r, worker.Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Destructive: true, Fiction: true,
 		Errors: errs(lawErrors, []string{CodeUnknownDecl, CodeHypothesisInUse})}, s.opDiscard)
 	worker.Register(r, worker.Spec{Name: "author.materialize", Summary: "Commit the staged declarations; refused while an error finding stands.", Mutating: true, Fiction: true,
 		Errors: errs(lawErrors, []string{CodeMaterializeBlocked, CodeForkLocal, CodeBranchMoved, CodeUnknownDecision, CodeStampCitation})}, s.opMaterialize)

@@ -201,7 +201,7 @@ func registerText(r *worker.Registry, s *service) {
 	worker.Register(r, worker.Spec{Name: "dli.parse", Summary: "Parse .dli text into lore objects: canonical JSON with ids and positions.", Errors: []string{CodeParseError}}, s.opParse)
 	worker.Register(r, worker.Spec{Name: "dli.render", Summary: "Render lore objects as a canonical .dli document.", Errors: []string{author.CodeInvalidObject}}, s.opRender)
 	worker.Register(r, worker.Spec{Name: "dli.validate", Summary: "Validate one lore object: its id and canonical bytes, or its field errors."}, s.opValidate)
-	worker.Register(r, worker.Spec{Name: "dli.import", Summary: "Stage .dli text over a document's head: findings and consequences; with materialize, one commit when no finding is an error.",
+	worker.Register(r, worker.Spec{Name: "dli.import", Writes: true, Summary: "Stage .dli text over a document's head: findings and consequences; with materialize, one commit when no finding is an error.",
 		Errors: []string{CodeParseError, author.CodeUnknownScope, CodeScopeMismatch, author.CodeMaterializeBlocked, author.CodeBranchMoved, CodeProjectPinned, CodeNoStore}}, s.opImport)
 }
 

@@ -111,27 +111,22 @@ func OutputSchema(op *worker.Op) map[string]any {
 
 // Annotations are the op's hints, set explicitly because go-sdk reads an
 // unset destructive or open-world hint as true: reads are read-only and
-// idempotent; a mutating op is destructive only when it can discard or
-// delete (DL-0172); no op reaches outside the project (open-world false).
+// idempotent; an op that changes something is destructive only when its
+// spec says it can remove something (DL-0172, DL-0233); no op reaches
+// outside the project (open-world false).
 func Annotations(op *worker.Op) *mcp.ToolAnnotations {
 	f := false
 	a := &mcp.ToolAnnotations{Title: op.Name, OpenWorldHint: &f}
-	if !op.Mutating {
+	if op.ReadOnly() {
 		a.ReadOnlyHint = true
 		a.IdempotentHint = true
 		a.DestructiveHint = &f
 		return a
 	}
-	d := destructive[op.Name]
+	d := op.Destructive
 	a.DestructiveHint = &d
 	return a
 }
-
-// destructive lists the mutating ops that can remove something: discard
-// drops a workspace or a staged declaration, branch can delete a branch.
-// Every other mutating op only adds (a staged declaration, a commit, a
-// decision).
-var destructive = map[string]bool{"author.discard": true, "author.branch": true}
 
 // handler answers a tool call through the registry.
 func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64, o Options) mcp.ToolHandler {

@@ -127,8 +127,11 @@ func TestMCPToolsList(t *testing.T) {
 				if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil {
 					t.Fatalf("%s: hints unset: %+v", tool.Name, a)
 				}
+				// Named here, not read from the spec, so that a spec that
+				// loses its mark fails (DL-0172, DL-0233).
 				wantDestructive := op.Name == "author.discard" || op.Name == "author.branch"
-				if a.ReadOnlyHint == op.Mutating || a.IdempotentHint == op.Mutating || *a.DestructiveHint != wantDestructive || *a.OpenWorldHint {
+				wantRead := !op.Mutating && op.Name != "dli.import"
+				if a.ReadOnlyHint != wantRead || a.IdempotentHint != wantRead || *a.DestructiveHint != wantDestructive || *a.OpenWorldHint {
 					t.Errorf("%s: hints %+v (mutating %v)", tool.Name, a, op.Mutating)
 				}
 			}

@@ -29,8 +29,16 @@ const (
 type Spec struct {
 	Name     string // "author.add_fact"
 	Summary  string // one line, for docs and tool descriptions
-	Mutating bool   // takes expected_digest and idempotency_key
+	Mutating bool   // under the mutation law: takes expected_digest and idempotency_key
 	Fiction  bool   // in the compact fiction profile too
+
+	// Writes marks an op that changes the store outside the mutation law
+	// (dli.import with materialize, the DKE tools): not read-only, but it
+	// takes no fence or key. Destructive marks an op that can remove
+	// something (a workspace, a branch, a module). MCP's tool annotations
+	// are read from these (DL-0233).
+	Writes      bool
+	Destructive bool
 
 	// Errors are the codes the op answers with beyond the protocol's own (for the op reference).
 	Errors []string
@@ -52,6 +60,9 @@ type Op struct {
 	Result reflect.Type // the result struct type
 	call   func(ctx context.Context, c *Call) (any, *Error)
 }
+
+// ReadOnly reports whether the op changes nothing.
+func (o *Op) ReadOnly() bool { return !o.Mutating && !o.Writes }
 
 // InProfile reports whether the op is advertised in a profile.
 func (o *Op) InProfile(p Profile) bool {

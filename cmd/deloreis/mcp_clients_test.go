@@ -179,8 +179,8 @@ func checkToolList(t *testing.T, printed map[string]any, reg *worker.Registry, p
 		}
 		// What a client relies on, whatever the adapter computes: a read is
 		// read-only, and nothing reaches outside the project.
-		if ro, _ := ann["readOnlyHint"].(bool); ro == op.Mutating || ann["openWorldHint"] != false {
-			t.Errorf("%s (mutating %v): annotations %v", op.Name, op.Mutating, ann)
+		if ro, _ := ann["readOnlyHint"].(bool); ro != op.ReadOnly() || ann["openWorldHint"] != false {
+			t.Errorf("%s (read-only %v): annotations %v", op.Name, op.ReadOnly(), ann)
 		}
 		props, _ := tool["inputSchema"].(map[string]any)["properties"].(map[string]any)
 		if _, reserved := props[mcpserve.ArgExpectedDigest]; reserved != op.Mutating {

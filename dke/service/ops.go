@@ -6,6 +6,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
@@ -33,7 +34,9 @@ func Register(reg *worker.Registry, s *Service) {
 		if name != "spec" {
 			errs = append(errs, store...)
 		}
-		return worker.Spec{Name: name, Summary: summary, Mutating: mutating, Errors: errs}
+		// The DKE tools change the store without the DLI mutation law:
+		// they take no fence or key (Writes, not Mutating).
+		return worker.Spec{Name: name, Summary: summary, Writes: mutating, Destructive: strings.HasPrefix(name, "forget"), Errors: errs}
 	}
 	worker.Register(reg, w("compile", "Validate and store a module, then run its body once; a source that does not compile stores nothing.", true), adapt(s.Compile))
 	worker.Register(reg, w("run", "Execute a program once and return its transcript; nothing is left callable.", true), adapt(s.Run))

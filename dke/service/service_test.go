@@ -97,8 +97,13 @@ func TestReadOnlyToolsAreNotMutating(t *testing.T) {
 		t.Errorf("%d ops, want the contract's 13", len(ops))
 	}
 	for _, op := range ops {
-		if op.Mutating == ro[op.Name] {
-			t.Errorf("%s: mutating %v, read-only %v", op.Name, op.Mutating, ro[op.Name])
+		// The grant's read-only tools are exactly the ops that change
+		// nothing; no DKE tool is under the DLI mutation law (DL-0233).
+		if op.ReadOnly() != ro[op.Name] || op.Mutating {
+			t.Errorf("%s: read-only op %v, mutating %v, read-only tool %v", op.Name, op.ReadOnly(), op.Mutating, ro[op.Name])
+		}
+		if op.Destructive != strings.HasPrefix(op.Name, "forget") {
+			t.Errorf("%s: destructive %v", op.Name, op.Destructive)
 		}
 	}
 }
