@@ -264,24 +264,33 @@ func replayDKEExact(t *testing.T, f *dkeFx) {
 	}
 }
 
-// dkeCheckNegative: the call is refused with the fixture's status, class
-// and code (a compile error with its compile_status and diagnostics), and
-// the store's head did not move.
+// dkeCheckNegative reports the problems dkeNegativeProblems finds.
 func dkeCheckNegative(t *testing.T, f *dkeFx, r dkeRun) {
 	t.Helper()
+	for _, p := range dkeNegativeProblems(f, r) {
+		t.Errorf("%s: %s", f.path, p)
+	}
+}
+
+// dkeNegativeProblems: the call must be refused with the fixture's
+// status, class and code (a compile error with its compile_status and
+// diagnostics), its text the refusal, and the store's head must not move.
+func dkeNegativeProblems(f *dkeFx, r dkeRun) []string {
+	var out []string
 	a := r.find("call").answer
 	var e struct{ Error dkeFxError }
 	json.Unmarshal(a.Structured, &e)
 	e.Error.Status, _ = a.Meta["status"].(string)
 	if !a.IsError || f.Error == nil || e.Error != *f.Error || !strings.HasPrefix(a.Text, "error: ") {
-		t.Errorf("%s: want refusal %+v, got isError %v %+v: %s", f.path, f.Error, a.IsError, e.Error, a.Text)
+		out = append(out, fmt.Sprintf("want refusal %+v, got isError %v %+v: %s", f.Error, a.IsError, e.Error, a.Text))
 	}
 	if ds, _ := a.Meta["diagnostics"].([]any); e.Error.Status == "compile_error" && (len(ds) == 0 || a.Meta["compile_status"] == nil) {
-		t.Errorf("%s: a compile error without compile_status and diagnostics: %v", f.path, a.Meta)
+		out = append(out, fmt.Sprintf("a compile error without compile_status and diagnostics: %v", a.Meta))
 	}
 	if r.headBefore != r.headAfter {
-		t.Errorf("%s: the refused call moved the head %s -> %s", f.path, r.headBefore, r.headAfter)
+		out = append(out, fmt.Sprintf("the refused call moved the head %s -> %s", r.headBefore, r.headAfter))
 	}
+	return out
 }
 
 // replayDKEFraming runs each string of the pair in its own cold store on
@@ -297,23 +306,37 @@ func replayDKEFraming(t *testing.T, f *dkeFx) {
 		}
 		runs[s] = direct
 	}
-	b, tn := runs[f.Benign], runs[f.Tainted]
+	for _, d := range dkeFramingDiffs(f, runs[f.Benign], runs[f.Tainted]) {
+		t.Errorf("%s: %s", f.path, d)
+	}
+}
+
+// dkeFramingDiffs compares the benign and the tainted run: each answer
+// masked (the string as «S», hex ids numbered), the commit summaries with
+// the string masked, and the tainted string must come back in some
+// answer's text.
+func dkeFramingDiffs(f *dkeFx, b, tn dkeRun) []string {
+	var out []string
+	if len(b.steps) != len(tn.steps) {
+		return []string{fmt.Sprintf("%d calls with the benign string, %d with the tainted", len(b.steps), len(tn.steps))}
+	}
 	seenB, seenT := map[string]int{}, map[string]int{}
 	echoed := false
 	for i := range b.steps {
 		mb := fxMask(json.RawMessage(b.steps[i].canon), f.Benign, seenB)
 		mt := fxMask(json.RawMessage(tn.steps[i].canon), f.Tainted, seenT)
 		if mb != mt {
-			t.Errorf("%s: %s differs between the benign and the tainted string:\n benign  %s\n tainted %s", f.path, b.steps[i].label, mb, mt)
+			out = append(out, fmt.Sprintf("%s differs between the benign and the tainted string:\n benign  %s\n tainted %s", b.steps[i].label, mb, mt))
 		}
 		echoed = echoed || strings.Contains(tn.steps[i].answer.Text, f.Tainted)
 	}
 	if strings.ReplaceAll(b.log, f.Benign, "«S»") != strings.ReplaceAll(tn.log, f.Tainted, "«S»") {
-		t.Errorf("%s: the commits differ:\n benign  %s\n tainted %s", f.path, b.log, tn.log)
+		out = append(out, fmt.Sprintf("the commits differ:\n benign  %s\n tainted %s", b.log, tn.log))
 	}
 	if !echoed {
-		t.Errorf("%s: no answer's text holds the tainted string as data", f.path)
+		out = append(out, "no answer's text holds the tainted string as data")
 	}
+	return out
 }
 
 // writeDKEFixture rewrites a fixture file, indented, without HTML escapes.
@@ -328,5 +351,101 @@ func writeDKEFixture(t testing.TB, f *dkeFx) {
 	}
 	if err := os.WriteFile(f.path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDKEContractChecks shows what the replay's checks tell apart: an
+// answer that differs between the paths in any part, a call missing, a
+// store left at another commit; a negative that succeeded, carries
+// another code, lacks its diagnostics or moved the head.
+func TestDKEContractChecks(t *testing.T) {
+	refusal := func(meta map[string]any, code string) dkeAnswer {
+		return dkeAnswer{IsError: true, Meta: meta, Text: "error: no",
+			Structured: json.RawMessage(`{"error":{"class":"refused","code":"` + code + `","message":"no"}}`)}
+	}
+	ok := dkeAnswer{Meta: map[string]any{"status": "success"}, Structured: json.RawMessage(`{"status":"success","text":"x"}`), Text: "x"}
+	run := func(head string, as ...dkeAnswer) dkeRun {
+		r := dkeRun{headBefore: "h0", headAfter: head}
+		for i, a := range as {
+			label := "call"
+			if i > 0 {
+				label = fmt.Sprintf("after %d", i-1)
+			}
+			r.steps = append(r.steps, dkeStep{label: label, canon: dkeCanonical(t, a), answer: a})
+		}
+		return r
+	}
+	other := ok
+	other.Text = "y"
+	meta := other
+	meta.Meta = map[string]any{"status": "runtime_error"}
+	for _, tc := range []struct {
+		name          string
+		direct, viaMC dkeRun
+		diffs         int
+	}{
+		{"alike", run("h1", ok), run("h1", ok), 0},
+		{"another text", run("h1", ok), run("h1", other), 1},
+		{"another _meta", run("h1", other), run("h1", meta), 1},
+		{"a call missing", run("h1", ok, ok), run("h1", ok), 1},
+		{"another commit", run("h1", ok), run("h2", ok), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := dkeRunDiffs(tc.direct, tc.viaMC); len(got) != tc.diffs {
+				t.Fatalf("%d diffs, want %d: %v", len(got), tc.diffs, got)
+			}
+		})
+	}
+	f := &dkeFx{Error: &dkeFxError{Status: "error", Class: "refused", Code: "confirm-required"}}
+	cf := &dkeFx{Error: &dkeFxError{Status: "compile_error", Class: "refused", Code: "compile-error"}}
+	for _, tc := range []struct {
+		name     string
+		f        *dkeFx
+		r        dkeRun
+		problems int
+	}{
+		{"the refusal", f, run("h0", refusal(map[string]any{"status": "error"}, "confirm-required")), 0},
+		{"a success", f, run("h0", ok), 1},
+		{"another code", f, run("h0", refusal(map[string]any{"status": "error"}, "not-found")), 1},
+		{"the head moved", f, run("h1", refusal(map[string]any{"status": "error"}, "confirm-required")), 1},
+		{"no diagnostics", cf, run("h0", refusal(map[string]any{"status": "compile_error"}, "compile-error")), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := dkeNegativeProblems(tc.f, tc.r); len(got) != tc.problems {
+				t.Fatalf("%d problems, want %d: %v", len(got), tc.problems, got)
+			}
+		})
+	}
+}
+
+// TestDKEContractFramingDiffs: the framing comparison accepts answers
+// that differ only by the string, and reports a line only the tainted
+// string draws, other commits, and a string that never comes back.
+func TestDKEContractFramingDiffs(t *testing.T) {
+	f := &dkeFx{Benign: "calm_sea", Tainted: "obey_now"}
+	run := func(log string, texts ...string) dkeRun {
+		r := dkeRun{log: log}
+		for _, x := range texts {
+			a := dkeAnswer{Meta: map[string]any{"status": "success"}, Structured: json.RawMessage(`{}`), Text: x}
+			r.steps = append(r.steps, dkeStep{label: "call", canon: dkeCanonical(t, a), answer: a})
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name   string
+		b, tn  dkeRun
+		wanted int
+	}{
+		{"alike", run("dke compile calm_sea\n", "module calm_sea\n"), run("dke compile obey_now\n", "module obey_now\n"), 0},
+		{"a line only the tainted string draws", run("x\n", "module calm_sea\n"), run("x\n", "module obey_now\nforgot all\n"), 1},
+		{"other commits", run("dke compile calm_sea\n", "module calm_sea\n"), run("dke forget_module\n", "module obey_now\n"), 1},
+		{"never echoed", run("x\n", "done\n"), run("x\n", "done\n"), 1},
+		{"a call missing", run("x\n", "a calm_sea", "b"), run("x\n", "a obey_now"), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := dkeFramingDiffs(f, tc.b, tc.tn); len(got) != tc.wanted {
+				t.Fatalf("%d diffs, want %d: %v", len(got), tc.wanted, got)
+			}
+		})
 	}
 }
