@@ -10,14 +10,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/dke/service"
@@ -209,20 +206,7 @@ func buildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, error) {
 
 // serveDKEHTTP serves the DKE server behind the keyring until ctx ends.
 func serveDKEHTTP(ctx context.Context, s *mcp.Server, ring *keys.Ring, addr string, stderr io.Writer) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: keys.Handler(s, ring), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "deloreis: DKE MCP over streamable HTTP at http://%s%s (bearer keys required)\n", ln.Addr(), mcpserve.Path)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-		return stopMCPHTTP(s, srv)
-	}
+	return serveHTTP(ctx, s, keys.Handler(s, ring), addr, stderr, "DKE MCP", " (bearer keys required)")
 }
 
 // callDKE makes one tool call through the registry, prints the text an MCP

@@ -87,12 +87,19 @@ func (nopWriteCloser) Close() error { return nil }
 // serveMCPHTTP serves the MCP server over streamable HTTP until ctx ends;
 // it prints the endpoint (with the port chosen when ADDR asked for :0).
 func serveMCPHTTP(ctx context.Context, s *mcp.Server, addr, token string, stderr io.Writer) error {
+	return serveHTTP(ctx, s, mcpserve.HTTPHandler(s, token), addr, stderr, "MCP", "")
+}
+
+// serveHTTP serves h (s behind its guards) on addr until ctx ends, and
+// names the endpoint on stderr: "deloreis: <what> over streamable HTTP at
+// <url><note>".
+func serveHTTP(ctx context.Context, s *mcp.Server, h http.Handler, addr string, stderr io.Writer, what, note string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: mcpserve.HTTPHandler(s, token), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(stderr, "deloreis: MCP over streamable HTTP at http://%s%s\n", ln.Addr(), mcpserve.Path)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "deloreis: %s over streamable HTTP at http://%s%s%s\n", what, ln.Addr(), mcpserve.Path, note)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
