@@ -26,7 +26,58 @@ type runStore struct {
 
 	// adds and removes are the net change against base: a claim added and
 	// then removed by the run is in neither.
-	adds, removes []claims.Claim
+	adds, removes netSet
+}
+
+// netSet is a list of claims in the order they joined it, indexed by
+// identity so that taking one out costs what its cell holds, not the run.
+type netSet struct {
+	list []claims.Claim
+	gone []bool
+	at   map[claimKey][]int
+}
+
+// claimKey is a claim's identity less its value, which sameClaim adds.
+type claimKey struct {
+	cell   claims.Cell
+	at     int64
+	source string
+}
+
+func keyOf(c claims.Claim) claimKey { return claimKey{c.Cell, c.At, c.Source} }
+
+func (n *netSet) add(c claims.Claim) {
+	if n.at == nil {
+		n.at = map[claimKey][]int{}
+	}
+	k := keyOf(c)
+	n.at[k] = append(n.at[k], len(n.list))
+	n.list = append(n.list, c)
+	n.gone = append(n.gone, false)
+}
+
+// take removes c and reports whether it was there.
+func (n *netSet) take(c claims.Claim) bool {
+	k := keyOf(c)
+	for j, i := range n.at[k] {
+		if sameClaim(n.list[i], c) {
+			n.gone[i] = true
+			n.at[k] = slices.Delete(n.at[k], j, j+1)
+			return true
+		}
+	}
+	return false
+}
+
+// claims returns the claims still in the set, in order.
+func (n *netSet) claims() []claims.Claim {
+	var out []claims.Claim
+	for i, c := range n.list {
+		if !n.gone[i] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // layer is a touched cell's claims from a version on.
@@ -106,26 +157,22 @@ func (rs *runStore) Commit(set claims.ChangeSet) (string, error) {
 // netRemove records that the run removed c: a claim the run itself added
 // leaves the net adds, any other joins the net removes.
 func (rs *runStore) netRemove(c claims.Claim) {
-	if i := slices.IndexFunc(rs.adds, func(a claims.Claim) bool { return sameClaim(a, c) }); i >= 0 {
-		rs.adds = slices.Delete(rs.adds, i, i+1)
-		return
+	if !rs.adds.take(c) {
+		rs.removes.add(c)
 	}
-	rs.removes = append(rs.removes, c)
 }
 
 // netAdd records that the run added c, cancelling a remove of the same.
 func (rs *runStore) netAdd(c claims.Claim) {
-	if i := slices.IndexFunc(rs.removes, func(r claims.Claim) bool { return sameClaim(r, c) }); i >= 0 {
-		rs.removes = slices.Delete(rs.removes, i, i+1)
-		return
+	if !rs.removes.take(c) {
+		rs.adds.add(c)
 	}
-	rs.adds = append(rs.adds, c)
 }
 
 // changes is the run's net change set and its clock; Base is left for
 // the committer.
 func (rs *runStore) changes() claims.ChangeSet {
-	return claims.ChangeSet{Clock: rs.clocks[rs.version], Adds: slices.Clone(rs.adds), Removes: slices.Clone(rs.removes)}
+	return claims.ChangeSet{Clock: rs.clocks[rs.version], Adds: rs.adds.claims(), Removes: rs.removes.claims()}
 }
 
 // runSnap is the overlay at version v.
