@@ -242,3 +242,21 @@ func TestRunsConcurrent(t *testing.T) {
 		t.Errorf("%d of %d runs' claims found:\n%s", n, 2*runs, got)
 	}
 }
+
+// TestRecompileIdentical: compiling the same module again, its body's
+// remember idempotent, changes nothing and commits nothing.
+func TestRecompileIdentical(t *testing.T) {
+	f := newFixture(t)
+	bg := context.Background()
+	args := map[string]any{"name": "m", "source": "remember(S.a.room, \"x\", \"s\")\n"}
+	f.mustOK(bg, "compile", args)
+	h := f.head()
+	f.mustOK(bg, "compile", args)
+	if got := f.commitsSince(h); len(got) != 0 {
+		t.Errorf("an identical recompile committed %q", got)
+	}
+	f.mustOK(bg, "compile", map[string]any{"name": "m"})
+	if got := f.commitsSince(h); len(got) != 0 {
+		t.Errorf("a reload that wrote nothing committed %q", got)
+	}
+}
