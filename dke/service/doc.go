@@ -9,10 +9,13 @@
 // dke/<id>/store.json, and its modules under dke/<id>/modules/<name>.json
 // (the source, the surface it was compiled in, its version, created and
 // updated, the compiling authority, what it installs, and the sources of
-// the modules it imported as they were then). Every write is one lorestore
-// commit whose message reads as DKE history ("dke run: 2 claims written,
-// 1 removed", trailers Lore-Op and Lore-DKE-Store), made by
-// compare-and-swap on the head the writer read.
+// the modules it imported as they were then). Every call that writes is
+// one lorestore commit whose message reads as DKE history ("dke run: 2
+// claims written, 1 removed", trailers Lore-Op and Lore-DKE-Store), made
+// by compare-and-swap on the head the writer read. A run, or a module
+// body, writes into an in-memory overlay that its own reads see; its net
+// change is committed once when it ends, a failed run's too, and
+// re-applied over the head when another writer moved it (DL-0239).
 //
 // The claims of a store are indexed in memory once and the index is
 // advanced by each commit made here, so a write costs what it touches; a

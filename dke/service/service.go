@@ -38,6 +38,9 @@ type Service struct {
 	mu     sync.Mutex
 	stores map[string]*claimStore
 	parsed parseCache
+	// beforeRunCommit, when set (by tests), runs before each attempt of a
+	// run's final commit: another writer can move the branch there.
+	beforeRunCommit func(attempt int)
 }
 
 // New returns a Service over cfg.Store.

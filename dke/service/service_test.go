@@ -126,7 +126,7 @@ func TestRealGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"dke compile inventory", "dke run: 1 claim written, 0 removed", "dke run: 0 claims written, 1 removed", "Lore-Op: dke-run", "Lore-Op: dke-compile", "Lore-DKE-Store: default"} {
+	for _, want := range []string{"dke compile inventory", "dke run: 2 claims written, 0 removed", "dke run: 0 claims written, 1 removed", "Lore-Op: dke-run", "Lore-Op: dke-compile", "Lore-DKE-Store: default"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("git log lacks %q:\n%s", want, out)
 		}

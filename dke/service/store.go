@@ -1,6 +1,7 @@
 // The claims.Store of one DKE store over the lorestore: one file per claim
 // under dke/<id>/claims/<Kind>/, the clock in the header, one commit per
 // change set, and an in-memory index advanced by the commits made here.
+// A run writes through an overlay (overlay.go) and commits here once.
 
 package service
 
@@ -9,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/worker"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -72,8 +75,6 @@ type claimStore struct {
 	memVer  string        // the Mem version matching head
 	head    plumbing.Hash // the lorestore commit the index describes
 	created string
-	// op and subject label the commits of the call in progress.
-	op, subject string
 	// writes counts the commits replayed into mem since it was loaded.
 	writes int
 	// mods is the store's parsed modules at commit modsAt, kept while
@@ -221,7 +222,7 @@ func (cs *claimStore) Commit(set claims.ChangeSet) (string, error) {
 	if cs.mem == nil || set.Base != cs.head.String() {
 		return "", claims.ErrConflict
 	}
-	msg := runMessage(cs.op, cs.subject, cs.id, len(set.Adds), len(set.Removes))
+	msg := runMessage("run", "", cs.id, len(set.Adds), len(set.Removes))
 	return cs.commitLocked(set, nil, msg)
 }
 
@@ -307,4 +308,64 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// runRetries bounds how often a run's final commit is re-applied over a
+// head another writer moved.
+const runRetries = 8
+
+// commitRun writes a run's net change set, with extra's edits, as one
+// commit labelled msg. When another writer moved the branch, the change
+// set is re-applied over the new head: an add already there and a remove
+// of a claim already gone drop out, so neither side loses a write. next,
+// when not nil, is the store's modules after the edit, read at modsAt.
+func (s *Service) commitRun(id string, set claims.ChangeSet, extra func(*lorestore.Batch) error, msg lorestore.Message, next *modset, modsAt plumbing.Hash) error {
+	if set.Empty() && extra == nil {
+		return nil
+	}
+	cs := s.store(id)
+	for attempt := 0; attempt < runRetries; attempt++ {
+		snap, err := cs.Snapshot()
+		if err != nil {
+			return err
+		}
+		cur := rebase(set, snap)
+		if cur.Empty() && extra == nil {
+			return nil // another writer made the same change
+		}
+		if s.beforeRunCommit != nil {
+			s.beforeRunCommit(attempt)
+		}
+		cs.mu.Lock()
+		parent := cs.head
+		cur.Base = parent.String()
+		_, err = cs.commitLocked(cur, extra, msg)
+		if err == nil && next != nil && parent == modsAt {
+			cs.mods, cs.modsAt = next, cs.head
+		}
+		cs.mu.Unlock()
+		if !errors.Is(err, claims.ErrConflict) {
+			return err
+		}
+	}
+	return worker.Errorf(worker.ClassConflict, CodeConflict, "the store kept changing while this call committed; retry it")
+}
+
+// rebase is set over snap: the adds snap lacks and the removes it holds.
+func rebase(set claims.ChangeSet, snap claims.Snapshot) claims.ChangeSet {
+	out := claims.ChangeSet{Clock: max(set.Clock, snap.Clock())}
+	has := func(c claims.Claim) bool {
+		return slices.ContainsFunc(snap.Claims(c.Cell), func(x claims.Claim) bool { return sameClaim(x, c) })
+	}
+	for _, c := range set.Adds {
+		if !has(c) {
+			out.Adds = append(out.Adds, c)
+		}
+	}
+	for _, c := range set.Removes {
+		if has(c) {
+			out.Removes = append(out.Removes, c)
+		}
+	}
+	return out
 }

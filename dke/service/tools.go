@@ -17,6 +17,7 @@ import (
 	"github.com/deloreis/deloreis/dke/syntax"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // CompileParams are compile's arguments (contract §4.1).
@@ -189,20 +190,24 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 	if len(errs) > 0 {
 		return CompileResult{}, compileError(errs)
 	}
+	modsAt := s.store(id).head
 	rec := s.newRecord(p, lang, info, ms)
 	ms = ms.clone()
 	if err := ms.put(rec); err != nil {
-		return CompileResult{}, err
-	}
-	put := func(b *lorestore.Batch) error { return b.PutModule(id, p.Name, jsonOf(rec)) }
-	if err := s.write(id, claims.ChangeSet{}, put, dkeMessage("dke compile "+p.Name, "compile", id), ms); err != nil {
 		return CompileResult{}, err
 	}
 	res := CompileResult{Status: "success", Module: p.Name, Version: rec.Version, Language: lang.String()}
 	if in := installs(p.Name, info, lang); !in.empty() {
 		res.Installed = &in
 	}
-	res.Body, res.bodyText = s.runBody(id, p.Name, f, ms)
+	// The module and its body's writes are one commit; a body that fails
+	// keeps the module and the writes made before the failure.
+	var set claims.ChangeSet
+	res.Body, res.bodyText, set = s.runBody(id, p.Name, f, ms)
+	put := func(b *lorestore.Batch) error { return b.PutModule(id, p.Name, jsonOf(rec)) }
+	if err := s.commitRun(id, set, put, dkeMessage("dke compile "+p.Name, "compile", id), ms, modsAt); err != nil {
+		return CompileResult{}, err
+	}
 	res.Text = compileText(res, lang, false)
 	return res, nil
 }
@@ -250,7 +255,14 @@ func (s *Service) reload(id, name string, ms *modset) (CompileResult, error) {
 		return CompileResult{}, worker.Errorf(worker.ClassNotFound, CodeNotFound, "no module %s in store %s to reload; give source to compile it", name, id)
 	}
 	res := CompileResult{Status: "success", Module: name, Version: ms.recs[name].Version, Language: f.Lang.String()}
-	res.Body, res.bodyText = s.runBody(id, name, f, ms)
+	var set claims.ChangeSet
+	res.Body, res.bodyText, set = s.runBody(id, name, f, ms)
+	if res.Body != nil {
+		msg := runMessage("compile", name, id, res.Body.Written, res.Body.Removed)
+		if err := s.commitRun(id, set, nil, msg, nil, plumbing.ZeroHash); err != nil {
+			return CompileResult{}, err
+		}
+	}
 	res.Text = compileText(res, f.Lang, true)
 	return res, nil
 }
@@ -267,23 +279,29 @@ func hasBody(f *syntax.File) bool {
 	return false
 }
 
-// runBody runs a module's body once, its writes committed as "dke
-// compile <name>" commits; nil when the module has no body.
-func (s *Service) runBody(id, name string, f *syntax.File, ms *modset) (*Outcome, string) {
+// runBody runs a module's body once over an overlay and returns what it
+// did and its net change set, for the caller to commit; nil when the
+// module has no body.
+func (s *Service) runBody(id, name string, f *syntax.File, ms *modset) (*Outcome, string, claims.ChangeSet) {
 	if !hasBody(f) {
-		return nil, ""
+		return nil, "", claims.ChangeSet{}
 	}
-	r := s.exec(id, "compile", name, f, ms)
+	r, set := s.exec(id, name, f, ms)
 	o := outcome(r)
-	return &o, r.Transcript()
+	return &o, r.Transcript(), set
 }
 
-// exec runs f over store id with its commits labelled.
-func (s *Service) exec(id, op, subject string, f *syntax.File, ms *modset) *eval.Result {
-	cs := s.store(id)
-	cs.op, cs.subject = op, subject
-	defer func() { cs.op, cs.subject = "", "" }()
-	return eval.Run(f, eval.Options{Store: cs, Modules: ms, Module: subject})
+// exec runs f over an overlay of store id and returns the result and
+// the run's net change set; nothing is committed here.
+func (s *Service) exec(id, module string, f *syntax.File, ms *modset) (*eval.Result, claims.ChangeSet) {
+	snap, err := s.store(id).Snapshot()
+	if err != nil {
+		// eval reports the store's failure as the run's.
+		return eval.Run(f, eval.Options{Store: failStore{err}, Modules: ms, Module: module}), claims.ChangeSet{}
+	}
+	rs := newRunStore(snap)
+	r := eval.Run(f, eval.Options{Store: rs, Modules: ms, Module: module})
+	return r, rs.changes()
 }
 
 // installs lists what a module summary declares.
@@ -342,8 +360,14 @@ func (s *Service) Run(ctx context.Context, p *RunParams) (RunResult, error) {
 	if len(f.Stmts) == 0 {
 		return RunResult{}, worker.Errorf(worker.ClassRefused, CodeRefused, "the source has no statements: there is nothing to run")
 	}
-	r := s.exec(id, "run", "", f, ms)
-	return RunResult{Outcome: outcome(r), Text: r.Transcript()}, nil
+	// One commit for the whole run, a failed one too: its writes before
+	// the failure stand (contract §4.2).
+	r, set := s.exec(id, "", f, ms)
+	o := outcome(r)
+	if err := s.commitRun(id, set, nil, runMessage("run", "", id, o.Written, o.Removed), nil, plumbing.ZeroHash); err != nil {
+		return RunResult{}, err
+	}
+	return RunResult{Outcome: o, Text: r.Transcript()}, nil
 }
 
 // signature renders a script's call signature with the type names of
