@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
@@ -312,7 +313,7 @@ func plural(n int, one, many string) string {
 
 // runRetries bounds how often a run's final commit is re-applied over a
 // head another writer moved.
-const runRetries = 8
+const runRetries = 32
 
 // commitRun writes a run's net change set, with extra's edits, as one
 // commit labelled msg. When another writer moved the branch, the change
@@ -347,8 +348,17 @@ func (s *Service) commitRun(id string, set claims.ChangeSet, extra func(*loresto
 		if !errors.Is(err, claims.ErrConflict) {
 			return err
 		}
+		runBackoff(attempt)
 	}
 	return worker.Errorf(worker.ClassConflict, CodeConflict, "the store kept changing while this call committed; retry it")
+}
+
+// runBackoff waits a random while, growing with the attempt, before a
+// lost commit is tried again: two writers that keep colliding in step
+// would otherwise starve one another (seen under the race detector).
+func runBackoff(attempt int) {
+	limit := time.Duration(200<<min(attempt, 6)) * time.Microsecond
+	time.Sleep(time.Duration(rand.Int64N(int64(limit))))
 }
 
 // rebase is set over snap: the adds snap lacks and the removes it holds.
