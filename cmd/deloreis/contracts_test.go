@@ -17,23 +17,21 @@ import (
 // contractDir holds the wire contract generated from the registry.
 var contractDir = filepath.Join("..", "..", "contracts", "dli-worker")
 
-// TestContractSchemas: contracts/dli-worker/schemas holds, for every
-// served op, the request and the response JSON Schema generated from its
-// Go types, and contracts/dli-worker/error-codes.md the error reference;
-// the test fails when a committed file differs from what the code
-// generates, or when a file names no served op (`go generate
-// ./cmd/deloreis` rewrites them).
-func TestContractSchemas(t *testing.T) {
-	reg := fullRegistry(t)
-	dir := filepath.Join(contractDir, "schemas")
+// checkSchemaDir holds dir to the request and response schemas of ops
+// (<op>.request.json, <op>.response.json): a committed file that differs
+// from the generated one, or one that names none of ops (what says whose),
+// fails the test; -update rewrites them. It returns the file names.
+func checkSchemaDir(t *testing.T, dir string, ops []*worker.Op, schemas func(*worker.Op) (req, resp map[string]any), what string) map[string]bool {
+	t.Helper()
 	if *update {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want := map[string]bool{}
-	for _, op := range reg.Ops(worker.ProfileExtended) {
-		for kind, schema := range map[string]map[string]any{"request": op.RequestSchema(), "response": op.ResponseSchema()} {
+	for _, op := range ops {
+		req, resp := schemas(op)
+		for kind, schema := range map[string]map[string]any{"request": req, "response": resp} {
 			name := op.Name + "." + kind + ".json"
 			want[name] = true
 			b, err := json.MarshalIndent(schema, "", "  ")
@@ -53,9 +51,22 @@ func TestContractSchemas(t *testing.T) {
 				os.Remove(filepath.Join(dir, e.Name()))
 				continue
 			}
-			t.Errorf("%s names no served op's schema", e.Name())
+			t.Errorf("%s names no %s schema", e.Name(), what)
 		}
 	}
+	return want
+}
+
+// TestContractSchemas: contracts/dli-worker/schemas holds, for every
+// served op, the request and the response JSON Schema generated from its
+// Go types, and contracts/dli-worker/error-codes.md the error reference;
+// the test fails when a committed file differs from what the code
+// generates, or when a file names no served op (`go generate
+// ./cmd/deloreis` rewrites them).
+func TestContractSchemas(t *testing.T) {
+	reg := fullRegistry(t)
+	want := checkSchemaDir(t, filepath.Join(contractDir, "schemas"), reg.Ops(worker.ProfileExtended),
+		func(op *worker.Op) (map[string]any, map[string]any) { return op.RequestSchema(), op.ResponseSchema() }, "served op's")
 	if n := len(want); n != 2*len(surface) {
 		t.Errorf("%d schemas for %d ops", n, len(surface))
 	}

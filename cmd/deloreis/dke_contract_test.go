@@ -46,38 +46,9 @@ func dkeContractRegistry(t testing.TB) *worker.Registry {
 // ./cmd/deloreis` rewrites them).
 func TestDKEContractSchemas(t *testing.T) {
 	reg := dkeContractRegistry(t)
-	dir := filepath.Join(dkeContractDir, "schemas")
-	if *update {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want := map[string]bool{}
 	ops := reg.Ops(worker.ProfileExtended)
-	for _, op := range ops {
-		for kind, schema := range map[string]map[string]any{"request": op.ParamsSchema(), "response": op.ResultSchema()} {
-			name := op.Name + "." + kind + ".json"
-			want[name] = true
-			b, err := json.MarshalIndent(schema, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			goldenFile(t, filepath.Join(dir, name), string(b)+"\n")
-		}
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if !want[e.Name()] {
-			if *update {
-				os.Remove(filepath.Join(dir, e.Name()))
-				continue
-			}
-			t.Errorf("%s names no DKE tool's schema", e.Name())
-		}
-	}
+	want := checkSchemaDir(t, filepath.Join(dkeContractDir, "schemas"), ops,
+		func(op *worker.Op) (map[string]any, map[string]any) { return op.ParamsSchema(), op.ResultSchema() }, "DKE tool's")
 	if len(ops) != 13 || len(want) != 26 {
 		t.Errorf("%d tools, %d schemas: the contract has 13 tools", len(ops), len(want))
 	}

@@ -7,11 +7,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -66,33 +64,8 @@ type dkeFxError struct {
 // loadDKEFixtures reads every fixture; a file that does not decode
 // strictly fails the test.
 func loadDKEFixtures(t testing.TB) []*dkeFx {
-	t.Helper()
-	if _, err := os.Stat(dkeFxDir); err != nil {
-		t.Fatalf("the DKE fixture tree is missing: %v", err)
-	}
-	var out []*dkeFx
-	err := filepath.WalkDir(dkeFxDir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		f := &dkeFx{path: path}
-		if err := dec.Decode(f); err != nil {
-			return fmt.Errorf("%s: %v", path, err)
-		}
-		out = append(out, f)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
-	return out
+	return loadJSONTree(t, dkeFxDir, func(path string) *dkeFx { return &dkeFx{path: path} },
+		func(f *dkeFx) string { return f.path })
 }
 
 // dkeFxProtocolCodes are the codes any tool's argument decoding answers

@@ -80,12 +80,20 @@ func (f *opFixture) fxEnvelope() (fxEnvelope, error) {
 // loadFixtures reads every fixture file; a file that does not decode
 // strictly fails the test.
 func loadFixtures(t testing.TB) []*opFixture {
+	return loadJSONTree(t, fixtureDir, func(path string) *opFixture { return &opFixture{path: path} },
+		func(f *opFixture) string { return f.path })
+}
+
+// loadJSONTree decodes every .json file under dir strictly (no unknown
+// field) into a fresh value from newT, in path order; a missing tree or a
+// file that does not decode fails the test.
+func loadJSONTree[T any](t testing.TB, dir string, newT func(path string) *T, pathOf func(*T) string) []*T {
 	t.Helper()
-	if _, err := os.Stat(fixtureDir); err != nil {
-		t.Fatalf("the fixture tree is missing: %v", err)
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the fixture tree %s is missing: %v", dir, err)
 	}
-	var out []*opFixture
-	err := filepath.WalkDir(fixtureDir, func(path string, d os.DirEntry, err error) error {
+	var out []*T
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
 			return err
 		}
@@ -95,7 +103,7 @@ func loadFixtures(t testing.TB) []*opFixture {
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
-		f := &opFixture{path: path}
+		f := newT(path)
 		if err := dec.Decode(f); err != nil {
 			return fmt.Errorf("%s: %v", path, err)
 		}
@@ -105,7 +113,7 @@ func loadFixtures(t testing.TB) []*opFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	sort.Slice(out, func(i, j int) bool { return pathOf(out[i]) < pathOf(out[j]) })
 	return out
 }
 
