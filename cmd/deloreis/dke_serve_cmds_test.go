@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -104,42 +102,7 @@ func TestDKECallCommands(t *testing.T) {
 // requires exit status 0.
 func dkeHTTP(t *testing.T, store string) string {
 	t.Helper()
-	cmd := exec.Command(binary(t), "--store", store, "dke", "mcp", "--http", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stderr)
-	endpoint := ""
-	for endpoint == "" && sc.Scan() {
-		_, rest, _ := strings.Cut(sc.Text(), "streamable HTTP at ")
-		endpoint, _, _ = strings.Cut(rest, " ")
-	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("dke mcp --http did not end cleanly: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Error("dke mcp --http did not stop on SIGTERM")
-		}
-	})
-	if endpoint == "" {
-		t.Fatal("deloreis dke mcp --http named no endpoint")
-	}
-	return endpoint
+	return startHTTPServer(t, exec.Command(binary(t), "--store", store, "dke", "mcp", "--http", "127.0.0.1:0"), "dke mcp --http")
 }
 
 // keyed is a client transport presenting one key.

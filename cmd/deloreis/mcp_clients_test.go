@@ -273,6 +273,14 @@ func startMCPHTTP(t *testing.T, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(binary(t), append([]string{"mcp", "--http", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "DELOREIS_COMMIT_DATE=2026-12-01T10:00:00Z", "DELOREIS_AUTHOR=Spec Keeper <keeper@deloreis.invalid>")
+	return startHTTPServer(t, cmd, "mcp --http")
+}
+
+// startHTTPServer starts a server command that names its endpoint on
+// stderr ("… streamable HTTP at URL[ note]") and returns the URL; the
+// cleanup stops it with SIGTERM and requires exit status 0.
+func startHTTPServer(t *testing.T, cmd *exec.Cmd, what string) string {
+	t.Helper()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +291,8 @@ func startMCPHTTP(t *testing.T, args ...string) string {
 	sc := bufio.NewScanner(stderr)
 	endpoint := ""
 	for endpoint == "" && sc.Scan() {
-		_, endpoint, _ = strings.Cut(sc.Text(), "streamable HTTP at ")
+		_, rest, _ := strings.Cut(sc.Text(), "streamable HTTP at ")
+		endpoint, _, _ = strings.Cut(rest, " ")
 	}
 	go func() { // keep draining, so the server never blocks on a full pipe
 		for sc.Scan() {
@@ -296,15 +305,15 @@ func startMCPHTTP(t *testing.T, args ...string) string {
 		select {
 		case err := <-done:
 			if err != nil {
-				t.Errorf("mcp --http did not end cleanly: %v", err)
+				t.Errorf("%s did not end cleanly: %v", what, err)
 			}
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
-			t.Error("mcp --http did not stop on SIGTERM")
+			t.Errorf("%s did not stop on SIGTERM", what)
 		}
 	})
 	if endpoint == "" {
-		t.Fatal("deloreis mcp --http named no endpoint")
+		t.Fatalf("deloreis %s named no endpoint", what)
 	}
 	return endpoint
 }
