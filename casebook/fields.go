@@ -104,11 +104,7 @@ func writeAnswers(b *strings.Builder, st *Step, v any) {
 	fmt.Fprintf(b, "- answers:\n")
 	for _, a := range list {
 		m, _ := a.(map[string]any)
-		var args []string
-		for _, x := range asList(m["args"]) {
-			args = append(args, scalar(x))
-		}
-		fmt.Fprintf(b, "  - %s: %s\n", code(pred+"("+strings.Join(args, ", ")+")"), scalar(m["grade"]))
+		fmt.Fprintf(b, "  - %s: %s\n", code(atomText(pred, m["args"])), scalar(m["grade"]))
 	}
 }
 
@@ -226,11 +222,7 @@ func writeConsequences(b *strings.Builder, v any) {
 	fmt.Fprintf(b, "- consequences:\n")
 	for _, r := range rows {
 		a, _ := r.(map[string]any)
-		var args []string
-		for _, x := range asList(a["args"]) {
-			args = append(args, scalar(x))
-		}
-		fmt.Fprintf(b, "  - %s: %s → %s\n", code(scalar(a["pred"])+"("+strings.Join(args, ", ")+")"), scalar(a["before"]), scalar(a["after"]))
+		fmt.Fprintf(b, "  - %s: %s → %s\n", code(atomText(scalar(a["pred"]), a["args"])), scalar(a["before"]), scalar(a["after"]))
 	}
 	for _, c := range conflicts {
 		cm, _ := c.(map[string]any)
@@ -248,4 +240,13 @@ func sentArgs(st *Step) map[string]any {
 	var m map[string]any
 	_ = json.Unmarshal(st.Sent, &m)
 	return m
+}
+
+// atomText is an atom as the story prints it: pred(arg, arg).
+func atomText(pred string, args any) string {
+	var out []string
+	for _, x := range asList(args) {
+		out = append(out, scalar(x))
+	}
+	return pred + "(" + strings.Join(out, ", ") + ")"
 }
