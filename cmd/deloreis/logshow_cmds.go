@@ -284,7 +284,6 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 	if len(shown) > 0 || len(dke) > 0 {
 		fmt.Fprintln(w)
 	}
-	defer showDKE(w, dke)
 	scope := ""
 	for _, c := range shown {
 		sign := "+"
@@ -303,6 +302,7 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 			fmt.Fprintf(w, "%s %s\n", sign, l)
 		}
 	}
+	showDKE(w, dke)
 	return nil
 }
 
