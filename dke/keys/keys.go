@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/deloreis/deloreis/objects"
@@ -63,8 +64,17 @@ var (
 // prefix marks a deloreis DKE key, so that a leaked one is recognisable.
 const prefix = "dke_"
 
-// Ring is a keyring file.
-type Ring struct{ path string }
+// Ring is a keyring file. Lookup runs on every HTTP request, so the
+// parsed ring is kept, by hash, while the file is the one it was read
+// from: a change always replaces the file (a rename), so a revoked key
+// stops working on the next request.
+type Ring struct {
+	path string
+
+	mu     sync.Mutex
+	seen   os.FileInfo      // the file the cache was read from
+	byHash map[string]Entry // its keys
+}
 
 // Open returns the keyring of the lorestore at dir (the file may not
 // exist yet: then no key is known).
@@ -126,17 +136,43 @@ func (r *Ring) List() ([]Entry, error) { return r.read() }
 // Lookup returns what key grants, or ErrUnknownKey. The key is compared
 // by its hash only: what the keyring holds is never a key.
 func (r *Ring) Lookup(key string) (Grant, error) {
-	es, err := r.read()
+	byHash, err := r.index()
 	if err != nil {
 		return Grant{}, err
 	}
 	h := hashOf(key)
-	for _, e := range es {
-		if e.Hash == h {
-			return Grant{Store: e.Store, Mode: e.Mode, Hash: h}, nil
-		}
+	if e, ok := byHash[h]; ok {
+		return Grant{Store: e.Store, Mode: e.Mode, Hash: h}, nil
 	}
 	return Grant{}, ErrUnknownKey
+}
+
+// index returns the keys by hash, reading the file again only when it is
+// not the one last read.
+func (r *Ring) index() (map[string]Entry, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fi, err := os.Stat(r.path)
+	if errors.Is(err, os.ErrNotExist) {
+		r.seen, r.byHash = nil, nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.seen != nil && os.SameFile(r.seen, fi) && r.seen.ModTime().Equal(fi.ModTime()) && r.seen.Size() == fi.Size() {
+		return r.byHash, nil
+	}
+	es, err := r.read()
+	if err != nil {
+		return nil, err
+	}
+	byHash := make(map[string]Entry, len(es))
+	for _, e := range es {
+		byHash[e.Hash] = e
+	}
+	r.seen, r.byHash = fi, byHash
+	return byHash, nil
 }
 
 func hashOf(key string) string {
