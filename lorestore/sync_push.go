@@ -1,0 +1,175 @@
+// The two halves of a sync that talk to the remote: a fetch of one branch
+// whose content is verified before its remote-tracking ref moves, and a
+// push whose command carries the fetched commit as the ref's old value,
+// so that the remote's own compare-and-swap refuses it if anyone pushed
+// in between.
+
+package lorestore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+// leaseError is a push the remote did not take because its ref was no
+// longer the commit the sync had fetched.
+type leaseError struct {
+	ref              string
+	expected, actual plumbing.Hash // actual is zero when the remote did not say
+	reason           string
+}
+
+func (e *leaseError) Error() string {
+	msg := "lorestore: push of " + e.ref + " lost the race: the remote moved from " + short(e.expected)
+	if !e.actual.IsZero() {
+		msg += " to " + short(e.actual)
+	}
+	if e.reason != "" {
+		msg += " (" + e.reason + ")"
+	}
+	return msg
+}
+
+// syncFetch fetches one branch of the remote and returns its head (zero
+// when the remote has no such branch). Every commit it brings that no
+// local branch reaches is verified before the remote-tracking ref moves,
+// so not even quarantine holds content a branch would refuse.
+func (s *Store) syncFetch(ctx context.Context, target remoteTarget, ref string, p Progress) (plumbing.Hash, error) {
+	tr, ep, err := newTransport(target.url)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	sess, err := tr.NewUploadPackSession(ep, nil)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer sess.Close()
+	adv, err := sess.AdvertisedReferencesContext(ctx)
+	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
+	}
+	h, ok := adv.References[ref]
+	if !ok {
+		return plumbing.ZeroHash, nil
+	}
+	heads := map[string]plumbing.Hash{ref: h}
+	if err := s.fetchObjects(ctx, sess, adv, heads, p); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
+	}
+	trusted, err := s.branchHeads()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := s.verifyNew(h, trusted); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if tr := target.tracking(ref[len("refs/heads/"):]); tr != "" {
+		if err := s.forceRef(tr, h); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	return h, nil
+}
+
+// branchHeads lists the commits the local branches point at: what a
+// store already trusts.
+func (s *Store) branchHeads() ([]plumbing.Hash, error) {
+	rs, err := s.refs.List("refs/heads/")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]plumbing.Hash, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.Hash)
+	}
+	return out, nil
+}
+
+// pushLease moves the remote's ref from expected to head, sending what the
+// remote lacks. A remote whose ref is not expected any more — seen in its
+// advertisement, or refused by its compare-and-swap — is a *leaseError and
+// nothing moved there. head must contain expected: a lease never rewinds.
+func (s *Store) pushLease(ctx context.Context, target remoteTarget, ref string, expected, head plumbing.Hash, p Progress) error {
+	if !expected.IsZero() {
+		ok, err := s.IsAncestor(expected, head)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("%w: %s does not contain the remote's %s", ErrNonFastForward, short(head), short(expected))
+		}
+	}
+	tr, ep, err := newTransport(target.url)
+	if err != nil {
+		return err
+	}
+	sess, err := tr.NewReceivePackSession(ep, nil)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	adv, err := sess.AdvertisedReferencesContext(ctx)
+	if err != nil {
+		return fmt.Errorf("lorestore: push to %s: %w", target.url, err)
+	}
+	if now := adv.References[ref]; now != expected {
+		return &leaseError{ref: ref, expected: expected, actual: now}
+	}
+	cmd := &packp.Command{Name: plumbing.ReferenceName(ref), Old: expected, New: head}
+	if err := s.sendPack(ctx, sess, adv, cmd, p); err != nil {
+		var rs *reportError
+		if errors.As(err, &rs) {
+			// The remote's compare-and-swap (or a hook) refused the
+			// command; the next fetch tells which.
+			return &leaseError{ref: ref, expected: expected, reason: rs.Error()}
+		}
+		return fmt.Errorf("lorestore: push to %s: %w", target.url, err)
+	}
+	s.recordPushed(target, []*packp.Command{cmd})
+	return nil
+}
+
+// reportError is a receive-pack status report that refused the update.
+type reportError struct{ err error }
+
+func (e *reportError) Error() string { return e.err.Error() }
+
+// sendPack sends one ref update and the objects the remote lacks for it,
+// the pack streamed from the object database as Push streams it.
+func (s *Store) sendPack(ctx context.Context, sess transport.ReceivePackSession, adv *packp.AdvRefs, cmd *packp.Command, p Progress) error {
+	objs, err := s.objectsToPush([]plumbing.Hash{cmd.New}, remoteKnown(adv))
+	if err != nil {
+		return err
+	}
+	req := packp.NewReferenceUpdateRequestFromCapabilities(adv.Capabilities)
+	req.Commands = []*packp.Command{cmd}
+	pr, pw := io.Pipe()
+	req.Packfile = pr
+	done := make(chan error, 1)
+	go func() {
+		err := s.db.WritePack(pw, objs, func(n, total int) { p.report("writing objects", n, total) })
+		pw.CloseWithError(err)
+		done <- err
+	}()
+	report, err := sess.ReceivePack(ctx, req)
+	pr.Close()
+	if werr := <-done; err == nil && werr != nil {
+		err = werr
+	}
+	if report != nil {
+		// go-git answers a refused command with the report and its error.
+		if rerr := report.Error(); rerr != nil {
+			return &reportError{err: rerr}
+		}
+	}
+	return err
+}
