@@ -110,6 +110,7 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 		"remote remove":      {[]string{}, []string{s, "nosuch"}},
 		"remote list":        {[]string{"x"}, []string{"--store", missing}},
 		"serve":              {[]string{"x"}, []string{"--project", missing}},
+		"sync":               {[]string{"a", "b"}, []string{s, "nosuchremote"}},
 		"mcp":                {[]string{"x"}, []string{"--project", missing}},
 		"casebook":           {[]string{"x"}, []string{"--script", missing}},
 	}, dir

@@ -85,7 +85,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
 		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newDemoCmd(), newVersionCmd(),
 		newFmtCmd(), newCheckCmd(g), newImportCmd(g), newDKECmd(g), newGraphCmd(g),
-		newFsckCmd(g), newRemoteCmd(g), newServeCmd(g), newMCPCmd(g),
+		newFsckCmd(g), newRemoteCmd(g), newServeCmd(g), newMCPCmd(g), newSyncCmd(g),
 		newCasebookCmd(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {

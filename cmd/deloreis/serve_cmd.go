@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/deloreis/deloreis/demoworld"
 	"github.com/deloreis/deloreis/dliops"
@@ -23,7 +24,9 @@ import (
 )
 
 func newServeCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var syncRemote string
+	var every time.Duration
+	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the author.* and dli.* ops as JSON on stdio (the bundled demo project without --project)",
 		Long: `Reads one JSON request a line on standard input and writes one response a
@@ -34,26 +37,64 @@ line on standard output, in order, until standard input ends:
 The project's deloreis.toml names the documents (scopes) workspaces open
 over, the serving branch and an optional pinned commit. With no --project,
 the bundled demo project is built in a temporary folder and served.
+With --sync REMOTE, the serving branch is synced with REMOTE (as deloreis
+sync does) every --every in the background: workspaces opened after a sync
+open on the synced head, open ones keep their base, and what each sync did,
+its conflicts and its failures go to standard error as they happen (a
+failed sync is retried at the next tick and never stops the server).
 Diagnostics go to standard error; the exit status is 0 when standard input
 ends, 1 when the project cannot be served.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			reg, cleanup, err := g.registry(cmd.Flag("project").Changed, cmd.ErrOrStderr())
+			if every <= 0 {
+				return usageError{msg: "serve: --every must be a positive duration"}
+			}
+			sv, err := g.served(cmd.Flag("project").Changed, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			defer cleanup()
+			defer sv.cleanup()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return reg.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
+			if syncRemote != "" {
+				syncCtx, cancel := context.WithCancel(ctx)
+				wait := syncLoop(syncCtx, sv.store, syncRemote, sv.branch, every, cmd.ErrOrStderr())
+				// The loop ends before the store closes: a round in flight
+				// finishes or is cancelled, never cut off by a closed store.
+				defer wait()
+				defer cancel()
+			}
+			return sv.reg.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
 		},
 	}
+	cmd.Flags().StringVar(&syncRemote, "sync", "", "sync the serving branch with this remote (a name or URL) in the background")
+	cmd.Flags().DurationVar(&every, "every", 30*time.Second, "how often --sync syncs")
+	return cmd
+}
+
+// served is a project being served: its registry, its open store and
+// serving branch, and what to close after serving.
+type served struct {
+	reg     *worker.Registry
+	store   *lorestore.Store
+	branch  string
+	cleanup func()
 }
 
 // registry opens the project (or builds the demo project when none was
 // named) and returns the worker registry serving it, and what to close
 // after serving.
 func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func(), error) {
+	sv, err := g.served(named, stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sv.reg, sv.cleanup, nil
+}
+
+// served opens the project (or builds the demo project when none was
+// named) and the registry serving it.
+func (g *globals) served(named bool, stderr io.Writer) (*served, error) {
 	dir := g.project
 	cleanups := []func(){}
 	cleanup := func() {
@@ -64,13 +105,13 @@ func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func
 	if !named && g.store == "" {
 		tmp, err := os.MkdirTemp("", "deloreis-demo-")
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		cleanups = append(cleanups, func() { os.RemoveAll(tmp) })
 		s, err := demoworld.BuildProject(tmp)
 		if err != nil {
 			cleanup()
-			return nil, nil, err
+			return nil, err
 		}
 		s.Close()
 		dir = tmp
@@ -79,7 +120,7 @@ func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func
 	p, err := loadProject(dir)
 	if err != nil {
 		cleanup()
-		return nil, nil, err
+		return nil, err
 	}
 	storeDir := p.Store
 	if g.store != "" {
@@ -88,7 +129,7 @@ func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func
 	s, err := lorestore.Open(storeDir, g.options())
 	if err != nil {
 		cleanup()
-		return nil, nil, err
+		return nil, err
 	}
 	cleanups = append(cleanups, func() { s.Close() })
 	if abs, err := filepath.Abs(storeDir); err == nil {
@@ -97,9 +138,9 @@ func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func
 	reg, err := buildRegistry(s, p)
 	if err != nil {
 		cleanup()
-		return nil, nil, err
+		return nil, err
 	}
-	return reg, cleanup, nil
+	return &served{reg: reg, store: s, branch: p.Branch, cleanup: cleanup}, nil
 }
 
 // buildRegistry is the one registry every transport serves
