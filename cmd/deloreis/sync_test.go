@@ -466,3 +466,64 @@ func serveDaemon(t *testing.T, base string) string {
 	t.Fatal("git daemon did not start")
 	return ""
 }
+
+// TestServeSyncOpensOnSyncedHead: a commit pushed by another replica
+// reaches a running `serve --sync`; a workspace opened after the sync
+// opens on it, one opened before keeps its base. A sync that fails (an
+// unreachable remote) is logged and the server goes on answering.
+func TestServeSyncOpensOnSyncedHead(t *testing.T) {
+	t.Setenv("DELOREIS_AUTHOR", "Sync Keeper <sync@deloreis.invalid>")
+	base := t.TempDir()
+	remote := filepath.Join(base, "lore.git")
+	gitIn(t, base, "init", "-q", "--bare", "-b", "main", remote)
+	seedDir := syncSeed(t, "file://"+remote)
+	a, b := cloneReplica(t, seedDir, "file://"+remote, 0), cloneReplica(t, seedDir, "file://"+remote, 1)
+	// A second, unreachable remote on a: its sync fails every time.
+	mustRun(t, "--project", a, "remote", "add", "gone", "http://127.0.0.1:1/gone.git")
+	broken := startSyncServer(t, a, "--sync", "gone", "--every", "50ms")
+	sv := startSyncServer(t, a)
+	before, err := sv.call("author.open", map[string]any{"scope": "camelot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b commits and pushes.
+	other := startSyncServer(t, b, "--sync=")
+	if err := other.materializeFact("galahad", "quest", "grail", map[string]any{"kind": "proposed", "origin": "b"}); err != nil {
+		t.Fatal(err)
+	}
+	other.stop(t)
+	if rep, code := syncCLI(t, b); code != 0 || !rep.Pushed {
+		t.Fatalf("b's sync: exit %d, %+v", code, rep)
+	}
+	pushed := strings.TrimSpace(gitIn(t, remote, "rev-parse", "main"))
+	var opened string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		o, err := sv.call("author.open", map[string]any{"scope": "camelot"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opened = o["root_hash"].(string); opened == pushed {
+			break
+		}
+	}
+	if opened != pushed {
+		t.Fatalf("a new workspace opens on %s, not on the synced head %s\n%s", opened, pushed, sv.stderr.String())
+	}
+	st, err := sv.call("author.status", map[string]any{"workspace": before["workspace"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st["root_hash"] != before["root_hash"] {
+		t.Fatalf("an open workspace moved from %v to %v", before["root_hash"], st["root_hash"])
+	}
+	sv.stop(t)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(broken.stderr.String(), "deloreis: sync gone: failed:") && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := broken.call("author.open", map[string]any{"scope": "camelot"}); err != nil {
+		t.Fatalf("after failed syncs: %v", err)
+	}
+	if stderr := broken.stop(t); !strings.Contains(stderr, "deloreis: sync gone: failed:") {
+		t.Fatalf("a failing sync was not logged:\n%s", stderr)
+	}
+}
