@@ -527,3 +527,48 @@ func TestServeSyncOpensOnSyncedHead(t *testing.T) {
 		t.Fatalf("a failing sync was not logged:\n%s", stderr)
 	}
 }
+
+// TestSyncTextReport: what sync prints, step by step, and its exit
+// status: 0 when it synced, 3 when a merge it wrote or fetched brings a
+// conflict — once per replica; the next sync has nothing new to say.
+func TestSyncTextReport(t *testing.T) {
+	t.Setenv("DELOREIS_AUTHOR", "Sync Keeper <sync@deloreis.invalid>")
+	base := t.TempDir()
+	remote := filepath.Join(base, "lore.git")
+	gitIn(t, base, "init", "-q", "--bare", "-b", "main", remote)
+	seedDir := syncSeed(t, "file://"+remote)
+	a, b := cloneReplica(t, seedDir, "file://"+remote, 0), cloneReplica(t, seedDir, "file://"+remote, 1)
+	for dir, father := range map[string]string{a: "lancelot", b: "pellinore"} {
+		sv := startSyncServer(t, dir, "--sync=")
+		if err := sv.materializeFact("galahad", "father", father, cited("canon-1")); err != nil {
+			t.Fatal(err)
+		}
+		sv.stop(t)
+	}
+	steps := []struct {
+		dir  string
+		code int
+		want []string
+	}{
+		{a, 0, []string{"fetched main of origin at ", "pushed main to origin: "}},
+		{b, exitConflicts, []string{"merged main of origin into main: ", "pushed main to origin: ",
+			"conflict in camelot: functional: ", "lancelot, pellinore", ", merged)"}},
+		{a, exitConflicts, []string{"fast-forward main ", "conflict in camelot: functional: ", ", fetched)"}},
+		{a, 0, []string{"Already up to date."}},
+		{b, 0, []string{"Already up to date."}},
+	}
+	for i, st := range steps {
+		out, errs, code := deloreis(t, "--project", st.dir, "sync")
+		if code != st.code {
+			t.Fatalf("step %d: exit %d, want %d\n%s%s", i, code, st.code, out, errs)
+		}
+		for _, w := range st.want {
+			if !strings.Contains(out, w) {
+				t.Fatalf("step %d: the report does not say %q:\n%s", i, w, out)
+			}
+		}
+		if n := strings.Count(out, "conflict in "); n > 1 {
+			t.Fatalf("step %d: the conflict is reported %d times:\n%s", i, n, out)
+		}
+	}
+}
