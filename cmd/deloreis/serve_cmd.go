@@ -38,10 +38,11 @@ The project's deloreis.toml names the documents (scopes) workspaces open
 over, the serving branch and an optional pinned commit. With no --project,
 the bundled demo project is built in a temporary folder and served.
 With --sync REMOTE, the serving branch is synced with REMOTE (as deloreis
-sync does) every --every in the background: workspaces opened after a sync
-open on the synced head, open ones keep their base, and what each sync did,
-its conflicts and its failures go to standard error as they happen (a
-failed sync is retried at the next tick and never stops the server).
+sync does) when the server starts and every --every after, in the
+background: workspaces opened after a sync open on the synced head, open
+ones keep their base, and what each sync did, its conflicts and its
+failures go to standard error as they happen (a failed sync is retried at
+the next tick and never stops the server).
 Diagnostics go to standard error; the exit status is 0 when standard input
 ends, 1 when the project cannot be served.`,
 		Args: cobra.NoArgs,

@@ -241,10 +241,10 @@ func printSync(w io.Writer, rep syncReport) {
 	}
 }
 
-// syncLoop syncs every interval until ctx ends, writing what each round
-// did (when it did anything) and every failure to log; a failure never
-// stops the loop, and a panic in a round is reported as a failure. The
-// returned function waits for the loop to end.
+// syncLoop syncs at once and then every interval until ctx ends, writing
+// what each round did (when it did anything) and every failure to log; a
+// failure never stops the loop, and a panic in a round is reported as a
+// failure. The returned function waits for the loop to end.
 func syncLoop(ctx context.Context, s *lorestore.Store, remote, branch string, every time.Duration, log io.Writer) func() {
 	done := make(chan struct{})
 	go func() {
@@ -252,12 +252,14 @@ func syncLoop(ctx context.Context, s *lorestore.Store, remote, branch string, ev
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
+			// A server just started serves the remote's head, not the one
+			// it had when it last stopped.
+			syncRound(ctx, s, remote, branch, log)
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
 			}
-			syncRound(ctx, s, remote, branch, log)
 		}
 	}()
 	return func() { <-done }
