@@ -57,13 +57,19 @@ func syncScenario(t *testing.T, via string) {
 	for i := range replicas {
 		replicas[i] = cloneReplica(t, seedDir, url, i)
 	}
+	results := materializeWhileSyncing(t, replicas)
+	finalSyncs(t, remote, replicas, results)
+	seededConflict(t, remote, replicas)
+}
 
-	// Phase 1: each server materializes its commits while syncing.
-	servers := make([]*syncServer, syncReplicas)
+// materializeWhileSyncing is phase 1: each server materializes its
+// commits while syncing in the background.
+func materializeWhileSyncing(t *testing.T, replicas []string) []replicaWork {
+	servers := make([]*syncServer, len(replicas))
 	for i, dir := range replicas {
 		servers[i] = startSyncServer(t, dir)
 	}
-	results := make([]replicaWork, syncReplicas)
+	results := make([]replicaWork, len(replicas))
 	var wg sync.WaitGroup
 	for i, sv := range servers {
 		wg.Add(1)
@@ -92,10 +98,13 @@ func syncScenario(t *testing.T, via string) {
 			t.Errorf("replica %d: serve --sync never pushed; its stderr:\n%s", i, stderr)
 		}
 	}
+	return results
+}
 
-	// Phase 2: a final sync on each, around twice, brings all to one head.
-	order := []int{0, 1, 2, 0, 1}
-	for _, i := range order {
+// finalSyncs is phase 2: a final sync on each replica, around twice,
+// brings all to one head, which holds every commit and object.
+func finalSyncs(t *testing.T, remote string, replicas []string, results []replicaWork) {
+	for _, i := range []int{0, 1, 2, 0, 1} {
 		if rep, code := syncCLI(t, replicas[i]); code != 0 || len(rep.Conflicts) != 0 {
 			t.Fatalf("final sync of replica %d: exit %d, %+v", i, code, rep)
 		}
@@ -118,9 +127,12 @@ func syncScenario(t *testing.T, via string) {
 	}
 	holdsAll(t, remote, commits, ids)
 	fsckStrict(t, remote)
+}
 
-	// Phase 3: replicas 0 and 1 give galahad two fathers, each ratified
-	// under the same decision; father is functional.
+// seededConflict is phase 3: replicas 0 and 1 give galahad two fathers,
+// each ratified under the same decision; father is functional. Both
+// replicas report the conflict, and the merged world shows it.
+func seededConflict(t *testing.T, remote string, replicas []string) {
 	for i, father := range []string{"lancelot", "pellinore"} {
 		sv := startSyncServer(t, replicas[i], "--sync=")
 		if err := sv.materializeFact("galahad", "father", father, cited("canon-1")); err != nil {
@@ -161,8 +173,9 @@ func syncScenario(t *testing.T, via string) {
 	}
 	sv.stop(t)
 	// Both accounts are kept, in one history, on both replicas and the remote.
+	head := strings.TrimSpace(gitIn(t, remote, "rev-parse", "main"))
 	for _, dir := range []string{filepath.Join(replicas[0], lorestore.DefaultDir), filepath.Join(replicas[1], lorestore.DefaultDir), remote} {
-		if got := strings.TrimSpace(gitIn(t, dir, "rev-parse", "main")); got != strings.TrimSpace(gitIn(t, remote, "rev-parse", "main")) {
+		if got := strings.TrimSpace(gitIn(t, dir, "rev-parse", "main")); got != head {
 			t.Fatalf("%s is not at the remote's head", dir)
 		}
 		fsckStrict(t, dir)
