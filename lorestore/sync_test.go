@@ -235,3 +235,29 @@ func TestSyncRefusesCorruptIncoming(t *testing.T) {
 		})
 	}
 }
+
+// TestSyncToEmptyURL: a sync to a bare URL (no named remote) whose
+// repository is empty creates the branch there (the lease's old value is
+// zero) and leaves no remote-tracking ref behind; a second sync has
+// nothing to do.
+func TestSyncToEmptyURL(t *testing.T) {
+	dir := bareRemote(t, t.TempDir(), "empty.git")
+	s, _ := newStore(t)
+	head := commitFacts(t, s, "camelot", 0, 3).Commit
+	url := "file://" + dir
+	res, err := s.Sync(context.Background(), url, SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Pushed || !res.Fetched.New.IsZero() || res.Head != head || remoteHead(t, dir) != head || res.Remote != url {
+		t.Fatalf("sync to an empty remote: %+v", res)
+	}
+	if tracking, err := s.refs.List("refs/remotes/"); err != nil || len(tracking) != 0 {
+		t.Fatalf("a URL sync left tracking refs %v (%v)", tracking, err)
+	}
+	res, err = s.Sync(context.Background(), url, SyncOptions{})
+	if err != nil || res.Pushed || res.FastForward || len(res.Merges) != 0 || res.Fetched.New != head {
+		t.Fatalf("second sync: %+v, %v", res, err)
+	}
+	fsckClean(t, dir)
+}
