@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/deloreis/deloreis/objects"
@@ -137,9 +136,9 @@ func rawLess(a, b *rawEntry) bool {
 
 // matchEntries pairs the entries of two sorted trees by name: match[j] is
 // the index in olds of the entry named like news[j], or -1; matched[i]
-// tells whether olds[i] was paired. A name whose kind differs on the two
-// sides (a file become a folder) sorts elsewhere, so an entry the merge
-// leaves alone is looked up by name (rare: only entries that changed).
+// tells whether olds[i] was paired. A file that became a folder of the
+// same name sorts elsewhere (a folder compares as name+"/") and stays
+// unpaired: the file is reported removed and the folder's files added.
 func matchEntries(olds, news []rawEntry) ([]int32, []bool) {
 	match := make([]int32, len(news))
 	matched := make([]bool, len(olds))
@@ -149,28 +148,12 @@ func matchEntries(olds, news []rawEntry) ([]int32, []bool) {
 		for i < len(olds) && rawLess(&olds[i], ne) {
 			i++
 		}
+		match[j] = -1
 		if i < len(olds) && bytes.Equal(olds[i].name, ne.name) {
 			match[j], matched[i] = int32(i), true
-			continue
-		}
-		match[j] = -1
-		if k, ok := rawIndex(olds, ne.name); ok {
-			match[j], matched[k] = int32(k), true
 		}
 	}
 	return match, matched
-}
-
-// rawIndex finds name in sorted entries, as a file or as a folder.
-func rawIndex(es []rawEntry, name []byte) (int, bool) {
-	for _, mode := range [2]uint32{modeBlob, modeTree} {
-		probe := rawEntry{name: name, mode: mode}
-		k := sort.Search(len(es), func(k int) bool { return !rawLess(&es[k], &probe) })
-		if k < len(es) && bytes.Equal(es[k].name, name) {
-			return k, true
-		}
-	}
-	return 0, false
 }
 
 // readRawTree reads tree h (nothing for the zero hash) without caching it
