@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,10 +53,13 @@ func newLogCmd(g *globals) *cobra.Command {
 					return err
 				}
 			}
+			w := bufio.NewWriter(cmd.OutOrStdout()) // one write, not one a line
 			if f.format == "json" {
-				return writeJSON(cmd.OutOrStdout(), logJSON(entries))
+				err = writeJSON(w, logJSON(entries))
+			} else {
+				err = printLog(w, entries, f)
 			}
-			return printLog(cmd.OutOrStdout(), entries, f)
+			return errors.Join(err, w.Flush())
 		}),
 	}
 	fl := cmd.Flags()
@@ -210,26 +214,32 @@ func newShowCmd(g *globals) *cobra.Command {
 			return checkFormat(f.format, "text", "json")
 		},
 		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			w := cmd.OutOrStdout()
-			if id, err := objects.ParseID(args[0]); err == nil {
-				return showObject(w, s, id)
-			}
-			err := showCommit(w, s, args[0], f)
-			var re *lorestore.RevisionError
-			if errors.As(err, &re) {
-				// Not a commit: perhaps an abbreviated object id.
-				if id, ok, perr := expandObject(s, args[0]); perr != nil {
-					return perr
-				} else if ok {
-					return showObject(w, s, id)
-				}
-			}
-			return err
+			w := bufio.NewWriter(cmd.OutOrStdout())
+			err := show(w, s, args[0], f)
+			return errors.Join(err, w.Flush())
 		}),
 	}
 	cmd.Flags().BoolVar(&f.nameOnly, "name-only", false, "list the objects as scope/kind/id instead of declarations")
 	cmd.Flags().StringVar(&f.format, "format", "text", "output format: text or json (the objects as data)")
 	return cmd
+}
+
+// show prints the commit rev names, or else the object it names.
+func show(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
+	if id, err := objects.ParseID(rev); err == nil {
+		return showObject(w, s, id)
+	}
+	err := showCommit(w, s, rev, f)
+	var re *lorestore.RevisionError
+	if errors.As(err, &re) {
+		// Not a commit: perhaps an abbreviated object id.
+		if id, ok, perr := expandObject(s, rev); perr != nil {
+			return perr
+		} else if ok {
+			return showObject(w, s, id)
+		}
+	}
+	return err
 }
 
 // shownChange is one change of a commit with its object.

@@ -234,22 +234,29 @@ func removeStale(dir string, staleAge time.Duration) {
 		names[e.Name()] = true
 	}
 	now := time.Now()
-	for _, e := range ents {
-		n := e.Name()
+	// Only the candidates are stat'ed: every command opens the store, and
+	// objects/ may hold hundreds of loose-object folders.
+	age := func(e os.DirEntry) (time.Duration, bool) {
 		info, err := e.Info()
 		if err != nil {
-			continue
+			return 0, false
 		}
-		age := now.Sub(info.ModTime())
+		return now.Sub(info.ModTime()), true
+	}
+	for _, e := range ents {
+		n := e.Name()
 		path := filepath.Join(dir, n)
 		switch {
 		case strings.HasPrefix(n, tmpPackPrefix) || strings.HasPrefix(n, tmpIdxPrefix):
-			if age >= min(staleAge, tmpMinAge) && !lockedByWriter(path) {
+			if a, ok := age(e); ok && a >= min(staleAge, tmpMinAge) && !lockedByWriter(path) {
 				os.Remove(path)
 			}
 		case strings.HasPrefix(n, "pack-") && strings.HasSuffix(n, ".pack"):
 			stem := strings.TrimSuffix(n, ".pack")
-			if !names[stem+".idx"] && !names[stem+".keep"] && age >= staleAge {
+			if names[stem+".idx"] || names[stem+".keep"] {
+				continue
+			}
+			if a, ok := age(e); ok && a >= staleAge {
 				os.Remove(path)
 			}
 		}

@@ -6,6 +6,7 @@ package odb
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"os"
@@ -318,5 +319,18 @@ func TestRecordKeepsOnlyLivePacks(t *testing.T) {
 	rec := readTrust(trustPath(dir))
 	if _, ok := rec[filepath.Base(b)+".idx"]; !ok || len(rec) != 1 {
 		t.Fatalf("record = %v, want only %s", rec, filepath.Base(b))
+	}
+}
+
+// TestEmptyZlibIsZlibs: the spelled-out empty stream that primes the
+// pooled readers is the one compress/zlib writes.
+func TestEmptyZlibIsZlibs(t *testing.T) {
+	var b bytes.Buffer
+	w := zlib.NewWriter(&b)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), emptyZlib) {
+		t.Fatalf("emptyZlib = %x, compress/zlib writes %x", emptyZlib, b.Bytes())
 	}
 }
