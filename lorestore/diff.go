@@ -21,6 +21,17 @@ type Change struct {
 	Kind    Kind
 	ID      objects.ID
 	Removed bool
+	file    fileRef // where the diff found it, for ChangeObject
+}
+
+// ChangeObject reads the object a change from Changes added (as the
+// commit holds it) or removed (as its first parent held it), straight from
+// the file the diff found: no second walk down the trees.
+func (s *Store) ChangeObject(c Change) (objects.Object, error) {
+	if c.file.blob.IsZero() || c.file.id != c.ID {
+		return nil, fmt.Errorf("lorestore: change %s of scope %s did not come from Changes", c.ID, c.Scope)
+	}
+	return (&Snapshot{s: s}).read(c.file)
 }
 
 // Changes lists the scope objects a commit changed against its first
@@ -32,12 +43,13 @@ func (s *Store) Changes(commit plumbing.Hash) ([]Change, error) {
 		return nil, err
 	}
 	var out []Change
-	err = s.diffFiles(oldScopes, newScopes, nil, func(path []string, name string, removed, _ bool) error {
+	err = s.diffFiles(oldScopes, newScopes, nil, func(path []string, name string, blob plumbing.Hash, removed, _ bool) error {
 		id, ok := objectFileID(name)
 		if !ok || len(path) < 2 {
 			return nil
 		}
-		out = append(out, Change{Scope: path[0], Kind: Kind(path[1]), ID: id, Removed: removed})
+		file := fileRef{id: id, blob: blob, path: scopesDir + "/" + strings.Join(path, "/") + "/" + name}
+		out = append(out, Change{Scope: path[0], Kind: Kind(path[1]), ID: id, Removed: removed, file: file})
 		return nil
 	})
 	return out, err
@@ -52,9 +64,9 @@ func objectFileID(name string) (objects.ID, bool) {
 	return id, err == nil
 }
 
-// diffFn is told of one file a diff found: added (or, with replaced, its
-// content changed), or removed.
-type diffFn func(path []string, name string, removed, replaced bool) error
+// diffFn is told of one file a diff found, with its blob (the old one for
+// a removal): added (or, with replaced, its content changed), or removed.
+type diffFn func(path []string, name string, blob plumbing.Hash, removed, replaced bool) error
 
 // diffFiles calls fn for every file present on one side only (or changed),
 // descending only where subtree hashes differ. Both trees are read in
@@ -231,7 +243,7 @@ func (s *Store) diffEntry(other treeEntry, hasOther bool, e treeEntry, adding bo
 		}
 		return s.diffFiles(e.hash, otherTree, sub, fn)
 	}
-	if err := fn(path, e.name, !adding, adding && hasOther && !other.isTree()); err != nil {
+	if err := fn(path, e.name, e.hash, !adding, adding && hasOther && !other.isTree()); err != nil {
 		return err
 	}
 	if hasOther && other.isTree() && adding {
@@ -279,7 +291,7 @@ func (s *Store) DKEChanges(commit plumbing.Hash) ([]DKEChange, error) {
 		return nil, err
 	}
 	var out []DKEChange
-	err = s.diffFiles(oldTree, newTree, nil, func(path []string, name string, removed, replaced bool) error {
+	err = s.diffFiles(oldTree, newTree, nil, func(path []string, name string, _ plumbing.Hash, removed, replaced bool) error {
 		c := DKEChange{Removed: removed, Replaced: replaced}
 		switch {
 		case len(path) == 2 && path[1] == dkeModulesDir && strings.HasSuffix(name, ".json"):

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/lorestore/odb"
+	"github.com/deloreis/deloreis/objects"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -73,18 +75,24 @@ func wantDiff(old, cur map[string]string) []string {
 	return out
 }
 
-func gotDiff(t *testing.T, s *Store, old, cur plumbing.Hash) []string {
+// gotDiff runs diffFiles on the trees of old and cur, checking that each
+// file comes with its blob (the old one for a removal).
+func gotDiff(t *testing.T, s *Store, old, cur map[string]string) []string {
 	t.Helper()
 	var out []string
-	err := s.diffFiles(old, cur, nil, func(path []string, name string, removed, replaced bool) error {
-		sign := "+"
+	err := s.diffFiles(writeFiles(t, s, old), writeFiles(t, s, cur), nil, func(path []string, name string, blob plumbing.Hash, removed, replaced bool) error {
+		sign, side := "+", cur
 		switch {
 		case removed:
-			sign = "-"
+			sign, side = "-", old
 		case replaced:
 			sign = "~"
 		}
-		out = append(out, sign+strings.Join(append(slices.Clone(path), name), "/"))
+		p := strings.Join(append(slices.Clone(path), name), "/")
+		if want := odb.HashObject(plumbing.BlobObject, []byte(side[p])); blob != want {
+			t.Errorf("%s%s: blob %s, want %s", sign, p, blob, want)
+		}
+		out = append(out, sign+p)
 		return nil
 	})
 	if err != nil {
@@ -113,7 +121,7 @@ func TestDiffFilesMatchesFlatDiff(t *testing.T) {
 			map[string]string{"a/1": "p2", "a/2": "n", "a.b": "q", "a0": "s2", "a+": "t"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := gotDiff(t, s, writeFiles(t, s, tc.old), writeFiles(t, s, tc.cur))
+			got := gotDiff(t, s, tc.old, tc.cur)
 			if want := wantDiff(tc.old, tc.cur); !slices.Equal(got, want) {
 				t.Fatalf("diff = %v\nwant   %v", got, want)
 			}
@@ -144,7 +152,7 @@ func TestDiffFilesRandom(t *testing.T) {
 		for i := 0; i < rng.IntN(40); i++ {
 			cur[fmt.Sprintf("c/%02x/%08x.json", rng.IntN(20), rng.Uint32())] = "new"
 		}
-		got := gotDiff(t, s, writeFiles(t, s, old), writeFiles(t, s, cur))
+		got := gotDiff(t, s, old, cur)
 		if want := wantDiff(old, cur); !slices.Equal(got, want) {
 			t.Fatalf("round %d: %d changes reported, want %d\ngot  %v\nwant %v", round, len(got), len(want), got, want)
 		}
@@ -182,5 +190,48 @@ func TestParseRawTreeAgreesWithDecodeTree(t *testing.T) {
 				t.Fatalf("%q: entry %d = %+v, want %+v", data, i, e, want[i])
 			}
 		}
+	}
+}
+
+// TestChangeObject: the objects of a commit's changes are read from the
+// files the diff found, a removed one as the parent held it; a change not
+// made by Changes is refused.
+func TestChangeObject(t *testing.T) {
+	s, _ := newStore(t)
+	commitFacts(t, s, "camelot", 0, 40)
+	gone := factID(t, 3)
+	b := NewBatch()
+	if err := b.Remove(fmt.Sprintf("scopes/camelot/claims/%s/%s.json", gone.String()[:2], gone)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 40; i < 43; i++ {
+		if _, err := b.Put("camelot", fact(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := s.Commit(b, NewMessage("edit", "materialize", "camelot"), CommitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := s.Changes(res.Commit)
+	if err != nil || len(changes) != 4 {
+		t.Fatalf("Changes = %v, %v", changes, err)
+	}
+	want := map[objects.ID]int{gone: 3}
+	for i := 40; i < 43; i++ {
+		want[factID(t, i)] = i
+	}
+	for _, c := range changes {
+		o, err := s.ChangeObject(c)
+		if err != nil {
+			t.Fatalf("%v: %v", c.ID, err)
+		}
+		n, ok := want[c.ID]
+		if id, _ := o.ID(); !ok || id != c.ID || c.Removed != (n == 3) {
+			t.Fatalf("change %v (removed %v) read %v", c.ID, c.Removed, o)
+		}
+	}
+	if _, err := s.ChangeObject(Change{Scope: "camelot", Kind: Claims, ID: gone}); err == nil {
+		t.Fatal("a change made by hand was read")
 	}
 }

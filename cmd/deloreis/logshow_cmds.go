@@ -339,27 +339,16 @@ func showDKE(w io.Writer, changes []lorestore.DKEChange) {
 // added object from the commit, a removed one from its first parent.
 func changedObjects(s *lorestore.Store, e lorestore.LogEntry, changes []lorestore.Change, load bool) ([]shownChange, error) {
 	out := make([]shownChange, len(changes))
-	var at, parent *lorestore.Snapshot
 	for i, c := range changes {
 		out[i].Change = c
 		if !load {
 			continue
 		}
+		if c.Removed && len(e.Parents) == 0 {
+			return nil, fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
+		}
 		var err error
-		sn := &at
-		commit := e.Commit
-		if c.Removed {
-			if len(e.Parents) == 0 {
-				return nil, fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
-			}
-			sn, commit = &parent, e.Parents[0]
-		}
-		if *sn == nil {
-			if *sn, err = s.SnapshotAt(commit); err != nil {
-				return nil, err
-			}
-		}
-		if out[i].obj, err = (*sn).Get(c.Scope, c.ID); err != nil {
+		if out[i].obj, err = s.ChangeObject(c); err != nil {
 			return nil, err
 		}
 	}
