@@ -93,7 +93,7 @@ func openPack(base string, id uint64, trust *trustRecord, own bool) (*pack, erro
 		p.unmap()
 		return nil, err
 	}
-	if !trusted && (own || !stamp.racy(now)) && unchanged(idxPath, stamp) {
+	if !trusted && trust.keeps(stamp) && (own || !stamp.racy(now)) && unchanged(idxPath, stamp) {
 		trust.add(name, stamp)
 	}
 	return p, nil

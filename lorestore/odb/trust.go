@@ -113,9 +113,12 @@ func newTrustRecord(objDir string) *trustRecord {
 	return &trustRecord{path: filepath.Join(objDir, trustName)}
 }
 
+// keeps reports whether an index so stamped belongs in the record.
+func (t *trustRecord) keeps(s idxStamp) bool { return t != nil && s.size >= trustMinSize }
+
 // vouches reports whether the record holds exactly this stamp for name.
 func (t *trustRecord) vouches(name string, s idxStamp) bool {
-	if t == nil || s.size < trustMinSize {
+	if !t.keeps(s) {
 		return false
 	}
 	t.mu.Lock()
@@ -127,7 +130,7 @@ func (t *trustRecord) vouches(name string, s idxStamp) bool {
 
 // add records that the index name, as stamped, was verified in full.
 func (t *trustRecord) add(name string, s idxStamp) {
-	if t == nil || s.size < trustMinSize {
+	if !t.keeps(s) {
 		return
 	}
 	t.mu.Lock()
