@@ -20,5 +20,7 @@ go build -o "$work/deloreis" ./cmd/deloreis
 go build -o "$work/logshow" ./bench/logshow
 args=(-deloreis "$work/deloreis" -n "$n" -runs "$runs")
 if [[ -n ${STORE:-} ]]; then args+=(-store "$STORE"); fi
+"$work/logshow" -build-only "${args[@]}" # in its own process: see bench/logshow/main.go
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); git $(git --version | cut -d' ' -f3)"
-"$work/logshow" "${args[@]}"
+"$work/logshow" "${args[@]}" | grep -v '^store: reusing'
+

@@ -12,6 +12,12 @@
 // times one `log -n 2` after deleting the store's record of verified pack
 // indexes, which pays the one full verification of the big index again.
 // bench/logshow.sh builds the binary and runs this.
+//
+// Peak RSS comes from the kernel's accounting of each child, which counts
+// the parent's resident memory at the moment the child execs: hence
+// -build-only, so that the store is built by another process than the
+// one measuring, and the floor line (the same figure for a shell that
+// only echoes).
 package main
 
 import (
@@ -31,6 +37,7 @@ func main() {
 	n := flag.Int("n", 1_000_000, "facts in the big commit")
 	dir := flag.String("store", "", "the store (default $TMPDIR/deloreis-logshow-N; reused when built with the same N)")
 	runs := flag.Int("runs", 9, "counted runs of each command")
+	buildOnly := flag.Bool("build-only", false, "build (or check) the store and stop")
 	flag.Parse()
 	if *bin == "" || *n < 1 || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "logshow: -deloreis is required; -n and -runs must be positive")
@@ -41,6 +48,9 @@ func main() {
 	}
 	if err := build(*dir, *n); err != nil {
 		fail(err)
+	}
+	if *buildOnly {
+		return
 	}
 	if err := measure(*bin, *dir, *runs); err != nil {
 		fail(err)
@@ -127,6 +137,11 @@ func (f figures) String() string {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func measure(bin, dir string, runs int) error {
+	floor, err := run([]string{"sh", "-c", "echo floor"})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("peak RSS floor (a shell started by this process): %.1f MiB\n", float64(floor.rssKB)/1024)
 	for _, c := range []struct {
 		name     string
 		dlr, git []string
