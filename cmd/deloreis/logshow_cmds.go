@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,10 +53,13 @@ func newLogCmd(g *globals) *cobra.Command {
 					return err
 				}
 			}
+			w := bufio.NewWriter(cmd.OutOrStdout()) // one write, not one a line
 			if f.format == "json" {
-				return writeJSON(cmd.OutOrStdout(), logJSON(entries))
+				err = writeJSON(w, logJSON(entries))
+			} else {
+				err = printLog(w, entries, f)
 			}
-			return printLog(cmd.OutOrStdout(), entries, f)
+			return errors.Join(err, w.Flush())
 		}),
 	}
 	fl := cmd.Flags()
@@ -210,26 +214,32 @@ func newShowCmd(g *globals) *cobra.Command {
 			return checkFormat(f.format, "text", "json")
 		},
 		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			w := cmd.OutOrStdout()
-			if id, err := objects.ParseID(args[0]); err == nil {
-				return showObject(w, s, id)
-			}
-			err := showCommit(w, s, args[0], f)
-			var re *lorestore.RevisionError
-			if errors.As(err, &re) {
-				// Not a commit: perhaps an abbreviated object id.
-				if id, ok, perr := expandObject(s, args[0]); perr != nil {
-					return perr
-				} else if ok {
-					return showObject(w, s, id)
-				}
-			}
-			return err
+			w := bufio.NewWriter(cmd.OutOrStdout())
+			err := show(w, s, args[0], f)
+			return errors.Join(err, w.Flush())
 		}),
 	}
 	cmd.Flags().BoolVar(&f.nameOnly, "name-only", false, "list the objects as scope/kind/id instead of declarations")
 	cmd.Flags().StringVar(&f.format, "format", "text", "output format: text or json (the objects as data)")
 	return cmd
+}
+
+// show prints the commit rev names, or else the object it names.
+func show(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
+	if id, err := objects.ParseID(rev); err == nil {
+		return showObject(w, s, id)
+	}
+	err := showCommit(w, s, rev, f)
+	var re *lorestore.RevisionError
+	if errors.As(err, &re) {
+		// Not a commit: perhaps an abbreviated object id.
+		if id, ok, perr := expandObject(s, rev); perr != nil {
+			return perr
+		} else if ok {
+			return showObject(w, s, id)
+		}
+	}
+	return err
 }
 
 // shownChange is one change of a commit with its object.
@@ -329,27 +339,16 @@ func showDKE(w io.Writer, changes []lorestore.DKEChange) {
 // added object from the commit, a removed one from its first parent.
 func changedObjects(s *lorestore.Store, e lorestore.LogEntry, changes []lorestore.Change, load bool) ([]shownChange, error) {
 	out := make([]shownChange, len(changes))
-	var at, parent *lorestore.Snapshot
 	for i, c := range changes {
 		out[i].Change = c
 		if !load {
 			continue
 		}
+		if c.Removed && len(e.Parents) == 0 {
+			return nil, fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
+		}
 		var err error
-		sn := &at
-		commit := e.Commit
-		if c.Removed {
-			if len(e.Parents) == 0 {
-				return nil, fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
-			}
-			sn, commit = &parent, e.Parents[0]
-		}
-		if *sn == nil {
-			if *sn, err = s.SnapshotAt(commit); err != nil {
-				return nil, err
-			}
-		}
-		if out[i].obj, err = (*sn).Get(c.Scope, c.ID); err != nil {
+		if out[i].obj, err = s.ChangeObject(c); err != nil {
 			return nil, err
 		}
 	}

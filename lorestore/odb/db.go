@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"golang.org/x/sys/unix"
 )
 
 // Options tune a DB.
@@ -59,6 +60,7 @@ type DB struct {
 
 	cur    atomic.Pointer[packSet]
 	cache  *baseCache
+	trust  *trustRecord // the indexes verified once and trusted since
 	nextID atomic.Uint64
 
 	scanMu sync.Mutex      // serialises rescans and installs of new sets
@@ -91,6 +93,7 @@ func Open(gitDir string, opts Options) (*DB, error) {
 		packDir: filepath.Join(gitDir, "objects", "pack"),
 		opts:    opts,
 	}
+	db.trust = newTrustRecord(db.objDir)
 	switch {
 	case opts.DeltaBaseCacheBytes == 0:
 		db.cache = newBaseCache(defaultCacheBytes)
@@ -164,16 +167,20 @@ func (db *DB) install(packs []*pack) {
 }
 
 // addPack makes a pack this process just wrote visible to readers without
-// a directory scan. If the pack is already gone (another process rolled it
-// up right after it appeared), its objects are in the roll-up: rescan.
+// a directory scan, and records its index as verified (the bytes are our
+// own). If the pack is already gone (another process rolled it up right
+// after it appeared), its objects are in the roll-up: rescan.
 func (db *DB) addPack(pub published) error {
 	base := pub.base
 	var p *pack
 	var err error
 	if pub.data != nil && pub.idx != nil {
 		p, err = packFromMemory(base, db.nextID.Add(1), pub.data, pub.idx)
+		if err == nil {
+			db.trustOwnIndex(base+".idx", pub.idx)
+		}
 	} else {
-		p, err = openPack(base, db.nextID.Add(1))
+		p, err = openPack(base, db.nextID.Add(1), db.trust, true)
 	}
 	if errors.Is(err, os.ErrNotExist) {
 		return db.rescan(false)
@@ -197,8 +204,33 @@ func (db *DB) addPack(pub published) error {
 		}
 		packs = append(packs, q)
 	}
-	db.install(append(packs, p))
+	packs = append(packs, p)
+	db.install(packs)
+	db.flushTrust(packs)
 	return nil
+}
+
+// trustOwnIndex records the index this process wrote from idx (kept in
+// memory) when the file on disk has its size and trailing checksum.
+func (db *DB) trustOwnIndex(path string, idx []byte) {
+	if len(idx) < trustMinSize {
+		return
+	}
+	var st unix.Stat_t
+	if unix.Stat(path, &st) != nil || st.Size != int64(len(idx)) {
+		return
+	}
+	db.trust.add(filepath.Base(path), stampOf(&st, idx))
+}
+
+// flushTrust writes the trust record if it gained entries, keeping those
+// of packs (the current set).
+func (db *DB) flushTrust(packs []*pack) {
+	live := make(map[string]bool, len(packs))
+	for _, p := range packs {
+		live[filepath.Base(p.base)+".idx"] = true
+	}
+	db.trust.flush(live)
 }
 
 // find looks h up in the packs of s.

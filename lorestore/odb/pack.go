@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -31,34 +32,53 @@ type pack struct {
 	byHash  map[[20]byte]uint64 // REF_DELTA bases while ingesting (idx is nil)
 	offOnce sync.Once
 	offs    []uint64 // sorted entry offsets, built lazily for raw copies
+	// verified: its index was hashed in full when opened (not taken on
+	// the trust record's word).
+	verified bool
 }
 
 // mapFile memory-maps path read-only and returns the mapping.
 func mapFile(path string) ([]byte, error) {
+	data, _, err := mapFileStat(path)
+	return data, err
+}
+
+// mapFileStat memory-maps path read-only and returns the mapping and the
+// file's stat, taken on the descriptor it mapped.
+func mapFileStat(path string) ([]byte, unix.Stat_t, error) {
+	var st unix.Stat_t
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, st, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return nil, st, &os.PathError{Op: "fstat", Path: path, Err: err}
 	}
-	size := st.Size()
+	size := st.Size
 	if size <= 0 || int64(int(size)) != size {
-		return nil, corruptf(path, -1, "unusable file size %d", size)
+		return nil, st, corruptf(path, -1, "unusable file size %d", size)
 	}
-	return unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	return data, st, err
 }
 
 // openPack maps base+".idx" and base+".pack" and checks that they match.
-// A missing file yields an error satisfying errors.Is(err, os.ErrNotExist).
-func openPack(base string, id uint64) (*pack, error) {
-	idxMap, err := mapFile(base + ".idx")
+// The index is hashed in full unless trust vouches for it (trust nil:
+// always); a verified index is added to trust when its stamp is settled,
+// or at once when own says this process wrote it. A missing file yields an
+// error satisfying errors.Is(err, os.ErrNotExist).
+func openPack(base string, id uint64, trust *trustRecord, own bool) (*pack, error) {
+	now := nowNano()
+	idxPath := base + ".idx"
+	idxMap, st, err := mapFileStat(idxPath)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := parseIdx(base+".idx", idxMap, true)
+	name := filepath.Base(idxPath)
+	stamp := stampOf(&st, idxMap)
+	trusted := trust.vouches(name, stamp)
+	ix, err := parseIdx(idxPath, idxMap, !trusted)
 	if err != nil {
 		unix.Munmap(idxMap)
 		return nil, err
@@ -68,12 +88,27 @@ func openPack(base string, id uint64) (*pack, error) {
 		unix.Munmap(idxMap)
 		return nil, err
 	}
-	p := &pack{id: id, base: base, idx: ix, idxMap: idxMap, data: data, count: ix.n}
+	p := &pack{id: id, base: base, idx: ix, idxMap: idxMap, data: data, count: ix.n, verified: !trusted}
 	if err := p.checkPack(ix.packChecksum()); err != nil {
 		p.unmap()
 		return nil, err
 	}
+	if !trusted && trust.keeps(stamp) && (own || !stamp.racy(now)) && unchanged(idxPath, stamp) {
+		trust.add(name, stamp)
+	}
 	return p, nil
+}
+
+// unchanged reports whether the file at path still has the stamp s (so
+// nothing wrote to it while it was being hashed).
+func unchanged(path string, s idxStamp) bool {
+	var st unix.Stat_t
+	if unix.Stat(path, &st) != nil {
+		return false
+	}
+	now := stampOf(&st, nil)
+	now.sum = s.sum
+	return now == s
 }
 
 // checkPack validates the pack header and, when sum is non-nil, that the

