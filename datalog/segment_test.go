@@ -132,3 +132,45 @@ func TestPvecSegmentsShared(t *testing.T) {
 		})
 	}
 }
+
+// TestPolyHandles: a row's support read back is the one last set, through
+// every change of kind (zero, One, stored), and setting it under a derived
+// version leaves the first version's as it was.
+func TestPolyHandles(t *testing.T) {
+	two := ipoly{{sig: 1, lits: []uint32{0}}, {sig: 2, lits: []uint32{1}}}
+	one3 := ipoly{{sig: 8, lits: []uint32{3}}}
+	steps := [][]ipoly{ // by step, by row 0…2
+		{nil, ipolyOne, two},
+		{two, nil, ipolyOne},
+		{ipolyOne, one3, nil},
+		{one3, two, two},
+	}
+	r := newRelation(0, 1, versionClock.Add(1))
+	for i := range 3 {
+		r.insert([]uint32{uint32(i)})
+	}
+	r.enableProvenance()
+	for i := range 3 {
+		if !r.poly(uint32(i)).isOne() {
+			t.Fatalf("row %d: support %v after enableProvenance, want One", i, r.poly(uint32(i)))
+		}
+	}
+	var versions []*relation
+	for _, st := range steps {
+		r = r.derive(versionClock.Add(1))
+		for i, p := range st {
+			r.setPoly(uint32(i), p)
+		}
+		versions = append(versions, r)
+	}
+	for k, v := range versions {
+		for i, want := range steps[k] {
+			if got := v.poly(uint32(i)); !samePoly(got, want) {
+				t.Fatalf("version %d row %d: support %v, want %v", k, i, got, want)
+			}
+		}
+	}
+	if n := r.pstore.rows(); n > 3 {
+		t.Fatalf("%d stored supports for 3 rows", n)
+	}
+}
