@@ -41,7 +41,7 @@ type phash struct {
 	gens []uint64 // by directory slot: the generation that owns its page
 	lds  []uint8  // by directory slot: its page's local depth
 	cnt  []int32  // by directory slot, at the first of a page's span: its entries
-	own  uint64   // the generation that owns dir, gens, lds and cnt (and flat)
+	own  uint64   // the generation that owns dir, gens, lds and cnt (and segs)
 	gd   uint8
 	n    int // entries
 

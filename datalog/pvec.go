@@ -212,11 +212,11 @@ func (p *pvec[T]) push(i uint32, row []T, gen uint64) {
 }
 
 // pushFill appends elements from to to-1 of a stride-1 vector, each x, a
-// chunk (or the whole flat run) at a time.
+// chunk (or, flat, up to a segment) at a time.
 func (p *pvec[T]) pushFill(from, to int, x T, gen uint64) {
 	var buf []T
 	for from < to {
-		n := to - from
+		n := min(to-from, 1<<segShift)
 		if !p.isFlat || p.own != gen {
 			n = min(n, 1<<p.shift-from&int(p.mask))
 		}
