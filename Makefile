@@ -10,7 +10,7 @@ FUZZTIME    ?= 60s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
-.PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large fuzz demo clean
+.PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
@@ -62,6 +62,17 @@ bench:
 LARGE_MB ?= 50
 bench-large:
 	bench/check-large.sh $(LARGE_MB)
+
+# Transitive closure on grid TC_W×TC_W as whole processes: our wall time and
+# peak RSS, gringo's from the same run, Soufflé's published figure, and bytes
+# per tuple without provenance and (on TC_PROV_W×TC_PROV_W) with it (issue 13).
+TC_W      ?= 100
+TC_PROV_W ?= 50
+bench-tc:
+	@command -v gringo >/dev/null 2>&1 || apt-get install -y -qq gringo >/dev/null 2>&1 || \
+	  echo "note: gringo is not installed; the benchmark reports no peer figure"
+	$(GO) build -o .benchtmp/tcgrid ./bench/tcgrid
+	.benchtmp/tcgrid -w $(TC_W) -prov-w $(TC_PROV_W)
 
 # Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
 fuzz:

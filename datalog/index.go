@@ -36,10 +36,14 @@ type relation struct {
 	nf    int
 	set   phash // tag → row
 
-	// Provenance: polys is unused while every row's support is One.
+	// Provenance, unused while every row's support is One: by row, a
+	// handle of its support (polyRef), so that a row whose support is zero
+	// or One (most rows of a large stratum that ran out of budget) costs 4
+	// bytes, not a slice header.
 	hasPolys bool
-	polys    pvec[ipoly]
-	ntaint   int // live tainted rows
+	prefs    pvec[uint32]
+	pstore   pvec[ipoly] // the supports that are neither zero nor One, by handle-2
+	ntaint   int         // live tainted rows
 
 	// parent is the version this one was derived from, whose first pn rows
 	// are this one's; a missing index is built there first and shared.
@@ -58,7 +62,7 @@ func newRelation(pred uint32, arity int, gen uint64) *relation {
 // derive returns a new version of r under gen, sharing all of r's storage.
 func (r *relation) derive(gen uint64) *relation {
 	d := &relation{pred: r.pred, arity: r.arity, gen: gen, n: r.n, live: r.live, dead: r.dead,
-		data: r.data, flags: r.flags, nf: r.nf, set: r.set, hasPolys: r.hasPolys, polys: r.polys, ntaint: r.ntaint,
+		data: r.data, flags: r.flags, nf: r.nf, set: r.set, hasPolys: r.hasPolys, prefs: r.prefs, pstore: r.pstore, ntaint: r.ntaint,
 		parent: weak.Make(r), pn: r.n}
 	r.mu.Lock()
 	d.idx = make(map[string]*index, len(r.idx))
@@ -105,14 +109,50 @@ func (r *relation) liveRows() []uint32 {
 // allOne reports whether every row's support is One.
 func (r *relation) allOne() bool { return !r.hasPolys }
 
+// Support handles: zero, One, or 2+k for pstore row k.
+const (
+	polyZero uint32 = iota
+	polyOne
+	polyStored
+)
+
 func (r *relation) poly(i uint32) ipoly {
 	if !r.hasPolys {
 		return ipolyOne
 	}
-	return r.polys.get(i)
+	switch h := r.prefs.get(i); h {
+	case polyZero:
+		return nil
+	case polyOne:
+		return ipolyOne
+	default:
+		return r.pstore.get(h - polyStored)
+	}
 }
 
-func (r *relation) setPoly(i uint32, p ipoly) { r.polys.set(i, p, r.gen) }
+// setPoly sets row i's support. A row that once had a stored support keeps
+// its pstore row, whatever it is set to later, so nothing is left unused.
+func (r *relation) setPoly(i uint32, p ipoly) {
+	h := r.prefs.get(i)
+	switch {
+	case h >= polyStored:
+		r.pstore.set(h-polyStored, p, r.gen)
+	case len(p) == 0:
+		r.setRef(i, h, polyZero)
+	case p.isOne():
+		r.setRef(i, h, polyOne)
+	default:
+		k := uint32(r.pstore.rows())
+		r.pstore.push1(k, p, r.gen)
+		r.setRef(i, h, k+polyStored)
+	}
+}
+
+func (r *relation) setRef(i, old, h uint32) {
+	if old != h {
+		r.prefs.set(i, h, r.gen)
+	}
+}
 
 func (r *relation) tainted(i uint32) bool { return r.hasPolys && r.flag(i)&flagTaint != 0 }
 
@@ -214,7 +254,7 @@ func (r *relation) insert(t []uint32) (uint32, bool) {
 		}
 		r.setFlag(row, flagAlive)
 		if r.hasPolys {
-			r.polys.set(row, nil, r.gen)
+			r.setPoly(row, nil)
 		}
 		r.dead--
 		r.live++
@@ -223,7 +263,7 @@ func (r *relation) insert(t []uint32) (uint32, bool) {
 	row = uint32(r.n)
 	r.data.push(row, t, r.gen)
 	if r.hasPolys {
-		r.polys.push1(row, nil, r.gen)
+		r.prefs.push1(row, polyZero, r.gen)
 	}
 	if r.set.room(slot) {
 		r.set.put(slot, free, uint64(tag)<<32|uint64(row+1), true, r.gen)
@@ -245,7 +285,7 @@ func (r *relation) kill(row uint32) {
 	r.setTaint(row, false)
 	r.setFlag(row, 0)
 	if r.hasPolys {
-		r.polys.set(row, nil, r.gen)
+		r.setPoly(row, nil)
 	}
 	r.live--
 	r.dead++
@@ -257,10 +297,9 @@ func (r *relation) enableProvenance() {
 		return
 	}
 	r.hasPolys = true
-	r.polys = newPvecShift[ipoly](1, wideShift, r.gen)
-	for i := range r.n {
-		r.polys.push1(uint32(i), ipolyOne, r.gen)
-	}
+	r.prefs = newPvec[uint32](1, r.gen)
+	r.pstore = newPvecShift[ipoly](1, wideShift, r.gen)
+	r.prefs.pushFill(0, r.n, polyOne, r.gen)
 }
 
 // index chains the rows of a relation by the values of some columns.

@@ -16,17 +16,24 @@ import "slices"
 // so that reading a page touches only the slots probed.
 //
 // A hash built by one generation from empty stays flat: all its pages have
-// depth gd and 1<<fk slots and lie end to end in one array, page i at
-// flat[i<<fk:], so a probe needs no directory load, and growth doubles
-// the whole table in one sequential pass instead of splitting page by
-// page. (It is the same layout, so no entry moves when it stops being
-// flat.) The first write under another generation, which must not touch
-// the shared array, builds the directory over it and continues as above.
+// depth gd and 1<<fk slots and lie end to end, page i at slot i<<fk of a
+// run cut into segments of 1<<hsegBits slots, so a probe needs only a
+// lookup in a spine small enough to stay in cache, and growth doubles the
+// table in one sequential pass instead of splitting page by page. The pass
+// goes segment by segment and writes each segment's low half back into it
+// (through one scratch segment), so growing never holds the old and the
+// new table at once nor leaves the old one as garbage: a large relation's
+// hash costs its own size at peak. (It is the same page layout, so no
+// entry moves when it stops being flat.) The first write under another
+// generation, which must not touch the shared segments, builds the
+// directory over them and continues as above.
 const (
 	hpageMin  = 8
 	hpageBits = 10
 	hpageMax  = 1 << hpageBits
 	hmaxLD    = 22 // past this depth a page grows instead of splitting
+	hsegBits  = 16
+	hsegMask  = 1<<hsegBits - 1
 )
 
 type phash struct {
@@ -34,26 +41,35 @@ type phash struct {
 	gens []uint64 // by directory slot: the generation that owns its page
 	lds  []uint8  // by directory slot: its page's local depth
 	cnt  []int32  // by directory slot, at the first of a page's span: its entries
-	own  uint64   // the generation that owns dir, gens, lds and cnt (and flat)
+	own  uint64   // the generation that owns dir, gens, lds and cnt (and segs)
 	gd   uint8
 	n    int // entries
 
 	// Flat form (see above): dir, gens and lds are nil and cnt is by page.
-	flat []uint64
+	// Every segment holds min(1<<hsegBits, all) slots.
+	segs [][]uint64
 	fk   uint8
 }
 
 func newPhash(gen uint64) phash {
-	return phash{flat: make([]uint64, hpageMin), fk: 3, cnt: []int32{0}, own: gen}
+	return phash{segs: [][]uint64{make([]uint64, hpageMin)}, fk: 3, cnt: []int32{0}, own: gen}
 }
+
+// flatPage returns page i of a flat hash.
+func (h *phash) flatPage(i int) []uint64 {
+	lo := i << h.fk
+	o := lo & hsegMask
+	return h.segs[lo>>hsegBits][o : o+1<<h.fk : o+1<<h.fk]
+}
+
+// slots returns the slots of a flat hash.
+func (h *phash) slots() int { return len(h.cnt) << h.fk }
 
 // page returns the directory slot and page of a tag.
 func (h *phash) page(tag uint32) (int, []uint64) {
 	i := int(tag >> (32 - uint(h.gd)))
-	if h.flat != nil {
-		lo := i << h.fk
-		hi := lo + 1<<h.fk
-		return i, h.flat[lo:hi:hi]
+	if h.segs != nil {
+		return i, h.flatPage(i)
 	}
 	return i, h.dir[i]
 }
@@ -63,16 +79,15 @@ func (h *phash) first(i int) int { return i &^ (1<<(h.gd-h.lds[i]) - 1) }
 
 // unflat builds the directory of a flat hash for writing under gen.
 func (h *phash) unflat(gen uint64) {
-	n, size := len(h.cnt), 1<<h.fk
+	n := len(h.cnt)
 	h.dir, h.gens, h.lds = make([][]uint64, n), make([]uint64, n), make([]uint8, n)
 	for i := range n {
-		lo := i * size
-		h.dir[i], h.gens[i], h.lds[i] = h.flat[lo:lo+size:lo+size], h.own, h.gd
+		h.dir[i], h.gens[i], h.lds[i] = h.flatPage(i), h.own, h.gd
 	}
 	if h.own != gen {
 		h.cnt, h.own = slices.Clone(h.cnt), gen
 	}
-	h.flat = nil
+	h.segs = nil
 }
 
 func (h *phash) ownDir(gen uint64) {
@@ -99,9 +114,10 @@ func (h *phash) put(i int, s uint32, e uint64, fresh bool, gen uint64) {
 	if fresh {
 		h.n++
 	}
-	if h.flat != nil {
+	if h.segs != nil {
 		if h.own == gen {
-			h.flat[i<<h.fk|int(s)] = e
+			lo := i<<h.fk | int(s)
+			h.segs[lo>>hsegBits][lo&hsegMask] = e
 			if fresh {
 				h.cnt[i]++
 			}
@@ -119,11 +135,14 @@ func (h *phash) put(i int, s uint32, e uint64, fresh bool, gen uint64) {
 }
 
 // room reports whether the page at slot i can take one more entry. A flat
-// hash doubles when it is half full, or when one page is three quarters
-// full.
+// hash doubles when it is four fifths full, or when one page is fifteen
+// sixteenths full: its tags make a probe past other keys cheap (the slots
+// are adjacent and only a matching tag reads the row), so a fuller table
+// costs little time and saves a table's worth of memory on large
+// relations. (A page of the directory form is kept at most half full.)
 func (h *phash) room(i int) bool {
-	if h.flat != nil {
-		return (h.n+1)*2 <= len(h.flat) && int(h.cnt[i]+1)*4 <= 3<<h.fk
+	if h.segs != nil {
+		return (h.n+1)*5 <= 4*h.slots() && int(h.cnt[i]+1)*16 <= 15<<h.fk
 	}
 	return int(h.cnt[h.first(i)]+1)*2 <= len(h.dir[i])
 }
@@ -152,7 +171,7 @@ func (h *phash) add(tag, v uint32, gen uint64) {
 			h.put(i, s, e, true, gen)
 			return
 		}
-		if h.flat != nil {
+		if h.segs != nil {
 			if h.own == gen && h.gd < hmaxLD {
 				h.regrow()
 			} else {
@@ -184,23 +203,53 @@ func (h *phash) regrow() {
 	} else {
 		gd++
 	}
-	nf, cnt := make([]uint64, 1<<(gd+fk)), make([]int32, 1<<gd)
-	mask := uint32(1)<<fk - 1
-	for _, x := range h.flat {
-		if x == 0 {
-			continue
+	cnt := make([]int32, 1<<gd)
+	size := 1 << (gd + fk)
+	if size <= 1<<hsegBits {
+		// One segment: build it anew (it is small).
+		segs := [][]uint64{make([]uint64, size)}
+		for _, x := range h.segs[0] {
+			if x != 0 {
+				placeFlat(segs, x, gd, fk, cnt)
+			}
 		}
-		tag := uint32(x >> 32)
-		p := int(tag >> (32 - uint(gd)))
-		pg := nf[p<<fk : (p+1)<<fk]
-		s := tag & mask
-		for pg[s] != 0 {
-			s = (s + 1) & mask
-		}
-		pg[s] = x
-		cnt[p]++
+		h.segs, h.cnt, h.gd, h.fk = segs, cnt, gd, fk
+		return
 	}
-	h.flat, h.cnt, h.gd, h.fk = nf, cnt, gd, fk
+	// Old segment k holds pages whose new pages lie in segments 2k and
+	// 2k+1: k is emptied into scratch and reused as 2k.
+	// (The old table has at least one full segment, sizes being powers of
+	// two.)
+	segs := make([][]uint64, size>>hsegBits)
+	scratch := make([]uint64, 1<<hsegBits)
+	for k, seg := range h.segs {
+		copy(scratch, seg)
+		clear(seg)
+		segs[2*k], segs[2*k+1] = seg, make([]uint64, 1<<hsegBits)
+		for _, x := range scratch {
+			if x != 0 {
+				placeFlat(segs, x, gd, fk, cnt)
+			}
+		}
+	}
+	h.segs, h.cnt, h.gd, h.fk = segs, cnt, gd, fk
+}
+
+// placeFlat places entry x in the flat table segs of depth gd with pages
+// of 1<<fk slots, counting it in cnt.
+func placeFlat(segs [][]uint64, x uint64, gd, fk uint8, cnt []int32) {
+	tag := uint32(x >> 32)
+	p := int(tag >> (32 - uint(gd)))
+	lo := p << fk
+	o := lo & hsegMask
+	pg := segs[lo>>hsegBits][o : o+1<<fk]
+	mask := uint32(1)<<fk - 1
+	s := tag & mask
+	for pg[s] != 0 {
+		s = (s + 1) & mask
+	}
+	pg[s] = x
+	cnt[p]++
 }
 
 // split divides a full page by the next bit of its tags.

@@ -13,10 +13,13 @@ package datalog
 import "slices"
 
 // chunkShift sets the rows per chunk of a pvec (512); wideShift those of
-// vectors of wide elements (supports, facts: 128).
+// vectors of wide elements (supports, facts: 128). segShift sets the rows
+// per segment of a flat vector (65,536).
 const (
 	chunkShift = 9
 	wideShift  = 7
+	segShift   = 16
+	segMask    = 1<<segShift - 1
 )
 
 // pvec is a persistent vector of rows of stride elements, in chunks of
@@ -25,19 +28,22 @@ const (
 // stays small. gens[c] is the generation that owns chunk c.
 //
 // A vector that one generation builds from empty stays flat: its rows lie
-// end to end in one array, read with no chunk lookup, until the first
-// write under another generation cuts it into chunks (views of the array,
-// so nothing is copied; their capacity ends where they do, so appending to
-// one copies it).
+// end to end in segments of 1<<segShift rows, read with one lookup in a
+// spine small enough to stay in cache, until the first write under another
+// generation cuts it into chunks (views of the segments, so nothing is
+// copied; their capacity ends where they do, so appending to one copies
+// it). Segments, not one array, so that growing a large vector never
+// copies it nor leaves the old copy as garbage: the peak memory of a big
+// evaluation is its data, not twice its data.
 type pvec[T any] struct {
 	chunks [][]T
 	gens   []uint64
-	own    uint64 // the generation that owns the chunks and gens slices (and flat)
+	own    uint64 // the generation that owns the chunks and gens slices (and segs)
 	stride int
 	shift  uint8
 	mask   uint32
 	isFlat bool
-	flat   []T
+	segs   [][]T // flat form: every segment but the last holds 1<<segShift rows
 }
 
 func newPvec[T any](stride int, gen uint64) pvec[T] {
@@ -51,30 +57,61 @@ func newPvecShift[T any](stride int, shift uint8, gen uint64) pvec[T] {
 // unflat cuts a flat vector into chunks for writing under gen.
 func (p *pvec[T]) unflat(gen uint64) {
 	size := (1 << p.shift) * p.stride
-	n := (len(p.flat) + size - 1) / size
-	p.chunks, p.gens = make([][]T, n), make([]uint64, n)
-	for c := range n {
-		lo, hi := c*size, min((c+1)*size, len(p.flat))
-		p.chunks[c], p.gens[c] = p.flat[lo:hi:hi], p.own
+	n := 0
+	for _, s := range p.segs {
+		n += (len(s) + size - 1) / size
 	}
-	p.own, p.isFlat, p.flat = gen, false, nil
+	p.chunks, p.gens = make([][]T, 0, n), make([]uint64, 0, n)
+	for _, s := range p.segs {
+		for lo := 0; lo < len(s); lo += size {
+			hi := min(lo+size, len(s))
+			p.chunks, p.gens = append(p.chunks, s[lo:hi:hi]), append(p.gens, p.own)
+		}
+	}
+	p.own, p.isFlat, p.segs = gen, false, nil
 }
 
-// growFlat makes room for k more elements by doubling: append's gentler
-// growth of large slices would leave several times the final size as
-// garbage.
-func (p *pvec[T]) growFlat(k int) {
-	if len(p.flat)+k > cap(p.flat) {
-		nf := make([]T, len(p.flat), max(2*cap(p.flat), len(p.flat)+k, 8*p.stride))
-		copy(nf, p.flat)
-		p.flat = nf
+// flatRoom returns the last segment of a flat vector with room for more
+// elements, starting a segment when the last is full. The first segment
+// grows by doubling from small; later ones are allocated whole.
+func (p *pvec[T]) flatRoom() []T {
+	full := (1 << segShift) * p.stride
+	n := len(p.segs)
+	if n == 0 || len(p.segs[n-1]) == full {
+		c := full
+		if n == 0 {
+			c = 8 * p.stride
+		}
+		p.segs = append(p.segs, make([]T, 0, c))
+		return p.segs[n]
+	}
+	last := p.segs[n-1]
+	if len(last) == cap(last) {
+		ns := make([]T, len(last), min(2*cap(last), full))
+		copy(ns, last)
+		p.segs[n-1] = ns
+		return ns
+	}
+	return last
+}
+
+// pushFlat appends whole rows to a flat vector.
+func (p *pvec[T]) pushFlat(rows []T) {
+	for len(rows) > 0 {
+		last := p.flatRoom()
+		k := min(len(rows), cap(last)-len(last))
+		p.segs[len(p.segs)-1] = append(last, rows[:k]...)
+		rows = rows[k:]
 	}
 }
 
 // rows returns the number of rows.
 func (p *pvec[T]) rows() int {
 	if p.isFlat {
-		return len(p.flat) / p.stride
+		if len(p.segs) == 0 {
+			return 0
+		}
+		return (len(p.segs)-1)<<segShift + len(p.segs[len(p.segs)-1])/p.stride
 	}
 	if len(p.chunks) == 0 {
 		return 0
@@ -89,7 +126,7 @@ func (p *pvec[T]) rows() int {
 // get returns element i of a stride-1 vector.
 func (p *pvec[T]) get(i uint32) T {
 	if p.isFlat {
-		return p.flat[i]
+		return p.segs[i>>segShift][i&segMask]
 	}
 	return p.chunks[i>>p.shift][i&p.mask]
 }
@@ -98,7 +135,7 @@ func (p *pvec[T]) get(i uint32) T {
 // not write through it.
 func (p *pvec[T]) at(i uint32) *T {
 	if p.isFlat {
-		return &p.flat[i]
+		return &p.segs[i>>segShift][i&segMask]
 	}
 	return &p.chunks[i>>p.shift][i&p.mask]
 }
@@ -106,8 +143,8 @@ func (p *pvec[T]) at(i uint32) *T {
 // slice returns row i (stride elements); the caller must not write it.
 func (p *pvec[T]) slice(i uint32) []T {
 	if p.isFlat {
-		o := int(i) * p.stride
-		return p.flat[o : o+p.stride : o+p.stride]
+		o := int(i&segMask) * p.stride
+		return p.segs[i>>segShift][o : o+p.stride : o+p.stride]
 	}
 	o := int(i&p.mask) * p.stride
 	return p.chunks[i>>p.shift][o : o+p.stride : o+p.stride]
@@ -139,7 +176,7 @@ func (p *pvec[T]) owned(c int, gen uint64) []T {
 func (p *pvec[T]) set(i uint32, x T, gen uint64) {
 	if p.isFlat {
 		if p.own == gen {
-			p.flat[i] = x
+			p.segs[i>>segShift][i&segMask] = x
 			return
 		}
 		p.unflat(gen)
@@ -160,8 +197,7 @@ func (p *pvec[T]) chunkCap(c int) int {
 func (p *pvec[T]) push(i uint32, row []T, gen uint64) {
 	if p.isFlat {
 		if p.own == gen {
-			p.growFlat(len(row))
-			p.flat = append(p.flat, row...)
+			p.pushFlat(row)
 			return
 		}
 		p.unflat(gen)
@@ -176,11 +212,11 @@ func (p *pvec[T]) push(i uint32, row []T, gen uint64) {
 }
 
 // pushFill appends elements from to to-1 of a stride-1 vector, each x, a
-// chunk (or the whole flat run) at a time.
+// chunk (or, flat, up to a segment) at a time.
 func (p *pvec[T]) pushFill(from, to int, x T, gen uint64) {
 	var buf []T
 	for from < to {
-		n := to - from
+		n := min(to-from, 1<<segShift)
 		if !p.isFlat || p.own != gen {
 			n = min(n, 1<<p.shift-from&int(p.mask))
 		}
@@ -199,8 +235,8 @@ func (p *pvec[T]) pushFill(from, to int, x T, gen uint64) {
 func (p *pvec[T]) push1(i uint32, x T, gen uint64) {
 	if p.isFlat {
 		if p.own == gen {
-			p.growFlat(1)
-			p.flat = append(p.flat, x)
+			last := p.flatRoom()
+			p.segs[len(p.segs)-1] = append(last, x)
 			return
 		}
 		p.unflat(gen)
