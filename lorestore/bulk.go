@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -93,14 +94,20 @@ func unexpected(err error) error {
 	return err
 }
 
-func compareFileRec(a, b *fileRec) int {
+func compareFileRec(a, b fileRec) int {
 	if c := cmp.Compare(a.kind, b.kind); c != 0 {
 		return c
 	}
-	if c := bytes.Compare(a.claim[:], b.claim[:]); c != 0 {
+	if kindOrder[a.kind] == Standing {
+		if c := bytes.Compare(a.claim[:], b.claim[:]); c != 0 {
+			return c
+		}
+	}
+	// The first eight bytes almost always decide.
+	if c := cmp.Compare(binary.BigEndian.Uint64(a.id[:8]), binary.BigEndian.Uint64(b.id[:8])); c != 0 {
 		return c
 	}
-	return bytes.Compare(a.id[:], b.id[:])
+	return bytes.Compare(a.id[8:], b.id[8:])
 }
 
 // NewBulk starts a bulk commit into scope. Put objects into it, then

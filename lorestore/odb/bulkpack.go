@@ -11,6 +11,7 @@ package odb
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
@@ -72,17 +73,15 @@ var packRecCodec = extsort.Codec[packRec]{
 
 // comparePackRec orders by name, then by offset: of repeats, the first
 // written comes first and is the one kept.
-func comparePackRec(a, b *packRec) int {
-	if c := bytes.Compare(a.hash[:], b.hash[:]); c != 0 {
+func comparePackRec(a, b packRec) int {
+	// The first eight bytes almost always decide.
+	if c := cmp.Compare(binary.BigEndian.Uint64(a.hash[:8]), binary.BigEndian.Uint64(b.hash[:8])); c != 0 {
 		return c
 	}
-	switch {
-	case a.off < b.off:
-		return -1
-	case a.off > b.off:
-		return 1
+	if c := bytes.Compare(a.hash[8:], b.hash[8:]); c != 0 {
+		return c
 	}
-	return 0
+	return cmp.Compare(a.off, b.off)
 }
 
 // NewBulkPack starts a bulk pack: its temporary file exists from now on.

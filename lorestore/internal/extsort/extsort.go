@@ -23,11 +23,12 @@ type Codec[T any] struct {
 	Decode func(r *bufio.Reader, out *T) error // io.EOF only at a record boundary
 }
 
-// Sorter gathers records of type T and yields them in the order of cmp.
+// Sorter gathers records of type T and yields them in the order of cmp
+// (which takes records by value: a pointer would move them to the heap).
 // Records that compare equal come out in no particular order. A Sorter is
 // not safe for concurrent use.
 type Sorter[T any] struct {
-	cmp     func(a, b *T) int
+	cmp     func(a, b T) int
 	codec   Codec[T]
 	newFile func() (*os.File, error)
 	limit   int // records in a run
@@ -44,7 +45,7 @@ type Sorter[T any] struct {
 // New returns a sorter whose runs hold at most runLen records. newFile
 // creates the temporary file the runs go to (on first need); Close removes
 // it.
-func New[T any](runLen int, cmp func(a, b *T) int, codec Codec[T], newFile func() (*os.File, error)) *Sorter[T] {
+func New[T any](runLen int, cmp func(a, b T) int, codec Codec[T], newFile func() (*os.File, error)) *Sorter[T] {
 	return &Sorter[T]{cmp: cmp, codec: codec, newFile: newFile, limit: max(runLen, 1)}
 }
 
@@ -80,7 +81,7 @@ func (s *Sorter[T]) spill() error {
 		}
 		s.f, s.bw = f, bufio.NewWriterSize(f, 1<<20)
 	}
-	slices.SortFunc(s.buf, func(a, b T) int { return s.cmp(&a, &b) })
+	slices.SortFunc(s.buf, s.cmp)
 	for i := range s.buf {
 		s.scratch = s.codec.Encode(s.scratch[:0], &s.buf[i])
 		if _, err := s.bw.Write(s.scratch); err != nil {
@@ -105,7 +106,7 @@ func (s *Sorter[T]) Each(fn func(r *T) error) error {
 	}
 	if len(s.runs) == 0 {
 		// Everything fits in one run: no file at all.
-		slices.SortFunc(s.buf, func(a, b T) int { return s.cmp(&a, &b) })
+		slices.SortFunc(s.buf, s.cmp)
 		for i := range s.buf {
 			if err := fn(&s.buf[i]); err != nil {
 				return err
@@ -184,11 +185,11 @@ func (r *runReader[T]) next(c Codec[T]) (bool, error) {
 
 type runHeap[T any] struct {
 	rs  []*runReader[T]
-	cmp func(a, b *T) int
+	cmp func(a, b T) int
 }
 
 func (h *runHeap[T]) Len() int           { return len(h.rs) }
-func (h *runHeap[T]) Less(i, j int) bool { return h.cmp(&h.rs[i].cur, &h.rs[j].cur) < 0 }
+func (h *runHeap[T]) Less(i, j int) bool { return h.cmp(h.rs[i].cur, h.rs[j].cur) < 0 }
 func (h *runHeap[T]) Swap(i, j int)      { h.rs[i], h.rs[j] = h.rs[j], h.rs[i] }
 func (h *runHeap[T]) Push(x any)         { h.rs = append(h.rs, x.(*runReader[T])) }
 func (h *runHeap[T]) Pop() any {
