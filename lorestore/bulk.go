@@ -50,8 +50,9 @@ type fileRec struct {
 // that records sorted by kind, claim and id come out in tree order.
 var kindOrder = [...]Kind{Attacks, Claims, Decisions, Standing}
 
-// fileRunRecords bounds the file records held in memory: 16 MiB of them.
-var fileRunRecords = 16 << 20 / 88
+// fileRunRecords bounds the file records held in memory: 4 MiB of them
+// (a 10M-object commit merges about 200 runs).
+var fileRunRecords = 4 << 20 / 88
 
 var fileRecCodec = extsort.Codec[fileRec]{
 	Encode: func(dst []byte, r *fileRec) []byte {

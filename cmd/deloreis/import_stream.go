@@ -22,7 +22,7 @@ import (
 
 // streamChunkBytes is the size past which a chunk is cut at the next
 // declaration.
-var streamChunkBytes = 1 << 20 // a variable for tests
+var streamChunkBytes = 256 << 10 // a variable for tests
 
 // dliChunk is a run of whole declarations and where it starts.
 type dliChunk struct {
@@ -50,7 +50,7 @@ type declStream struct {
 // newDeclStream starts reading r. Close must be called.
 func newDeclStream(name string, r io.Reader) *declStream {
 	n := runtime.GOMAXPROCS(0)
-	ds := &declStream{name: name, ordered: make(chan *dliChunk, 2*n), stop: make(chan struct{}), first: true}
+	ds := &declStream{name: name, ordered: make(chan *dliChunk, n), stop: make(chan struct{}), first: true}
 	jobs := make(chan *dliChunk, n)
 	for range n {
 		ds.wg.Add(1)

@@ -48,8 +48,8 @@ type packRec struct {
 
 const packRecLen = 8 + 20 + 4 + 4
 
-// bulkRunRecords bounds the names held in memory: 16 MiB of them.
-var bulkRunRecords = 16 << 20 / 40 // a variable for tests
+// bulkRunRecords bounds the names held in memory: 4 MiB of them.
+var bulkRunRecords = 4 << 20 / 40 // a variable for tests
 
 var packRecCodec = extsort.Codec[packRec]{
 	Encode: func(dst []byte, r *packRec) []byte {
