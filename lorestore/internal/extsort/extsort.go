@@ -56,7 +56,9 @@ func (s *Sorter[T]) Add(r T) error {
 		return s.err
 	}
 	if s.buf == nil {
-		s.buf = make([]T, 0, min(s.limit, 4096))
+		// The whole run at once: memory is then flat from the first record
+		// on, where growing by doubling would overshoot the run's size.
+		s.buf = make([]T, 0, s.limit)
 	}
 	s.buf = append(s.buf, r)
 	s.n++
@@ -79,7 +81,7 @@ func (s *Sorter[T]) spill() error {
 		if err != nil {
 			return err
 		}
-		s.f, s.bw = f, bufio.NewWriterSize(f, 1<<20)
+		s.f, s.bw = f, bufio.NewWriterSize(f, 256<<10)
 	}
 	slices.SortFunc(s.buf, s.cmp)
 	for i := range s.buf {
