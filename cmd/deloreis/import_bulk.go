@@ -69,7 +69,7 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 	}
 	ds := newDeclStream(name, r)
 	defer ds.Close()
-	decls, more, err := ds.next()
+	first, more, err := ds.next()
 	if err != nil {
 		return o.refuse(stdout, name, err)
 	}
@@ -93,9 +93,29 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 		return err
 	}
 	defer s.Close()
+	src := bulkSource{ds: ds, name: name, first: first, more: more}
+	base := filepath.Base(file)
+	if file == "-" {
+		base = "standard input"
+	}
+	return o.bulkCommit(s, &src, scope, base, stdout)
+}
+
+// bulkSource is a declaration stream whose first chunk has been read.
+type bulkSource struct {
+	ds    *declStream
+	name  string
+	first []dli.Decl
+	more  bool
+}
+
+// bulkCommit puts every declaration into a bulk commit of scope and
+// commits it, or with no --materialize only checks them.
+func (o *importOptions) bulkCommit(s *lorestore.Store, src *bulkSource, scope, base string, stdout io.Writer) error {
 	put := checkOnly()
 	var bulk *lorestore.Bulk
 	if o.materialize {
+		var err error
 		if bulk, err = s.NewBulk(scope); err != nil {
 			return err
 		}
@@ -103,17 +123,18 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 		put = func(obj objects.Object) error { _, err := bulk.Put(obj); return err }
 	}
 	n := 0
-	for more {
+	for decls, more := src.first, src.more; more; {
 		for _, d := range decls {
 			if err := put(d.Object); err != nil {
 				var list dli.ErrorList
-				list.Add(name, d.Pos, err.Error())
-				return o.refuse(stdout, name, list)
+				list.Add(src.name, d.Pos, err.Error())
+				return o.refuse(stdout, src.name, list)
 			}
 			n++
 		}
-		if decls, more, err = ds.next(); err != nil {
-			return o.refuse(stdout, name, err)
+		var err error
+		if decls, more, err = src.ds.next(); err != nil {
+			return o.refuse(stdout, src.name, err)
 		}
 	}
 	if bulk == nil {
@@ -121,7 +142,7 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
 		return nil
 	}
-	m := lorestore.NewMessage(fmt.Sprintf("bulk import %s into %s: %d declarations", filepath.Base(file), scope, n), "import", scope)
+	m := lorestore.NewMessage(fmt.Sprintf("bulk import %s into %s: %d declarations", base, scope, n), "import", scope)
 	m.Trailers = append(m.Trailers, lorestore.Trailer{Key: TrailerChecked, Value: "objects"})
 	res, err := bulk.Commit(m, lorestore.CommitOptions{Branch: o.branch})
 	if err != nil {

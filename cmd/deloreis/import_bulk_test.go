@@ -243,3 +243,30 @@ func TestBulkRecordErrorIsTyped(t *testing.T) {
 		t.Fatalf("error %q does not carry its position", err)
 	}
 }
+
+// TestImportBulkStdin: FILE "-" streams standard input into the same
+// commit a file would make.
+func TestImportBulkStdin(t *testing.T) {
+	src := bulkDLI(200, -1)
+	file := filepath.Join(t.TempDir(), "bulk.dli")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromFile, fromStdin := t.TempDir(), t.TempDir()
+	mustRun(t, "--project", fromFile, "init")
+	mustRun(t, "--project", fromStdin, "init")
+	mustRun(t, "import", "--project", fromFile, "--bulk", "--materialize", file)
+	var out, errb strings.Builder
+	root := newRoot(&out, &errb)
+	root.SetIn(strings.NewReader(src))
+	if code := execute(root, []string{"import", "--project", fromStdin, "--bulk", "--materialize", "-"}, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	want := mustGit(t, filepath.Join(fromFile, ".lore"), "rev-parse", "main:scopes/bulk")
+	if got := mustGit(t, filepath.Join(fromStdin, ".lore"), "rev-parse", "main:scopes/bulk"); got != want {
+		t.Fatalf("scope tree from stdin %s, from the file %s", got, want)
+	}
+	if log := mustGit(t, filepath.Join(fromStdin, ".lore"), "log", "--format=%s", "-n", "1"); log != "bulk import standard input into bulk: 620 declarations\n" {
+		t.Fatalf("git log: %q", log)
+	}
+}
