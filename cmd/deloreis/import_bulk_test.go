@@ -8,10 +8,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/deloreis/deloreis/dli"
 )
@@ -268,5 +270,23 @@ func TestImportBulkStdin(t *testing.T) {
 	}
 	if log := mustGit(t, filepath.Join(fromStdin, ".lore"), "log", "--format=%s", "-n", "1"); log != "bulk import standard input into bulk: 620 declarations\n" {
 		t.Fatalf("git log: %q", log)
+	}
+}
+
+// TestDeclStreamCloseDoesNotWaitForInput: a refused import over a pipe
+// that sends nothing more still ends.
+func TestDeclStreamCloseDoesNotWaitForInput(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ds := newDeclStream("pipe", pr)
+	if _, err := pw.Write([]byte("scope s\n")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { ds.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited for input that never came")
 	}
 }

@@ -56,18 +56,25 @@ func newDeclStream(name string, r io.Reader) *declStream {
 		ds.wg.Add(1)
 		go func() {
 			defer ds.wg.Done()
-			for c := range jobs {
-				c.doc, c.err = dli.Parse(name, c.text)
-				close(c.done)
+			for {
+				select {
+				case c, ok := <-jobs:
+					if !ok {
+						return
+					}
+					c.doc, c.err = dli.Parse(name, c.text)
+					close(c.done)
+				case <-ds.stop:
+					return
+				}
 			}
 		}()
 	}
-	ds.wg.Add(1)
+	chunkBytes := streamChunkBytes
 	go func() {
-		defer ds.wg.Done()
 		defer close(jobs)
 		defer close(ds.ordered)
-		ds.readErr = ds.cut(r, func(c *dliChunk) bool {
+		ds.readErr = ds.cut(r, chunkBytes, func(c *dliChunk) bool {
 			select {
 			case ds.ordered <- c:
 			case <-ds.stop:
@@ -86,7 +93,7 @@ func newDeclStream(name string, r io.Reader) *declStream {
 }
 
 // cut reads r line by line and hands on chunks; emit returns false to stop.
-func (ds *declStream) cut(r io.Reader, emit func(*dliChunk) bool) error {
+func (ds *declStream) cut(r io.Reader, chunkBytes int, emit func(*dliChunk) bool) error {
 	br := bufio.NewReaderSize(r, 1<<20)
 	cur := &dliChunk{line: 1, done: make(chan struct{})}
 	line := 1
@@ -98,7 +105,7 @@ func (ds *declStream) cut(r io.Reader, emit func(*dliChunk) bool) error {
 			scope := starts && isScopeLine(l)
 			// A scope line after a declaration starts a chunk, where
 			// next can tell it from the document's own.
-			if hasDecl && (scope || starts && len(cur.text) >= streamChunkBytes) {
+			if hasDecl && (scope || starts && len(cur.text) >= chunkBytes) {
 				if !emit(cur) {
 					return nil
 				}
@@ -209,15 +216,16 @@ func (ds *declStream) next() (decls []dli.Decl, more bool, err error) {
 // Scope is the document's scope line, known once the first chunk is read.
 func (ds *declStream) Scope() string { return ds.scope }
 
-// Close stops the reader and the workers.
+// Close stops the reader and the workers. It waits for the workers, not
+// for the reader: a read from a pipe that sends nothing more would never
+// return. The reader stops at its next chunk, or when the caller closes
+// what it reads.
 func (ds *declStream) Close() {
 	select {
 	case <-ds.stop:
+		return
 	default:
 		close(ds.stop)
-	}
-	for c := range ds.ordered {
-		<-c.done
 	}
 	ds.wg.Wait()
 }
