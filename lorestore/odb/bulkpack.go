@@ -364,6 +364,10 @@ func (b *BulkPack) rewrite(dropped []span) (*os.File, []byte, error) {
 	return f, trailer, nil
 }
 
+// tmpRunPrefix names a bulk writer's sorted runs: under tmpPackPrefix, so
+// that Open's clean-up of our stale temporary files takes them too.
+const tmpRunPrefix = tmpPackPrefix + "run_"
+
 // TempFile creates a temporary file for a bulk writer's own spill data,
 // beside the pack being written: flocked while open, removed by the
 // caller, and by a later Open if its writer died.

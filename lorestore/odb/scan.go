@@ -211,7 +211,6 @@ func listPacks(dir string) ([]string, error) {
 const (
 	tmpPackPrefix = "tmp_pack_dlr_"
 	tmpIdxPrefix  = "tmp_idx_dlr_"
-	tmpRunPrefix  = "tmp_run_dlr_" // a bulk writer's sorted runs (BulkPack)
 	// tmpMinAge protects a temporary file between its creation and its
 	// writer's flock.
 	tmpMinAge = time.Minute
@@ -242,7 +241,7 @@ func removeStale(dir string, staleAge time.Duration) {
 		age := now.Sub(info.ModTime())
 		path := filepath.Join(dir, n)
 		switch {
-		case strings.HasPrefix(n, tmpPackPrefix) || strings.HasPrefix(n, tmpIdxPrefix) || strings.HasPrefix(n, tmpRunPrefix):
+		case strings.HasPrefix(n, tmpPackPrefix) || strings.HasPrefix(n, tmpIdxPrefix):
 			if age >= min(staleAge, tmpMinAge) && !lockedByWriter(path) {
 				os.Remove(path)
 			}
