@@ -30,7 +30,7 @@
 // existing memory mappings until no reader uses them.
 //
 // Crash safety: a process killed at any instant leaves only temporary files
-// (tmp_pack_dlr_*, tmp_idx_dlr_*, tmp_run_dlr_*) or, between the two renames, a .pack
+// (tmp_pack_dlr_*, tmp_idx_dlr_*) or, between the two renames, a .pack
 // without its .idx. Real `git fsck --strict` ignores both (exit 0, nothing
 // on stderr; only `git count-objects -v` calls them garbage); Open removes
 // our own stale temporary files and orphaned packs once they are old enough
