@@ -23,6 +23,8 @@
 // Every write is a Batch: objects put into a scope, DKE modules and
 // claims put into a DKE store, and removals of any of those files (a
 // removal of a file the parent lacks is no change; a folder left empty
-// goes). History keeps every removed value: the commit before a removal
+// goes). A Bulk is the other write: one scope's objects, as many as a
+// stream holds, in memory that does not grow with them. History keeps
+// every removed value: the commit before a removal
 // still holds it, as `git log` and `git show` read.
 package lorestore

@@ -26,19 +26,28 @@ type importOptions struct {
 	g             *globals
 	scope, branch string
 	materialize   bool
+	bulk          bool               // stream into one commit, objects checked, the world not compiled
 	dialects      []*objects.Dialect // the project file's, for the naming oracle
 }
 
 func newImportCmd(g *globals) *cobra.Command {
 	o := &importOptions{g: g}
 	cmd := &cobra.Command{
-		Use:   "import [FILE] [--scope S] [--branch B] [--materialize]",
+		Use:   "import [FILE] [--scope S] [--branch B] [--materialize] [--bulk]",
 		Short: "Stage a .dli file over a scope's head: findings, consequence diff, and with --materialize one commit",
 		Long: `Stages a .dli file's declarations over the head of a scope in the
 project's store and prints the findings and the derived-consequence diff.
 Without --materialize nothing is committed. With it the declarations become
 one commit, only when no finding is an error. FILE may be left out when
 deloreis.toml names the scope's source.
+
+With --bulk the file (or standard input, for FILE "-") is streamed
+instead: every declaration is parsed and validated as an object (ids,
+fields, canonical encoding, scope), in memory that does not grow with the
+file, and with --materialize they become one commit. The world is not
+compiled, so no finding is reported or blocks the commit: the findings are
+computed when the commit is next opened or checked. A bad declaration
+anywhere commits nothing.
 
 Exit status: 1 when the file cannot be read or does not parse, when a
 materialization is refused, or on any failure; 2 on a usage error.`,
@@ -48,6 +57,9 @@ materialization is refused, or on any failure; 2 on a usage error.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
+			if o.bulk {
+				return o.runBulk(file, cmd.InOrStdin(), cmd.OutOrStdout())
+			}
 			return o.run(file, cmd.OutOrStdout())
 		},
 	}
@@ -55,6 +67,7 @@ materialization is refused, or on any failure; 2 on a usage error.`,
 	fl.StringVar(&o.scope, "scope", "", "scope to import into (default: the file's scope line)")
 	fl.StringVar(&o.branch, "branch", lorestore.DefaultBranch, "branch whose head the file is staged over")
 	fl.BoolVar(&o.materialize, "materialize", false, "commit the declarations when no finding is an error")
+	fl.BoolVar(&o.bulk, "bulk", false, "stream FILE (\"-\": standard input) checking objects only, without compiling the world")
 	return cmd
 }
 

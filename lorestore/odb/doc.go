@@ -8,7 +8,8 @@
 //     made visible atomically the way git does (the .pack is renamed into
 //     place first, the .idx last); a big batch streams into its temporary
 //     pack as objects are added, so it holds only their names, offsets and
-//     CRCs, whatever its size;
+//     CRCs, whatever its size; a BulkPack holds not even those (they are
+//     sorted on disk, and the index written from the sorted stream);
 //   - reading objects fast from memory-mapped packs (resolving OFS_DELTA and
 //     REF_DELTA entries written by real git) and from loose objects;
 //   - streaming a self-contained pack of chosen objects for a push, and

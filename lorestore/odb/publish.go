@@ -68,30 +68,41 @@ func (db *DB) lockPacks() (func(), error) {
 // the pair visible: the .pack first, the .idx last (fsyncing first when
 // asked). f stays open for the caller to close.
 func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry, keepIdx bool) (published, error) {
-	fsync := db.opts.Fsync
-	if fsync {
-		if err := f.Sync(); err != nil {
-			return published{}, fmt.Errorf("odb: fsync pack: %w", err)
-		}
-	}
 	xf, err := db.takeTemp(tmpIdxPrefix)
 	if err != nil {
 		return published{}, err
 	}
 	defer xf.Close()
-	fail := func(err error) (published, error) {
-		os.Remove(xf.Name())
-		return published{}, err
-	}
 	var idxOut io.Writer = xf
 	var idxMem bytes.Buffer
 	if keepIdx {
 		idxOut = io.MultiWriter(xf, &idxMem)
 	}
 	if _, err := writeIdx(idxOut, entries, trailer); err != nil {
-		return fail(fmt.Errorf("odb: write index: %w", err))
+		os.Remove(xf.Name())
+		return published{}, fmt.Errorf("odb: write index: %w", err)
+	}
+	pub, err := db.publishFiles(f, xf, trailer)
+	if err == nil && keepIdx {
+		pub.idx = idxMem.Bytes()
+	}
+	return pub, err
+}
+
+// publishFiles makes the complete temporary pack f and its index xf
+// visible: the .pack first, the .idx last (fsyncing first when asked).
+// On failure the temporary index is removed; both files stay open for the
+// caller to close.
+func (db *DB) publishFiles(f, xf *os.File, trailer []byte) (published, error) {
+	fsync := db.opts.Fsync
+	fail := func(err error) (published, error) {
+		os.Remove(xf.Name())
+		return published{}, err
 	}
 	if fsync {
+		if err := f.Sync(); err != nil {
+			return fail(fmt.Errorf("odb: fsync pack: %w", err))
+		}
 		if err := xf.Sync(); err != nil {
 			return fail(fmt.Errorf("odb: fsync index: %w", err))
 		}
@@ -102,9 +113,6 @@ func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry, keepIdx bo
 	}
 	defer unlock()
 	pub := published{base: filepath.Join(db.packDir, "pack-"+hex.EncodeToString(trailer))}
-	if keepIdx {
-		pub.idx = idxMem.Bytes()
-	}
 	if err := placePack(f.Name(), &pub); err != nil {
 		return fail(err)
 	}
@@ -188,10 +196,15 @@ func sameTail(a, b string, n int64) bool {
 func (b *Batch) Discard() error {
 	pub := b.last
 	b.last = published{}
+	return b.db.discard(pub)
+}
+
+// discard deletes a pack this process published, unless another writer
+// adopted it (see Batch.Discard).
+func (db *DB) discard(pub published) error {
 	if !pub.owned {
 		return nil
 	}
-	db := b.db
 	unlock, err := db.lockPacks()
 	if err != nil {
 		return err

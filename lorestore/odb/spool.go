@@ -23,10 +23,12 @@ type spool struct {
 	bw      *bufio.Writer
 	off     uint64 // bytes of pack written (by the writer goroutine)
 	entries []idxEntry
-	jobs    chan *spoolJob // to the compressors
-	order   chan *spoolJob // to the writer, in submission order
-	free    chan chunk     // chunks the writer is done with, for reuse
-	outs    chan chunkOut  // compressed buffers the writer is done with
+	count   int                           // entries written
+	sink    func(e idxEntry, n int) error // when set, gets each entry (and its length) instead of entries
+	jobs    chan *spoolJob                // to the compressors
+	order   chan *spoolJob                // to the writer, in submission order
+	free    chan chunk                    // chunks the writer is done with, for reuse
+	outs    chan chunkOut                 // compressed buffers the writer is done with
 	workers sync.WaitGroup
 	done    chan struct{} // closed when the writer has written every job
 	err     error         // the writer's first error; read after done
@@ -89,7 +91,13 @@ func (sp *spool) write() {
 		c := <-j.out
 		p := 0
 		for k, n := range c.lens {
-			sp.entries = append(sp.entries, idxEntry{hash: j.in.objs[k].hash, offset: sp.off, crc: c.crcs[k]})
+			e := idxEntry{hash: j.in.objs[k].hash, offset: sp.off, crc: c.crcs[k]}
+			if sp.sink == nil {
+				sp.entries = append(sp.entries, e)
+			} else if sp.err == nil {
+				sp.err = sp.sink(e, int(n))
+			}
+			sp.count++
 			if sp.err == nil {
 				if _, err := sp.bw.Write(c.raw[p : p+int(n)]); err != nil {
 					sp.err = fmt.Errorf("odb: write pack: %w", err)
@@ -141,33 +149,52 @@ func (sp *spool) stop() {
 // finish writes the last chunk, patches the object count into the header,
 // appends the trailer, and returns the index entries and the trailer.
 func (sp *spool) finish(last chunk, count int) ([]idxEntry, []byte, error) {
+	if err := sp.complete(last, count); err != nil {
+		return nil, nil, err
+	}
+	trailer, err := sp.seal(count)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp.entries, trailer, nil
+}
+
+// complete writes the last chunk and waits until every entry is on disk;
+// count is the number of entries the caller passed on.
+func (sp *spool) complete(last chunk, count int) error {
 	if len(last.objs) > 0 {
 		sp.submit(last)
 	}
 	sp.stop()
 	if sp.err != nil {
-		return nil, nil, sp.err
+		return sp.err
 	}
 	if err := sp.bw.Flush(); err != nil {
-		return nil, nil, fmt.Errorf("odb: write pack: %w", err)
+		return fmt.Errorf("odb: write pack: %w", err)
 	}
-	if len(sp.entries) != count {
-		return nil, nil, fmt.Errorf("odb: internal error: batch of %d objects spooled %d", count, len(sp.entries))
+	if sp.count != count {
+		return fmt.Errorf("odb: internal error: batch of %d objects spooled %d", count, sp.count)
 	}
+	return nil
+}
+
+// seal patches the object count into the header of the complete pack,
+// hashes it and appends the trailer, which it returns.
+func (sp *spool) seal(count int) ([]byte, error) {
 	var n [4]byte
 	binary.BigEndian.PutUint32(n[:], uint32(count))
 	if _, err := sp.f.WriteAt(n[:], 8); err != nil {
-		return nil, nil, fmt.Errorf("odb: write pack: %w", err)
+		return nil, fmt.Errorf("odb: write pack: %w", err)
 	}
 	sum := sha1.New()
 	if _, err := io.Copy(sum, io.NewSectionReader(sp.f, 0, int64(sp.off))); err != nil {
-		return nil, nil, fmt.Errorf("odb: read back pack: %w", err)
+		return nil, fmt.Errorf("odb: read back pack: %w", err)
 	}
 	trailer := sum.Sum(nil)
 	if _, err := sp.f.WriteAt(trailer, int64(sp.off)); err != nil {
-		return nil, nil, fmt.Errorf("odb: write pack: %w", err)
+		return nil, fmt.Errorf("odb: write pack: %w", err)
 	}
-	return sp.entries, trailer, nil
+	return trailer, nil
 }
 
 // abort stops the goroutines and removes the temporary pack.

@@ -1,0 +1,85 @@
+// A bulk commit's memory does not grow with its objects, and a benchmark
+// of a 100k-object bulk commit beside git fast-import.
+
+package lorestore
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/deloreis/deloreis/objects"
+)
+
+// TestBulkHeapFlat: past its first sorted run of paths, a bulk commit
+// holds no more heap for 60,000 further objects than for none: everything
+// per object is on disk.
+func TestBulkHeapFlat(t *testing.T) {
+	const warm, n = 110_000, 30_000 // past the first run of both sorts
+	s, _ := newStore(t)
+	b, err := s.NewBulk("camelot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	put := func(from, to int) {
+		for i := from; i < to; i++ {
+			if _, err := b.Put(fact(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The chunks in flight to the pack's compressors (a few hundred
+	// kilobytes each) are let go once the compressors are idle.
+	settled := func() uint64 { time.Sleep(200 * time.Millisecond); return liveHeap() }
+	put(0, warm)
+	first := settled()
+	put(warm, warm+2*n)
+	second := settled()
+	runtime.KeepAlive(b)
+	grew := int64(second) - int64(first)
+	t.Logf("heap after %d objects: %d bytes; after %d: %d (%d bytes an object)", warm, first, warm+2*n, second, grew/(2*n))
+	// A batch from Store.NewBatch holds about 100 bytes an object (6 MB).
+	if grew > 1<<20 {
+		t.Fatalf("the heap grew by %d bytes over %d objects, want under 1 MiB", grew, 2*n)
+	}
+}
+
+// BenchmarkBulkCommit100k: one bulk commit of 100,000 fact objects, with
+// git fast-import's rate for the same blobs at the same paths.
+func BenchmarkBulkCommit100k(b *testing.B) {
+	const n = 100_000
+	facts := make([]objects.Object, n)
+	for i := range facts {
+		facts[i] = fact(i)
+	}
+	var ours time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		s, err := Init(filepath.Join(b.TempDir(), "c.git"), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		bulk, err := s.NewBulk("camelot")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range facts {
+			if _, err := bulk.Put(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := bulk.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		ours += time.Since(start)
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/ours.Seconds(), "objects/s")
+	b.ReportMetric(gitFastImportRate(b, facts), "git-fast-import-objects/s")
+}

@@ -1,0 +1,220 @@
+// Bulk commits: the same trees as a batch commit of the same objects, real
+// git accepts them, and a refused or dropped bulk commit leaves nothing.
+
+package lorestore
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// mixedObject is object n of a mix of every section: mostly facts, and
+// decisions, attacks and standing revisions of earlier facts.
+func mixedObject(t testing.TB, n int) objects.Object {
+	switch n % 10 {
+	case 3:
+		return &objects.Decision{Ident: fmt.Sprintf("dec-%d", n), Rationale: "because"}
+	case 6:
+		return &objects.Attack{Attacker: fmt.Sprintf("dec-%d", n-3), Target: "dec-3", Claim: factID(t, n/10)}
+	case 9:
+		return &objects.Standing{Claim: factID(t, n%50), Standing: objects.StandingRatified, Decision: fmt.Sprintf("dec-%d", n-6)}
+	}
+	return fact(n)
+}
+
+func TestBulkMatchesBatch(t *testing.T) {
+	tests := []struct {
+		name       string
+		base       [2]int // objects [from, to) committed first, through a batch
+		from, to   int    // the bulk's objects
+		repeat     int    // every repeat-th object is put twice (0: never)
+		runRecords int    // file records per sorted run
+	}{
+		{"empty-store", [2]int{}, 0, 3000, 0, 1 << 20},
+		{"many-runs", [2]int{}, 0, 3000, 0, 113},
+		{"repeats", [2]int{}, 0, 2000, 3, 97},
+		{"over-a-base", [2]int{0, 1500}, 1000, 4000, 0, 211},
+		{"all-in-base", [2]int{0, 800}, 0, 800, 0, 50},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			old := fileRunRecords
+			fileRunRecords = tc.runRecords
+			defer func() { fileRunRecords = old }()
+			var objs []objects.Object
+			for i := tc.from; i < tc.to; i++ {
+				objs = append(objs, mixedObject(t, i))
+				if tc.repeat > 0 && i%tc.repeat == 0 {
+					objs = append(objs, mixedObject(t, i))
+				}
+			}
+			m := NewMessage("bulk import", "import", "camelot")
+			want, _ := storeWithBase(t, tc.base)
+			b := NewBatch()
+			for _, o := range objs {
+				if _, err := b.Put("camelot", o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wantRes, err := want.Commit(b, m, CommitOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, dir := storeWithBase(t, tc.base)
+			bulk, err := got.NewBulk("camelot")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, o := range objs {
+				id, err := bulk.Put(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if wid, _ := o.ID(); wid != id {
+					t.Fatalf("object %d: id %s, want %s", i, id, wid)
+				}
+			}
+			gotRes, err := bulk.Commit(m, CommitOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Each store's root holds its own random store id: compare
+			// the scopes folders, which must be the same objects.
+			if gotRes.Empty != wantRes.Empty || treeOf(t, got, gotRes.Commit) != treeOf(t, want, wantRes.Commit) {
+				t.Fatalf("bulk commit %+v (tree %s), batch commit %+v (tree %s)", gotRes,
+					treeOf(t, got, gotRes.Commit), wantRes, treeOf(t, want, wantRes.Commit))
+			}
+			if gotRes.Empty {
+				return
+			}
+			got.WaitBackground()
+			fsckClean(t, dir)
+			logged := git(t, dir, "log", "--format=%H %s", "-n", "1", "main")
+			if want := gotRes.Commit.String() + " bulk import\n"; logged != want {
+				t.Fatalf("git log: %q, want %q", logged, want)
+			}
+			if n := len(allIDs(t, got, "main")); n != len(allIDs(t, want, "main")) {
+				t.Fatalf("%d objects read back", n)
+			}
+			if tmp := spooled(t, dir); len(tmp) > 0 {
+				t.Fatalf("temporary files left: %v", tmp)
+			}
+		})
+	}
+}
+
+// treeOf returns the scopes folder of commit c.
+func treeOf(t *testing.T, s *Store, c plumbing.Hash) plumbing.Hash {
+	t.Helper()
+	pc, err := s.readCommit(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := s.readTree(pc.tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := subtree(root, scopesDir, scopesDir)
+	if err != nil || h.IsZero() {
+		t.Fatalf("no scopes folder: %v", err)
+	}
+	return h
+}
+
+// storeWithBase makes a store whose main holds mixed objects [from, to) of
+// scope camelot and one fact of scope avalon.
+func storeWithBase(t *testing.T, base [2]int) (*Store, string) {
+	t.Helper()
+	s, dir := newStore(t)
+	b := NewBatch()
+	if _, err := b.Put("avalon", fact(1)); err != nil {
+		t.Fatal(err)
+	}
+	for i := base[0]; i < base[1]; i++ {
+		if _, err := b.Put("camelot", mixedObject(t, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Commit(b, NewMessage("base", "import", "camelot"), CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return s, dir
+}
+
+// TestBulkAllOrNothing: a bulk commit that is refused, that meets a bad
+// object, or that is dropped leaves the repository byte-identical and no
+// temporary file behind.
+func TestBulkAllOrNothing(t *testing.T) {
+	const n = 4000 // several sorted runs and pack chunks
+	tests := []struct {
+		name string
+		run  func(s *Store, b *Bulk, old plumbing.Hash) error
+		want func(error) bool
+	}{
+		{"stale-refused", func(s *Store, b *Bulk, old plumbing.Hash) error {
+			_, err := b.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{Parent: old, Refuse: true})
+			return err
+		}, func(err error) bool { var se *StaleError; return errors.As(err, &se) }},
+		{"bad-message", func(s *Store, b *Bulk, _ plumbing.Hash) error {
+			_, err := b.Commit(NewMessage("", "import", "camelot"), CommitOptions{})
+			return err
+		}, func(err error) bool { var me *MessageError; return errors.As(err, &me) }},
+		{"unknown-branch", func(s *Store, b *Bulk, _ plumbing.Hash) error {
+			_, err := b.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{Branch: "nosuch"})
+			return err
+		}, func(err error) bool { return errors.Is(err, ErrBranchNotFound) }},
+		{"bad-object-then-closed", func(s *Store, b *Bulk, _ plumbing.Hash) error {
+			_, err := b.Put(&objects.Fact{Entity: "-bad", Key: "k", Value: "v", Provenance: objects.Proposed("s")})
+			b.Close()
+			return err
+		}, func(err error) bool { return err != nil }},
+		{"spent", func(s *Store, b *Bulk, _ plumbing.Hash) error {
+			b.Close()
+			_, err := b.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{})
+			return err
+		}, func(err error) bool { return errors.Is(err, ErrBatchSpent) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			old := fileRunRecords
+			fileRunRecords = 300
+			defer func() { fileRunRecords = old }()
+			s, dir := newStore(t)
+			first := commitFacts(t, s, "camelot", 0, 1)
+			commitFacts(t, s, "camelot", 1, 2)
+			s.WaitBackground()
+			before := dirState(t, dir)
+			b, err := s.NewBulk("camelot")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 2; i < n; i++ {
+				if _, err := b.Put(mixedObject(t, i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tc.run(s, b, first.Commit); !tc.want(err) {
+				t.Fatalf("unexpected result: %v", err)
+			}
+			s.WaitBackground()
+			sameState(t, before, dirState(t, dir))
+			if ts := spooled(t, dir); len(ts) != 0 {
+				t.Fatalf("temporary files left: %v", ts)
+			}
+		})
+	}
+}
+
+func TestBulkRefusesBadScope(t *testing.T) {
+	s, _ := newStore(t)
+	for _, scope := range []string{"", "a/b", ".."} {
+		if _, err := s.NewBulk(scope); err == nil || !strings.Contains(err.Error(), "scope") {
+			t.Fatalf("NewBulk(%q): %v, want a scope error", scope, err)
+		}
+	}
+}
