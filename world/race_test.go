@@ -9,4 +9,5 @@ package world
 func init() {
 	*stageSeeds = 20
 	*oracleSeeds = 14
+	*advanceSeeds = 3
 }
