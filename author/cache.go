@@ -27,8 +27,10 @@ type worldCache struct {
 	max     int
 	order   *list.List // of *cacheEntry, most recent first
 	entries map[cacheKey]*cacheEntry
-	// compiles counts compilations, for tests and benchmarks.
+	// compiles counts worlds compiled from scratch, derives those derived
+	// from an earlier commit's world (follow.go), for tests and benchmarks.
 	compiles int
+	derives  int
 	dialects []*objects.Dialect // the project's, given to every world
 }
 
@@ -57,20 +59,23 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	e := &cacheEntry{key: k, ready: make(chan struct{})}
 	e.elem = c.order.PushFront(e)
 	c.entries[k] = e
-	c.compiles++
 	c.evict()
 	c.mu.Unlock()
 
-	e.w, e.err = compileAtWith(s, commit, scope, c.dialects)
+	var derived bool
+	e.w, derived, e.err = c.build(s, commit, scope)
 	close(e.ready)
-	if e.err != nil {
-		c.mu.Lock()
-		if c.entries[k] == e {
-			c.order.Remove(e.elem)
-			delete(c.entries, k)
-		}
-		c.mu.Unlock()
+	c.mu.Lock()
+	if derived {
+		c.derives++
+	} else {
+		c.compiles++
 	}
+	if e.err != nil && c.entries[k] == e {
+		c.order.Remove(e.elem)
+		delete(c.entries, k)
+	}
+	c.mu.Unlock()
 	return e.w, e.err
 }
 
@@ -83,11 +88,20 @@ func (c *worldCache) evict() {
 	}
 }
 
-// compileCount reports how many compilations the cache has started.
+// compileCount reports how many worlds the cache has compiled from
+// scratch (a derivation that had to compile counts here too).
 func (c *worldCache) compileCount() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.compiles
+}
+
+// deriveCount reports how many worlds the cache has derived incrementally
+// from an earlier commit's.
+func (c *worldCache) deriveCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.derives
 }
 
 // put files a world the caller built for a commit (a standing op stages

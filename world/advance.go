@@ -14,27 +14,29 @@ package world
 
 import (
 	"bytes"
-	"errors"
 	"slices"
 	"sync/atomic"
 
 	"github.com/deloreis/deloreis/objects"
 )
 
-// ErrStaged is returned by Advance over a world that has staged objects:
-// only a base world (a commit's) can be advanced to another commit.
-var ErrStaged = errors.New("world: advance: the world has staged objects")
-
 // Advance returns the base world of the same scope with the committed
 // objects add added and those named in remove removed: equal to Compile
-// of w's committed objects so changed, with nothing staged. incremental
-// reports whether it was derived through the engine's incremental path
-// (false: compiled from scratch). w is unchanged.
+// of w's objects so changed, with nothing staged. Objects staged in w
+// count as committed (a caller that committed a staged layer advances
+// its world; see Settle). incremental reports whether it was derived
+// through the engine's incremental path (false: compiled from scratch).
+// w is unchanged.
 func (w *World) Advance(add []Entry, remove []objects.ID) (nw *World, incremental bool, err error) {
-	if w.ix.stagedFrom.entries != w.ix.entries.n {
-		return nil, false, ErrStaged
-	}
 	adds := committedEntries(add)
+	if w.hasStaged() {
+		sw, ok := w.Settle()
+		if !ok {
+			nw, err = w.recompileBase(adds, remove)
+			return nw, false, err
+		}
+		w = sw
+	}
 	removing := false
 	for _, id := range remove {
 		if _, ok := w.ix.byID.get(id); ok {
@@ -106,7 +108,7 @@ func (w *World) recompileBase(adds []Entry, remove []objects.ID) (*World, error)
 	base := make([]Entry, 0, w.ix.entries.n+len(adds))
 	for e := range w.ix.entries.all() {
 		if !drop[e.ID] {
-			base = append(base, e)
+			base = append(base, Entry{ID: e.ID, Object: e.Object})
 		}
 	}
 	for _, e := range adds {
@@ -123,3 +125,61 @@ var (
 	advances        atomic.Int64 // derived incrementally
 	advanceCompiles atomic.Int64 // compiled from scratch
 )
+
+// hasStaged reports whether the world holds staged objects.
+func (w *World) hasStaged() bool { return w.ix.stagedFrom.entries != w.ix.entries.n }
+
+// Settle returns the world with its staged objects committed: equal to
+// Compile of all its objects as committed ones, at the cost of the
+// staged tails (a commit of a workspace's staged layer needs no
+// compile). ok is false when staging left a rule out: which rule a
+// compile leaves out depends on which are staged (the caller compiles).
+func (w *World) Settle() (*World, bool) {
+	if !w.hasStaged() {
+		return w, true
+	}
+	if len(w.droppedRules) > 0 {
+		return nil, false
+	}
+	nw := w.share(w.settledIndex())
+	nw.inheritClosure(w, nil) // same links, same valuation: w's closure is nw's
+	nw.settle()
+	return nw, true
+}
+
+// settledIndex is a copy of w's index whose staged entries are committed
+// ones: the tails are copied with the flag cleared, the prefixes shared.
+func (w *World) settledIndex() *index {
+	ix := *w.ix
+	var moved []*Entry
+	commit := func(v pvec[Entry], from int) pvec[Entry] {
+		tail := make([]Entry, 0, v.n-from)
+		for i := from; i < v.n; i++ {
+			e := v.at(i)
+			e.Staged = false
+			tail = append(tail, e)
+		}
+		return v.filterTail(from, func(Entry) bool { return false }).append(tail...)
+	}
+	ix.entries = commit(ix.entries, ix.stagedFrom.entries)
+	for i := ix.stagedFrom.entries; i < ix.entries.n; i++ {
+		moved = append(moved, &ix.entries.chunks[i/chunkLen][i%chunkLen])
+	}
+	ix.facts = commit(ix.facts, ix.stagedFrom.facts)
+	ix.relations = commit(ix.relations, ix.stagedFrom.relations)
+	ix.befores = commit(ix.befores, ix.stagedFrom.befores)
+	ix.states = commit(ix.states, ix.stagedFrom.states)
+	ix.sameAs = commit(ix.sameAs, ix.stagedFrom.sameAs)
+	ix.lang = commit(ix.lang, ix.stagedFrom.lang)
+	for _, small := range []*[]Entry{&ix.answers, &ix.rules, &ix.functional, &ix.inertial, &ix.predSameAs, &ix.attacks, &ix.standing, &ix.ratify} {
+		if slices.ContainsFunc(*small, func(e Entry) bool { return e.Staged }) {
+			c := slices.Clone(*small)
+			for i := range c {
+				c[i].Staged = false
+			}
+			*small = c
+		}
+	}
+	ix.byID = ix.byID.with(moved)
+	return &ix
+}

@@ -1,0 +1,70 @@
+// Following commits: on a miss, the world of a commit is derived from the
+// cached world of one of its first-parent ancestors and the scope's diff
+// between the two (world.Advance), not compiled from scratch (DL-0281).
+// A materialize, a merge, or commits fetched by a sync then cost what they
+// changed, not what the scope holds.
+
+package author
+
+import (
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// maxFollow bounds the first parents walked back to a cached world: past
+// it the scope's diff is no longer small enough to be worth the walk (a
+// fresh compile reads everything once).
+const maxFollow = 32
+
+// build makes the world of a scope at a commit: derived from a cached
+// ancestor's when there is one within maxFollow first parents, else
+// compiled. derived reports an incremental derivation (an Advance that
+// had to compile, a removal say, is a compile).
+func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope string) (w *world.World, derived bool, err error) {
+	if from, fw, ok := c.cachedAncestor(s, commit, scope); ok {
+		return advanceTo(s, from, fw, commit, scope)
+	}
+	w, err = compileAtWith(s, commit, scope, c.dialects)
+	return w, false, err
+}
+
+// cachedAncestor walks the first parents of commit back to one whose world
+// of scope is cached and ready. A store it cannot read is no ancestor:
+// the compile reports what is wrong with it.
+func (c *worldCache) cachedAncestor(s *lorestore.Store, commit plumbing.Hash, scope string) (plumbing.Hash, *world.World, bool) {
+	h := commit
+	for range maxFollow {
+		p, ok, err := s.FirstParent(h)
+		if err != nil || !ok {
+			return plumbing.ZeroHash, nil, false
+		}
+		if w, ok := c.peek(p, scope); ok {
+			return p, w, true
+		}
+		h = p
+	}
+	return plumbing.ZeroHash, nil, false
+}
+
+// advanceTo derives the world of scope at commit from fw, its world at
+// from, and the scope's diff between the two commits.
+func advanceTo(s *lorestore.Store, from plumbing.Hash, fw *world.World, commit plumbing.Hash, scope string) (*world.World, bool, error) {
+	fsn, err := s.SnapshotAt(from)
+	if err != nil {
+		return nil, false, err
+	}
+	sn, err := s.SnapshotAt(commit)
+	if err != nil {
+		return nil, false, err
+	}
+	d, err := sn.ScopeDiff(fsn, scope)
+	if err != nil {
+		return nil, false, err
+	}
+	add := make([]world.Entry, len(d.Added))
+	for i, e := range d.Added {
+		add[i] = world.Entry{ID: e.ID, Object: e.Object}
+	}
+	return fw.Advance(add, d.Removed)
+}

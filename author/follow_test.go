@@ -1,0 +1,131 @@
+package author
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// sameWorld holds a followed world to a fresh compile of its commit:
+// findings, entities, questions, and every claim's grade.
+func sameWorld(t *testing.T, s *lorestore.Store, commit plumbing.Hash, scope string, got *world.World) {
+	t.Helper()
+	want, err := CompileAt(s, commit, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, read := range []func(*world.World) any{
+		func(w *world.World) any { return w.Findings() },
+		func(w *world.World) any { return w.Entities() },
+		func(w *world.World) any { return w.Questions() },
+	} {
+		g, _ := json.Marshal(read(got))
+		w, _ := json.Marshal(read(want))
+		if string(g) != string(w) {
+			t.Fatalf("the followed world differs from a compile:\n got  %s\n want %s", g, w)
+		}
+	}
+	sn, err := s.SnapshotAt(commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := LoadScope(sn, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if g, w := got.ClaimGrade(e.ID), want.ClaimGrade(e.ID); g != w {
+			t.Fatalf("claim %s grades %s, a compile %s", e.ID, g, w)
+		}
+	}
+}
+
+// headWorld opens a workspace on the serving branch's head and returns
+// the head and the workspace's base world.
+func (h *harness) headWorld() (plumbing.Hash, *world.World) {
+	h.t.Helper()
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	head, err := h.store.Head("main")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return head, h.worldOf(ws)
+}
+
+// TestMaterializeThenOpenDerives: after a materialize (and after a defeat,
+// whose world is filed with its records staged), the new head's world is
+// derived from the old one's, never compiled, and reads as a compile.
+func TestMaterializeThenOpenDerives(t *testing.T) {
+	h, ws, fact := defeatWorld(t) // one compile (the first open), one materialize
+	compiles, derives := h.svc.cache.compileCount(), h.svc.cache.deriveCount()
+	if compiles != 1 || derives != 1 {
+		t.Fatalf("open and materialize: %d compiles, %d derivations; want 1 and 1", compiles, derives)
+	}
+	head, w := h.headWorld()
+	sameWorld(t, h.store, head, "camelot", w)
+	h.ok("author.defeat", map[string]any{"workspace": ws, "claim_id": fact, "decision": "d-2", "defeated_decision": "d-1"})
+	for i := range 3 {
+		h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": "seen", "value": fmt.Sprint("harbour-", i), "provenance": cited("provisional", "d-1")})
+		h.ok("author.materialize", map[string]any{"workspace": ws})
+	}
+	head, w = h.headWorld()
+	if st := w.EvalStats(); st.Strata > 0 && st.Reused+st.Maintained == 0 {
+		t.Fatalf("the head's world evaluated every stratum from scratch: %+v", st)
+	}
+	if n := h.svc.cache.compileCount() - compiles; n != 0 {
+		t.Fatalf("%d compiles for a defeat, three materializes and an open", n)
+	}
+	if n := h.svc.cache.deriveCount() - derives; n != 3 {
+		t.Fatalf("%d derivations for three materializes, want 3", n)
+	}
+	sameWorld(t, h.store, head, "camelot", w)
+}
+
+// TestFollowCommitsMadeElsewhere: commits another writer made (or a sync
+// fetched) are followed from the last cached world within maxFollow
+// first parents; past that the head is compiled.
+func TestFollowCommitsMadeElsewhere(t *testing.T) {
+	h := newHarness(t, "camelot")
+	h.headWorld()
+	commitElsewhere := func(tag string, n int) {
+		for i := range n {
+			b := lorestore.NewBatch()
+			for _, o := range []objects.Object{
+				&objects.Entity{Kind: objects.KindPerson, Ident: fmt.Sprint(tag, i), Name: "P", Provenance: objects.Proposed("other")},
+				&objects.Fact{Entity: fmt.Sprint(tag, i), Key: "knows", Value: fmt.Sprint(tag, i/2), Provenance: objects.Proposed("other")},
+			} {
+				if _, err := b.Put("camelot", o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := h.store.Commit(b, lorestore.NewMessage("elsewhere", "materialize", "camelot"), lorestore.CommitOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cases := []struct {
+		name, tag         string
+		commits           int
+		compiles, derives int
+	}{
+		{"a few commits", "a", 5, 0, 1},
+		{"as many as are followed", "b", maxFollow, 0, 1},
+		{"more than are followed", "c", maxFollow + 1, 1, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			compiles, derives := h.svc.cache.compileCount(), h.svc.cache.deriveCount()
+			commitElsewhere(tc.tag, tc.commits)
+			head, w := h.headWorld()
+			if c, d := h.svc.cache.compileCount()-compiles, h.svc.cache.deriveCount()-derives; c != tc.compiles || d != tc.derives {
+				t.Fatalf("%d compiles and %d derivations, want %d and %d", c, d, tc.compiles, tc.derives)
+			}
+			sameWorld(t, h.store, head, "camelot", w)
+		})
+	}
+}
