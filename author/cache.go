@@ -66,11 +66,7 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	e.w, derived, e.err = c.build(s, commit, scope)
 	close(e.ready)
 	c.mu.Lock()
-	if derived {
-		c.derives++
-	} else {
-		c.compiles++
-	}
+	c.countLocked(derived)
 	if e.err != nil && c.entries[k] == e {
 		c.order.Remove(e.elem)
 		delete(c.entries, k)
@@ -94,6 +90,22 @@ func (c *worldCache) compileCount() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.compiles
+}
+
+// count notes a world built outside get (a merge's): derived
+// incrementally or compiled.
+func (c *worldCache) count(derived bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.countLocked(derived)
+}
+
+func (c *worldCache) countLocked(derived bool) {
+	if derived {
+		c.derives++
+	} else {
+		c.compiles++
+	}
 }
 
 // deriveCount reports how many worlds the cache has derived incrementally

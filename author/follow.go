@@ -8,6 +8,7 @@ package author
 
 import (
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -23,7 +24,7 @@ const maxFollow = 32
 // had to compile, a removal say, is a compile).
 func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope string) (w *world.World, derived bool, err error) {
 	if from, fw, ok := c.cachedAncestor(s, commit, scope); ok {
-		return advanceTo(s, from, fw, commit, scope)
+		return advanceTo(s, from, fw, commit, scope, nil)
 	}
 	w, err = compileAtWith(s, commit, scope, c.dialects)
 	return w, false, err
@@ -48,8 +49,9 @@ func (c *worldCache) cachedAncestor(s *lorestore.Store, commit plumbing.Hash, sc
 }
 
 // advanceTo derives the world of scope at commit from fw, its world at
-// from, and the scope's diff between the two commits.
-func advanceTo(s *lorestore.Store, from plumbing.Hash, fw *world.World, commit plumbing.Hash, scope string) (*world.World, bool, error) {
+// from, and the scope's diff between the two commits; objects the world
+// src (if any) holds committed are taken from it, not read again.
+func advanceTo(s *lorestore.Store, from plumbing.Hash, fw *world.World, commit plumbing.Hash, scope string, src *world.World) (*world.World, bool, error) {
 	fsn, err := s.SnapshotAt(from)
 	if err != nil {
 		return nil, false, err
@@ -58,7 +60,14 @@ func advanceTo(s *lorestore.Store, from plumbing.Hash, fw *world.World, commit p
 	if err != nil {
 		return nil, false, err
 	}
-	d, err := sn.ScopeDiff(fsn, scope)
+	var have func(objects.ID) (objects.Object, bool)
+	if src != nil {
+		have = func(id objects.ID) (objects.Object, bool) {
+			e, ok := src.Lookup(id)
+			return e.Object, ok && !e.Staged
+		}
+	}
+	d, err := sn.ScopeDiffWith(fsn, scope, have)
 	if err != nil {
 		return nil, false, err
 	}
@@ -67,4 +76,17 @@ func advanceTo(s *lorestore.Store, from plumbing.Hash, fw *world.World, commit p
 		add[i] = world.Entry{ID: e.ID, Object: e.Object}
 	}
 	return fw.Advance(add, d.Removed)
+}
+
+// mergedWorld is the world of one scope of a merge commit: ours (the
+// target's world) advanced by what the merge brought in, its diff against
+// the target, the objects taken from theirs where it holds them (they are
+// what the merge brought); Advance compiles the merged objects when it
+// cannot take them incrementally.
+func (s *Service) mergedWorld(r lorestore.MergeResult, scope string, ours, theirs *world.World) (*world.World, error) {
+	w, incremental, err := advanceTo(s.store, r.Target, ours, r.Commit, scope, theirs)
+	if err == nil {
+		s.cache.count(incremental)
+	}
+	return w, err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
@@ -127,5 +128,33 @@ func TestFollowCommitsMadeElsewhere(t *testing.T) {
 			}
 			sameWorld(t, h.store, head, "camelot", w)
 		})
+	}
+}
+
+// TestMergeDerives: the merged world of author.merge is the target's world
+// advanced by what the merge brought in, with no compile, and reads as a
+// compile of the merge commit.
+func TestMergeDerives(t *testing.T) {
+	h, ws := conflictSetup(t)
+	h.materializeOn("main", map[string]any{"entity": "galahad", "key": "father", "value": "lancelot", "provenance": citedProv("canon-1")})
+	h.materializeOn("retcon", map[string]any{"entity": "pellinore", "key": "title", "value": "king", "provenance": citedProv("canon-1")})
+	compiles, derives := h.svc.cache.compileCount(), h.svc.cache.deriveCount()
+	if r := h.ok("author.merge", map[string]any{"workspace": ws, "source": "retcon"}); r["merged"] != true {
+		t.Fatalf("merge %v", r)
+	}
+	head, w := h.headWorld()
+	if n := h.svc.cache.compileCount() - compiles; n != 0 {
+		t.Fatalf("%d compiles for a merge and an open on it", n)
+	}
+	if h.svc.cache.deriveCount() == derives {
+		t.Fatal("nothing was derived for the merge")
+	}
+	sameWorld(t, h.store, head, "camelot", w)
+	id, err := (&objects.Fact{Entity: "pellinore", Key: "title", Value: "king", Provenance: objects.Cited(objects.CitedRatified, "canon-1")}).ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.ClaimGrade(id) != datalog.Certain {
+		t.Fatal("the merged world lacks the source's fact")
 	}
 }

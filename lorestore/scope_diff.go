@@ -28,6 +28,14 @@ type ScopeDelta struct {
 // millions costs what k costs. A file whose name is kept but whose bytes
 // changed is read again (and so checked against its id).
 func (sn *Snapshot) ScopeDiff(from *Snapshot, scope string) (ScopeDelta, error) {
+	return sn.ScopeDiffWith(from, scope, nil)
+}
+
+// ScopeDiffWith is ScopeDiff taking the added objects that have knows from
+// it instead of reading them: objects are named by their content, so an
+// object of that id is the object (a merge takes the source side's from
+// its world). A nil have reads everything.
+func (sn *Snapshot) ScopeDiffWith(from *Snapshot, scope string, have func(objects.ID) (objects.Object, bool)) (ScopeDelta, error) {
 	if err := checkScope(scope); err != nil {
 		return ScopeDelta{}, err
 	}
@@ -50,11 +58,23 @@ func (sn *Snapshot) ScopeDiff(from *Snapshot, scope string) (ScopeDelta, error) 
 			return ScopeDelta{}, err
 		}
 	}
+	var known []Entry
+	if have != nil {
+		unknown := d.added[:0]
+		for _, f := range d.added {
+			if o, ok := have(f.id); ok {
+				known = append(known, Entry{ID: f.id, Object: o})
+			} else {
+				unknown = append(unknown, f)
+			}
+		}
+		d.added = unknown
+	}
 	added, err := sn.readFiles(d.added)
 	if err != nil {
 		return ScopeDelta{}, err
 	}
-	return ScopeDelta{Added: added, Removed: d.removed}, nil
+	return ScopeDelta{Added: append(known, added...), Removed: d.removed}, nil
 }
 
 // scopeWalk gathers what diffSection finds.
