@@ -158,3 +158,44 @@ func TestMergeDerives(t *testing.T) {
 		t.Fatal("the merged world lacks the source's fact")
 	}
 }
+
+// TestScopeConflictsDerives: the conflicts a store merge reports, from a
+// compiled base and three derived worlds, are those of four compiles.
+func TestScopeConflictsDerives(t *testing.T) {
+	h, _ := conflictSetup(t)
+	h.materializeOn("main", map[string]any{"entity": "galahad", "key": "father", "value": "lancelot", "provenance": citedProv("canon-1")})
+	h.materializeOn("retcon", map[string]any{"entity": "galahad", "key": "father", "value": "pellinore", "provenance": citedProv("canon-1")})
+	r, err := h.store.Merge("retcon", lorestore.MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ScopeConflicts(h.store, r.Base, r.Target, r.Source, r.Commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws [4]*world.World
+	for i, c := range []plumbing.Hash{r.Base, r.Target, r.Source, r.Commit} {
+		if ws[i], err = CompileAt(h.store, c, "camelot"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := world.MergeConflicts(ws[0], ws[1], ws[2], ws[3])
+	if len(want) == 0 {
+		t.Fatal("the seeded conflict is no conflict")
+	}
+	g, _ := json.Marshal(got["camelot"])
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) {
+		t.Fatalf("conflicts:\n got  %s\n want %s", g, w)
+	}
+	sameWorld(t, h.store, r.Commit, "camelot", mustMergeWorld(t, h, r))
+}
+
+func mustMergeWorld(t *testing.T, h *harness, r lorestore.MergeResult) *world.World {
+	t.Helper()
+	ws, err := mergeWorlds(h.store, r.Base, r.Target, r.Source, r.Commit, "camelot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws[3]
+}
