@@ -31,6 +31,7 @@ type worldCache struct {
 	// from an earlier commit's world (follow.go), for tests and benchmarks.
 	compiles int
 	derives  int
+	settles  int                // of derives: a materialized layer settled (follow.go)
 	dialects []*objects.Dialect // the project's, given to every world
 }
 
@@ -108,6 +109,14 @@ func (c *worldCache) countLocked(derived bool) {
 	}
 }
 
+// settleCount reports how many of the derivations settled a materialized
+// layer (follow.go).
+func (c *worldCache) settleCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.settles
+}
+
 // deriveCount reports how many worlds the cache has derived incrementally
 // from an earlier commit's.
 func (c *worldCache) deriveCount() int {
@@ -119,18 +128,20 @@ func (c *worldCache) deriveCount() int {
 // put files a world the caller built for a commit (a standing op stages
 // its records over the base world it committed on, so the next read of
 // that commit needs no compile). A world already cached, or being
-// compiled, for the key is left as it is: both are the same world.
-func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) {
+// compiled, for the key is left as it is: both are the same world. It
+// reports whether it filed w.
+func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) bool {
 	k := cacheKey{commit, scope}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.entries[k]; ok {
 		c.order.MoveToFront(e.elem)
-		return
+		return false
 	}
 	e := &cacheEntry{key: k, ready: make(chan struct{}), w: w}
 	close(e.ready)
 	e.elem = c.order.PushFront(e)
 	c.entries[k] = e
 	c.evict()
+	return true
 }

@@ -90,3 +90,52 @@ func (s *Service) mergedWorld(r lorestore.MergeResult, scope string, ours, their
 	}
 	return w, err
 }
+
+// settleMaterialized files, for a commit a workspace just made of exactly
+// its staged layer over its base, the workspace's world settled
+// (world.Settle): that layer is already lowered and evaluated there, so the
+// new head's world costs the staged tail, not a diff read and lowered
+// again. Only the names of the commit's scope diff are read (the objects
+// are the staged ones). It reports whether it filed one; when not (a
+// decision stamped the layer, the branch moved, a rule was left out), the
+// cache follows the commit as any other.
+func (s *Service) settleMaterialized(ws *Workspace, commit plumbing.Hash) bool {
+	if ws.fork != "" || len(ws.supposed) > 0 || ws.base.IsZero() {
+		return false
+	}
+	if p, ok, err := s.store.FirstParent(commit); err != nil || !ok || p != ws.base {
+		return false
+	}
+	from, err := s.store.SnapshotAt(ws.base)
+	if err != nil {
+		return false
+	}
+	sn, err := s.store.SnapshotAt(commit)
+	if err != nil {
+		return false
+	}
+	missing := false
+	d, err := sn.ScopeDiffWith(from, ws.scope, func(id objects.ID) (objects.Object, bool) {
+		if !ws.stagedSet[id] {
+			missing = true // not staged here: stop reading, the layer is not the commit
+			return nil, false
+		}
+		e, ok := ws.world.Lookup(id)
+		return e.Object, ok
+	})
+	if err != nil || missing || len(d.Removed) > 0 || len(d.Added) != len(ws.staged) {
+		return false
+	}
+	w, ok := ws.world.Settle()
+	if !ok {
+		return false
+	}
+	if !s.cache.put(commit, ws.scope, w) {
+		return false
+	}
+	s.cache.mu.Lock()
+	s.cache.derives++
+	s.cache.settles++
+	s.cache.mu.Unlock()
+	return true
+}

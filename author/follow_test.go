@@ -63,8 +63,8 @@ func (h *harness) headWorld() (plumbing.Hash, *world.World) {
 // derived from the old one's, never compiled, and reads as a compile.
 func TestMaterializeThenOpenDerives(t *testing.T) {
 	h, ws, fact := defeatWorld(t) // one compile (the first open), one materialize
-	compiles, derives := h.svc.cache.compileCount(), h.svc.cache.deriveCount()
-	if compiles != 1 || derives != 1 {
+	compiles, derives, settles := h.svc.cache.compileCount(), h.svc.cache.deriveCount(), h.svc.cache.settleCount()
+	if compiles != 1 || derives != 1 || settles != 1 {
 		t.Fatalf("open and materialize: %d compiles, %d derivations; want 1 and 1", compiles, derives)
 	}
 	head, w := h.headWorld()
@@ -81,8 +81,18 @@ func TestMaterializeThenOpenDerives(t *testing.T) {
 	if n := h.svc.cache.compileCount() - compiles; n != 0 {
 		t.Fatalf("%d compiles for a defeat, three materializes and an open", n)
 	}
-	if n := h.svc.cache.deriveCount() - derives; n != 3 {
-		t.Fatalf("%d derivations for three materializes, want 3", n)
+	if n := h.svc.cache.deriveCount() - derives; n != 3 || h.svc.cache.settleCount()-settles != 3 {
+		t.Fatalf("%d derivations (%d settled) for three materializes, want 3 (3)", n, h.svc.cache.settleCount()-settles)
+	}
+	sameWorld(t, h.store, head, "camelot", w)
+	// Under a decision the committed layer is the stamped one, not the
+	// staged: the cache follows the commit's diff instead.
+	h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": "seen", "value": "the-wall", "provenance": prop()})
+	h.ok("author.materialize", map[string]any{"workspace": ws, "decision": "d-1"})
+	head, w = h.headWorld()
+	if h.svc.cache.compileCount() != compiles || h.svc.cache.deriveCount()-derives != 4 || h.svc.cache.settleCount()-settles != 3 {
+		t.Fatalf("a stamped materialize: %d compiles, %d derivations, %d settled", h.svc.cache.compileCount()-compiles,
+			h.svc.cache.deriveCount()-derives, h.svc.cache.settleCount()-settles)
 	}
 	sameWorld(t, h.store, head, "camelot", w)
 }
