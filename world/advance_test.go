@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -96,7 +97,7 @@ func advanceDiff(got, want *World) string {
 	if g, w := fmt.Sprint(got.Entities()), fmt.Sprint(want.Entities()); g != w {
 		return fmt.Sprintf("entities %s, want %s", g, w)
 	}
-	if g, w := fmt.Sprint(got.Questions()), fmt.Sprint(want.Questions()); g != w {
+	if g, w := questionList(got), questionList(want); g != w {
 		return fmt.Sprintf("questions %s, want %s", g, w)
 	}
 	if got.ix.stagedFrom != want.ix.stagedFrom || got.authoredFrom != want.authoredFrom || got.authored.n != want.authored.n {
@@ -104,6 +105,16 @@ func advanceDiff(got, want *World) string {
 			want.ix.stagedFrom, want.authoredFrom, want.authored.n)
 	}
 	return ""
+}
+
+// questionList renders a world's questions by value (a question is named
+// by its claim id; the same object may be another pointer on each side).
+func questionList(w *World) string {
+	var b strings.Builder
+	for _, q := range w.Questions() {
+		fmt.Fprintf(&b, "%s %s staged %v answer %q\n", q.Question.Ident, q.Claim, q.Staged, q.Answer)
+	}
+	return b.String()
 }
 
 func TestAdvanceEqualsCompile(t *testing.T) {
