@@ -3,6 +3,7 @@ package author
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -208,4 +209,44 @@ func mustMergeWorld(t *testing.T, h *harness, r lorestore.MergeResult) *world.Wo
 		t.Fatal(err)
 	}
 	return ws[3]
+}
+
+// TestFollowRandomHistory: over random histories of materializes (plain
+// and under a decision), defeats and commits another writer made, the
+// head's world a workspace opens on is always a compile's, and only the
+// first open compiles.
+func TestFollowRandomHistory(t *testing.T) {
+	for seed := range uint64(4) {
+		r := rand.New(rand.NewPCG(seed, 21))
+		h, ws, fact := defeatWorld(t)
+		compiles := h.svc.cache.compileCount()
+		for step := range 14 {
+			switch r.IntN(5) {
+			case 0, 1:
+				for i := range 1 + r.IntN(3) {
+					h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": fmt.Sprint("k", r.IntN(3)),
+						"value": fmt.Sprint("v", step, "-", i), "provenance": cited("provisional", "d-1")})
+				}
+				h.ok("author.materialize", map[string]any{"workspace": ws})
+			case 2:
+				h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": fmt.Sprint("x", step), "name": "X", "provenance": prop()})
+				h.ok("author.materialize", map[string]any{"workspace": ws, "decision": "d-1"})
+			case 3:
+				h.ok("author.defeat", map[string]any{"workspace": ws, "claim_id": fact, "decision": fmt.Sprint("d-", step+2), "defeated_decision": "d-1"})
+			case 4:
+				b := lorestore.NewBatch()
+				if _, err := b.Put("camelot", &objects.Fact{Entity: "mireth", Key: "seen", Value: fmt.Sprint("w", step), Provenance: objects.Cited(objects.CitedProvisional, "d-1")}); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := h.store.Commit(b, lorestore.NewMessage("elsewhere", "materialize", "camelot"), lorestore.CommitOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			head, w := h.headWorld()
+			sameWorld(t, h.store, head, "camelot", w)
+		}
+		if n := h.svc.cache.compileCount() - compiles; n != 0 {
+			t.Fatalf("seed %d: %d compiles after the first open", seed, n)
+		}
+	}
 }
