@@ -80,6 +80,7 @@ func BenchmarkFollowMaterialize(b *testing.B) {
 	ws := dispatch(b, reg, "author.open", map[string]any{"scope": "big"})["workspace"].(string)
 	openCompile := time.Since(t0)
 	compiles := svc.cache.compileCount()
+	live0 := liveHeap()
 	b.ResetTimer()
 	var rounds []time.Duration
 	for it := 0; it < b.N; it++ {
@@ -89,13 +90,17 @@ func BenchmarkFollowMaterialize(b *testing.B) {
 		}
 		t0 := time.Now()
 		dispatch(b, reg, "author.materialize", map[string]any{"workspace": ws})
-		dispatch(b, reg, "author.open", map[string]any{"scope": "big"})
+		opened := dispatch(b, reg, "author.open", map[string]any{"scope": "big"})["workspace"]
 		rounds = append(rounds, time.Since(t0))
+		dispatch(b, reg, "author.discard", map[string]any{"workspace": opened}) // a reader done with it
 		if n := svc.cache.compileCount() - compiles; n != 0 {
 			b.Fatalf("%d compiles: the new head's world was not derived", n)
 		}
 	}
 	b.StopTimer()
+	// What the rounds left alive: the cache's worlds share all but what
+	// each commit changed, so this grows with the commits, not the world.
+	grown := float64(int64(liveHeap())-int64(live0)) / float64(b.N)
 	head, err := svc.store.Head("main")
 	if err != nil {
 		b.Fatal(err)
@@ -108,4 +113,5 @@ func BenchmarkFollowMaterialize(b *testing.B) {
 	b.ReportMetric(float64(openCompile.Milliseconds()), "first-open-ms")
 	b.ReportMetric(float64(rounds[len(rounds)/2].Microseconds())/1000, "materialize+open-ms")
 	b.ReportMetric(float64(time.Since(t0).Milliseconds()), "compile-head-ms")
+	b.ReportMetric(grown/(1<<10), "live-KiB/round")
 }
