@@ -31,21 +31,57 @@ func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope strin
 }
 
 // cachedAncestor walks the first parents of commit back to one whose world
-// of scope is cached and ready. A store it cannot read is no ancestor:
-// the compile reports what is wrong with it.
+// of scope is cached and ready; failing that, it asks whether one of the
+// most recently used cached worlds of scope is an ancestor by any parent
+// (a fast-forward to a head that merged ours as a second parent, as a
+// sync brings). A store it cannot read is no ancestor: the compile
+// reports what is wrong with it.
 func (c *worldCache) cachedAncestor(s *lorestore.Store, commit plumbing.Hash, scope string) (plumbing.Hash, *world.World, bool) {
 	h := commit
 	for range maxFollow {
 		p, ok, err := s.FirstParent(h)
 		if err != nil || !ok {
-			return plumbing.ZeroHash, nil, false
+			break
 		}
 		if w, ok := c.peek(p, scope); ok {
 			return p, w, true
 		}
 		h = p
 	}
+	for _, a := range c.recent(scope, maxAncestorChecks) {
+		if ok, err := s.IsAncestor(a, commit); err == nil && ok && a != commit {
+			if w, ok := c.peek(a, scope); ok {
+				return a, w, true
+			}
+		}
+	}
 	return plumbing.ZeroHash, nil, false
+}
+
+// maxAncestorChecks bounds the cached worlds asked about by ancestry: each
+// question may walk the history back to its root.
+const maxAncestorChecks = 2
+
+// recent lists the commits of up to n cached, ready worlds of scope, the
+// most recently used first.
+func (c *worldCache) recent(scope string, n int) []plumbing.Hash {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []plumbing.Hash
+	for el := c.order.Front(); el != nil && len(out) < n; el = el.Next() {
+		e := el.Value.(*cacheEntry)
+		if e.key.scope != scope {
+			continue
+		}
+		select {
+		case <-e.ready:
+			if e.err == nil {
+				out = append(out, e.key.commit)
+			}
+		default:
+		}
+	}
+	return out
 }
 
 // advanceTo derives the world of scope at commit from fw, its world at

@@ -99,8 +99,9 @@ func TestMaterializeThenOpenDerives(t *testing.T) {
 }
 
 // TestFollowCommitsMadeElsewhere: commits another writer made (or a sync
-// fetched) are followed from the last cached world within maxFollow
-// first parents; past that the head is compiled.
+// fetched) are followed from the last cached world, within maxFollow
+// first parents or, past that, by ancestry; with nothing cached the head
+// is compiled.
 func TestFollowCommitsMadeElsewhere(t *testing.T) {
 	h := newHarness(t, "camelot")
 	h.headWorld()
@@ -123,14 +124,19 @@ func TestFollowCommitsMadeElsewhere(t *testing.T) {
 	cases := []struct {
 		name, tag         string
 		commits           int
+		empty             bool // open with an empty cache
 		compiles, derives int
 	}{
-		{"a few commits", "a", 5, 0, 1},
-		{"as many as are followed", "b", maxFollow, 0, 1},
-		{"more than are followed", "c", maxFollow + 1, 1, 0},
+		{"a few commits", "a", 5, false, 0, 1},
+		{"as many as are followed", "b", maxFollow, false, 0, 1},
+		{"more than are followed: by ancestry", "c", maxFollow + 1, false, 0, 1},
+		{"nothing cached", "d", 1, true, 1, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.empty {
+				h.svc.cache = newWorldCache(16)
+			}
 			compiles, derives := h.svc.cache.compileCount(), h.svc.cache.deriveCount()
 			commitElsewhere(tc.tag, tc.commits)
 			head, w := h.headWorld()
@@ -250,3 +256,38 @@ func TestFollowRandomHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowSecondParent: a head whose first parents never meet a cached
+// world, but which merged one in as a second parent (a sync's fast-forward
+// to another replica's merge), follows it by ancestry.
+func TestFollowSecondParent(t *testing.T) {
+	h := newHarness(t, "camelot")
+	root := h.head("main")
+	h.commitObjects("main", "camelot", &objects.Entity{Kind: objects.KindPerson, Ident: "ours", Name: "O", Provenance: prop0})
+	ours, _ := h.headWorld() // compiled and cached
+	if _, err := h.store.CreateBranch("replica", root.String()); err != nil {
+		t.Fatal(err)
+	}
+	h.commitObjects("replica", "camelot", &objects.Entity{Kind: objects.KindPerson, Ident: "theirs", Name: "T", Provenance: prop0})
+	r, err := h.store.Merge("main", lorestore.MergeOptions{Target: "replica"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := h.store.FirstParent(r.Commit); first == ours {
+		t.Fatal("the merge's first parent is ours: nothing to find by ancestry")
+	}
+	if _, err := h.store.Merge("replica", lorestore.MergeOptions{FastForward: true}); err != nil {
+		t.Fatal(err)
+	}
+	compiles, derives := h.svc.cache.compileCount(), h.svc.cache.deriveCount()
+	head, w := h.headWorld()
+	if head != r.Commit || w == nil {
+		t.Fatalf("main is at %s, not the replica's merge %s", head, r.Commit)
+	}
+	if c, d := h.svc.cache.compileCount()-compiles, h.svc.cache.deriveCount()-derives; c != 0 || d != 1 {
+		t.Fatalf("%d compiles, %d derivations; want 0 and 1", c, d)
+	}
+	sameWorld(t, h.store, head, "camelot", w)
+}
+
+var prop0 = objects.Proposed("s-0")
