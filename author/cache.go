@@ -27,8 +27,11 @@ type worldCache struct {
 	max     int
 	order   *list.List // of *cacheEntry, most recent first
 	entries map[cacheKey]*cacheEntry
-	// compiles counts compilations, for tests and benchmarks.
+	// compiles counts worlds compiled from scratch, derives those derived
+	// from an earlier commit's world (follow.go), for tests and benchmarks.
 	compiles int
+	derives  int
+	settles  int                // of derives: a materialized layer settled (follow.go)
 	dialects []*objects.Dialect // the project's, given to every world
 }
 
@@ -57,20 +60,19 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	e := &cacheEntry{key: k, ready: make(chan struct{})}
 	e.elem = c.order.PushFront(e)
 	c.entries[k] = e
-	c.compiles++
 	c.evict()
 	c.mu.Unlock()
 
-	e.w, e.err = compileAtWith(s, commit, scope, c.dialects)
+	var derived bool
+	e.w, derived, e.err = c.build(s, commit, scope)
 	close(e.ready)
-	if e.err != nil {
-		c.mu.Lock()
-		if c.entries[k] == e {
-			c.order.Remove(e.elem)
-			delete(c.entries, k)
-		}
-		c.mu.Unlock()
+	c.mu.Lock()
+	c.countLocked(derived)
+	if e.err != nil && c.entries[k] == e {
+		c.order.Remove(e.elem)
+		delete(c.entries, k)
 	}
+	c.mu.Unlock()
 	return e.w, e.err
 }
 
@@ -83,28 +85,63 @@ func (c *worldCache) evict() {
 	}
 }
 
-// compileCount reports how many compilations the cache has started.
+// compileCount reports how many worlds the cache has compiled from
+// scratch (a derivation that had to compile counts here too).
 func (c *worldCache) compileCount() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.compiles
 }
 
+// count notes a world built outside get (a merge's): derived
+// incrementally or compiled.
+func (c *worldCache) count(derived bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.countLocked(derived)
+}
+
+func (c *worldCache) countLocked(derived bool) {
+	if derived {
+		c.derives++
+	} else {
+		c.compiles++
+	}
+}
+
+// settleCount reports how many of the derivations settled a materialized
+// layer (follow.go).
+func (c *worldCache) settleCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.settles
+}
+
+// deriveCount reports how many worlds the cache has derived incrementally
+// from an earlier commit's.
+func (c *worldCache) deriveCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.derives
+}
+
 // put files a world the caller built for a commit (a standing op stages
 // its records over the base world it committed on, so the next read of
 // that commit needs no compile). A world already cached, or being
-// compiled, for the key is left as it is: both are the same world.
-func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) {
+// compiled, for the key is left as it is: both are the same world. It
+// reports whether it filed w.
+func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) bool {
 	k := cacheKey{commit, scope}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.entries[k]; ok {
 		c.order.MoveToFront(e.elem)
-		return
+		return false
 	}
 	e := &cacheEntry{key: k, ready: make(chan struct{}), w: w}
 	close(e.ready)
 	e.elem = c.order.PushFront(e)
 	c.entries[k] = e
 	c.evict()
+	return true
 }

@@ -42,7 +42,9 @@ func CompileAt(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.W
 
 // ScopeConflicts reports, for every scope of the merged commit, the
 // conflicts merging ours and theirs over base brought (see
-// world.MergeConflicts). Scopes without conflicts are left out.
+// world.MergeConflicts). Scopes without conflicts are left out. Only the
+// base is compiled: both sides are derived from it, and the merge from
+// ours, by their scope diffs (DL-0284).
 func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash) (map[string][]world.Conflict, error) {
 	sn, err := s.SnapshotAt(merged)
 	if err != nil {
@@ -54,15 +56,32 @@ func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash
 	}
 	out := map[string][]world.Conflict{}
 	for _, scope := range scopes {
-		var ws [4]*world.World
-		for i, c := range []plumbing.Hash{base, ours, theirs, merged} {
-			if ws[i], err = CompileAt(s, c, scope); err != nil {
-				return nil, err
-			}
+		ws, err := mergeWorlds(s, base, ours, theirs, merged, scope)
+		if err != nil {
+			return nil, err
 		}
 		if cs := world.MergeConflicts(ws[0], ws[1], ws[2], ws[3]); len(cs) > 0 {
 			out[scope] = cs
 		}
 	}
 	return out, nil
+}
+
+// mergeWorlds is the world of scope at base (compiled), ours and theirs
+// (advanced from base) and merged (advanced from ours, the objects it
+// brought taken from theirs).
+func mergeWorlds(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash, scope string) ([4]*world.World, error) {
+	var ws [4]*world.World
+	var err error
+	if ws[0], err = CompileAt(s, base, scope); err != nil {
+		return ws, err
+	}
+	if ws[1], _, err = advanceTo(s, base, ws[0], ours, scope, nil); err != nil {
+		return ws, err
+	}
+	if ws[2], _, err = advanceTo(s, base, ws[0], theirs, scope, nil); err != nil {
+		return ws, err
+	}
+	ws[3], _, err = advanceTo(s, ours, ws[1], merged, scope, ws[2])
+	return ws, err
 }

@@ -479,6 +479,7 @@ func (s *Service) afterMaterialize(ws *Workspace, commit plumbing.Hash) error {
 	if commit == ws.base {
 		return nil
 	}
+	s.settleMaterialized(ws, commit)
 	bw, err := s.baseWorld(commit, ws.scope)
 	if err != nil {
 		return err

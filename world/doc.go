@@ -20,5 +20,7 @@
 // stage.go): the new world shares its index and program with the old one,
 // the engine re-evaluates only what the change reaches, and only the
 // checks it feeds run again — equal, finding for finding and grade for
-// grade, to a fresh Compile.
+// grade, to a fresh Compile. World.Advance likewise gives a commit's
+// world from an earlier commit's and the objects the commit added (see
+// advance.go), and World.Settle commits a staged layer.
 package world

@@ -250,10 +250,40 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	ptrs := make([]*Entry, len(fresh))
 	for i := range fresh {
 		ptrs[i] = &fresh[i]
-		n.file(fresh[i])
 	}
+	n.fileAll(fresh)
 	n.byID = ix.byID.with(ptrs)
 	return &n, fresh
+}
+
+// fileAll files entries as file does, appending those of the big kinds to
+// their vectors once per kind: one append per entry would copy the
+// vector's chunk list and last chunk each time (a commit of thousands of
+// facts advanced at once, DL-0280).
+func (ix *index) fileAll(es []Entry) {
+	big := map[objects.Type][]Entry{}
+	var lang []Entry // in arrival order, as file keeps it
+	for _, e := range es {
+		switch t := e.Object.Type(); t {
+		case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
+			big[t] = append(big[t], e)
+		case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
+			lang = append(lang, e)
+		default:
+			ix.file(e)
+		}
+	}
+	for _, e := range big[objects.TypeFact] {
+		if e.Object.(*objects.Fact).Key == answerKey {
+			ix.answers = append(ix.answers[:len(ix.answers):len(ix.answers)], e)
+		}
+	}
+	ix.facts = ix.facts.append(big[objects.TypeFact]...)
+	ix.relations = ix.relations.append(big[objects.TypeRelation]...)
+	ix.befores = ix.befores.append(big[objects.TypeBefore]...)
+	ix.states = ix.states.append(big[objects.TypeState]...)
+	ix.sameAs = ix.sameAs.append(big[objects.TypeSameAs]...)
+	ix.lang = ix.lang.append(lang...)
 }
 
 // discard returns an index without the staged entries named in ids,

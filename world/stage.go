@@ -121,9 +121,26 @@ func (w *World) ruleNamed(name string) bool {
 // stageAtoms is the incremental path; ok is false when it does not apply.
 func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 	entries := make([]Entry, 0, len(add))
+	for _, o := range add {
+		if !w.atomKind(o) {
+			return nil, false, nil
+		}
+		id, err := o.ID()
+		if err != nil {
+			return nil, true, err
+		}
+		entries = append(entries, Entry{ID: id, Object: o, Staged: true})
+	}
+	return w.addEntries(entries)
+}
+
+// addEntries adds entries (staged, or committed for Advance) on the
+// incremental path; ok is false when it does not apply.
+func (w *World) addEntries(entries []Entry) (*World, bool, error) {
 	names := false
 	ruleNames := map[string]bool{}
-	for _, o := range add {
+	for _, e := range entries {
+		o := e.Object
 		if !w.atomKind(o) {
 			return nil, false, nil
 		}
@@ -133,11 +150,6 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 			}
 			ruleNames[r.Name] = true
 		}
-		id, err := o.ID()
-		if err != nil {
-			return nil, true, err
-		}
-		entries = append(entries, Entry{ID: id, Object: o, Staged: true})
 		switch o.(type) {
 		case *objects.Entity, *objects.Event:
 			names = true

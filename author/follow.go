@@ -1,0 +1,177 @@
+// Following commits: on a miss, the world of a commit is derived from the
+// cached world of one of its first-parent ancestors and the scope's diff
+// between the two (world.Advance), not compiled from scratch (DL-0281).
+// A materialize, a merge, or commits fetched by a sync then cost what they
+// changed, not what the scope holds.
+
+package author
+
+import (
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// maxFollow bounds the first parents walked back to a cached world: past
+// it the scope's diff is no longer small enough to be worth the walk (a
+// fresh compile reads everything once).
+const maxFollow = 32
+
+// build makes the world of a scope at a commit: derived from a cached
+// ancestor's when there is one within maxFollow first parents, else
+// compiled. derived reports an incremental derivation (an Advance that
+// had to compile, a removal say, is a compile).
+func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope string) (w *world.World, derived bool, err error) {
+	if from, fw, ok := c.cachedAncestor(s, commit, scope); ok {
+		return advanceTo(s, from, fw, commit, scope, nil)
+	}
+	w, err = compileAtWith(s, commit, scope, c.dialects)
+	return w, false, err
+}
+
+// cachedAncestor walks the first parents of commit back to one whose world
+// of scope is cached and ready; failing that, it asks whether one of the
+// most recently used cached worlds of scope is an ancestor by any parent
+// (a fast-forward to a head that merged ours as a second parent, as a
+// sync brings). A store it cannot read is no ancestor: the compile
+// reports what is wrong with it.
+func (c *worldCache) cachedAncestor(s *lorestore.Store, commit plumbing.Hash, scope string) (plumbing.Hash, *world.World, bool) {
+	h := commit
+	for range maxFollow {
+		p, ok, err := s.FirstParent(h)
+		if err != nil || !ok {
+			break
+		}
+		if w, ok := c.peek(p, scope); ok {
+			return p, w, true
+		}
+		h = p
+	}
+	for _, a := range c.recent(scope, maxAncestorChecks) {
+		if ok, err := s.IsAncestor(a, commit); err == nil && ok && a != commit {
+			if w, ok := c.peek(a, scope); ok {
+				return a, w, true
+			}
+		}
+	}
+	return plumbing.ZeroHash, nil, false
+}
+
+// maxAncestorChecks bounds the cached worlds asked about by ancestry: each
+// question may walk the history back to its root.
+const maxAncestorChecks = 2
+
+// recent lists the commits of up to n cached, ready worlds of scope, the
+// most recently used first.
+func (c *worldCache) recent(scope string, n int) []plumbing.Hash {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []plumbing.Hash
+	for el := c.order.Front(); el != nil && len(out) < n; el = el.Next() {
+		e := el.Value.(*cacheEntry)
+		if e.key.scope != scope {
+			continue
+		}
+		select {
+		case <-e.ready:
+			if e.err == nil {
+				out = append(out, e.key.commit)
+			}
+		default:
+		}
+	}
+	return out
+}
+
+// advanceTo derives the world of scope at commit from fw, its world at
+// from, and the scope's diff between the two commits; objects the world
+// src (if any) holds committed are taken from it, not read again.
+func advanceTo(s *lorestore.Store, from plumbing.Hash, fw *world.World, commit plumbing.Hash, scope string, src *world.World) (*world.World, bool, error) {
+	fsn, err := s.SnapshotAt(from)
+	if err != nil {
+		return nil, false, err
+	}
+	sn, err := s.SnapshotAt(commit)
+	if err != nil {
+		return nil, false, err
+	}
+	var have func(objects.ID) (objects.Object, bool)
+	if src != nil {
+		have = func(id objects.ID) (objects.Object, bool) {
+			e, ok := src.Lookup(id)
+			return e.Object, ok && !e.Staged
+		}
+	}
+	d, err := sn.ScopeDiffWith(fsn, scope, have)
+	if err != nil {
+		return nil, false, err
+	}
+	add := make([]world.Entry, len(d.Added))
+	for i, e := range d.Added {
+		add[i] = world.Entry{ID: e.ID, Object: e.Object}
+	}
+	return fw.Advance(add, d.Removed)
+}
+
+// mergedWorld is the world of one scope of a merge commit: ours (the
+// target's world) advanced by what the merge brought in, its diff against
+// the target, the objects taken from theirs where it holds them (they are
+// what the merge brought); Advance compiles the merged objects when it
+// cannot take them incrementally.
+func (s *Service) mergedWorld(r lorestore.MergeResult, scope string, ours, theirs *world.World) (*world.World, error) {
+	w, incremental, err := advanceTo(s.store, r.Target, ours, r.Commit, scope, theirs)
+	if err == nil {
+		s.cache.count(incremental)
+	}
+	return w, err
+}
+
+// settleMaterialized files, for a commit a workspace just made of exactly
+// its staged layer over its base, the workspace's world settled
+// (world.Settle): that layer is already lowered and evaluated there, so the
+// new head's world costs the staged tail, not a diff read and lowered
+// again. Only the names of the commit's scope diff are read (the objects
+// are the staged ones). It reports whether it filed one; when not (a
+// decision stamped the layer, the branch moved, a rule was left out), the
+// cache follows the commit as any other.
+func (s *Service) settleMaterialized(ws *Workspace, commit plumbing.Hash) bool {
+	if ws.fork != "" || len(ws.supposed) > 0 || ws.base.IsZero() {
+		return false
+	}
+	if p, ok, err := s.store.FirstParent(commit); err != nil || !ok || p != ws.base {
+		return false
+	}
+	from, err := s.store.SnapshotAt(ws.base)
+	if err != nil {
+		return false
+	}
+	sn, err := s.store.SnapshotAt(commit)
+	if err != nil {
+		return false
+	}
+	missing := false
+	d, err := sn.ScopeDiffWith(from, ws.scope, func(id objects.ID) (objects.Object, bool) {
+		if !ws.stagedSet[id] {
+			missing = true // not staged here: stop reading, the layer is not the commit
+			return nil, false
+		}
+		e, ok := ws.world.Lookup(id)
+		return e.Object, ok
+	})
+	if err != nil || missing || len(d.Removed) > 0 || len(d.Added) != len(ws.staged) {
+		return false
+	}
+	w, ok := ws.world.Settle()
+	if !ok {
+		return false
+	}
+	if !s.cache.put(commit, ws.scope, w) {
+		return false
+	}
+	s.cache.mu.Lock()
+	s.cache.derives++
+	s.cache.settles++
+	s.cache.mu.Unlock()
+	return true
+}
