@@ -10,7 +10,7 @@ FUZZTIME    ?= 60s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
-.PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large fuzz demo clean
+.PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-scale fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
@@ -62,6 +62,15 @@ bench:
 LARGE_MB ?= 50
 bench-large:
 	bench/check-large.sh $(LARGE_MB)
+
+# Stores of SCALE lore objects in one commit with an 18-rule world (issue 13):
+# build, cold open, staged add p50/p99, log/show against git, bytes per
+# object against git repack -adf. SCALE=10M for the 10M store, 100k for a
+# quick run (a comma list runs several). Not part of make test.
+SCALE ?= 1M,3M
+bench-scale:
+	mkdir -p .benchtmp
+	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)'
 
 # Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
 fuzz:

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunSizeSmall runs the whole benchmark on a 300-object store with
+// the real deloreis binary and git: every step must finish and every row
+// of the table carry a figure.
+func TestRunSizeSmall(t *testing.T) {
+	work := t.TempDir()
+	bin := filepath.Join(work, "deloreis")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/deloreis/deloreis/cmd/deloreis").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cfg := &config{work: work, bin: bin, adds: 30, runs: 2, maxRSS: 2 << 30}
+	r := &runner{env: benchEnv(), maxRSS: cfg.maxRSS}
+	res, err := runSize(cfg, r, size{label: "300", n: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.decls != 318 || res.persons != 30 {
+		t.Errorf("%d objects over %d persons, want 318 over 30", res.decls, res.persons)
+	}
+	for name, s := range map[string]sample{"build": res.build, "tail": res.tail, "open": res.openFirst, "again": res.again,
+		"log": res.log, "git log": res.gitLog, "show": res.show, "git show": res.gitShow,
+		"show big": res.showBig, "git show big": res.gitShowBig, "repack": res.disk.repack} {
+		if !s.ok() || s.wall <= 0 || s.rss <= 0 {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+	if res.again.runs != 1 {
+		t.Errorf("check again ran %d times, want runs-1 = 1", res.again.runs)
+	}
+	sv := res.serve
+	if sv.err != "" || len(sv.adds) != 30 || sv.openCold <= 0 || sv.openWarm <= 0 || sv.rssOpen <= 0 || sv.rssEnd < sv.rssOpen {
+		t.Errorf("serve: %+v", sv)
+	}
+	if sv.gcShare < 0 || sv.gcShare > 1 {
+		t.Errorf("GC share %v is not a fraction", sv.gcShare)
+	}
+	if res.disk.err != "" || res.disk.store <= 0 || res.disk.repacked <= 0 {
+		t.Errorf("disk: %+v", res.disk)
+	}
+	var b bytes.Buffer
+	printSize(&b, res)
+	if strings.Contains(b.String(), "failed") || strings.Count(b.String(), "\n") != 16 {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// TestRunnerMemoryCap: a process past the cap is killed and its result
+// says so, well before it would have ended by itself.
+func TestRunnerMemoryCap(t *testing.T) {
+	r := &runner{maxRSS: 1 << 10}
+	t0 := time.Now()
+	p := r.run(nil, "sleep", "10")
+	if p.err == nil || !strings.Contains(p.err.Error(), "killed: resident memory passed") {
+		t.Fatalf("err = %v, want the cap's kill", p.err)
+	}
+	if time.Since(t0) > 5*time.Second {
+		t.Errorf("the kill took %v", time.Since(t0))
+	}
+	free := &runner{maxRSS: 1 << 30}
+	if p := free.run(nil, "sh", "-c", "exit 3"); p.err == nil || !strings.Contains(p.err.Error(), "exit status 3") {
+		t.Errorf("a failing command: err = %v", p.err)
+	}
+	if p := free.run(nil, "true"); p.err != nil || p.rss <= 0 {
+		t.Errorf("true: %+v", p)
+	}
+}
