@@ -66,11 +66,13 @@ bench-large:
 # Stores of SCALE lore objects in one commit with an 18-rule world (issue 13):
 # build, cold open, staged add p50/p99, log/show against git, bytes per
 # object against git repack -adf. SCALE=10M for the 10M store, 100k for a
-# quick run (a comma list runs several). Not part of make test.
+# quick run (a comma list runs several). IMPORT_FLAGS are the build's
+# `deloreis import` flags. Not part of make test.
 SCALE ?= 1M,3M
+IMPORT_FLAGS ?= --materialize
 bench-scale:
 	mkdir -p .benchtmp
-	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)'
+	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)'
 
 # Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
 fuzz:

@@ -171,7 +171,7 @@ func TestPrintSizeGolden(t *testing.T) {
 		adds[i] = time.Duration(50+i) * time.Microsecond
 	}
 	r := &sizeResult{
-		label: "100k", decls: 100_018, persons: 10_000, fileBytes: 4_213_793, load: "1.25 1.52 1.98",
+		label: "100k", decls: 100_018, persons: 10_000, fileBytes: 4_213_793, load: "1.25 1.52 1.98", importFlags: "--materialize",
 		build: s(2700, 362, 1), tail: s(1900, 375, 1), openFirst: s(1160, 195, 1), again: s(1150, 194, 4),
 		cache: "none persisted (the first open left no file in the store), so this open compiles again",
 		serve: serveResult{openCold: 1210 * time.Millisecond, openWarm: 2500 * time.Microsecond, rssOpen: 206 << 20,

@@ -39,6 +39,9 @@ type config struct {
 	runs   int
 	maxRSS int64
 	keep   bool
+	// importFlags are the build's flags for `deloreis import`: today
+	// --materialize, a streaming bulk mode's flag once import has one.
+	importFlags []string
 }
 
 // size is one store size: its label and object count.
@@ -69,12 +72,14 @@ func parseFlags(args []string) (*config, error) {
 	fs.IntVar(&cfg.runs, "runs", 0, "runs of each cold-process figure (default 5 below 1M objects, else 3)")
 	maxRSS := fs.String("maxrss", "6G", "kill a measured process whose resident memory passes this (K, M, G)")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep each size's store and .dli file")
+	importFlags := fs.String("import-flags", "--materialize", "flags of the build's `deloreis import` (space separated)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	cfg.importFlags = strings.Fields(*importFlags)
 	var err error
 	if cfg.sizes, err = parseSizes(*scale); err != nil {
 		return nil, err

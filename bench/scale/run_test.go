@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -14,11 +17,8 @@ import (
 // of the table carry a figure.
 func TestRunSizeSmall(t *testing.T) {
 	work := t.TempDir()
-	bin := filepath.Join(work, "deloreis")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/deloreis/deloreis/cmd/deloreis").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cfg := &config{work: work, bin: bin, adds: 30, runs: 2, maxRSS: 2 << 30}
+	bin := deloreisBinary(t)
+	cfg := &config{work: work, bin: bin, adds: 30, runs: 2, maxRSS: 2 << 30, importFlags: []string{"--materialize"}}
 	r := &runner{env: benchEnv(), maxRSS: cfg.maxRSS}
 	res, err := runSize(cfg, r, size{label: "300", n: 300})
 	if err != nil {
@@ -52,6 +52,54 @@ func TestRunSizeSmall(t *testing.T) {
 	if strings.Contains(b.String(), "failed") || strings.Count(b.String(), "\n") != 16 {
 		t.Errorf("table:\n%s", b.String())
 	}
+}
+
+// TestRunSizeDryBuild: a build that commits nothing (import without
+// --materialize) is a failed build, not a store to measure.
+func TestRunSizeDryBuild(t *testing.T) {
+	cfg := &config{work: t.TempDir(), bin: deloreisBinary(t), adds: 1, runs: 1, maxRSS: 2 << 30}
+	res, err := runSize(cfg, &runner{env: benchEnv(), maxRSS: cfg.maxRSS}, size{label: "dry", n: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.build.err, "main has 1 commits after this step, want 2") || res.tail.runs != 0 {
+		t.Errorf("build %+v, tail %+v", res.build, res.tail)
+	}
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// TestMain removes the built binary after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// deloreisBinary builds cmd/deloreis once for the tests.
+func deloreisBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "bench-scale-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "deloreis")
+		if out, err := exec.Command("go", "build", "-o", binPath, "github.com/deloreis/deloreis/cmd/deloreis").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
 }
 
 // TestRunnerMemoryCap: a process past the cap is killed and its result

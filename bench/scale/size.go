@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -32,11 +34,18 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 	}
 	store := filepath.Join(proj, ".lore")
 	fmt.Fprintf(os.Stderr, "bench-scale %s: building %d objects…\n", sz.label, res.decls)
-	res.build = build(r, cfg.bin, proj, files.world)
+	res.importFlags = strings.Join(cfg.importFlags, " ")
+	res.build = build(r, cfg.bin, proj, files.world, cfg.importFlags)
+	if res.build.ok() {
+		res.build.err = commitCount(store, 2) // init and the build: a dry run is no build
+	}
 	if !res.build.ok() {
 		return res, nil // nothing else to measure; the table says why
 	}
 	res.tail = r.once(nil, cfg.bin, "import", "--project", proj, "--materialize", files.tail)
+	if res.tail.ok() {
+		res.tail.err = commitCount(store, 3)
+	}
 	runs := cfg.runs
 	if runs == 0 {
 		runs = 5
@@ -53,11 +62,26 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 	return res, nil
 }
 
-// build makes the store's one big commit through the user path. Today
-// that is `deloreis import --materialize` of the generated file; when
-// import gains a streaming bulk mode, this is the one place to switch.
-func build(r *runner, bin, proj, file string) sample {
-	return r.once(nil, bin, "import", "--project", proj, "--materialize", file)
+// build makes the store's one big commit through the user path:
+// `deloreis import` of the generated file with flags (today
+// --materialize; a streaming bulk mode's flag once import has one, given
+// by -import-flags). This is the one place the builder is chosen.
+func build(r *runner, bin, proj, file string, flags []string) sample {
+	args := append([]string{bin, "import", "--project", proj}, flags...)
+	return r.once(nil, append(args, file)...)
+}
+
+// commitCount checks that main has want commits, as real git counts
+// them; it returns the problem, or "".
+func commitCount(store string, want int) string {
+	out, err := exec.Command("git", "--git-dir", store, "rev-list", "--count", "main").Output()
+	if err != nil {
+		return "git rev-list: " + err.Error()
+	}
+	if got, _ := strconv.Atoi(strings.TrimSpace(string(out))); got != want {
+		return fmt.Sprintf("main has %d commits after this step, want %d: nothing was committed", got, want)
+	}
+	return ""
 }
 
 // benchFiles are the generated .dli files of one size.

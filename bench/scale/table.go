@@ -16,6 +16,8 @@ type sizeResult struct {
 	persons   int
 	fileBytes int64
 	load      string // /proc/loadavg when the size started
+	// importFlags are the build's `deloreis import` flags.
+	importFlags string
 
 	build, tail      sample
 	openFirst, again sample
@@ -54,7 +56,7 @@ func printSize(out io.Writer, r *sizeResult) {
 	if r.build.ok() && r.decls > 0 {
 		perObj = fmt.Sprintf("%.1f µs/object", float64(r.build.wall.Nanoseconds())/float64(r.decls)/1e3)
 	}
-	row("build: import --materialize (one commit)", r.build, perObj)
+	row("build: import "+r.importFlags+" (one commit)", r.build, perObj)
 	row("second commit: import --materialize 10 facts", r.tail, "stages over the head's world, then commits")
 	row("open: check, first (no compiled world)", r.openFirst, "one-fact file over the scope's head")
 	row(fmt.Sprintf("open: check, again (median of %d)", r.again.runs), r.again, "compiled world: "+r.cache)
