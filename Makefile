@@ -67,12 +67,14 @@ bench-large:
 # build, cold open, staged add p50/p99, log/show against git, bytes per
 # object against git repack -adf. SCALE=10M for the 10M store, 100k for a
 # quick run (a comma list runs several). IMPORT_FLAGS are the build's
-# `deloreis import` flags. Not part of make test.
+# `deloreis import` flags; a measured process past MAXRSS is killed. Not
+# part of make test.
 SCALE ?= 1M,3M
 IMPORT_FLAGS ?= --materialize
+MAXRSS ?= 6G
 bench-scale:
 	mkdir -p .benchtmp
-	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)'
+	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)' -maxrss '$(MAXRSS)'
 
 # Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
 fuzz:

@@ -172,10 +172,11 @@ func TestPrintSizeGolden(t *testing.T) {
 	}
 	r := &sizeResult{
 		label: "100k", decls: 100_018, persons: 10_000, fileBytes: 4_213_793, load: "1.25 1.52 1.98", importFlags: "--materialize",
-		build: s(2700, 362, 1), tail: s(1900, 375, 1), openFirst: s(1160, 195, 1), again: s(1150, 194, 4),
+		build: s(2700, 362, 1), openFirst: s(1160, 195, 1), again: s(1150, 194, 4),
 		cache: "none persisted (the first open left no file in the store), so this open compiles again",
 		serve: serveResult{openCold: 1210 * time.Millisecond, openWarm: 2500 * time.Microsecond, rssOpen: 206 << 20,
-			adds: adds, gcShare: 0.123, gcs: 7, rssEnd: 304 << 20},
+			adds: adds, gcShare: 0.123, gcs: 7, rssAdds: 304 << 20, materialize: 850 * time.Millisecond,
+			openNew: 1800 * time.Millisecond, rssEnd: 402 << 20},
 		log: s(34, 17, 5), gitLog: s(2, 8, 5), show: s(28, 26, 5), gitShow: sample{err: "exit status 128: fatal: bad revision"},
 		showBig: sample{err: "killed: resident memory passed the 6.00 GiB cap"}, gitShowBig: s(420, 60, 5),
 		disk: diskResult{store: 21_900_000, repacked: 18_100_000, repack: s(3170, 53, 1)},

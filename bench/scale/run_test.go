@@ -27,7 +27,7 @@ func TestRunSizeSmall(t *testing.T) {
 	if res.decls != 318 || res.persons != 30 {
 		t.Errorf("%d objects over %d persons, want 318 over 30", res.decls, res.persons)
 	}
-	for name, s := range map[string]sample{"build": res.build, "tail": res.tail, "open": res.openFirst, "again": res.again,
+	for name, s := range map[string]sample{"build": res.build, "open": res.openFirst, "again": res.again,
 		"log": res.log, "git log": res.gitLog, "show": res.show, "git show": res.gitShow,
 		"show big": res.showBig, "git show big": res.gitShowBig, "repack": res.disk.repack} {
 		if !s.ok() || s.wall <= 0 || s.rss <= 0 {
@@ -38,7 +38,8 @@ func TestRunSizeSmall(t *testing.T) {
 		t.Errorf("check again ran %d times, want runs-1 = 1", res.again.runs)
 	}
 	sv := res.serve
-	if sv.err != "" || len(sv.adds) != 30 || sv.openCold <= 0 || sv.openWarm <= 0 || sv.rssOpen <= 0 || sv.rssEnd < sv.rssOpen {
+	if sv.err != "" || len(sv.adds) != 30 || sv.openCold <= 0 || sv.openWarm <= 0 || sv.materialize <= 0 || sv.openNew <= 0 ||
+		sv.rssOpen <= 0 || sv.rssAdds < sv.rssOpen || sv.rssEnd < sv.rssAdds {
 		t.Errorf("serve: %+v", sv)
 	}
 	if sv.gcShare < 0 || sv.gcShare > 1 {
@@ -49,7 +50,7 @@ func TestRunSizeSmall(t *testing.T) {
 	}
 	var b bytes.Buffer
 	printSize(&b, res)
-	if strings.Contains(b.String(), "failed") || strings.Count(b.String(), "\n") != 16 {
+	if strings.Contains(b.String(), "failed") || strings.Count(b.String(), "\n") != 17 {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
@@ -62,8 +63,8 @@ func TestRunSizeDryBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.build.err, "main has 1 commits after this step, want 2") || res.tail.runs != 0 {
-		t.Errorf("build %+v, tail %+v", res.build, res.tail)
+	if !strings.Contains(res.build.err, "main has 1 commits after this step, want 2") || res.openFirst.runs != 0 {
+		t.Errorf("build %+v, open %+v", res.build, res.openFirst)
 	}
 }
 

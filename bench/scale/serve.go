@@ -21,8 +21,12 @@ type serveResult struct {
 	adds     []time.Duration
 	gcShare  float64 // GC CPU over process CPU while the adds ran
 	gcs      int     // collections while the adds ran
-	rssEnd   int64   // peak RSS at the end
-	err      string
+	rssAdds  int64   // peak RSS after the adds
+	// materialize commits 10 facts staged in a second workspace; openNew
+	// is the author.open of the new head that follows.
+	materialize, openNew time.Duration
+	rssEnd               int64 // peak RSS at the end
+	err                  string
 
 	window [2]time.Duration // the adds, since the process began
 	cpu    time.Duration    // the process's CPU over the window
@@ -129,7 +133,9 @@ func serveBench(r *runner, bin, proj string, np, adds int) serveResult {
 	return res
 }
 
-// drive is the session's requests: two opens, then the adds.
+// drive is the session's requests: two opens, the timed adds in the
+// first workspace, then a 10-fact commit from the second and an open of
+// the new head.
 func (s *session) drive(np, adds int) (serveResult, error) {
 	var res serveResult
 	m, _, err := s.call("author.open", map[string]any{"scope": scopeName})
@@ -140,9 +146,11 @@ func (s *session) drive(np, adds int) (serveResult, error) {
 	ws, _ := m["workspace"].(string)
 	pid := s.cmd.Process.Pid
 	res.rssOpen = procStatus(pid, "VmHWM")
-	if _, res.openWarm, err = s.call("author.open", map[string]any{"scope": scopeName}); err != nil {
+	m, res.openWarm, err = s.call("author.open", map[string]any{"scope": scopeName})
+	if err != nil {
 		return res, err
 	}
+	ws2, _ := m["workspace"].(string)
 	cpu0, t0 := procCPU(pid), time.Since(s.start)
 	for i := 0; i < adds; i++ {
 		_, took, err := s.call("author.add_fact", stagedFact(ws, i, np))
@@ -153,8 +161,34 @@ func (s *session) drive(np, adds int) (serveResult, error) {
 	}
 	res.window = [2]time.Duration{t0, time.Since(s.start)}
 	res.cpu = procCPU(pid) - cpu0
+	res.rssAdds = procStatus(pid, "VmHWM")
+	if err := s.commitTail(ws2, np, &res); err != nil {
+		return res, err
+	}
 	res.rssEnd = procStatus(pid, "VmHWM")
 	return res, nil
+}
+
+// commitTail stages 10 facts in workspace ws, materializes them, and
+// opens the scope again on the new head.
+func (s *session) commitTail(ws string, np int, res *serveResult) error {
+	for i := 0; i < 10; i++ {
+		f := map[string]any{"workspace": ws, "entity": fmt.Sprintf("p-%d", (i*7919)%np), "key": "epithet",
+			"value": fmt.Sprintf("e%d", i), "provenance": map[string]any{"kind": "proposed", "origin": origin}}
+		if _, _, err := s.call("author.add_fact", f); err != nil {
+			return err
+		}
+	}
+	m, took, err := s.call("author.materialize", map[string]any{"workspace": ws})
+	if err != nil {
+		return err
+	}
+	if c, _ := m["committed"].([]any); len(c) != 10 {
+		return fmt.Errorf("author.materialize committed %d declarations, want 10", len(c))
+	}
+	res.materialize = took
+	_, res.openNew, err = s.call("author.open", map[string]any{"scope": scopeName})
+	return err
 }
 
 // stagedFact is the i-th staged fact: in turn one that plain rules read,

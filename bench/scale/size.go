@@ -42,10 +42,6 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 	if !res.build.ok() {
 		return res, nil // nothing else to measure; the table says why
 	}
-	res.tail = r.once(nil, cfg.bin, "import", "--project", proj, "--materialize", files.tail)
-	if res.tail.ok() {
-		res.tail.err = commitCount(store, 3)
-	}
 	runs := cfg.runs
 	if runs == 0 {
 		runs = 5
@@ -56,6 +52,9 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 	measureOpen(r, cfg.bin, proj, store, files.one, runs, res)
 	fmt.Fprintf(os.Stderr, "bench-scale %s: serve…\n", sz.label)
 	res.serve = serveBench(r, cfg.bin, proj, res.persons, cfg.adds)
+	if res.serve.err == "" {
+		res.serve.err = commitCount(store, 3) // the session's 10-fact commit
+	}
 	measureReads(r, cfg.bin, proj, store, runs, res)
 	fmt.Fprintf(os.Stderr, "bench-scale %s: repack…\n", sz.label)
 	res.disk = measureDisk(r, store, filepath.Join(dir, "repack.git"))
@@ -86,13 +85,13 @@ func commitCount(store string, want int) string {
 
 // benchFiles are the generated .dli files of one size.
 type benchFiles struct {
-	world, tail, one string
+	world, one string
 }
 
-// writeFiles writes the world, the 10-fact second commit and the
-// one-fact file check opens the store with.
+// writeFiles writes the world and the one-fact file check opens the
+// store with.
 func writeFiles(dir string, n int, res *sizeResult) (benchFiles, error) {
-	f := benchFiles{world: filepath.Join(dir, "world.dli"), tail: filepath.Join(dir, "tail.dli"), one: filepath.Join(dir, "one.dli")}
+	f := benchFiles{world: filepath.Join(dir, "world.dli"), one: filepath.Join(dir, "one.dli")}
 	w, err := os.Create(f.world)
 	if err != nil {
 		return f, err
@@ -106,17 +105,6 @@ func writeFiles(dir string, n int, res *sizeResult) (benchFiles, error) {
 	}
 	if st, err := os.Stat(f.world); err == nil {
 		res.fileBytes = st.Size()
-	}
-	t, err := os.Create(f.tail)
-	if err != nil {
-		return f, err
-	}
-	err = writeTail(t, n, 10)
-	if cerr := t.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return f, err
 	}
 	one := fmt.Sprintf("scope %s\n\np-1.epithet = bold proposed %s\n", scopeName, origin)
 	return f, os.WriteFile(f.one, []byte(one), 0o644)

@@ -100,15 +100,3 @@ func writeWorld(out io.Writer, n int) (int, error) {
 	}
 	return decls, nil
 }
-
-// writeTail writes the small second commit: k facts on existing persons,
-// so that `log -n 2` has two commits to show and `show` a small one.
-func writeTail(out io.Writer, n, k int) error {
-	w := bufio.NewWriter(out)
-	fmt.Fprintf(w, "scope %s\n\n", scopeName)
-	np := persons(n)
-	for i := 0; i < k; i++ {
-		fmt.Fprintf(w, "p-%d.epithet = e%d proposed %s\n", (i*7919)%np, i, origin)
-	}
-	return w.Flush()
-}
