@@ -42,6 +42,7 @@ type config struct {
 	// importFlags are the build's flags for `deloreis import`: today
 	// --materialize, a streaming bulk mode's flag once import has one.
 	importFlags []string
+	buildBin    string // the binary of the build step alone (default: bin)
 }
 
 // size is one store size: its label and object count.
@@ -68,6 +69,7 @@ func parseFlags(args []string) (*config, error) {
 	cfg := &config{}
 	fs.StringVar(&cfg.work, "work", ".benchtmp/scale", "folder for the stores (inside the checkout: DL-0017)")
 	fs.StringVar(&cfg.bin, "bin", "", "deloreis binary to measure (default: go build ./cmd/deloreis into -work)")
+	fs.StringVar(&cfg.buildBin, "build-bin", "", "deloreis binary of the build step alone (default: -bin)")
 	fs.IntVar(&cfg.adds, "adds", 5000, "staged adds timed through deloreis serve")
 	fs.IntVar(&cfg.runs, "runs", 0, "runs of each cold-process figure (default 5 below 1M objects, else 3)")
 	maxRSS := fs.String("maxrss", "6G", "kill a measured process whose resident memory passes this (K, M, G)")

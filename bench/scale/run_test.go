@@ -68,6 +68,24 @@ func TestRunSizeDryBuild(t *testing.T) {
 	}
 }
 
+// TestRunSizeBuildBin: the build step runs the -build-bin binary, and
+// the table says so.
+func TestRunSizeBuildBin(t *testing.T) {
+	cfg := &config{work: t.TempDir(), bin: deloreisBinary(t), buildBin: "false", adds: 1, runs: 1, maxRSS: 2 << 30}
+	res, err := runSize(cfg, &runner{env: benchEnv(), maxRSS: cfg.maxRSS}, size{label: "other", n: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.buildBin != "false" || !strings.Contains(res.build.err, "exit status 1") {
+		t.Errorf("build by %q: %+v", res.buildBin, res.build)
+	}
+	var b bytes.Buffer
+	printSize(&b, res)
+	if !strings.Contains(b.String(), "built by false; every other step by the measured binary") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
 var (
 	binOnce sync.Once
 	binPath string

@@ -35,7 +35,11 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 	store := filepath.Join(proj, ".lore")
 	fmt.Fprintf(os.Stderr, "bench-scale %s: building %d objects…\n", sz.label, res.decls)
 	res.importFlags = strings.Join(cfg.importFlags, " ")
-	res.build = build(r, cfg.bin, proj, files.world, cfg.importFlags)
+	buildBin := cfg.bin
+	if cfg.buildBin != "" && cfg.buildBin != cfg.bin {
+		buildBin, res.buildBin = cfg.buildBin, cfg.buildBin
+	}
+	res.build = build(r, buildBin, proj, files.world, cfg.importFlags)
 	if res.build.ok() {
 		res.build.err = commitCount(store, 2) // init and the build: a dry run is no build
 	}

@@ -18,6 +18,7 @@ type sizeResult struct {
 	load      string // /proc/loadavg when the size started
 	// importFlags are the build's `deloreis import` flags.
 	importFlags string
+	buildBin    string // the build step's binary, when not the measured one
 
 	build            sample
 	openFirst, again sample
@@ -43,6 +44,9 @@ func printSize(out io.Writer, r *sizeResult) {
 	fmt.Fprintf(out, "\n== %s: %s objects in one commit (%s persons, %s facts, %d rules: a recursion, 4 negations)\n",
 		r.label, thousands(r.decls), thousands(r.persons), thousands(facts), len(rules))
 	fmt.Fprintf(out, "   .dli file %s; load average at start %s\n", bytesSI(r.fileBytes), r.load)
+	if r.buildBin != "" {
+		fmt.Fprintf(out, "   built by %s; every other step by the measured binary\n", r.buildBin)
+	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "step\ttime\tpeak RSS\tnote")
 	row := func(step string, s sample, note string) {
