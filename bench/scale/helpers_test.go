@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -210,5 +211,14 @@ func TestFormatters(t *testing.T) {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
 		}
+	}
+}
+
+// TestPrintServeGCUnknown: too short an add window prints no GC share.
+func TestPrintServeGCUnknown(t *testing.T) {
+	var b bytes.Buffer
+	printServe(&b, &sizeResult{serve: serveResult{adds: []time.Duration{time.Millisecond}, gcShare: -1}})
+	if !strings.Contains(b.String(), "GC share not measured: under 200ms of CPU") || strings.Contains(b.String(), "GC -100%") {
+		t.Errorf("got %s", b.String())
 	}
 }

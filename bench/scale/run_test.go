@@ -42,7 +42,7 @@ func TestRunSizeSmall(t *testing.T) {
 		sv.rssOpen <= 0 || sv.rssAdds < sv.rssOpen || sv.rssEnd < sv.rssAdds {
 		t.Errorf("serve: %+v", sv)
 	}
-	if sv.gcShare < 0 || sv.gcShare > 1 {
+	if sv.gcShare != -1 && (sv.gcShare < 0 || sv.gcShare > 1) {
 		t.Errorf("GC share %v is not a fraction", sv.gcShare)
 	}
 	if res.disk.err != "" || res.disk.store <= 0 || res.disk.repacked <= 0 {

@@ -127,11 +127,18 @@ func serveBench(r *runner, bin, proj string, np, adds int) serveResult {
 	// Read after close: every trace line the adds caused has arrived.
 	gcCPU, n := s.gc.between(res.window[0], res.window[1])
 	res.gcs = n
-	if res.cpu > 0 {
-		res.gcShare = float64(gcCPU) / float64(res.cpu)
+	res.gcShare = -1
+	// /proc counts CPU in 10 ms ticks and a collection's CPU lands at
+	// its start: below 20 ticks the ratio says nothing.
+	if res.cpu >= minGCWindow {
+		res.gcShare = min(float64(gcCPU)/float64(res.cpu), 1)
 	}
 	return res
 }
+
+// minGCWindow is the least process CPU over the adds for which the GC's
+// share of it is reported.
+const minGCWindow = 200 * time.Millisecond
 
 // drive is the session's requests: two opens, the timed adds in the
 // first workspace, then a 10-fact commit from the second and an open of

@@ -80,8 +80,12 @@ func printServe(tw io.Writer, r *sizeResult) {
 	}
 	fmt.Fprintf(tw, "open: serve, author.open (cold process)\t%s\t%s\tprocess start to the answer; RSS once open\n", dur(s.openCold), bytesIEC(s.rssOpen))
 	fmt.Fprintf(tw, "open: serve, author.open again\t%s\t\tsame process, its workspace cache\n", dur(s.openWarm))
-	fmt.Fprintf(tw, "staged add: author.add_fact round trip\tp50 %s, p99 %s\t%s\t%s adds; GC %.0f%% of CPU over them (%d collections)\n",
-		dur(percentile(s.adds, 50)), dur(percentile(s.adds, 99)), bytesIEC(s.rssAdds), thousands(len(s.adds)), 100*s.gcShare, s.gcs)
+	gc := fmt.Sprintf("GC %.0f%% of CPU over them (%d collections)", 100*s.gcShare, s.gcs)
+	if s.gcShare < 0 {
+		gc = fmt.Sprintf("GC share not measured: under %v of CPU", minGCWindow)
+	}
+	fmt.Fprintf(tw, "staged add: author.add_fact round trip\tp50 %s, p99 %s\t%s\t%s adds; %s\n",
+		dur(percentile(s.adds, 50)), dur(percentile(s.adds, 99)), bytesIEC(s.rssAdds), thousands(len(s.adds)), gc)
 	fmt.Fprintf(tw, "second commit: author.materialize, 10 facts\t%s\t\tanother workspace of the same session\n", dur(s.materialize))
 	fmt.Fprintf(tw, "open: serve, author.open of the new head\t%s\t%s\tsame process, right after the materialize\n", dur(s.openNew), bytesIEC(s.rssEnd))
 }
