@@ -61,6 +61,11 @@ func printSize(out io.Writer, r *sizeResult) {
 		perObj = fmt.Sprintf("%.1f µs/object", float64(r.build.wall.Nanoseconds())/float64(r.decls)/1e3)
 	}
 	row("build: import "+r.importFlags+" (one commit)", r.build, perObj)
+	if !r.build.ok() {
+		fmt.Fprintln(tw, "(nothing else measured: there is no store)")
+		tw.Flush()
+		return
+	}
 	row("open: check, first (no compiled world)", r.openFirst, "one-fact file over the scope's head")
 	row(fmt.Sprintf("open: check, again (median of %d)", r.again.runs), r.again, "compiled world: "+r.cache)
 	printServe(tw, r)
