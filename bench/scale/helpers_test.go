@@ -179,7 +179,7 @@ func TestPrintSizeGolden(t *testing.T) {
 			adds: adds, gcShare: 0.123, gcs: 7, rssAdds: 304 << 20, materialize: 850 * time.Millisecond,
 			openNew: 1800 * time.Millisecond, rssEnd: 402 << 20},
 		log: s(34, 17, 5), gitLog: s(2, 8, 5), show: s(28, 26, 5), gitShow: sample{err: "exit status 128: fatal: bad revision"},
-		showBig: sample{err: "killed: resident memory passed the 6.00 GiB cap"}, gitShowBig: s(420, 60, 5),
+		bigRev: "main~1", showBig: sample{err: "killed: resident memory passed the 6.00 GiB cap"}, gitShowBig: s(420, 60, 5),
 		disk: diskResult{store: 21_900_000, repacked: 18_100_000, repack: s(3170, 53, 1)},
 	}
 	var b bytes.Buffer

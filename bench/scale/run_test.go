@@ -34,7 +34,7 @@ func TestRunSizeSmall(t *testing.T) {
 			t.Errorf("%s: %+v", name, s)
 		}
 	}
-	if res.again.runs != 1 {
+	if res.again.runs != 1 || res.bigRev != "main~1" {
 		t.Errorf("check again ran %d times, want runs-1 = 1", res.again.runs)
 	}
 	sv := res.serve
@@ -84,6 +84,30 @@ func TestRunSizeBuildBin(t *testing.T) {
 	if !strings.Contains(b.String(), "built by false; every other step by the measured binary") ||
 		!strings.HasSuffix(b.String(), "(nothing else measured: there is no store)\n") {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// TestMeasureReadsWithoutSessionCommit: when the serve session made no
+// commit, show compares the big commit at main and says why the small
+// commit's row is empty.
+func TestMeasureReadsWithoutSessionCommit(t *testing.T) {
+	bin, dir := deloreisBinary(t), t.TempDir()
+	r := &runner{env: benchEnv(), maxRSS: 2 << 30}
+	proj, store := filepath.Join(dir, "p"), filepath.Join(dir, "p", ".lore")
+	res := &sizeResult{}
+	files, err := writeFiles(dir, 200, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{bin, "init", "--project", proj, "--scope", scopeName}, {bin, "import", "--project", proj, "--materialize", files.world}} {
+		if p := r.run(nil, args...); p.err != nil {
+			t.Fatal(p.err)
+		}
+	}
+	measureReads(r, bin, proj, store, 1, res)
+	if res.bigRev != "main" || !res.showBig.ok() || !res.gitShowBig.ok() || !res.log.ok() ||
+		!strings.Contains(res.show.err, "no 10-fact commit") || res.gitShow.ok() {
+		t.Errorf("%+v", res)
 	}
 }
 

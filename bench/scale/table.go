@@ -27,6 +27,7 @@ type sizeResult struct {
 	adds             int
 
 	log, gitLog, show, gitShow, showBig, gitShowBig sample
+	bigRev                                          string // the big commit: main~1, or main without the session's commit
 
 	disk diskResult
 }
@@ -71,7 +72,7 @@ func printSize(out io.Writer, r *sizeResult) {
 	printServe(tw, r)
 	row("log -n 2", r.log, versus("git log -n 2", r.log, r.gitLog))
 	row("show main (the 10-fact commit)", r.show, versus("git show --name-status", r.show, r.gitShow))
-	row("show --name-only main~1 (the big commit)", r.showBig, versus("git show --name-status", r.showBig, r.gitShowBig))
+	row("show --name-only "+r.bigRev+" (the big commit)", r.showBig, versus("git show --name-status", r.showBig, r.gitShowBig))
 	printDisk(tw, r)
 	tw.Flush()
 }
