@@ -222,3 +222,18 @@ func TestPrintServeGCUnknown(t *testing.T) {
 		t.Errorf("got %s", b.String())
 	}
 }
+
+func TestSessionAnswered(t *testing.T) {
+	tests := []struct {
+		calls map[string]int
+		want  string
+	}{
+		{map[string]int{}, "before any answer"},
+		{map[string]int{"author.open": 2, "author.add_fact": 17}, "with 17 author.add_fact, 2 author.open answered,"},
+	}
+	for _, tt := range tests {
+		if got := (&session{calls: tt.calls}).answered(); got != tt.want {
+			t.Errorf("answered() = %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -41,6 +41,7 @@ type session struct {
 	start time.Time
 	gc    *gcLog
 	ids   int
+	calls map[string]int // answered requests by op, for a killed session's report
 }
 
 // startServe starts `deloreis serve` on a project with the runtime's
@@ -60,7 +61,7 @@ func startServe(r *runner, bin, proj string) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &session{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), gc: &gcLog{}}
+	s := &session{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20), gc: &gcLog{}, calls: map[string]int{}}
 	s.start = time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -94,7 +95,25 @@ func (s *session) call(op string, params map[string]any) (map[string]any, time.D
 	if m["ok"] != true {
 		return m, took, fmt.Errorf("%s: %s", op, strings.TrimSpace(string(resp)))
 	}
+	s.calls[op]++
 	return m, took, nil
+}
+
+// answered says which requests had been answered.
+func (s *session) answered() string {
+	if len(s.calls) == 0 {
+		return "before any answer"
+	}
+	ops := make([]string, 0, len(s.calls))
+	for op := range s.calls {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	var parts []string
+	for _, op := range ops {
+		parts = append(parts, fmt.Sprintf("%d %s", s.calls[op], op))
+	}
+	return "with " + strings.Join(parts, ", ") + " answered,"
 }
 
 // close ends the session: stdin closed, the process waited for.
@@ -115,7 +134,7 @@ func serveBench(r *runner, bin, proj string, np, adds int) serveResult {
 	stop := r.watch(s.cmd.Process)
 	res, err := s.drive(np, adds)
 	if stop() {
-		err = fmt.Errorf("killed: resident memory passed the %s cap", bytesIEC(r.maxRSS))
+		err = fmt.Errorf("killed: resident memory passed the %s cap %s after %s", bytesIEC(r.maxRSS), s.answered(), dur(time.Since(s.start)))
 	}
 	if cerr := s.close(); err == nil && cerr != nil {
 		err = fmt.Errorf("serve: %v: %s", cerr, s.gc.last())
