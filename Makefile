@@ -67,7 +67,7 @@ bench-large:
 # build, cold open, staged add p50/p99, log/show against git, bytes per
 # object against git repack -adf. SCALE=10M for the 10M store, 100k for a
 # quick run (a comma list runs several). IMPORT_FLAGS are the build's
-# `deloreis import` flags (--bulk for the streaming import); a measured
+# `deloreis import` flags ("--bulk --materialize" once import streams); a measured
 # process past MAXRSS is killed. Not part of make test.
 SCALE ?= 1M,3M
 IMPORT_FLAGS ?= --materialize
