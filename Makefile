@@ -10,7 +10,7 @@ FUZZTIME    ?= 60s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
-.PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc fuzz demo clean
+.PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-logshow fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
@@ -71,8 +71,32 @@ TC_PROV_W ?= 50
 bench-tc:
 	@command -v gringo >/dev/null 2>&1 || apt-get install -y -qq gringo >/dev/null 2>&1 || \
 	  echo "note: gringo is not installed; the benchmark reports no peer figure"
+	mkdir -p .benchtmp
 	$(GO) build -o .benchtmp/tcgrid ./bench/tcgrid
 	.benchtmp/tcgrid -w $(TC_W) -prov-w $(TC_PROV_W)
+
+# Stores of SCALE lore objects in one commit with an 18-rule world (issue 13):
+# build, cold open, staged add p50/p99, log/show against git, bytes per
+# object against git repack -adf. SCALE=10M for the 10M store, 100k for a
+# quick run (a comma list runs several). IMPORT_FLAGS are the build's
+# `deloreis import` flags (the streaming bulk import by default); a measured
+# process past MAXRSS is killed. Not part of make test.
+SCALE ?= 1M,3M
+IMPORT_FLAGS ?= --bulk --materialize
+MAXRSS ?= 6G
+bench-scale:
+	mkdir -p .benchtmp
+	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)' -maxrss '$(MAXRSS)'
+
+# The streaming bulk import against git fast-import at 100k, then 1M
+# streamed from the generator (SCALE=10M adds the 10M run).
+bench-bulk:
+	bench/bulk.sh
+
+# deloreis log -n 2 and show against git on a store of N facts (N=3000000
+# for issue 13's figure; STORE=dir reuses a store the script built).
+bench-logshow:
+	bench/logshow.sh
 
 # Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
 fuzz:
