@@ -100,10 +100,11 @@ func TestServerGCPolicy(t *testing.T) {
 
 var (
 	gcFacts    = flag.Int("gcfacts", 100_000, "facts in the world of BenchmarkServerGC")
+	gcCalls    = flag.Int("gccalls", 5_000, "staged adds a BenchmarkServerGC run times")
 	gcMemLimit = flag.String("gcmemlimit", "", "a GOMEMLIMIT for BenchmarkServerGC's policy runs (to bound a big run)")
 )
 
-// BenchmarkServerGC (DL-0295): 5,000 staged adds (author.add_fact) on a
+// BenchmarkServerGC (DL-0295): -gccalls (5,000) staged adds (author.add_fact) on a
 // -gcfacts world through `deloreis serve` and `deloreis mcp` as
 // subprocesses, under Go's defaults (GOGC=100, no memory limit) and under
 // the server GC policy, reporting the median and p99 of a call and the
@@ -112,7 +113,7 @@ var (
 // size; -gcmemlimit bounds the policy runs of a big one.
 func BenchmarkServerGC(b *testing.B) {
 	dir := factProject(b, *gcFacts)
-	const calls = 5_000
+	calls := *gcCalls
 	persons := max(1, *gcFacts/10)
 	for _, transport := range []string{"serve", "mcp"} {
 		policyEnv := ""
