@@ -2,9 +2,9 @@ package mcpserve_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dliops"
@@ -64,8 +64,11 @@ func BenchmarkToolCall(b *testing.B) {
 	if !open.OK() {
 		b.Fatal(open.Err)
 	}
-	ws := string(open.Result[len(`{"workspace":"`):])
-	ws = ws[:len("ws-")+indexQuote(ws[3:])]
+	var opened struct{ Workspace string }
+	if err := json.Unmarshal(open.Result, &opened); err != nil || opened.Workspace == "" {
+		b.Fatalf("author.open: %s %v", open.Result, err)
+	}
+	ws := opened.Workspace
 	addArgs := func(i int) map[string]any {
 		return map[string]any{"workspace": ws, "entity": fmt.Sprintf("p-%d", i%1000), "key": "staged", "value": fmt.Sprintf("w%d", i),
 			"provenance": map[string]any{"kind": "proposed", "origin": "bench"}}
@@ -100,72 +103,12 @@ func BenchmarkToolCall(b *testing.B) {
 	}{{"author_add_fact", addArgs}, {"author_query", readArgs}} {
 		b.Run("mcp/"+c.tool, func(b *testing.B) {
 			b.ReportAllocs()
-			t0 := time.Now()
 			for i := 0; b.Loop(); i++ {
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args(i)})
 				if err != nil || res.IsError {
 					b.Fatalf("%v %+v", err, res)
 				}
 			}
-			_ = t0
 		})
-	}
-}
-
-func indexQuote(s string) int {
-	for i := range len(s) {
-		if s[i] == '"' {
-			return i
-		}
-	}
-	return len(s)
-}
-
-// echoParams is an op's params shaped like author.add_fact's.
-type echoParams struct {
-	Workspace  string `json:"workspace"`
-	Entity     string `json:"entity"`
-	Key        string `json:"key"`
-	Value      string `json:"value"`
-	Provenance struct {
-		Kind   string `json:"kind"`
-		Origin string `json:"origin"`
-	} `json:"provenance"`
-}
-
-type echoResult struct {
-	WorkspaceDigest string   `json:"workspace_digest"`
-	Rendered        []string `json:"rendered"`
-}
-
-// BenchmarkAdapter: the garbage of the adapter and the worker around an
-// op that does next to nothing (a staged add's params and result shape),
-// called as go-sdk calls a tool handler.
-func BenchmarkAdapter(b *testing.B) {
-	reg := worker.NewRegistry()
-	worker.Register(reg, worker.Spec{Name: "t.echo", Mutating: true, Fiction: true}, func(_ context.Context, _ *worker.Call, p *echoParams) (echoResult, error) {
-		return echoResult{WorkspaceDigest: "d-" + p.Workspace, Rendered: []string{p.Entity + "." + p.Key + " = " + p.Value}}, nil
-	})
-	s := mcpserve.New(reg, worker.ProfileFiction)
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
-	args := map[string]any{"workspace": "ws-0123456789abcdef", "entity": "p-1234", "key": "staged", "value": "w1234",
-		"provenance": map[string]any{"kind": "proposed", "origin": "bench"}, "idempotency_key": "k-1"}
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t_echo", Arguments: args})
-		if err != nil || res.IsError {
-			b.Fatalf("%v %+v", err, res)
-		}
 	}
 }
