@@ -94,3 +94,34 @@ func TestCheckRequiredDepth(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMembers: on every input jcs accepts, the scanner agrees with
+// encoding/json's map and slice decoding.
+func FuzzMembers(f *testing.F) {
+	for _, seed := range []string{`{"a":1,"b":[{"c":"]"}]}`, `[1,"x",{"y":null}]`, `{"k\u0041":"\\"}`, `"s"`, `[]`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if checkJSON(data, "fuzz") != nil {
+			return
+		}
+		var want map[string]json.RawMessage
+		isObject := json.Unmarshal(data, &want) == nil && want != nil
+		got := map[string]json.RawMessage{}
+		if members(data, func(k string, v []byte) { got[k] = v }) != isObject {
+			t.Fatalf("%q: object %v, scanner says otherwise", data, isObject)
+		}
+		if isObject && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %q\nwant %q", data, got, want)
+		}
+		var wantItems []json.RawMessage
+		isArray := json.Unmarshal(data, &wantItems) == nil && wantItems != nil
+		var gotItems []json.RawMessage
+		if items(data, func(_ int, v []byte) { gotItems = append(gotItems, v) }) != isArray {
+			t.Fatalf("%q: array %v, scanner says otherwise", data, isArray)
+		}
+		if len(gotItems) != len(wantItems) || len(gotItems) > 0 && !reflect.DeepEqual(gotItems, wantItems) {
+			t.Fatalf("%q:\n got %q\nwant %q", data, gotItems, wantItems)
+		}
+	})
+}
