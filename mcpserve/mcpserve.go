@@ -182,10 +182,10 @@ func Envelope(opName, id string, args json.RawMessage) ([]byte, *worker.Error) {
 			params = map[string]json.RawMessage{}
 		}
 	}
-	env := map[string]json.RawMessage{}
-	for _, k := range []string{ArgExpectedDigest, ArgIdempotencyKey} {
+	var reserved [2]json.RawMessage // lifted out of params, into the envelope
+	for i, k := range [2]string{ArgExpectedDigest, ArgIdempotencyKey} {
 		if v, ok := params[k]; ok {
-			env[k] = v
+			reserved[i] = v
 			delete(params, k)
 		}
 	}
@@ -193,16 +193,43 @@ func Envelope(opName, id string, args json.RawMessage) ([]byte, *worker.Error) {
 	if err != nil {
 		return nil, worker.Errorf(worker.ClassInternal, worker.CodeInternal, "params: %v", err)
 	}
-	env["params"] = p
-	for k, v := range map[string]string{"dli": worker.Version, "id": id, "op": opName} {
-		b, _ := json.Marshal(v)
-		env[k] = b
+	// The envelope is written by hand, its members in the order a map's
+	// marshalling would sort them; a map and its marshalling per call were
+	// garbage for nothing (DL-0296).
+	line := make([]byte, 0, len(p)+len(opName)+len(id)+96)
+	line = append(line, `{"dli":`...)
+	line = appendString(line, worker.Version)
+	line = appendReserved(line, ArgExpectedDigest, reserved[0])
+	line = append(line, `,"id":`...)
+	line = appendString(line, id)
+	line = appendReserved(line, ArgIdempotencyKey, reserved[1])
+	line = append(line, `,"op":`...)
+	line = appendString(line, opName)
+	line = append(line, `,"params":`...)
+	line = append(line, p...)
+	return append(line, '}'), nil
+}
+
+// appendString appends s as a JSON string, escaped as encoding/json does.
+func appendString(dst []byte, s string) []byte {
+	b, _ := json.Marshal(s) // a string always marshals
+	return append(dst, b...)
+}
+
+// appendReserved appends ,"key":value when the arguments held the key,
+// the value compacted (the decoder judges it).
+func appendReserved(dst []byte, key string, v json.RawMessage) []byte {
+	if v == nil {
+		return dst
 	}
-	line, err := json.Marshal(env)
-	if err != nil {
-		return nil, worker.Errorf(worker.ClassInternal, worker.CodeInternal, "request: %v", err)
+	dst = append(dst, `,"`...)
+	dst = append(dst, key...)
+	dst = append(dst, `":`...)
+	buf := bytes.NewBuffer(dst)
+	if json.Compact(buf, v) != nil { // it came out of a valid object: cannot fail
+		buf.Write(v)
 	}
-	return line, nil
+	return buf.Bytes()
 }
 
 // Result turns a worker response into the tool result: its fields minus

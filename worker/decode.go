@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/deloreis/deloreis/jcs"
 )
@@ -20,9 +21,33 @@ import (
 // decodeStrict decodes data into v (a pointer to a struct), or returns a
 // schema error naming what is wrong and where.
 func decodeStrict(data []byte, v any, what string) *Error {
-	if _, err := jcs.Transform(data); err != nil {
+	if e := checkJSON(data, what); e != nil {
+		return e
+	}
+	return decodeChecked(data, v, what)
+}
+
+// checkJSON reports data that is not one valid I-JSON value (no duplicate
+// keys, no lone surrogates, no number beyond a double) as a schema error.
+// The canonical form jcs writes is not wanted, only its verdict: it is
+// written into a pooled buffer and dropped.
+func checkJSON(data []byte, what string) *Error {
+	bp := canonPool.Get().(*[]byte)
+	out, err := jcs.Append((*bp)[:0], data)
+	if cap(out) <= 64<<10 { // a huge request's buffer is not kept
+		*bp = out[:0]
+		canonPool.Put(bp)
+	}
+	if err != nil {
 		return Errorf(ClassSchema, CodeBadJSON, "%s is not valid JSON: %v", what, err)
 	}
+	return nil
+}
+
+var canonPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+// decodeChecked is decodeStrict of data that checkJSON has passed.
+func decodeChecked(data []byte, v any, what string) *Error {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) || len(bytes.TrimSpace(data)) == 0 || bytes.TrimSpace(data)[0] != '{' {
 		return Errorf(ClassSchema, CodeBadParams, "%s must be a JSON object", what)
 	}
@@ -84,13 +109,26 @@ func checkRequired(data []byte, t reflect.Type, path string) *Error {
 		if t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler) {
 			return nil // a type that reads itself checks itself
 		}
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(data, &fields); err != nil {
+		fields := cachedFields(t)
+		var small [16][]byte
+		present := small[:0]
+		if len(fields) > len(small) {
+			present = make([][]byte, 0, len(fields))
+		}
+		present = present[:len(fields)]
+		isObject := members(data, func(key string, value []byte) {
+			for i := range fields {
+				if fields[i].name == key {
+					present[i] = value
+				}
+			}
+		})
+		if !isObject {
 			return nil // not an object: the decoder reports the type error
 		}
-		for _, f := range jsonFields(t) {
-			raw, present := fields[f.name]
-			if !present || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		for i, f := range fields {
+			raw := present[i]
+			if raw == nil || string(raw) == "null" {
 				if f.required {
 					return Errorf(ClassSchema, CodeMissingField, "%s needs field %q", path, f.name).With("field", joinPath(path, f.name))
 				}
@@ -101,17 +139,30 @@ func checkRequired(data []byte, t reflect.Type, path string) *Error {
 			}
 		}
 	case reflect.Slice, reflect.Array:
-		var items []json.RawMessage
-		if err := json.Unmarshal(data, &items); err != nil {
-			return nil
+		if !nests(t.Elem()) {
+			return nil // items of a scalar type have no fields to require
 		}
-		for i, item := range items {
-			if e := checkRequired(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); e != nil {
-				return e
+		var e *Error
+		items(data, func(i int, item []byte) {
+			if e == nil {
+				e = checkRequired(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
 			}
-		}
+		})
+		return e
 	}
 	return nil
+}
+
+// nests reports whether a value of type t can hold required fields.
+func nests(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Slice, reflect.Array:
+		return true
+	}
+	return false
 }
 
 var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()

@@ -51,6 +51,8 @@ type Call struct {
 	ExpectedDigest string          // "" when not presented
 	IdempotencyKey string          // "" when not presented
 	Params         json.RawMessage // the params as received, for idempotency checks
+
+	checked bool // Params are part of a request line checkJSON passed
 }
 
 // Op is a registered op, as the registry and generators see it.
@@ -105,7 +107,11 @@ func Register[P, R any](r *Registry, spec Spec, handler func(ctx context.Context
 		if len(params) == 0 {
 			params = json.RawMessage("{}")
 		}
-		if e := decodeStrict(params, &p, "params"); e != nil {
+		decode := decodeStrict
+		if c.checked {
+			decode = decodeChecked // Dispatch checked the whole line, these params in it
+		}
+		if e := decode(params, &p, "params"); e != nil {
 			return nil, e
 		}
 		if v, ok := any(&p).(interface{ Validate() error }); ok {
@@ -184,11 +190,17 @@ func (r *Registry) Dispatch(ctx context.Context, line []byte) Response {
 	if e := decodeStrict(line, &req, "request"); e != nil {
 		return Response{ID: bestEffortID(line), Err: e}
 	}
-	return r.Serve(ctx, req)
+	return r.serve(ctx, req, true)
 }
 
 // Serve answers one decoded request.
 func (r *Registry) Serve(ctx context.Context, req Request) Response {
+	return r.serve(ctx, req, false)
+}
+
+// serve is Serve; checked says the request's params were checked as JSON
+// already (as part of the line Dispatch read), so they are not again.
+func (r *Registry) serve(ctx context.Context, req Request, checked bool) Response {
 	if e := checkFrame(req); e != nil {
 		return Response{ID: req.ID, Err: e}
 	}
@@ -214,7 +226,7 @@ func (r *Registry) Serve(ctx context.Context, req Request) Response {
 		return Response{ID: req.ID, Err: Errorf(ClassSchema, CodeNotMutating,
 			"%s does not mutate; expected_digest and idempotency_key are only for mutating ops", req.Op)}
 	}
-	c := &Call{ID: req.ID, Op: req.Op, ExpectedDigest: req.ExpectedDigest, IdempotencyKey: req.IdempotencyKey, Params: req.Params}
+	c := &Call{ID: req.ID, Op: req.Op, ExpectedDigest: req.ExpectedDigest, IdempotencyKey: req.IdempotencyKey, Params: req.Params, checked: checked}
 	res, e := op.call(ctx, c)
 	if e != nil {
 		return Response{ID: req.ID, Err: e}

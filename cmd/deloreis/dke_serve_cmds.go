@@ -18,6 +18,7 @@ import (
 
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/dke/service"
+	"github.com/deloreis/deloreis/internal/gcpolicy"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
@@ -117,6 +118,7 @@ served.`,
 					return usageError{err.Error()}
 				}
 			}
+			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
 			s, cleanup, err := g.dkeStore(cmd)
 			if err != nil {
 				return err

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/gcpolicy"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,6 +59,7 @@ interrupted.`,
 					return usageError{err.Error()}
 				}
 			}
+			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
 			reg, cleanup, err := g.registry(cmd.Flag("project").Changed, cmd.ErrOrStderr())
 			if err != nil {
 				return err
