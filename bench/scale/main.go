@@ -39,9 +39,9 @@ type config struct {
 	runs   int
 	maxRSS int64
 	keep   bool
-	// importFlags are the build's flags for `deloreis import`: today
-	// --materialize, a streaming bulk mode's flag once import has one.
+	// importFlags are the build's flags for `deloreis import`.
 	importFlags []string
+	repack      bool   // measure bytes per object against git repack -adf
 	buildBin    string // the binary of the build step alone (default: bin)
 }
 
@@ -74,7 +74,8 @@ func parseFlags(args []string) (*config, error) {
 	fs.IntVar(&cfg.runs, "runs", 0, "runs of each cold-process figure (default 5 below 1M objects, else 3)")
 	maxRSS := fs.String("maxrss", "6G", "kill a measured process whose resident memory passes this (K, M, G)")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep each size's store and .dli file")
-	importFlags := fs.String("import-flags", "--materialize", "flags of the build's `deloreis import` (space separated)")
+	importFlags := fs.String("import-flags", "--bulk --materialize", "flags of the build's `deloreis import` (space separated)")
+	fs.BoolVar(&cfg.repack, "repack", true, "measure bytes per object against `git repack -adf` of a copy (slow at 10M)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ import (
 func TestRunSizeSmall(t *testing.T) {
 	work := t.TempDir()
 	bin := deloreisBinary(t)
-	cfg := &config{work: work, bin: bin, adds: 30, runs: 2, maxRSS: 2 << 30, importFlags: []string{"--materialize"}}
+	cfg := &config{work: work, bin: bin, adds: 30, runs: 2, maxRSS: 2 << 30, importFlags: []string{"--bulk", "--materialize"}, repack: true}
 	r := &runner{env: benchEnv(), maxRSS: cfg.maxRSS}
 	res, err := runSize(cfg, r, size{label: "300", n: 300})
 	if err != nil {

@@ -60,8 +60,12 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 		res.serve.err = commitCount(store, 3) // the session's 10-fact commit
 	}
 	measureReads(r, cfg.bin, proj, store, runs, res)
-	fmt.Fprintf(os.Stderr, "bench-scale %s: repack…\n", sz.label)
-	res.disk = measureDisk(r, store, filepath.Join(dir, "repack.git"))
+	if cfg.repack {
+		fmt.Fprintf(os.Stderr, "bench-scale %s: repack…\n", sz.label)
+		res.disk = measureDisk(r, store, filepath.Join(dir, "repack.git"))
+	} else {
+		res.disk = diskResult{store: dirBytes(filepath.Join(store, "objects")), skipped: true}
+	}
 	return res, nil
 }
 

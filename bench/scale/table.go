@@ -37,6 +37,7 @@ type diskResult struct {
 	store, repacked int64 // bytes under objects/
 	repack          sample
 	err             string
+	skipped         bool // -repack=false: the store alone is sized
 }
 
 // printSize writes one size's table.
@@ -105,6 +106,10 @@ func printDisk(tw io.Writer, r *sizeResult) {
 	}
 	per := func(b int64) string { return fmt.Sprintf("%.0f B/object", float64(b)/float64(max(r.decls, 1))) }
 	fmt.Fprintf(tw, "disk: the store's objects/\t\t\t%s, %s\n", bytesSI(d.store), per(d.store))
+	if d.skipped {
+		fmt.Fprintf(tw, "disk: git repack -adf of a copy\t\t\tnot run (-repack=false)\n")
+		return
+	}
 	ratio := ""
 	if d.repacked > 0 {
 		ratio = fmt.Sprintf(" (store/git %.2fx)", float64(d.store)/float64(d.repacked))
