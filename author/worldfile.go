@@ -14,8 +14,7 @@
 //	body length u64 | body BLAKE3 [32] | scope length u16 | scope | pad to 8
 //	body: sections, each kind u32 | 0 u32 | length u64 | payload | pad to 8
 //
-// v1 has one section, the scope's committed entries: count u64, then per
-// entry its id [32], uvarint length and canonical bytes.
+// v1 has one section, the scope's committed entries (worldfile_entries.go).
 
 package author
 
@@ -27,8 +26,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"sync"
 
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
@@ -135,28 +132,6 @@ func encodeWorldFile(f *os.File, hd wfHeader, w *world.World) error {
 	return err
 }
 
-// writeEntries streams the committed entries of w: id, uvarint length,
-// canonical bytes. It returns their count and the section's payload size
-// (count included). Staged entries are written as committed: a world the
-// cache holds for a commit may hold that commit's last layer staged (put).
-func writeEntries(bw *bufio.Writer, w *world.World) (n, size uint64, err error) {
-	size = 8
-	var buf []byte
-	var l [binary.MaxVarintLen64]byte
-	for e := range w.Objects() {
-		if buf, err = e.Object.AppendCanonical(buf[:0]); err != nil {
-			return 0, 0, err
-		}
-		k := binary.PutUvarint(l[:], uint64(len(buf)))
-		bw.Write(e.ID[:])
-		bw.Write(l[:k])
-		bw.Write(buf)
-		size += uint64(32 + k + len(buf))
-		n++
-	}
-	return n, size, nil
-}
-
 // decodeWorldFile checks a file's header against want (which it must
 // name exactly) and its body against the checksum, and returns the
 // entries. Every refusal wraps errWorldFile.
@@ -213,60 +188,4 @@ func decodeSections(body []byte) ([]world.Entry, error) {
 		return nil, wfErr("entries section of %d bytes in a body of %d", n, len(body))
 	}
 	return decodeEntries(body[16 : 16+n])
-}
-
-// decodeEntries splits the section into entries (a cheap sequential scan
-// of lengths) and decodes their objects in parallel.
-func decodeEntries(p []byte) ([]world.Entry, error) {
-	if len(p) < 8 {
-		return nil, wfErr("short entries section")
-	}
-	count := binary.LittleEndian.Uint64(p)
-	if count > uint64(len(p))/34 {
-		return nil, wfErr("%d entries in %d bytes", count, len(p))
-	}
-	out := make([]world.Entry, count)
-	spans := make([][]byte, count)
-	at := 8
-	for i := range out {
-		if len(p)-at < 32 {
-			return nil, wfErr("truncated entry %d", i)
-		}
-		copy(out[i].ID[:], p[at:at+32])
-		at += 32
-		size, l := binary.Uvarint(p[at:])
-		if l <= 0 || size > uint64(len(p)-at-l) {
-			return nil, wfErr("bad length of entry %d", i)
-		}
-		at += l
-		spans[i] = p[at : at+int(size)]
-		at += int(size)
-	}
-	if at != len(p) {
-		return nil, wfErr("%d bytes after the last entry", len(p)-at)
-	}
-	return out, decodeParallel(out, spans)
-}
-
-// decodeParallel decodes spans[i] into out[i].Object over every core.
-func decodeParallel(out []world.Entry, spans [][]byte) error {
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(out)/1024))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	chunk := (len(out) + workers - 1) / workers
-	for k := range workers {
-		lo, hi := k*chunk, min(len(out), (k+1)*chunk)
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				o, err := objects.Decode(spans[i])
-				if err != nil {
-					errs[k] = wfErr("entry %s: %v", out[i].ID, err)
-					return
-				}
-				out[i].Object = o
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }

@@ -111,7 +111,45 @@ func TestWorldFileRandomChains(t *testing.T) {
 			w, c := freshGet(t, h.store, head, "camelot")
 			wantCounts(t, c, 0, 0, 1, 0)
 			sameWorld(t, h.store, head, "camelot", w)
+			fileNamesItsObjects(t, h.store, head, "camelot")
 		}
+	}
+}
+
+// fileNamesItsObjects decodes the file of (commit, scope) and holds every
+// entry to its id (BLAKE3 of the decoded object's canonical bytes) and the
+// set of ids to the scope's at commit: the codec neither changes an
+// object nor drops or adds one.
+func fileNamesItsObjects(t *testing.T, s *lorestore.Store, commit plumbing.Hash, scope string) {
+	t.Helper()
+	hd, ok := newWorldCache(1).wantHeader(s, commit, scope)
+	if !ok {
+		t.Fatal("no header")
+	}
+	got, err := decodeWorldFile(readFile(t, worldFilePath(s, commit, scope)), hd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn, err := s.SnapshotAt(commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := LoadScope(sn, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[objects.ID]bool{}
+	for _, e := range want {
+		ids[e.ID] = true
+	}
+	for _, e := range got {
+		id, err := e.Object.ID()
+		if err != nil || id != e.ID || !ids[id] {
+			t.Fatalf("entry %s decodes to %T %s (%v), in the scope: %v", e.ID, e.Object, id, err, ids[id])
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries, the scope holds %d", len(got), len(want))
 	}
 }
 
@@ -154,10 +192,23 @@ var corruptions = []struct {
 	{"another dialects hash", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte { b[16+32+20+20] ^= 1; return b })
 	}},
-	{"checksummed body that does not decode", func(t *testing.T, h *harness, path string, _ map[string]string) {
+	{"checksummed canonical bytes that do not decode", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte {
 			i := bytes.Index(b, []byte(`{"`))
 			b[i] = '['
+			return resum(t, b)
+		})
+	}},
+	{"checksummed record of an unknown tag", func(t *testing.T, h *harness, path string, _ map[string]string) {
+		editFile(t, path, func(b []byte) []byte {
+			b[bodyAt(b)+16+8+32] = 9
+			return resum(t, b)
+		})
+	}},
+	{"checksummed record cut short", func(t *testing.T, h *harness, path string, _ map[string]string) {
+		editFile(t, path, func(b []byte) []byte {
+			at := bodyAt(b) + 16 + 8 + 33 // the first record's first string
+			b[at] = 0x7e                  // a literal of 63 bytes where a short one was
 			return resum(t, b)
 		})
 	}},
@@ -169,7 +220,8 @@ var corruptions = []struct {
 func TestWorldFileCorruption(t *testing.T) {
 	h := newHarness(t, "camelot", "avalon")
 	for _, scope := range []string{"camelot", "avalon"} {
-		h.commitObjects("main", scope, &objects.Entity{Kind: objects.KindPerson, Ident: "galahad", Name: "Galahad", Provenance: prop0})
+		h.commitObjects("main", scope, &objects.Decision{Ident: "d-1"},
+			&objects.Entity{Kind: objects.KindPerson, Ident: "galahad", Name: "Galahad", Provenance: prop0})
 	}
 	parent := h.head("main")
 	h.commitObjects("main", "camelot", &objects.Fact{Entity: "galahad", Key: "seat", Value: "perilous", Provenance: prop0})
@@ -233,13 +285,16 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
+// bodyAt is the offset of a file's body.
+func bodyAt(b []byte) int {
+	at := wfFixed + 2 + int(binary.LittleEndian.Uint16(b[wfFixed:]))
+	return at + pad8(at)
+}
+
 // resum recomputes a file's body checksum after its body was edited.
 func resum(t *testing.T, b []byte) []byte {
 	t.Helper()
-	scopeLen := int(binary.LittleEndian.Uint16(b[wfFixed:]))
-	at := wfFixed + 2 + scopeLen
-	at += pad8(at)
-	sum := blake3.Sum256(b[at:])
+	sum := blake3.Sum256(b[bodyAt(b):])
 	copy(b[wfFixed-32:], sum[:])
 	return b
 }
