@@ -41,7 +41,7 @@ func BenchmarkOpenFromFile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w = nil
+	w, svc.cache = nil, newWorldCache(1) // only the cold opens' worlds live
 	cold := func(noFiles bool) (time.Duration, *worldCache, *world.World) {
 		s, err := lorestore.Open(svc.store.Dir(), lorestore.Options{})
 		if err != nil {

@@ -174,6 +174,9 @@ func writeWorldFile(j writeJob) (err error) {
 	if err = encodeWorldFile(f, j.hd, j.w); err != nil {
 		return err
 	}
+	if err = f.Chmod(0o644); err != nil { // readable as the store's other files are
+		return err
+	}
 	if err = f.Sync(); err != nil {
 		return err
 	}
