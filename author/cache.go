@@ -86,6 +86,9 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	switch how {
 	case builtLoaded:
 		c.loads++
+	case builtLoadedDerived:
+		c.loads++
+		c.derives++
 	default:
 		c.countLocked(how == builtDerived)
 	}

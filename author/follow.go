@@ -25,11 +25,13 @@ const (
 	builtCompiled built = iota // from the store's objects (an Advance that had to compile, a removal say, too)
 	builtDerived               // incrementally, from a cached ancestor's world
 	builtLoaded                // from a verified world file (worldfile.go)
+	builtLoadedDerived         // from an ancestor's verified world file, then derived
 )
 
 // build makes the world of a scope at a commit: derived from a cached
 // ancestor's when there is one within maxFollow first parents, else from
-// its world file when one verifies, else compiled.
+// its world file when one verifies, else derived from the world file of
+// one of those first parents, else compiled.
 func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, built, error) {
 	if from, fw, ok := c.cachedAncestor(s, commit, scope); ok {
 		w, derived, err := advanceTo(s, from, fw, commit, scope, nil)
@@ -40,6 +42,13 @@ func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope strin
 	}
 	if w, ok := c.loadFile(s, commit, scope); ok {
 		return w, builtLoaded, nil
+	}
+	if from, fw, ok := c.fileAncestor(s, commit, scope); ok {
+		w, derived, err := advanceTo(s, from, fw, commit, scope, nil)
+		if derived {
+			return w, builtLoadedDerived, err
+		}
+		return w, builtCompiled, err
 	}
 	w, err := compileAtWith(s, commit, scope, c.dialects)
 	return w, builtCompiled, err

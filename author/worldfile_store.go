@@ -88,6 +88,30 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 	return w, true
 }
 
+// fileAncestor walks the first parents of commit, at most maxFollow, to
+// one whose world file of scope exists and verifies, and loads it: a
+// fresh process opening a head whose own file was not written (the writer
+// coalesced it away, or had not finished) derives it from an older one.
+func (c *worldCache) fileAncestor(s *lorestore.Store, commit plumbing.Hash, scope string) (plumbing.Hash, *world.World, bool) {
+	if c.noFiles {
+		return plumbing.ZeroHash, nil, false
+	}
+	h := commit
+	for range maxFollow {
+		p, ok, err := s.FirstParent(h)
+		if err != nil || !ok {
+			break
+		}
+		if _, err := os.Stat(worldFilePath(s, p, scope)); err == nil {
+			if w, ok := c.loadFile(s, p, scope); ok {
+				return p, w, true
+			}
+		}
+		h = p
+	}
+	return plumbing.ZeroHash, nil, false
+}
+
 // reject removes a file that failed verification and notes why.
 func (c *worldCache) reject(path string, err error) {
 	os.Remove(path)

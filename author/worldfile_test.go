@@ -236,10 +236,21 @@ func TestWorldFileCorruption(t *testing.T) {
 	freshGet(t, foreign.store, foreign.head("main"), "camelot")
 	foreign.store.WaitBackground()
 	h.store.WaitBackground()
-	others := map[string]string{
+	// The sources of the copies are set aside, and the parent's file
+	// removed: the rebuild is then a compile (with it, a derivation from
+	// it: TestWorldFileFromAncestor).
+	stash := t.TempDir()
+	others := map[string]string{}
+	for k, p := range map[string]string{
 		"parent":  worldFilePath(h.store, parent, "camelot"),
 		"scope":   worldFilePath(h.store, head, "avalon"),
 		"foreign": worldFilePath(foreign.store, foreign.head("main"), "camelot"),
+	} {
+		others[k] = filepath.Join(stash, k)
+		copyFile(t, p, others[k])
+	}
+	if err := os.Remove(worldFilePath(h.store, parent, "camelot")); err != nil {
+		t.Fatal(err)
 	}
 	path := worldFilePath(h.store, head, "camelot")
 	for _, tc := range corruptions {
@@ -297,6 +308,33 @@ func resum(t *testing.T, b []byte) []byte {
 	sum := blake3.Sum256(b[bodyAt(b):])
 	copy(b[wfFixed-32:], sum[:])
 	return b
+}
+
+// TestWorldFileFromAncestor: a fresh process opening a head with no file
+// (or a refused one) derives its world from a first parent's file, and
+// writes the head's.
+func TestWorldFileFromAncestor(t *testing.T) {
+	h := newHarness(t, "camelot")
+	first := h.commitObjects("main", "camelot", &objects.Entity{Kind: objects.KindPerson, Ident: "galahad", Name: "Galahad", Provenance: prop0})
+	freshGet(t, h.store, first, "camelot")
+	for i := range 3 {
+		h.commitObjects("main", "camelot", &objects.Fact{Entity: "galahad", Key: "seen", Value: fmt.Sprint("place-", i), Provenance: prop0})
+	}
+	head := h.head("main")
+	for _, corrupt := range []bool{false, true} {
+		if corrupt {
+			editFile(t, worldFilePath(h.store, head, "camelot"), func(b []byte) []byte { return b[:100] })
+		}
+		w, c := freshGet(t, h.store, head, "camelot")
+		rejects := 0
+		if corrupt {
+			rejects = 1
+		}
+		wantCounts(t, c, 0, 1, 1, rejects)
+		sameWorld(t, h.store, head, "camelot", w)
+		h.store.WaitBackground()
+		fileNamesItsObjects(t, h.store, head, "camelot")
+	}
 }
 
 // TestWorldFileNotPushed: the world files live in the git dir beside, not
