@@ -22,10 +22,10 @@ const maxFollow = 32
 type built int
 
 const (
-	builtCompiled built = iota // from the store's objects (an Advance that had to compile, a removal say, too)
-	builtDerived               // incrementally, from a cached ancestor's world
-	builtLoaded                // from a verified world file (worldfile.go)
-	builtLoadedDerived         // from an ancestor's verified world file, then derived
+	builtCompiled      built = iota // from the store's objects (an Advance that had to compile, a removal say, too)
+	builtDerived                    // incrementally, from a cached ancestor's world
+	builtLoaded                     // from a verified world file (worldfile.go)
+	builtLoadedDerived              // from an ancestor's verified world file, then derived
 )
 
 // build makes the world of a scope at a commit: derived from a cached
