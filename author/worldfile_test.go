@@ -78,13 +78,31 @@ func TestWorldFileFreshProcessLoads(t *testing.T) {
 // TestWorldFileRandomChains: over random histories (materializes plain
 // and under a decision, defeats, commits made elsewhere, branches and
 // their merges), every head a workspace opens has a world file once its
-// writer is done, and the world a fresh cache loads from it is a compile's.
+// writer is done, and the world a fresh cache loads from it is a compile's
+// (discards and rules too).
 func TestWorldFileRandomChains(t *testing.T) {
+	seen := map[int]bool{}
 	for seed := range uint64(3) {
 		r := rand.New(rand.NewPCG(seed, 13))
 		h, ws, fact := defeatWorld(t)
 		for step := range 10 {
-			switch r.IntN(5) {
+			op := r.IntN(7)
+			seen[op] = true
+			switch op {
+			case 5: // two facts staged, one discarded
+				for _, v := range []string{"kept", "dropped"} {
+					h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": "mood",
+						"value": fmt.Sprint(v, step), "provenance": cited("provisional", "d-1")})
+				}
+				drop := claimID(t, &objects.Fact{Entity: "mireth", Key: "mood", Value: fmt.Sprint("dropped", step), Provenance: objects.Cited(objects.CitedProvisional, "d-1")})
+				h.ok("author.discard", map[string]any{"workspace": ws, "decl": drop})
+				h.ok("author.materialize", map[string]any{"workspace": ws})
+			case 6: // a rule over the facts, committed elsewhere
+				X, Y := objects.Var("X"), objects.Var("Y")
+				name := fmt.Sprint("moody-", step)
+				h.commitObjects("main", "camelot", &objects.Rule{Name: name, Provenance: prop0,
+					Head: objects.Atom{Pred: name, Args: []objects.Term{X}},
+					Body: []objects.Literal{{Atom: objects.Atom{Pred: "mood", Args: []objects.Term{X, Y}}}}})
 			case 0:
 				h.ok("author.add_fact", map[string]any{"workspace": ws, "entity": "mireth", "key": fmt.Sprint("k", r.IntN(3)),
 					"value": fmt.Sprint("v", step), "provenance": cited("provisional", "d-1")})
@@ -113,6 +131,9 @@ func TestWorldFileRandomChains(t *testing.T) {
 			sameWorld(t, h.store, head, "camelot", w)
 			fileNamesItsObjects(t, h.store, head, "camelot")
 		}
+	}
+	if len(seen) != 7 {
+		t.Fatalf("the seeds drew only the steps %v", seen)
 	}
 }
 
