@@ -33,6 +33,18 @@ type worldCache struct {
 	derives  int
 	settles  int                // of derives: a materialized layer settled (follow.go)
 	dialects []*objects.Dialect // the project's, given to every world
+
+	// World files (worldfile*.go): loads counts worlds built from a
+	// verified file, rejects the files refused (lastReject why), written
+	// those written. noFiles turns them off (benchmarks comparing).
+	noFiles    bool
+	store      *lorestore.Store // the store of the last get, for put's files
+	loads      int
+	rejects    int
+	lastReject error
+	written    int
+	writing    map[string]bool     // scope → a writer is running
+	pending    map[string]writeJob // scope → the newest world waiting for it
 }
 
 type cacheEntry struct {
@@ -51,6 +63,7 @@ func newWorldCache(max int) *worldCache {
 func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, error) {
 	k := cacheKey{commit, scope}
 	c.mu.Lock()
+	c.store = s
 	if e, ok := c.entries[k]; ok {
 		c.order.MoveToFront(e.elem)
 		c.mu.Unlock()
@@ -63,11 +76,22 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	c.evict()
 	c.mu.Unlock()
 
-	var derived bool
-	e.w, derived, e.err = c.build(s, commit, scope)
+	var how built
+	e.w, how, e.err = c.build(s, commit, scope)
 	close(e.ready)
+	if e.err == nil && how != builtLoaded {
+		c.scheduleWrite(s, commit, scope, e.w)
+	}
 	c.mu.Lock()
-	c.countLocked(derived)
+	switch how {
+	case builtLoaded:
+		c.loads++
+	case builtLoadedDerived:
+		c.loads++
+		c.derives++
+	default:
+		c.countLocked(how == builtDerived)
+	}
 	if e.err != nil && c.entries[k] == e {
 		c.order.Remove(e.elem)
 		delete(c.entries, k)
@@ -109,6 +133,13 @@ func (c *worldCache) countLocked(derived bool) {
 	}
 }
 
+// fileCounts reports the world files loaded, refused and written.
+func (c *worldCache) fileCounts() (loads, rejects, written int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.loads, c.rejects, c.written
+}
+
 // settleCount reports how many of the derivations settled a materialized
 // layer (follow.go).
 func (c *worldCache) settleCount() int {
@@ -133,9 +164,9 @@ func (c *worldCache) deriveCount() int {
 func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) bool {
 	k := cacheKey{commit, scope}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if e, ok := c.entries[k]; ok {
 		c.order.MoveToFront(e.elem)
+		c.mu.Unlock()
 		return false
 	}
 	e := &cacheEntry{key: k, ready: make(chan struct{}), w: w}
@@ -143,5 +174,10 @@ func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) boo
 	e.elem = c.order.PushFront(e)
 	c.entries[k] = e
 	c.evict()
+	s := c.store
+	c.mu.Unlock()
+	if s != nil {
+		c.scheduleWrite(s, commit, scope, w)
+	}
 	return true
 }

@@ -18,16 +18,40 @@ import (
 // fresh compile reads everything once).
 const maxFollow = 32
 
+// built says how a world was built.
+type built int
+
+const (
+	builtCompiled      built = iota // from the store's objects (an Advance that had to compile, a removal say, too)
+	builtDerived                    // incrementally, from a cached ancestor's world
+	builtLoaded                     // from a verified world file (worldfile.go)
+	builtLoadedDerived              // from an ancestor's verified world file, then derived
+)
+
 // build makes the world of a scope at a commit: derived from a cached
-// ancestor's when there is one within maxFollow first parents, else
-// compiled. derived reports an incremental derivation (an Advance that
-// had to compile, a removal say, is a compile).
-func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope string) (w *world.World, derived bool, err error) {
+// ancestor's when there is one within maxFollow first parents, else from
+// its world file when one verifies, else derived from the world file of
+// one of those first parents, else compiled.
+func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, built, error) {
 	if from, fw, ok := c.cachedAncestor(s, commit, scope); ok {
-		return advanceTo(s, from, fw, commit, scope, nil)
+		w, derived, err := advanceTo(s, from, fw, commit, scope, nil)
+		if derived {
+			return w, builtDerived, err
+		}
+		return w, builtCompiled, err
 	}
-	w, err = compileAtWith(s, commit, scope, c.dialects)
-	return w, false, err
+	if w, ok := c.loadFile(s, commit, scope); ok {
+		return w, builtLoaded, nil
+	}
+	if from, fw, ok := c.fileAncestor(s, commit, scope); ok {
+		w, derived, err := advanceTo(s, from, fw, commit, scope, nil)
+		if derived {
+			return w, builtLoadedDerived, err
+		}
+		return w, builtCompiled, err
+	}
+	w, err := compileAtWith(s, commit, scope, c.dialects)
+	return w, builtCompiled, err
 }
 
 // cachedAncestor walks the first parents of commit back to one whose world

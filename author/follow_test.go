@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -134,8 +136,10 @@ func TestFollowCommitsMadeElsewhere(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.empty {
+			if tc.empty { // nothing cached, in memory or in world files
 				h.svc.cache = newWorldCache(16)
+				h.store.WaitBackground()
+				os.RemoveAll(filepath.Join(h.store.Dir(), worldsDir))
 			}
 			compiles, derives := h.svc.cache.compileCount(), h.svc.cache.deriveCount()
 			commitElsewhere(tc.tag, tc.commits)

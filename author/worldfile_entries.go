@@ -1,0 +1,252 @@
+// The entries section of a world file (DL-0301): count u64, then per
+// entry its id [32] and a tag. Facts and entities, the bulk of a large
+// scope, are compact records whose repeated strings (entities, keys,
+// kinds, provenance) are interned in the stream; every other object is
+// its canonical bytes, decoded by package objects. Records decode
+// sequentially into substrings of one copy of the section (no allocation
+// per string); canonical bytes decode in parallel.
+//
+// A string is a uvarint v: v odd names the (v>>1)th interned string; v
+// even is a literal of v>>1 bytes that follows, interned when the field is
+// one that repeats. Literal-only fields (a fact's value, a name) are never
+// interned.
+
+package author
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"runtime"
+	"sync"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
+)
+
+// Entry tags.
+const (
+	tagCanonical = 0 // uvarint length, canonical JSON
+	tagFact      = 1 // entity, key, value, provenance
+	tagEntity    = 2 // kind, id, name, provenance
+)
+
+// entryWriter streams entries with their interning table.
+type entryWriter struct {
+	bw     *bufio.Writer
+	size   uint64
+	intern map[string]uint64
+	buf    []byte
+}
+
+func (ew *entryWriter) write(p []byte) {
+	ew.bw.Write(p)
+	ew.size += uint64(len(p))
+}
+
+func (ew *entryWriter) uvarint(v uint64) {
+	var l [binary.MaxVarintLen64]byte
+	ew.write(l[:binary.PutUvarint(l[:], v)])
+}
+
+// str writes s; shared strings are interned.
+func (ew *entryWriter) str(s string, shared bool) {
+	if shared {
+		if i, ok := ew.intern[s]; ok {
+			ew.uvarint(i<<1 | 1)
+			return
+		}
+		ew.intern[s] = uint64(len(ew.intern))
+	}
+	ew.uvarint(uint64(len(s)) << 1)
+	ew.bw.WriteString(s)
+	ew.size += uint64(len(s))
+}
+
+func (ew *entryWriter) prov(p *objects.Provenance) {
+	ew.str(string(p.Kind), true)
+	ew.str(p.Origin, true)
+	ew.str(p.Hyp, true)
+	ew.str(string(p.State), true)
+	ew.uvarint(uint64(len(p.Decisions)))
+	for _, d := range p.Decisions {
+		ew.str(d, true)
+	}
+}
+
+// writeEntries streams the entries of w and returns their count and the
+// section's payload size (count included). Staged entries are written as
+// committed: a world the cache holds for a commit may hold that commit's
+// last layer staged (put). Objects are validated as they would be on a
+// commit before they are written.
+func writeEntries(bw *bufio.Writer, w *world.World) (n, size uint64, err error) {
+	ew := &entryWriter{bw: bw, size: 8, intern: map[string]uint64{}}
+	for e := range w.Objects() {
+		ew.write(e.ID[:])
+		switch o := e.Object.(type) {
+		case *objects.Fact:
+			if err := o.Validate(); err != nil {
+				return 0, 0, err
+			}
+			ew.write([]byte{tagFact})
+			ew.str(o.Entity, true)
+			ew.str(o.Key, true)
+			ew.str(o.Value, false)
+			ew.prov(&o.Provenance)
+		case *objects.Entity:
+			if err := o.Validate(); err != nil {
+				return 0, 0, err
+			}
+			ew.write([]byte{tagEntity})
+			ew.str(string(o.Kind), true)
+			ew.str(o.Ident, true)
+			ew.str(o.Name, false)
+			ew.prov(&o.Provenance)
+		default:
+			if ew.buf, err = e.Object.AppendCanonical(ew.buf[:0]); err != nil {
+				return 0, 0, err
+			}
+			ew.write([]byte{tagCanonical})
+			ew.uvarint(uint64(len(ew.buf)))
+			ew.write(ew.buf)
+		}
+		n++
+	}
+	return n, ew.size, nil
+}
+
+// entryReader reads the section; sec is a string copy of it, so every
+// string decoded is a substring, not an allocation.
+type entryReader struct {
+	p      []byte
+	sec    string
+	at     int
+	intern []string
+	err    error
+}
+
+func (r *entryReader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = wfErr(format, args...)
+	}
+}
+
+func (r *entryReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, l := binary.Uvarint(r.p[r.at:])
+	if l <= 0 {
+		r.fail("bad varint at %d", r.at)
+		return 0
+	}
+	r.at += l
+	return v
+}
+
+func (r *entryReader) bytes(n uint64) (int, int) {
+	if r.err != nil || n > uint64(len(r.p)-r.at) {
+		r.fail("truncated at %d", r.at)
+		return 0, 0
+	}
+	r.at += int(n)
+	return r.at - int(n), r.at
+}
+
+func (r *entryReader) str(shared bool) string {
+	v := r.uvarint()
+	if v&1 == 1 {
+		if v>>1 >= uint64(len(r.intern)) {
+			r.fail("unknown string %d", v>>1)
+			return ""
+		}
+		return r.intern[v>>1]
+	}
+	lo, hi := r.bytes(v >> 1)
+	s := r.sec[lo:hi]
+	if shared {
+		r.intern = append(r.intern, s)
+	}
+	return s
+}
+
+func (r *entryReader) prov() objects.Provenance {
+	p := objects.Provenance{Kind: objects.ProvenanceKind(r.str(true)), Origin: r.str(true), Hyp: r.str(true), State: objects.CitedState(r.str(true))}
+	n := r.uvarint()
+	if n > uint64(len(r.p)-r.at) {
+		r.fail("%d decisions", n)
+		return p
+	}
+	if n > 0 {
+		p.Decisions = make([]string, n)
+		for i := range p.Decisions {
+			p.Decisions[i] = r.str(true)
+		}
+	}
+	return p
+}
+
+// decodeEntries reads the section's entries: records at once, canonical
+// bytes afterwards in parallel.
+func decodeEntries(p []byte) ([]world.Entry, error) {
+	if len(p) < 8 {
+		return nil, wfErr("short entries section")
+	}
+	count := binary.LittleEndian.Uint64(p)
+	if count > uint64(len(p))/33 {
+		return nil, wfErr("%d entries in %d bytes", count, len(p))
+	}
+	r := &entryReader{p: p, sec: string(p), at: 8}
+	out := make([]world.Entry, count)
+	var canon []int // indexes of out whose spans follow
+	var spans [][]byte
+	for i := range out {
+		lo, _ := r.bytes(33)
+		if r.err != nil {
+			return nil, r.err
+		}
+		copy(out[i].ID[:], p[lo:lo+32])
+		switch p[lo+32] {
+		case tagFact:
+			out[i].Object = &objects.Fact{Entity: r.str(true), Key: r.str(true), Value: r.str(false), Provenance: r.prov()}
+		case tagEntity:
+			out[i].Object = &objects.Entity{Kind: objects.EntityKind(r.str(true)), Ident: r.str(true), Name: r.str(false), Provenance: r.prov()}
+		case tagCanonical:
+			lo, hi := r.bytes(r.uvarint())
+			canon, spans = append(canon, i), append(spans, p[lo:hi])
+		default:
+			r.fail("entry %d: tag %d", i, p[lo+32])
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	if r.at != len(p) {
+		return nil, wfErr("%d bytes after the last entry", len(p)-r.at)
+	}
+	return out, decodeParallel(out, canon, spans)
+}
+
+// decodeParallel decodes spans[k] into out[canon[k]].Object over every
+// core.
+func decodeParallel(out []world.Entry, canon []int, spans [][]byte) error {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(spans)/1024))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	chunk := (len(spans) + workers - 1) / workers
+	for k := range workers {
+		lo, hi := k*chunk, min(len(spans), (k+1)*chunk)
+		wg.Go(func() {
+			for j := lo; j < hi; j++ {
+				o, err := objects.Decode(spans[j])
+				if err != nil {
+					errs[k] = wfErr("entry %s: %v", out[canon[j]].ID, err)
+					return
+				}
+				out[canon[j]].Object = o
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,269 @@
+// World files on disk (DL-0300..DL-0302): where they live, how a miss of
+// the world cache loads one, and how they are written after a compile or
+// a derivation without a request waiting on it, and kept bounded.
+
+package author
+
+import (
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/world"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// worldsDir is the folder of world files inside the store's git dir:
+// never under refs/ or objects/, so no push, fetch or clone carries it.
+const worldsDir = "deloreis/worlds"
+
+// keepPerScope bounds the files kept per scope: the newest are those a
+// fresh process is likely to open (the heads), older ones are derivable.
+const keepPerScope = 4
+
+// staleTemp is the age past which a temp file is a dead writer's.
+const staleTemp = time.Hour
+
+// wfExt is a world file's extension.
+const wfExt = ".dw"
+
+// worldFilePath is the file of a (commit, scope): scopes are ids, so the
+// name is unambiguous and never a path.
+func worldFilePath(s *lorestore.Store, commit plumbing.Hash, scope string) string {
+	return filepath.Join(s.Dir(), worldsDir, commit.String()+"-"+scope+wfExt)
+}
+
+// wantHeader is what a file for (commit, scope) must claim, read from the
+// store now: the scope's tree at commit is the verification key. ok is
+// false when the scope holds nothing there (no file is kept for it).
+func (c *worldCache) wantHeader(s *lorestore.Store, commit plumbing.Hash, scope string) (wfHeader, bool) {
+	sn, err := s.SnapshotAt(commit)
+	if err != nil {
+		return wfHeader{}, false
+	}
+	tree, ok, err := sn.ScopeTree(scope)
+	if err != nil || !ok {
+		return wfHeader{}, false
+	}
+	dh, err := dialectsHash(c.dialects)
+	if err != nil {
+		return wfHeader{}, false
+	}
+	return wfHeader{format: wfFormat, commit: commit, tree: tree, dialects: dh, scope: scope}, true
+}
+
+// loadFile builds the world of (commit, scope) from its file, when there
+// is one that verifies. A file that does not is removed and counted
+// (rejects); the caller then builds the world as if there were none.
+func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, bool) {
+	if c.noFiles {
+		return nil, false
+	}
+	path := worldFilePath(s, commit, scope)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	want, ok := c.wantHeader(s, commit, scope)
+	if !ok {
+		return nil, false
+	}
+	base, err := decodeWorldFile(data, want)
+	data = nil
+	if err != nil {
+		c.reject(path, err)
+		return nil, false
+	}
+	w, err := world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects})
+	if err != nil {
+		// The machinery failed on what the file held: the store's own
+		// objects will say whether it was the file.
+		c.reject(path, err)
+		return nil, false
+	}
+	return w, true
+}
+
+// fileAncestor walks the first parents of commit, at most maxFollow, to
+// one whose world file of scope exists and verifies, and loads it: a
+// fresh process opening a head whose own file was not written (the writer
+// coalesced it away, or had not finished) derives it from an older one.
+func (c *worldCache) fileAncestor(s *lorestore.Store, commit plumbing.Hash, scope string) (plumbing.Hash, *world.World, bool) {
+	if c.noFiles {
+		return plumbing.ZeroHash, nil, false
+	}
+	h := commit
+	for range maxFollow {
+		p, ok, err := s.FirstParent(h)
+		if err != nil || !ok {
+			break
+		}
+		if _, err := os.Stat(worldFilePath(s, p, scope)); err == nil {
+			if w, ok := c.loadFile(s, p, scope); ok {
+				return p, w, true
+			}
+		}
+		h = p
+	}
+	return plumbing.ZeroHash, nil, false
+}
+
+// reject removes a file that failed verification and notes why.
+func (c *worldCache) reject(path string, err error) {
+	os.Remove(path)
+	c.mu.Lock()
+	c.rejects++
+	c.lastReject = err
+	c.mu.Unlock()
+}
+
+// writeJob is one file to write.
+type writeJob struct {
+	path string
+	hd   wfHeader
+	w    *world.World
+}
+
+// scheduleWrite files w's world file in the store's background (Close
+// waits for it), never on the request's path. Writes are coalesced per
+// scope: while one runs, only the newest pending world is kept, so a run
+// of materializes costs one write in flight and one waiting, not one each.
+func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, scope string, w *world.World) {
+	if c.noFiles || w == nil {
+		return
+	}
+	path := worldFilePath(s, commit, scope)
+	if _, err := os.Stat(path); err == nil {
+		return // a verified file was just loaded, or a peer wrote it
+	}
+	hd, ok := c.wantHeader(s, commit, scope)
+	if !ok {
+		return
+	}
+	job := writeJob{path: path, hd: hd, w: w}
+	c.mu.Lock()
+	if c.writing == nil {
+		c.writing, c.pending = map[string]bool{}, map[string]writeJob{}
+	}
+	if c.writing[scope] {
+		c.pending[scope] = job
+		c.mu.Unlock()
+		return
+	}
+	c.writing[scope] = true
+	c.mu.Unlock()
+	s.Background(func() {
+		for {
+			err := writeWorldFile(job)
+			c.mu.Lock()
+			if err == nil {
+				c.written++
+			}
+			next, more := c.pending[scope]
+			delete(c.pending, scope)
+			if !more {
+				c.writing[scope] = false
+				c.mu.Unlock()
+				evictFiles(filepath.Dir(job.path), keepPerScope)
+				return
+			}
+			c.mu.Unlock()
+			job = next
+		}
+	})
+}
+
+// writeWorldFile writes a file atomically: a temp file in the same
+// folder, fsynced, renamed over the name. Concurrent writers of one name
+// each rename a whole file; the last rename wins and both are the same.
+func writeWorldFile(j writeJob) (err error) {
+	dir := filepath.Dir(j.path)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(j.path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = encodeWorldFile(f, j.hd, j.w); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil { // readable as the store's other files are
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(f.Name(), j.path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // the rename durable too; a lost one is only a miss
+		d.Close()
+	}
+	return nil
+}
+
+// evictFiles keeps the newest keep files of each scope (by modification
+// time) and removes dead writers' temp files.
+func evictFiles(dir string, keep int) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		name string
+		mod  time.Time
+	}
+	byScope := map[string][]file{}
+	for _, de := range des {
+		info, err := de.Info()
+		if err != nil {
+			continue
+		}
+		name := de.Name()
+		if strings.HasPrefix(name, ".") {
+			if time.Since(info.ModTime()) > staleTemp {
+				os.Remove(filepath.Join(dir, name))
+			}
+			continue
+		}
+		_, scope, ok := parseWorldFileName(name)
+		if !ok {
+			continue
+		}
+		byScope[scope] = append(byScope[scope], file{name, info.ModTime()})
+	}
+	for _, fs := range byScope {
+		slices.SortFunc(fs, func(a, b file) int { return b.mod.Compare(a.mod) })
+		for _, f := range fs[min(keep, len(fs)):] {
+			os.Remove(filepath.Join(dir, f.name))
+		}
+	}
+}
+
+// parseWorldFileName splits "<commit>-<scope>.dw".
+func parseWorldFileName(name string) (plumbing.Hash, string, bool) {
+	base, ok := strings.CutSuffix(name, wfExt)
+	if !ok || len(base) < 42 || base[40] != '-' {
+		return plumbing.ZeroHash, "", false
+	}
+	var h plumbing.Hash
+	if _, err := hex.Decode(h[:], []byte(base[:40])); err != nil {
+		return plumbing.ZeroHash, "", false
+	}
+	return h, base[41:], true
+}
