@@ -127,7 +127,7 @@ func runSync(ctx context.Context, s *lorestore.Store, remote, branch string, p l
 	for _, m := range res.Merges {
 		rep.Merged = append(rep.Merged, m.Commit.String())
 	}
-	wc := &worldCache{s: s}
+	wc := author.NewWorlds(s, worldCacheSize)
 	for _, g := range []struct {
 		origin string
 		ms     []lorestore.MergeResult
@@ -150,7 +150,7 @@ func runSync(ctx context.Context, s *lorestore.Store, remote, branch string, p l
 // brought over its base: those neither side had on its own (as
 // author.merge counts them). A scope whose merged objects are one side's
 // as they were brings nothing and is not compiled.
-func mergeConflicts(s *lorestore.Store, wc *worldCache, m lorestore.MergeResult) ([]reportConflict, error) {
+func mergeConflicts(s *lorestore.Store, wc *author.Worlds, m lorestore.MergeResult) ([]reportConflict, error) {
 	if m.Base.IsZero() {
 		return nil, nil // unrelated sides: nothing to hold them against
 	}
@@ -180,7 +180,7 @@ func mergeConflicts(s *lorestore.Store, wc *worldCache, m lorestore.MergeResult)
 		}
 		var ws [4]*world.World // base, ours, theirs, merged
 		for i, c := range []plumbing.Hash{m.Base, m.Target, m.Source, m.Commit} {
-			if ws[i], err = wc.get(c, scope); err != nil {
+			if ws[i], err = wc.Get(c, scope); err != nil {
 				return nil, err
 			}
 		}
@@ -208,37 +208,10 @@ func mergeConflicts(s *lorestore.Store, wc *worldCache, m lorestore.MergeResult)
 	return out, nil
 }
 
-// worldCache keeps the last few worlds one sync compiled: a run of
-// fetched merges shares them (each merge is the next one's parent), and
-// the bound keeps a long run from holding every world at once.
-type worldCache struct {
-	s    *lorestore.Store
-	keys []string
-	ws   map[string]*world.World
-}
-
+// worldCacheSize bounds the worlds one sync keeps: a run of fetched
+// merges shares them (each merge is the next one's parent), derived from
+// each other rather than compiled.
 const worldCacheSize = 8
-
-func (c *worldCache) get(commit plumbing.Hash, scope string) (*world.World, error) {
-	key := commit.String() + "/" + scope
-	if w, ok := c.ws[key]; ok {
-		return w, nil
-	}
-	w, err := author.CompileAt(c.s, commit, scope)
-	if err != nil {
-		return nil, err
-	}
-	if c.ws == nil {
-		c.ws = map[string]*world.World{}
-	}
-	if len(c.keys) == worldCacheSize {
-		delete(c.ws, c.keys[0])
-		c.keys = c.keys[1:]
-	}
-	c.keys = append(c.keys, key)
-	c.ws[key] = w
-	return w, nil
-}
 
 // printSync says what a sync did, a line a step, then one line a conflict.
 func printSync(w io.Writer, rep syncReport) {
