@@ -9,15 +9,29 @@ import "slices"
 
 // factEntry is one ground fact's support, full and uncut. pubs are the
 // supports as given, one per AddFact call, kept so that a truncated support
-// taken from another model is still evaluated exactly.
+// taken from another model is still evaluated exactly; nil when the fact
+// was given once (pub is that support), the common case, which then costs
+// no slice of its own (DL-0311).
 type factEntry struct {
 	sup  ipoly
 	pub  Poly
 	pubs []Poly
 }
 
+// given returns the supports as given, in the order given; the slice is
+// never written.
+func (f *factEntry) given() []Poly {
+	if f.pubs == nil {
+		return []Poly{f.pub}
+	}
+	return f.pubs
+}
+
 // truncated reports whether a support given for the fact was truncated.
 func (f *factEntry) truncated() bool {
+	if f.pubs == nil {
+		return f.pub.Truncated()
+	}
 	for _, p := range f.pubs {
 		if p.Truncated() {
 			return true
@@ -28,6 +42,9 @@ func (f *factEntry) truncated() bool {
 
 // eval evaluates the fact's support exactly under v.
 func (f *factEntry) eval(v Valuation) Truth {
+	if f.pubs == nil {
+		return f.pub.Eval(v)
+	}
 	t := False
 	for _, p := range f.pubs {
 		t = max(t, p.Eval(v))
@@ -114,14 +131,16 @@ func (f *factSet) logChange(row uint32) {
 // put sets the fact of tuple (adding its support to a live fact's).
 func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	row, added := f.tab.insert(tuple)
-	e := factEntry{pub: support, pubs: []Poly{support}}
-	if !added {
+	var e factEntry
+	if added {
+		e.pub, e.sup = p.lits.canonical(p, support)
+	} else {
 		old := *f.entry(row)
 		f.count(&old, -1)
 		e.pub = old.pub.Add(support)
-		e.pubs = append(slices.Clip(old.pubs), support)
+		e.pubs = append(slices.Clip(old.given()), support)
+		e.sup = p.internPoly(e.pub)
 	}
-	e.sup = p.internPoly(e.pub)
 	if int(row) == f.ents.rows() {
 		f.ents.push1(row, e, f.gen)
 	} else {
@@ -135,7 +154,7 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 // fact when it was the last.
 func (f *factSet) unput(p *Program, row uint32, i int) {
 	old := *f.entry(row)
-	if len(old.pubs) == 1 {
+	if len(old.given()) == 1 {
 		f.drop(row)
 		return
 	}
