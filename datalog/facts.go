@@ -11,11 +11,12 @@ import "slices"
 // supports as given, one per AddFact call, kept so that a truncated support
 // taken from another model is still evaluated exactly; nil when the fact
 // was given once (pub is that support), the common case, which then costs
-// no slice of its own (DL-0311).
+// no slice of its own; a pointer, so that an entry is 16 B smaller
+// (DL-0311).
 type factEntry struct {
 	sup  ipoly
 	pub  Poly
-	pubs []Poly
+	pubs *[]Poly
 }
 
 // given returns the supports as given, in the order given; the slice is
@@ -24,7 +25,7 @@ func (f *factEntry) given() []Poly {
 	if f.pubs == nil {
 		return []Poly{f.pub}
 	}
-	return f.pubs
+	return *f.pubs
 }
 
 // truncated reports whether a support given for the fact was truncated.
@@ -32,7 +33,7 @@ func (f *factEntry) truncated() bool {
 	if f.pubs == nil {
 		return f.pub.Truncated()
 	}
-	for _, p := range f.pubs {
+	for _, p := range *f.pubs {
 		if p.Truncated() {
 			return true
 		}
@@ -46,7 +47,7 @@ func (f *factEntry) eval(v Valuation) Truth {
 		return f.pub.Eval(v)
 	}
 	t := False
-	for _, p := range f.pubs {
+	for _, p := range *f.pubs {
 		t = max(t, p.Eval(v))
 	}
 	return t
@@ -138,7 +139,8 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 		old := *f.entry(row)
 		f.count(&old, -1)
 		e.pub = old.pub.Add(support)
-		e.pubs = append(slices.Clip(old.given()), support)
+		pubs := append(slices.Clip(old.given()), support)
+		e.pubs = &pubs
 		e.sup = p.internPoly(e.pub)
 	}
 	if int(row) == f.ents.rows() {
@@ -159,12 +161,12 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 		return
 	}
 	f.count(&old, -1)
-	pubs := slices.Delete(slices.Clone(old.pubs), i, i+1)
+	pubs := slices.Delete(slices.Clone(*old.pubs), i, i+1)
 	pub := pubs[0]
 	for _, q := range pubs[1:] {
 		pub = pub.Add(q)
 	}
-	e := factEntry{pub: pub, pubs: pubs, sup: p.internPoly(pub)}
+	e := factEntry{pub: pub, pubs: &pubs, sup: p.internPoly(pub)}
 	f.ents.set(row, e, f.gen)
 	f.count(&e, 1)
 	f.logChange(row)
