@@ -72,7 +72,7 @@ func TestInternerConcurrent(t *testing.T) {
 	wg.Wait()
 	for g := range ids {
 		for i, id := range ids[g] {
-			if got, ok := in.lookup(fmt.Sprint((i*7+g)%3000)); !ok || got != id {
+			if got, ok := in.lookup(fmt.Sprint((i*7 + g) % 3000)); !ok || got != id {
 				t.Fatalf("goroutine %d: %d then %d, %v", g, id, got, ok)
 			}
 		}
