@@ -9,16 +9,31 @@ import "slices"
 
 // factEntry is one ground fact's support, full and uncut. pubs are the
 // supports as given, one per AddFact call, kept so that a truncated support
-// taken from another model is still evaluated exactly.
+// taken from another model is still evaluated exactly; nil when the fact
+// was given once (pub is that support), the common case, which then costs
+// no slice of its own; a pointer, so that an entry is 16 B smaller
+// (DL-0311).
 type factEntry struct {
 	sup  ipoly
 	pub  Poly
-	pubs []Poly
+	pubs *[]Poly
+}
+
+// given returns the supports as given, in the order given; the slice is
+// never written.
+func (f *factEntry) given() []Poly {
+	if f.pubs == nil {
+		return []Poly{f.pub}
+	}
+	return *f.pubs
 }
 
 // truncated reports whether a support given for the fact was truncated.
 func (f *factEntry) truncated() bool {
-	for _, p := range f.pubs {
+	if f.pubs == nil {
+		return f.pub.Truncated()
+	}
+	for _, p := range *f.pubs {
 		if p.Truncated() {
 			return true
 		}
@@ -28,8 +43,11 @@ func (f *factEntry) truncated() bool {
 
 // eval evaluates the fact's support exactly under v.
 func (f *factEntry) eval(v Valuation) Truth {
+	if f.pubs == nil {
+		return f.pub.Eval(v)
+	}
 	t := False
-	for _, p := range f.pubs {
+	for _, p := range *f.pubs {
 		t = max(t, p.Eval(v))
 	}
 	return t
@@ -114,14 +132,17 @@ func (f *factSet) logChange(row uint32) {
 // put sets the fact of tuple (adding its support to a live fact's).
 func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	row, added := f.tab.insert(tuple)
-	e := factEntry{pub: support, pubs: []Poly{support}}
-	if !added {
+	var e factEntry
+	if added {
+		e.pub, e.sup = p.lits.canonical(p, support)
+	} else {
 		old := *f.entry(row)
 		f.count(&old, -1)
 		e.pub = old.pub.Add(support)
-		e.pubs = append(slices.Clip(old.pubs), support)
+		pubs := append(slices.Clip(old.given()), support)
+		e.pubs = &pubs
+		e.sup = p.internPoly(e.pub)
 	}
-	e.sup = p.internPoly(e.pub)
 	if int(row) == f.ents.rows() {
 		f.ents.push1(row, e, f.gen)
 	} else {
@@ -135,17 +156,17 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 // fact when it was the last.
 func (f *factSet) unput(p *Program, row uint32, i int) {
 	old := *f.entry(row)
-	if len(old.pubs) == 1 {
+	if len(old.given()) == 1 {
 		f.drop(row)
 		return
 	}
 	f.count(&old, -1)
-	pubs := slices.Delete(slices.Clone(old.pubs), i, i+1)
+	pubs := slices.Delete(slices.Clone(*old.pubs), i, i+1)
 	pub := pubs[0]
 	for _, q := range pubs[1:] {
 		pub = pub.Add(q)
 	}
-	e := factEntry{pub: pub, pubs: pubs, sup: p.internPoly(pub)}
+	e := factEntry{pub: pub, pubs: &pubs, sup: p.internPoly(pub)}
 	f.ents.set(row, e, f.gen)
 	f.count(&e, 1)
 	f.logChange(row)

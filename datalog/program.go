@@ -253,7 +253,7 @@ func (p *Program) RemoveSupport(pred string, args []string, support Poly) (remov
 	if !ok {
 		return false, false
 	}
-	i := slices.IndexFunc(p.facts[id].entry(row).pubs, support.Equal)
+	i := slices.IndexFunc(p.facts[id].entry(row).given(), support.Equal)
 	if i < 0 {
 		return false, false
 	}

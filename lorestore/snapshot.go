@@ -206,7 +206,20 @@ func (sn *Snapshot) files(scope string, kind Kind) ([]fileRef, error) {
 }
 
 func (sn *Snapshot) collect(tree plumbing.Hash, path string, depth int, out *[]fileRef) error {
-	es, err := sn.s.readTree(tree)
+	return sn.collectIn(tree, path, depth, out, true)
+}
+
+// collectIn is collect; fill says whether the tree read goes into the
+// store's cache. The shards under a section listed whole are not cached:
+// they hold an entry per object (about 100 B each, as much as a compiled
+// world keeps of an object's index), and a listing reads each once; a
+// later Get caches the one shard it reads (DL-0313).
+func (sn *Snapshot) collectIn(tree plumbing.Hash, path string, depth int, out *[]fileRef, fill bool) error {
+	read := sn.s.readTree
+	if !fill {
+		read = sn.s.peekTree
+	}
+	es, err := read(tree)
 	if err != nil {
 		return err
 	}
@@ -215,7 +228,7 @@ func (sn *Snapshot) collect(tree plumbing.Hash, path string, depth int, out *[]f
 			if !e.isTree() {
 				return &CorruptError{Path: path + e.name, Reason: "a file where a folder belongs"}
 			}
-			if err := sn.collect(e.hash, path+e.name+"/", depth-1, out); err != nil {
+			if err := sn.collectIn(e.hash, path+e.name+"/", depth-1, out, false); err != nil {
 				return err
 			}
 			continue
@@ -414,4 +427,24 @@ func (sn *Snapshot) Revisions(scope string, claim objects.ID) ([]Entry, error) {
 		out = append(out, Entry{ID: f.id, Object: o})
 	}
 	return out, nil
+}
+
+// peekTree returns the decoded entries of a tree from the store's cache,
+// or read and decoded without filling the cache. Callers must not modify
+// the returned slice.
+func (s *Store) peekTree(h plumbing.Hash) ([]treeEntry, error) {
+	s.cacheMu.Lock()
+	es, ok := s.trees[h]
+	s.cacheMu.Unlock()
+	if ok {
+		return es, nil
+	}
+	t, data, err := s.db.Read(h)
+	if err != nil {
+		return nil, err
+	}
+	if t != plumbing.TreeObject {
+		return nil, &CorruptError{Path: h.String(), Reason: "expected a tree, found a " + t.String()}
+	}
+	return decodeTree(data)
 }

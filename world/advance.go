@@ -84,7 +84,6 @@ func (nw *World) settle() {
 		entries: ix.entries.n, facts: ix.facts.n, relations: ix.relations.n, befores: ix.befores.n,
 		states: ix.states.n, sameAs: ix.sameAs.n, lang: ix.lang.n,
 	}
-	nw.authoredFrom = nw.authored.n
 	// A compile files the small kinds in id order, and some readers take
 	// the last of them (the answer to a question): the new entries, which
 	// addEntries appended, are put in their places. The parent's slices

@@ -223,16 +223,16 @@ func (w *World) checkFunctional() {
 	preds, ents := w.predicateReps(), w.entityReps()
 	props := w.properties()
 	authored := map[fdKey]map[string][]string{}
-	for a := range w.authored.all() {
+	for a := range w.binaryAuthored() {
 		rep := repOf(preds, a.pred)
-		if !functional[rep] || len(a.args) != 2 || w.ClaimGrade(a.claim) != datalog.Certain {
+		if !functional[rep] || w.ClaimGrade(a.claim) != datalog.Certain {
 			continue
 		}
-		k := fdKey{rep, ents.find(a.args[0])}
+		k := fdKey{rep, ents.find(a.subj)}
 		if authored[k] == nil {
 			authored[k] = map[string][]string{}
 		}
-		v := ents.find(a.args[1])
+		v := ents.find(a.val)
 		authored[k][v] = append(authored[k][v], a.claim.String())
 	}
 	for _, k := range sortedKeys(authored) {

@@ -26,17 +26,9 @@ const (
 	predBefore = "before"
 )
 
-// lowered is one authored atom and the claim it came from.
-type lowered struct {
-	pred  string
-	args  []string
-	claim objects.ID
-}
-
 // lower builds the program of the world: authored atoms, rules, identity.
 func (w *World) lower() (*datalog.Program, error) {
 	p := datalog.NewProgram()
-	var authored []lowered
 	w.groups[groupArityClaims] = nil // lowering again (a rule left out) finds them again
 	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
 		if err := p.AddFact(pred, args, s); err != nil {
@@ -45,23 +37,14 @@ func (w *World) lower() (*datalog.Program, error) {
 			}
 			return nil // left out, with a finding: one bad claim must not brick the world
 		}
-		authored = append(authored, lowered{pred: pred, args: args, claim: id})
 		w.arity.note(pred, len(args))
 		return nil
 	}
-	w.authoredFrom = -1
 	for e := range w.ix.entries.all() {
-		if e.Staged && w.authoredFrom < 0 {
-			w.authoredFrom = len(authored) // the staged claims' atoms follow
-		}
 		if err := w.lowerOne(e, add); err != nil {
 			return nil, err
 		}
 	}
-	if w.authoredFrom < 0 {
-		w.authoredFrom = len(authored)
-	}
-	w.authored = pvec[lowered]{}.append(authored...)
 	for _, q := range sortedQuestions(w.ix) {
 		for _, opt := range q.Options {
 			if opt.Implies != nil {

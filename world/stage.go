@@ -183,7 +183,7 @@ func (w *World) share(ix *index) *World {
 	return &World{
 		scope: w.scope, ix: ix, supposed: w.supposed,
 		attacks: w.attacks, attacked: w.attacked,
-		arity: w.arity, authored: w.authored, authoredFrom: w.authoredFrom, droppedRules: w.droppedRules,
+		arity: w.arity, droppedRules: w.droppedRules,
 		predIdentityRules: w.predIdentityRules, identityActive: w.identityActive, carry: w.carry, legacy: w.legacy,
 		prog: w.prog, model: w.model, val: w.val, groups: w.groups, arityDropped: w.arityDropped,
 		dialects: w.dialects,
@@ -232,21 +232,19 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 		return nil, true, err
 	}
 	nw.prog, nw.model, nw.arity = d.prog, m, d.arity
-	nw.authored = nw.authored.append(d.authored...)
 	incrementalRules.Add(int64(d.rules))
 	return d.changed, true, nil
 }
 
 // delta is a change being lowered into a clone of a world's program: the
 // arity table it extends, the predicates it notes and changes, the
-// authored atoms and the rules it adds.
+// rules it adds.
 type delta struct {
-	prog     *datalog.Program
-	arity    arities
-	noted    map[string]bool
-	changed  map[string]bool
-	authored []lowered
-	rules    int
+	prog    *datalog.Program
+	arity   arities
+	noted   map[string]bool
+	changed map[string]bool
+	rules   int
 }
 
 func newDelta(nw *World) *delta {
@@ -270,7 +268,6 @@ func (d *delta) note(pred string, n int) {
 
 // add is lowerOne's sink: an authored atom of a claim.
 func (d *delta) add(id objects.ID, s datalog.Poly, pred string, args ...string) error {
-	d.authored = append(d.authored, lowered{pred: pred, args: args, claim: id})
 	d.note(pred, len(args))
 	d.changed[pred] = true
 	return d.prog.AddFact(pred, args, s)

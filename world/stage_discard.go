@@ -47,11 +47,6 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 	if revalues(gone) {
 		nw.val = nw.buildValuation()
 	}
-	drop := map[objects.ID]bool{}
-	for _, e := range gone {
-		drop[e.ID] = true
-	}
-	nw.authored = w.authored.filterTail(w.authoredFrom, func(l lowered) bool { return !drop[l.claim] })
 	nw.forgetFindings(w, gone)
 	nw.rerunReached(changed, gone, false)
 	incrementalDiscards.Add(1)

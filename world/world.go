@@ -42,8 +42,6 @@ type World struct {
 	attacked map[objects.ID]map[string]bool // decisions attacked per claim
 
 	arity             arities
-	authored          pvec[lowered]
-	authoredFrom      int // where the staged claims' atoms begin in authored
 	droppedRules      map[string]bool
 	predIdentityRules int
 	identityActive    bool           // the entity identity rules are in the program
