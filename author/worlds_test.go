@@ -11,7 +11,9 @@ import (
 // from it, each equal to a compile.
 func TestWorldsDerivesAlongHistory(t *testing.T) {
 	h, _, _ := defeatWorld(t) // two commits on main: the base and a materialize
-	// No world files: this cache must derive, not load.
+	// No world files: this cache must derive, not load. The service's
+	// background writer finishes first, so nothing is written after.
+	h.store.WaitBackground()
 	if err := os.RemoveAll(filepath.Join(h.store.Dir(), "deloreis")); err != nil {
 		t.Fatal(err)
 	}
