@@ -20,15 +20,15 @@ const (
 	leafBits = 5
 	leafLen  = 1 << leafBits // elements per leaf, children per node
 	leafMask = leafLen - 1
+
+	slabLeaves = 256 // leaves a bulk append allocates at once
 )
 
-// pvecLeaf holds leafLen elements. used counts the slots some version has
-// claimed; a slot is written once, by the version that claimed it, and
-// never again, so a pointer to an element stays valid and unchanged.
-type pvecLeaf[T any] struct {
-	used atomic.Int32
-	xs   [leafLen]T
-}
+// pvecLeaf holds leafLen elements. A slot is written once, by the version
+// that claimed it, and never again, so a pointer to an element stays valid
+// and unchanged. (The claim count lives beside it, in pvec.used, so that a
+// leaf of 56-byte entries fills a 1792-byte size class exactly.)
+type pvecLeaf[T any] [leafLen]T
 
 // pvecEdit marks the nodes one append call made: that call may still change
 // them in place; every other call sees them frozen. It is not empty so
@@ -45,9 +45,10 @@ type pvecNode[T any] struct {
 // pvec is an append-only persistent vector: old versions are unchanged by
 // the appends of newer ones, and elements never move in memory.
 type pvec[T any] struct {
-	root   *pvecNode[T] // the full leaves before the tail; nil when there are none
-	tail   *pvecLeaf[T] // the last leaf, holding 1..leafLen elements; nil when n is 0
-	height int          // levels of root above the leaves
+	root   *pvecNode[T]  // the full leaves before the tail; nil when there are none
+	tail   *pvecLeaf[T]  // the last leaf, holding 1..leafLen elements; nil when n is 0
+	used   *atomic.Int32 // the tail's slots some version has claimed; nil: all of them
+	height int           // levels of root above the leaves
 	n      int
 }
 
@@ -62,6 +63,7 @@ func (v pvec[T]) tailLen() int {
 // append returns a vector with xs after v's elements; v is unchanged.
 func (v pvec[T]) append(xs ...T) pvec[T] {
 	var ed *pvecEdit
+	var slab []pvecLeaf[T]
 	for len(xs) > 0 {
 		tl := v.tailLen()
 		if tl == 0 || tl == leafLen {
@@ -71,18 +73,31 @@ func (v pvec[T]) append(xs ...T) pvec[T] {
 				}
 				v.pushLeaf(v.tail, ed)
 			}
-			v.tail = new(pvecLeaf[T])
+			if len(xs) >= leafLen {
+				// A whole leaf: a bulk append takes its leaves from one
+				// allocation (a lone leaf of pointers pays an 8-byte
+				// malloc header and the next size class).
+				if len(slab) == 0 {
+					slab = make([]pvecLeaf[T], min(len(xs)/leafLen, slabLeaves))
+				}
+				v.tail, v.used, slab = &slab[0], nil, slab[1:] // nil: all slots claimed
+				copy(v.tail[:], xs)
+				v.n += leafLen
+				xs = xs[leafLen:]
+				continue
+			}
+			v.tail, v.used = new(pvecLeaf[T]), new(atomic.Int32)
 			tl = 0
 		}
 		k := min(leafLen-tl, len(xs))
-		if !v.tail.used.CompareAndSwap(int32(tl), int32(tl+k)) {
+		if v.used == nil || !v.used.CompareAndSwap(int32(tl), int32(tl+k)) {
 			// Another version has written past our end: copy our part.
 			c := new(pvecLeaf[T])
-			copy(c.xs[:tl], v.tail.xs[:tl])
-			c.used.Store(int32(tl + k))
-			v.tail = c
+			copy(c[:tl], v.tail[:tl])
+			v.tail, v.used = c, new(atomic.Int32)
+			v.used.Store(int32(tl + k))
 		}
-		copy(v.tail.xs[tl:tl+k], xs[:k])
+		copy(v.tail[tl:tl+k], xs[:k])
 		v.n += k
 		xs = xs[k:]
 	}
@@ -149,7 +164,7 @@ func (v pvec[T]) ptr(i int) *T {
 	if uint(i) >= uint(v.n) {
 		panic("pvec: index out of range")
 	}
-	return &v.leafAt(i >> leafBits).xs[i&leafMask]
+	return &v.leafAt(i >> leafBits)[i&leafMask]
 }
 
 // at is the i-th element.
@@ -165,6 +180,9 @@ func (v pvec[T]) truncate(n int) pvec[T] {
 		return pvec[T]{}
 	}
 	t := pvec[T]{n: n, tail: v.leafAt((n - 1) >> leafBits)}
+	if t.tail == v.tail {
+		t.used = v.used // v claimed past t's end: t's appends will copy
+	}
 	full := (n - t.tailLen()) >> leafBits // leaves in the tree
 	if full == 0 {
 		return t
@@ -218,7 +236,7 @@ func (v pvec[T]) leafSlices() iter.Seq[[]T] {
 			return
 		}
 		if v.n > 0 {
-			yield(v.tail.xs[:v.tailLen():v.tailLen()])
+			yield(v.tail[:v.tailLen():v.tailLen()])
 		}
 	}
 }
@@ -227,7 +245,7 @@ func (v pvec[T]) leafSlices() iter.Seq[[]T] {
 func pvecWalk[T any](nd *pvecNode[T], h int, yield func([]T) bool) bool {
 	if h == 1 {
 		for _, lf := range nd.leaves {
-			if !yield(lf.xs[:]) {
+			if !yield(lf[:]) {
 				return false
 			}
 		}

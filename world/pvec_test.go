@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/deloreis/deloreis/objects"
 )
@@ -221,6 +222,25 @@ func TestPvecAppendGarbage(t *testing.T) {
 	const limit = 256
 	if small > limit || big > limit {
 		t.Fatalf("bytes per append: %.0f at 1k, %.0f at 300k; want both under %d", small, big, limit)
+	}
+}
+
+// TestPvecBulkBytes: a bulk append (a world's load) allocates little more
+// than its elements; leaves allocated one by one would cost 2048 bytes for
+// 1792 of entries (the malloc header pushes them into the next class).
+func TestPvecBulkBytes(t *testing.T) {
+	const n = 100_000
+	xs := make([]Entry, n)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	v := pvec[Entry]{}.append(xs...)
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	got := float64(after.TotalAlloc - before.TotalAlloc)
+	want := float64(n * unsafe.Sizeof(Entry{}))
+	t.Logf("bulk append of %d entries: %.0f bytes, %.3f× the entries", n, got, got/want)
+	if got > want*1.03 {
+		t.Fatalf("bulk append of %d entries allocated %.0f bytes, %.3f× the entries' %.0f; want under 1.03×", n, got, got/want, want)
 	}
 }
 
