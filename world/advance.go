@@ -162,7 +162,7 @@ func (w *World) settledIndex() *index {
 	}
 	ix.entries = commit(ix.entries, ix.stagedFrom.entries)
 	for i := ix.stagedFrom.entries; i < ix.entries.n; i++ {
-		moved = append(moved, &ix.entries.chunks[i/chunkLen][i%chunkLen])
+		moved = append(moved, ix.entries.ptr(i))
 	}
 	ix.facts = commit(ix.facts, ix.stagedFrom.facts)
 	ix.relations = commit(ix.relations, ix.stagedFrom.relations)

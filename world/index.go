@@ -98,8 +98,7 @@ func newIndex(entries []Entry) *index {
 	byID := make(map[objects.ID]*Entry, len(kept))
 	big := map[objects.Type][]Entry{}
 	var lang []Entry
-	for c := range ix.entries.chunks {
-		chunk := ix.entries.chunks[c]
+	for chunk := range ix.entries.leafSlices() {
 		for i := range chunk {
 			byID[chunk[i].ID] = &chunk[i]
 			switch t := chunk[i].Object.Type(); t {
