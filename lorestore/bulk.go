@@ -200,21 +200,11 @@ func (b *Bulk) Commit(m Message, o CommitOptions) (CommitResult, error) {
 	if err != nil {
 		return CommitResult{}, err
 	}
-	unlock, err := s.lockWrites()
+	head, unlock, err := s.lockedHead(ref, o, o.Parent)
 	if err != nil {
 		return CommitResult{}, err
 	}
 	defer unlock()
-	head, err := s.refs.Read(ref)
-	if errors.Is(err, refs.ErrNotFound) {
-		return CommitResult{}, branchNotFound(o.Branch)
-	}
-	if err != nil {
-		return CommitResult{}, err
-	}
-	if !o.Parent.IsZero() && o.Parent != head && o.Refuse {
-		return CommitResult{}, &StaleError{Branch: o.Branch, Expected: o.Parent, Actual: head}
-	}
 	pc, err := s.readCommit(head)
 	if err != nil {
 		return CommitResult{}, err

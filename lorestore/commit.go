@@ -106,21 +106,11 @@ func (s *Store) commitLoop(ref string, o CommitOptions, parent plumbing.Hash, m 
 // first attempt's pack, which is then kept until the loop ends, and taken
 // back with every other pack of the loop if it fails.
 func (s *Store) commitLoopWith(ref string, o CommitOptions, parent plumbing.Hash, m Message, first *odb.Batch, build buildFunc) (CommitResult, error) {
-	unlock, err := s.lockWrites()
+	head, unlock, err := s.lockedHead(ref, o, parent)
 	if err != nil {
 		return CommitResult{}, err
 	}
 	defer unlock()
-	head, err := s.refs.Read(ref)
-	if errors.Is(err, refs.ErrNotFound) {
-		return CommitResult{}, branchNotFound(o.Branch)
-	}
-	if err != nil {
-		return CommitResult{}, err
-	}
-	if !parent.IsZero() && parent != head && o.Refuse {
-		return CommitResult{}, &StaleError{Branch: o.Branch, Expected: parent, Actual: head}
-	}
 	parent = head
 	var kept []*odb.Batch // written packs later attempts rely on
 	fail := func(err error) (CommitResult, error) {
@@ -183,6 +173,28 @@ func (s *Store) commitLoopWith(ref string, o CommitOptions, parent plumbing.Hash
 
 // backoff sleeps a short, growing, jittered time so that two writers that
 // collided do not collide again in lockstep.
+// lockedHead takes the write lock and reads the branch's head under it,
+// refusing a stale expected parent when o.Refuse is set. The caller runs
+// unlock when its commit is done.
+func (s *Store) lockedHead(ref string, o CommitOptions, parent plumbing.Hash) (plumbing.Hash, func(), error) {
+	unlock, err := s.lockWrites()
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	head, err := s.refs.Read(ref)
+	if errors.Is(err, refs.ErrNotFound) {
+		err = branchNotFound(o.Branch)
+	}
+	if err == nil && !parent.IsZero() && parent != head && o.Refuse {
+		err = &StaleError{Branch: o.Branch, Expected: parent, Actual: head}
+	}
+	if err != nil {
+		unlock()
+		return plumbing.ZeroHash, nil, err
+	}
+	return head, unlock, nil
+}
+
 func backoff(attempt int) {
 	limit := time.Duration(200<<min(attempt, 6)) * time.Microsecond
 	time.Sleep(time.Duration(rand.Int64N(int64(limit))))

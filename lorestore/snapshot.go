@@ -433,18 +433,5 @@ func (sn *Snapshot) Revisions(scope string, claim objects.ID) ([]Entry, error) {
 // or read and decoded without filling the cache. Callers must not modify
 // the returned slice.
 func (s *Store) peekTree(h plumbing.Hash) ([]treeEntry, error) {
-	s.cacheMu.Lock()
-	es, ok := s.trees[h]
-	s.cacheMu.Unlock()
-	if ok {
-		return es, nil
-	}
-	t, data, err := s.db.Read(h)
-	if err != nil {
-		return nil, err
-	}
-	if t != plumbing.TreeObject {
-		return nil, &CorruptError{Path: h.String(), Reason: "expected a tree, found a " + t.String()}
-	}
-	return decodeTree(data)
+	return s.treeEntries(h, false)
 }

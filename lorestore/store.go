@@ -300,6 +300,12 @@ func (s *Store) Close() error {
 // readTree returns the decoded entries of a tree, cached. Callers must not
 // modify the returned slice.
 func (s *Store) readTree(h plumbing.Hash) ([]treeEntry, error) {
+	return s.treeEntries(h, true)
+}
+
+// treeEntries returns the decoded entries of a tree from the cache, or
+// read and decoded, filling the cache when fill is set.
+func (s *Store) treeEntries(h plumbing.Hash, fill bool) ([]treeEntry, error) {
 	s.cacheMu.Lock()
 	es, ok := s.trees[h]
 	s.cacheMu.Unlock()
@@ -316,7 +322,9 @@ func (s *Store) readTree(h plumbing.Hash) ([]treeEntry, error) {
 	if es, err = decodeTree(data); err != nil {
 		return nil, err
 	}
-	s.cacheTree(h, es)
+	if fill {
+		s.cacheTree(h, es)
+	}
 	return es, nil
 }
 

@@ -73,22 +73,11 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return o.refuse(stdout, name, err)
 	}
-	scope := ds.Scope()
-	switch {
-	case o.scope == "":
-	case scope != "" && scope != o.scope:
-		return fmt.Errorf("%s is written for scope %s, not %s", name, scope, o.scope)
-	default:
-		scope = o.scope
+	scope, err := o.pickScope(name, ds.Scope())
+	if err != nil {
+		return err
 	}
-	if scope == "" {
-		return errors.New("no scope: give --scope or a scope line")
-	}
-	dir := proj.Store
-	if o.g.store != "" {
-		dir = o.g.store
-	}
-	s, err := lorestore.Open(dir, o.g.options())
+	s, err := o.openStore(proj)
 	if err != nil {
 		return err
 	}

@@ -106,26 +106,40 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 		}
 		return fmt.Errorf("%s does not parse; nothing imported", file)
 	}
-	switch {
-	case o.scope == "":
-	case doc.Scope != "" && doc.Scope != o.scope:
-		return fmt.Errorf("%s is written for scope %s, not %s", file, doc.Scope, o.scope)
-	default:
-		doc.Scope = o.scope
+	if doc.Scope, err = o.pickScope(file, doc.Scope); err != nil {
+		return err
 	}
-	if doc.Scope == "" {
-		return errors.New("no scope: give --scope or a scope line")
-	}
-	dir := proj.Store
-	if o.g.store != "" {
-		dir = o.g.store
-	}
-	s, err := lorestore.Open(dir, o.g.options())
+	s, err := o.openStore(proj)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	return o.stage(s, doc, file, stdout)
+}
+
+// pickScope is the scope an import writes: --scope, which must agree with
+// the file's own scope line when it has one.
+func (o *importOptions) pickScope(name, written string) (string, error) {
+	switch {
+	case o.scope == "":
+	case written != "" && written != o.scope:
+		return "", fmt.Errorf("%s is written for scope %s, not %s", name, written, o.scope)
+	default:
+		written = o.scope
+	}
+	if written == "" {
+		return "", errors.New("no scope: give --scope or a scope line")
+	}
+	return written, nil
+}
+
+// openStore opens the project's lorestore, or the one --store names.
+func (o *importOptions) openStore(proj *project.Project) (*lorestore.Store, error) {
+	dir := proj.Store
+	if o.g.store != "" {
+		dir = o.g.store
+	}
+	return lorestore.Open(dir, o.g.options())
 }
 
 // stage stages the document over the branch head, reports, and commits
