@@ -194,11 +194,16 @@ func (h *phash) add(tag, v uint32, gen uint64) {
 	}
 }
 
-// regrow doubles a flat hash: its one page while smaller than hpageMax,
-// else the number of pages, each splitting by the next bit of its tags.
+// regrow doubles a flat hash: its pages while they are smaller than
+// hpageMax and than about three times the square root of the table, else
+// the number of pages, each splitting by the next bit of its tags. The
+// first write under another generation copies one page and the directory
+// (some 37 bytes a page), and pages of that size keep the sum of the two
+// near its least; pages of hpageMax from the start made a staged add copy
+// 8 KB for every touched hash of a few thousand entries.
 func (h *phash) regrow() {
 	gd, fk := h.gd, h.fk
-	if gd == 0 && fk < hpageBits {
+	if fk < hpageBits && fk < gd+3 {
 		fk++
 	} else {
 		gd++
