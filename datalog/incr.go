@@ -21,6 +21,7 @@ type applier struct {
 	old     map[string]*stratResult // prev's strata by predicates
 	changes []*relChange            // by pred id: what changed, once known
 	noCur   []int                   // all -1: plans over prev's relations
+	ids     []uint64                // scratch for a stratum's sorted rule ids
 }
 
 // relChange lists the atoms of one predicate whose presence or support
@@ -48,10 +49,11 @@ func newApplier(p *Program, prev *Model, m *Model) *applier {
 	return a
 }
 
-func ruleIDs(rules []*ruleRec) []uint64 {
-	ids := make([]uint64, len(rules))
-	for i, r := range rules {
-		ids[i] = r.id
+// ruleIDs appends the sorted ids of rules to ids[:0].
+func ruleIDs(ids []uint64, rules []*ruleRec) []uint64 {
+	ids = ids[:0]
+	for _, r := range rules {
+		ids = append(ids, r.id)
 	}
 	slices.Sort(ids)
 	return ids
@@ -59,13 +61,23 @@ func ruleIDs(rules []*ruleRec) []uint64 {
 
 // stratum evaluates or maintains stratum s.
 func (a *applier) stratum(s *strat) {
-	res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ruleIDs(s.rules)}
-	for _, pred := range s.preds {
-		res.facts = append(res.facts, a.p.facts[pred])
-	}
 	var old *stratResult
 	if a.prev != nil {
 		old = a.old[packKey(0, s.preds)]
+	}
+	// The ids are sorted in scratch and the previous model's slice shared
+	// when equal (neither is ever written), so that a staged add allocates
+	// none for an unchanged stratum.
+	a.ids = ruleIDs(a.ids, s.rules)
+	var ids []uint64
+	if old != nil && slices.Equal(old.ruleID, a.ids) {
+		ids = old.ruleID
+	} else {
+		ids = slices.Clone(a.ids)
+	}
+	res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ids, facts: make([]*factSet, 0, len(s.preds))}
+	for _, pred := range s.preds {
+		res.facts = append(res.facts, a.p.facts[pred])
 	}
 	if old == nil || !slices.Equal(old.ruleID, res.ruleID) || !a.maintain(s, old, res) {
 		*res = stratResult{preds: res.preds, rules: res.rules, ruleID: res.ruleID, facts: res.facts}
