@@ -88,33 +88,16 @@ func (s *Service) merge(ws *Workspace, source, target string, pr *progress) (Aut
 // they were brings nothing new and is not compiled (DL-0134).
 func (s *Service) mergeReport(r lorestore.MergeResult, pr *progress) (*mergeReport, error) {
 	rep := &mergeReport{conflicts: []MergeConflict{}, findings: []MergeFinding{}, worlds: map[string]*world.World{}}
-	snaps := make([]*lorestore.Snapshot, 3)
-	for i, c := range []plumbing.Hash{r.Commit, r.Target, r.Source} {
-		sn, err := s.store.SnapshotAt(c)
-		if err != nil {
-			return nil, err
-		}
-		snaps[i] = sn
-	}
-	scopes, err := snaps[0].Scopes()
+	scopes, err := s.store.MergeScopes(r)
 	if err != nil {
 		return nil, err
 	}
 	pr.of(len(scopes) + 1)
-	for i, scope := range scopes {
+	for i, ms := range scopes {
+		scope := ms.Scope
 		pr.to(float64(i), fmt.Sprintf("checking scope %s (%d of %d)", scope, i+1, len(scopes)))
-		var trees [3]plumbing.Hash
-		for i, sn := range snaps {
-			if trees[i], _, err = sn.ScopeTree(scope); err != nil {
-				return nil, err
-			}
-		}
-		if trees[0] == trees[1] || trees[0] == trees[2] {
-			side := r.Target
-			if trees[0] != trees[1] {
-				side = r.Source
-			}
-			if w, ok := s.cache.peek(side, scope); ok {
+		if !ms.Kept.IsZero() {
+			if w, ok := s.cache.peek(ms.Kept, scope); ok {
 				rep.worlds[scope] = w // the same objects: the same world
 			}
 			continue

@@ -133,3 +133,47 @@ func (sn *Snapshot) ScopeTree(scope string) (plumbing.Hash, bool, error) {
 	}
 	return sn.walk(scopesDir, scope)
 }
+
+// MergeScope is one scope of a merge commit. Kept names the side (the
+// target or source commit) whose tree of the scope the merge kept as it
+// was; it is zero when both sides changed the scope.
+type MergeScope struct {
+	Scope string
+	Kept  plumbing.Hash
+}
+
+// MergeScopes lists the scopes of a merge's commit and, for each, the
+// side it kept unchanged: only scopes with a zero Kept can bring
+// conflicts between the sides.
+func (s *Store) MergeScopes(r MergeResult) ([]MergeScope, error) {
+	commits := [3]plumbing.Hash{r.Commit, r.Target, r.Source}
+	var snaps [3]*Snapshot
+	for i, c := range commits {
+		sn, err := s.SnapshotAt(c)
+		if err != nil {
+			return nil, err
+		}
+		snaps[i] = sn
+	}
+	scopes, err := snaps[0].Scopes()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MergeScope, len(scopes))
+	for i, scope := range scopes {
+		var trees [3]plumbing.Hash
+		for j, sn := range snaps {
+			if trees[j], _, err = sn.ScopeTree(scope); err != nil {
+				return nil, err
+			}
+		}
+		out[i].Scope = scope
+		switch {
+		case trees[0] == trees[1]:
+			out[i].Kept = r.Target
+		case trees[0] == trees[2]:
+			out[i].Kept = r.Source
+		}
+	}
+	return out, nil
+}

@@ -6,10 +6,7 @@
 package lorestore
 
 import (
-	"errors"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/deloreis/deloreis/objects"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -150,31 +147,6 @@ func (s *Store) sectionEntry(old plumbing.Hash, e treeEntry, path string, depth 
 		d.added = append(d.added, fileRef{id: id, blob: e.hash, path: path + e.name})
 	}
 	return nil
-}
-
-// readFiles reads and checks object files, decoding in parallel when
-// there are many.
-func (sn *Snapshot) readFiles(fs []fileRef) ([]Entry, error) {
-	out := make([]Entry, len(fs))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/256))
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(fs); i += workers {
-				o, err := sn.read(fs[i])
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				out[i] = Entry{ID: fs[i].id, Object: o}
-			}
-		}()
-	}
-	wg.Wait()
-	return out, errors.Join(errs...)
 }
 
 // FirstParent is a commit's first parent; ok is false for a root commit.

@@ -279,13 +279,19 @@ func (sn *Snapshot) Objects(scope string, kind Kind) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return sn.readFiles(fs)
+}
+
+// readFiles reads and checks object files, decoding in parallel when
+// there are many.
+func (sn *Snapshot) readFiles(fs []fileRef) ([]Entry, error) {
 	out := make([]Entry, len(fs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/256))
 	var wg sync.WaitGroup
 	errs := make([]error, workers)
-	for w := 0; w < workers; w++ {
+	for w := range workers {
 		wg.Add(1)
-		go func(w int) {
+		go func() {
 			defer wg.Done()
 			for i := w; i < len(fs); i += workers {
 				o, err := sn.read(fs[i])
@@ -295,7 +301,7 @@ func (sn *Snapshot) Objects(scope string, kind Kind) ([]Entry, error) {
 				}
 				out[i] = Entry{ID: fs[i].id, Object: o}
 			}
-		}(w)
+		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {

@@ -154,30 +154,16 @@ func mergeConflicts(s *lorestore.Store, wc *author.Worlds, m lorestore.MergeResu
 	if m.Base.IsZero() {
 		return nil, nil // unrelated sides: nothing to hold them against
 	}
-	commits := []plumbing.Hash{m.Commit, m.Target, m.Source}
-	snaps := make([]*lorestore.Snapshot, len(commits))
-	for i, c := range commits {
-		sn, err := s.SnapshotAt(c)
-		if err != nil {
-			return nil, err
-		}
-		snaps[i] = sn
-	}
-	scopes, err := snaps[0].Scopes()
+	scopes, err := s.MergeScopes(m)
 	if err != nil {
 		return nil, err
 	}
 	var out []reportConflict
-	for _, scope := range scopes {
-		var trees [3]plumbing.Hash
-		for i, sn := range snaps {
-			if trees[i], _, err = sn.ScopeTree(scope); err != nil {
-				return nil, err
-			}
+	for _, ms := range scopes {
+		if !ms.Kept.IsZero() {
+			continue // one side's scope as it was: nothing between the sides
 		}
-		if trees[0] == trees[1] || trees[0] == trees[2] {
-			continue
-		}
+		scope := ms.Scope
 		var ws [4]*world.World // base, ours, theirs, merged
 		for i, c := range []plumbing.Hash{m.Base, m.Target, m.Source, m.Commit} {
 			if ws[i], err = wc.Get(c, scope); err != nil {
