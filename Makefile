@@ -16,7 +16,7 @@ build:
 	$(GO) build $(PKGS)
 
 install:
-	$(GO) install ./cmd/deloreis
+	$(GO) install ./cmd/deloreis ./cmd/deloreis-net
 
 # make test installs the pinned MCP clients first when npm is there and
 # the install is older than the lockfile (a no-op after the first run).
@@ -36,7 +36,7 @@ vet:
 staticcheck:
 	$(STATICCHECK) $(PKGS)
 
-# The real MCP clients cmd/deloreis's TestMCPInspector* and TestMCPConformance
+# The real MCP clients internal/cli's TestMCPInspector* and TestMCPConformance
 # run (the MCP Inspector, the conformance suite, Node 22), as pinned in
 # contracts/mcp-clients/package-lock.json. Those tests skip only without npm.
 mcp-clients:

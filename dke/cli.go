@@ -1,5 +1,5 @@
 // Checking module files without storing anything, for `deloreis dke
-// check` (the command itself lives in cmd/deloreis).
+// check` (the command itself lives in internal/cli).
 
 package dke
 

@@ -15,7 +15,7 @@
 //
 // RenderDecl renders one declaration as the lines the author.* tools
 // return in their "rendered" arrays. The commands over this surface
-// (`deloreis fmt`, `check`, `import`) live in cmd/deloreis.
+// (`deloreis fmt`, `check`, `import`) live in internal/cli.
 //
 // What this package is not for: it reads and writes text, and checks only
 // what the text and each object's own validation can show — that ids are

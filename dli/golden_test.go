@@ -2,7 +2,7 @@
 // formats to its .golden file; every bad/*.dli file fails to parse with
 // the errors of its .err file, printed compiler-style. Run `go test
 // -update` to rewrite the golden files. (`deloreis fmt` itself, -d and its
-// diffs included, is tested in cmd/deloreis.)
+// diffs included, is tested in internal/cli.)
 
 package dli
 

@@ -21,7 +21,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
 )
 
 // Progress hears how far a long transfer is. total is 0 when unknown.
@@ -139,12 +138,33 @@ func validRemoteName(name string) bool {
 	return name != "" && !strings.Contains(name, "/") && refs.CheckName("refs/remotes/"+name+"/x") == nil
 }
 
+// ErrNoTransports is a remote operation in a program that links no git
+// transports: the deloreis command line hands remote commands to
+// deloreis-net, which links them (DL-0330).
+var ErrNoTransports = errors.New("lorestore: this program links no git transports (remote operations run in deloreis-net)")
+
+// transports makes the client of a remote; nil until a program links one
+// with UseTransports.
+var transports func(*transport.Endpoint) (transport.Transport, error)
+
+// UseTransports gives the store the client of every remote it pushes to,
+// fetches from or clones: go-git's plumbing/transport/client.NewClient in
+// deloreis-net and the tests. The store itself links no transport, so that
+// a program that never talks to a remote does not pay for ssh, TLS, HTTP
+// and OpenPGP at start-up (DL-0330). Call it before any remote operation.
+func UseTransports(newClient func(*transport.Endpoint) (transport.Transport, error)) {
+	transports = newClient
+}
+
 func newTransport(url string) (transport.Transport, *transport.Endpoint, error) {
 	ep, err := transport.NewEndpoint(url)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lorestore: remote %q: %w", url, err)
 	}
-	c, err := client.NewClient(ep)
+	if transports == nil {
+		return nil, nil, ErrNoTransports
+	}
+	c, err := transports(ep)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lorestore: remote %q: %w", url, err)
 	}

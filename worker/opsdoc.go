@@ -25,7 +25,7 @@ func OpsDoc(r *Registry, codes map[string]Class) []byte {
 			fiction++
 		}
 	}
-	b.WriteString("<!-- Generated from the op registry by `go test ./cmd/deloreis -run TestOpsDoc -update`. Do not edit. -->\n\n")
+	b.WriteString("<!-- Generated from the op registry by `go test ./internal/cli -run TestOpsDoc -update`. Do not edit. -->\n\n")
 	b.WriteString("# Op reference\n\n")
 	fmt.Fprintf(&b, "Contract %s serves %d ops (%d in the fiction profile). Every request is\n", Version, len(ops), fiction)
 	b.WriteString("`{\"dli\", \"id\", \"op\", \"params\"}`; a mutating op also takes `expected_digest` and\n")
@@ -89,7 +89,7 @@ func OpsDoc(r *Registry, codes map[string]Class) []byte {
 // with and its class, and what each class means.
 func ErrorCodesDoc(codes map[string]Class) []byte {
 	var b bytes.Buffer
-	b.WriteString("<!-- Generated from the op registry by `go generate ./cmd/deloreis`. Do not edit. -->\n\n")
+	b.WriteString("<!-- Generated from the op registry by `go generate ./internal/cli`. Do not edit. -->\n\n")
 	fmt.Fprintf(&b, "# Error codes of contract %s\n\n", Version)
 	b.WriteString("A refusal is `{\"id\", \"ok\": false, \"error\": {\"code\", \"class\", \"message\", …data}}`.\n")
 	b.WriteString("The class says what to do: `schema` — the request is malformed, fix it;\n")

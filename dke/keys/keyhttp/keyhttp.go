@@ -1,0 +1,69 @@
+// Package keyhttp is the HTTP side of the DKE keyring: a go-sdk token
+// verifier over a keys.Ring and the DKE server's handler, which refuses
+// (401) every request without a known key before the MCP layer — and so
+// any tool — sees it. It is apart from package keys so that the command
+// line's key commands do not link the MCP SDK and net/http (DL-0330).
+package keyhttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/deloreis/deloreis/dke/keys"
+	"github.com/deloreis/deloreis/mcpserve"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// grantKey is where a verified key's Grant sits in TokenInfo.Extra.
+const grantKey = "dke.grant"
+
+// Verifier checks a bearer key against the keyring. An unknown key is
+// auth.ErrInvalidToken (401); a keyring that cannot be read is a server
+// error (500), never a grant. The TokenInfo's UserID is the key's hash,
+// so go-sdk binds each HTTP session to the key that opened it: another
+// key cannot ride on a session id it learned.
+func Verifier(r *keys.Ring) auth.TokenVerifier {
+	return func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		g, err := r.Lookup(token)
+		if errors.Is(err, keys.ErrUnknownKey) {
+			return nil, fmt.Errorf("%w: unknown key", auth.ErrInvalidToken)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &auth.TokenInfo{
+			Scopes: []string{string(g.Mode)},
+			UserID: g.Hash,
+			Extra:  map[string]any{grantKey: g},
+		}, nil
+	}
+}
+
+// GrantOf returns the grant a verified request carries (a tool handler's
+// req.Extra.TokenInfo); false when there is none.
+func GrantOf(ti *auth.TokenInfo) (keys.Grant, bool) {
+	if ti == nil {
+		return keys.Grant{}, false
+	}
+	g, ok := ti.Extra[grantKey].(keys.Grant)
+	return g, ok
+}
+
+// Handler serves s over streamable HTTP at mcpserve.Path for holders of a
+// key of r: a request without "Authorization: Bearer <key>" naming a key
+// the ring holds is refused with 401. The Host and Origin guards of
+// mcpserve.HTTPHandler stay behind the key check. Keys carry no expiry
+// (they last until revoked), so a missing expiration is accepted.
+func Handler(s *mcp.Server, r *keys.Ring) http.Handler {
+	guard := auth.RequireBearerToken(Verifier(r), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	inner := guard(mcpserve.HTTPHandler(s, ""))
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="deloreis-dke"`)
+		}
+		inner.ServeHTTP(w, req)
+	})
+}

@@ -1,0 +1,76 @@
+// Who signs the commits a command writes: --author, else DELOREIS_AUTHOR,
+// else git's user.name and user.email (the store's config over the global
+// one), else lorestore.DefaultAuthor.
+
+package cli
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/deloreis/deloreis/lorestore"
+)
+
+// authorEnv names the environment variable that gives the author when
+// --author does not.
+const authorEnv = "DELOREIS_AUTHOR"
+
+// resolveAuthor fills g.sig before a command runs. A malformed --author is
+// a usage error and a malformed DELOREIS_AUTHOR an error; a git config that
+// does not parse is warned about and skipped.
+func (g *globals) resolveAuthor() error {
+	if g.author != "" {
+		sig, err := lorestore.ParseSignature(g.author)
+		if err != nil {
+			return usageError{msg: "--author: " + err.Error()}
+		}
+		g.sig = sig
+		return nil
+	}
+	if v, ok := os.LookupEnv(authorEnv); ok && v != "" {
+		sig, err := lorestore.ParseSignature(v)
+		if err != nil {
+			return fmt.Errorf("%s: %w", authorEnv, err)
+		}
+		g.sig = sig
+		return nil
+	}
+	// The store's own config counts only when there is a store; init and
+	// clone read the global config alone.
+	gitDir := g.storeDir()
+	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
+		gitDir = ""
+	}
+	sig, ok, err := lorestore.GitAuthor(gitDir)
+	if err != nil {
+		// A git config we cannot read must not stop commands that write no
+		// commit (fmt, log, fsck …); say so and sign with the default.
+		fmt.Fprintf(g.warn, "deloreis: warning: %v; signing as %s <%s>\n", err, lorestore.DefaultAuthor.Name, lorestore.DefaultAuthor.Email)
+		return nil
+	}
+	if ok {
+		g.sig = sig
+	}
+	return nil // zero: the store signs with lorestore.DefaultAuthor
+}
+
+// commitDateEnv names the environment variable that fixes the time of
+// every commit a command writes (RFC 3339), as SOURCE_DATE_EPOCH fixes
+// build times: a replayed session writes the same commit ids.
+const commitDateEnv = "DELOREIS_COMMIT_DATE"
+
+// resolveClock fills g.now from DELOREIS_COMMIT_DATE; unset, commits take
+// the time they are written.
+func (g *globals) resolveClock() error {
+	v, ok := os.LookupEnv(commitDateEnv)
+	if !ok || v == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return fmt.Errorf("%s: %q is not an RFC 3339 time", commitDateEnv, v)
+	}
+	g.now = func() time.Time { return t }
+	return nil
+}

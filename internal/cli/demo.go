@@ -1,0 +1,47 @@
+// The demo command: build the bundled demo world in a temporary folder and
+// print its history as a graph.
+
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/deloreis/deloreis/demoworld"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/spf13/cobra"
+)
+
+func newDemoCmd() *cobra.Command {
+	var keep string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Build the bundled demo world and print its log --graph",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir := keep
+			if dir == "" {
+				tmp, err := os.MkdirTemp("", "deloreis-demo-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(tmp)
+				dir = tmp
+			}
+			s, err := demoworld.Build(dir)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			entries, err := s.Log(lorestore.LogOptions{})
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "demo lorestore at %s\n\n", dir)
+			return printLog(w, entries, &logFlags{graph: true, oneline: true})
+		},
+	}
+	cmd.Flags().StringVar(&keep, "keep", "", "build the demo store here and keep it")
+	return cmd
+}

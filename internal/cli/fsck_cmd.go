@@ -1,0 +1,37 @@
+// The fsck command: run the store's own checks and say what is wrong.
+
+package cli
+
+import (
+	"fmt"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/spf13/cobra"
+)
+
+func newFsckCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "fsck",
+		Short: "Check the store: packs, refs, and every object every branch reaches",
+		Long: `Check the store: every pack and index in objects/pack is readable, every
+ref and HEAD is well formed and names a commit, and every commit every
+branch reaches holds a valid lore.json and object files that sit where
+their ids say and decode. Each problem is printed on its own line.
+Exit status: 0 when the store is sound, 1 when anything is wrong.`,
+		Args: cobra.NoArgs,
+		RunE: g.withStore(func(cmd *cobra.Command, _ []string, s *lorestore.Store) error {
+			problems, err := s.Fsck()
+			if err != nil {
+				return err
+			}
+			for _, p := range problems {
+				fmt.Fprintln(cmd.OutOrStdout(), p.String())
+			}
+			if len(problems) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: fsck: %d problem(s) found\n", len(problems))
+				return exitCode(1)
+			}
+			return nil
+		}),
+	}
+}

@@ -1,0 +1,356 @@
+// The log and show commands: the lore history, and what one commit added
+// and removed, rendered as canonical .dli declarations (or as JSON data).
+
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/spf13/cobra"
+)
+
+type logFlags struct {
+	oneline, graph bool
+	scope, op      string
+	object         string
+	format         string
+	n              int
+}
+
+func newLogCmd(g *globals) *cobra.Command {
+	f := &logFlags{}
+	cmd := &cobra.Command{
+		Use:   "log [revision]",
+		Short: "Show the lore history",
+		Args:  cobra.MaximumNArgs(1),
+		PreRunE: func(_ *cobra.Command, args []string) error {
+			return f.validate(args)
+		},
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
+			o := lorestore.LogOptions{Scope: f.scope, Op: f.op, Limit: f.n}
+			if len(args) == 1 {
+				o.From = args[0]
+			}
+			if f.object != "" {
+				o.Object, _ = objects.ParseID(f.object) // validated
+			}
+			entries, err := s.Log(o)
+			if err != nil {
+				return err
+			}
+			if len(entries) == 0 && f.scope != "" {
+				if err := knownScope(s, o.From, f.scope); err != nil {
+					return err
+				}
+			}
+			w := bufio.NewWriter(cmd.OutOrStdout()) // one write, not one a line
+			if f.format == "json" {
+				err = writeJSON(w, logJSON(entries))
+			} else {
+				err = printLog(w, entries, f)
+			}
+			return errors.Join(err, w.Flush())
+		}),
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.oneline, "oneline", false, "one line per commit")
+	fl.BoolVar(&f.graph, "graph", false, "draw the branch and merge graph")
+	fl.StringVar(&f.scope, "scope", "", "only commits that change this scope")
+	fl.StringVar(&f.op, "op", "", "only commits whose Lore-Op is this")
+	fl.StringVar(&f.object, "object", "", "only the commit that added this object id")
+	fl.IntVarP(&f.n, "max-count", "n", 0, "at most this many commits (0: all)")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// validate refuses flag values and arguments that can never be right.
+func (f *logFlags) validate(args []string) error {
+	switch {
+	case f.n < 0:
+		return usageError{fmt.Sprintf("-n %d: the count must be 0 (all) or more", f.n)}
+	case len(args) == 1 && args[0] == "":
+		return usageError{"the revision is empty"}
+	case f.scope != "" && !objects.ValidID(f.scope):
+		return usageError{fmt.Sprintf("--scope %q is not a scope id", f.scope)}
+	}
+	if f.object != "" {
+		id, err := objects.ParseID(f.object)
+		if err != nil || id == (objects.ID{}) {
+			return usageError{fmt.Sprintf("--object %q is not an object id (64 hex digits, not all zero)", f.object)}
+		}
+	}
+	return checkFormat(f.format, "text", "json")
+}
+
+// checkFormat refuses a --format value that is not one of the allowed.
+func checkFormat(format string, allowed ...string) error {
+	if !slices.Contains(allowed, format) {
+		return usageError{fmt.Sprintf("--format %q: want %s", format, strings.Join(allowed, " or "))}
+	}
+	return nil
+}
+
+// knownScope reports an error when no commit from rev ever held the scope.
+func knownScope(s *lorestore.Store, rev, scope string) error {
+	entries, err := s.Log(lorestore.LogOptions{From: rev})
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		sn, err := s.SnapshotAt(e.Commit)
+		if err != nil {
+			return err
+		}
+		scopes, err := sn.Scopes()
+		if err != nil {
+			return err
+		}
+		if slices.Contains(scopes, scope) {
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown scope %s: no commit in this history holds it", scope)
+}
+
+// commitJSON is a commit as data.
+type commitJSON struct {
+	Commit   string        `json:"commit"`
+	Parents  []string      `json:"parents"`
+	Author   signatureJSON `json:"author"`
+	Summary  string        `json:"summary"`
+	Trailers []trailerJSON `json:"trailers,omitempty"`
+	Changes  []changeJSON  `json:"changes,omitempty"`
+	DKE      []dkeJSON     `json:"dke_changes,omitempty"`
+}
+
+// dkeJSON is one file of the dke/ namespace a commit changed.
+type dkeJSON struct {
+	Store    string `json:"store"`
+	Module   string `json:"module,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	ID       string `json:"id,omitempty"`
+	Removed  bool   `json:"removed"`
+	Replaced bool   `json:"replaced,omitempty"`
+}
+
+type signatureJSON struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	When  string `json:"when"`
+}
+
+type trailerJSON struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// changeJSON is one object a commit added or removed, with the object.
+type changeJSON struct {
+	Scope   string          `json:"scope"`
+	Kind    string          `json:"kind"`
+	ID      string          `json:"id"`
+	Removed bool            `json:"removed"`
+	Object  json.RawMessage `json:"object"`
+}
+
+func entryJSON(e lorestore.LogEntry) commitJSON {
+	c := commitJSON{
+		Commit:  e.Commit.String(),
+		Parents: []string{},
+		Author:  signatureJSON{e.Author.Name, e.Author.Email, e.Author.When.Format(time.RFC3339)},
+		Summary: e.Message.Summary,
+	}
+	for _, p := range e.Parents {
+		c.Parents = append(c.Parents, p.String())
+	}
+	for _, t := range e.Message.Trailers {
+		c.Trailers = append(c.Trailers, trailerJSON{t.Key, t.Value})
+	}
+	return c
+}
+
+func logJSON(entries []lorestore.LogEntry) []commitJSON {
+	out := make([]commitJSON, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, entryJSON(e))
+	}
+	return out
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// showFlags are the flags of show.
+type showFlags struct {
+	nameOnly bool
+	format   string
+}
+
+func newShowCmd(g *globals) *cobra.Command {
+	f := &showFlags{}
+	cmd := &cobra.Command{
+		Use:   "show <commit|object-id>",
+		Short: "Show a commit and the declarations it added (+) and removed (-), or one stored object",
+		Args:  cobra.ExactArgs(1),
+		PreRunE: func(_ *cobra.Command, args []string) error {
+			if args[0] == "" {
+				return usageError{"the revision is empty"}
+			}
+			return checkFormat(f.format, "text", "json")
+		},
+		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
+			w := bufio.NewWriter(cmd.OutOrStdout())
+			err := show(w, s, args[0], f)
+			return errors.Join(err, w.Flush())
+		}),
+	}
+	cmd.Flags().BoolVar(&f.nameOnly, "name-only", false, "list the objects as scope/kind/id instead of declarations")
+	cmd.Flags().StringVar(&f.format, "format", "text", "output format: text or json (the objects as data)")
+	return cmd
+}
+
+// show prints the commit rev names, or else the object it names.
+func show(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
+	if id, err := objects.ParseID(rev); err == nil {
+		return showObject(w, s, id)
+	}
+	err := showCommit(w, s, rev, f)
+	var re *lorestore.RevisionError
+	if errors.As(err, &re) {
+		// Not a commit: perhaps an abbreviated object id.
+		if id, ok, perr := expandObject(s, rev); perr != nil {
+			return perr
+		} else if ok {
+			return showObject(w, s, id)
+		}
+	}
+	return err
+}
+
+// shownChange is one change of a commit with its object.
+type shownChange struct {
+	lorestore.Change
+	obj objects.Object
+}
+
+func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
+	h, err := s.Resolve(rev)
+	if err != nil {
+		return err
+	}
+	entries, err := s.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
+	if err != nil {
+		return err
+	}
+	e := entries[0]
+	changes, err := s.Changes(h)
+	if err != nil {
+		return err
+	}
+	shown, err := changedObjects(s, e, changes, !f.nameOnly || f.format == "json")
+	if err != nil {
+		return err
+	}
+	dke, err := s.DKEChanges(h)
+	if err != nil {
+		return err
+	}
+	if f.format == "json" {
+		c := entryJSON(e)
+		for _, sc := range shown {
+			data, err := objects.Canonical(sc.obj)
+			if err != nil {
+				return err
+			}
+			c.Changes = append(c.Changes, changeJSON{sc.Scope, string(sc.Kind), sc.ID.String(), sc.Removed, data})
+		}
+		for _, d := range dke {
+			j := dkeJSON{Store: d.Store, Module: d.Module, Kind: d.Kind, Removed: d.Removed, Replaced: d.Replaced}
+			if d.Module == "" {
+				j.ID = d.ID.String()
+			}
+			c.DKE = append(c.DKE, j)
+		}
+		return writeJSON(w, c)
+	}
+	for _, l := range fullEntry(e) {
+		fmt.Fprintln(w, l)
+	}
+	if len(shown) > 0 || len(dke) > 0 {
+		fmt.Fprintln(w)
+	}
+	scope := ""
+	for _, c := range shown {
+		sign := "+"
+		if c.Removed {
+			sign = "-"
+		}
+		if f.nameOnly {
+			fmt.Fprintf(w, "%s %s/%s/%s\n", sign, c.Scope, c.Kind, c.ID)
+			continue
+		}
+		if c.Scope != scope {
+			scope = c.Scope
+			fmt.Fprintf(w, "  scope %s\n", scope)
+		}
+		for _, l := range dli.RenderDecl(c.obj) {
+			fmt.Fprintf(w, "%s %s\n", sign, l)
+		}
+	}
+	showDKE(w, dke)
+	return nil
+}
+
+// showDKE lists the DKE modules and claims a commit changed, by path
+// under dke/: + added, - removed, ~ a module whose content changed.
+func showDKE(w io.Writer, changes []lorestore.DKEChange) {
+	for _, d := range changes {
+		sign := "+"
+		switch {
+		case d.Removed:
+			sign = "-"
+		case d.Replaced:
+			sign = "~"
+		}
+		if d.Module != "" {
+			fmt.Fprintf(w, "%s dke/%s/modules/%s\n", sign, d.Store, d.Module)
+		} else {
+			fmt.Fprintf(w, "%s dke/%s/claims/%s/%s\n", sign, d.Store, d.Kind, d.ID)
+		}
+	}
+}
+
+// changedObjects reads the object of each change when load is set: an
+// added object from the commit, a removed one from its first parent.
+func changedObjects(s *lorestore.Store, e lorestore.LogEntry, changes []lorestore.Change, load bool) ([]shownChange, error) {
+	out := make([]shownChange, len(changes))
+	for i, c := range changes {
+		out[i].Change = c
+		if !load {
+			continue
+		}
+		if c.Removed && len(e.Parents) == 0 {
+			return nil, fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
+		}
+		var err error
+		if out[i].obj, err = s.ChangeObject(c); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,217 @@
+// Command deloreis is the command line of the deloreis lorestore: create and
+// inspect a store, branch, merge, push, fetch and clone it. Each command is a
+// thin call into a package; this file holds the root command and the shared
+// flags and error reporting.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/spf13/cobra"
+)
+
+// globals are the flags every command shares.
+type globals struct {
+	project string
+	store   string
+	fsync   bool
+	author  string              // --author "Name <email>"
+	sig     lorestore.Signature // the author resolved before a command runs (author.go)
+	warn    io.Writer           // where the store's warnings go (stderr)
+	now     func() time.Time    // commit times; nil is the clock (DELOREIS_COMMIT_DATE fixes it)
+	net     *Net                // the network half; nil in deloreis (net.go)
+}
+
+func (g *globals) storeDir() string {
+	if g.store != "" {
+		return g.store
+	}
+	return filepath.Join(g.project, lorestore.DefaultDir)
+}
+
+func (g *globals) options() lorestore.Options {
+	return lorestore.Options{Fsync: g.fsync, Author: g.sig, Warnings: g.warn, Now: g.now}
+}
+
+// resolveStore is the store the flags name: --store, or the store of the
+// project's deloreis.toml (checked to stay inside the project folder after
+// symbolic links are resolved), or the project's .lore/.
+func (g *globals) resolveStore() (string, error) {
+	if g.store != "" {
+		return g.store, nil
+	}
+	p, err := loadProject(g.project)
+	if err != nil {
+		return "", err
+	}
+	return p.Store, nil
+}
+
+func (g *globals) open() (*lorestore.Store, error) {
+	dir, err := g.resolveStore()
+	if err != nil {
+		return nil, err
+	}
+	return lorestore.Open(dir, g.options())
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{warn: stderr, net: linked}
+	root := &cobra.Command{
+		Use:           "deloreis",
+		Short:         "A git-backed lorestore for declared worlds",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.project, "project", ".", "project folder (holding deloreis.toml); the store is its "+lorestore.DefaultDir+"/ unless deloreis.toml names one")
+	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
+	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
+	pf.StringVar(&g.author, "author", "", `sign commits as "Name <email>" (else $DELOREIS_AUTHOR, else git's user.name/user.email)`)
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		if err := g.handOverIfNeeded(cmd); err != nil {
+			return err
+		}
+		if err := g.resolveClock(); err != nil {
+			return err
+		}
+		return g.resolveAuthor()
+	}
+	root.AddCommand(
+		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
+		newDemoCmd(), newVersionCmd(), newFmtCmd(), newCheckCmd(g), newImportCmd(g),
+		newDKECmd(g), newGraphCmd(g), newFsckCmd(g), newRemoteCmd(g), newServeCmd(g),
+	)
+	// The commands that talk to a remote or serve MCP run in deloreis-net
+	// (net.go); so do the DKE tool commands (dke_serve_cmds.go).
+	for _, c := range []*cobra.Command{
+		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newSyncCmd(g),
+		newMCPCmd(g), newCasebookCmd(g),
+	} {
+		root.AddCommand(needsNet(c))
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return usageError{err.Error()}
+	})
+	usageArgs(root)
+	return root
+}
+
+// usageArgs makes every argument-count error of the command tree a usage
+// error, and gives each group command (one that only holds subcommands) an
+// argument check, so that an unknown subcommand is a usage error too
+// rather than a help page.
+func usageArgs(c *cobra.Command) {
+	check := c.Args
+	if check == nil && c.HasSubCommands() {
+		check = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+			}
+			return nil
+		}
+		if c.RunE == nil && c.Run == nil {
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
+	if check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return usageError{err.Error()}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
+}
+
+// linked is the network half this program links: nil in deloreis, set by
+// Main in deloreis-net (and by the tests, which link everything).
+var linked *Net
+
+// Main runs the command line of os.Args and exits with its status. net is
+// the network half, nil in deloreis: a command that needs it is handed to
+// deloreis-net.
+func Main(net *Net) {
+	if net != nil {
+		linked = net
+		lorestore.UseTransports(net.Transports)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit code, the one rule
+// every command follows: 0 on success, 1 on findings or a refused or
+// failed operation, 2 on a usage error (an unknown command or flag, a bad
+// flag value, a wrong number of arguments). An error is printed on one
+// line on stderr.
+func run(args []string, stdout, stderr io.Writer) int {
+	return execute(newRoot(stdout, stderr), args, stderr)
+}
+
+// execute runs args on a command tree and maps the outcome to the exit
+// code of run.
+func execute(root *cobra.Command, args []string, stderr io.Writer) int {
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, errHandOver) {
+		err = handOverTo(args)
+	}
+	var ec exitCode
+	if errors.As(err, &ec) {
+		return int(ec) // the command has already said what went wrong
+	}
+	fmt.Fprintln(stderr, "deloreis: "+oneLine(err))
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// exitCode ends a command that has printed its own diagnostics with that
+// exit status.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// usageError marks a command line that is wrong rather than a failed action.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func oneLine(err error) string {
+	msg := err.Error()
+	for i := 0; i < len(msg); i++ {
+		if msg[i] == '\n' {
+			return msg[:i]
+		}
+	}
+	return msg
+}
+
+// withStore adapts a command body that needs the open store: it opens the
+// store of the flags, runs the body and closes the store.
+func (g *globals) withStore(body func(cmd *cobra.Command, args []string, s *lorestore.Store) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		s, err := g.open()
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		return body(cmd, args, s)
+	}
+}

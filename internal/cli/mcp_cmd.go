@@ -1,0 +1,71 @@
+// The mcp command: the same registry serve answers, offered as MCP tools
+// over stdio (netparts, in deloreis-net), the compact fiction profile unless --tools all.
+
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/deloreis/deloreis/internal/gcpolicy"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/spf13/cobra"
+)
+
+func newMCPCmd(g *globals) *cobra.Command {
+	var tools, httpAddr, token string
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the ops as MCP tools on stdio (the fiction profile; --tools all for every op)",
+		Long: `Speaks the Model Context Protocol on standard input and output: one tool
+per op of the compact fiction profile, or of every op with --tools all.
+Tool names are the op names with "." as "_" (author_add_fact). A mutating
+tool takes two reserved arguments, expected_digest and idempotency_key,
+which go into the worker envelope as on stdio. The project is loaded as
+serve loads it (the bundled demo project without --project). The exit
+status is 0 when the client closes the session, 1 when the project cannot
+be served.
+
+With --http ADDR it serves streamable HTTP at http://ADDR/mcp instead
+(loopback only, unless a bearer token is given with --token or
+DELOREIS_MCP_TOKEN; a foreign Host or Origin header is refused) until
+interrupted.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var profile worker.Profile
+			switch tools {
+			case "fiction", "":
+				profile = worker.ProfileFiction
+			case "all":
+				profile = worker.ProfileExtended
+			default:
+				return usageError{fmt.Sprintf("--tools %q: want fiction or all", tools)}
+			}
+			if token == "" {
+				token = os.Getenv("DELOREIS_MCP_TOKEN")
+			}
+			if httpAddr != "" {
+				if err := g.net.CheckBind(httpAddr, token); err != nil {
+					return usageError{err.Error()}
+				}
+			}
+			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
+			reg, cleanup, err := g.registry(cmd.Flag("project").Changed, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return g.net.ServeMCP(ctx, reg, profile, httpAddr, token, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+
+	cmd.Flags().StringVar(&tools, "tools", "fiction", "the tools offered: fiction (the compact profile) or all")
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on this host:port instead of stdio (loopback unless --token)")
+	cmd.Flags().StringVar(&token, "token", "", "the bearer token HTTP clients must present (default $DELOREIS_MCP_TOKEN)")
+	return cmd
+}

@@ -1,0 +1,8 @@
+//go:build unix
+
+package cli
+
+import "syscall"
+
+// openNonBlock opens without waiting for a FIFO's writer.
+const openNonBlock = syscall.O_NONBLOCK

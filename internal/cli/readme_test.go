@@ -1,0 +1,96 @@
+// TestREADME keeps the README true to the command line: its first lines,
+// the install line, what the tests need, demo --keep, the exit-code rule,
+// and a row for every command of the tree.
+
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestREADME(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	lines := strings.Split(readme, "\n")
+	if len(lines) < 4 || !strings.HasPrefix(strings.TrimSpace(lines[2]), "go run ./cmd/deloreis demo") ||
+		!strings.HasPrefix(strings.TrimSpace(lines[3]), "make test") {
+		t.Errorf("the README's first two command lines are not `go run ./cmd/deloreis demo` and `make test`")
+	}
+	for _, want := range []string{
+		"go install ./cmd/...", "../shared", "demo --keep DIR", "### Exit status",
+		"| 0 | success", "| 1 | findings", "| 2 | usage error",
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("the README does not say %q", want)
+		}
+	}
+	for _, p := range commandPaths() {
+		if !strings.Contains(readme, "| `"+p) && !strings.Contains(readme, ", `"+p) && !strings.Contains(readme, "`"+p+" ") {
+			t.Errorf("the README's command table has no row for %q", p)
+		}
+	}
+}
+
+// TestGentleCardQuotesTheSession: every request and response the gentle
+// card quotes is a line of the spec golden session the tests replay, so
+// the card cannot drift from what serve answers.
+func TestGentleCardQuotesTheSession(t *testing.T) {
+	card, err := os.ReadFile(filepath.Join("..", "..", "docs", "cards", "gentle-card.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var session []string
+	for _, f := range []string{"testdata/serve/spec-session.jsonl", "testdata/serve/spec-session.golden"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		session = append(session, strings.Split(string(b), "\n")...)
+	}
+	quoted := 0
+	for _, line := range strings.Split(string(card), "\n") {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		quoted++
+		if !slices.Contains(session, line) {
+			t.Errorf("the card quotes a line the session does not hold:\n%s", line)
+		}
+	}
+	if quoted < 8 {
+		t.Fatalf("the card quotes %d session lines, want at least 8", quoted)
+	}
+}
+
+// TestSkillNamesServedOps: every op SKILL.md and the cards name is served
+// (an agent following them uses only what exists).
+func TestSkillNamesServedOps(t *testing.T) {
+	served := map[string]bool{}
+	for _, op := range surface {
+		served[op] = true
+	}
+	opName := regexp.MustCompile("`((?:author|dli)\\.[a-z_.]+)")
+	for _, f := range []string{"skills/deloreis/SKILL.md", "docs/cards/gentle-card.md", "docs/cards/expert-card.md"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := opName.FindAllStringSubmatch(string(b), -1)
+		if len(names) == 0 {
+			t.Errorf("%s names no op", f)
+		}
+		for _, m := range names {
+			if !served[strings.TrimSuffix(m[1], ".")] {
+				t.Errorf("%s names %s, which is not served", f, m[1])
+			}
+		}
+	}
+}

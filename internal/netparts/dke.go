@@ -1,0 +1,138 @@
+package netparts
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/deloreis/deloreis/casebook"
+	"github.com/deloreis/deloreis/dke/keys"
+	"github.com/deloreis/deloreis/dke/keys/keyhttp"
+	"github.com/deloreis/deloreis/dke/service"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/mcpserve"
+	"github.com/deloreis/deloreis/worker"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DKERegistry is the registry of the DKE tools over the lorestore s.
+func DKERegistry(s *lorestore.Store, now func() time.Time) (*worker.Registry, error) {
+	svc, err := service.New(service.Config{Store: s, Now: now})
+	if err != nil {
+		return nil, err
+	}
+	reg := worker.NewRegistry()
+	service.Register(reg, svc)
+	return reg, nil
+}
+
+// DKEReadTools are the tools a read key may call.
+func DKEReadTools() []string { return service.ReadOnlyTools() }
+
+// ServeDKE serves the named DKE tools of reg over MCP until the client
+// closes the session (stdio, where the caller is trusted) or ctx ends
+// (streamable HTTP at httpAddr, where every request needs a key of the
+// keyring of storeDir and each call runs under that key's grant).
+func ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, storeDir, httpAddr string, in io.Reader, out, errw io.Writer) error {
+	server := dkeServer(reg, tools, httpAddr != "")
+	if httpAddr != "" {
+		h := keyhttp.Handler(server, keys.Open(storeDir))
+		return serveHTTP(ctx, server, h, httpAddr, errw, "DKE MCP", " (bearer keys required)")
+	}
+	return runStdio(ctx, server, in, out)
+}
+
+// dkeServer is the MCP server of the named tools. Over HTTP every call
+// runs under the grant of the caller's key; a call that somehow arrives
+// without one runs under the empty grant, which addresses no store, so
+// it can never act with more than a key allows.
+func dkeServer(reg *worker.Registry, tools []string, overHTTP bool) *mcp.Server {
+	o := service.MCPOptions()
+	if overHTTP {
+		o.Context = func(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+			var g keys.Grant
+			if req.Extra != nil {
+				g, _ = keyhttp.GrantOf(req.Extra.TokenInfo)
+			}
+			return service.WithGrant(ctx, g)
+		}
+	}
+	s := mcpserve.NewWithOptions(reg, worker.ProfileExtended, o)
+	var drop []string
+	for _, op := range reg.Ops(worker.ProfileExtended) {
+		if !slices.Contains(tools, op.Name) {
+			drop = append(drop, mcpserve.ToolName(op.Name))
+		}
+	}
+	s.RemoveTools(drop...)
+	return s
+}
+
+// CallDKE makes one tool call through reg and returns the text an MCP
+// client would see, and whether the call succeeded (not refused, and the
+// program did not fail).
+func CallDKE(ctx context.Context, reg *worker.Registry, tool string, args json.RawMessage) (string, bool) {
+	op, _ := reg.Lookup(tool)
+	line, e := mcpserve.Envelope(tool, "cli-1", args)
+	resp := worker.Response{Err: e}
+	if e == nil {
+		resp = reg.Dispatch(ctx, line)
+	}
+	o := service.MCPOptions()
+	return o.Text(op, resp), resp.OK() && o.Meta(op, resp)["status"] == "success"
+}
+
+// dkeDemoModule is the demo store's module: the contract's inventory.
+const dkeDemoModule = `def restock(id: string):
+    remember(Widget[id].stock, 10, "restock")
+
+def count_on_hand(id: string) -> int:
+    c = current(Widget[id].stock)
+    if c.found:
+        return int(c.value)
+    return 0
+`
+
+// BuildDKEDemo makes the demo lorestore in dir: store "default" with the
+// inventory module compiled and one widget restocked.
+func BuildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, error) {
+	s, err := lorestore.Init(dir, o)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := service.New(service.Config{Store: s, Now: o.Now})
+	if err == nil {
+		err = svc.CreateStore(service.DefaultStore)
+	}
+	if err == nil {
+		src := dkeDemoModule
+		_, err = svc.Compile(context.Background(), &service.CompileParams{Name: "inventory", Source: &src})
+	}
+	if err == nil {
+		_, err = svc.Run(context.Background(), &service.RunParams{Source: "import inventory\ninventory.restock(\"widget-1\")\n"})
+	}
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("the DKE demo store: %w", err)
+	}
+	return s, nil
+}
+
+// ReplayCasebook replays a casebook script over the project file and
+// returns its story as markdown and how many calls answered otherwise than
+// the script expects.
+func ReplayCasebook(ctx context.Context, projectFile, script []byte) ([]byte, int, error) {
+	story, err := casebook.Replay(ctx, projectFile, script)
+	if err != nil {
+		return nil, 0, err
+	}
+	var md bytes.Buffer
+	if err := story.Markdown(&md); err != nil {
+		return nil, 0, err
+	}
+	return md.Bytes(), story.Mismatches, nil
+}
