@@ -138,7 +138,7 @@ func (w *bulkTrees) add(r *fileRec) error {
 	sub := ""
 	switch kindOrder[r.kind] {
 	case Claims:
-		sub = shardNames[r.id[0]]
+		sub = shardName(r.id[0])
 	case Standing:
 		sub = r.claim.String()
 	}

@@ -41,7 +41,7 @@ func (e *DataError) Error() string {
 func modulePath(store string) []string { return []string{dkeDir, store, dkeModulesDir} }
 
 func claimDir(store, kind string, id objects.ID) []string {
-	return []string{dkeDir, store, dkeClaimsDir, kind, shardNames[id[0]]}
+	return []string{dkeDir, store, dkeClaimsDir, kind, shardName(id[0])}
 }
 
 func moduleFile(name string) string { return name + ".json" }

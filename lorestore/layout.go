@@ -8,7 +8,6 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/deloreis/deloreis/lorestore/odb"
@@ -111,7 +110,7 @@ func (b *Batch) Put(scope string, o objects.Object) (objects.ID, error) {
 	d := b.root.dir(scopesDir).dir(scope)
 	switch kind := kindOf(o.Type()); kind {
 	case Claims:
-		d = d.dir(string(Claims)).dir(shardNames[id[0]])
+		d = d.dir(string(Claims)).dir(shardName(id[0]))
 	case Standing:
 		d = d.dir(string(Standing)).dir(standingClaim(o).String())
 	default:
@@ -162,13 +161,19 @@ func (b *Batch) Close() {
 	}
 }
 
-// shardNames are the claim shard folders: an id's first byte in hex.
-var shardNames = func() (out [256]string) {
-	for i := range out {
-		out[i] = fmt.Sprintf("%02x", i)
-	}
-	return out
-}()
+// shardName is the claim shard folder of an id's first byte b: b in hex.
+// (Slices of a constant, so that no table is built when a program starts.)
+func shardName(b byte) string { return hexPairs[2*int(b) : 2*int(b)+2] }
+
+// hexPairs is every byte in hex, in order.
+const hexPairs = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f" +
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f" +
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f" +
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f" +
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f" +
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf" +
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf" +
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
 
 // dirIns is the trie of what a commit changes, one node per folder:
 // files named by their id (objects, DKE claims), files named otherwise

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -126,7 +124,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// deloreisBinary builds cmd/deloreis once for the tests.
+// deloreisBinary builds cmd/deloreis (and deloreis-net beside it) once
+// for the tests.
 func deloreisBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
@@ -136,9 +135,7 @@ func deloreisBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "deloreis")
-		if out, err := exec.Command("go", "build", "-o", binPath, "github.com/deloreis/deloreis/cmd/deloreis").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
+		binErr = buildDeloreis(binPath)
 	})
 	if binErr != nil {
 		t.Fatal(binErr)

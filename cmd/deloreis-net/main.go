@@ -13,6 +13,7 @@ import (
 func main() {
 	cli.Main(&cli.Net{
 		Transports:     netparts.Transports,
+		StartServer:    netparts.StartServer,
 		CheckBind:      netparts.CheckBind,
 		ServeMCP:       netparts.ServeMCP,
 		DKERegistry:    netparts.DKERegistry,

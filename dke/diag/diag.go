@@ -13,7 +13,6 @@ package diag
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -183,20 +182,48 @@ const (
 	SourcePlaceholder = "<source>"
 )
 
-var placeholderRE = regexp.MustCompile(`<(var|collection|source)>`)
+// placeholders are the placeholders a fix may hold.
+var placeholders = [...]string{VarPlaceholder, CollectionPlaceholder, SourcePlaceholder}
+
+// placeholderAt is the placeholder fix holds at i, or "". (A scan, not a
+// regular expression: a package-level regexp is compiled on every start
+// of every program that links this package, DL-0330.)
+func placeholderAt(fix string, i int) string {
+	for _, p := range placeholders {
+		if strings.HasPrefix(fix[i:], p) {
+			return p
+		}
+	}
+	return ""
+}
 
 // Placeholders returns the placeholders in fix, in order of appearance.
 func Placeholders(fix string) []string {
-	return placeholderRE.FindAllString(fix, -1)
+	var out []string
+	for i := 0; i < len(fix); i++ {
+		if p := placeholderAt(fix, i); p != "" {
+			out = append(out, p)
+			i += len(p) - 1
+		}
+	}
+	return out
 }
 
 // Fill replaces each placeholder in fix with its value from values;
 // placeholders without a value are left as they are.
 func Fill(fix string, values map[string]string) string {
-	return placeholderRE.ReplaceAllStringFunc(fix, func(p string) string {
-		if v, ok := values[p]; ok {
-			return v
+	var b strings.Builder
+	for i := 0; i < len(fix); i++ {
+		if p := placeholderAt(fix, i); p != "" {
+			if v, ok := values[p]; ok {
+				b.WriteString(v)
+			} else {
+				b.WriteString(p)
+			}
+			i += len(p) - 1
+			continue
 		}
-		return p
-	})
+		b.WriteByte(fix[i])
+	}
+	return b.String()
 }

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/deloreis/deloreis/internal/gcpolicy"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
@@ -81,7 +80,7 @@ served.`,
 					return usageError{err.Error()}
 				}
 			}
-			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
+			defer g.net.StartServer(cmd.ErrOrStderr())() // DL-0295
 			s, cleanup, err := g.dkeStore(cmd)
 			if err != nil {
 				return err

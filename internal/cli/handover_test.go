@@ -23,6 +23,7 @@ func TestDeloreisLinksNoNetwork(t *testing.T) {
 		"github.com/go-git/go-git/v5/plumbing/transport/client",
 		"github.com/deloreis/deloreis/internal/netparts",
 		"github.com/deloreis/deloreis/mcpserve",
+		"github.com/deloreis/deloreis/internal/gcpolicy", "runtime/metrics",
 	}
 	deps := func(pkg string) map[string]bool {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
@@ -87,6 +88,7 @@ func TestHandOver(t *testing.T) {
 		{"mcp"},
 		{"dke", "checkup", "--store", clone},
 		{"casebook"},
+		{"serve", "--store", clone},
 		{"serve", "--store", clone, "--sync", "origin"},
 	} {
 		c := exec.Command(alone, args...)

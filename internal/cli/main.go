@@ -88,13 +88,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(
 		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
 		newDemoCmd(), newVersionCmd(), newFmtCmd(), newCheckCmd(g), newImportCmd(g),
-		newDKECmd(g), newGraphCmd(g), newFsckCmd(g), newRemoteCmd(g), newServeCmd(g),
+		newDKECmd(g), newGraphCmd(g), newFsckCmd(g), newRemoteCmd(g),
 	)
-	// The commands that talk to a remote or serve MCP run in deloreis-net
-	// (net.go); so do the DKE tool commands (dke_serve_cmds.go).
+	// The servers and the commands that talk to a remote run in
+	// deloreis-net (net.go); so do the DKE tool commands (dke_serve_cmds.go).
 	for _, c := range []*cobra.Command{
 		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newSyncCmd(g),
-		newMCPCmd(g), newCasebookCmd(g),
+		newServeCmd(g), newMCPCmd(g), newCasebookCmd(g),
 	} {
 		root.AddCommand(needsNet(c))
 	}

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/deloreis/deloreis/internal/gcpolicy"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
 )
@@ -52,7 +51,7 @@ interrupted.`,
 					return usageError{err.Error()}
 				}
 			}
-			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
+			defer g.net.StartServer(cmd.ErrOrStderr())() // DL-0295
 			reg, cleanup, err := g.registry(cmd.Flag("project").Changed, cmd.ErrOrStderr())
 			if err != nil {
 				return err

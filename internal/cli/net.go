@@ -1,6 +1,6 @@
 // The two binaries (DL-0330): deloreis links no network code, and hands a
-// command that needs it — the MCP servers, the DKE tools, the casebook
-// replay, every command that talks to a remote — to deloreis-net, the same
+// command that needs it — the servers, the DKE tools, the casebook replay,
+// every command that talks to a remote — to deloreis-net, the same
 // command line with the network half (package netparts) linked in.
 
 package cli
@@ -31,6 +31,7 @@ const NetBinary = "deloreis-net"
 // the same name.
 type Net struct {
 	Transports     func(*transport.Endpoint) (transport.Transport, error)
+	StartServer    func(stderr io.Writer) (stop func())
 	CheckBind      func(addr, token string) error
 	ServeMCP       func(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, in io.Reader, out, errw io.Writer) error
 	DKERegistry    func(s *lorestore.Store, now func() time.Time) (*worker.Registry, error)

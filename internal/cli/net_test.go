@@ -10,6 +10,7 @@ import (
 func init() {
 	linked = &Net{
 		Transports:     netparts.Transports,
+		StartServer:    netparts.StartServer,
 		CheckBind:      netparts.CheckBind,
 		ServeMCP:       netparts.ServeMCP,
 		DKERegistry:    netparts.DKERegistry,

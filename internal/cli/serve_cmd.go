@@ -17,7 +17,6 @@ import (
 
 	"github.com/deloreis/deloreis/demoworld"
 	"github.com/deloreis/deloreis/dliops"
-	"github.com/deloreis/deloreis/internal/gcpolicy"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/worker"
@@ -51,10 +50,7 @@ ends, 1 when the project cannot be served.`,
 			if every <= 0 {
 				return usageError{msg: "serve: --every must be a positive duration"}
 			}
-			if syncRemote != "" && g.net == nil {
-				return errHandOver // syncing talks to a remote (net.go)
-			}
-			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
+			defer g.net.StartServer(cmd.ErrOrStderr())() // DL-0295
 			sv, err := g.served(cmd.Flag("project").Changed, cmd.ErrOrStderr())
 			if err != nil {
 				return err

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/gcpolicy"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/go-git/go-git/v5/plumbing/transport"
@@ -30,6 +31,11 @@ import (
 func Transports(ep *transport.Endpoint) (transport.Transport, error) {
 	return client.NewClient(ep)
 }
+
+// StartServer sets a server's GC policy (DL-0295); the returned function
+// ends it (internal/gcpolicy.StartServer). The runtime metrics it reads
+// cost every program that links them a little start-up.
+func StartServer(stderr io.Writer) (stop func()) { return gcpolicy.StartServer(stderr) }
 
 // CheckBind refuses an HTTP address a server must not listen on: anything
 // but loopback without a bearer token.
