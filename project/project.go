@@ -6,6 +6,7 @@
 package project
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -13,10 +14,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/deloreis/deloreis/objects"
+	toml "github.com/pelletier/go-toml/v2"
 )
 
 // FileName is the project file's name, in the project folder.
@@ -68,12 +69,14 @@ func Load(dir string) (*Project, error) {
 		return nil, err
 	}
 	var f file
-	md, err := toml.Decode(string(data), &f)
-	if err != nil {
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		var unknown *toml.StrictMissingError
+		if errors.As(err, &unknown) && len(unknown.Errors) > 0 {
+			return nil, fmt.Errorf("project: %s: unknown key %s", FileName, strings.Join(unknown.Errors[0].Key(), "."))
+		}
 		return nil, fmt.Errorf("project: %s: %w", FileName, err)
-	}
-	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return nil, fmt.Errorf("project: %s: unknown key %s", FileName, undecoded[0])
 	}
 	if f.Store != "" {
 		if p.Store, err = inside(abs, f.Store); err != nil {
