@@ -18,8 +18,10 @@ const authorEnv = "DELOREIS_AUTHOR"
 
 // resolveAuthor fills g.sig before a command runs. A malformed --author is
 // a usage error and a malformed DELOREIS_AUTHOR an error; a git config that
-// does not parse is warned about and skipped.
-func (g *globals) resolveAuthor() error {
+// does not parse is warned about and skipped. fromGit is false for the
+// commands that write no commit: reading git's config files is a good part
+// of a `log -n 2`.
+func (g *globals) resolveAuthor(fromGit bool) error {
 	if g.author != "" {
 		sig, err := lorestore.ParseSignature(g.author)
 		if err != nil {
@@ -35,6 +37,9 @@ func (g *globals) resolveAuthor() error {
 		}
 		g.sig = sig
 		return nil
+	}
+	if !fromGit {
+		return nil // a command that writes no commit: git's config is not read
 	}
 	// The store's own config counts only when there is a store; init and
 	// clone read the global config alone.

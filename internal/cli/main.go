@@ -83,13 +83,19 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		if err := g.resolveClock(); err != nil {
 			return err
 		}
-		return g.resolveAuthor()
+		return g.resolveAuthor(cmd.Annotations[readsOnly] == "")
 	}
 	root.AddCommand(
-		newInitCmd(g), newLogCmd(g), newShowCmd(g), newBranchCmd(g), newMergeCmd(g),
-		newDemoCmd(), newVersionCmd(), newFmtCmd(), newCheckCmd(g), newImportCmd(g),
-		newDKECmd(g), newGraphCmd(g), newFsckCmd(g), newRemoteCmd(g),
+		newInitCmd(g), newBranchCmd(g), newMergeCmd(g), newDemoCmd(), newCheckCmd(g),
+		newImportCmd(g), newDKECmd(g), newRemoteCmd(g),
 	)
+	// Commands that never write a commit need no author from git's config.
+	for _, c := range []*cobra.Command{
+		newLogCmd(g), newShowCmd(g), newVersionCmd(), newFmtCmd(), newGraphCmd(g), newFsckCmd(g),
+	} {
+		c.Annotations = map[string]string{readsOnly: "yes"}
+		root.AddCommand(c)
+	}
 	// The servers and the commands that talk to a remote run in
 	// deloreis-net (net.go); so do the DKE tool commands (dke_serve_cmds.go).
 	for _, c := range []*cobra.Command{
@@ -134,6 +140,10 @@ func usageArgs(c *cobra.Command) {
 		usageArgs(sub)
 	}
 }
+
+// readsOnly marks a command that never writes a commit (its author is
+// never read from git's config).
+const readsOnly = "deloreis-reads-only"
 
 // linked is the network half this program links: nil in deloreis, set by
 // Main in deloreis-net (and by the tests, which link everything).

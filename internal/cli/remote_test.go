@@ -167,8 +167,12 @@ func TestAuthorPrecedence(t *testing.T) {
 	// A global config that does not parse: a warning, and the next source.
 	t.Setenv("DELOREIS_AUTHOR", "")
 	os.WriteFile(global, []byte("[user\n\tname = broken\n"), 0o644)
-	if _, errs, code := dl(t, "--project", proj, "log"); code != 0 || !strings.Contains(errs, "warning") || !strings.Contains(errs, global) {
+	if _, errs, code := dl(t, "--project", proj, "branch", "warned"); code != 0 || !strings.Contains(errs, "warning") || !strings.Contains(errs, global) {
 		t.Fatalf("broken global config: %d %q", code, errs)
+	}
+	// A command that writes no commit does not read git's config at all.
+	if _, errs, code := dl(t, "--project", proj, "log"); code != 0 || errs != "" {
+		t.Fatalf("log with a broken global config: %d %q", code, errs)
 	}
 	// Nothing configured anywhere: the documented default.
 	t.Setenv("DELOREIS_AUTHOR", "")

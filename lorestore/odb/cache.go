@@ -24,9 +24,21 @@ type cacheEntry struct {
 // baseCache holds at most limit bytes of object data (approximately: a
 // race between two puts may overshoot by one entry).
 type baseCache struct {
-	slots [cacheSlots]atomic.Pointer[cacheEntry]
+	table atomic.Pointer[cacheTable] // made by the first put: most commands never read a delta
 	bytes atomic.Int64
 	limit int64
+}
+
+type cacheTable [cacheSlots]atomic.Pointer[cacheEntry]
+
+// slots is the table, made on first use when create is set; else nil until then.
+func (c *baseCache) slots(create bool) *cacheTable {
+	t := c.table.Load()
+	if t == nil && create {
+		c.table.CompareAndSwap(nil, new(cacheTable))
+		t = c.table.Load()
+	}
+	return t
 }
 
 func newBaseCache(limit int64) *baseCache {
@@ -42,7 +54,11 @@ func (c *baseCache) get(pack, off uint64) *cacheEntry {
 	if c == nil {
 		return nil
 	}
-	e := c.slots[cacheSlot(pack, off)].Load()
+	t := c.slots(false)
+	if t == nil {
+		return nil
+	}
+	e := t[cacheSlot(pack, off)].Load()
 	if e != nil && e.pack == pack && e.off == off {
 		return e
 	}
@@ -55,8 +71,9 @@ func (c *baseCache) put(pack, off uint64, typ plumbing.ObjectType, data []byte) 
 	if c == nil || int64(len(data)) > c.limit/8 {
 		return
 	}
+	t := c.slots(true)
 	i := cacheSlot(pack, off)
-	slot := &c.slots[i]
+	slot := &t[i]
 	old := slot.Load()
 	grow := int64(len(data))
 	if old != nil {
@@ -64,7 +81,7 @@ func (c *baseCache) put(pack, off uint64, typ plumbing.ObjectType, data []byte) 
 	}
 	// When full, evict the neighbouring slots to make room.
 	for k := uint64(1); k <= 8 && grow > 0 && c.bytes.Load()+grow > c.limit; k++ {
-		if e := c.slots[(i+k)&(cacheSlots-1)].Swap(nil); e != nil {
+		if e := t[(i+k)&(cacheSlots-1)].Swap(nil); e != nil {
 			c.bytes.Add(-int64(len(e.data)))
 		}
 	}
