@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/deloreis/deloreis/lorestore/refs"
@@ -139,11 +140,18 @@ func (s *Store) editConfig(edit func(cf *confFile) (string, error)) error {
 
 // AddRemote records a named remote and the refspec git uses for it,
 // replacing a remote of that name.
-func (s *Store) AddRemote(name, url string) error {
+func (s *Store) AddRemote(name, url string) error { return s.addRemote(name, url, true) }
+
+// addRemote writes [remote "name"]; unless replace, a remote of that name
+// already configured is ErrRemoteExists (checked under the config's lock).
+func (s *Store) addRemote(name, url string, replace bool) error {
 	if !validRemoteName(name) {
 		return fmt.Errorf("lorestore: remote name %q is not usable", name)
 	}
 	return s.editConfig(func(cf *confFile) (string, error) {
+		if !replace && slices.Contains(cf.subsections("remote"), name) {
+			return "", fmt.Errorf("%w: %s", ErrRemoteExists, name)
+		}
 		text := cf.without(func(section, sub string) bool { return section == "remote" && sub == name })
 		return appendSection(text, "remote", name,
 			[2]string{"url", url},

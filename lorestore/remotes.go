@@ -50,14 +50,7 @@ func (s *Store) CreateRemote(name, url string) error {
 	if url == "" {
 		return fmt.Errorf("lorestore: remote %q needs a URL", name)
 	}
-	cf, err := s.readConfig()
-	if err != nil {
-		return err
-	}
-	if slices.Contains(cf.subsections("remote"), name) {
-		return fmt.Errorf("%w: %s", ErrRemoteExists, name)
-	}
-	return s.AddRemote(name, url)
+	return s.addRemote(name, url, false)
 }
 
 // RemoveRemote drops a named remote from the config, and the branches
