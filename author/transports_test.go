@@ -2,9 +2,9 @@ package author
 
 import (
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
+	"github.com/deloreis/deloreis/lorestore/wire"
 )
 
-// The store links no transport of its own (DL-0330); tests that fetch use
-// go-git's, as deloreis-net does.
-func init() { lorestore.UseTransports(client.NewClient) }
+// The store links no transport of its own (DL-0330, DL-0350); tests that
+// fetch use package wire, as deloreis-net does.
+func init() { lorestore.UseTransports(wire.Dial) }

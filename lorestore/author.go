@@ -5,14 +5,11 @@
 package lorestore
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-
-	format "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // DefaultAuthor signs commits when no author is configured anywhere.
@@ -88,10 +85,9 @@ func readUser(path string) (name, email string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("lorestore: reading %s: %w", path, err)
 	}
-	cfg := format.New()
-	if err := format.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
+	cf, err := parseConfig(string(data))
+	if err != nil {
 		return "", "", fmt.Errorf("lorestore: %s does not parse as git config: %w", path, err)
 	}
-	u := cfg.Section("user")
-	return u.Option("name"), u.Option("email"), nil
+	return cf.get("user", "", "name"), cf.get("user", "", "email"), nil
 }

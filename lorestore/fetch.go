@@ -14,9 +14,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // FetchOptions say what a fetch asks for.
@@ -46,17 +43,13 @@ func (s *Store) Fetch(ctx context.Context, remote string, o FetchOptions) (Fetch
 }
 
 func (s *Store) fetch(ctx context.Context, target remoteTarget, o FetchOptions) (FetchResult, error) {
-	tr, ep, err := newTransport(target.url)
-	if err != nil {
-		return FetchResult{}, err
-	}
-	sess, err := tr.NewUploadPackSession(ep, nil)
+	sess, err := dial(ctx, target.url, UploadPack)
 	if err != nil {
 		return FetchResult{}, err
 	}
 	defer sess.Close()
-	adv, err := sess.AdvertisedReferencesContext(ctx)
-	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
+	adv, err := sess.Advertised(ctx)
+	if errors.Is(err, ErrEmptyRemote) {
 		return FetchResult{}, nil
 	}
 	if err != nil {
@@ -66,8 +59,8 @@ func (s *Store) fetch(ctx context.Context, target remoteTarget, o FetchOptions) 
 	if err != nil {
 		return FetchResult{}, err
 	}
-	res := FetchResult{Head: advertisedHead(adv)}
-	if err := s.fetchObjects(ctx, sess, adv, heads, o.Progress); err != nil {
+	res := FetchResult{Head: adv.HeadBranch}
+	if err := s.fetchObjects(ctx, sess, heads, o.Progress); err != nil {
 		return FetchResult{}, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
 	}
 	for _, name := range sortedKeys(heads) {
@@ -90,9 +83,9 @@ func (s *Store) fetch(ctx context.Context, target remoteTarget, o FetchOptions) 
 }
 
 // pickHeads selects the advertised branches to fetch.
-func pickHeads(adv *packp.AdvRefs, branches []string) (map[string]plumbing.Hash, error) {
+func pickHeads(adv *Advertisement, branches []string) (map[string]plumbing.Hash, error) {
 	heads := map[string]plumbing.Hash{}
-	for name, h := range adv.References {
+	for name, h := range adv.Refs {
 		if strings.HasPrefix(name, "refs/heads/") && refs.CheckName(name) == nil {
 			heads[name] = h
 		}
@@ -115,26 +108,10 @@ func pickHeads(adv *packp.AdvRefs, branches []string) (map[string]plumbing.Hash,
 	return picked, nil
 }
 
-// advertisedHead reads the symref capability: which branch HEAD names.
-func advertisedHead(adv *packp.AdvRefs) string {
-	for _, v := range adv.Capabilities.Get(capability.SymRef) {
-		if from, to, ok := strings.Cut(v, ":"); ok && from == "HEAD" {
-			return strings.TrimPrefix(to, "refs/heads/")
-		}
-	}
-	return ""
-}
-
 // fetchObjects asks for the heads we lack, telling the remote every commit
 // our refs name, and stores the pack it answers with.
-func (s *Store) fetchObjects(ctx context.Context, sess transport.UploadPackSession, adv *packp.AdvRefs, heads map[string]plumbing.Hash, p Progress) error {
-	req := packp.NewUploadPackRequestFromCapabilities(adv.Capabilities)
-	// We store the pack as it comes; a thin pack would need bases we
-	// would have to append, so do not ask for one.
-	req.Capabilities.Delete(capability.ThinPack)
-	if p == nil && adv.Capabilities.Supports(capability.NoProgress) {
-		req.Capabilities.Set(capability.NoProgress)
-	}
+func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[string]plumbing.Hash, p Progress) error {
+	var wants, haves []plumbing.Hash
 	seen := map[plumbing.Hash]bool{}
 	for _, h := range heads {
 		if seen[h] {
@@ -142,10 +119,10 @@ func (s *Store) fetchObjects(ctx context.Context, sess transport.UploadPackSessi
 		}
 		seen[h] = true
 		if ok, _ := s.hasCommit(h); !ok {
-			req.Wants = append(req.Wants, h)
+			wants = append(wants, h)
 		}
 	}
-	if len(req.Wants) == 0 {
+	if len(wants) == 0 {
 		return nil
 	}
 	local, err := s.refs.List("refs/")
@@ -154,19 +131,15 @@ func (s *Store) fetchObjects(ctx context.Context, sess transport.UploadPackSessi
 	}
 	for _, r := range local {
 		if ok, _ := s.hasCommit(r.Hash); ok {
-			req.Haves = append(req.Haves, r.Hash)
+			haves = append(haves, r.Hash)
 		}
 	}
-	resp, err := sess.UploadPack(ctx, req)
-	if errors.Is(err, transport.ErrEmptyUploadPackRequest) {
-		return nil
-	}
-	if err != nil {
+	pack, err := sess.FetchPack(ctx, wants, haves, p == nil)
+	if err != nil || pack == nil {
 		return err
 	}
-	defer resp.Close()
-	r := wantSideband(req.Capabilities, resp, nil)
-	return s.db.IngestPack(r, func(n int) { p.report("receiving objects", n, 0) })
+	defer pack.Close()
+	return s.db.IngestPack(pack, func(n int) { p.report("receiving objects", n, 0) })
 }
 
 func (s *Store) writeFetchHead(url string, heads map[string]plumbing.Hash) error {

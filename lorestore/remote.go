@@ -1,7 +1,8 @@
-// Remotes: push, fetch and clone over any transport go-git speaks (file://,
-// git://, ssh, https). What a push sends is found by diffing each new
-// commit's tree against its parents' trees, never by walking all history,
-// and the pack is streamed from the object database.
+// Remotes: push, fetch and clone over any transport the linked Dialer
+// speaks (package wire: file://, git://, ssh, https). What a push sends is
+// found by diffing each new commit's tree against its parents' trees,
+// never by walking all history, and the pack is streamed from the object
+// database.
 
 package lorestore
 
@@ -12,15 +13,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/deloreis/deloreis/lorestore/refs"
-	gitconfig "github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // Progress hears how far a long transfer is. total is 0 when unknown.
@@ -64,12 +61,12 @@ func (s *Store) resolveRemote(remote string) (remoteTarget, error) {
 	if remote == "" {
 		remote = "origin"
 	}
-	cfg, err := s.readConfig()
+	cf, err := s.readConfig()
 	if err != nil {
 		return remoteTarget{}, err
 	}
-	if rc, ok := cfg.Remotes[remote]; ok && len(rc.URLs) > 0 {
-		return remoteTarget{name: remote, url: rc.URLs[0]}, nil
+	if urls := remoteURLs(cf, remote); len(urls) > 0 {
+		return remoteTarget{name: remote, url: urls[0]}, nil
 	}
 	if strings.Contains(remote, "://") || strings.HasPrefix(remote, "/") || strings.HasPrefix(remote, ".") {
 		return remoteTarget{url: remote}, nil
@@ -77,31 +74,55 @@ func (s *Store) resolveRemote(remote string) (remoteTarget, error) {
 	return remoteTarget{}, fmt.Errorf("lorestore: no remote named %q and it is not a URL or path", remote)
 }
 
-func (s *Store) readConfig() (*gitconfig.Config, error) {
+// remoteURLs is remote.<name>.url, every value, each rewritten by the
+// longest url.<base>.insteadOf prefix it matches, as git rewrites it.
+func remoteURLs(cf *confFile, name string) []string {
+	urls := cf.all("remote", name, "url")
+	for i, u := range urls {
+		best, base := "", ""
+		for _, b := range cf.subsections("url") {
+			for _, prefix := range cf.all("url", b, "insteadof") {
+				if strings.HasPrefix(u, prefix) && len(prefix) > len(best) {
+					best, base = prefix, b
+				}
+			}
+		}
+		if best != "" {
+			urls[i] = base + u[len(best):]
+		}
+	}
+	return urls
+}
+
+func (s *Store) readConfig() (*confFile, error) {
 	data, err := os.ReadFile(filepath.Join(s.gitDir, "config"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	cfg := gitconfig.NewConfig()
-	if err := cfg.Unmarshal(data); err != nil {
+	cf, err := parseConfig(string(data))
+	if err != nil {
 		return nil, fmt.Errorf("lorestore: reading config: %w", err)
 	}
-	return cfg, nil
+	return cf, nil
 }
 
-// writeConfig replaces the config file the way git does: write config.lock,
-// rename it over config.
-func (s *Store) writeConfig(cfg *gitconfig.Config) error {
-	data, err := cfg.Marshal()
-	if err != nil {
-		return err
-	}
+// editConfig changes the config file the way git does: take config.lock,
+// read the config under it, write the edited text to the lock and rename
+// it over config. edit returns the new text.
+func (s *Store) editConfig(edit func(cf *confFile) (string, error)) error {
 	lock := filepath.Join(s.gitDir, "config.lock")
 	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("lorestore: config is locked by another process: %w", err)
 	}
-	_, err = f.Write(data)
+	cf, err := s.readConfig()
+	var text string
+	if err == nil {
+		text, err = edit(cf)
+	}
+	if err == nil {
+		_, err = f.WriteString(text)
+	}
 	if err == nil && s.opts.Fsync {
 		err = f.Sync()
 	}
@@ -117,21 +138,25 @@ func (s *Store) writeConfig(cfg *gitconfig.Config) error {
 	return err
 }
 
-// AddRemote records a named remote and the refspec git uses for it.
-func (s *Store) AddRemote(name, url string) error {
+// AddRemote records a named remote and the refspec git uses for it,
+// replacing a remote of that name.
+func (s *Store) AddRemote(name, url string) error { return s.addRemote(name, url, true) }
+
+// addRemote writes [remote "name"]; unless replace, a remote of that name
+// already configured is ErrRemoteExists (checked under the config's lock).
+func (s *Store) addRemote(name, url string, replace bool) error {
 	if !validRemoteName(name) {
 		return fmt.Errorf("lorestore: remote name %q is not usable", name)
 	}
-	cfg, err := s.readConfig()
-	if err != nil {
-		return err
-	}
-	cfg.Remotes[name] = &gitconfig.RemoteConfig{
-		Name:  name,
-		URLs:  []string{url},
-		Fetch: []gitconfig.RefSpec{gitconfig.RefSpec("+refs/heads/*:refs/remotes/" + name + "/*")},
-	}
-	return s.writeConfig(cfg)
+	return s.editConfig(func(cf *confFile) (string, error) {
+		if !replace && slices.Contains(cf.subsections("remote"), name) {
+			return "", fmt.Errorf("%w: %s", ErrRemoteExists, name)
+		}
+		text := cf.without(func(section, sub string) bool { return section == "remote" && sub == name })
+		return appendSection(text, "remote", name,
+			[2]string{"url", url},
+			[2]string{"fetch", "+refs/heads/*:refs/remotes/" + name + "/*"}), nil
+	})
 }
 
 func validRemoteName(name string) bool {
@@ -143,32 +168,29 @@ func validRemoteName(name string) bool {
 // deloreis-net, which links them (DL-0330).
 var ErrNoTransports = errors.New("lorestore: this program links no git transports (remote operations run in deloreis-net)")
 
-// transports makes the client of a remote; nil until a program links one
-// with UseTransports.
-var transports func(*transport.Endpoint) (transport.Transport, error)
+// dialer opens sessions with remotes; nil until a program links one with
+// UseTransports.
+var dialer Dialer
 
 // UseTransports gives the store the client of every remote it pushes to,
-// fetches from or clones: go-git's plumbing/transport/client.NewClient in
-// deloreis-net and the tests. The store itself links no transport, so that
-// a program that never talks to a remote does not pay for ssh, TLS, HTTP
-// and OpenPGP at start-up (DL-0330). Call it before any remote operation.
-func UseTransports(newClient func(*transport.Endpoint) (transport.Transport, error)) {
-	transports = newClient
+// fetches from or clones: package lorestore/wire's Dial in deloreis-net and
+// the tests. The store itself links no transport and no git protocol code,
+// so that a program that never talks to a remote does not pay for them at
+// start-up (DL-0330, DL-0350). Call it before any remote operation.
+func UseTransports(dial Dialer) {
+	dialer = dial
 }
 
-func newTransport(url string) (transport.Transport, *transport.Endpoint, error) {
-	ep, err := transport.NewEndpoint(url)
+// dial opens a session with the remote at url for service.
+func dial(ctx context.Context, url string, service Service) (RemoteSession, error) {
+	if dialer == nil {
+		return nil, ErrNoTransports
+	}
+	sess, err := dialer(ctx, url, service)
 	if err != nil {
-		return nil, nil, fmt.Errorf("lorestore: remote %q: %w", url, err)
+		return nil, fmt.Errorf("lorestore: remote %q: %w", url, err)
 	}
-	if transports == nil {
-		return nil, nil, ErrNoTransports
-	}
-	c, err := transports(ep)
-	if err != nil {
-		return nil, nil, fmt.Errorf("lorestore: remote %q: %w", url, err)
-	}
-	return c, ep, nil
+	return sess, nil
 }
 
 // PushOptions say what a push sends.
@@ -185,16 +207,12 @@ func (s *Store) Push(ctx context.Context, remote string, o PushOptions) ([]RefUp
 	if err != nil {
 		return nil, err
 	}
-	tr, ep, err := newTransport(target.url)
-	if err != nil {
-		return nil, err
-	}
-	sess, err := tr.NewReceivePackSession(ep, nil)
+	sess, err := dial(ctx, target.url, ReceivePack)
 	if err != nil {
 		return nil, err
 	}
 	defer sess.Close()
-	adv, err := sess.AdvertisedReferencesContext(ctx)
+	adv, err := sess.Advertised(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("lorestore: push to %s: %w", target.url, err)
 	}
@@ -205,31 +223,9 @@ func (s *Store) Push(ctx context.Context, remote string, o PushOptions) ([]RefUp
 	if len(cmds) == 0 {
 		return updates, nil
 	}
-	var tips []plumbing.Hash
-	for _, c := range cmds {
-		tips = append(tips, c.New)
-	}
-	objs, err := s.objectsToPush(tips, remoteKnown(adv))
-	if err != nil {
-		return nil, err
-	}
-	req := packp.NewReferenceUpdateRequestFromCapabilities(adv.Capabilities)
-	req.Commands = cmds
-	pr, pw := io.Pipe()
-	req.Packfile = pr
-	done := make(chan error, 1)
-	go func() {
-		err := s.db.WritePack(pw, objs, func(n, total int) { o.Progress.report("writing objects", n, total) })
-		pw.CloseWithError(err)
-		done <- err
-	}()
-	report, err := sess.ReceivePack(ctx, req)
-	pr.Close()
-	if werr := <-done; err == nil && werr != nil {
-		err = werr
-	}
+	report, err := s.sendPack(ctx, sess, adv, cmds, o.Progress)
 	if err == nil && report != nil {
-		err = report.Error()
+		err = report.Err()
 	}
 	if err != nil {
 		return nil, fmt.Errorf("lorestore: push to %s: %w", target.url, err)
@@ -238,13 +234,39 @@ func (s *Store) Push(ctx context.Context, remote string, o PushOptions) ([]RefUp
 	return updates, nil
 }
 
+// sendPack sends cmds and the objects the remote lacks for them, the pack
+// streamed from the object database while the remote reads it.
+func (s *Store) sendPack(ctx context.Context, sess RemoteSession, adv *Advertisement, cmds []RefCommand, p Progress) (*PushReport, error) {
+	tips := make([]plumbing.Hash, 0, len(cmds))
+	for _, c := range cmds {
+		tips = append(tips, c.New)
+	}
+	objs, err := s.objectsToPush(tips, remoteKnown(adv))
+	if err != nil {
+		return nil, err
+	}
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := s.db.WritePack(pw, objs, func(n, total int) { p.report("writing objects", n, total) })
+		pw.CloseWithError(err)
+		done <- err
+	}()
+	report, err := sess.PushPack(ctx, cmds, pr)
+	pr.Close()
+	if werr := <-done; err == nil && werr != nil {
+		err = werr
+	}
+	return report, err
+}
+
 // pushCommands decides which remote refs move, refusing non-fast-forwards.
-func (s *Store) pushCommands(adv *packp.AdvRefs, o PushOptions) ([]*packp.Command, []RefUpdate, error) {
+func (s *Store) pushCommands(adv *Advertisement, o PushOptions) ([]RefCommand, []RefUpdate, error) {
 	branches := o.Branches
 	if len(branches) == 0 {
 		branches = []string{DefaultBranch}
 	}
-	var cmds []*packp.Command
+	var cmds []RefCommand
 	var updates []RefUpdate
 	for _, b := range branches {
 		name, err := refs.BranchRef(b)
@@ -255,7 +277,7 @@ func (s *Store) pushCommands(adv *packp.AdvRefs, o PushOptions) ([]*packp.Comman
 		if err != nil {
 			return nil, nil, err
 		}
-		old := adv.References[name]
+		old := adv.Refs[name]
 		updates = append(updates, RefUpdate{Ref: name, Old: old, New: local})
 		if old == local {
 			continue
@@ -273,7 +295,7 @@ func (s *Store) pushCommands(adv *packp.AdvRefs, o PushOptions) ([]*packp.Comman
 					ErrNonFastForward, name, short(old), b)
 			}
 		}
-		cmds = append(cmds, &packp.Command{Name: plumbing.ReferenceName(name), Old: old, New: local})
+		cmds = append(cmds, RefCommand{Ref: name, Old: old, New: local})
 	}
 	return cmds, updates, nil
 }
@@ -289,9 +311,9 @@ func (s *Store) hasCommit(h plumbing.Hash) (bool, error) {
 
 // remoteKnown lists the advertised hashes: the remote has these commits and
 // everything they reach.
-func remoteKnown(adv *packp.AdvRefs) []plumbing.Hash {
+func remoteKnown(adv *Advertisement) []plumbing.Hash {
 	var hs []plumbing.Hash
-	for _, h := range adv.References {
+	for _, h := range adv.Refs {
 		hs = append(hs, h)
 	}
 	return hs
@@ -299,9 +321,9 @@ func remoteKnown(adv *packp.AdvRefs) []plumbing.Hash {
 
 // recordPushed moves the remote-tracking refs of a named remote to what was
 // pushed, as git does. A failure here loses nothing: the next fetch fixes it.
-func (s *Store) recordPushed(t remoteTarget, cmds []*packp.Command) {
+func (s *Store) recordPushed(t remoteTarget, cmds []RefCommand) {
 	for _, c := range cmds {
-		branch := strings.TrimPrefix(string(c.Name), "refs/heads/")
+		branch := strings.TrimPrefix(c.Ref, "refs/heads/")
 		if tr := t.tracking(branch); tr != "" {
 			s.forceRef(tr, c.New)
 		}
@@ -325,21 +347,4 @@ func (s *Store) forceRef(name string, h plumbing.Hash) error {
 		}
 	}
 	return fmt.Errorf("lorestore: ref %s keeps moving", name)
-}
-
-// wantSideband picks the demultiplexer for a response whose request asked
-// for side-band.
-func wantSideband(caps *capability.List, r io.Reader, p sideband.Progress) io.Reader {
-	var t sideband.Type
-	switch {
-	case caps.Supports(capability.Sideband64k):
-		t = sideband.Sideband64k
-	case caps.Supports(capability.Sideband):
-		t = sideband.Sideband
-	default:
-		return r
-	}
-	d := sideband.NewDemuxer(t, r)
-	d.Progress = p
-	return d
 }

@@ -7,11 +7,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/deloreis/deloreis/lorestore/refs"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // ErrRemoteExists means a remote to add is configured already.
@@ -28,13 +28,14 @@ type Remote struct {
 
 // Remotes lists the configured remotes, sorted by name.
 func (s *Store) Remotes() ([]Remote, error) {
-	cfg, err := s.readConfig()
+	cf, err := s.readConfig()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Remote, 0, len(cfg.Remotes))
-	for name, rc := range cfg.Remotes {
-		out = append(out, Remote{Name: name, URLs: append([]string(nil), rc.URLs...)})
+	names := cf.subsections("remote")
+	out := make([]Remote, 0, len(names))
+	for _, name := range names {
+		out = append(out, Remote{Name: name, URLs: remoteURLs(cf, name)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -49,19 +50,12 @@ func (s *Store) CreateRemote(name, url string) error {
 	if url == "" {
 		return fmt.Errorf("lorestore: remote %q needs a URL", name)
 	}
-	cfg, err := s.readConfig()
-	if err != nil {
-		return err
-	}
-	if _, ok := cfg.Remotes[name]; ok {
-		return fmt.Errorf("%w: %s", ErrRemoteExists, name)
-	}
-	return s.AddRemote(name, url)
+	return s.addRemote(name, url, false)
 }
 
-// RemoveRemote drops a named remote from the config and deletes its
-// remote-tracking refs, as `git remote remove` does. Local branches are
-// never touched.
+// RemoveRemote drops a named remote from the config, and the branches
+// that track it, and deletes its remote-tracking refs, as `git remote
+// remove` does. Local branches are never touched.
 func (s *Store) RemoveRemote(name string) error {
 	if s.ReadOnly() {
 		return ErrReadOnly
@@ -69,20 +63,16 @@ func (s *Store) RemoveRemote(name string) error {
 	if !validRemoteName(name) {
 		return fmt.Errorf("lorestore: remote name %q is not usable", name)
 	}
-	cfg, err := s.readConfig()
-	if err != nil {
-		return err
-	}
-	if _, ok := cfg.Remotes[name]; !ok {
-		return fmt.Errorf("%w: %s", ErrNoRemote, name)
-	}
-	delete(cfg.Remotes, name)
-	for bname, b := range cfg.Branches {
-		if b.Remote == name {
-			delete(cfg.Branches, bname)
+	err := s.editConfig(func(cf *confFile) (string, error) {
+		if !slices.Contains(cf.subsections("remote"), name) {
+			return "", fmt.Errorf("%w: %s", ErrNoRemote, name)
 		}
-	}
-	if err := s.writeConfig(cfg); err != nil {
+		return cf.without(func(section, sub string) bool {
+			return section == "remote" && sub == name ||
+				section == "branch" && sub != "" && cf.get("branch", sub, "remote") == name
+		}), nil
+	})
+	if err != nil {
 		return err
 	}
 	tracking, err := s.refs.List("refs/remotes/" + name + "/")
@@ -113,28 +103,24 @@ func (s *Store) CheckRemoteHead(ctx context.Context, remote string) (RemoteHead,
 	if err != nil {
 		return RemoteHead{}, err
 	}
-	tr, ep, err := newTransport(target.url)
-	if err != nil {
-		return RemoteHead{}, err
-	}
-	sess, err := tr.NewUploadPackSession(ep, nil)
+	sess, err := dial(ctx, target.url, UploadPack)
 	if err != nil {
 		return RemoteHead{}, err
 	}
 	defer sess.Close()
 	rh := RemoteHead{URL: target.url}
-	adv, err := sess.AdvertisedReferencesContext(ctx)
-	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
+	adv, err := sess.Advertised(ctx)
+	if errors.Is(err, ErrEmptyRemote) {
 		return rh, nil
 	}
 	if err != nil {
 		return RemoteHead{}, fmt.Errorf("lorestore: asking %s for its HEAD: %w", target.url, err)
 	}
-	for name := range adv.References {
+	for name := range adv.Refs {
 		if strings.HasPrefix(name, "refs/heads/") {
 			rh.Branches++
 		}
 	}
-	rh.Dangling = rh.Branches > 0 && adv.Head == nil
+	rh.Dangling = rh.Branches > 0 && adv.Head.IsZero()
 	return rh, nil
 }

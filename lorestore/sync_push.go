@@ -10,11 +10,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // leaseError is a push the remote did not take because its ref was no
@@ -41,28 +38,24 @@ func (e *leaseError) Error() string {
 // local branch reaches is verified before the remote-tracking ref moves,
 // so not even quarantine holds content a branch would refuse.
 func (s *Store) syncFetch(ctx context.Context, target remoteTarget, ref string, p Progress) (plumbing.Hash, error) {
-	tr, ep, err := newTransport(target.url)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	sess, err := tr.NewUploadPackSession(ep, nil)
+	sess, err := dial(ctx, target.url, UploadPack)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	defer sess.Close()
-	adv, err := sess.AdvertisedReferencesContext(ctx)
-	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
+	adv, err := sess.Advertised(ctx)
+	if errors.Is(err, ErrEmptyRemote) {
 		return plumbing.ZeroHash, nil
 	}
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
 	}
-	h, ok := adv.References[ref]
+	h, ok := adv.Refs[ref]
 	if !ok {
 		return plumbing.ZeroHash, nil
 	}
 	heads := map[string]plumbing.Hash{ref: h}
-	if err := s.fetchObjects(ctx, sess, adv, heads, p); err != nil {
+	if err := s.fetchObjects(ctx, sess, heads, p); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
 	}
 	trusted, err := s.branchHeads()
@@ -108,24 +101,20 @@ func (s *Store) pushLease(ctx context.Context, target remoteTarget, ref string, 
 			return fmt.Errorf("%w: %s does not contain the remote's %s", ErrNonFastForward, short(head), short(expected))
 		}
 	}
-	tr, ep, err := newTransport(target.url)
-	if err != nil {
-		return err
-	}
-	sess, err := tr.NewReceivePackSession(ep, nil)
+	sess, err := dial(ctx, target.url, ReceivePack)
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
-	adv, err := sess.AdvertisedReferencesContext(ctx)
+	adv, err := sess.Advertised(ctx)
 	if err != nil {
 		return fmt.Errorf("lorestore: push to %s: %w", target.url, err)
 	}
-	if now := adv.References[ref]; now != expected {
+	if now := adv.Refs[ref]; now != expected {
 		return &leaseError{ref: ref, expected: expected, actual: now}
 	}
-	cmd := &packp.Command{Name: plumbing.ReferenceName(ref), Old: expected, New: head}
-	if err := s.sendPack(ctx, sess, adv, cmd, p); err != nil {
+	cmd := RefCommand{Ref: ref, Old: expected, New: head}
+	if err := s.sendLease(ctx, sess, adv, cmd, p); err != nil {
 		var rs *reportError
 		if errors.As(err, &rs) {
 			// The remote's compare-and-swap (or a hook) refused the
@@ -134,7 +123,7 @@ func (s *Store) pushLease(ctx context.Context, target remoteTarget, ref string, 
 		}
 		return fmt.Errorf("lorestore: push to %s: %w", target.url, err)
 	}
-	s.recordPushed(target, []*packp.Command{cmd})
+	s.recordPushed(target, []RefCommand{cmd})
 	return nil
 }
 
@@ -143,31 +132,13 @@ type reportError struct{ err error }
 
 func (e *reportError) Error() string { return e.err.Error() }
 
-// sendPack sends one ref update and the objects the remote lacks for it,
-// the pack streamed from the object database as Push streams it.
-func (s *Store) sendPack(ctx context.Context, sess transport.ReceivePackSession, adv *packp.AdvRefs, cmd *packp.Command, p Progress) error {
-	objs, err := s.objectsToPush([]plumbing.Hash{cmd.New}, remoteKnown(adv))
-	if err != nil {
-		return err
-	}
-	req := packp.NewReferenceUpdateRequestFromCapabilities(adv.Capabilities)
-	req.Commands = []*packp.Command{cmd}
-	pr, pw := io.Pipe()
-	req.Packfile = pr
-	done := make(chan error, 1)
-	go func() {
-		err := s.db.WritePack(pw, objs, func(n, total int) { p.report("writing objects", n, total) })
-		pw.CloseWithError(err)
-		done <- err
-	}()
-	report, err := sess.ReceivePack(ctx, req)
-	pr.Close()
-	if werr := <-done; err == nil && werr != nil {
-		err = werr
-	}
+// sendLease sends one ref update and the objects the remote lacks for it;
+// a report that refuses it is a *reportError.
+func (s *Store) sendLease(ctx context.Context, sess RemoteSession, adv *Advertisement, cmd RefCommand, p Progress) error {
+	report, err := s.sendPack(ctx, sess, adv, []RefCommand{cmd}, p)
 	if report != nil {
-		// go-git answers a refused command with the report and its error.
-		if rerr := report.Error(); rerr != nil {
+		// A refused command comes with the report and its error.
+		if rerr := report.Err(); rerr != nil {
 			return &reportError{err: rerr}
 		}
 	}

@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // bareRemote makes an empty bare repository under base that accepts pushes
@@ -173,7 +171,7 @@ func TestLeaseRefusedByRemote(t *testing.T) {
 		stale := commitFacts(t, a, "camelot", 300, 301).Commit // the remote never had it
 		head := commitFacts(t, a, "camelot", 301, 302).Commit
 		sess, adv := receivePack(t, url)
-		err := a.sendPack(context.Background(), sess, adv, &packp.Command{Name: "refs/heads/main", Old: stale, New: head}, nil)
+		err := a.sendLease(context.Background(), sess, adv, RefCommand{Ref: "refs/heads/main", Old: stale, New: head}, nil)
 		sess.Close()
 		var rs *reportError
 		if !errors.As(err, &rs) {
@@ -194,17 +192,13 @@ func TestLeaseRefusedByRemote(t *testing.T) {
 }
 
 // receivePack opens a push session to url and reads its advertisement.
-func receivePack(t *testing.T, url string) (transport.ReceivePackSession, *packp.AdvRefs) {
+func receivePack(t *testing.T, url string) (RemoteSession, *Advertisement) {
 	t.Helper()
-	tr, ep, err := newTransport(url)
+	sess, err := dial(context.Background(), url, ReceivePack)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess, err := tr.NewReceivePackSession(ep, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv, err := sess.AdvertisedReferencesContext(context.Background())
+	adv, err := sess.Advertised(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

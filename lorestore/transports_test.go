@@ -1,7 +1,12 @@
-package lorestore
+package lorestore_test
 
-import "github.com/go-git/go-git/v5/plumbing/transport/client"
+import (
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/lorestore/wire"
+)
 
-// The store links no transport of its own (DL-0330); its tests use
-// go-git's, as deloreis-net does.
-func init() { UseTransports(client.NewClient) }
+// The store links no transport and no git protocol of its own (DL-0330,
+// DL-0350); its tests use package wire, as deloreis-net does. This file is
+// of the external test package because wire imports lorestore; its init
+// runs before every test of the package, internal ones included.
+func init() { lorestore.UseTransports(wire.Dial) }

@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// TestDeloreisLinksNoNetwork holds the split of DL-0330: the deloreis
-// program links none of the packages whose start-up made every command
-// slow (the MCP SDK, net/http and TLS, ssh, OpenPGP, go-git's transports);
-// deloreis-net links them.
+// TestDeloreisLinksNoNetwork holds the split of DL-0330 and DL-0350: the
+// deloreis program links none of the packages whose start-up made every
+// command slow (the MCP SDK, net/http and TLS, ssh, OpenPGP, go-git's
+// transports, protocol and config); deloreis-net links them.
 func TestDeloreisLinksNoNetwork(t *testing.T) {
 	heavy := []string{
 		"github.com/modelcontextprotocol/go-sdk/mcp",
@@ -24,6 +24,15 @@ func TestDeloreisLinksNoNetwork(t *testing.T) {
 		"github.com/deloreis/deloreis/internal/netparts",
 		"github.com/deloreis/deloreis/mcpserve",
 		"github.com/deloreis/deloreis/internal/gcpolicy", "runtime/metrics",
+		// go-git's protocol, transport and config packages (DL-0350):
+		// their initialisers (regexps, gob) cost every command.
+		"github.com/deloreis/deloreis/lorestore/wire",
+		"encoding/gob",
+		"github.com/go-git/gcfg",
+		"github.com/go-git/go-git/v5/config",
+		"github.com/go-git/go-git/v5/internal/url",
+		"github.com/go-git/go-git/v5/plumbing/transport",
+		"github.com/go-git/go-git/v5/plumbing/protocol/packp",
 	}
 	deps := func(pkg string) map[string]bool {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()

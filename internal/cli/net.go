@@ -18,7 +18,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
-	"github.com/go-git/go-git/v5/plumbing/transport"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +29,7 @@ const NetBinary = "deloreis-net"
 // that deloreis does not link it). Each field is the netparts function of
 // the same name.
 type Net struct {
-	Transports     func(*transport.Endpoint) (transport.Transport, error)
+	Transports     lorestore.Dialer
 	StartServer    func(stderr io.Writer) (stop func())
 	CheckBind      func(addr, token string) error
 	ServeMCP       func(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, in io.Reader, out, errw io.Writer) error

@@ -19,17 +19,17 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/internal/gcpolicy"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/lorestore/wire"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
-	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Transports is the client of a remote's endpoint: go-git's, for every
-// transport it speaks (file://, git://, ssh, http and https).
-func Transports(ep *transport.Endpoint) (transport.Transport, error) {
-	return client.NewClient(ep)
+// Transports opens a session with a remote: package wire's, over every
+// transport go-git speaks (file://, git://, ssh, http and https).
+func Transports(ctx context.Context, url string, service lorestore.Service) (lorestore.RemoteSession, error) {
+	return wire.Dial(ctx, url, service)
 }
 
 // StartServer sets a server's GC policy (DL-0295); the returned function

@@ -1,0 +1,231 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// git runs real git in dir with stdin and returns its stdout.
+func git(t *testing.T, dir string, stdin io.Reader, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Stdin = stdin
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir, "GIT_TERMINAL_PROMPT=0",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// remote makes a bare repository with commits on main and side (HEAD
+// names main) and returns its path and the two tips.
+func remote(t *testing.T) (dir string, main, side plumbing.Hash) {
+	t.Helper()
+	base := t.TempDir()
+	work := filepath.Join(base, "work")
+	git(t, base, nil, "init", "-q", "-b", "main", work)
+	os.WriteFile(filepath.Join(work, "f"), []byte("one\n"), 0o644)
+	git(t, work, nil, "add", "f")
+	git(t, work, nil, "commit", "-q", "-m", "one")
+	git(t, work, nil, "checkout", "-q", "-b", "side")
+	os.WriteFile(filepath.Join(work, "f"), []byte("two\n"), 0o644)
+	git(t, work, nil, "commit", "-q", "-am", "two")
+	git(t, work, nil, "checkout", "-q", "main")
+	dir = filepath.Join(base, "r.git")
+	git(t, base, nil, "clone", "-q", "--bare", work, dir)
+	main = plumbing.NewHash(strings.TrimSpace(git(t, dir, nil, "rev-parse", "main")))
+	side = plumbing.NewHash(strings.TrimSpace(git(t, dir, nil, "rev-parse", "side")))
+	return dir, main, side
+}
+
+func dial(t *testing.T, url string, service lorestore.Service) lorestore.RemoteSession {
+	t.Helper()
+	s, err := Dial(context.Background(), url, service)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// TestAdvertised: both services list the remote's refs; upload-pack says
+// which branch HEAD names; an empty repository is ErrEmptyRemote to
+// upload-pack and no refs to receive-pack; a HEAD naming a missing branch
+// is not advertised.
+func TestAdvertised(t *testing.T) {
+	dir, main, side := remote(t)
+	empty := filepath.Join(t.TempDir(), "empty.git")
+	git(t, "/", nil, "init", "-q", "--bare", "-b", "main", empty)
+	dangling := filepath.Join(t.TempDir(), "dangling.git")
+	git(t, "/", nil, "clone", "-q", "--bare", dir, dangling)
+	git(t, dangling, nil, "symbolic-ref", "HEAD", "refs/heads/master")
+	full := map[string]plumbing.Hash{"refs/heads/main": main, "refs/heads/side": side}
+	tests := []struct {
+		name, url  string
+		service    lorestore.Service
+		refs       map[string]plumbing.Hash
+		head       plumbing.Hash
+		headBranch string
+		err        error
+	}{
+		{"fetch", "file://" + dir, lorestore.UploadPack, full, main, "main", nil},
+		{"fetch by path", dir, lorestore.UploadPack, full, main, "main", nil},
+		{"push", "file://" + dir, lorestore.ReceivePack, full, plumbing.ZeroHash, "", nil},
+		{"fetch empty", "file://" + empty, lorestore.UploadPack, nil, plumbing.ZeroHash, "", lorestore.ErrEmptyRemote},
+		{"push empty", "file://" + empty, lorestore.ReceivePack, map[string]plumbing.Hash{}, plumbing.ZeroHash, "", nil},
+		{"dangling head", "file://" + dangling, lorestore.UploadPack, full, plumbing.ZeroHash, "", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			adv, err := dial(t, tc.url, tc.service).Advertised(context.Background())
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			if len(adv.Refs) != len(tc.refs) {
+				t.Errorf("refs %v, want %v", adv.Refs, tc.refs)
+			}
+			for name, h := range tc.refs {
+				if adv.Refs[name] != h {
+					t.Errorf("%s = %s, want %s", name, adv.Refs[name], h)
+				}
+			}
+			if adv.Head != tc.head || adv.HeadBranch != tc.headBranch {
+				t.Errorf("HEAD %s (%q), want %s (%q)", adv.Head, adv.HeadBranch, tc.head, tc.headBranch)
+			}
+		})
+	}
+}
+
+// TestFetchPack: the pack asked for (quiet or not) is a whole pack git
+// indexes, holding the wanted commit; nothing wanted is no pack.
+func TestFetchPack(t *testing.T) {
+	dir, main, side := remote(t)
+	for _, quiet := range []bool{true, false} {
+		sess := dial(t, "file://"+dir, lorestore.UploadPack)
+		if _, err := sess.Advertised(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		pack, err := sess.FetchPack(context.Background(), []plumbing.Hash{side}, []plumbing.Hash{main}, quiet)
+		if err != nil || pack == nil {
+			t.Fatalf("quiet=%v: %v, %v", quiet, pack, err)
+		}
+		data, err := io.ReadAll(pack)
+		pack.Close()
+		if err != nil || !bytes.HasPrefix(data, []byte("PACK")) {
+			t.Fatalf("quiet=%v: not a pack (%d bytes, %q…): %v", quiet, len(data), data[:min(len(data), 8)], err)
+		}
+		into := filepath.Join(t.TempDir(), "into.git")
+		git(t, "/", nil, "init", "-q", "--bare", into)
+		git(t, into, bytes.NewReader(data), "index-pack", "--stdin")
+		if got := git(t, into, nil, "cat-file", "-t", side.String()); got != "commit\n" {
+			t.Fatalf("quiet=%v: the pack does not hold the wanted commit: %q", quiet, got)
+		}
+	}
+	sess := dial(t, "file://"+dir, lorestore.UploadPack)
+	if pack, err := sess.FetchPack(context.Background(), []plumbing.Hash{main}, []plumbing.Hash{main}, true); pack != nil || err != nil {
+		t.Fatalf("a fetch of what we have: %v, %v", pack, err)
+	}
+}
+
+// TestPushPack: a command with its pack moves the remote's ref and the
+// report says ok; a command whose old value is stale is refused in the
+// report, with an error, and the ref stays.
+func TestPushPack(t *testing.T) {
+	dir, main, side := remote(t)
+	git(t, dir, nil, "update-ref", "-d", "refs/heads/side")
+	// The remote may have dropped nothing: side's objects are still there,
+	// so the pack carries side's commit alone and its tree and blob.
+	pack := func() io.Reader {
+		return strings.NewReader(git(t, dir, strings.NewReader(side.String()+"\n^"+main.String()+"\n"), "pack-objects", "--stdout", "--revs", "-q"))
+	}
+	tests := []struct {
+		name     string
+		cmd      lorestore.RefCommand
+		wantMove bool // and the report says ok; else it gives git's reason
+	}{
+		{"new branch", lorestore.RefCommand{Ref: "refs/heads/new", New: side}, true},
+		{"stale old", lorestore.RefCommand{Ref: "refs/heads/main", Old: side, New: side}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before, _ := exec.Command("git", "--git-dir", dir, "rev-parse", "-q", "--verify", tc.cmd.Ref).Output()
+			sess := dial(t, "file://"+dir, lorestore.ReceivePack)
+			if _, err := sess.Advertised(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			report, err := sess.PushPack(context.Background(), []lorestore.RefCommand{tc.cmd}, pack())
+			if report == nil || report.Unpack != "ok" || len(report.Refs) != 1 || report.Refs[0].Ref != tc.cmd.Ref ||
+				(report.Refs[0].Status == "ok") != tc.wantMove || report.Refs[0].Status == "" {
+				t.Fatalf("report %+v (%v) for %s", report, err, tc.cmd.Ref)
+			}
+			if (err == nil) != tc.wantMove || (report.Err() == nil) != tc.wantMove {
+				t.Fatalf("error %v, report error %v", err, report.Err())
+			}
+			after, _ := exec.Command("git", "--git-dir", dir, "rev-parse", "-q", "--verify", tc.cmd.Ref).Output()
+			if moved := string(after) != string(before); moved != tc.wantMove {
+				t.Fatalf("ref %s moved=%v (%q → %q)", tc.cmd.Ref, moved, before, after)
+			}
+		})
+	}
+}
+
+// TestWrongServiceAndBadURL: a session does only its own service, and a
+// URL that is not one is refused at Dial.
+func TestWrongServiceAndBadURL(t *testing.T) {
+	dir, main, _ := remote(t)
+	up := dial(t, "file://"+dir, lorestore.UploadPack)
+	if _, err := up.PushPack(context.Background(), nil, strings.NewReader("")); !errors.Is(err, errWrongService) {
+		t.Errorf("push on an upload-pack session: %v", err)
+	}
+	rp := dial(t, "file://"+dir, lorestore.ReceivePack)
+	if _, err := rp.FetchPack(context.Background(), []plumbing.Hash{main}, nil, true); !errors.Is(err, errWrongService) {
+		t.Errorf("fetch on a receive-pack session: %v", err)
+	}
+	if _, err := Dial(context.Background(), "file://"+dir, "git-upload-archive"); err == nil {
+		t.Error("an unknown service was dialled")
+	}
+	if _, err := Dial(context.Background(), "ht!tp://bad url", lorestore.UploadPack); err == nil {
+		t.Error("a malformed URL was dialled")
+	}
+}
+
+// TestPushReportErr: the report's error names the first refusal.
+func TestPushReportErr(t *testing.T) {
+	tests := []struct {
+		report lorestore.PushReport
+		want   string
+	}{
+		{lorestore.PushReport{Unpack: "ok", Refs: []lorestore.RefStatus{{Ref: "refs/heads/a", Status: "ok"}}}, ""},
+		{lorestore.PushReport{Unpack: "index-pack abnormal exit"}, "unpack error: index-pack abnormal exit"},
+		{lorestore.PushReport{Unpack: "ok", Refs: []lorestore.RefStatus{{Ref: "refs/heads/a", Status: "ok"}, {Ref: "refs/heads/b", Status: "non-fast-forward"}}},
+			"command error on refs/heads/b: non-fast-forward"},
+	}
+	for _, tc := range tests {
+		err := tc.report.Err()
+		if got := ""; err != nil {
+			got = err.Error()
+			if got != tc.want {
+				t.Errorf("%+v: %q, want %q", tc.report, got, tc.want)
+			}
+		} else if tc.want != "" {
+			t.Errorf("%+v: no error, want %q", tc.report, tc.want)
+		}
+	}
+}
