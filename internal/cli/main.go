@@ -61,7 +61,14 @@ func (g *globals) open() (*lorestore.Store, error) {
 	return lorestore.Open(dir, g.options())
 }
 
-func newRoot(stdout, stderr io.Writer) *cobra.Command {
+// newRoot is the whole command tree.
+func newRoot(stdout, stderr io.Writer) *cobra.Command { return newRootFor(stdout, stderr, nil) }
+
+// newRootFor is the command tree that runs args: when they name a
+// top-level command, the root holds that command alone (building all of
+// them is a tenth of a `log -n 2`); else all of them, for help, usage
+// errors and suggestions.
+func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	g := &globals{warn: stderr, net: linked}
 	root := &cobra.Command{
 		Use:           "deloreis",
@@ -85,24 +92,19 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		}
 		return g.resolveAuthor(cmd.Annotations[readsOnly] == "")
 	}
-	root.AddCommand(
-		newInitCmd(g), newBranchCmd(g), newMergeCmd(g), newDemoCmd(), newCheckCmd(g),
-		newImportCmd(g), newDKECmd(g), newRemoteCmd(g),
-	)
-	// Commands that never write a commit need no author from git's config.
-	for _, c := range []*cobra.Command{
-		newLogCmd(g), newShowCmd(g), newVersionCmd(), newFmtCmd(), newGraphCmd(g), newFsckCmd(g),
-	} {
-		c.Annotations = map[string]string{readsOnly: "yes"}
-		root.AddCommand(c)
-	}
-	// The servers and the commands that talk to a remote run in
-	// deloreis-net (net.go); so do the DKE tool commands (dke_serve_cmds.go).
-	for _, c := range []*cobra.Command{
-		newPushCmd(g), newFetchCmd(g), newPullCmd(g), newCloneCmd(g), newSyncCmd(g),
-		newServeCmd(g), newMCPCmd(g), newCasebookCmd(g),
-	} {
-		root.AddCommand(needsNet(c))
+	only := commandNamed(args)
+	for _, c := range commands() {
+		if only != "" && c.name != only {
+			continue
+		}
+		cmd := c.make(g)
+		switch c.kind {
+		case readsOnlyCmd:
+			cmd.Annotations = map[string]string{readsOnly: "yes"}
+		case netCmd:
+			needsNet(cmd)
+		}
+		root.AddCommand(cmd)
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageError{err.Error()}
@@ -166,7 +168,7 @@ func Main(net *Net) {
 // flag value, a wrong number of arguments). An error is printed on one
 // line on stderr.
 func run(args []string, stdout, stderr io.Writer) int {
-	return execute(newRoot(stdout, stderr), args, stderr)
+	return execute(newRootFor(stdout, stderr, args), args, stderr)
 }
 
 // execute runs args on a command tree and maps the outcome to the exit

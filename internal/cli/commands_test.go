@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"io"
+	"slices"
+	"testing"
+)
+
+// TestCommandTable: every entry of the table makes the command it names,
+// and a root built for one command holds that command alone, marked as
+// the table says.
+func TestCommandTable(t *testing.T) {
+	full := newRoot(io.Discard, io.Discard)
+	var names []string
+	for _, c := range full.Commands() {
+		names = append(names, c.Name())
+	}
+	for _, c := range commands() {
+		if !slices.Contains(names, c.name) {
+			t.Errorf("the full tree has no command %q (it has %v)", c.name, names)
+		}
+		root := newRootFor(io.Discard, io.Discard, []string{"--store", "x", c.name, "--help"})
+		cmds := root.Commands()
+		if len(cmds) != 1 || cmds[0].Name() != c.name {
+			t.Errorf("the root for %q holds %d commands", c.name, len(cmds))
+			continue
+		}
+		ann := cmds[0].Annotations
+		if got := ann[readsOnly] != ""; got != (c.kind == readsOnlyCmd) {
+			t.Errorf("%s: reads-only mark %v", c.name, got)
+		}
+		if got := ann[netAnnotation] != ""; got != (c.kind == netCmd) {
+			t.Errorf("%s: deloreis-net mark %v", c.name, got)
+		}
+	}
+	if len(names) != len(commands()) {
+		t.Errorf("the full tree has %d commands, the table %d", len(names), len(commands()))
+	}
+}
+
+func TestCommandNamed(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"log", "-n", "2"}, "log"},
+		{[]string{"--store", "log", "show"}, "show"},
+		{[]string{"--project=p", "--fsync", "check", "f.dli"}, "check"},
+		{[]string{"--author", "A <a@b>", "merge", "x"}, "merge"},
+		{[]string{"help", "log"}, ""},
+		{[]string{"lgo"}, ""},
+		{[]string{"--", "log"}, ""},
+		{[]string{"--store"}, ""},
+	} {
+		if got := commandNamed(c.args); got != c.want {
+			t.Errorf("commandNamed(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+}
