@@ -5,6 +5,8 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -242,12 +244,6 @@ func show(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
 	return err
 }
 
-// shownChange is one change of a commit with its object.
-type shownChange struct {
-	lorestore.Change
-	obj objects.Object
-}
-
 func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
 	h, err := s.Resolve(rev)
 	if err != nil {
@@ -258,62 +254,142 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 		return err
 	}
 	e := entries[0]
-	changes, err := s.Changes(h)
-	if err != nil {
-		return err
-	}
-	shown, err := changedObjects(s, e, changes, !f.nameOnly || f.format == "json")
-	if err != nil {
-		return err
-	}
 	dke, err := s.DKEChanges(h)
 	if err != nil {
 		return err
 	}
 	if f.format == "json" {
-		c := entryJSON(e)
-		for _, sc := range shown {
-			data, err := objects.Canonical(sc.obj)
-			if err != nil {
-				return err
-			}
-			c.Changes = append(c.Changes, changeJSON{sc.Scope, string(sc.Kind), sc.ID.String(), sc.Removed, data})
-		}
-		for _, d := range dke {
-			j := dkeJSON{Store: d.Store, Module: d.Module, Kind: d.Kind, Removed: d.Removed, Replaced: d.Replaced}
-			if d.Module == "" {
-				j.ID = d.ID.String()
-			}
-			c.DKE = append(c.DKE, j)
-		}
-		return writeJSON(w, c)
+		return showJSON(w, s, e, dke)
 	}
 	for _, l := range fullEntry(e) {
 		fmt.Fprintln(w, l)
 	}
-	if len(shown) > 0 || len(dke) > 0 {
-		fmt.Fprintln(w)
+	// The changes stream from the diff as they are found and rendered:
+	// the blank line before them waits for the first.
+	started := false
+	start := func() {
+		if !started {
+			started = true
+			fmt.Fprintln(w)
+		}
 	}
 	scope := ""
-	for _, c := range shown {
-		sign := "+"
-		if c.Removed {
-			sign = "-"
-		}
+	var line []byte
+	err = lorestore.ShowChanges(s, h, !f.nameOnly, func(c lorestore.Change, o objects.Object) ([]byte, error) {
 		if f.nameOnly {
-			fmt.Fprintf(w, "%s %s/%s/%s\n", sign, c.Scope, c.Kind, c.ID)
-			continue
+			return nil, nil
+		}
+		if err := parentHeld(e, c); err != nil {
+			return nil, err
+		}
+		var out []byte
+		for _, l := range dli.RenderDecl(o) {
+			out = append(append(append(out, changeSign(c)...), ' '), l...)
+			out = append(out, '\n')
+		}
+		return out, nil
+	}, func(c lorestore.Change, decls []byte) error {
+		start()
+		if f.nameOnly {
+			line = append(append(append(line[:0], changeSign(c)...), ' '), c.Scope...)
+			line = hex.AppendEncode(append(append(append(line, '/'), c.Kind...), '/'), c.ID[:])
+			_, err := w.Write(append(line, '\n'))
+			return err
 		}
 		if c.Scope != scope {
 			scope = c.Scope
 			fmt.Fprintf(w, "  scope %s\n", scope)
 		}
-		for _, l := range dli.RenderDecl(c.obj) {
-			fmt.Fprintf(w, "%s %s\n", sign, l)
-		}
+		_, err := w.Write(decls)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(dke) > 0 {
+		start()
 	}
 	showDKE(w, dke)
 	return nil
+}
+
+func changeSign(c lorestore.Change) string {
+	if c.Removed {
+		return "-"
+	}
+	return "+"
+}
+
+// parentHeld refuses a change that removes an object from a commit
+// without parent (where a removed object would be read from).
+func parentHeld(e lorestore.LogEntry, c lorestore.Change) error {
+	if c.Removed && len(e.Parents) == 0 {
+		return fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
+	}
+	return nil
+}
+
+// showJSON prints the commit as writeJSON prints a commitJSON, its
+// changes streamed into the "changes" array as they are read, each
+// encoded on its own (by several goroutines) in the array's indentation.
+func showJSON(w io.Writer, s *lorestore.Store, e lorestore.LogEntry, dke []lorestore.DKEChange) error {
+	c := entryJSON(e)
+	for _, d := range dke {
+		j := dkeJSON{Store: d.Store, Module: d.Module, Kind: d.Kind, Removed: d.Removed, Replaced: d.Replaced}
+		if d.Module == "" {
+			j.ID = d.ID.String()
+		}
+		c.DKE = append(c.DKE, j)
+	}
+	var whole bytes.Buffer
+	if err := writeJSON(&whole, c); err != nil {
+		return err
+	}
+	// "changes" goes before "dke_changes", else last: top-level keys are
+	// the only text indented by two spaces after a newline.
+	head := whole.Bytes()
+	cut := bytes.Index(head, []byte("\n  \"dke_changes\": "))
+	if cut < 0 {
+		cut = bytes.LastIndex(head, []byte("\n}"))
+	}
+	if c.DKE != nil {
+		cut-- // the comma after the value before
+	}
+	head, tail := head[:cut], head[cut:]
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	const open, next = ",\n  \"changes\": [\n    ", ",\n    "
+	sep := open
+	err := lorestore.ShowChanges(s, e.Commit, true, func(ch lorestore.Change, o objects.Object) ([]byte, error) {
+		if err := parentHeld(e, ch); err != nil {
+			return nil, err
+		}
+		data, err := objects.Canonical(o)
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("    ", "  ")
+		err = enc.Encode(changeJSON{ch.Scope, string(ch.Kind), ch.ID.String(), ch.Removed, data})
+		return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+	}, func(_ lorestore.Change, data []byte) error {
+		_, err := io.WriteString(w, sep)
+		sep = next
+		if err == nil {
+			_, err = w.Write(data)
+		}
+		return err
+	})
+	if err == nil && sep == next {
+		_, err = io.WriteString(w, "\n  ]")
+	}
+	if err == nil {
+		_, err = w.Write(tail)
+	}
+	return err
 }
 
 // showDKE lists the DKE modules and claims a commit changed, by path
@@ -333,24 +409,4 @@ func showDKE(w io.Writer, changes []lorestore.DKEChange) {
 			fmt.Fprintf(w, "%s dke/%s/claims/%s/%s\n", sign, d.Store, d.Kind, d.ID)
 		}
 	}
-}
-
-// changedObjects reads the object of each change when load is set: an
-// added object from the commit, a removed one from its first parent.
-func changedObjects(s *lorestore.Store, e lorestore.LogEntry, changes []lorestore.Change, load bool) ([]shownChange, error) {
-	out := make([]shownChange, len(changes))
-	for i, c := range changes {
-		out[i].Change = c
-		if !load {
-			continue
-		}
-		if c.Removed && len(e.Parents) == 0 {
-			return nil, fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
-		}
-		var err error
-		if out[i].obj, err = s.ChangeObject(c); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
