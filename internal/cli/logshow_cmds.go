@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -369,12 +370,7 @@ func showJSON(w io.Writer, s *lorestore.Store, e lorestore.LogEntry, dke []lores
 		if err != nil {
 			return nil, err
 		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("    ", "  ")
-		err = enc.Encode(changeJSON{ch.Scope, string(ch.Kind), ch.ID.String(), ch.Removed, data})
-		return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+		return appendChangeJSON(nil, ch, data)
 	}, func(_ lorestore.Change, data []byte) error {
 		_, err := io.WriteString(w, sep)
 		sep = next
@@ -409,4 +405,90 @@ func showDKE(w io.Writer, changes []lorestore.DKEChange) {
 			fmt.Fprintf(w, "%s dke/%s/claims/%s/%s\n", sign, d.Store, d.Kind, d.ID)
 		}
 	}
+}
+
+// appendChangeJSON appends a change as writeJSON prints a changeJSON at
+// the depth of the changes array (its first line unindented), without the
+// reflection and the two passes of encoding/json: an object of canonical
+// JSON only needs its indentation added.
+func appendChangeJSON(b []byte, c lorestore.Change, object []byte) ([]byte, error) {
+	const in = "\n      "
+	b = append(b, "{"+in+`"scope": `...)
+	b = appendJSONString(b, c.Scope)
+	b = append(b, ","+in+`"kind": `...)
+	b = appendJSONString(b, string(c.Kind))
+	b = append(append(append(b, ","+in+`"id": "`...), c.ID.String()...), `",`+in+`"removed": `...)
+	b = strconv.AppendBool(b, c.Removed)
+	b = append(b, ","+in+`"object": `...)
+	b, err := appendIndented(b, object, in)
+	return append(b, "\n    }"...), err
+}
+
+// appendJSONString appends s as encoding/json quotes it (without HTML
+// escaping), taking the short way when nothing needs escaping.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			var q bytes.Buffer
+			enc := json.NewEncoder(&q)
+			enc.SetEscapeHTML(false)
+			enc.Encode(s) // a string always encodes
+			return append(b, bytes.TrimSuffix(q.Bytes(), []byte("\n"))...)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
+}
+
+// appendIndented appends compact JSON as json.Indent lays it out, with nl
+// (a newline and the prefix) before each line after the first and two
+// spaces a level: an empty object or array stays {} or [].
+func appendIndented(b, src []byte, nl string) ([]byte, error) {
+	depth, open := 0, false
+	newline := func() {
+		b = append(b, nl...)
+		for range depth {
+			b = append(b, "  "...)
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if open && c != '}' && c != ']' {
+			open = false
+			newline()
+		}
+		switch c {
+		case '"':
+			end := i + 1
+			for ; end < len(src) && src[end] != '"'; end++ {
+				if src[end] == '\\' {
+					end++
+				}
+			}
+			if end >= len(src) {
+				return b, errors.New("show: unterminated string in an object's JSON")
+			}
+			b = append(b, src[i:end+1]...)
+			i = end
+		case '{', '[':
+			b = append(b, c)
+			depth++
+			open = true
+		case '}', ']':
+			depth--
+			if open {
+				open = false
+			} else {
+				newline()
+			}
+			b = append(b, c)
+		case ',':
+			b = append(b, c)
+			newline()
+		case ':':
+			b = append(b, ':', ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b, nil
 }

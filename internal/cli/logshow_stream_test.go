@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"testing"
@@ -147,5 +148,28 @@ func TestShowStreamsAsListed(t *testing.T) {
 				t.Errorf("show %s %+v: %d bytes differ from the listed %d\n%.2000s", rev, f, got.Len(), want.Len(), got.String())
 			}
 		}
+	}
+}
+
+// TestShowJSONIndent: the indentation show adds to an object's canonical
+// JSON is json.Indent's, byte for byte.
+func TestShowJSONIndent(t *testing.T) {
+	for _, src := range []string{
+		`{}`, `[]`, `{"a":{}}`, `{"a":[]}`, `[[],{},[[]]]`, `"x"`, `12`, `null`,
+		`{"a":1,"b":[1,2,{"c":"d"}],"e":{"f":[true,false,null]}}`,
+		`{"q\"uo\\te":"\\\"","u":"\u2028 ø <&>","n":-1.5e+300,"k:,{}":"[,]"}`,
+		`[{"a":[{"b":[{}]}]},"\\"]`,
+	} {
+		var want bytes.Buffer
+		if err := json.Indent(&want, []byte(src), "      ", "  "); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		got, err := appendIndented([]byte("x"), []byte(src), "\n      ")
+		if err != nil || string(got) != "x"+want.String() {
+			t.Errorf("%s: got %q (%v)\nwant %q", src, got, err, want.String())
+		}
+	}
+	if _, err := appendIndented(nil, []byte(`{"a":"b`), "\n"); err == nil {
+		t.Error("an unterminated string was indented")
 	}
 }
