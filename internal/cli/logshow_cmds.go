@@ -283,10 +283,16 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 		if err := parentHeld(e, c); err != nil {
 			return nil, err
 		}
-		var out []byte
-		for _, l := range dli.RenderDecl(o) {
-			out = append(append(append(out, changeSign(c)...), ' '), l...)
-			out = append(out, '\n')
+		// Each line of the declaration, after the change's sign.
+		decl := dli.AppendDecl(make([]byte, 0, 256), o)
+		out := make([]byte, 0, len(decl)+2*bytes.Count(decl, []byte{'\n'}))
+		for len(decl) > 0 {
+			i := bytes.IndexByte(decl, '\n') + 1
+			if i == 0 { // AppendDecl ends every line; never loop on one that is not
+				i = len(decl)
+			}
+			out = append(append(append(out, changeSign(c)...), ' '), decl[:i]...)
+			decl = decl[i:]
 		}
 		return out, nil
 	}, func(c lorestore.Change, decls []byte) error {
