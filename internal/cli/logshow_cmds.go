@@ -283,18 +283,7 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 		if err := parentHeld(e, c); err != nil {
 			return nil, err
 		}
-		// Each line of the declaration, after the change's sign.
-		decl := dli.AppendDecl(make([]byte, 0, 256), o)
-		out := make([]byte, 0, len(decl)+2*bytes.Count(decl, []byte{'\n'}))
-		for len(decl) > 0 {
-			i := bytes.IndexByte(decl, '\n') + 1
-			if i == 0 { // AppendDecl ends every line; never loop on one that is not
-				i = len(decl)
-			}
-			out = append(append(append(out, changeSign(c)...), ' '), decl[:i]...)
-			decl = decl[i:]
-		}
-		return out, nil
+		return signedDecl(c, o), nil
 	}, func(c lorestore.Change, decls []byte) error {
 		start()
 		if f.nameOnly {
@@ -318,6 +307,22 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 	}
 	showDKE(w, dke)
 	return nil
+}
+
+// signedDecl renders the declaration of a changed object, each line
+// after the change's sign.
+func signedDecl(c lorestore.Change, o objects.Object) []byte {
+	decl := dli.AppendDecl(make([]byte, 0, 256), o)
+	out := make([]byte, 0, len(decl)+2*bytes.Count(decl, []byte{'\n'}))
+	for len(decl) > 0 {
+		i := bytes.IndexByte(decl, '\n') + 1
+		if i == 0 { // AppendDecl ends every line; never loop on one that is not
+			i = len(decl)
+		}
+		out = append(append(append(out, changeSign(c)...), ' '), decl[:i]...)
+		decl = decl[i:]
+	}
+	return out
 }
 
 func changeSign(c lorestore.Change) string {
