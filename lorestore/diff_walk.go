@@ -18,7 +18,7 @@ import (
 
 // readAhead is how many pairs of subtrees a level of the walk reads ahead
 // of the one it is reporting.
-const readAhead = 4
+const readAhead = 2
 
 // rawDiffFn is diffFn with the file's name as it lies in the tree's bytes
 // (valid only during the call).
