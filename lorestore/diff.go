@@ -21,38 +21,71 @@ type Change struct {
 	Kind    Kind
 	ID      objects.ID
 	Removed bool
-	file    fileRef // where the diff found it, for ChangeObject
+	// Where the diff found it, for ChangeObject: the blob, the id its
+	// name gave, and its folder under scopes/ (shared by the folder's
+	// changes, so that listing a change allocates no path).
+	blob   plumbing.Hash
+	fileID objects.ID
+	dir    []string
 }
 
 // ChangeObject reads the object a change from Changes added (as the
 // commit holds it) or removed (as its first parent held it), straight from
 // the file the diff found: no second walk down the trees.
 func (s *Store) ChangeObject(c Change) (objects.Object, error) {
-	if c.file.blob.IsZero() || c.file.id != c.ID {
+	if c.blob.IsZero() || c.fileID != c.ID {
 		return nil, fmt.Errorf("lorestore: change %s of scope %s did not come from Changes", c.ID, c.Scope)
 	}
-	return (&Snapshot{s: s}).read(c.file)
+	return s.readObjectFile(c.blob, c.ID, func() string {
+		return scopesDir + "/" + strings.Join(c.dir, "/") + "/" + fileName(c.ID)
+	})
+}
+
+// readObjectFile loads, checks and decodes the object file of blob, which
+// should hold object id; path names the file in errors (built only then:
+// show reads millions of files).
+func (s *Store) readObjectFile(blob plumbing.Hash, id objects.ID, path func() string) (objects.Object, error) {
+	data, err := s.readBlob(blob)
+	if err != nil {
+		return nil, err
+	}
+	if objects.ID(sumID(data)) != id {
+		return nil, &CorruptError{Path: path(), Reason: "bytes do not hash to the file's id"}
+	}
+	o, err := objects.Decode(data)
+	if err != nil {
+		return nil, &CorruptError{Path: path(), Reason: err.Error()}
+	}
+	return o, nil
 }
 
 // Changes lists the scope objects a commit changed against its first
 // parent (for the first commit, everything it holds), in tree order.
 // DKEChanges lists the rest.
 func (s *Store) Changes(commit plumbing.Hash) ([]Change, error) {
-	oldScopes, newScopes, err := s.commitSubtrees(commit, scopesDir)
-	if err != nil {
-		return nil, err
-	}
 	var out []Change
-	err = s.diffFiles(oldScopes, newScopes, nil, func(path []string, name string, blob plumbing.Hash, removed, _ bool) error {
-		id, ok := objectFileID(name)
-		if !ok || len(path) < 2 {
-			return nil
-		}
-		file := fileRef{id: id, blob: blob, path: scopesDir + "/" + strings.Join(path, "/") + "/" + name}
-		out = append(out, Change{Scope: path[0], Kind: Kind(path[1]), ID: id, Removed: removed, file: file})
+	err := s.ChangesFunc(commit, func(c Change) error {
+		out = append(out, c)
 		return nil
 	})
 	return out, err
+}
+
+// ChangesFunc calls fn with each change Changes lists, in the same order,
+// as the diff finds it: it holds no list, only the trees of the folders
+// being compared. An error from fn stops the walk and is returned.
+func (s *Store) ChangesFunc(commit plumbing.Hash, fn func(Change) error) error {
+	oldScopes, newScopes, err := s.commitSubtrees(commit, scopesDir)
+	if err != nil {
+		return err
+	}
+	return newDiffer(s, func(path []string, name []byte, blob plumbing.Hash, removed, _ bool) error {
+		id, ok := objectFileIDBytes(name)
+		if !ok || len(path) < 2 {
+			return nil
+		}
+		return fn(Change{Scope: path[0], Kind: Kind(path[1]), ID: id, Removed: removed, blob: blob, fileID: id, dir: path})
+	}).diff(oldScopes, newScopes, nil)
 }
 
 func objectFileID(name string) (objects.ID, bool) {
@@ -64,53 +97,52 @@ func objectFileID(name string) (objects.ID, bool) {
 	return id, err == nil
 }
 
+// objectFileIDBytes is objectFileID over the name's bytes in a tree.
+func objectFileIDBytes(name []byte) (objects.ID, bool) {
+	var id objects.ID
+	base, ok := bytes.CutSuffix(name, []byte(".json"))
+	if !ok || len(base) != 2*len(id) {
+		return id, false
+	}
+	bad := byte(0)
+	for i := range id {
+		hi, lo := lowerHex[base[2*i]], lowerHex[base[2*i+1]]
+		bad |= hi | lo
+		id[i] = hi<<4 | lo&0x0f
+	}
+	return id, bad&0xf0 == 0
+}
+
+// lowerHex maps a lowercase hex digit (the only digits objects.ParseID
+// accepts) to its value, any other byte to 0xff.
+var lowerHex = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		default:
+			t[c] = 0xff
+		}
+	}
+	return t
+}()
+
 // diffFn is told of one file a diff found, with its blob (the old one for
 // a removal): added (or, with replaced, its content changed), or removed.
 type diffFn func(path []string, name string, blob plumbing.Hash, removed, replaced bool) error
 
 // diffFiles calls fn for every file present on one side only (or changed),
-// descending only where subtree hashes differ. Both trees are read in
-// place and matched by one merge over their sorted entries: a claims shard
-// of a big store holds thousands of entries, and decoding them into
-// strings (or searching one side for each entry of the other) cost more
-// than inflating them.
+// descending only where subtree hashes differ (see differ). Both trees are
+// read in place and matched by one merge over their sorted entries: a
+// claims shard of a big store holds thousands of entries, and decoding
+// them into strings (or searching one side for each entry of the other)
+// cost more than inflating them.
 func (s *Store) diffFiles(oldTree, newTree plumbing.Hash, path []string, fn diffFn) error {
-	if oldTree == newTree {
-		return nil
-	}
-	olds, err := s.readRawTree(oldTree)
-	if err != nil {
-		return err
-	}
-	news, err := s.readRawTree(newTree)
-	if err != nil {
-		return err
-	}
-	match, matched := matchEntries(olds, news)
-	for j := range news {
-		ne := &news[j]
-		var oe treeEntry
-		ok := match[j] >= 0
-		if ok {
-			o := &olds[match[j]]
-			if o.hash == ne.hash {
-				continue
-			}
-			oe = o.entry()
-		}
-		if err := s.diffEntry(oe, ok, ne.entry(), true, path, fn); err != nil {
-			return err
-		}
-	}
-	for i := range olds {
-		if matched[i] {
-			continue
-		}
-		if err := s.diffEntry(treeEntry{}, false, olds[i].entry(), false, path, fn); err != nil {
-			return err
-		}
-	}
-	return nil
+	return newDiffer(s, func(path []string, name []byte, blob plumbing.Hash, removed, replaced bool) error {
+		return fn(path, string(name), blob, removed, replaced)
+	}).diff(oldTree, newTree, path)
 }
 
 // rawEntry is a tree entry whose name still points into the tree's bytes.
@@ -228,28 +260,6 @@ func parseMode(s []byte) (uint32, bool) {
 		}
 	}
 	return uint32(v), true
-}
-
-// diffEntry reports e (added when adding, else removed) against other.
-func (s *Store) diffEntry(other treeEntry, hasOther bool, e treeEntry, adding bool, path []string, fn diffFn) error {
-	sub := append(append([]string(nil), path...), e.name)
-	if e.isTree() {
-		var otherTree plumbing.Hash
-		if hasOther && other.isTree() {
-			otherTree = other.hash
-		}
-		if adding {
-			return s.diffFiles(otherTree, e.hash, sub, fn)
-		}
-		return s.diffFiles(e.hash, otherTree, sub, fn)
-	}
-	if err := fn(path, e.name, e.hash, !adding, adding && hasOther && !other.isTree()); err != nil {
-		return err
-	}
-	if hasOther && other.isTree() && adding {
-		return s.diffFiles(other.hash, plumbing.ZeroHash, sub, fn)
-	}
-	return nil
 }
 
 // commitSubtrees returns the folder dir of a commit's first parent (zero

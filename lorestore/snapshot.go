@@ -258,18 +258,7 @@ func (sn *Snapshot) IDs(scope string, kind Kind) ([]objects.ID, error) {
 
 // read loads, checks and decodes one object file.
 func (sn *Snapshot) read(f fileRef) (objects.Object, error) {
-	data, err := sn.s.readBlob(f.blob)
-	if err != nil {
-		return nil, err
-	}
-	if objects.ID(sumID(data)) != f.id {
-		return nil, &CorruptError{Path: f.path, Reason: "bytes do not hash to the file's id"}
-	}
-	o, err := objects.Decode(data)
-	if err != nil {
-		return nil, &CorruptError{Path: f.path, Reason: err.Error()}
-	}
-	return o, nil
+	return sn.s.readObjectFile(f.blob, f.id, func() string { return f.path })
 }
 
 // Objects reads every object of one section of a scope, decoding in

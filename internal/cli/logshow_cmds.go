@@ -5,11 +5,14 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -242,12 +245,6 @@ func show(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
 	return err
 }
 
-// shownChange is one change of a commit with its object.
-type shownChange struct {
-	lorestore.Change
-	obj objects.Object
-}
-
 func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
 	h, err := s.Resolve(rev)
 	if err != nil {
@@ -258,62 +255,148 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 		return err
 	}
 	e := entries[0]
-	changes, err := s.Changes(h)
-	if err != nil {
-		return err
-	}
-	shown, err := changedObjects(s, e, changes, !f.nameOnly || f.format == "json")
-	if err != nil {
-		return err
-	}
 	dke, err := s.DKEChanges(h)
 	if err != nil {
 		return err
 	}
 	if f.format == "json" {
-		c := entryJSON(e)
-		for _, sc := range shown {
-			data, err := objects.Canonical(sc.obj)
-			if err != nil {
-				return err
-			}
-			c.Changes = append(c.Changes, changeJSON{sc.Scope, string(sc.Kind), sc.ID.String(), sc.Removed, data})
-		}
-		for _, d := range dke {
-			j := dkeJSON{Store: d.Store, Module: d.Module, Kind: d.Kind, Removed: d.Removed, Replaced: d.Replaced}
-			if d.Module == "" {
-				j.ID = d.ID.String()
-			}
-			c.DKE = append(c.DKE, j)
-		}
-		return writeJSON(w, c)
+		return showJSON(w, s, e, dke)
 	}
 	for _, l := range fullEntry(e) {
 		fmt.Fprintln(w, l)
 	}
-	if len(shown) > 0 || len(dke) > 0 {
-		fmt.Fprintln(w)
+	// The changes stream from the diff as they are found and rendered:
+	// the blank line before them waits for the first.
+	started := false
+	start := func() {
+		if !started {
+			started = true
+			fmt.Fprintln(w)
+		}
 	}
 	scope := ""
-	for _, c := range shown {
-		sign := "+"
-		if c.Removed {
-			sign = "-"
-		}
+	var line []byte
+	err = lorestore.ShowChanges(s, h, !f.nameOnly, func(c lorestore.Change, o objects.Object) ([]byte, error) {
 		if f.nameOnly {
-			fmt.Fprintf(w, "%s %s/%s/%s\n", sign, c.Scope, c.Kind, c.ID)
-			continue
+			return nil, nil
+		}
+		if err := parentHeld(e, c); err != nil {
+			return nil, err
+		}
+		return signedDecl(c, o), nil
+	}, func(c lorestore.Change, decls []byte) error {
+		start()
+		if f.nameOnly {
+			line = append(append(append(line[:0], changeSign(c)...), ' '), c.Scope...)
+			line = hex.AppendEncode(append(append(append(line, '/'), c.Kind...), '/'), c.ID[:])
+			_, err := w.Write(append(line, '\n'))
+			return err
 		}
 		if c.Scope != scope {
 			scope = c.Scope
 			fmt.Fprintf(w, "  scope %s\n", scope)
 		}
-		for _, l := range dli.RenderDecl(c.obj) {
-			fmt.Fprintf(w, "%s %s\n", sign, l)
-		}
+		_, err := w.Write(decls)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(dke) > 0 {
+		start()
 	}
 	showDKE(w, dke)
 	return nil
+}
+
+// signedDecl renders the declaration of a changed object, each line
+// after the change's sign.
+func signedDecl(c lorestore.Change, o objects.Object) []byte {
+	decl := dli.AppendDecl(make([]byte, 0, 256), o)
+	out := make([]byte, 0, len(decl)+2*bytes.Count(decl, []byte{'\n'}))
+	for len(decl) > 0 {
+		i := bytes.IndexByte(decl, '\n') + 1
+		if i == 0 { // AppendDecl ends every line; never loop on one that is not
+			i = len(decl)
+		}
+		out = append(append(append(out, changeSign(c)...), ' '), decl[:i]...)
+		decl = decl[i:]
+	}
+	return out
+}
+
+func changeSign(c lorestore.Change) string {
+	if c.Removed {
+		return "-"
+	}
+	return "+"
+}
+
+// parentHeld refuses a change that removes an object from a commit
+// without parent (where a removed object would be read from).
+func parentHeld(e lorestore.LogEntry, c lorestore.Change) error {
+	if c.Removed && len(e.Parents) == 0 {
+		return fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
+	}
+	return nil
+}
+
+// showJSON prints the commit as writeJSON prints a commitJSON, its
+// changes streamed into the "changes" array as they are read, each
+// encoded on its own (by several goroutines) in the array's indentation.
+func showJSON(w io.Writer, s *lorestore.Store, e lorestore.LogEntry, dke []lorestore.DKEChange) error {
+	c := entryJSON(e)
+	for _, d := range dke {
+		j := dkeJSON{Store: d.Store, Module: d.Module, Kind: d.Kind, Removed: d.Removed, Replaced: d.Replaced}
+		if d.Module == "" {
+			j.ID = d.ID.String()
+		}
+		c.DKE = append(c.DKE, j)
+	}
+	var whole bytes.Buffer
+	if err := writeJSON(&whole, c); err != nil {
+		return err
+	}
+	// "changes" goes before "dke_changes", else last: top-level keys are
+	// the only text indented by two spaces after a newline.
+	head := whole.Bytes()
+	cut := bytes.Index(head, []byte("\n  \"dke_changes\": "))
+	if cut < 0 {
+		cut = bytes.LastIndex(head, []byte("\n}"))
+	}
+	if c.DKE != nil {
+		cut-- // the comma after the value before
+	}
+	head, tail := head[:cut], head[cut:]
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	const open, next = ",\n  \"changes\": [\n    ", ",\n    "
+	sep := open
+	err := lorestore.ShowChanges(s, e.Commit, true, func(ch lorestore.Change, o objects.Object) ([]byte, error) {
+		if err := parentHeld(e, ch); err != nil {
+			return nil, err
+		}
+		data, err := objects.Canonical(o)
+		if err != nil {
+			return nil, err
+		}
+		return appendChangeJSON(nil, ch, data)
+	}, func(_ lorestore.Change, data []byte) error {
+		_, err := io.WriteString(w, sep)
+		sep = next
+		if err == nil {
+			_, err = w.Write(data)
+		}
+		return err
+	})
+	if err == nil && sep == next {
+		_, err = io.WriteString(w, "\n  ]")
+	}
+	if err == nil {
+		_, err = w.Write(tail)
+	}
+	return err
 }
 
 // showDKE lists the DKE modules and claims a commit changed, by path
@@ -335,22 +418,88 @@ func showDKE(w io.Writer, changes []lorestore.DKEChange) {
 	}
 }
 
-// changedObjects reads the object of each change when load is set: an
-// added object from the commit, a removed one from its first parent.
-func changedObjects(s *lorestore.Store, e lorestore.LogEntry, changes []lorestore.Change, load bool) ([]shownChange, error) {
-	out := make([]shownChange, len(changes))
-	for i, c := range changes {
-		out[i].Change = c
-		if !load {
-			continue
-		}
-		if c.Removed && len(e.Parents) == 0 {
-			return nil, fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
-		}
-		var err error
-		if out[i].obj, err = s.ChangeObject(c); err != nil {
-			return nil, err
+// appendChangeJSON appends a change as writeJSON prints a changeJSON at
+// the depth of the changes array (its first line unindented), without the
+// reflection and the two passes of encoding/json: an object of canonical
+// JSON only needs its indentation added.
+func appendChangeJSON(b []byte, c lorestore.Change, object []byte) ([]byte, error) {
+	const in = "\n      "
+	b = append(b, "{"+in+`"scope": `...)
+	b = appendJSONString(b, c.Scope)
+	b = append(b, ","+in+`"kind": `...)
+	b = appendJSONString(b, string(c.Kind))
+	b = append(append(append(b, ","+in+`"id": "`...), c.ID.String()...), `",`+in+`"removed": `...)
+	b = strconv.AppendBool(b, c.Removed)
+	b = append(b, ","+in+`"object": `...)
+	b, err := appendIndented(b, object, in)
+	return append(b, "\n    }"...), err
+}
+
+// appendJSONString appends s as encoding/json quotes it (without HTML
+// escaping), taking the short way when nothing needs escaping.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			var q bytes.Buffer
+			enc := json.NewEncoder(&q)
+			enc.SetEscapeHTML(false)
+			enc.Encode(s) // a string always encodes
+			return append(b, bytes.TrimSuffix(q.Bytes(), []byte("\n"))...)
 		}
 	}
-	return out, nil
+	return append(append(append(b, '"'), s...), '"')
+}
+
+// appendIndented appends compact JSON as json.Indent lays it out, with nl
+// (a newline and the prefix) before each line after the first and two
+// spaces a level: an empty object or array stays {} or [].
+func appendIndented(b, src []byte, nl string) ([]byte, error) {
+	depth, open := 0, false
+	newline := func() {
+		b = append(b, nl...)
+		for range depth {
+			b = append(b, "  "...)
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if open && c != '}' && c != ']' {
+			open = false
+			newline()
+		}
+		switch c {
+		case '"':
+			end := i + 1
+			for ; end < len(src) && src[end] != '"'; end++ {
+				if src[end] == '\\' {
+					end++
+				}
+			}
+			if end >= len(src) {
+				return b, errors.New("show: unterminated string in an object's JSON")
+			}
+			b = append(b, src[i:end+1]...)
+			i = end
+		case '{', '[':
+			b = append(b, c)
+			depth++
+			open = true
+		case '}', ']':
+			depth--
+			if open {
+				open = false
+			} else {
+				newline()
+			}
+			b = append(b, c)
+		case ',':
+			b = append(b, c)
+			newline()
+		case ':':
+			b = append(b, ':', ' ')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b, nil
 }
