@@ -18,7 +18,7 @@ runs=${RUNS:-5}
 mkdir -p .benchtmp
 work=$(mktemp -d "$PWD/.benchtmp/bulk-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/deloreis" ./cmd/deloreis
+CGO_ENABLED=0 go build -o "$work/deloreis" ./cmd/deloreis # as README installs it (DL-0333)
 go build -o "$work/bigdli" ./bench/bigdli
 go build -o "$work/fastimport" ./bench/fastimport
 "$work/bigdli" -n 100000 > "$work/100k.dli"

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 mb=${1:-50}
 work=$(mktemp -d "${TMPDIR:-/tmp}/deloreis-large-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/deloreis" ./cmd/deloreis
+CGO_ENABLED=0 go build -o "$work/deloreis" ./cmd/deloreis # as README installs it (DL-0333)
 go run ./bench/bigdli -mb "$mb" > "$work/big.dli"
 echo "file: $(wc -c < "$work/big.dli") bytes, $(wc -l < "$work/big.dli") lines"
 measure() {

@@ -16,7 +16,7 @@ n=${N:-1000000}
 runs=${RUNS:-9}
 work=$(mktemp -d "${TMPDIR:-/tmp}/deloreis-logshow-bin-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-go build -o "$work/deloreis" ./cmd/deloreis
+CGO_ENABLED=0 go build -o "$work/deloreis" ./cmd/deloreis # as README installs it (DL-0333)
 go build -o "$work/logshow" ./bench/logshow
 args=(-deloreis "$work/deloreis" -n "$n" -runs "$runs")
 if [[ -n ${STORE:-} ]]; then args+=(-store "$STORE"); fi

@@ -208,7 +208,9 @@ func buildDeloreis(bin string) error {
 		{bin, "github.com/deloreis/deloreis/cmd/deloreis"},
 		{filepath.Join(filepath.Dir(bin), "deloreis-net"), "github.com/deloreis/deloreis/cmd/deloreis-net"},
 	} {
-		if out, err := exec.Command("go", "build", "-o", b.out, b.pkg).CombinedOutput(); err != nil {
+		cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as README installs them (DL-0333)
+		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
 		}
 	}

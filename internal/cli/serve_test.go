@@ -35,7 +35,9 @@ func binary(t testing.TB) string {
 		}
 		binPath = filepath.Join(dir, "deloreis")
 		for _, b := range []struct{ out, pkg string }{{binPath, "../../cmd/deloreis"}, {filepath.Join(dir, NetBinary), "../../cmd/deloreis-net"}} {
-			out, err := exec.Command("go", "build", "-o", b.out, b.pkg).CombinedOutput()
+			cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as README installs them (DL-0333)
+			out, err := cmd.CombinedOutput()
 			if err != nil {
 				binErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
 				return
