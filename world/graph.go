@@ -68,11 +68,11 @@ func (w *World) Graph() Graph {
 // graphEdges lists the live binary lore atoms between entities.
 func (w *World) graphEdges() []GraphEdge {
 	stated := map[[3]string]bool{}
-	for e := range w.ix.relations.all() {
+	for e := range each(w.ix.relations) {
 		r := e.Object.(*objects.Relation)
 		stated[[3]string{r.Relation, r.From, r.To}] = true
 	}
-	for e := range w.ix.facts.all() {
+	for e := range each(w.ix.facts) {
 		f := e.Object.(*objects.Fact)
 		stated[[3]string{f.Key, f.Entity, f.Value}] = true
 	}

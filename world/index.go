@@ -7,6 +7,7 @@ package world
 
 import (
 	"bytes"
+	"iter"
 	"slices"
 	"sort"
 
@@ -38,12 +39,14 @@ type index struct {
 	questions map[string]named[*objects.Question]
 	optionOf  map[string]string // option id → question id
 
-	// The big kinds, which staging appends to.
-	facts     pvec[Entry] // *objects.Fact
-	relations pvec[Entry] // *objects.Relation
-	befores   pvec[Entry] // *objects.Before
-	states    pvec[Entry] // *objects.State
-	answers   []Entry     // the facts that answer a question (DL-0019)
+	// The big kinds, which staging appends to. They hold pointers to the
+	// entries' own storage (an entry never moves or changes there), not
+	// copies: a copy of each was 56 B per object (DL-0315).
+	facts     pvec[*Entry] // *objects.Fact
+	relations pvec[*Entry] // *objects.Relation
+	befores   pvec[*Entry] // *objects.Before
+	states    pvec[*Entry] // *objects.State
+	answers   []Entry      // the facts that answer a question (DL-0019)
 
 	// Where the staged entries begin in entries and in each big kind: the
 	// committed ones come first, so that a discard rebuilds only the tail.
@@ -53,12 +56,23 @@ type index struct {
 	rules      []Entry     // *objects.Rule
 	functional []Entry     // *objects.Functional
 	inertial   []Entry     // *objects.Inertial
-	sameAs     pvec[Entry] // *objects.SameAs: as many as facts, at scale
-	predSameAs []Entry     // *objects.PredicateSameAs
-	attacks    []Entry     // *objects.Attack
-	standing   []Entry     // *objects.Standing
-	ratify     []Entry     // *objects.Ratify
-	lang       pvec[Entry] // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
+	sameAs     pvec[*Entry] // *objects.SameAs: as many as facts, at scale
+	predSameAs []Entry      // *objects.PredicateSameAs
+	attacks    []Entry      // *objects.Attack
+	standing   []Entry      // *objects.Standing
+	ratify     []Entry      // *objects.Ratify
+	lang       pvec[*Entry] // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
+}
+
+// each yields the entries v points to.
+func each(v pvec[*Entry]) iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for e := range v.all() {
+			if !yield(*e) {
+				return
+			}
+		}
+	}
 }
 
 // marks are the lengths of the committed prefixes of an index's vectors.
@@ -96,26 +110,27 @@ func newIndex(entries []Entry) *index {
 	}
 	ix.entries = ix.entries.append(kept...)
 	byID := make(map[objects.ID]*Entry, len(kept))
-	big := map[objects.Type][]Entry{}
-	var lang []Entry
+	big := map[objects.Type][]*Entry{}
+	var lang []*Entry
 	for chunk := range ix.entries.leafSlices() {
 		for i := range chunk {
-			byID[chunk[i].ID] = &chunk[i]
-			switch t := chunk[i].Object.Type(); t {
+			e := &chunk[i]
+			byID[e.ID] = e
+			switch t := e.Object.Type(); t {
 			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
-				big[t] = append(big[t], chunk[i]) // filed in bulk below
+				big[t] = append(big[t], e) // filed in bulk below
 			case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
-				lang = append(lang, chunk[i]) // likewise (language.go)
+				lang = append(lang, e) // likewise (language.go)
 			default:
-				ix.file(chunk[i])
+				ix.file(e)
 			}
 		}
 	}
-	committed := func(es []Entry) int {
+	committed := func(es []*Entry) int {
 		return sort.Search(len(es), func(i int) bool { return es[i].Staged })
 	}
 	ix.stagedFrom = marks{
-		entries:   committed(kept),
+		entries:   sort.Search(len(kept), func(i int) bool { return kept[i].Staged }),
 		facts:     committed(big[objects.TypeFact]),
 		relations: committed(big[objects.TypeRelation]),
 		befores:   committed(big[objects.TypeBefore]),
@@ -131,7 +146,7 @@ func newIndex(entries []Entry) *index {
 	ix.sameAs = ix.sameAs.append(big[objects.TypeSameAs]...)
 	for _, e := range big[objects.TypeFact] {
 		if e.Object.(*objects.Fact).Key == answerKey {
-			ix.answers = append(ix.answers, e)
+			ix.answers = append(ix.answers, *e)
 		}
 	}
 	ix.byID = buildIDIndex(byID)
@@ -149,8 +164,10 @@ func lessID(a, b objects.ID) bool {
 
 // file puts one entry under its kind. Entries arrive in id order when the
 // index is built, and later when staged, so "the smallest id wins" is
-// decided explicitly, never by arrival.
-func (ix *index) file(e Entry) {
+// decided explicitly, never by arrival. p lives in ix.entries' storage:
+// the big kinds keep it.
+func (ix *index) file(p *Entry) {
+	e := *p
 	switch o := e.Object.(type) {
 	case *objects.Entity:
 		if cur, ok := ix.entities[o.Ident]; !ok || lessID(e.ID, cur.id) {
@@ -175,16 +192,16 @@ func (ix *index) file(e Entry) {
 			ix.optionOf[opt.Ident] = o.Ident
 		}
 	case *objects.Fact:
-		ix.facts = ix.facts.append(e)
+		ix.facts = ix.facts.append(p)
 		if o.Key == answerKey {
 			ix.answers = append(ix.answers[:len(ix.answers):len(ix.answers)], e)
 		}
 	case *objects.Relation:
-		ix.relations = ix.relations.append(e)
+		ix.relations = ix.relations.append(p)
 	case *objects.Before:
-		ix.befores = ix.befores.append(e)
+		ix.befores = ix.befores.append(p)
 	case *objects.State:
-		ix.states = ix.states.append(e)
+		ix.states = ix.states.append(p)
 	case *objects.Rule:
 		ix.rules = append(ix.rules, e)
 	case *objects.Functional:
@@ -192,7 +209,7 @@ func (ix *index) file(e Entry) {
 	case *objects.Inertial:
 		ix.inertial = append(ix.inertial, e)
 	case *objects.SameAs:
-		ix.sameAs = ix.sameAs.append(e)
+		ix.sameAs = ix.sameAs.append(p)
 	case *objects.PredicateSameAs:
 		ix.predSameAs = append(ix.predSameAs, e)
 	case *objects.Attack:
@@ -202,7 +219,7 @@ func (ix *index) file(e Entry) {
 	case *objects.Ratify:
 		ix.ratify = append(ix.ratify, e)
 	case *objects.Dialect, *objects.Word, *objects.Name, *objects.Derivation, *objects.LedgerEntry:
-		ix.lang = ix.lang.append(e)
+		ix.lang = ix.lang.append(p)
 	}
 }
 
@@ -248,9 +265,9 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	}
 	ptrs := make([]*Entry, len(fresh))
 	for i := range fresh {
-		ptrs[i] = &fresh[i]
+		ptrs[i] = n.entries.ptr(ix.entries.n + i)
 	}
-	n.fileAll(fresh)
+	n.fileAll(ptrs)
 	n.byID = ix.byID.with(ptrs)
 	return &n, fresh
 }
@@ -259,9 +276,9 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // their vectors once per kind: one append per entry would copy the
 // vector's chunk list and last chunk each time (a commit of thousands of
 // facts advanced at once, DL-0280).
-func (ix *index) fileAll(es []Entry) {
-	big := map[objects.Type][]Entry{}
-	var lang []Entry // in arrival order, as file keeps it
+func (ix *index) fileAll(es []*Entry) {
+	big := map[objects.Type][]*Entry{}
+	var lang []*Entry // in arrival order, as file keeps it
 	for _, e := range es {
 		switch t := e.Object.Type(); t {
 		case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
@@ -274,7 +291,7 @@ func (ix *index) fileAll(es []Entry) {
 	}
 	for _, e := range big[objects.TypeFact] {
 		if e.Object.(*objects.Fact).Key == answerKey {
-			ix.answers = append(ix.answers[:len(ix.answers):len(ix.answers)], e)
+			ix.answers = append(ix.answers[:len(ix.answers):len(ix.answers)], *e)
 		}
 	}
 	ix.facts = ix.facts.append(big[objects.TypeFact]...)
@@ -312,13 +329,14 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		return &c, nil, true
 	}
 	keep := func(e Entry) bool { return !drop[e.ID] }
+	keepRef := func(e *Entry) bool { return !drop[e.ID] }
 	c.entries = ix.entries.filterTail(ix.stagedFrom.entries, keep)
-	c.facts = ix.facts.filterTail(ix.stagedFrom.facts, keep)
-	c.relations = ix.relations.filterTail(ix.stagedFrom.relations, keep)
-	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keep)
-	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
-	c.sameAs = ix.sameAs.filterTail(ix.stagedFrom.sameAs, keep)
-	c.lang = ix.lang.filterTail(ix.stagedFrom.lang, keep)
+	c.facts = ix.facts.filterTail(ix.stagedFrom.facts, keepRef)
+	c.relations = ix.relations.filterTail(ix.stagedFrom.relations, keepRef)
+	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keepRef)
+	c.states = ix.states.filterTail(ix.stagedFrom.states, keepRef)
+	c.sameAs = ix.sameAs.filterTail(ix.stagedFrom.sameAs, keepRef)
+	c.lang = ix.lang.filterTail(ix.stagedFrom.lang, keepRef)
 	for _, small := range []*[]Entry{&c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
@@ -352,7 +370,7 @@ func (ix *index) forgetNamed(gone []Entry) {
 	ix.entities = without(ix.entities, idents[objects.TypeEntity])
 	ix.events = without(ix.events, idents[objects.TypeEvent])
 	ix.decisions = without(ix.decisions, idents[objects.TypeDecision])
-	for e := range ix.entries.all() {
+	for e := range ix.entries.ptrs() {
 		if id, ok := namedIdent(e.Object); ok && idents[e.Object.Type()][id] {
 			ix.file(e)
 		}
@@ -401,7 +419,7 @@ func (ix *index) forgetQuestions(gone []Entry) {
 	for id := range idents {
 		delete(ix.questions, id)
 	}
-	for e := range ix.entries.all() {
+	for e := range ix.entries.ptrs() {
 		q, ok := e.Object.(*objects.Question)
 		if !ok {
 			continue

@@ -148,7 +148,7 @@ func toAtom(a objects.Atom) datalog.Atom {
 // un-merges. Every other predicate is closed when it is read (closure.go).
 func (w *World) lowerIdentity(p *datalog.Program) error {
 	n := 0
-	for e := range w.ix.sameAs.all() {
+	for e := range each(w.ix.sameAs) {
 		args, ok := w.sameAsAtom(e)
 		if !ok {
 			continue
