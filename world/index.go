@@ -53,9 +53,9 @@ type index struct {
 	stagedFrom marks
 
 	// The small kinds; staging one of these recompiles the world.
-	rules      []Entry     // *objects.Rule
-	functional []Entry     // *objects.Functional
-	inertial   []Entry     // *objects.Inertial
+	rules      []Entry      // *objects.Rule
+	functional []Entry      // *objects.Functional
+	inertial   []Entry      // *objects.Inertial
 	sameAs     pvec[*Entry] // *objects.SameAs: as many as facts, at scale
 	predSameAs []Entry      // *objects.PredicateSameAs
 	attacks    []Entry      // *objects.Attack
