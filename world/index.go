@@ -109,13 +109,11 @@ func newIndex(entries []Entry) *index {
 		}
 	}
 	ix.entries = ix.entries.append(kept...)
-	byID := make(map[objects.ID]*Entry, len(kept))
 	big := map[objects.Type][]*Entry{}
 	var lang []*Entry
 	for chunk := range ix.entries.leafSlices() {
 		for i := range chunk {
 			e := &chunk[i]
-			byID[e.ID] = e
 			switch t := e.Object.Type(); t {
 			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
 				big[t] = append(big[t], e) // filed in bulk below
@@ -149,7 +147,14 @@ func newIndex(entries []Entry) *index {
 			ix.answers = append(ix.answers, *e)
 		}
 	}
-	ix.byID = buildIDIndex(byID)
+	// The committed entries are the base of the id index, in the order
+	// they are in; the staged ones go into its trie.
+	ix.byID = baseIndex(ix.entries, ix.stagedFrom.entries)
+	var staged []*Entry
+	for i := ix.stagedFrom.entries; i < ix.entries.n; i++ {
+		staged = append(staged, ix.entries.ptr(i))
+	}
+	ix.byID = ix.byID.with(staged)
 	return ix
 }
 
