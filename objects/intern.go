@@ -7,7 +7,6 @@
 package objects
 
 import (
-	"hash/maphash"
 	"slices"
 	"sync"
 )
@@ -27,10 +26,7 @@ type internShard struct {
 	sets [internSlots][]string // decision sets, by the hash of their members
 }
 
-var (
-	internSeed = maphash.MakeSeed()
-	internTab  [internShards]internShard
-)
+var internTab [internShards]internShard
 
 // intern returns string(b), the same string as an earlier call's when the
 // cache still holds it.
@@ -38,18 +34,28 @@ func intern(b []byte) string {
 	if len(b) == 0 || len(b) > maxInterned {
 		return string(b)
 	}
-	h := maphash.Bytes(internSeed, b)
+	h := uint64(fnvOffset)
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
 	sh := &internTab[h%internShards]
 	i := h / internShards % internSlots
 	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if s := sh.strs[i]; s == string(b) {
-		return s
+	s := sh.strs[i]
+	if s != string(b) {
+		s = string(b)
+		sh.strs[i] = s
 	}
-	s := string(b)
-	sh.strs[i] = s
+	sh.mu.Unlock()
 	return s
 }
+
+// FNV-1a: the values are short, and a hash this simple is cheaper than
+// the lookup it spares.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
 
 // internSet returns a slice equal to ss (which the caller may reuse), the
 // same as an earlier call's when the cache still holds it. Its capacity is
@@ -59,15 +65,15 @@ func internSet(ss []string) []string {
 	if len(ss) == 0 {
 		return nil
 	}
-	var h maphash.Hash
-	h.SetSeed(internSeed)
+	h := uint64(fnvOffset)
 	for _, s := range ss {
-		h.WriteString(s)
-		h.WriteByte(0)
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * fnvPrime
+		}
+		h *= fnvPrime // the end of a member
 	}
-	sum := h.Sum64()
-	sh := &internTab[sum%internShards]
-	i := sum / internShards % internSlots
+	sh := &internTab[h%internShards]
+	i := h / internShards % internSlots
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if c := sh.sets[i]; slices.Equal(c, ss) {
