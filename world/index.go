@@ -99,12 +99,16 @@ func newIndex(entries []Entry) *index {
 		}
 		deduped = append(deduped, e)
 	}
-	// Committed entries first (each part still in id order).
-	kept := make([]Entry, 0, len(deduped))
-	for _, staged := range []bool{false, true} {
-		for _, e := range deduped {
-			if e.Staged == staged {
-				kept = append(kept, e)
+	// Committed entries first (each part still in id order); a compile
+	// of committed objects only, the usual one, needs no third copy.
+	kept := deduped
+	if slices.ContainsFunc(deduped, func(e Entry) bool { return e.Staged }) {
+		kept = make([]Entry, 0, len(deduped))
+		for _, staged := range []bool{false, true} {
+			for _, e := range deduped {
+				if e.Staged == staged {
+					kept = append(kept, e)
+				}
 			}
 		}
 	}
