@@ -22,10 +22,19 @@ type Entry struct {
 	Staged bool
 }
 
-// named is a declared name with the entry that declared it.
+// named is a declared name with the entry that declared it (in the
+// entries' storage: a pointer, not a copy of its 32-byte id).
 type named[T any] struct {
 	obj T
-	id  objects.ID
+	at  *Entry
+}
+
+// id is the id of the declaring entry; the zero ID for the zero named.
+func (n named[T]) id() objects.ID {
+	if n.at == nil {
+		return objects.ID{}
+	}
+	return n.at.ID
 }
 
 // index holds a scope's objects by kind.
@@ -179,23 +188,23 @@ func (ix *index) file(p *Entry) {
 	e := *p
 	switch o := e.Object.(type) {
 	case *objects.Entity:
-		if cur, ok := ix.entities[o.Ident]; !ok || lessID(e.ID, cur.id) {
-			ix.entities[o.Ident] = named[*objects.Entity]{o, e.ID}
+		if cur, ok := ix.entities[o.Ident]; !ok || lessID(e.ID, cur.id()) {
+			ix.entities[o.Ident] = named[*objects.Entity]{o, p}
 		}
 	case *objects.Event:
-		if cur, ok := ix.events[o.Ident]; !ok || lessID(e.ID, cur.id) {
-			ix.events[o.Ident] = named[*objects.Event]{o, e.ID}
+		if cur, ok := ix.events[o.Ident]; !ok || lessID(e.ID, cur.id()) {
+			ix.events[o.Ident] = named[*objects.Event]{o, p}
 		}
 	case *objects.Decision:
-		if cur, ok := ix.decisions[o.Ident]; !ok || lessID(e.ID, cur.id) {
-			ix.decisions[o.Ident] = named[*objects.Decision]{o, e.ID}
+		if cur, ok := ix.decisions[o.Ident]; !ok || lessID(e.ID, cur.id()) {
+			ix.decisions[o.Ident] = named[*objects.Decision]{o, p}
 		}
 	case *objects.Question:
 		// A question grows by new versions as options are added; the one
 		// with the most options is the current one.
 		cur, ok := ix.questions[o.Ident]
-		if !ok || len(o.Options) > len(cur.obj.Options) || len(o.Options) == len(cur.obj.Options) && lessID(e.ID, cur.id) {
-			ix.questions[o.Ident] = named[*objects.Question]{o, e.ID}
+		if !ok || len(o.Options) > len(cur.obj.Options) || len(o.Options) == len(cur.obj.Options) && lessID(e.ID, cur.id()) {
+			ix.questions[o.Ident] = named[*objects.Question]{o, p}
 		}
 		for _, opt := range o.Options {
 			ix.optionOf[opt.Ident] = o.Ident

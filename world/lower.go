@@ -49,7 +49,7 @@ func (w *World) lower() (*datalog.Program, error) {
 		for _, opt := range q.Options {
 			if opt.Implies != nil {
 				if err := p.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); err != nil {
-					if !w.arityConflict(err, opt.Implies.Pred, len(opt.Implies.Args), w.ix.questions[q.Ident].id) {
+					if !w.arityConflict(err, opt.Implies.Pred, len(opt.Implies.Args), w.ix.questions[q.Ident].id()) {
 						return nil, err
 					}
 					continue

@@ -417,7 +417,7 @@ func (nw *World) reimply(prog *datalog.Program, changed map[string]bool, w *Worl
 	for ident := range idents {
 		old, had := w.ix.questions[ident]
 		cur, has := nw.ix.questions[ident]
-		if had && has && old.id == cur.id {
+		if had && has && old.id() == cur.id() {
 			continue // an older version came or went: the current one stands
 		}
 		if had {
