@@ -131,6 +131,11 @@ type shadow struct {
 func Decode(data []byte) (Object, error) {
 	d := getDecoder(data)
 	defer putDecoder(d)
+	return d.decode()
+}
+
+// decode is Decode on a reset decoder.
+func (d *decoder) decode() (Object, error) {
 	spec, err := d.prescan()
 	if err != nil {
 		return nil, err

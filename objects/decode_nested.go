@@ -125,7 +125,7 @@ func (d *decoder) internedValue() (string, bool) {
 		return "", false
 	}
 	b, ok := d.str()
-	return intern(b), ok
+	return d.cache.intern(b), ok
 }
 
 // enumValue reads a string value that is usually an enum word, without
@@ -219,7 +219,7 @@ func (d *decoder) decisionSet() []string {
 	if !sortedUnique(ss) {
 		ss = normalStrings(ss)
 	}
-	return internSet(ss)
+	return d.cache.internSet(ss)
 }
 
 // provNames are the members of a provenance, by bit.

@@ -2,7 +2,7 @@ package objects
 
 import (
 	"fmt"
-	"sync"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -15,9 +15,12 @@ import (
 func TestDecodeInterns(t *testing.T) {
 	prov := Cited(CitedProvisional, "d-2", "d-1")
 	var got []*Fact
+	cache := new(internCache) // as one pooled decoder keeps it (Decode's pool may drop one)
 	for i := range 4 {
 		f := &Fact{Entity: "e-1", Key: "k", Value: fmt.Sprintf("v%d", i%2), Provenance: prov}
-		o, err := Decode(mustCanonical(t, f))
+		d := &decoder{data: mustCanonical(t, f), cache: cache}
+		d.path = d.stack[:0]
+		o, err := d.decode()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,27 +57,25 @@ func TestDecodeInterns(t *testing.T) {
 	}
 }
 
-// TestInternConcurrent interns from many goroutines at once (run with
-// -race): every result equals its input.
-func TestInternConcurrent(t *testing.T) {
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Go(func() {
-			for i := range 5000 {
-				s := fmt.Sprintf("s-%d", (i*7+g)%3000)
-				if got := intern([]byte(s)); got != s {
-					t.Errorf("intern(%q) = %q", s, got)
-					return
-				}
-				set := []string{s, s + "x"}
-				if got := internSet(set); len(got) != 2 || got[0] != s || got[1] != s+"x" || cap(got) != 2 {
-					t.Errorf("internSet(%q) = %q (cap %d)", set, got, cap(got))
-					return
-				}
-			}
-		})
+// TestInternCache runs values through one cache, more distinct ones than
+// it has slots: every result equals its input, a set comes back with no
+// room to append in place, and a value looked up again at once is shared.
+func TestInternCache(t *testing.T) {
+	var c internCache
+	for i := range 5000 {
+		s := fmt.Sprintf("s-%d", i%3000)
+		got := c.intern([]byte(s))
+		if got != s || unsafe.StringData(c.intern([]byte(s))) != unsafe.StringData(got) {
+			t.Fatalf("intern(%q) = %q, or not shared", s, got)
+		}
+		set := []string{s, s + "x"}
+		if got := c.internSet(set); len(got) != 2 || got[0] != s || got[1] != s+"x" || cap(got) != 2 {
+			t.Fatalf("internSet(%q) = %q (cap %d)", set, got, cap(got))
+		}
 	}
-	wg.Wait()
+	if long := strings.Repeat("x", maxInterned+1); unsafe.StringData(c.intern([]byte(long))) == unsafe.StringData(c.intern([]byte(long))) {
+		t.Fatal("a value longer than maxInterned was cached")
+	}
 }
 
 func mustCanonical(t *testing.T, o Object) []byte {

@@ -40,7 +40,8 @@ type decoder struct {
 	errs    ErrorList   // structural errors: unknown, duplicate, type, missing
 	path    []pathElem
 	scratch []byte   // unescaped string content; valid until the next str
-	strs    []string // a decision set being read (decisionSet)
+	strs    []string     // a decision set being read (decisionSet)
+	cache   *internCache // kept with the pooled decoder (intern.go)
 	stack   [8]pathElem
 	shadow  shadow // the top-level members decoded so far
 }
@@ -60,6 +61,9 @@ func getDecoder(data []byte) *decoder {
 	d := decoderPool.Get().(*decoder)
 	d.data = data
 	d.path = d.stack[:0]
+	if d.cache == nil {
+		d.cache = new(internCache)
+	}
 	return d
 }
 
@@ -75,7 +79,7 @@ func putDecoder(d *decoder) {
 		strs = nil
 	}
 	clear(strs[:cap(strs)])
-	*d = decoder{scratch: scratch, strs: strs}
+	*d = decoder{scratch: scratch, strs: strs, cache: d.cache}
 	decoderPool.Put(d)
 }
 
