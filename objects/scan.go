@@ -39,7 +39,7 @@ type decoder struct {
 	syntax  *FieldError // the first syntax error, which ends decoding
 	errs    ErrorList   // structural errors: unknown, duplicate, type, missing
 	path    []pathElem
-	scratch []byte   // unescaped string content; valid until the next str
+	scratch []byte       // unescaped string content; valid until the next str
 	strs    []string     // a decision set being read (decisionSet)
 	cache   *internCache // kept with the pooled decoder (intern.go)
 	stack   [8]pathElem
