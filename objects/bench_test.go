@@ -6,6 +6,7 @@ package objects
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
 
@@ -184,4 +185,31 @@ func BenchmarkGoldenDecode(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkDecodeFactsParallel decodes many distinct facts from every
+// core at once, as a store's scope read does: seven keys, one cited
+// decision, ten facts an entity (the decoder's string cache, intern.go).
+func BenchmarkDecodeFactsParallel(b *testing.B) {
+	const n = 4096
+	data := make([][]byte, n)
+	for i := range data {
+		f := &Fact{Entity: fmt.Sprintf("p-%d", i/10), Key: fmt.Sprintf("k%d", i%7), Value: fmt.Sprintf("v%d", i),
+			Provenance: Cited(CitedProvisional, "d-1")}
+		var err error
+		if data[i], err = Canonical(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			if _, err := Decode(data[i%n]); err != nil {
+				b.Error(err)
+				return
+			}
+			i += 7
+		}
+	})
 }

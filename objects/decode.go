@@ -131,6 +131,11 @@ type shadow struct {
 func Decode(data []byte) (Object, error) {
 	d := getDecoder(data)
 	defer putDecoder(d)
+	return d.decode()
+}
+
+// decode is Decode on a reset decoder.
+func (d *decoder) decode() (Object, error) {
 	spec, err := d.prescan()
 	if err != nil {
 		return nil, err
@@ -284,13 +289,26 @@ func (d *decoder) member(spec *typeSpec, f field, s *shadow) {
 	case fKind, fStanding:
 		s.str[f], _ = d.enumValue()
 	default:
-		v, ok := d.stringValue()
+		var v string
+		var ok bool
+		if internFields.has(f) {
+			v, ok = d.internedValue()
+		} else {
+			v, ok = d.stringValue()
+		}
 		if ok && v == "" && spec.optional.has(f) {
 			d.fail("", CodeRequired, "is present but empty: omit an optional field instead")
 		}
 		s.str[f] = v
 	}
 }
+
+// internFields are the string members whose values repeat across objects
+// (names of keys and relations, references to entities, events, dialects
+// and decisions): they are decoded through the string cache (intern.go).
+// Free text and the objects' own ids are not.
+var internFields = set(fEntity, fKey, fRelation, fFrom, fTo, fEarlier, fLater, fEra, fPred,
+	fLeft, fRight, fSince, fUntil, fDecision, fAttacker, fTarget, fDialect, fSourceDialect, fAccount)
 
 // duplicate reports member name repeated in one object, and skips it.
 func (d *decoder) duplicate(name string) {

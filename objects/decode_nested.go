@@ -118,6 +118,16 @@ func (d *decoder) stringValue() (string, bool) {
 	return string(b), ok
 }
 
+// internedValue reads a string value that is likely to repeat across
+// objects (intern.go).
+func (d *decoder) internedValue() (string, bool) {
+	if !d.is('"', "a string") {
+		return "", false
+	}
+	b, ok := d.str()
+	return d.cache.intern(b), ok
+}
+
 // enumValue reads a string value that is usually an enum word, without
 // allocating for the known words.
 func (d *decoder) enumValue() (string, bool) {
@@ -194,6 +204,24 @@ func (d *decoder) stringArray() []string {
 	return ss
 }
 
+// decisionSet reads a provenance's decisions, sorted without repeats, as
+// a set shared with the other objects that cite the same (intern.go).
+func (d *decoder) decisionSet() []string {
+	if !d.is('[', "an array") {
+		return nil
+	}
+	ss := d.strs[:0]
+	d.elements(func(int) {
+		v, _ := d.internedValue()
+		ss = append(ss, v)
+	})
+	d.strs = ss[:0]
+	if !sortedUnique(ss) {
+		ss = normalStrings(ss)
+	}
+	return d.cache.internSet(ss)
+}
+
 // provNames are the members of a provenance, by bit.
 var provNames = []string{"kind", "origin", "hyp", "decisions", "state"}
 
@@ -218,14 +246,11 @@ func (d *decoder) provenance(p *Provenance) bool {
 			v, _ := d.enumValue()
 			p.Kind = ProvenanceKind(v)
 		case pOrigin:
-			p.Origin, _ = d.stringValue()
+			p.Origin, _ = d.internedValue()
 		case pHyp:
-			p.Hyp, _ = d.stringValue()
+			p.Hyp, _ = d.internedValue()
 		case pDecisions:
-			p.Decisions = d.stringArray()
-			if !sortedUnique(p.Decisions) {
-				p.Decisions = normalStrings(p.Decisions)
-			}
+			p.Decisions = d.decisionSet()
 		case pState:
 			v, _ := d.enumValue()
 			p.State = CitedState(v)

@@ -39,7 +39,9 @@ type decoder struct {
 	syntax  *FieldError // the first syntax error, which ends decoding
 	errs    ErrorList   // structural errors: unknown, duplicate, type, missing
 	path    []pathElem
-	scratch []byte // unescaped string content; valid until the next str
+	scratch []byte       // unescaped string content; valid until the next str
+	strs    []string     // a decision set being read (decisionSet)
+	cache   *internCache // kept with the pooled decoder (intern.go)
 	stack   [8]pathElem
 	shadow  shadow // the top-level members decoded so far
 }
@@ -51,11 +53,17 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 // maxPooledScratch is the largest scratch buffer kept with a pooled decoder.
 const maxPooledScratch = 64 << 10
 
+// maxPooledStrs is the largest decision set buffer kept with a pooled decoder.
+const maxPooledStrs = 64
+
 // getDecoder returns a reset decoder over data.
 func getDecoder(data []byte) *decoder {
 	d := decoderPool.Get().(*decoder)
 	d.data = data
 	d.path = d.stack[:0]
+	if d.cache == nil {
+		d.cache = new(internCache)
+	}
 	return d
 }
 
@@ -66,7 +74,12 @@ func putDecoder(d *decoder) {
 	if cap(scratch) > maxPooledScratch {
 		scratch = nil
 	}
-	*d = decoder{scratch: scratch}
+	strs := d.strs[:0]
+	if cap(strs) > maxPooledStrs {
+		strs = nil
+	}
+	clear(strs[:cap(strs)])
+	*d = decoder{scratch: scratch, strs: strs, cache: d.cache}
 	decoderPool.Put(d)
 }
 

@@ -164,12 +164,23 @@ func (w *World) settledIndex() *index {
 	for i := ix.stagedFrom.entries; i < ix.entries.n; i++ {
 		moved = append(moved, ix.entries.ptr(i))
 	}
-	ix.facts = commit(ix.facts, ix.stagedFrom.facts)
-	ix.relations = commit(ix.relations, ix.stagedFrom.relations)
-	ix.befores = commit(ix.befores, ix.stagedFrom.befores)
-	ix.states = commit(ix.states, ix.stagedFrom.states)
-	ix.sameAs = commit(ix.sameAs, ix.stagedFrom.sameAs)
-	ix.lang = commit(ix.lang, ix.stagedFrom.lang)
+	ix.byID = ix.byID.with(moved)
+	// The big kinds' staged tails point at the committed copies (in
+	// their own order, which is not the entries').
+	repoint := func(v pvec[*Entry], from int) pvec[*Entry] {
+		tail := make([]*Entry, 0, v.n-from)
+		for i := from; i < v.n; i++ {
+			e, _ := ix.byID.get(v.at(i).ID)
+			tail = append(tail, e)
+		}
+		return v.truncate(from).append(tail...)
+	}
+	ix.facts = repoint(ix.facts, ix.stagedFrom.facts)
+	ix.relations = repoint(ix.relations, ix.stagedFrom.relations)
+	ix.befores = repoint(ix.befores, ix.stagedFrom.befores)
+	ix.states = repoint(ix.states, ix.stagedFrom.states)
+	ix.sameAs = repoint(ix.sameAs, ix.stagedFrom.sameAs)
+	ix.lang = repoint(ix.lang, ix.stagedFrom.lang)
 	for _, small := range []*[]Entry{&ix.answers, &ix.rules, &ix.functional, &ix.inertial, &ix.predSameAs, &ix.attacks, &ix.standing, &ix.ratify} {
 		if slices.ContainsFunc(*small, func(e Entry) bool { return e.Staged }) {
 			c := slices.Clone(*small)
@@ -179,6 +190,5 @@ func (w *World) settledIndex() *index {
 			*small = c
 		}
 	}
-	ix.byID = ix.byID.with(moved)
 	return &ix
 }

@@ -272,6 +272,8 @@ func TestSettle(t *testing.T) {
 	if sw.Entities()[0].Staged || !w.Entities()[0].Staged {
 		t.Fatal("settling did not commit the entities, or changed the world it settled")
 	}
+	checkKindRefs(t, w.ix, true)
+	checkKindRefs(t, sw.ix, false)
 	X := objects.Var("X")
 	rule := func(neg bool) *objects.Rule {
 		return &objects.Rule{Name: "dup", Head: objects.Atom{Pred: "h", Args: []objects.Term{X}},
@@ -321,5 +323,24 @@ func TestAdvanceIsIncremental(t *testing.T) {
 	// A removal of a committed object compiles.
 	if _, incremental, err := nw.Advance(nil, []objects.ID{add[0].ID}); err != nil || incremental {
 		t.Fatalf("a removal advanced incrementally (%v, %v)", incremental, err)
+	}
+}
+
+// checkKindRefs checks that every entry the big kinds' vectors point to is
+// the one the id index holds, with the staged flag want.
+func checkKindRefs(t *testing.T, ix *index, want bool) {
+	t.Helper()
+	n := 0
+	for _, v := range []pvec[*Entry]{ix.facts, ix.relations, ix.befores, ix.states, ix.sameAs, ix.lang} {
+		for p := range v.all() {
+			q, ok := ix.byID.get(p.ID)
+			if !ok || *p != *q || p.Staged != want {
+				t.Fatalf("kind vector entry %s: staged %v, index %v (found %v), want staged %v", p.ID.String()[:12], p.Staged, q, ok, want)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no entries in the big kinds")
 	}
 }

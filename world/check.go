@@ -282,7 +282,7 @@ func (w *World) knownIDs() []string {
 }
 
 // checkIdentity runs the stage-time identity checks of DLI section 3.12.
-func (w *World) checkIdentity() { w.checkIdentityOf(w.ix.sameAs.all()) }
+func (w *World) checkIdentity() { w.checkIdentityOf(each(w.ix.sameAs)) }
 
 // checkIdentityOf runs them over some of the same-as claims.
 func (w *World) checkIdentityOf(claims iter.Seq[Entry]) {

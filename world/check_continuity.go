@@ -28,7 +28,7 @@ func (w *World) checkChronology() {
 		for _, ev := range scc {
 			in[ev] = true
 		}
-		for e := range w.ix.befores.all() {
+		for e := range each(w.ix.befores) {
 			b := e.Object.(*objects.Before)
 			if in[b.Earlier] && in[b.Later] {
 				f.Citations = append(f.Citations, e.ID.String())

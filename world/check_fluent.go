@@ -28,7 +28,7 @@ func (w *World) checkFluents() {
 	preds, ents := w.predicateReps(), w.entityReps()
 	order, props := w.certainOrder(), w.properties()
 	slots := map[fdKey][]slotState{}
-	for e := range w.ix.states.all() {
+	for e := range each(w.ix.states) {
 		s := e.Object.(*objects.State)
 		rep := repOf(preds, s.Key)
 		if !inertial[rep] {

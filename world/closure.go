@@ -109,7 +109,7 @@ func (w *World) buildClosure() *idClosure {
 		return n
 	}
 	pairs := map[[2]int32]int32{}
-	for e := range w.ix.sameAs.all() {
+	for e := range each(w.ix.sameAs) {
 		args, ok := w.sameAsAtom(e)
 		if !ok {
 			continue

@@ -53,7 +53,7 @@ func (a GraphAttack) Defeats() bool { return a.AttackerLabel == datalog.In }
 func (w *World) Graph() Graph {
 	var g Graph
 	for id, e := range w.ix.entities {
-		g.Entities = append(g.Entities, GraphEntity{ID: id, Kind: string(e.obj.Kind), Name: e.obj.Name, Grade: w.ClaimGrade(e.id)})
+		g.Entities = append(g.Entities, GraphEntity{ID: id, Kind: string(e.obj.Kind), Name: e.obj.Name, Grade: w.ClaimGrade(e.id())})
 	}
 	sort.Slice(g.Entities, func(i, j int) bool { return g.Entities[i].ID < g.Entities[j].ID })
 	for d := range w.ix.decisions {
@@ -68,11 +68,11 @@ func (w *World) Graph() Graph {
 // graphEdges lists the live binary lore atoms between entities.
 func (w *World) graphEdges() []GraphEdge {
 	stated := map[[3]string]bool{}
-	for e := range w.ix.relations.all() {
+	for e := range each(w.ix.relations) {
 		r := e.Object.(*objects.Relation)
 		stated[[3]string{r.Relation, r.From, r.To}] = true
 	}
-	for e := range w.ix.facts.all() {
+	for e := range each(w.ix.facts) {
 		f := e.Object.(*objects.Fact)
 		stated[[3]string{f.Key, f.Entity, f.Value}] = true
 	}

@@ -6,26 +6,40 @@
 package world
 
 import (
+	"bytes"
+	"encoding/binary"
 	"iter"
 	"math/bits"
 
 	"github.com/deloreis/deloreis/objects"
 )
 
-// idIndex finds entries by id. The zero value is empty; an idIndex never
-// changes once built.
+// idIndex finds entries by id: those of a compile in its sorted entries
+// themselves (base: searched, so nothing is stored per entry — the trie
+// held them at 29 B each, DL-0315), the ones staged or advanced since in a
+// trie over them. The zero value is empty; an idIndex never changes once
+// built.
 type idIndex struct {
-	root *idNode
-	n    int
+	base  pvec[Entry] // its first nBase elements are in id order, each id once
+	nBase int
+	root  *idNode // entries added since (and tombstones of base entries removed)
+	n     int
 }
 
 // idNode is one level of the trie: a bitmap of the occupied slots and
-// their children, each an *idNode or an *Entry, in slot order. A leaf is
-// the entry itself, whose ID is the key: no leaf object per entry (48 B
+// their children, each an *idNode, an *Entry or a tombstone (an
+// *objects.ID: a base entry that is gone), in slot order. A leaf is the
+// entry itself, whose ID is the key: no leaf object per entry (48 B
 // each, a tenth of a compiled world's heap per object, DL-0310).
 type idNode struct {
 	bitmap uint32
 	kids   []any
+}
+
+// baseIndex is an index of the first n entries of v, which are in id
+// order without repeats; it shares v's storage.
+func baseIndex(v pvec[Entry], n int) idIndex {
+	return idIndex{base: v, nBase: n, n: n}
 }
 
 // slot is the 5-bit chunk of id at a depth.
@@ -45,56 +59,128 @@ func (n *idNode) pos(s uint32) (int, bool) {
 }
 
 func (x idIndex) get(id objects.ID) (*Entry, bool) {
+	switch k := x.lookup(id).(type) {
+	case *Entry:
+		return k, true
+	case *objects.ID:
+		return nil, false // removed from the base
+	}
+	return x.search(id)
+}
+
+// lookup is what the trie holds for id: an *Entry, a tombstone or nil.
+func (x idIndex) lookup(id objects.ID) any {
 	n := x.root
 	for depth := 0; n != nil; depth++ {
 		p, ok := n.pos(slot(id, depth))
 		if !ok {
-			return nil, false
+			return nil
 		}
 		switch k := n.kids[p].(type) {
 		case *Entry:
 			if k.ID == id {
-				return k, true
+				return k
 			}
-			return nil, false
+			return nil
+		case *objects.ID:
+			if *k == id {
+				return k
+			}
+			return nil
 		case *idNode:
 			n = k
 		}
 	}
+	return nil
+}
+
+// search finds id in the base. Ids are hashes, spread evenly, so the
+// position is guessed from the leading bytes of the id and of the bounds
+// (interpolation), with a bisection every other step so that no input
+// takes more than twice a binary search's probes.
+func (x idIndex) search(id objects.ID) (*Entry, bool) {
+	lo, hi := 0, x.nBase // the answer is in [lo, hi)
+	klo, khi := uint64(0), ^uint64(0)
+	key := binary.BigEndian.Uint64(id[:8])
+	for step := 0; lo < hi; step++ {
+		mid := lo + (hi-lo)/2
+		if step%2 == 0 && key >= klo && key <= khi {
+			mid = lo + interp(key-klo, khi-klo, hi-lo)
+		}
+		e := x.base.ptr(mid)
+		switch c := bytes.Compare(e.ID[:], id[:]); {
+		case c == 0:
+			return e, true
+		case c < 0:
+			lo, klo = mid+1, binary.BigEndian.Uint64(e.ID[:8])
+		default:
+			hi, khi = mid, binary.BigEndian.Uint64(e.ID[:8])
+		}
+	}
 	return nil, false
+}
+
+// interp is d/(span+1) of width, in [0, width): where a key d above the
+// lower bound falls among width elements spread over span+1 keys.
+func interp(d, span uint64, width int) int {
+	hi, lo := bits.Mul64(d, uint64(width))
+	q := hi // span+1 = 2^64
+	if span != ^uint64(0) {
+		q, _ = bits.Div64(hi, lo, span+1) // hi < span+1, as d <= span
+	}
+	return min(int(q), width-1)
 }
 
 // with returns an index that also holds es (replacing entries of the
 // same id); x is unchanged.
 func (x idIndex) with(es []*Entry) idIndex {
 	for _, e := range es {
-		var added bool
-		x.root, added = insertID(x.root, 0, e)
-		if added {
+		if _, had := x.get(e.ID); !had {
 			x.n++
 		}
+		x.root = insertID(x.root, 0, e)
 	}
 	return x
 }
 
-// without returns an index that no longer holds ids; x is unchanged.
+// without returns an index that no longer holds ids; x is unchanged. A
+// base entry is shadowed by a tombstone, the base being shared.
 func (x idIndex) without(ids []objects.ID) idIndex {
 	for _, id := range ids {
-		var removed bool
-		x.root, removed = deleteID(x.root, 0, id)
-		if removed {
-			x.n--
+		if _, had := x.get(id); !had {
+			continue
+		}
+		x.n--
+		if _, inBase := x.search(id); inBase {
+			tomb := id
+			x.root = insertID(x.root, 0, &tomb)
+		} else {
+			x.root, _ = deleteID(x.root, 0, id)
 		}
 	}
 	return x
 }
 
-// insertID returns a copy of n with leaf in it, and whether it is new.
-func insertID(n *idNode, depth int, leaf *Entry) (*idNode, bool) {
-	if n == nil {
-		return &idNode{bitmap: 1 << slot(leaf.ID, depth), kids: []any{leaf}}, true
+// leafID is the id of a trie leaf (an *Entry or a tombstone); ok is false
+// for a node.
+func leafID(k any) (id objects.ID, ok bool) {
+	switch k := k.(type) {
+	case *Entry:
+		return k.ID, true
+	case *objects.ID:
+		return *k, true
 	}
-	s := slot(leaf.ID, depth)
+	return id, false
+}
+
+// insertID returns a copy of n with leaf (an *Entry or a tombstone) in
+// it, replacing the leaf of the same id.
+func insertID(n *idNode, depth int, leaf any) *idNode {
+	id, _ := leafID(leaf)
+	if n == nil {
+		return &idNode{bitmap: 1 << slot(id, depth), kids: []any{leaf}}
+	}
+	s := slot(id, depth)
 	p, ok := n.pos(s)
 	c := &idNode{bitmap: n.bitmap}
 	if !ok {
@@ -103,29 +189,23 @@ func insertID(n *idNode, depth int, leaf *Entry) (*idNode, bool) {
 		copy(c.kids, n.kids[:p])
 		c.kids[p] = leaf
 		copy(c.kids[p+1:], n.kids[p:])
-		return c, true
+		return c
 	}
 	c.kids = append([]any(nil), n.kids...)
-	switch k := n.kids[p].(type) {
-	case *Entry:
-		if k.ID == leaf.ID {
-			c.kids[p] = leaf
-			return c, false
-		}
-		sub, _ := insertID(nil, depth+1, k)
-		sub, _ = insertID(sub, depth+1, leaf)
-		c.kids[p] = sub
-		return c, true
-	case *idNode:
-		sub, added := insertID(k, depth+1, leaf)
-		c.kids[p] = sub
-		return c, added
+	if sub, isNode := n.kids[p].(*idNode); isNode {
+		c.kids[p] = insertID(sub, depth+1, leaf)
+		return c
 	}
-	return c, false
+	if kid, _ := leafID(n.kids[p]); kid == id {
+		c.kids[p] = leaf
+		return c
+	}
+	c.kids[p] = insertID(insertID(nil, depth+1, n.kids[p]), depth+1, leaf)
+	return c
 }
 
-// deleteID returns a copy of n without id (nil when it empties), and
-// whether id was there.
+// deleteID returns a copy of n without the leaf of id (nil when it
+// empties), and whether it was there.
 func deleteID(n *idNode, depth int, id objects.ID) (*idNode, bool) {
 	if n == nil {
 		return nil, false
@@ -136,24 +216,19 @@ func deleteID(n *idNode, depth int, id objects.ID) (*idNode, bool) {
 		return n, false
 	}
 	var repl any
-	switch k := n.kids[p].(type) {
-	case *Entry:
-		if k.ID != id {
-			return n, false
-		}
-	case *idNode:
-		sub, removed := deleteID(k, depth+1, id)
+	if sub, isNode := n.kids[p].(*idNode); isNode {
+		sub, removed := deleteID(sub, depth+1, id)
 		if !removed {
 			return n, false
 		}
 		if sub != nil {
 			repl = sub
-			if len(sub.kids) == 1 {
-				if l, isLeaf := sub.kids[0].(*Entry); isLeaf {
-					repl = l // a lone leaf moves up
-				}
+			if _, isLeaf := leafID(sub.kids[0]); isLeaf && len(sub.kids) == 1 {
+				repl = sub.kids[0] // a lone leaf moves up
 			}
 		}
+	} else if kid, _ := leafID(n.kids[p]); kid != id {
+		return n, false
 	}
 	c := &idNode{bitmap: n.bitmap}
 	if repl != nil {
@@ -170,66 +245,53 @@ func deleteID(n *idNode, depth int, id objects.ID) (*idNode, bool) {
 	return c, true
 }
 
-// each yields every entry, in the order of the ids' bits.
+// each yields every entry, in id order: the base's and the trie's merged,
+// a base entry the trie holds (replaced or removed) left to the trie.
 func (x idIndex) each() iter.Seq2[objects.ID, *Entry] {
 	return func(yield func(objects.ID, *Entry) bool) {
-		eachID(x.root, yield)
+		i := 0
+		// flush yields the base entries before upto (all, when nil).
+		flush := func(upto *objects.ID) bool {
+			for ; i < x.nBase; i++ {
+				e := x.base.ptr(i)
+				if upto != nil && bytes.Compare(e.ID[:], upto[:]) >= 0 {
+					return true
+				}
+				if x.root != nil && x.lookup(e.ID) != nil {
+					continue
+				}
+				if !yield(e.ID, e) {
+					return false
+				}
+			}
+			return true
+		}
+		if eachLeaf(x.root, func(k any) bool {
+			id, _ := leafID(k)
+			if !flush(&id) {
+				return false
+			}
+			e, isEntry := k.(*Entry)
+			return !isEntry || yield(e.ID, e)
+		}) {
+			flush(nil)
+		}
 	}
 }
 
-func eachID(n *idNode, yield func(objects.ID, *Entry) bool) bool {
+// eachLeaf calls f on the leaves under n in id order; false when f stopped it.
+func eachLeaf(n *idNode, f func(any) bool) bool {
 	if n == nil {
 		return true
 	}
 	for _, k := range n.kids {
-		switch k := k.(type) {
-		case *Entry:
-			if !yield(k.ID, k) {
+		if sub, isNode := k.(*idNode); isNode {
+			if !eachLeaf(sub, f) {
 				return false
 			}
-		case *idNode:
-			if !eachID(k, yield) {
-				return false
-			}
+		} else if !f(k) {
+			return false
 		}
 	}
 	return true
-}
-
-// buildIDIndex builds an index of fresh entries in place: the nodes are
-// new, so nothing is copied. Each entry is filed under its own ID.
-func buildIDIndex(m map[objects.ID]*Entry) idIndex {
-	x := idIndex{n: len(m)}
-	for _, e := range m {
-		x.root = insertFresh(x.root, 0, e)
-	}
-	return x
-}
-
-// insertFresh inserts leaf into n, changing n: for nodes no index shares.
-func insertFresh(n *idNode, depth int, leaf *Entry) *idNode {
-	if n == nil {
-		return &idNode{bitmap: 1 << slot(leaf.ID, depth), kids: []any{leaf}}
-	}
-	s := slot(leaf.ID, depth)
-	p, ok := n.pos(s)
-	if !ok {
-		n.bitmap |= 1 << s
-		n.kids = append(n.kids, nil)
-		copy(n.kids[p+1:], n.kids[p:])
-		n.kids[p] = leaf
-		return n
-	}
-	switch k := n.kids[p].(type) {
-	case *Entry:
-		if k.ID == leaf.ID {
-			n.kids[p] = leaf
-			return n
-		}
-		sub := insertFresh(nil, depth+1, k)
-		n.kids[p] = insertFresh(sub, depth+1, leaf)
-	case *idNode:
-		n.kids[p] = insertFresh(k, depth+1, leaf)
-	}
-	return n
 }

@@ -7,6 +7,7 @@ package world
 
 import (
 	"bytes"
+	"iter"
 	"slices"
 	"sort"
 
@@ -21,10 +22,19 @@ type Entry struct {
 	Staged bool
 }
 
-// named is a declared name with the entry that declared it.
+// named is a declared name with the entry that declared it (in the
+// entries' storage: a pointer, not a copy of its 32-byte id).
 type named[T any] struct {
 	obj T
-	id  objects.ID
+	at  *Entry
+}
+
+// id is the id of the declaring entry; the zero ID for the zero named.
+func (n named[T]) id() objects.ID {
+	if n.at == nil {
+		return objects.ID{}
+	}
+	return n.at.ID
 }
 
 // index holds a scope's objects by kind.
@@ -38,27 +48,40 @@ type index struct {
 	questions map[string]named[*objects.Question]
 	optionOf  map[string]string // option id → question id
 
-	// The big kinds, which staging appends to.
-	facts     pvec[Entry] // *objects.Fact
-	relations pvec[Entry] // *objects.Relation
-	befores   pvec[Entry] // *objects.Before
-	states    pvec[Entry] // *objects.State
-	answers   []Entry     // the facts that answer a question (DL-0019)
+	// The big kinds, which staging appends to. They hold pointers to the
+	// entries' own storage (an entry never moves or changes there), not
+	// copies: a copy of each was 56 B per object (DL-0315).
+	facts     pvec[*Entry] // *objects.Fact
+	relations pvec[*Entry] // *objects.Relation
+	befores   pvec[*Entry] // *objects.Before
+	states    pvec[*Entry] // *objects.State
+	answers   []Entry      // the facts that answer a question (DL-0019)
 
 	// Where the staged entries begin in entries and in each big kind: the
 	// committed ones come first, so that a discard rebuilds only the tail.
 	stagedFrom marks
 
 	// The small kinds; staging one of these recompiles the world.
-	rules      []Entry     // *objects.Rule
-	functional []Entry     // *objects.Functional
-	inertial   []Entry     // *objects.Inertial
-	sameAs     pvec[Entry] // *objects.SameAs: as many as facts, at scale
-	predSameAs []Entry     // *objects.PredicateSameAs
-	attacks    []Entry     // *objects.Attack
-	standing   []Entry     // *objects.Standing
-	ratify     []Entry     // *objects.Ratify
-	lang       pvec[Entry] // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
+	rules      []Entry      // *objects.Rule
+	functional []Entry      // *objects.Functional
+	inertial   []Entry      // *objects.Inertial
+	sameAs     pvec[*Entry] // *objects.SameAs: as many as facts, at scale
+	predSameAs []Entry      // *objects.PredicateSameAs
+	attacks    []Entry      // *objects.Attack
+	standing   []Entry      // *objects.Standing
+	ratify     []Entry      // *objects.Ratify
+	lang       pvec[*Entry] // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
+}
+
+// each yields the entries v points to.
+func each(v pvec[*Entry]) iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for e := range v.all() {
+			if !yield(*e) {
+				return
+			}
+		}
+	}
 }
 
 // marks are the lengths of the committed prefixes of an index's vectors.
@@ -85,37 +108,40 @@ func newIndex(entries []Entry) *index {
 		}
 		deduped = append(deduped, e)
 	}
-	// Committed entries first (each part still in id order).
-	kept := make([]Entry, 0, len(deduped))
-	for _, staged := range []bool{false, true} {
-		for _, e := range deduped {
-			if e.Staged == staged {
-				kept = append(kept, e)
+	// Committed entries first (each part still in id order); a compile
+	// of committed objects only, the usual one, needs no third copy.
+	kept := deduped
+	if slices.ContainsFunc(deduped, func(e Entry) bool { return e.Staged }) {
+		kept = make([]Entry, 0, len(deduped))
+		for _, staged := range []bool{false, true} {
+			for _, e := range deduped {
+				if e.Staged == staged {
+					kept = append(kept, e)
+				}
 			}
 		}
 	}
 	ix.entries = ix.entries.append(kept...)
-	byID := make(map[objects.ID]*Entry, len(kept))
-	big := map[objects.Type][]Entry{}
-	var lang []Entry
+	big := map[objects.Type][]*Entry{}
+	var lang []*Entry
 	for chunk := range ix.entries.leafSlices() {
 		for i := range chunk {
-			byID[chunk[i].ID] = &chunk[i]
-			switch t := chunk[i].Object.Type(); t {
+			e := &chunk[i]
+			switch t := e.Object.Type(); t {
 			case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
-				big[t] = append(big[t], chunk[i]) // filed in bulk below
+				big[t] = append(big[t], e) // filed in bulk below
 			case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
-				lang = append(lang, chunk[i]) // likewise (language.go)
+				lang = append(lang, e) // likewise (language.go)
 			default:
-				ix.file(chunk[i])
+				ix.file(e)
 			}
 		}
 	}
-	committed := func(es []Entry) int {
+	committed := func(es []*Entry) int {
 		return sort.Search(len(es), func(i int) bool { return es[i].Staged })
 	}
 	ix.stagedFrom = marks{
-		entries:   committed(kept),
+		entries:   sort.Search(len(kept), func(i int) bool { return kept[i].Staged }),
 		facts:     committed(big[objects.TypeFact]),
 		relations: committed(big[objects.TypeRelation]),
 		befores:   committed(big[objects.TypeBefore]),
@@ -131,10 +157,17 @@ func newIndex(entries []Entry) *index {
 	ix.sameAs = ix.sameAs.append(big[objects.TypeSameAs]...)
 	for _, e := range big[objects.TypeFact] {
 		if e.Object.(*objects.Fact).Key == answerKey {
-			ix.answers = append(ix.answers, e)
+			ix.answers = append(ix.answers, *e)
 		}
 	}
-	ix.byID = buildIDIndex(byID)
+	// The committed entries are the base of the id index, in the order
+	// they are in; the staged ones go into its trie.
+	ix.byID = baseIndex(ix.entries, ix.stagedFrom.entries)
+	var staged []*Entry
+	for i := ix.stagedFrom.entries; i < ix.entries.n; i++ {
+		staged = append(staged, ix.entries.ptr(i))
+	}
+	ix.byID = ix.byID.with(staged)
 	return ix
 }
 
@@ -149,42 +182,44 @@ func lessID(a, b objects.ID) bool {
 
 // file puts one entry under its kind. Entries arrive in id order when the
 // index is built, and later when staged, so "the smallest id wins" is
-// decided explicitly, never by arrival.
-func (ix *index) file(e Entry) {
+// decided explicitly, never by arrival. p lives in ix.entries' storage:
+// the big kinds keep it.
+func (ix *index) file(p *Entry) {
+	e := *p
 	switch o := e.Object.(type) {
 	case *objects.Entity:
-		if cur, ok := ix.entities[o.Ident]; !ok || lessID(e.ID, cur.id) {
-			ix.entities[o.Ident] = named[*objects.Entity]{o, e.ID}
+		if cur, ok := ix.entities[o.Ident]; !ok || lessID(e.ID, cur.id()) {
+			ix.entities[o.Ident] = named[*objects.Entity]{o, p}
 		}
 	case *objects.Event:
-		if cur, ok := ix.events[o.Ident]; !ok || lessID(e.ID, cur.id) {
-			ix.events[o.Ident] = named[*objects.Event]{o, e.ID}
+		if cur, ok := ix.events[o.Ident]; !ok || lessID(e.ID, cur.id()) {
+			ix.events[o.Ident] = named[*objects.Event]{o, p}
 		}
 	case *objects.Decision:
-		if cur, ok := ix.decisions[o.Ident]; !ok || lessID(e.ID, cur.id) {
-			ix.decisions[o.Ident] = named[*objects.Decision]{o, e.ID}
+		if cur, ok := ix.decisions[o.Ident]; !ok || lessID(e.ID, cur.id()) {
+			ix.decisions[o.Ident] = named[*objects.Decision]{o, p}
 		}
 	case *objects.Question:
 		// A question grows by new versions as options are added; the one
 		// with the most options is the current one.
 		cur, ok := ix.questions[o.Ident]
-		if !ok || len(o.Options) > len(cur.obj.Options) || len(o.Options) == len(cur.obj.Options) && lessID(e.ID, cur.id) {
-			ix.questions[o.Ident] = named[*objects.Question]{o, e.ID}
+		if !ok || len(o.Options) > len(cur.obj.Options) || len(o.Options) == len(cur.obj.Options) && lessID(e.ID, cur.id()) {
+			ix.questions[o.Ident] = named[*objects.Question]{o, p}
 		}
 		for _, opt := range o.Options {
 			ix.optionOf[opt.Ident] = o.Ident
 		}
 	case *objects.Fact:
-		ix.facts = ix.facts.append(e)
+		ix.facts = ix.facts.append(p)
 		if o.Key == answerKey {
 			ix.answers = append(ix.answers[:len(ix.answers):len(ix.answers)], e)
 		}
 	case *objects.Relation:
-		ix.relations = ix.relations.append(e)
+		ix.relations = ix.relations.append(p)
 	case *objects.Before:
-		ix.befores = ix.befores.append(e)
+		ix.befores = ix.befores.append(p)
 	case *objects.State:
-		ix.states = ix.states.append(e)
+		ix.states = ix.states.append(p)
 	case *objects.Rule:
 		ix.rules = append(ix.rules, e)
 	case *objects.Functional:
@@ -192,7 +227,7 @@ func (ix *index) file(e Entry) {
 	case *objects.Inertial:
 		ix.inertial = append(ix.inertial, e)
 	case *objects.SameAs:
-		ix.sameAs = ix.sameAs.append(e)
+		ix.sameAs = ix.sameAs.append(p)
 	case *objects.PredicateSameAs:
 		ix.predSameAs = append(ix.predSameAs, e)
 	case *objects.Attack:
@@ -202,7 +237,7 @@ func (ix *index) file(e Entry) {
 	case *objects.Ratify:
 		ix.ratify = append(ix.ratify, e)
 	case *objects.Dialect, *objects.Word, *objects.Name, *objects.Derivation, *objects.LedgerEntry:
-		ix.lang = ix.lang.append(e)
+		ix.lang = ix.lang.append(p)
 	}
 }
 
@@ -248,9 +283,9 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	}
 	ptrs := make([]*Entry, len(fresh))
 	for i := range fresh {
-		ptrs[i] = &fresh[i]
+		ptrs[i] = n.entries.ptr(ix.entries.n + i)
 	}
-	n.fileAll(fresh)
+	n.fileAll(ptrs)
 	n.byID = ix.byID.with(ptrs)
 	return &n, fresh
 }
@@ -259,9 +294,9 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 // their vectors once per kind: one append per entry would copy the
 // vector's chunk list and last chunk each time (a commit of thousands of
 // facts advanced at once, DL-0280).
-func (ix *index) fileAll(es []Entry) {
-	big := map[objects.Type][]Entry{}
-	var lang []Entry // in arrival order, as file keeps it
+func (ix *index) fileAll(es []*Entry) {
+	big := map[objects.Type][]*Entry{}
+	var lang []*Entry // in arrival order, as file keeps it
 	for _, e := range es {
 		switch t := e.Object.Type(); t {
 		case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
@@ -274,7 +309,7 @@ func (ix *index) fileAll(es []Entry) {
 	}
 	for _, e := range big[objects.TypeFact] {
 		if e.Object.(*objects.Fact).Key == answerKey {
-			ix.answers = append(ix.answers[:len(ix.answers):len(ix.answers)], e)
+			ix.answers = append(ix.answers[:len(ix.answers):len(ix.answers)], *e)
 		}
 	}
 	ix.facts = ix.facts.append(big[objects.TypeFact]...)
@@ -312,13 +347,14 @@ func (ix *index) discard(ids []objects.ID) (n *index, gone []Entry, ok bool) {
 		return &c, nil, true
 	}
 	keep := func(e Entry) bool { return !drop[e.ID] }
+	keepRef := func(e *Entry) bool { return !drop[e.ID] }
 	c.entries = ix.entries.filterTail(ix.stagedFrom.entries, keep)
-	c.facts = ix.facts.filterTail(ix.stagedFrom.facts, keep)
-	c.relations = ix.relations.filterTail(ix.stagedFrom.relations, keep)
-	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keep)
-	c.states = ix.states.filterTail(ix.stagedFrom.states, keep)
-	c.sameAs = ix.sameAs.filterTail(ix.stagedFrom.sameAs, keep)
-	c.lang = ix.lang.filterTail(ix.stagedFrom.lang, keep)
+	c.facts = ix.facts.filterTail(ix.stagedFrom.facts, keepRef)
+	c.relations = ix.relations.filterTail(ix.stagedFrom.relations, keepRef)
+	c.befores = ix.befores.filterTail(ix.stagedFrom.befores, keepRef)
+	c.states = ix.states.filterTail(ix.stagedFrom.states, keepRef)
+	c.sameAs = ix.sameAs.filterTail(ix.stagedFrom.sameAs, keepRef)
+	c.lang = ix.lang.filterTail(ix.stagedFrom.lang, keepRef)
 	for _, small := range []*[]Entry{&c.rules, &c.predSameAs, &c.functional, &c.inertial, &c.standing, &c.ratify, &c.attacks, &c.answers} {
 		*small = slices.DeleteFunc(slices.Clone(*small), func(e Entry) bool { return drop[e.ID] })
 	}
@@ -352,7 +388,7 @@ func (ix *index) forgetNamed(gone []Entry) {
 	ix.entities = without(ix.entities, idents[objects.TypeEntity])
 	ix.events = without(ix.events, idents[objects.TypeEvent])
 	ix.decisions = without(ix.decisions, idents[objects.TypeDecision])
-	for e := range ix.entries.all() {
+	for e := range ix.entries.ptrs() {
 		if id, ok := namedIdent(e.Object); ok && idents[e.Object.Type()][id] {
 			ix.file(e)
 		}
@@ -401,7 +437,7 @@ func (ix *index) forgetQuestions(gone []Entry) {
 	for id := range idents {
 		delete(ix.questions, id)
 	}
-	for e := range ix.entries.all() {
+	for e := range ix.entries.ptrs() {
 		q, ok := e.Object.(*objects.Question)
 		if !ok {
 			continue

@@ -27,9 +27,9 @@ type EntityInfo struct {
 func (w *World) Entities() []EntityInfo {
 	out := make([]EntityInfo, 0, len(w.ix.entities))
 	for id, n := range w.ix.entities {
-		e, _ := w.ix.byID.get(n.id)
+		e, _ := w.ix.byID.get(n.id())
 		out = append(out, EntityInfo{ID: id, Kind: string(n.obj.Kind), Name: n.obj.Name,
-			Grade: w.ClaimGrade(n.id), Staged: e != nil && e.Staged, Claim: n.id.String()})
+			Grade: w.ClaimGrade(n.id()), Staged: e != nil && e.Staged, Claim: n.id().String()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
@@ -54,8 +54,8 @@ func (w *World) Questions() []QuestionInfo {
 	}
 	out := make([]QuestionInfo, 0, len(w.ix.questions))
 	for id, q := range w.ix.questions {
-		e, _ := w.ix.byID.get(q.id)
-		out = append(out, QuestionInfo{Question: q.obj, Claim: q.id, Staged: e != nil && e.Staged, Answer: answers[id]})
+		e, _ := w.ix.byID.get(q.id())
+		out = append(out, QuestionInfo{Question: q.obj, Claim: q.id(), Staged: e != nil && e.Staged, Answer: answers[id]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Question.Ident < out[j].Question.Ident })
 	return out

@@ -127,7 +127,7 @@ func (w *World) dialectTable() map[string]*objects.Dialect {
 		out[d.Ident] = d
 	}
 	won := map[string]objects.ID{}
-	for e := range w.ix.lang.all() {
+	for e := range each(w.ix.lang) {
 		d, ok := e.Object.(*objects.Dialect)
 		if !ok {
 			continue
@@ -147,7 +147,7 @@ type wordKey struct{ dialect, form string }
 // checkNames runs the oracle over every name and word.
 func (w *World) checkNames() {
 	dialects := w.dialectTable()
-	for e := range w.ix.lang.all() {
+	for e := range each(w.ix.lang) {
 		w.vetEntry(e, dialects)
 	}
 }
@@ -166,7 +166,7 @@ func (w *World) vetEntry(e Entry, dialects map[string]*objects.Dialect) {
 // derivations do not cycle.
 func (w *World) checkLanguage() {
 	lexicon := map[wordKey]bool{}
-	for e := range w.ix.lang.all() {
+	for e := range each(w.ix.lang) {
 		if x, ok := e.Object.(*objects.Word); ok {
 			lexicon[wordKey{x.Dialect, x.Form}] = true
 		}
@@ -180,7 +180,7 @@ func (w *World) checkLanguage() {
 	}
 	derives := map[wordKey][]wordKey{}
 	var derivations []Entry
-	for e := range w.ix.lang.all() {
+	for e := range each(w.ix.lang) {
 		switch x := e.Object.(type) {
 		case *objects.Name:
 			for _, form := range x.Words {
@@ -322,7 +322,7 @@ func (w *World) checkLedger() {
 		cites []string
 	}
 	accounts := map[accountKey]*tally{}
-	for e := range w.ix.lang.all() {
+	for e := range each(w.ix.lang) {
 		x, ok := e.Object.(*objects.LedgerEntry)
 		if !ok {
 			continue

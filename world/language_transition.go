@@ -23,7 +23,7 @@ type OpenValue struct {
 // over the states).
 func (w *World) OpenValues(entity, key string) []OpenValue {
 	var out []OpenValue
-	for e := range w.ix.states.all() {
+	for e := range each(w.ix.states) {
 		s := e.Object.(*objects.State)
 		if s.Entity != entity || s.Key != key || s.Since == "" || s.Until != "" || w.ClaimGrade(e.ID) == datalog.Dead {
 			continue
@@ -44,7 +44,7 @@ func (w *World) OpenValues(entity, key string) []OpenValue {
 // continuity check reads.
 func (w *World) Precedes(a, b string) bool {
 	next := map[string][]string{}
-	for e := range w.ix.befores.all() {
+	for e := range each(w.ix.befores) {
 		x := e.Object.(*objects.Before)
 		if w.ClaimGrade(e.ID) == datalog.Certain {
 			next[x.Earlier] = append(next[x.Earlier], x.Later)

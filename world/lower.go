@@ -49,7 +49,7 @@ func (w *World) lower() (*datalog.Program, error) {
 		for _, opt := range q.Options {
 			if opt.Implies != nil {
 				if err := p.AddFact(opt.Implies.Pred, opt.Implies.Args, datalog.VarPoly(optionVar(opt.Ident))); err != nil {
-					if !w.arityConflict(err, opt.Implies.Pred, len(opt.Implies.Args), w.ix.questions[q.Ident].id) {
+					if !w.arityConflict(err, opt.Implies.Pred, len(opt.Implies.Args), w.ix.questions[q.Ident].id()) {
 						return nil, err
 					}
 					continue
@@ -148,7 +148,7 @@ func toAtom(a objects.Atom) datalog.Atom {
 // un-merges. Every other predicate is closed when it is read (closure.go).
 func (w *World) lowerIdentity(p *datalog.Program) error {
 	n := 0
-	for e := range w.ix.sameAs.all() {
+	for e := range each(w.ix.sameAs) {
 		args, ok := w.sameAsAtom(e)
 		if !ok {
 			continue

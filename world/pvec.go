@@ -271,3 +271,16 @@ func (v pvec[T]) all() iter.Seq[T] {
 		}
 	}
 }
+
+// ptrs yields where each element lives, in order (it never moves).
+func (v pvec[T]) ptrs() iter.Seq[*T] {
+	return func(yield func(*T) bool) {
+		for s := range v.leafSlices() {
+			for i := range s {
+				if !yield(&s[i]) {
+					return
+				}
+			}
+		}
+	}
+}

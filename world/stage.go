@@ -367,11 +367,11 @@ func (nw *World) identityRulesStale(prog *datalog.Program, ar arities) bool {
 // refused now, or the other way round. ok is false when its atom is not
 // where it was, or the last one goes while the identity rules are in the
 // program (they would leave it); identityRulesStale judges a first one.
-func (nw *World) reidentify(prog *datalog.Program, changed map[string]bool, w *World, named map[string]bool, claims pvec[Entry]) bool {
+func (nw *World) reidentify(prog *datalog.Program, changed map[string]bool, w *World, named map[string]bool, claims pvec[*Entry]) bool {
 	if len(named) == 0 {
 		return true
 	}
-	for e := range claims.all() {
+	for e := range each(claims) {
 		s := e.Object.(*objects.SameAs)
 		if !named[s.Left] && !named[s.Right] {
 			continue
@@ -417,7 +417,7 @@ func (nw *World) reimply(prog *datalog.Program, changed map[string]bool, w *Worl
 	for ident := range idents {
 		old, had := w.ix.questions[ident]
 		cur, has := nw.ix.questions[ident]
-		if had && has && old.id == cur.id {
+		if had && has && old.id() == cur.id() {
 			continue // an older version came or went: the current one stands
 		}
 		if had {

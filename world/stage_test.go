@@ -468,8 +468,11 @@ func TestDiscardQuestionVersion(t *testing.T) {
 // sharesIDIndex reports whether b keeps all but at most one of a's root
 // children as they are: one insert copies one path, not the trie.
 func sharesIDIndex(a, b idIndex) bool {
-	if a.root == nil || b.root == nil {
+	if a.nBase != b.nBase || a.base.root != b.base.root || a.base.tail != b.base.tail || b.root == nil {
 		return false
+	}
+	if a.root == nil {
+		return true // all of a is the shared base
 	}
 	kept := map[any]bool{}
 	for _, k := range b.root.kids {

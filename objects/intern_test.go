@@ -1,0 +1,90 @@
+package objects
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// TestDecodeInterns decodes facts that share keys, entities and a
+// decision set, and checks that the repeated members come back as one
+// string (one set) while the free text does not, that the values are
+// unchanged, and that appending to one object's shared set leaves the
+// others as they were.
+func TestDecodeInterns(t *testing.T) {
+	prov := Cited(CitedProvisional, "d-2", "d-1")
+	var got []*Fact
+	cache := new(internCache) // as one pooled decoder keeps it (Decode's pool may drop one)
+	for i := range 4 {
+		f := &Fact{Entity: "e-1", Key: "k", Value: fmt.Sprintf("v%d", i%2), Provenance: prov}
+		d := &decoder{data: mustCanonical(t, f), cache: cache}
+		d.path = d.stack[:0]
+		o, err := d.decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, o.(*Fact))
+	}
+	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+	for _, tc := range []struct {
+		name  string
+		a, b  string
+		share bool
+	}{
+		{"entity", got[0].Entity, got[3].Entity, true},
+		{"key", got[0].Key, got[3].Key, true},
+		{"decision", got[0].Provenance.Decisions[0], got[2].Provenance.Decisions[0], true},
+		{"free text", got[0].Value, got[2].Value, false},
+	} {
+		if tc.a != tc.b || same(tc.a, tc.b) != tc.share {
+			t.Errorf("%s: %q and %q shared %v, want %v", tc.name, tc.a, tc.b, same(tc.a, tc.b), tc.share)
+		}
+	}
+	if &got[0].Provenance.Decisions[0] != &got[1].Provenance.Decisions[0] {
+		t.Error("the decision set is not shared")
+	}
+	want := []string{"d-1", "d-2"}
+	for _, f := range got {
+		if fmt.Sprint(f.Provenance.Decisions) != fmt.Sprint(want) {
+			t.Fatalf("decisions %v, want %v", f.Provenance.Decisions, want)
+		}
+	}
+	grown := append(got[0].Provenance.Decisions, "d-3")
+	grown[0] = "x"
+	if got[1].Provenance.Decisions[0] != "d-1" {
+		t.Fatal("an append to one object's decisions changed another's")
+	}
+}
+
+// TestInternCache runs values through one cache, more distinct ones than
+// it has slots: every result equals its input, a set comes back with no
+// room to append in place, and a value looked up again at once is shared.
+func TestInternCache(t *testing.T) {
+	var c internCache
+	for i := range 5000 {
+		s := fmt.Sprintf("s-%d", i%3000)
+		got := c.intern([]byte(s))
+		if got != s || unsafe.StringData(c.intern([]byte(s))) != unsafe.StringData(got) {
+			t.Fatalf("intern(%q) = %q, or not shared", s, got)
+		}
+		set := []string{s, s + "x"}
+		if got := c.internSet(set); len(got) != 2 || got[0] != s || got[1] != s+"x" || cap(got) != 2 {
+			t.Fatalf("internSet(%q) = %q (cap %d)", set, got, cap(got))
+		}
+	}
+	long := []byte(strings.Repeat("x", maxInterned+1))
+	first, again := c.intern(long), c.intern(long)
+	if unsafe.StringData(first) == unsafe.StringData(again) {
+		t.Fatal("a value longer than maxInterned was cached")
+	}
+}
+
+func mustCanonical(t *testing.T, o Object) []byte {
+	t.Helper()
+	b, err := Canonical(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
