@@ -31,7 +31,7 @@ import "slices"
 // and continues as above.
 const (
 	hpageMin  = 8
-	hpageBits = 10
+	hpageBits = 9
 	hpageMax  = 1 << hpageBits
 	hmaxLD    = 22 // past this depth a page grows instead of splitting
 	hsegBits  = 16
