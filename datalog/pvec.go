@@ -24,7 +24,7 @@ const (
 	wideShift  = 7
 	segShift   = 16
 	segMask    = 1<<segShift - 1
-	chunkBytes = 2048
+	chunkBytes = 1024
 	minShift   = 4
 )
 
