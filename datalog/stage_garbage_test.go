@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,6 +137,55 @@ func BenchmarkStagedAddBytes(b *testing.B) {
 				}
 				b.ReportMetric(v, "B/add")
 			})
+		}
+	}
+}
+
+// TestDependentsReference: Dependents (marking passes) gives what a
+// breadth-first walk of the readers gives, for every predicate of the
+// big program's rules, alone and in pairs.
+func TestDependentsReference(t *testing.T) {
+	p := sizedProgram(t, 2000)
+	users := map[string][]string{}
+	var preds []string
+	for _, r := range bigRules {
+		rule := parseRule(r[0], r[1], One())
+		for _, l := range rule.Body {
+			users[l.Atom.Pred] = append(users[l.Atom.Pred], rule.Head.Pred)
+			preds = append(preds, l.Atom.Pred)
+		}
+		preds = append(preds, rule.Head.Pred)
+	}
+	slices.Sort(preds)
+	preds = slices.Compact(preds)
+	ref := func(start ...string) []string {
+		seen := map[string]bool{}
+		queue := slices.Clone(start)
+		for _, s := range start {
+			seen[s] = true
+		}
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			for _, u := range users[v] {
+				if !seen[u] {
+					seen[u] = true
+					queue = append(queue, u)
+				}
+			}
+		}
+		out := []string{}
+		for s := range seen {
+			out = append(out, s)
+		}
+		slices.Sort(out)
+		return out
+	}
+	for i, a := range preds {
+		for _, start := range [][]string{{a}, {a, preds[(i*7+3)%len(preds)]}} {
+			if got, want := p.Dependents(start...), ref(start...); !slices.Equal(got, want) {
+				t.Errorf("Dependents(%v) = %v, want %v", start, got, want)
+			}
 		}
 	}
 }
