@@ -46,14 +46,14 @@ const (
 // old copy as garbage: the peak memory of a big evaluation is its data,
 // not twice its data.
 type pvec[T any] struct {
-	tr     ptrie[pchunk[T]]
+	tr     ptrie[*pchunk[T]]
 	own    uint64 // the generation that owns segs (flat form)
 	stride int
 	shift  uint8
 	mask   uint32
 	isFlat bool
 	segs   [][]T // flat form: every segment but the last holds 1<<segShift rows
-	cache  *trieCache[pchunk[T]]
+	cache  *trieCache[*pchunk[T]]
 	// claim counts the elements claimed in the last chunk's array, shared
 	// by every version whose last chunk is that array: a version appends
 	// in place when it claims the slots after its own last element, and
@@ -62,11 +62,18 @@ type pvec[T any] struct {
 	claim *atomic.Int64
 }
 
-// pchunk is a chunk of a pvec and the generation that owns its rows.
+// pchunk is a chunk of a pvec: its rows and the generation that made it,
+// which alone may change it (its length, or its rows unless borrowed).
+// borrowed says its array is another generation's, appended to in slots
+// this one claimed: its rows below are copied before any is rewritten.
 type pchunk[T any] struct {
-	rows []T
-	gen  uint64
+	rows     []T
+	gen      uint64
+	borrowed bool
 }
+
+// chunk returns chunk c; the caller must not write it.
+func (p *pvec[T]) chunk(c int) *pchunk[T] { return *p.tr.at(c) }
 
 func newPvec[T any](stride int, gen uint64) pvec[T] {
 	return newPvecShift[T](stride, chunkShift, gen)
@@ -91,13 +98,13 @@ func (p *pvec[T]) unflat(gen uint64) {
 }
 
 // cut returns the trie of a flat vector's chunks, views of its segments.
-func (p *pvec[T]) cut() ptrie[pchunk[T]] {
+func (p *pvec[T]) cut() ptrie[*pchunk[T]] {
 	size := (1 << p.shift) * p.stride
-	var cs []pchunk[T]
+	var cs []*pchunk[T]
 	for _, s := range p.segs {
 		for lo := 0; lo < len(s); lo += size {
 			hi := min(lo+size, len(s))
-			cs = append(cs, pchunk[T]{s[lo:hi:hi], p.own})
+			cs = append(cs, &pchunk[T]{rows: s[lo:hi:hi], gen: p.own})
 		}
 	}
 	return buildTrie(cs, p.own)
@@ -113,7 +120,7 @@ func (p *pvec[T]) flatRoom() []T {
 		c := full
 		if n == 0 {
 			c = 8 * p.stride
-			p.cache = new(trieCache[pchunk[T]])
+			p.cache = new(trieCache[*pchunk[T]])
 		}
 		p.segs = append(p.segs, make([]T, 0, c))
 		return p.segs[n]
@@ -149,7 +156,7 @@ func (p *pvec[T]) rows() int {
 	if p.tr.n == 0 {
 		return 0
 	}
-	last := len(p.tr.at(p.tr.n - 1).rows)
+	last := len(p.chunk(p.tr.n - 1).rows)
 	if p.stride > 1 {
 		last /= p.stride
 	}
@@ -161,7 +168,7 @@ func (p *pvec[T]) get(i uint32) T {
 	if p.isFlat {
 		return p.segs[i>>segShift][i&segMask]
 	}
-	return p.tr.at(int(i >> p.shift)).rows[i&p.mask]
+	return p.chunk(int(i >> p.shift)).rows[i&p.mask]
 }
 
 // at returns element i of a stride-1 vector by reference; the caller must
@@ -170,7 +177,7 @@ func (p *pvec[T]) at(i uint32) *T {
 	if p.isFlat {
 		return &p.segs[i>>segShift][i&segMask]
 	}
-	return &p.tr.at(int(i >> p.shift)).rows[i&p.mask]
+	return &p.chunk(int(i >> p.shift)).rows[i&p.mask]
 }
 
 // slice returns row i (stride elements); the caller must not write it.
@@ -180,17 +187,19 @@ func (p *pvec[T]) slice(i uint32) []T {
 		return p.segs[i>>segShift][o : o+p.stride : o+p.stride]
 	}
 	o := int(i&p.mask) * p.stride
-	return p.tr.at(int(i >> p.shift)).rows[o : o+p.stride : o+p.stride]
+	return p.chunk(int(i >> p.shift)).rows[o : o+p.stride : o+p.stride]
 }
 
 // owned returns chunk c for writing under gen, its rows copied first
 // unless they belong to gen.
 func (p *pvec[T]) owned(c int, gen uint64) *pchunk[T] {
-	pc := p.tr.ref(c, gen)
-	if pc.gen != gen {
+	ref := p.tr.ref(c, gen)
+	pc := *ref
+	if pc.gen != gen || pc.borrowed {
 		v := make([]T, len(pc.rows), max(cap(pc.rows), len(pc.rows)+p.stride))
 		copy(v, pc.rows)
-		pc.rows, pc.gen = v, gen
+		pc = &pchunk[T]{rows: v, gen: gen}
+		*ref = pc
 		if c == p.tr.n-1 {
 			p.claim = new(atomic.Int64)
 			p.claim.Store(int64(len(v)))
@@ -239,12 +248,17 @@ func (p *pvec[T]) push(i uint32, row []T, gen uint64) {
 // generation made it), else in a copy of the chunk.
 func (p *pvec[T]) tailRoom(c, k int, gen uint64) *pchunk[T] {
 	if c == p.tr.n {
-		p.tr.push(pchunk[T]{make([]T, 0, p.chunkCap(c)), gen}, gen)
+		p.tr.push(&pchunk[T]{rows: make([]T, 0, p.chunkCap(c)), gen: gen}, gen)
 		p.claim = new(atomic.Int64)
 	}
-	pc := p.tr.ref(c, gen)
+	ref := p.tr.ref(c, gen)
+	pc := *ref
 	l := len(pc.rows)
 	if l+k <= cap(pc.rows) && p.claim != nil && p.claim.CompareAndSwap(int64(l), int64(l+k)) {
+		if pc.gen != gen {
+			pc = &pchunk[T]{rows: pc.rows, gen: gen, borrowed: true}
+			*ref = pc
+		}
 		return pc
 	}
 	// Room for a quarter more, so that a chain of versions each adding a
@@ -252,7 +266,8 @@ func (p *pvec[T]) tailRoom(c, k int, gen uint64) *pchunk[T] {
 	full := (1 << p.shift) * max(p.stride, 1)
 	v := make([]T, l, max(l+k, min(l+k+max(l/4, 4*p.stride), full)))
 	copy(v, pc.rows)
-	pc.rows, pc.gen = v, gen
+	pc = &pchunk[T]{rows: v, gen: gen}
+	*ref = pc
 	p.claim = new(atomic.Int64)
 	p.claim.Store(int64(l + k))
 	return pc

@@ -87,7 +87,7 @@ func stageBytes(tb testing.TB, p *Program, m *Model, people, n int, chain bool) 
 // stageBound bytes either way.
 func TestStagedAddGarbage(t *testing.T) {
 	const small, large, adds = 20_000, 200_000, 30
-	const stageBound = 48 << 10
+	const stageBound = 40 << 10
 	type size struct {
 		p      *Program
 		m      *Model
