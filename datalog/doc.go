@@ -125,8 +125,11 @@
 // write, and prev stays valid and unchanged. A relation evaluated from
 // scratch is built flat (its rows in one array, its hash one table of
 // equal pages, grown by doubling); the first version that writes it cuts
-// the array into chunks and points a directory at the pages, copying
-// nothing, and then copies only what it writes. A row keeps its number across
+// the array into chunks and the table into pages held in persistent tries,
+// copying nothing (the cut is kept for the next version written from the
+// same flat relation), and then copies only the chunk or page it writes
+// and one path of the trie; it appends to another version's last chunk in
+// place when no other version has claimed the slots. A row keeps its number across
 // versions: a removed atom leaves a dead row that adding it again revives.
 // Clone copies a program in O(predicates + rules); its first write to a
 // predicate's facts starts a new version of that fact set. After a change

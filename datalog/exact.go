@@ -58,7 +58,7 @@ const xblock = 1024
 
 func (l *xlist) add(x xpend) {
 	if k := len(l.blocks); k == 0 || len(l.blocks[k-1]) == xblock {
-		l.blocks = append(l.blocks, make([]xpend, 0, min(xblock, 16<<min(k, 8))))
+		l.blocks = append(l.blocks, make([]xpend, 0, min(xblock, 4<<min(k, 8))))
 	}
 	k := len(l.blocks) - 1
 	l.blocks[k] = append(l.blocks[k], x)

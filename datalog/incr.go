@@ -11,7 +11,10 @@
 
 package datalog
 
-import "slices"
+import (
+	"slices"
+	"sync/atomic"
+)
 
 // applier builds one model from a previous one.
 type applier struct {
@@ -37,16 +40,46 @@ type chRow struct{ old, new int64 }
 func newApplier(p *Program, prev *Model, m *Model) *applier {
 	a := &applier{p: p, prev: prev, m: m, changes: make([]*relChange, len(m.rels))}
 	if prev != nil {
-		a.old = make(map[string]*stratResult, len(prev.strata))
-		for _, s := range prev.strata {
-			a.old[packKey(0, s.preds)] = s
-		}
-		a.noCur = make([]int, len(prev.rels))
-		for i := range a.noCur {
-			a.noCur[i] = -1
-		}
+		a.noCur = minusOnes(len(prev.rels))
 	}
 	return a
+}
+
+// noCurs holds a slice of -1s that only grows, shared read-only by every
+// applier (plans over a previous model's relations read it, never write it).
+var noCurs atomic.Pointer[[]int]
+
+// minusOnes returns n -1s, never to be written.
+func minusOnes(n int) []int {
+	if s := noCurs.Load(); s != nil && len(*s) >= n {
+		return (*s)[:n:n]
+	}
+	s := make([]int, max(n, 64))
+	for i := range s {
+		s[i] = -1
+	}
+	noCurs.Store(&s)
+	return s[:n:n]
+}
+
+// oldStrat returns the previous model's result of the stratum of s's
+// predicates, i-th in the new program: usually the i-th of prev (the
+// strata of a staged program are those of its base), else found by its
+// predicates.
+func (a *applier) oldStrat(i int, s *strat) *stratResult {
+	if a.prev == nil {
+		return nil
+	}
+	if i < len(a.prev.strata) && slices.Equal(a.prev.strata[i].preds, s.preds) {
+		return a.prev.strata[i]
+	}
+	if a.old == nil {
+		a.old = make(map[string]*stratResult, len(a.prev.strata))
+		for _, s := range a.prev.strata {
+			a.old[packKey(0, s.preds)] = s
+		}
+	}
+	return a.old[packKey(0, s.preds)]
 }
 
 // ruleIDs appends the sorted ids of rules to ids[:0].
@@ -59,27 +92,28 @@ func ruleIDs(ids []uint64, rules []*ruleRec) []uint64 {
 	return ids
 }
 
-// stratum evaluates or maintains stratum s.
-func (a *applier) stratum(s *strat) {
-	var old *stratResult
-	if a.prev != nil {
-		old = a.old[packKey(0, s.preds)]
-	}
+// stratum evaluates or maintains stratum s, the i-th.
+func (a *applier) stratum(i int, s *strat) {
+	old := a.oldStrat(i, s)
 	// The ids are sorted in scratch and the previous model's slice shared
 	// when equal (neither is ever written), so that a staged add allocates
-	// none for an unchanged stratum.
+	// none for an unchanged stratum; likewise its fact sets, and the whole
+	// result when the previous model had reused it too.
 	a.ids = ruleIDs(a.ids, s.rules)
 	var ids []uint64
-	if old != nil && slices.Equal(old.ruleID, a.ids) {
+	same := old != nil && slices.Equal(old.ruleID, a.ids)
+	if same {
 		ids = old.ruleID
+		if old.reused && a.unchanged(s, old) {
+			a.share(s)
+			a.m.strata = append(a.m.strata, old)
+			return
+		}
 	} else {
 		ids = slices.Clone(a.ids)
 	}
-	res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ids, facts: make([]*factSet, 0, len(s.preds))}
-	for _, pred := range s.preds {
-		res.facts = append(res.facts, a.p.facts[pred])
-	}
-	if old == nil || !slices.Equal(old.ruleID, res.ruleID) || !a.maintain(s, old, res) {
+	res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ids, facts: a.factsOf(s, old)}
+	if !same || !a.maintain(s, old, res) {
 		*res = stratResult{preds: res.preds, rules: res.rules, ruleID: res.ruleID, facts: res.facts}
 		for _, pred := range s.preds {
 			a.changes[pred] = nil
@@ -87,6 +121,44 @@ func (a *applier) stratum(s *strat) {
 		a.m.evalStratum(a.p, s, res)
 	}
 	a.m.strata = append(a.m.strata, res)
+}
+
+// factsOf returns the fact sets of s's predicates: old's slice when they
+// are the same.
+func (a *applier) factsOf(s *strat, old *stratResult) []*factSet {
+	if old != nil && len(old.facts) == len(s.preds) {
+		same := true
+		for k, pred := range s.preds {
+			same = same && old.facts[k] == a.p.facts[pred]
+		}
+		if same {
+			return old.facts
+		}
+	}
+	facts := make([]*factSet, 0, len(s.preds))
+	for _, pred := range s.preds {
+		facts = append(facts, a.p.facts[pred])
+	}
+	return facts
+}
+
+// unchanged reports whether stratum s would take old over as it is: the
+// same predicates, rules and fact sets, and no input of it changed.
+func (a *applier) unchanged(s *strat, old *stratResult) bool {
+	if !slices.Equal(old.preds, s.preds) || !slices.Equal(old.rules, s.rules) {
+		return false
+	}
+	for k, pred := range s.preds {
+		if old.facts[k] != a.p.facts[pred] {
+			return false
+		}
+	}
+	for _, q := range inputPreds(s, a.m.stratOf) {
+		if a.m.rels[q] != a.prevRel(q) && (old.mode == modeCut || len(a.change(q).rows) > 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // prevRel returns the previous model's relation of pred, or nil.
@@ -211,12 +283,21 @@ func (a *applier) maintain(s *strat, old, res *stratResult) bool {
 	return mt.flat()
 }
 
-// reuse takes stratum s over from the previous model unchanged.
-func (a *applier) reuse(s *strat, old, res *stratResult) {
+// noChange is the change of a relation taken over unchanged (never
+// written: a maintained stratum's changes are new relChanges).
+var noChange = &relChange{}
+
+// share takes the relations of stratum s over from the previous model.
+func (a *applier) share(s *strat) {
 	for _, pred := range s.preds {
 		a.m.rels[pred] = a.prev.rels[pred]
-		a.changes[pred] = &relChange{}
+		a.changes[pred] = noChange
 	}
+}
+
+// reuse takes stratum s over from the previous model unchanged.
+func (a *applier) reuse(s *strat, old, res *stratResult) {
+	a.share(s)
 	res.region, res.poly, res.mode, res.held, res.reused = old.region, old.poly, old.mode, old.held, true
 }
 

@@ -13,7 +13,10 @@
 
 package datalog
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // maint maintains one stratum.
 type maint struct {
@@ -49,16 +52,35 @@ type seedJob struct {
 	row  int64
 }
 
+// maints holds maint values between maintenances, with their evaluators,
+// plan map and touched sets, so that a staged add does not allocate them
+// for every stratum it maintains (they are scratch: nothing of a maint is
+// reachable from a model once it is released).
+var maints = sync.Pool{New: func() any {
+	return &maint{e: new(evaluator), pe: new(evaluator), plans: map[planKey]*plan{}}
+}}
+
 func newMaint(a *applier, s *strat, old, res *stratResult, facts [][]uint32) *maint {
 	m := a.m
-	mt := &maint{a: a, s: s, old: old, res: res, facts: facts, plans: map[planKey]*plan{}}
-	e := &evaluator{m: m, bounds: a.p.bounds, curIdx: m.curIdx, negIDs: map[uint64]uint32{}, poly: old.poly}
+	mt := maints.Get().(*maint)
+	e, pe, plans, touched := mt.e, mt.pe, mt.plans, mt.touched
+	eNeg, peNeg := e.negIDs, pe.negIDs
+	if eNeg == nil {
+		eNeg, peNeg = map[uint64]uint32{}, map[uint64]uint32{}
+	}
+	*mt = maint{a: a, s: s, old: old, res: res, facts: facts, plans: plans, e: e, pe: pe,
+		olds: mt.olds[:0], cur: mt.cur[:0], touched: touched[:0]}
+	*e = evaluator{m: m, bounds: a.p.bounds, curIdx: m.curIdx, negIDs: eNeg, poly: old.poly}
 	for i, pred := range s.preds {
 		o := a.prev.rels[pred]
 		c := o.derive(m.gen)
 		m.rels[pred], m.curIdx[pred] = c, i
 		mt.olds, mt.cur = append(mt.olds, o), append(mt.cur, c)
-		mt.touched = append(mt.touched, map[uint32]bool{})
+		if i < len(touched) {
+			mt.touched = append(mt.touched, touched[i])
+		} else {
+			mt.touched = append(mt.touched, map[uint32]bool{})
+		}
 	}
 	e.cur = mt.cur
 	e.lim = make([]uint32, len(e.cur))
@@ -68,8 +90,7 @@ func newMaint(a *applier, s *strat, old, res *stratResult, facts [][]uint32) *ma
 		e.noCap = true
 		e.xs = newXstate(a.p.bounds, len(e.cur), old.held, true)
 	}
-	mt.e = e
-	mt.pe = &evaluator{m: a.prev, bounds: a.p.bounds, curIdx: a.noCur, negIDs: map[uint64]uint32{}}
+	*pe = evaluator{m: a.prev, bounds: a.p.bounds, curIdx: a.noCur, negIDs: peNeg}
 	mt.plNew = &planner{rels: m.rels, curIdx: m.curIdx}
 	mt.plOld = &planner{rels: a.prev.rels, curIdx: a.noCur}
 	return mt
@@ -80,6 +101,20 @@ func (mt *maint) release() {
 	for _, pred := range mt.s.preds {
 		mt.a.m.curIdx[pred] = -1
 	}
+	// Back to the pool holding nothing of this maintenance but the
+	// scratch it reuses (emptied maps, zeroed slices).
+	clear(mt.plans)
+	clear(mt.e.negIDs)
+	clear(mt.pe.negIDs)
+	for _, t := range mt.touched {
+		clear(t)
+	}
+	clear(mt.olds)
+	clear(mt.cur)
+	neg, pneg := mt.e.negIDs, mt.pe.negIDs
+	*mt.e, *mt.pe = evaluator{negIDs: neg}, evaluator{negIDs: pneg}
+	*mt = maint{e: mt.e, pe: mt.pe, plans: mt.plans, touched: mt.touched, olds: mt.olds[:0], cur: mt.cur[:0]}
+	maints.Put(mt)
 }
 
 func (mt *maint) plan(r *ruleRec, kind uint8, idx int, old bool) *plan {

@@ -77,7 +77,7 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 	}
 	a := newApplier(p, prev, m)
 	for i := range st.strata {
-		a.stratum(&st.strata[i])
+		a.stratum(i, &st.strata[i])
 	}
 	m.curIdx = nil
 	m.info = p.lits.snapshot()

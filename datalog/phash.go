@@ -7,13 +7,13 @@ import "slices"
 
 // Extendible hashing: a directory indexed by the top gd bits of a 32-bit
 // tag points at pages; a page holds the entries whose tags share its top ld
-// bits in an open-addressing table at most half full, probed linearly from
-// the tag's low bits. A page about to pass half full doubles up to
-// hpageMax slots, then splits in two (doubling the directory when ld = gd),
-// so a write copies one page and at most the directory, never the whole
-// table. An entry is tag<<32 | value+1, 0 when empty. A page's depth and
-// entry count live beside the directory (at the first slot of its span),
-// so that reading a page touches only the slots probed.
+// bits in an open-addressing table at most fifteen sixteenths full, probed
+// linearly from the tag's low bits. A full page doubles up to hpageMax
+// slots, then splits in two (doubling the directory when ld = gd). The
+// directory is a persistent trie (trie.go) of pages, each page with its
+// depth, entry count and owning generation, so a write under a new
+// generation copies one page and one path of the trie, never the
+// directory nor the table. An entry is tag<<32 | value+1, 0 when empty.
 //
 // A hash built by one generation from empty stays flat: all its pages have
 // depth gd and 1<<fk slots and lie end to end, page i at slot i<<fk of a
@@ -25,11 +25,13 @@ import "slices"
 // new table at once nor leaves the old one as garbage: a large relation's
 // hash costs its own size at peak. (It is the same page layout, so no
 // entry moves when it stops being flat.) The first write under another
-// generation, which must not touch the shared segments, builds the
-// directory over them and continues as above.
+// generation, which must not touch the shared segments, cuts the flat
+// form into the directory form (its pages views of the segments; the cut
+// directory is kept for the next version staged from the same flat hash)
+// and continues as above.
 const (
 	hpageMin  = 8
-	hpageBits = 10
+	hpageBits = 9
 	hpageMax  = 1 << hpageBits
 	hmaxLD    = 22 // past this depth a page grows instead of splitting
 	hsegBits  = 16
@@ -37,22 +39,34 @@ const (
 )
 
 type phash struct {
-	dir  [][]uint64
-	gens []uint64 // by directory slot: the generation that owns its page
-	lds  []uint8  // by directory slot: its page's local depth
-	cnt  []int32  // by directory slot, at the first of a page's span: its entries
-	own  uint64   // the generation that owns dir, gens, lds and cnt (and segs)
-	gd   uint8
-	n    int // entries
+	dir trie // directory form: by directory slot, its page
+	gd  uint8
+	n   int // entries
 
-	// Flat form (see above): dir, gens and lds are nil and cnt is by page.
-	// Every segment holds min(1<<hsegBits, all) slots.
-	segs [][]uint64
-	fk   uint8
+	// Flat form (see above): dir is empty, cnt is by page, own is the
+	// generation that owns segs and cnt, and cache keeps the directory the
+	// flat form was cut into. Every segment holds min(1<<hsegBits, all)
+	// slots.
+	segs  [][]uint64
+	cnt   []int32
+	own   uint64
+	fk    uint8
+	cache *trieCache[*hpage]
+}
+
+type trie = ptrie[*hpage]
+
+// hpage is a page of the directory form: its slots, the generation that
+// owns it (and may write it in place), its local depth and its entries.
+type hpage struct {
+	s   []uint64
+	gen uint64
+	ld  uint8
+	n   int32
 }
 
 func newPhash(gen uint64) phash {
-	return phash{segs: [][]uint64{make([]uint64, hpageMin)}, fk: 3, cnt: []int32{0}, own: gen}
+	return phash{segs: [][]uint64{make([]uint64, hpageMin)}, fk: 3, cnt: []int32{0}, own: gen, cache: new(trieCache[*hpage])}
 }
 
 // flatPage returns page i of a flat hash.
@@ -71,41 +85,31 @@ func (h *phash) page(tag uint32) (int, []uint64) {
 	if h.segs != nil {
 		return i, h.flatPage(i)
 	}
-	return i, h.dir[i]
+	return i, (*h.dir.at(i)).s
 }
 
-// first returns the first directory slot of the span of slot i's page.
-func (h *phash) first(i int) int { return i &^ (1<<(h.gd-h.lds[i]) - 1) }
-
-// unflat builds the directory of a flat hash for writing under gen.
+// unflat cuts a flat hash into the directory form for writing under gen.
+// The directory's pages are views of the segments, owned by the flat
+// form's generation, so writing one copies it.
 func (h *phash) unflat(gen uint64) {
-	n := len(h.cnt)
-	h.dir, h.gens, h.lds = make([][]uint64, n), make([]uint64, n), make([]uint8, n)
-	for i := range n {
-		h.dir[i], h.gens[i], h.lds[i] = h.flatPage(i), h.own, h.gd
-	}
-	if h.own != gen {
-		h.cnt, h.own = slices.Clone(h.cnt), gen
-	}
-	h.segs = nil
+	h.dir = h.cache.get([3]int{h.n, int(h.gd), int(h.fk)}, func() trie {
+		pgs := make([]*hpage, len(h.cnt))
+		for i := range pgs {
+			pgs[i] = &hpage{s: h.flatPage(i), gen: h.own, ld: h.gd, n: h.cnt[i]}
+		}
+		return buildTrie(pgs, h.own)
+	})
+	h.segs, h.cnt, h.cache, h.own = nil, nil, nil, gen
 }
 
-func (h *phash) ownDir(gen uint64) {
-	if h.own != gen {
-		h.dir, h.gens, h.lds, h.cnt = slices.Clone(h.dir), slices.Clone(h.gens), slices.Clone(h.lds), slices.Clone(h.cnt)
-		h.own = gen
+// setPage points the directory slots of the span of page pg (at slot i,
+// of depth pg.ld) at np, written under gen.
+func (h *phash) setPage(i int, pg, np *hpage, gen uint64) {
+	span := 1 << (h.gd - pg.ld)
+	start := i &^ (span - 1)
+	for k := start; k < start+span; k++ {
+		*h.dir.ref(k, gen) = np
 	}
-}
-
-// setPage points the directory slots of the page at slot i at np, of
-// depth ld holding n entries.
-func (h *phash) setPage(i int, np []uint64, ld uint8, n int32, gen uint64) {
-	h.ownDir(gen)
-	start := h.first(i)
-	for k := start; k < start+1<<(h.gd-h.lds[i]); k++ {
-		h.dir[k], h.gens[k], h.lds[k] = np, gen, ld
-	}
-	h.cnt[start] = n
 }
 
 // put writes entry e at slot s of the page at directory slot i, copying
@@ -125,12 +129,15 @@ func (h *phash) put(i int, s uint32, e uint64, fresh bool, gen uint64) {
 		}
 		h.unflat(gen)
 	}
-	if h.gens[i] != gen {
-		h.setPage(i, slices.Clone(h.dir[i]), h.lds[i], h.cnt[h.first(i)], gen)
+	pg := *h.dir.at(i)
+	if pg.gen != gen {
+		np := &hpage{s: slices.Clone(pg.s), gen: gen, ld: pg.ld, n: pg.n}
+		h.setPage(i, pg, np, gen)
+		pg = np
 	}
-	h.dir[i][s] = e
+	pg.s[s] = e
 	if fresh {
-		h.cnt[h.first(i)]++
+		pg.n++
 	}
 }
 
@@ -139,12 +146,16 @@ func (h *phash) put(i int, s uint32, e uint64, fresh bool, gen uint64) {
 // sixteenths full: its tags make a probe past other keys cheap (the slots
 // are adjacent and only a matching tag reads the row), so a fuller table
 // costs little time and saves a table's worth of memory on large
-// relations. (A page of the directory form is kept at most half full.)
+// relations. A page of the directory form takes entries up to the same
+// fifteen sixteenths: its pages come from a flat form (cut) that filled
+// them so far, and a lower bound made a staged add split or double every
+// page it wrote.
 func (h *phash) room(i int) bool {
 	if h.segs != nil {
 		return (h.n+1)*5 <= 4*h.slots() && int(h.cnt[i]+1)*16 <= 15<<h.fk
 	}
-	return int(h.cnt[h.first(i)]+1)*2 <= len(h.dir[i])
+	pg := *h.dir.at(i)
+	return int(pg.n+1)*16 <= 15*len(pg.s)
 }
 
 func place(pg []uint64, e uint64) {
@@ -179,18 +190,18 @@ func (h *phash) add(tag, v uint32, gen uint64) {
 			}
 			continue
 		}
-		ld := h.lds[i]
-		if len(pg) < hpageMax || ld >= hmaxLD {
-			np := make([]uint64, 2*len(pg))
+		dp := *h.dir.at(i)
+		if len(pg) < hpageMax || dp.ld >= hmaxLD {
+			np := &hpage{s: make([]uint64, 2*len(pg)), gen: gen, ld: dp.ld, n: dp.n}
 			for _, x := range pg {
 				if x != 0 {
-					place(np, x)
+					place(np.s, x)
 				}
 			}
-			h.setPage(i, np, ld, h.cnt[h.first(i)], gen)
+			h.setPage(i, dp, np, gen)
 			continue
 		}
-		h.split(i, pg, gen)
+		h.split(i, dp, gen)
 	}
 }
 
@@ -257,43 +268,41 @@ func placeFlat(segs [][]uint64, x uint64, gd, fk uint8, cnt []int32) {
 	cnt[p]++
 }
 
-// split divides a full page by the next bit of its tags.
-func (h *phash) split(i int, pg []uint64, gen uint64) {
-	h.ownDir(gen)
-	if h.lds[i] == h.gd {
-		n := len(h.dir)
-		nd, ng, nl, nc := make([][]uint64, 2*n), make([]uint64, 2*n), make([]uint8, 2*n), make([]int32, 2*n)
-		for k := range n {
-			nd[2*k], nd[2*k+1] = h.dir[k], h.dir[k]
-			ng[2*k], ng[2*k+1] = h.gens[k], h.gens[k]
-			nl[2*k], nl[2*k+1] = h.lds[k], h.lds[k]
-			nc[2*k] = h.cnt[k]
+// split divides a full page by the next bit of its tags, doubling the
+// directory first when the page's depth is the directory's (rare: the
+// directory's size doubles each time).
+func (h *phash) split(i int, pg *hpage, gen uint64) {
+	if pg.ld == h.gd {
+		pgs := make([]*hpage, 2*h.dir.n)
+		for k := range h.dir.n {
+			pgs[2*k] = *h.dir.at(k)
+			pgs[2*k+1] = pgs[2*k]
 		}
-		h.dir, h.gens, h.lds, h.cnt = nd, ng, nl, nc
+		h.dir = buildTrie(pgs, gen)
 		h.gd++
 		i *= 2
 	}
-	start := h.first(i)
-	half := 1 << (h.gd - h.lds[i]) / 2
-	ld := h.lds[i] + 1
-	lo, hi := make([]uint64, hpageMax), make([]uint64, hpageMax)
-	var nlo, nhi int32
-	for _, x := range pg {
+	span := 1 << (h.gd - pg.ld)
+	start := i &^ (span - 1)
+	ld := pg.ld + 1
+	lo := &hpage{s: make([]uint64, hpageMax), gen: gen, ld: ld}
+	hi := &hpage{s: make([]uint64, hpageMax), gen: gen, ld: ld}
+	for _, x := range pg.s {
 		switch {
 		case x == 0:
 		case uint32(x>>32)>>(32-uint(ld))&1 == 0:
-			place(lo, x)
-			nlo++
+			place(lo.s, x)
+			lo.n++
 		default:
-			place(hi, x)
-			nhi++
+			place(hi.s, x)
+			hi.n++
 		}
 	}
-	for k := start; k < start+2*half; k++ {
-		h.dir[k], h.gens[k], h.lds[k] = lo, gen, ld
-		if k >= start+half {
-			h.dir[k] = hi
+	for k := start; k < start+span; k++ {
+		np := lo
+		if k >= start+span/2 {
+			np = hi
 		}
+		*h.dir.ref(k, gen) = np
 	}
-	h.cnt[start], h.cnt[start+half] = nlo, nhi
 }

@@ -2,7 +2,7 @@
 // sets keep their rows in (phash.go holds the hash they are found
 // through), copy-on-write. Every container version belongs to a generation
 // (a number from versionClock); a write under generation g copies the
-// chunk, page or spine it touches unless that part already belongs to g. A
+// chunk, page or trie path it touches unless that part already belongs to g. A
 // model or program version writes under its own generation only while it
 // is being built, so a new version shares every chunk and page the change
 // did not touch with the version it came from, which stays valid and
@@ -10,65 +10,104 @@
 
 package datalog
 
-import "slices"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // chunkShift sets the rows per chunk of a pvec (512); wideShift those of
-// vectors of wide elements (supports, facts: 128). segShift sets the rows
-// per segment of a flat vector (65,536).
+// vectors of wide elements (supports, facts: 128); either is lowered
+// until a chunk holds at most chunkBytes (not below minShift). segShift
+// sets the rows per segment of a flat vector (65,536).
 const (
 	chunkShift = 9
 	wideShift  = 7
 	segShift   = 16
 	segMask    = 1<<segShift - 1
+	chunkBytes = 1024
+	minShift   = 4
 )
 
 // pvec is a persistent vector of rows of stride elements, in chunks of
 // 1<<shift rows (chunkShift, or less for wide elements, so that copying a
 // chunk stays cheap). The last chunk grows by appending, so a small vector
-// stays small. gens[c] is the generation that owns chunk c.
+// stays small. The chunks lie in a persistent trie (trie.go), each with
+// the generation that owns it, so a write under a new generation copies a
+// chunk and one path of the trie, not a spine as long as the vector.
 //
 // A vector that one generation builds from empty stays flat: its rows lie
 // end to end in segments of 1<<segShift rows, read with one lookup in a
 // spine small enough to stay in cache, until the first write under another
 // generation cuts it into chunks (views of the segments, so nothing is
 // copied; their capacity ends where they do, so appending to one copies
-// it). Segments, not one array, so that growing a large vector never
-// copies it nor leaves the old copy as garbage: the peak memory of a big
-// evaluation is its data, not twice its data.
+// it). The trie it is cut into is kept beside the segments (cache), so
+// the many versions staged from one flat base cut it once. Segments, not
+// one array, so that growing a large vector never copies it nor leaves the
+// old copy as garbage: the peak memory of a big evaluation is its data,
+// not twice its data.
 type pvec[T any] struct {
-	chunks [][]T
-	gens   []uint64
-	own    uint64 // the generation that owns the chunks and gens slices (and segs)
+	tr     ptrie[*pchunk[T]]
+	own    uint64 // the generation that owns segs (flat form)
 	stride int
 	shift  uint8
 	mask   uint32
 	isFlat bool
 	segs   [][]T // flat form: every segment but the last holds 1<<segShift rows
+	cache  *trieCache[*pchunk[T]]
+	// claim counts the elements claimed in the last chunk's array, shared
+	// by every version whose last chunk is that array: a version appends
+	// in place when it claims the slots after its own last element, and
+	// copies the chunk when another version claimed them first. Slots are
+	// written once, by their claimant, so no version sees another's rows.
+	claim *atomic.Int64
 }
+
+// pchunk is a chunk of a pvec: its rows and the generation that made it,
+// which alone may change it (its length, or its rows unless borrowed).
+// borrowed says its array is another generation's, appended to in slots
+// this one claimed: its rows below are copied before any is rewritten.
+type pchunk[T any] struct {
+	rows     []T
+	gen      uint64
+	borrowed bool
+}
+
+// chunk returns chunk c; the caller must not write it.
+func (p *pvec[T]) chunk(c int) *pchunk[T] { return *p.tr.at(c) }
 
 func newPvec[T any](stride int, gen uint64) pvec[T] {
 	return newPvecShift[T](stride, chunkShift, gen)
 }
 
+// newPvecShift returns an empty vector of chunks of at most 1<<shift
+// rows, fewer where a row is wide, so that a chunk (what a write under a
+// new generation copies) stays within chunkBytes.
 func newPvecShift[T any](stride int, shift uint8, gen uint64) pvec[T] {
+	var x T
+	row := int(unsafe.Sizeof(x)) * max(stride, 1)
+	for shift > minShift && row<<shift > chunkBytes {
+		shift--
+	}
 	return pvec[T]{stride: stride, own: gen, shift: shift, mask: 1<<shift - 1, isFlat: stride > 0}
 }
 
 // unflat cuts a flat vector into chunks for writing under gen.
 func (p *pvec[T]) unflat(gen uint64) {
+	p.tr = p.cache.get([3]int{p.rows(), len(p.segs)}, p.cut)
+	p.own, p.isFlat, p.segs, p.cache = gen, false, nil, nil
+}
+
+// cut returns the trie of a flat vector's chunks, views of its segments.
+func (p *pvec[T]) cut() ptrie[*pchunk[T]] {
 	size := (1 << p.shift) * p.stride
-	n := 0
-	for _, s := range p.segs {
-		n += (len(s) + size - 1) / size
-	}
-	p.chunks, p.gens = make([][]T, 0, n), make([]uint64, 0, n)
+	var cs []*pchunk[T]
 	for _, s := range p.segs {
 		for lo := 0; lo < len(s); lo += size {
 			hi := min(lo+size, len(s))
-			p.chunks, p.gens = append(p.chunks, s[lo:hi:hi]), append(p.gens, p.own)
+			cs = append(cs, &pchunk[T]{rows: s[lo:hi:hi], gen: p.own})
 		}
 	}
-	p.own, p.isFlat, p.segs = gen, false, nil
+	return buildTrie(cs, p.own)
 }
 
 // flatRoom returns the last segment of a flat vector with room for more
@@ -81,6 +120,7 @@ func (p *pvec[T]) flatRoom() []T {
 		c := full
 		if n == 0 {
 			c = 8 * p.stride
+			p.cache = new(trieCache[*pchunk[T]])
 		}
 		p.segs = append(p.segs, make([]T, 0, c))
 		return p.segs[n]
@@ -113,14 +153,14 @@ func (p *pvec[T]) rows() int {
 		}
 		return (len(p.segs)-1)<<segShift + len(p.segs[len(p.segs)-1])/p.stride
 	}
-	if len(p.chunks) == 0 {
+	if p.tr.n == 0 {
 		return 0
 	}
-	last := len(p.chunks[len(p.chunks)-1])
+	last := len(p.chunk(p.tr.n - 1).rows)
 	if p.stride > 1 {
 		last /= p.stride
 	}
-	return (len(p.chunks)-1)<<p.shift + last
+	return (p.tr.n-1)<<p.shift + last
 }
 
 // get returns element i of a stride-1 vector.
@@ -128,7 +168,7 @@ func (p *pvec[T]) get(i uint32) T {
 	if p.isFlat {
 		return p.segs[i>>segShift][i&segMask]
 	}
-	return p.chunks[i>>p.shift][i&p.mask]
+	return p.chunk(int(i >> p.shift)).rows[i&p.mask]
 }
 
 // at returns element i of a stride-1 vector by reference; the caller must
@@ -137,7 +177,7 @@ func (p *pvec[T]) at(i uint32) *T {
 	if p.isFlat {
 		return &p.segs[i>>segShift][i&segMask]
 	}
-	return &p.chunks[i>>p.shift][i&p.mask]
+	return &p.chunk(int(i >> p.shift)).rows[i&p.mask]
 }
 
 // slice returns row i (stride elements); the caller must not write it.
@@ -147,29 +187,25 @@ func (p *pvec[T]) slice(i uint32) []T {
 		return p.segs[i>>segShift][o : o+p.stride : o+p.stride]
 	}
 	o := int(i&p.mask) * p.stride
-	return p.chunks[i>>p.shift][o : o+p.stride : o+p.stride]
+	return p.chunk(int(i >> p.shift)).rows[o : o+p.stride : o+p.stride]
 }
 
-// ownSpine makes the chunks and gens slices gen's.
-func (p *pvec[T]) ownSpine(gen uint64) {
-	if p.own != gen {
-		p.chunks, p.gens, p.own = slices.Clone(p.chunks), slices.Clone(p.gens), gen
+// owned returns chunk c for writing under gen, its rows copied first
+// unless they belong to gen.
+func (p *pvec[T]) owned(c int, gen uint64) *pchunk[T] {
+	ref := p.tr.ref(c, gen)
+	pc := *ref
+	if pc.gen != gen || pc.borrowed {
+		v := make([]T, len(pc.rows), max(cap(pc.rows), len(pc.rows)+p.stride))
+		copy(v, pc.rows)
+		pc = &pchunk[T]{rows: v, gen: gen}
+		*ref = pc
+		if c == p.tr.n-1 {
+			p.claim = new(atomic.Int64)
+			p.claim.Store(int64(len(v)))
+		}
 	}
-}
-
-// owned returns chunk c, copied first unless it belongs to gen.
-func (p *pvec[T]) owned(c int, gen uint64) []T {
-	if p.gens[c] == gen && p.own == gen {
-		return p.chunks[c]
-	}
-	p.ownSpine(gen)
-	if p.gens[c] != gen {
-		ch := p.chunks[c]
-		v := make([]T, len(ch), max(cap(ch), len(ch)+p.stride))
-		copy(v, ch)
-		p.chunks[c], p.gens[c] = v, gen
-	}
-	return p.chunks[c]
+	return pc
 }
 
 // set writes element i of a stride-1 vector.
@@ -181,7 +217,7 @@ func (p *pvec[T]) set(i uint32, x T, gen uint64) {
 		}
 		p.unflat(gen)
 	}
-	p.owned(int(i>>p.shift), gen)[i&p.mask] = x
+	p.owned(int(i>>p.shift), gen).rows[i&p.mask] = x
 }
 
 // chunkCap is the initial capacity of chunk c: the first grows from small,
@@ -202,13 +238,39 @@ func (p *pvec[T]) push(i uint32, row []T, gen uint64) {
 		}
 		p.unflat(gen)
 	}
-	c := int(i >> p.shift)
-	if c == len(p.chunks) {
-		p.ownSpine(gen)
-		p.chunks = append(p.chunks, make([]T, 0, p.chunkCap(c)))
-		p.gens = append(p.gens, gen)
+	pc := p.tailRoom(int(i>>p.shift), len(row), gen)
+	pc.rows = append(pc.rows, row...)
+}
+
+// tailRoom returns chunk c, the last or the one after it, with room for k
+// more elements that this version has claimed: in place when the slots
+// after its last element are free in the chunk's array (whatever
+// generation made it), else in a copy of the chunk.
+func (p *pvec[T]) tailRoom(c, k int, gen uint64) *pchunk[T] {
+	if c == p.tr.n {
+		p.tr.push(&pchunk[T]{rows: make([]T, 0, p.chunkCap(c)), gen: gen}, gen)
+		p.claim = new(atomic.Int64)
 	}
-	p.chunks[c] = append(p.owned(c, gen), row...)
+	ref := p.tr.ref(c, gen)
+	pc := *ref
+	l := len(pc.rows)
+	if l+k <= cap(pc.rows) && p.claim != nil && p.claim.CompareAndSwap(int64(l), int64(l+k)) {
+		if pc.gen != gen {
+			pc = &pchunk[T]{rows: pc.rows, gen: gen, borrowed: true}
+			*ref = pc
+		}
+		return pc
+	}
+	// Room for a quarter more, so that a chain of versions each adding a
+	// row copies a chunk once in a while, not each time.
+	full := (1 << p.shift) * max(p.stride, 1)
+	v := make([]T, l, max(l+k, min(l+k+max(l/4, 4*p.stride), full)))
+	copy(v, pc.rows)
+	pc = &pchunk[T]{rows: v, gen: gen}
+	*ref = pc
+	p.claim = new(atomic.Int64)
+	p.claim.Store(int64(l + k))
+	return pc
 }
 
 // pushFill appends elements from to to-1 of a stride-1 vector, each x, a
@@ -241,11 +303,6 @@ func (p *pvec[T]) push1(i uint32, x T, gen uint64) {
 		}
 		p.unflat(gen)
 	}
-	c := int(i >> p.shift)
-	if c == len(p.chunks) {
-		p.ownSpine(gen)
-		p.chunks = append(p.chunks, make([]T, 0, p.chunkCap(c)))
-		p.gens = append(p.gens, gen)
-	}
-	p.chunks[c] = append(p.owned(c, gen), x)
+	pc := p.tailRoom(int(i>>p.shift), 1, gen)
+	pc.rows = append(pc.rows, x)
 }

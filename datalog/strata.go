@@ -59,35 +59,44 @@ func (p *Program) Strata() ([]Stratum, error) {
 // Dependents returns the given predicates and every predicate whose atoms
 // can change when their facts or rules change (those that read them,
 // transitively), sorted. Unknown names are ignored.
+//
+// It marks predicates rule by rule until nothing changes rather than
+// building a map of readers: a server calls it on every staged add, and
+// the passes (as many as the longest chain of rules, over a few dozen
+// rules) cost less than the maps did.
 func (p *Program) Dependents(preds ...string) []string {
 	names := p.preds.snapshot()
-	users := map[uint32][]uint32{}
-	for _, r := range p.rules {
-		for _, a := range append(slices.Clone(r.pos), r.neg...) {
-			users[a.pred] = append(users[a.pred], r.head.pred)
-		}
-	}
-	seen := map[uint32]bool{}
-	var queue []uint32
+	seen := make([]bool, len(names))
+	n := 0
 	for _, name := range preds {
-		if id, ok := p.preds.lookup(name); ok && int(id) < len(p.arity) && p.arity[id] >= 0 && !seen[id] {
+		if id, ok := p.preds.lookup(name); ok && int(id) < len(p.arity) && int(id) < len(seen) && p.arity[id] >= 0 && !seen[id] {
 			seen[id] = true
-			queue = append(queue, id)
+			n++
 		}
 	}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		for _, u := range users[v] {
-			if !seen[u] {
-				seen[u] = true
-				queue = append(queue, u)
+	reads := func(lits []catom) bool {
+		for _, a := range lits {
+			if seen[a.pred] {
+				return true
+			}
+		}
+		return false
+	}
+	for changed := n > 0; changed; {
+		changed = false
+		for _, r := range p.rules {
+			if h := r.head.pred; !seen[h] && (reads(r.pos) || reads(r.neg)) {
+				seen[h] = true
+				n++
+				changed = true
 			}
 		}
 	}
-	out := []string{}
-	for id := range seen {
-		out = append(out, names[id])
+	out := make([]string, 0, n)
+	for id, ok := range seen {
+		if ok {
+			out = append(out, names[id])
+		}
 	}
 	slices.SortFunc(out, strings.Compare)
 	return out
