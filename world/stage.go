@@ -217,7 +217,10 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 		!nw.reidentify(d.prog, d.changed, w, namesOf(fresh), w.ix.sameAs) {
 		return nil, false, nil
 	}
-	nw.recountArities(d.prog, d.arity, retaken)
+	if len(retaken) > 0 {
+		d.ownArity()
+		nw.recountArities(d.prog, d.arity, retaken)
+	}
 	for p := range retaken {
 		d.noted[p] = true
 	}
@@ -240,24 +243,34 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 // arity table it extends, the predicates it notes and changes, the
 // rules it adds.
 type delta struct {
-	prog    *datalog.Program
-	arity   arities
-	noted   map[string]bool
-	changed map[string]bool
-	rules   int
+	prog      *datalog.Program
+	arity     arities // the parent world's until ownArity copies it
+	ownsArity bool
+	noted     map[string]bool
+	changed   map[string]bool
+	rules     int
 }
 
 func newDelta(nw *World) *delta {
-	d := &delta{prog: nw.prog.Clone(), arity: arities{}, noted: map[string]bool{}, changed: map[string]bool{}}
-	for p, ns := range nw.arity {
-		d.arity[p] = ns // shared: note copies a set before it grows it
+	return &delta{prog: nw.prog.Clone(), arity: nw.arity, noted: map[string]bool{}, changed: map[string]bool{}}
+}
+
+// ownArity copies the arities before the first change: most adds note an
+// arity already known, and a copy per add was a few kilobytes of garbage
+// each. The sets stay shared; note copies a set before it grows it.
+func (d *delta) ownArity() {
+	if !d.ownsArity {
+		d.arity, d.ownsArity = maps.Clone(d.arity), true
+		if d.arity == nil {
+			d.arity = arities{}
+		}
 	}
-	return d
 }
 
 func (d *delta) note(pred string, n int) {
 	d.noted[pred] = true
 	if !d.arity[pred][n] {
+		d.ownArity()
 		ns := map[int]bool{n: true}
 		for m := range d.arity[pred] {
 			ns[m] = true
