@@ -92,6 +92,31 @@ func (r *runner) measure(runs int, args ...string) sample {
 	return sample{wall: median(walls), rss: median(rsss), runs: runs}
 }
 
+// pair runs a and b warmup times each uncounted, then runs times in
+// turn (a, b, a, b …), and returns each one's medians: both see the same
+// drift of the machine.
+func (r *runner) pair(runs, warmup int, a, b []string) (sa, sb sample) {
+	var walls [2][]time.Duration
+	var rsss [2][]int64
+	for i := 0; i < warmup+runs; i++ {
+		for k, args := range [][]string{a, b} {
+			p := r.run(nil, args...)
+			if p.err != nil {
+				s := sample{err: p.err.Error()}
+				if k == 0 {
+					return s, sample{err: "not run: " + s.err}
+				}
+				return sample{err: "not run: the peer failed"}, s
+			}
+			if i >= warmup {
+				walls[k], rsss[k] = append(walls[k], p.wall), append(rsss[k], p.rss)
+			}
+		}
+	}
+	return sample{wall: median(walls[0]), rss: median(rsss[0]), runs: runs},
+		sample{wall: median(walls[1]), rss: median(rsss[1]), runs: runs}
+}
+
 // once runs a command once as a sample.
 func (r *runner) once(stdout io.Writer, args ...string) sample {
 	p := r.run(stdout, args...)

@@ -132,23 +132,21 @@ func measureOpen(r *runner, bin, proj, store, one string, runs int, res *sizeRes
 // measureReads times log and show beside git's on the same store.
 func measureReads(r *runner, bin, proj, store string, runs int, res *sizeResult) {
 	runs = max(runs, 5) // cheap next to the rest
-	git := func(args ...string) sample {
-		return r.measure(runs, append([]string{"git", "--git-dir", store}, args...)...)
-	}
-	ours := func(args ...string) sample {
-		return r.measure(runs, append([]string{bin, "--project", proj}, args...)...)
-	}
-	res.log, res.gitLog = ours("log", "-n", "2"), git("log", "-n", "2")
+	gitArgs := func(args ...string) []string { return append([]string{"git", "--git-dir", store}, args...) }
+	ourArgs := func(args ...string) []string { return append([]string{bin, "--project", proj}, args...) }
+	// A process of a few milliseconds is at the mercy of the machine:
+	// log is measured in many alternating pairs after a warm-up of each.
+	res.log, res.gitLog = r.pair(max(runs, 21), 1, ourArgs("log", "-n", "2"), gitArgs("log", "-n", "2"))
 	big := "main~1"
 	if commitCount(store, 3) != "" { // the session made no 10-fact commit: main is the big one
 		big = "main"
 		res.show = sample{err: "no 10-fact commit to show (the serve session did not make it)"}
 		res.gitShow = res.show
 	} else {
-		res.show, res.gitShow = ours("show", "main"), git("show", "--name-status", "main")
+		res.show, res.gitShow = r.pair(runs, 1, ourArgs("show", "main"), gitArgs("show", "--name-status", "main"))
 	}
 	res.bigRev = big
-	res.showBig, res.gitShowBig = ours("show", "--name-only", big), git("show", "--name-status", big)
+	res.showBig, res.gitShowBig = r.pair(runs, 0, ourArgs("show", "--name-only", big), gitArgs("show", "--name-status", big))
 }
 
 // measureDisk sizes the store's objects beside git's own full repack of

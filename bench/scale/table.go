@@ -126,7 +126,7 @@ func versus(name string, ours, git sample) string {
 	if ours.ok() && git.wall > 0 {
 		note += fmt.Sprintf(" (time %.1fx, RSS %.1fx git)", float64(ours.wall)/float64(git.wall), float64(ours.rss)/float64(max(git.rss, 1)))
 	}
-	return fmt.Sprintf("%s; median of %d", note, git.runs)
+	return fmt.Sprintf("%s; medians of %d runs in turn", note, git.runs)
 }
 
 // dur prints a duration with three significant figures in s or ms.
