@@ -80,13 +80,14 @@ bench-tc:
 # object against git repack -adf. SCALE=10M for the 10M store, 100k for a
 # quick run (a comma list runs several). IMPORT_FLAGS are the build's
 # `deloreis import` flags (the streaming bulk import by default); a measured
-# process past MAXRSS is killed. Not part of make test.
+# process past MAXRSS, or running past MAXTIME, is killed. Not part of make test.
 SCALE ?= 1M,3M
 IMPORT_FLAGS ?= --bulk --materialize
 MAXRSS ?= 6G
+MAXTIME ?= 45m
 bench-scale:
 	mkdir -p .benchtmp
-	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)' -maxrss '$(MAXRSS)'
+	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)' -maxrss '$(MAXRSS)' -maxtime '$(MAXTIME)'
 
 # The streaming bulk import against git fast-import at 100k, then 1M
 # streamed from the generator (SCALE=10M adds the 10M run).

@@ -32,13 +32,14 @@ import (
 
 // config is the command line.
 type config struct {
-	sizes  []size
-	work   string
-	bin    string
-	adds   int
-	runs   int
-	maxRSS int64
-	keep   bool
+	sizes   []size
+	work    string
+	bin     string
+	adds    int
+	runs    int
+	maxRSS  int64
+	maxTime time.Duration
+	keep    bool
 	// importFlags are the build's flags for `deloreis import`.
 	importFlags []string
 	repack      bool   // measure bytes per object against git repack -adf
@@ -73,6 +74,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.IntVar(&cfg.adds, "adds", 5000, "staged adds timed through deloreis serve")
 	fs.IntVar(&cfg.runs, "runs", 0, "runs of each cold-process figure (default 5 below 1M objects, else 3)")
 	maxRSS := fs.String("maxrss", "6G", "kill a measured process whose resident memory passes this (K, M, G)")
+	fs.DurationVar(&cfg.maxTime, "maxtime", 45*time.Minute, "kill a measured process that runs longer than this")
 	fs.BoolVar(&cfg.keep, "keep", false, "keep each size's store and .dli file")
 	importFlags := fs.String("import-flags", "--bulk --materialize", "flags of the build's `deloreis import` (space separated)")
 	fs.BoolVar(&cfg.repack, "repack", true, "measure bytes per object against `git repack -adf` of a copy (slow at 10M)")
@@ -164,7 +166,7 @@ func run(cfg *config) error {
 			return err
 		}
 	}
-	r := &runner{env: benchEnv(), maxRSS: cfg.maxRSS}
+	r := &runner{env: benchEnv(), maxRSS: cfg.maxRSS, maxTime: cfg.maxTime}
 	fmt.Printf("bench-scale: %s, %s, %d CPUs; whole processes (wall, peak RSS); medians where runs > 1\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.Version(), runtime.NumCPU())
 	for _, sz := range cfg.sizes {

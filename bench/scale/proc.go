@@ -26,11 +26,14 @@ type sample struct {
 func (s sample) ok() bool { return s.err == "" && s.runs > 0 }
 
 // runner starts the measured processes: every one with the same
-// environment, and killed when its resident memory passes maxRSS, so
-// that one runaway size cannot take the shared machine down.
+// environment, and killed when its resident memory passes maxRSS or it
+// runs past maxTime, so that one runaway size cannot take the shared
+// machine down nor hold the benchmark for hours (a world that does not
+// fit its memory limit collects on every call).
 type runner struct {
-	env    []string
-	maxRSS int64
+	env     []string
+	maxRSS  int64
+	maxTime time.Duration
 }
 
 // procResult is one finished process.
@@ -63,14 +66,14 @@ func (r *runner) run(stdout io.Writer, args ...string) procResult {
 	stop := r.watch(cmd.Process)
 	err := cmd.Wait()
 	wall := time.Since(t0)
-	over := stop()
+	killed := stop()
 	res := procResult{wall: wall}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		res.rss = ru.Maxrss * 1024 // KiB on Linux
 	}
 	switch {
-	case over:
-		res.err = fmt.Errorf("killed: resident memory passed the %s cap", bytesIEC(r.maxRSS))
+	case killed != "":
+		res.err = fmt.Errorf("killed: %s", killed)
 	case err != nil:
 		res.err = fmt.Errorf("%v: %s", err, stderr.last())
 	}
@@ -127,29 +130,37 @@ func (r *runner) once(stdout io.Writer, args ...string) sample {
 }
 
 // watch polls the process's resident set every 100 ms and kills it past
-// the cap; stop ends the watch and says whether it killed.
-func (r *runner) watch(p *os.Process) (stop func() bool) {
+// a cap; stop ends the watch and says why it killed ("" when it did not).
+func (r *runner) watch(p *os.Process) (stop func() string) {
 	done := make(chan struct{})
-	killed := make(chan bool, 1)
+	killed := make(chan string, 1)
+	start := time.Now()
 	go func() {
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		for {
 			select {
 			case <-done:
-				killed <- false
+				killed <- ""
 				return
 			case <-t.C:
-				if r.maxRSS > 0 && procStatus(p.Pid, "VmRSS") > r.maxRSS {
+				why := ""
+				switch {
+				case r.maxRSS > 0 && procStatus(p.Pid, "VmRSS") > r.maxRSS:
+					why = fmt.Sprintf("resident memory passed the %s cap", bytesIEC(r.maxRSS))
+				case r.maxTime > 0 && time.Since(start) > r.maxTime:
+					why = fmt.Sprintf("it ran past the %s time cap", r.maxTime)
+				}
+				if why != "" {
 					p.Kill()
 					<-done
-					killed <- true
+					killed <- why
 					return
 				}
 			}
 		}
 	}()
-	return func() bool { close(done); return <-killed }
+	return func() string { close(done); return <-killed }
 }
 
 // procStatus reads one "kB" field of /proc/PID/status in bytes (0 when

@@ -143,8 +143,9 @@ func deloreisBinary(t *testing.T) string {
 	return binPath
 }
 
-// TestRunnerMemoryCap: a process past the cap is killed and its result
-// says so, well before it would have ended by itself.
+// TestRunnerMemoryCap: a process past the memory cap or the time cap is
+// killed and its result says so, well before it would have ended by
+// itself.
 func TestRunnerMemoryCap(t *testing.T) {
 	r := &runner{maxRSS: 1 << 10}
 	t0 := time.Now()
@@ -154,6 +155,14 @@ func TestRunnerMemoryCap(t *testing.T) {
 	}
 	if time.Since(t0) > 5*time.Second {
 		t.Errorf("the kill took %v", time.Since(t0))
+	}
+	slow := &runner{maxTime: 300 * time.Millisecond}
+	t0 = time.Now()
+	if p := slow.run(nil, "sleep", "10"); p.err == nil || !strings.Contains(p.err.Error(), "killed: it ran past the 300ms time cap") {
+		t.Errorf("past the time cap: err = %v", p.err)
+	}
+	if time.Since(t0) > 5*time.Second {
+		t.Errorf("the time cap's kill took %v", time.Since(t0))
 	}
 	free := &runner{maxRSS: 1 << 30}
 	if p := free.run(nil, "sh", "-c", "exit 3"); p.err == nil || !strings.Contains(p.err.Error(), "exit status 3") {

@@ -133,8 +133,8 @@ func serveBench(r *runner, bin, proj string, np, adds int) serveResult {
 	}
 	stop := r.watch(s.cmd.Process)
 	res, err := s.drive(np, adds)
-	if stop() {
-		err = fmt.Errorf("killed: resident memory passed the %s cap %s after %s", bytesIEC(r.maxRSS), s.answered(), dur(time.Since(s.start)))
+	if why := stop(); why != "" {
+		err = fmt.Errorf("killed: %s %s after %s", why, s.answered(), dur(time.Since(s.start)))
 	}
 	if cerr := s.close(); err == nil && cerr != nil {
 		err = fmt.Errorf("serve: %v: %s", cerr, s.gc.last())
