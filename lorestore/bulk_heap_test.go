@@ -31,14 +31,21 @@ func TestBulkHeapFlat(t *testing.T) {
 		}
 	}
 	// The chunks in flight to the pack's compressors (a few hundred
-	// kilobytes each) are let go once the compressors are idle, which on
-	// a loaded machine can take a while: the least of several readings is
-	// the settled heap (chunks in flight only ever add to it).
+	// kilobytes each, one per compressor) are let go once the compressors
+	// are idle, which on a loaded machine can take seconds: the heap is
+	// read until two readings in a row agree (within 64 KiB), for up to
+	// 15 s, and the least reading is the settled heap (chunks in flight
+	// only ever add to it).
 	settled := func() uint64 {
-		least := ^uint64(0)
-		for range 8 {
+		least, prev := ^uint64(0), uint64(0)
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); {
 			time.Sleep(150 * time.Millisecond)
-			least = min(least, liveHeap())
+			h := liveHeap()
+			least = min(least, h)
+			if prev != 0 && max(h, prev)-min(h, prev) < 64<<10 && h <= least+64<<10 {
+				break
+			}
+			prev = h
 		}
 		return least
 	}
