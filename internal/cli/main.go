@@ -25,7 +25,7 @@ type globals struct {
 	sig     lorestore.Signature // the author resolved before a command runs (author.go)
 	warn    io.Writer           // where the store's warnings go (stderr)
 	now     func() time.Time    // commit times; nil is the clock (DELOREIS_COMMIT_DATE fixes it)
-	net     *Net                // the network half; nil in deloreis (net.go)
+	net     Net                 // the network half; nil in deloreis (net.go)
 }
 
 func (g *globals) storeDir() string {
@@ -149,12 +149,12 @@ const readsOnly = "deloreis-reads-only"
 
 // linked is the network half this program links: nil in deloreis, set by
 // Main in deloreis-net (and by the tests, which link everything).
-var linked *Net
+var linked Net
 
 // Main runs the command line of os.Args and exits with its status. net is
 // the network half, nil in deloreis: a command that needs it is handed to
 // deloreis-net.
-func Main(net *Net) {
+func Main(net Net) {
 	if net != nil {
 		linked = net
 		lorestore.UseTransports(net.Transports)

@@ -24,21 +24,20 @@ import (
 // NetBinary is the name of the program that holds the network half.
 const NetBinary = "deloreis-net"
 
-// Net is the network half of the command line, filled in by deloreis-net
-// from package netparts (which this package must not import: the point is
-// that deloreis does not link it). Each field is the netparts function of
-// the same name.
-type Net struct {
-	Transports     lorestore.Dialer
-	StartServer    func(stderr io.Writer) (stop func())
-	CheckBind      func(addr, token string) error
-	ServeMCP       func(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, in io.Reader, out, errw io.Writer) error
-	DKERegistry    func(s *lorestore.Store, now func() time.Time) (*worker.Registry, error)
-	DKEReadTools   func() []string
-	ServeDKE       func(ctx context.Context, reg *worker.Registry, tools []string, storeDir, httpAddr string, in io.Reader, out, errw io.Writer) error
-	CallDKE        func(ctx context.Context, reg *worker.Registry, tool string, args json.RawMessage) (string, bool)
-	BuildDKEDemo   func(dir string, o lorestore.Options) (*lorestore.Store, error)
-	ReplayCasebook func(ctx context.Context, projectFile, script []byte) ([]byte, int, error)
+// Net is the network half of the command line: netparts.Parts, which
+// deloreis-net and the tests hand over (this package must not import
+// netparts: the point is that deloreis does not link it).
+type Net interface {
+	Transports(ctx context.Context, url string, service lorestore.Service) (lorestore.RemoteSession, error)
+	StartServer(stderr io.Writer) (stop func())
+	CheckBind(addr, token string) error
+	ServeMCP(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, in io.Reader, out, errw io.Writer) error
+	DKERegistry(s *lorestore.Store, now func() time.Time) (*worker.Registry, error)
+	DKEReadTools() []string
+	ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, storeDir, httpAddr string, in io.Reader, out, errw io.Writer) error
+	CallDKE(ctx context.Context, reg *worker.Registry, tool string, args json.RawMessage) (string, bool)
+	BuildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, error)
+	ReplayCasebook(ctx context.Context, projectFile, script []byte) ([]byte, int, error)
 }
 
 // netAnnotation marks a command that runs in deloreis-net.

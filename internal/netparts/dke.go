@@ -20,7 +20,7 @@ import (
 )
 
 // DKERegistry is the registry of the DKE tools over the lorestore s.
-func DKERegistry(s *lorestore.Store, now func() time.Time) (*worker.Registry, error) {
+func (Parts) DKERegistry(s *lorestore.Store, now func() time.Time) (*worker.Registry, error) {
 	svc, err := service.New(service.Config{Store: s, Now: now})
 	if err != nil {
 		return nil, err
@@ -31,13 +31,13 @@ func DKERegistry(s *lorestore.Store, now func() time.Time) (*worker.Registry, er
 }
 
 // DKEReadTools are the tools a read key may call.
-func DKEReadTools() []string { return service.ReadOnlyTools() }
+func (Parts) DKEReadTools() []string { return service.ReadOnlyTools() }
 
 // ServeDKE serves the named DKE tools of reg over MCP until the client
 // closes the session (stdio, where the caller is trusted) or ctx ends
 // (streamable HTTP at httpAddr, where every request needs a key of the
 // keyring of storeDir and each call runs under that key's grant).
-func ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, storeDir, httpAddr string, in io.Reader, out, errw io.Writer) error {
+func (Parts) ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, storeDir, httpAddr string, in io.Reader, out, errw io.Writer) error {
 	server := dkeServer(reg, tools, httpAddr != "")
 	if httpAddr != "" {
 		h := keyhttp.Handler(server, keys.Open(storeDir))
@@ -75,7 +75,7 @@ func dkeServer(reg *worker.Registry, tools []string, overHTTP bool) *mcp.Server 
 // CallDKE makes one tool call through reg and returns the text an MCP
 // client would see, and whether the call succeeded (not refused, and the
 // program did not fail).
-func CallDKE(ctx context.Context, reg *worker.Registry, tool string, args json.RawMessage) (string, bool) {
+func (Parts) CallDKE(ctx context.Context, reg *worker.Registry, tool string, args json.RawMessage) (string, bool) {
 	op, _ := reg.Lookup(tool)
 	line, e := mcpserve.Envelope(tool, "cli-1", args)
 	resp := worker.Response{Err: e}
@@ -99,7 +99,7 @@ def count_on_hand(id: string) -> int:
 
 // BuildDKEDemo makes the demo lorestore in dir: store "default" with the
 // inventory module compiled and one widget restocked.
-func BuildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, error) {
+func (Parts) BuildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, error) {
 	s, err := lorestore.Init(dir, o)
 	if err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func BuildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, error) {
 // ReplayCasebook replays a casebook script over the project file and
 // returns its story as markdown and how many calls answered otherwise than
 // the script expects.
-func ReplayCasebook(ctx context.Context, projectFile, script []byte) ([]byte, int, error) {
+func (Parts) ReplayCasebook(ctx context.Context, projectFile, script []byte) ([]byte, int, error) {
 	story, err := casebook.Replay(ctx, projectFile, script)
 	if err != nil {
 		return nil, 0, err

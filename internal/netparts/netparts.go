@@ -26,25 +26,29 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// Parts is the network half, as cli.Net asks for it: cmd/deloreis-net
+// and the command line's tests hand Parts{} to the command line.
+type Parts struct{}
+
 // Transports opens a session with a remote: package wire's, over every
 // transport go-git speaks (file://, git://, ssh, http and https).
-func Transports(ctx context.Context, url string, service lorestore.Service) (lorestore.RemoteSession, error) {
+func (Parts) Transports(ctx context.Context, url string, service lorestore.Service) (lorestore.RemoteSession, error) {
 	return wire.Dial(ctx, url, service)
 }
 
 // StartServer sets a server's GC policy (DL-0295); the returned function
 // ends it (internal/gcpolicy.StartServer). The runtime metrics it reads
 // cost every program that links them a little start-up.
-func StartServer(stderr io.Writer) (stop func()) { return gcpolicy.StartServer(stderr) }
+func (Parts) StartServer(stderr io.Writer) (stop func()) { return gcpolicy.StartServer(stderr) }
 
 // CheckBind refuses an HTTP address a server must not listen on: anything
 // but loopback without a bearer token.
-func CheckBind(addr, token string) error { return mcpserve.CheckBind(addr, token) }
+func (Parts) CheckBind(addr, token string) error { return mcpserve.CheckBind(addr, token) }
 
 // ServeMCP serves reg's ops of profile as MCP tools until the client
 // closes the session (stdio) or ctx ends (streamable HTTP at httpAddr,
 // behind token when one is given).
-func ServeMCP(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, in io.Reader, out, errw io.Writer) error {
+func (Parts) ServeMCP(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, in io.Reader, out, errw io.Writer) error {
 	server := mcpserve.New(reg, profile)
 	if httpAddr != "" {
 		return serveHTTP(ctx, server, mcpserve.HTTPHandler(server, token), httpAddr, errw, "MCP", "")
