@@ -278,5 +278,5 @@ func compileAtWith(s *lorestore.Store, commit plumbing.Hash, scope string, diale
 	if err != nil {
 		return nil, err
 	}
-	return world.Compile(world.Input{Scope: scope, Base: base, Dialects: dialects})
+	return world.Compile(world.Input{Scope: scope, Base: base, Dialects: dialects, Owned: true})
 }

@@ -12,17 +12,28 @@ import (
 )
 
 // LoadScope reads every object of one scope of a snapshot (claims,
-// decisions, attacks and standing revisions) as committed entries.
+// decisions, attacks and standing revisions) as committed entries. Every
+// section is listed before any is read, so the entries are read straight
+// into one slice of the exact size: a large scope is held once.
 func LoadScope(sn *lorestore.Snapshot, scope string) ([]world.Entry, error) {
-	var out []world.Entry
-	for _, k := range lorestore.Kinds {
-		es, err := sn.Objects(scope, k)
+	ls := make([]lorestore.Listing, len(lorestore.Kinds))
+	n := 0
+	for i, k := range lorestore.Kinds {
+		l, err := sn.List(scope, k)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range es {
-			out = append(out, world.Entry{ID: e.ID, Object: e.Object})
+		ls[i], n = l, n+l.Len()
+	}
+	out := make([]world.Entry, n)
+	at := 0
+	for i := range ls {
+		part := out[at : at+ls[i].Len()]
+		if err := ls[i].ReadInto(func(j int, e lorestore.Entry) { part[j] = world.Entry{ID: e.ID, Object: e.Object} }); err != nil {
+			return nil, err
 		}
+		at += len(part)
+		ls[i] = lorestore.Listing{} // its files are read: let the listing go
 	}
 	return out, nil
 }
@@ -37,7 +48,7 @@ func CompileAt(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.W
 	if err != nil {
 		return nil, err
 	}
-	return world.Compile(world.Input{Scope: scope, Base: base})
+	return world.Compile(world.Input{Scope: scope, Base: base, Owned: true})
 }
 
 // ScopeConflicts reports, for every scope of the merged commit, the

@@ -97,7 +97,7 @@ func (st *Stager) Stage(scope string, objs []objects.Object) (*Staging, error) {
 		if err != nil {
 			return nil, err
 		}
-		sg.After, err = world.Compile(world.Input{Scope: scope, Base: base, Staged: objs, Dialects: st.dialects})
+		sg.After, err = world.Compile(world.Input{Scope: scope, Base: base, Staged: objs, Dialects: st.dialects, Owned: true})
 		sg.compile = 1
 		return sg, err
 	}

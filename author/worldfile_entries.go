@@ -19,6 +19,7 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
@@ -115,7 +116,7 @@ func writeEntries(bw *bufio.Writer, w *world.World) (n, size uint64, err error) 
 	return n, ew.size, nil
 }
 
-// entryReader reads the section; sec is a string copy of it, so every
+// entryReader reads the section; sec is the same bytes as a string, so every
 // string decoded is a substring, not an allocation.
 type entryReader struct {
 	p      []byte
@@ -196,7 +197,9 @@ func decodeEntries(p []byte) ([]world.Entry, error) {
 	if count > uint64(len(p))/33 {
 		return nil, wfErr("%d entries in %d bytes", count, len(p))
 	}
-	r := &entryReader{p: p, sec: string(p), at: 8}
+	// The strings alias p, which the caller gives up (a copy would hold a
+	// 10M-object section twice while it decodes).
+	r := &entryReader{p: p, sec: unsafe.String(unsafe.SliceData(p), len(p)), at: 8}
 	out := make([]world.Entry, count)
 	var canon []int // indexes of out whose spans follow
 	var spans [][]byte

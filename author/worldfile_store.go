@@ -78,7 +78,7 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		c.reject(path, err)
 		return nil, false
 	}
-	w, err := world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects})
+	w, err := world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true})
 	if err != nil {
 		// The machinery failed on what the file held: the store's own
 		// objects will say whether it was the file.

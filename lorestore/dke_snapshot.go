@@ -59,7 +59,7 @@ func (sn *Snapshot) ModuleNames(store string) ([]string, error) {
 	}
 	out := make([]string, len(fs))
 	for i, f := range fs {
-		out[i] = strings.TrimSuffix(f.path[strings.LastIndexByte(f.path, '/')+1:], ".json")
+		out[i] = strings.TrimSuffix(f.path()[strings.LastIndexByte(f.path(), '/')+1:], ".json")
 	}
 	return out, nil
 }
@@ -85,9 +85,9 @@ func (sn *Snapshot) moduleFiles(store string) ([]fileRef, error) {
 		if !ok || e.isTree() || checkModuleName(name) != nil {
 			return nil, &CorruptError{Path: prefix + e.name, Reason: "not a module file <name>.json"}
 		}
-		out = append(out, fileRef{blob: e.hash, path: prefix + e.name})
+		out = append(out, fileRef{blob: e.hash, dir: prefix, name: e.name})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	sort.Slice(out, func(i, j int) bool { return out[i].path() < out[j].path() })
 	return out, nil
 }
 
@@ -114,7 +114,7 @@ func (sn *Snapshot) Module(store, name string) ([]byte, error) {
 	if !ok || e.isTree() {
 		return nil, fmt.Errorf("%w: module %s in DKE store %s", ErrNotFound, name, store)
 	}
-	return sn.readModule(fileRef{blob: e.hash, path: strings.Join(modulePath(store), "/") + "/" + moduleFile(name)}, name)
+	return sn.readModule(fileRef{blob: e.hash, dir: strings.Join(modulePath(store), "/") + "/", name: moduleFile(name)}, name)
 }
 
 // DKEHeader reads the header of a DKE store (ErrNotFound when the store
@@ -156,7 +156,7 @@ func (sn *Snapshot) Modules(store string) (map[string][]byte, error) {
 	}
 	out := make(map[string][]byte, len(fs))
 	for _, f := range fs {
-		name := strings.TrimSuffix(f.path[strings.LastIndexByte(f.path, '/')+1:], ".json")
+		name := strings.TrimSuffix(f.path()[strings.LastIndexByte(f.path(), '/')+1:], ".json")
 		data, err := sn.readModule(f, name)
 		if err != nil {
 			return nil, err
@@ -172,7 +172,7 @@ func (sn *Snapshot) readModule(f fileRef, name string) ([]byte, error) {
 		return nil, err
 	}
 	if err := checkEnvelope(data, "name", name); err != nil {
-		return nil, &CorruptError{Path: f.path, Reason: err.Error()}
+		return nil, &CorruptError{Path: f.path(), Reason: err.Error()}
 	}
 	return data, nil
 }
@@ -267,7 +267,7 @@ func (sn *Snapshot) DKEClaim(store, kind string, id objects.ID) ([]byte, error) 
 	if !ok || e.isTree() {
 		return nil, fmt.Errorf("%w: claim %s of kind %s in DKE store %s", ErrNotFound, id, kind, store)
 	}
-	datas, err := sn.readIDFiles([]fileRef{{id: id, blob: e.hash, path: strings.Join(path, "/") + "/" + fileName(id)}})
+	datas, err := sn.readIDFiles([]fileRef{{id: id, blob: e.hash, dir: strings.Join(path, "/") + "/"}})
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +288,7 @@ func (sn *Snapshot) readIDFiles(fs []fileRef) ([][]byte, error) {
 			for i := w; i < len(fs); i += workers {
 				data, err := sn.s.readBlob(fs[i].blob)
 				if err == nil && objects.ID(sumID(data)) != fs[i].id {
-					err = &CorruptError{Path: fs[i].path, Reason: "bytes do not hash to the file's id"}
+					err = &CorruptError{Path: fs[i].path(), Reason: "bytes do not hash to the file's id"}
 				}
 				if err != nil {
 					errs[w] = err

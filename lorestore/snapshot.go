@@ -178,11 +178,47 @@ func (sn *Snapshot) Scopes() ([]string, error) {
 	return out, nil
 }
 
-// fileRef is a stored object file: its id and blob.
+// fileRef is a stored object file: its id and blob, and where it lies:
+// its folder (one string shared by every file of that folder) and its
+// name, "" when it is the id's own file name. A listing of 10M objects
+// holds one fileRef each, so the path is not built until asked for.
 type fileRef struct {
 	id   objects.ID
 	blob plumbing.Hash
-	path string
+	dir  string // ends in "/"
+	name string // "": fileName(id)
+}
+
+// refAt is the fileRef of the file name in folder dir (ending in "/"),
+// holding the name only when the id does not spell it.
+func refAt(id objects.ID, blob plumbing.Hash, dir, name string) fileRef {
+	f := fileRef{id: id, blob: blob, dir: dir}
+	if !isFileNameOf(name, id) {
+		f.name = name
+	}
+	return f
+}
+
+// isFileNameOf reports whether name is fileName(id), without building it.
+func isFileNameOf(name string, id objects.ID) bool {
+	const hexDigits = "0123456789abcdef"
+	if len(name) != 2*len(id)+len(".json") || name[2*len(id):] != ".json" {
+		return false
+	}
+	for i, b := range id {
+		if name[2*i] != hexDigits[b>>4] || name[2*i+1] != hexDigits[b&15] {
+			return false
+		}
+	}
+	return true
+}
+
+// path is the file's path in the tree.
+func (f fileRef) path() string {
+	if f.name != "" {
+		return f.dir + f.name
+	}
+	return f.dir + fileName(f.id)
 }
 
 // files lists the object files of one section of a scope, in id order
@@ -238,7 +274,7 @@ func (sn *Snapshot) collectIn(tree plumbing.Hash, path string, depth int, out *[
 		if !ok || err != nil || e.isTree() {
 			return &CorruptError{Path: path + e.name, Reason: "not an object file <id>.json"}
 		}
-		*out = append(*out, fileRef{id: id, blob: e.hash, path: path + e.name})
+		*out = append(*out, refAt(id, e.hash, path, e.name))
 	}
 	return nil
 }
@@ -258,7 +294,7 @@ func (sn *Snapshot) IDs(scope string, kind Kind) ([]objects.ID, error) {
 
 // read loads, checks and decodes one object file.
 func (sn *Snapshot) read(f fileRef) (objects.Object, error) {
-	return sn.s.readObjectFile(f.blob, f.id, func() string { return f.path })
+	return sn.s.readObjectFile(f.blob, f.id, f.path)
 }
 
 // Objects reads every object of one section of a scope, decoding in
@@ -271,10 +307,31 @@ func (sn *Snapshot) Objects(scope string, kind Kind) ([]Entry, error) {
 	return sn.readFiles(fs)
 }
 
-// readFiles reads and checks object files, decoding in parallel when
-// there are many.
-func (sn *Snapshot) readFiles(fs []fileRef) ([]Entry, error) {
-	out := make([]Entry, len(fs))
+// A Listing is the object files of one section of a scope, listed but not
+// yet read, so that a caller reading several sections can size one slice
+// for all of them before it reads any (a 10M-object scope must not be
+// held twice, or grown by doubling).
+type Listing struct {
+	sn *Snapshot
+	fs []fileRef
+}
+
+// List lists the object files of one section of a scope, in the store's
+// order (by folder, then id), reading no object.
+func (sn *Snapshot) List(scope string, kind Kind) (Listing, error) {
+	fs, err := sn.files(scope, kind)
+	return Listing{sn: sn, fs: fs}, err
+}
+
+// Len is how many files the listing holds.
+func (l Listing) Len() int { return len(l.fs) }
+
+// ReadInto reads, checks and decodes every file of the listing, in
+// parallel when there are many, and hands each to put with its place in
+// the listing; put is called once per file, from several goroutines at
+// once. On an error some files may have been handed over already.
+func (l Listing) ReadInto(put func(i int, e Entry)) error {
+	fs := l.fs
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/256))
 	var wg sync.WaitGroup
 	errs := make([]error, workers)
@@ -283,17 +340,24 @@ func (sn *Snapshot) readFiles(fs []fileRef) ([]Entry, error) {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(fs); i += workers {
-				o, err := sn.read(fs[i])
+				o, err := l.sn.read(fs[i])
 				if err != nil {
 					errs[w] = err
 					return
 				}
-				out[i] = Entry{ID: fs[i].id, Object: o}
+				put(i, Entry{ID: fs[i].id, Object: o})
 			}
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	return errors.Join(errs...)
+}
+
+// readFiles reads and checks object files, decoding in parallel when
+// there are many.
+func (sn *Snapshot) readFiles(fs []fileRef) ([]Entry, error) {
+	out := make([]Entry, len(fs))
+	if err := (Listing{sn: sn, fs: fs}).ReadInto(func(i int, e Entry) { out[i] = e }); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -349,7 +413,7 @@ func (sn *Snapshot) getIn(path []string, name string, id objects.ID) (objects.Ob
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	o, err := sn.read(fileRef{id: id, blob: e.hash, path: strings.Join(path, "/") + "/" + name})
+	o, err := sn.read(refAt(id, e.hash, strings.Join(path, "/")+"/", name))
 	return o, true, err
 }
 

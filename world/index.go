@@ -89,7 +89,8 @@ type marks struct{ entries, facts, relations, befores, states, sameAs, lang int 
 
 // newIndex sorts entries by id (so that every result is independent of the
 // order objects arrive in) and files them by kind. A duplicate id is kept
-// once; a staged copy of a committed object counts as committed.
+// once; a staged copy of a committed object counts as committed. The
+// index takes entries over: it sorts them in place and keeps their array.
 func newIndex(entries []Entry) *index {
 	ix := &index{
 		entities:  map[string]named[*objects.Entity]{},
@@ -98,7 +99,7 @@ func newIndex(entries []Entry) *index {
 		questions: map[string]named[*objects.Question]{},
 		optionOf:  map[string]string{},
 	}
-	sorted := append([]Entry(nil), entries...)
+	sorted := entries // ours: sorted in place, and adopted below
 	slices.SortFunc(sorted, func(a, b Entry) int { return bytes.Compare(a.ID[:], b.ID[:]) })
 	deduped := sorted[:0]
 	for i, e := range sorted {
@@ -121,8 +122,18 @@ func newIndex(entries []Entry) *index {
 			}
 		}
 	}
-	ix.entries = ix.entries.append(kept...)
+	ix.entries = pvecAdopt(kept)
+	// Counted first, so that each kind's list is made at its size and
+	// adopted below: a 10M-fact list is neither grown by doubling nor
+	// copied into the vector.
+	counts := map[objects.Type]int{}
+	for i := range kept {
+		counts[kept[i].Object.Type()]++
+	}
 	big := map[objects.Type][]*Entry{}
+	for _, t := range []objects.Type{objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs} {
+		big[t] = make([]*Entry, 0, counts[t])
+	}
 	var lang []*Entry
 	for chunk := range ix.entries.leafSlices() {
 		for i := range chunk {
@@ -150,11 +161,11 @@ func newIndex(entries []Entry) *index {
 		lang:      committed(lang),
 	}
 	ix.lang = ix.lang.append(lang...)
-	ix.facts = ix.facts.append(big[objects.TypeFact]...)
-	ix.relations = ix.relations.append(big[objects.TypeRelation]...)
-	ix.befores = ix.befores.append(big[objects.TypeBefore]...)
-	ix.states = ix.states.append(big[objects.TypeState]...)
-	ix.sameAs = ix.sameAs.append(big[objects.TypeSameAs]...)
+	ix.facts = pvecAdopt(big[objects.TypeFact])
+	ix.relations = pvecAdopt(big[objects.TypeRelation])
+	ix.befores = pvecAdopt(big[objects.TypeBefore])
+	ix.states = pvecAdopt(big[objects.TypeState])
+	ix.sameAs = pvecAdopt(big[objects.TypeSameAs])
 	for _, e := range big[objects.TypeFact] {
 		if e.Object.(*objects.Fact).Key == answerKey {
 			ix.answers = append(ix.answers, *e)

@@ -104,6 +104,28 @@ func (v pvec[T]) append(xs ...T) pvec[T] {
 	return v
 }
 
+// pvecAdopt returns a vector of xs that takes xs's full leaves in place
+// instead of copying them (a leaf is a pointer to leafLen elements of xs's
+// array), and copies only the last partial leaf. The caller gives xs up:
+// it must never write it again. A compiled world's entries are adopted so
+// that a 10M-object index is not held twice while it is built.
+func pvecAdopt[T any](xs []T) pvec[T] {
+	var v pvec[T]
+	var ed *pvecEdit
+	for len(xs) >= leafLen {
+		if v.n > 0 { // the tail is full: it goes into the tree
+			if ed == nil {
+				ed = new(pvecEdit)
+			}
+			v.pushLeaf(v.tail, ed)
+		}
+		v.tail, v.used = (*pvecLeaf[T])(xs[:leafLen]), nil // nil: all slots claimed
+		v.n += leafLen
+		xs = xs[leafLen:]
+	}
+	return v.append(xs...)
+}
+
 // pushLeaf puts the full leaf lf after the tree's leaves; v.n still counts
 // it (it was v's tail).
 func (v *pvec[T]) pushLeaf(lf *pvecLeaf[T], ed *pvecEdit) {

@@ -289,3 +289,30 @@ func BenchmarkPvecRead(b *testing.B) {
 		}
 	})
 }
+
+// TestPvecAdopt checks that an adopted slice reads back whole, that its
+// full leaves are the slice's own array (no copy), and that appends to
+// versions of it never write into that array.
+func TestPvecAdopt(t *testing.T) {
+	for _, n := range []int{0, 1, leafLen - 1, leafLen, leafLen + 1, 2 * leafLen, leafLen * leafLen, leafLen*leafLen + 1, leafLen*(leafLen+1) + 5, leafLen*leafLen*leafLen + 3} {
+		c := &next{}
+		model := c.take(n)
+		xs := slices.Clone(model)
+		v := pvecAdopt(xs)
+		base := newVersion(v, model)
+		checkVersion(t, fmt.Sprintf("adopt %d", n), base)
+		if n >= leafLen && v.ptr(0) != &xs[0] {
+			t.Errorf("adopt %d: the first leaf was copied", n)
+		}
+		if full := n &^ leafMask; full > 0 && v.ptr(full-1) != &xs[full-1] {
+			t.Errorf("adopt %d: the last full leaf was copied", n)
+		}
+		one, many := c.take(1), c.take(2*leafLen+3)
+		checkVersion(t, fmt.Sprintf("adopt %d, append 1", n), newVersion(v.append(one...), append(slices.Clone(model), one...)))
+		checkVersion(t, fmt.Sprintf("adopt %d, append %d", n, len(many)), newVersion(v.append(many...), append(slices.Clone(model), many...)))
+		checkVersion(t, fmt.Sprintf("adopt %d afterwards", n), base)
+		if !slices.Equal(xs, model) {
+			t.Errorf("adopt %d: an append wrote into the adopted array", n)
+		}
+	}
+}

@@ -25,6 +25,11 @@ type Input struct {
 	// Dialects are the dialects the project file configures: the naming
 	// oracle's fallback for a dialect the scope does not declare.
 	Dialects []*objects.Dialect
+	// Owned hands Base over to Compile, which may then reorder it and keep
+	// it as the world's own storage instead of copying it: the caller
+	// must never read or write Base again. A large scope loaded for one
+	// compile is handed over, so that it is not held twice.
+	Owned bool
 
 	// legacy lowers entity identity as before DL-0040: the closure and a
 	// carry rule per predicate in the program. Tests compare against it.
@@ -77,7 +82,12 @@ type World struct {
 // check. Errors are reserved for failures of the machinery; everything
 // wrong with the lore itself is a finding.
 func Compile(in Input) (*World, error) {
-	entries := append([]Entry(nil), in.Base...)
+	entries := in.Base
+	if !in.Owned || len(in.Staged) > 0 {
+		// newIndex sorts and keeps its input: give it a copy of ours.
+		entries = make([]Entry, 0, len(in.Base)+len(in.Staged))
+		entries = append(entries, in.Base...)
+	}
 	for _, o := range in.Staged {
 		id, err := o.ID()
 		if err != nil {

@@ -4,6 +4,9 @@
 package world
 
 import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -279,3 +282,38 @@ func TestDiffAndConflicts(t *testing.T) {
 func datalogPossible() datalog.Grade { return datalog.Possible }
 
 func datalogCertain() datalog.Grade { return datalog.Certain }
+
+// TestCompileOwned checks that a compile handed its input (Owned) builds
+// the same world as one that copies it, whatever the input's order and
+// repeats.
+func TestCompileOwned(t *testing.T) {
+	objs := bigWorld(t)[:20_000]
+	es := entriesOf(t, objs)
+	es = append(es, es[:100]...) // repeats are kept once
+	rand.New(rand.NewPCG(7, 7)).Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+	copied, err := Compile(Input{Scope: "s", Base: es})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned, err := Compile(Input{Scope: "s", Base: slices.Clone(es), Owned: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(w *World) []objects.ID {
+		var out []objects.ID
+		for e := range w.Objects() {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	distinct := map[objects.ID]bool{}
+	for _, e := range es {
+		distinct[e.ID] = true
+	}
+	if a, b := ids(copied), ids(owned); !slices.Equal(a, b) || len(a) != len(distinct) {
+		t.Fatalf("owned compile holds %d objects, copied %d, want %d and the same", len(b), len(a), len(distinct))
+	}
+	if a, b := copied.Findings(), owned.Findings(); !reflect.DeepEqual(a, b) {
+		t.Errorf("owned compile has %d findings, copied %d", len(b), len(a))
+	}
+}

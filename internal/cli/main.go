@@ -159,7 +159,10 @@ func Main(net Net) {
 		linked = net
 		lorestore.UseTransports(net.Transports)
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := startProfiles(os.Getenv, os.Stderr)
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run executes one command line and returns the exit code, the one rule
