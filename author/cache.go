@@ -8,6 +8,7 @@ import (
 	"container/list"
 	"sync"
 
+	"github.com/deloreis/deloreis/internal/gcphase"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
@@ -77,7 +78,9 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	c.mu.Unlock()
 
 	var how built
+	done := gcphase.Building() // a build grows the live heap: collect at the default pace
 	e.w, how, e.err = c.build(s, commit, scope)
+	done()
 	close(e.ready)
 	if e.err == nil && how != builtLoaded {
 		c.scheduleWrite(s, commit, scope, e.w)

@@ -23,19 +23,40 @@ const MaxFrame = 16 << 20
 // Requests are answered one at a time: a client that pipelines calls on
 // one workspace gets them applied in the order it sent them.
 func (r *Registry) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	br := bufio.NewReaderSize(in, 64<<10)
+	// The lines are read on their own goroutine, so that a cancelled
+	// context (SIGTERM to an idle server) ends the loop even while a read
+	// waits for a line that may never come; that goroutine then ends with
+	// its input, or with the process.
+	frames := make(chan stdioFrame)
+	go func() {
+		br := bufio.NewReaderSize(in, 64<<10)
+		for {
+			var f stdioFrame
+			f.line, f.tooLong, f.err = readFrame(br)
+			select {
+			case frames <- f:
+			case <-ctx.Done():
+				return
+			}
+			if f.err != nil {
+				return
+			}
+		}
+	}()
 	bw := bufio.NewWriter(out)
 	for {
-		if err := ctx.Err(); err != nil {
-			return err
+		var f stdioFrame
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case f = <-frames:
 		}
-		line, tooLong, err := readFrame(br)
-		if len(line) > 0 || tooLong {
+		if len(f.line) > 0 || f.tooLong {
 			var resp Response
-			if tooLong {
+			if f.tooLong {
 				resp = Response{Err: Errorf(ClassSchema, CodeFrameTooLarge, "request line longer than %d bytes", MaxFrame)}
 			} else {
-				resp = r.Dispatch(ctx, line)
+				resp = r.Dispatch(ctx, f.line)
 			}
 			data, merr := json.Marshal(resp)
 			if merr != nil {
@@ -47,13 +68,20 @@ func (r *Registry) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) 
 				return ferr
 			}
 		}
-		if errors.Is(err, io.EOF) {
+		if errors.Is(f.err, io.EOF) {
 			return nil
 		}
-		if err != nil {
-			return err
+		if f.err != nil {
+			return f.err
 		}
 	}
+}
+
+// stdioFrame is one line read, or the read's error.
+type stdioFrame struct {
+	line    []byte
+	tooLong bool
+	err     error
 }
 
 // readFrame reads one line without its newline (and a trailing \r),

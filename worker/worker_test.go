@@ -1,11 +1,15 @@
 package worker
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 type echoParams struct {
@@ -162,6 +166,51 @@ func TestServeStdioFrameTooLarge(t *testing.T) {
 	if len(lines) != 2 || !strings.Contains(lines[0], `"code":"frame-too-large"`) || !strings.Contains(lines[1], `"text":"after"`) {
 		t.Fatalf("got %q", out.String())
 	}
+}
+
+// TestServeStdioCancel checks that a cancelled context ends the server
+// while its input is open and idle (SIGTERM to a server waiting for a
+// request), after answering what came before.
+func TestServeStdioCancel(t *testing.T) {
+	r := testRegistry()
+	in := &idleAfter{data: []byte(`{"dli":"2.0.0","id":"a","op":"test.echo","params":{"text":"one"}}` + "\n"), waiting: make(chan struct{}), release: make(chan struct{})}
+	defer close(in.release)
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.ServeStdio(ctx, in, outW) }()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"text":"one"`) {
+		t.Fatalf("first answer %q, %v", line, err)
+	}
+	<-in.waiting // the server now waits for a line that does not come
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("ServeStdio returned %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeStdio did not return after its context was cancelled while its input was idle")
+	}
+}
+
+// idleAfter reads data, then blocks (saying so on waiting) until release.
+type idleAfter struct {
+	data             []byte
+	waiting, release chan struct{}
+	once             sync.Once
+}
+
+func (r *idleAfter) Read(p []byte) (int, error) {
+	if len(r.data) > 0 {
+		n := copy(p, r.data)
+		r.data = r.data[n:]
+		return n, nil
+	}
+	r.once.Do(func() { close(r.waiting) })
+	<-r.release
+	return 0, io.EOF
 }
 
 func TestRegistryListsAndRefusesDoubles(t *testing.T) {

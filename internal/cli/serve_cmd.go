@@ -7,6 +7,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -66,7 +67,11 @@ ends, 1 when the project cannot be served.`,
 				defer wait()
 				defer cancel()
 			}
-			return sv.reg.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
+			err = sv.reg.ServeStdio(ctx, cmd.InOrStdin(), cmd.OutOrStdout())
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return nil // SIGTERM or an interrupt: a clean stop, the store closed behind it
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&syncRemote, "sync", "", "sync the serving branch with this remote (a name or URL) in the background")

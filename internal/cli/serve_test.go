@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,5 +181,30 @@ func TestServeDemoProject(t *testing.T) {
 	q := s.callJSON("q", "author.questions", map[string]any{"workspace": m["workspace"]})
 	if qs, _ := q["questions"].([]any); len(qs) != 1 {
 		t.Fatalf("questions: %v", q)
+	}
+}
+
+// TestServeStopsOnSIGTERM checks that an idle server (its input open, no
+// request coming) stops cleanly on SIGTERM, as a supervisor expects: exit
+// code 0, soon.
+func TestServeStopsOnSIGTERM(t *testing.T) {
+	s := startServer(t)
+	if resp := s.call(`{"dli":"2.0.0","id":"1","op":"dli.version","params":{}}`); !strings.Contains(resp, `"ok":true`) {
+		t.Fatalf("dli.version: %s", resp)
+	}
+	s.stopped = true // stopped here, not by closing its input
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve after SIGTERM: %v, want exit code 0", err)
+		}
+	case <-time.After(20 * time.Second):
+		s.cmd.Process.Kill()
+		t.Fatal("an idle serve did not stop on SIGTERM")
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/deloreis/deloreis/internal/gcphase"
 )
 
 // The policy's figures (DL-0295).
@@ -91,6 +93,7 @@ func limitFor(mem uint64) int64 {
 func Apply(p Policy) Policy {
 	if p.GCPercentFrom == FromPolicy {
 		debug.SetGCPercent(p.GCPercent)
+		gcphase.SetSteady(p.GCPercent) // builds of worlds run at the default
 	}
 	if p.MemoryLimitFrom == FromPolicy {
 		debug.SetMemoryLimit(p.MemoryLimit)
