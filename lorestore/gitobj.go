@@ -96,26 +96,62 @@ func encodeTree(es []treeEntry) ([]byte, error) {
 // decodeTree parses a git tree.
 func decodeTree(data []byte) ([]treeEntry, error) {
 	var es []treeEntry
+	err := eachTreeEntry(data, func(mode uint32, name, hash []byte) error {
+		e := treeEntry{name: string(name), mode: mode}
+		copy(e.hash[:], hash)
+		es = append(es, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return es, nil
+}
+
+// eachTreeEntry parses a tree object's entries in order and hands each to
+// fn, its name and hash as slices of data (nothing is allocated: a listing
+// of millions of files parses its shards with it). It stops at fn's first
+// error, or at the first malformed entry.
+func eachTreeEntry(data []byte, fn func(mode uint32, name, hash []byte) error) error {
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
 		if sp <= 0 {
-			return nil, errors.New("lorestore: malformed tree entry mode")
+			return errors.New("lorestore: malformed tree entry mode")
 		}
-		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
-		if err != nil {
-			return nil, fmt.Errorf("lorestore: malformed tree entry mode %q", data[:sp])
+		mode, ok := parseOctal32(data[:sp])
+		if !ok {
+			return fmt.Errorf("lorestore: malformed tree entry mode %q", data[:sp])
 		}
 		data = data[sp+1:]
 		nul := bytes.IndexByte(data, 0)
 		if nul < 0 || len(data) < nul+1+20 {
-			return nil, errors.New("lorestore: truncated tree entry")
+			return errors.New("lorestore: truncated tree entry")
 		}
-		e := treeEntry{name: string(data[:nul]), mode: uint32(mode)}
-		copy(e.hash[:], data[nul+1:nul+21])
-		es = append(es, e)
+		if err := fn(mode, data[:nul], data[nul+1:nul+21]); err != nil {
+			return err
+		}
 		data = data[nul+21:]
 	}
-	return es, nil
+	return nil
+}
+
+// parseOctal32 reads b as an unsigned octal number of at most 32 bits,
+// digits only (what strconv.ParseUint(s, 8, 32) accepts).
+func parseOctal32(b []byte) (uint32, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '7' {
+			return 0, false
+		}
+		v = v<<3 | uint64(c-'0')
+		if v > 1<<32-1 {
+			return 0, false
+		}
+	}
+	return uint32(v), true
 }
 
 // Signature names who made a commit and when.

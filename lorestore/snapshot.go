@@ -6,13 +6,10 @@ package lorestore
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/deloreis/deloreis/objects"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -186,31 +183,14 @@ type fileRef struct {
 	id   objects.ID
 	blob plumbing.Hash
 	dir  string // ends in "/"
-	name string // "": fileName(id)
+	name string // "": fileName(id); set for files not named by an id (DKE modules)
 }
 
-// refAt is the fileRef of the file name in folder dir (ending in "/"),
-// holding the name only when the id does not spell it.
-func refAt(id objects.ID, blob plumbing.Hash, dir, name string) fileRef {
-	f := fileRef{id: id, blob: blob, dir: dir}
-	if !isFileNameOf(name, id) {
-		f.name = name
-	}
-	return f
-}
-
-// isFileNameOf reports whether name is fileName(id), without building it.
-func isFileNameOf(name string, id objects.ID) bool {
-	const hexDigits = "0123456789abcdef"
-	if len(name) != 2*len(id)+len(".json") || name[2*len(id):] != ".json" {
-		return false
-	}
-	for i, b := range id {
-		if name[2*i] != hexDigits[b>>4] || name[2*i+1] != hexDigits[b&15] {
-			return false
-		}
-	}
-	return true
+// refAt is the fileRef of an object file in folder dir (ending in "/"):
+// its name is the id's own (objects.ParseID reads lowercase hex only, so
+// no other spelling of the id gets this far).
+func refAt(id objects.ID, blob plumbing.Hash, dir string) fileRef {
+	return fileRef{id: id, blob: blob, dir: dir}
 }
 
 // path is the file's path in the tree.
@@ -222,23 +202,16 @@ func (f fileRef) path() string {
 }
 
 // files lists the object files of one section of a scope, in id order
-// within each folder.
+// within each folder, as one slice.
 func (sn *Snapshot) files(scope string, kind Kind) ([]fileRef, error) {
-	if err := checkScope(scope); err != nil {
+	l, err := sn.List(scope, kind)
+	if err != nil || len(l.parts) <= 1 {
+		if len(l.parts) == 1 {
+			return l.parts[0], err
+		}
 		return nil, err
 	}
-	base := []string{scopesDir, scope, string(kind)}
-	h, ok, err := sn.walk(base...)
-	if err != nil || !ok {
-		return nil, err
-	}
-	var out []fileRef
-	depth := 0
-	if kind == Claims || kind == Standing {
-		depth = 1
-	}
-	err = sn.collect(h, strings.Join(base, "/")+"/", depth, &out)
-	return out, err
+	return slices.Concat(l.parts...), nil
 }
 
 func (sn *Snapshot) collect(tree plumbing.Hash, path string, depth int, out *[]fileRef) error {
@@ -274,20 +247,22 @@ func (sn *Snapshot) collectIn(tree plumbing.Hash, path string, depth int, out *[
 		if !ok || err != nil || e.isTree() {
 			return &CorruptError{Path: path + e.name, Reason: "not an object file <id>.json"}
 		}
-		*out = append(*out, refAt(id, e.hash, path, e.name))
+		*out = append(*out, refAt(id, e.hash, path))
 	}
 	return nil
 }
 
 // IDs lists the ids in one section of a scope without reading any object.
 func (sn *Snapshot) IDs(scope string, kind Kind) ([]objects.ID, error) {
-	fs, err := sn.files(scope, kind)
+	l, err := sn.List(scope, kind)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]objects.ID, len(fs))
-	for i, f := range fs {
-		ids[i] = f.id
+	ids := make([]objects.ID, 0, l.n)
+	for _, part := range l.parts {
+		for _, f := range part {
+			ids = append(ids, f.id)
+		}
 	}
 	return ids, nil
 }
@@ -300,67 +275,11 @@ func (sn *Snapshot) read(f fileRef) (objects.Object, error) {
 // Objects reads every object of one section of a scope, decoding in
 // parallel, in the store's order (by folder, then id).
 func (sn *Snapshot) Objects(scope string, kind Kind) ([]Entry, error) {
-	fs, err := sn.files(scope, kind)
+	l, err := sn.List(scope, kind)
 	if err != nil {
 		return nil, err
 	}
-	return sn.readFiles(fs)
-}
-
-// A Listing is the object files of one section of a scope, listed but not
-// yet read, so that a caller reading several sections can size one slice
-// for all of them before it reads any (a 10M-object scope must not be
-// held twice, or grown by doubling).
-type Listing struct {
-	sn *Snapshot
-	fs []fileRef
-}
-
-// List lists the object files of one section of a scope, in the store's
-// order (by folder, then id), reading no object.
-func (sn *Snapshot) List(scope string, kind Kind) (Listing, error) {
-	fs, err := sn.files(scope, kind)
-	return Listing{sn: sn, fs: fs}, err
-}
-
-// Len is how many files the listing holds.
-func (l Listing) Len() int { return len(l.fs) }
-
-// ReadInto reads, checks and decodes every file of the listing, in
-// parallel when there are many, and hands each to put with its place in
-// the listing; put is called once per file, from several goroutines at
-// once. On an error some files may have been handed over already.
-func (l Listing) ReadInto(put func(i int, e Entry)) error {
-	fs := l.fs
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(fs)/256))
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(fs); i += workers {
-				o, err := l.sn.read(fs[i])
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				put(i, Entry{ID: fs[i].id, Object: o})
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// readFiles reads and checks object files, decoding in parallel when
-// there are many.
-func (sn *Snapshot) readFiles(fs []fileRef) ([]Entry, error) {
-	out := make([]Entry, len(fs))
-	if err := (Listing{sn: sn, fs: fs}).ReadInto(func(i int, e Entry) { out[i] = e }); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return l.readAll()
 }
 
 // Get reads one object of a scope by id, from whichever section holds it.
@@ -413,7 +332,7 @@ func (sn *Snapshot) getIn(path []string, name string, id objects.ID) (objects.Ob
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	o, err := sn.read(refAt(id, e.hash, strings.Join(path, "/")+"/", name))
+	o, err := sn.read(refAt(id, e.hash, strings.Join(path, "/")+"/"))
 	return o, true, err
 }
 

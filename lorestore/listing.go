@@ -1,0 +1,216 @@
+// Listings: the object files of a section of a scope, listed shard by
+// shard on several goroutines, then read and decoded on several more.
+// A whole-scope read of 10M objects starts here (author.LoadScope).
+
+package lorestore
+
+import (
+	"bytes"
+	"errors"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// A Listing is the object files of one section of a scope, listed but not
+// yet read, so that a caller reading several sections can size one slice
+// for all of them before it reads any (a 10M-object scope must not be
+// held twice, or grown by doubling). The files are kept in parts, one per
+// shard, in the store's order; nothing concatenates them.
+type Listing struct {
+	sn    *Snapshot
+	parts [][]fileRef
+	n     int
+}
+
+// List lists the object files of one section of a scope, in the store's
+// order (by folder, then id), reading no object. A sharded section's
+// shards are listed on several goroutines.
+func (sn *Snapshot) List(scope string, kind Kind) (Listing, error) {
+	l := Listing{sn: sn}
+	if err := checkScope(scope); err != nil {
+		return l, err
+	}
+	base := []string{scopesDir, scope, string(kind)}
+	h, ok, err := sn.walk(base...)
+	if err != nil || !ok {
+		return l, err
+	}
+	dir := strings.Join(base, "/") + "/"
+	if kind == Claims || kind == Standing {
+		l.parts, err = sn.listShards(h, dir)
+	} else {
+		var fs []fileRef
+		err = sn.collect(h, dir, 0, &fs)
+		l.parts = [][]fileRef{fs}
+	}
+	if err != nil {
+		return Listing{sn: sn}, err
+	}
+	for _, p := range l.parts {
+		l.n += len(p)
+	}
+	return l, nil
+}
+
+// listShards lists the files of every shard of a section tree (a folder
+// of folders of object files) in order, the shards on several goroutines.
+// Each shard's tree is parsed in place, not decoded into entries, and not
+// cached (DL-0313). On errors in several shards the first shard's is
+// reported, as a walk in order would.
+func (sn *Snapshot) listShards(tree plumbing.Hash, dir string) ([][]fileRef, error) {
+	es, err := sn.s.readTree(tree)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range es {
+		if !e.isTree() {
+			return nil, &CorruptError{Path: dir + e.name, Reason: "a file where a folder belongs"}
+		}
+	}
+	parts := make([][]fileRef, len(es))
+	errs := make([]error, len(es))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(es)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(es) {
+					return
+				}
+				parts[k], errs[k] = sn.listShard(es[k].hash, dir+es[k].name+"/")
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return parts, nil
+}
+
+// listShard lists one shard: a tree of object files <id>.json only.
+func (sn *Snapshot) listShard(tree plumbing.Hash, dir string) ([]fileRef, error) {
+	t, data, err := sn.s.db.Read(tree)
+	if err != nil {
+		return nil, err
+	}
+	if t != plumbing.TreeObject {
+		return nil, &CorruptError{Path: tree.String(), Reason: "expected a tree, found a " + t.String()}
+	}
+	out := make([]fileRef, 0, bytes.Count(data, []byte{0}))
+	err = eachTreeEntry(data, func(mode uint32, name, hash []byte) error {
+		id, ok := objectFileIDBytes(name)
+		if !ok || mode == modeTree {
+			return &CorruptError{Path: dir + string(name), Reason: "not an object file <id>.json"}
+		}
+		var h plumbing.Hash
+		copy(h[:], hash)
+		out = append(out, fileRef{id: id, blob: h, dir: dir})
+		return nil
+	})
+	return out, err
+}
+
+// Len is how many files the listing holds.
+func (l Listing) Len() int { return l.n }
+
+// ReadInto reads, checks and decodes every file of the listing, on
+// several goroutines when there are many, and hands each to put with its
+// place in the listing; put is called once per file, from several
+// goroutines at once. The goroutines take the parts in turn, so each
+// reads a shard's files together. On an error some files may have been
+// handed over already; the error of the earliest part is returned.
+func (l Listing) ReadInto(put func(i int, e Entry)) error {
+	offsets := make([]int, len(l.parts))
+	at := 0
+	for k, p := range l.parts {
+		offsets[k], at = at, at+len(p)
+	}
+	errs := make([]error, len(l.parts))
+	workers := min(runtime.GOMAXPROCS(0), max(1, l.n/256))
+	if len(l.parts) == 1 {
+		// One part (an unsharded section, a diff's files): the files are
+		// dealt out to the goroutines instead.
+		return l.readPart(l.parts[0], workers, put)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(l.parts)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(l.parts) {
+					return
+				}
+				base := offsets[k]
+				for i, f := range l.parts[k] {
+					o, err := l.sn.read(f)
+					if err != nil {
+						errs[k] = err
+						break
+					}
+					put(base+i, Entry{ID: f.id, Object: o})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(firstError(errs))
+}
+
+// readPart reads one part's files, dealt out to workers goroutines.
+func (l Listing) readPart(fs []fileRef, workers int, put func(i int, e Entry)) error {
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(fs); i += workers {
+				o, err := l.sn.read(fs[i])
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				put(i, Entry{ID: fs[i].id, Object: o})
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readAll reads every file of the listing into a slice, in its order.
+func (l Listing) readAll() ([]Entry, error) {
+	out := make([]Entry, l.n)
+	if err := l.ReadInto(func(i int, e Entry) { out[i] = e }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// readFiles reads and checks object files, decoding in parallel when
+// there are many.
+func (sn *Snapshot) readFiles(fs []fileRef) ([]Entry, error) {
+	return Listing{sn: sn, parts: [][]fileRef{fs}, n: len(fs)}.readAll()
+}
