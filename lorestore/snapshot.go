@@ -201,19 +201,6 @@ func (f fileRef) path() string {
 	return f.dir + fileName(f.id)
 }
 
-// files lists the object files of one section of a scope, in id order
-// within each folder, as one slice.
-func (sn *Snapshot) files(scope string, kind Kind) ([]fileRef, error) {
-	l, err := sn.List(scope, kind)
-	if err != nil || len(l.parts) <= 1 {
-		if len(l.parts) == 1 {
-			return l.parts[0], err
-		}
-		return nil, err
-	}
-	return slices.Concat(l.parts...), nil
-}
-
 func (sn *Snapshot) collect(tree plumbing.Hash, path string, depth int, out *[]fileRef) error {
 	return sn.collectIn(tree, path, depth, out, true)
 }
