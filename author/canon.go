@@ -238,13 +238,13 @@ func canonOf(w *world.World, scope string, commit plumbing.Hash) CanonExport {
 	type claim struct {
 		e     world.Entry
 		grade datalog.Grade
-		p     objects.Provenance
+		p     *objects.Provenance
 		atoms []world.ClaimAtom
 	}
 	var claims []claim
 	strs := map[string]bool{}
 	decisions := map[string]bool{}
-	addProv := func(p objects.Provenance) {
+	addProv := func(p *objects.Provenance) {
 		strs[p.Origin], strs[p.Hyp] = true, true
 		for _, d := range p.Decisions {
 			decisions[d] = true
@@ -305,7 +305,7 @@ func canonOf(w *world.World, scope string, commit plumbing.Hash) CanonExport {
 		decs = append(decs, o)
 		strs[o.Rationale] = true
 		if o.Provenance != nil {
-			addProv(*o.Provenance)
+			addProv(o.Provenance)
 			queue = append(queue, o.Provenance.Decisions...)
 		}
 	}
@@ -326,7 +326,7 @@ func canonOf(w *world.World, scope string, commit plumbing.Hash) CanonExport {
 		i := index[x]
 		return &i
 	}
-	prov := func(p objects.Provenance) CanonProvenance {
+	prov := func(p *objects.Provenance) CanonProvenance {
 		cp := CanonProvenance{Kind: string(p.Kind), Origin: opt(p.Origin), Hyp: opt(p.Hyp), State: string(p.State)}
 		for _, d := range p.Decisions {
 			cp.Decisions = append(cp.Decisions, index[d])
@@ -360,7 +360,7 @@ func canonOf(w *world.World, scope string, commit plumbing.Hash) CanonExport {
 	for _, d := range decs {
 		cd := CanonDecision{ID: index[d.Ident], Rationale: opt(d.Rationale)}
 		if d.Provenance != nil {
-			p := prov(*d.Provenance)
+			p := prov(d.Provenance)
 			cd.Provenance = &p
 		}
 		out.Decisions = append(out.Decisions, cd)

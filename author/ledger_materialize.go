@@ -40,8 +40,9 @@ func stamp(ws *Workspace, decision string) (*stamping, error) {
 	out := &stamping{objs: make([]objects.Object, 0, len(ws.staged))}
 	var ratified []objects.ID
 	seen := map[objects.ID]bool{}
+	cited := objects.Cited(objects.CitedRatified, decision) // one, shared by every stamped claim
 	for _, st := range ws.staged {
-		s, ok := stamped(st.obj, decision)
+		s, ok := stamped(st.obj, cited)
 		if !ok {
 			out.objs = append(out.objs, st.obj)
 			continue
@@ -69,16 +70,16 @@ func stamp(ws *Workspace, decision string) (*stamping, error) {
 }
 
 // stamped is the object a fact-like claim with a proposed provenance
-// becomes under decision; ok is false for every other object, which is
+// becomes under c, the decision's ratified citation (one pointer shared by
+// every claim stamped); ok is false for every other object, which is
 // committed as it is: a claim with its own citations keeps them, carriage
 // (rules, identity, declarations) keeps its embedded provenance and stays
 // as it reads, questions and their options are not claims of the decision.
-func stamped(o objects.Object, decision string) (objects.Object, bool) {
+func stamped(o objects.Object, c *objects.Provenance) (objects.Object, bool) {
 	p, ok := objects.ProvenanceOf(o)
 	if !ok || p.Kind != objects.ProvenanceProposed {
 		return nil, false
 	}
-	c := objects.Cited(objects.CitedRatified, decision)
 	switch x := o.(type) {
 	case *objects.Entity:
 		y := *x

@@ -18,6 +18,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -93,7 +94,7 @@ func writeEntries(bw *bufio.Writer, w *world.World) (n, size uint64, err error) 
 			ew.str(o.Entity, true)
 			ew.str(o.Key, true)
 			ew.str(o.Value, false)
-			ew.prov(&o.Provenance)
+			ew.prov(o.Provenance)
 		case *objects.Entity:
 			if err := o.Validate(); err != nil {
 				return 0, 0, err
@@ -102,7 +103,7 @@ func writeEntries(bw *bufio.Writer, w *world.World) (n, size uint64, err error) 
 			ew.str(string(o.Kind), true)
 			ew.str(o.Ident, true)
 			ew.str(o.Name, false)
-			ew.prov(&o.Provenance)
+			ew.prov(o.Provenance)
 		default:
 			if ew.buf, err = e.Object.AppendCanonical(ew.buf[:0]); err != nil {
 				return 0, 0, err
@@ -124,6 +125,9 @@ type entryReader struct {
 	at     int
 	intern []string
 	err    error
+	provs  [64]provSlot // provenances read, to share (prov)
+	decIdx []uint64     // scratch: the decisions being read, by index
+	decStr []string     // and by value
 }
 
 func (r *entryReader) fail(format string, args ...any) {
@@ -155,35 +159,70 @@ func (r *entryReader) bytes(n uint64) (int, int) {
 }
 
 func (r *entryReader) str(shared bool) string {
+	s, _ := r.strAt(shared)
+	return s
+}
+
+// strAt reads a string and, when it is shared, its index in the interning
+// table: two shared strings are equal exactly when their indexes are.
+func (r *entryReader) strAt(shared bool) (string, uint64) {
 	v := r.uvarint()
 	if v&1 == 1 {
 		if v>>1 >= uint64(len(r.intern)) {
 			r.fail("unknown string %d", v>>1)
-			return ""
+			return "", 0
 		}
-		return r.intern[v>>1]
+		return r.intern[v>>1], v >> 1
 	}
 	lo, hi := r.bytes(v >> 1)
 	s := r.sec[lo:hi]
 	if shared {
 		r.intern = append(r.intern, s)
 	}
-	return s
+	return s, uint64(len(r.intern) - 1)
 }
 
-func (r *entryReader) prov() objects.Provenance {
-	p := objects.Provenance{Kind: objects.ProvenanceKind(r.str(true)), Origin: r.str(true), Hyp: r.str(true), State: objects.CitedState(r.str(true))}
+// provSlot is one provenance read before, by the interning indexes of its
+// fields (kind, origin, hyp, state) and decisions.
+type provSlot struct {
+	key  [4]uint64
+	decs []uint64
+	p    *objects.Provenance
+}
+
+// prov reads a provenance, the same pointer as an earlier record's when
+// its fields repeat (the provenance cache is direct-mapped): the facts of
+// one session share one Provenance, never written (DL-0352).
+func (r *entryReader) prov() *objects.Provenance {
+	var key [4]uint64
+	var strs [4]string
+	for i := range key {
+		strs[i], key[i] = r.strAt(true)
+	}
 	n := r.uvarint()
 	if n > uint64(len(r.p)-r.at) {
 		r.fail("%d decisions", n)
-		return p
+		return nil
 	}
+	r.decIdx, r.decStr = r.decIdx[:0], r.decStr[:0]
+	h := uint64(n)
+	for _, k := range key {
+		h = h*0x9E3779B97F4A7C15 + k
+	}
+	for range n {
+		s, i := r.strAt(true)
+		r.decIdx, r.decStr = append(r.decIdx, i), append(r.decStr, s)
+		h = h*0x9E3779B97F4A7C15 + i
+	}
+	slot := &r.provs[(h^h>>29)%uint64(len(r.provs))]
+	if slot.p != nil && slot.key == key && slices.Equal(slot.decs, r.decIdx) {
+		return slot.p
+	}
+	p := &objects.Provenance{Kind: objects.ProvenanceKind(strs[0]), Origin: strs[1], Hyp: strs[2], State: objects.CitedState(strs[3])}
 	if n > 0 {
-		p.Decisions = make([]string, n)
-		for i := range p.Decisions {
-			p.Decisions[i] = r.str(true)
-		}
+		p.Decisions = slices.Clone(r.decStr)
 	}
+	*slot = provSlot{key: key, decs: slices.Clone(r.decIdx), p: p}
 	return p
 }
 

@@ -24,9 +24,9 @@ type step struct {
 	objects []objects.Object
 }
 
-func proposed() objects.Provenance { return objects.Proposed("session-7c9") }
+func proposed() *objects.Provenance { return objects.Proposed("session-7c9") }
 
-func ratified(d string) objects.Provenance { return objects.Cited(objects.CitedRatified, d) }
+func ratified(d string) *objects.Provenance { return objects.Cited(objects.CitedRatified, d) }
 
 func steps() []step {
 	return []step{

@@ -157,33 +157,33 @@ func AppendDecl(dst []byte, obj objects.Object) []byte {
 		dst = append(dst, ' ')
 		dst = appendQuoted(dst, x.Name)
 		dst = padTo(dst, start, entityColumn, entityMinGap)
-		dst = appendProv(dst, &x.Provenance, tabular)
+		dst = appendProv(dst, x.Provenance, tabular)
 	case *objects.Fact:
 		dst = appendFactHead(dst, x.Entity, x.Key, x.Value)
 		dst = appendSpaces(dst, tabularGap)
-		dst = appendProv(dst, &x.Provenance, tabular)
+		dst = appendProv(dst, x.Provenance, tabular)
 	case *objects.Relation:
 		if isAtomKeyword(x.Relation) {
 			dst = append(dst, kwRelation+" "...)
 		}
 		dst = appendPair(dst, x.Relation, x.From, x.To)
 		dst = appendSpaces(dst, tabularGap)
-		dst = appendProv(dst, &x.Provenance, tabular)
+		dst = appendProv(dst, x.Provenance, tabular)
 	case *objects.Event:
 		dst = append(dst, kwEvent+" "...)
 		dst = appendSym(dst, x.Ident)
 		dst = append(dst, " "+kwDuring+" "...)
 		dst = appendSym(dst, x.Era)
-		dst = appendProseProv(dst, &x.Provenance)
+		dst = appendProseProv(dst, x.Provenance)
 	case *objects.Before:
 		dst = appendPair(dst, kwBefore, x.Earlier, x.Later)
-		dst = appendProvLine(dst, &x.Provenance)
+		dst = appendProvLine(dst, x.Provenance)
 	case *objects.SameAs:
 		dst = appendPair(dst, kwSameAs, x.Left, x.Right)
-		dst = appendProvLine(dst, &x.Provenance)
+		dst = appendProvLine(dst, x.Provenance)
 	case *objects.PredicateSameAs:
 		dst = appendPair(dst, kwPredicateSameAs, x.Left, x.Right)
-		dst = appendProvLine(dst, &x.Provenance)
+		dst = appendProvLine(dst, x.Provenance)
 	default:
 		return appendOther(dst, obj)
 	}
@@ -203,9 +203,9 @@ func appendOther(dst []byte, obj objects.Object) []byte {
 	case *objects.Rule:
 		dst = appendRule(dst, x)
 	case *objects.Functional:
-		dst = appendPredDecl(dst, kwFunctional, x.Pred, &x.Provenance)
+		dst = appendPredDecl(dst, kwFunctional, x.Pred, x.Provenance)
 	case *objects.Inertial:
-		dst = appendPredDecl(dst, kwInertial, x.Pred, &x.Provenance)
+		dst = appendPredDecl(dst, kwInertial, x.Pred, x.Provenance)
 	case *objects.State:
 		dst = appendState(dst, x)
 	case *objects.Decision:
@@ -272,7 +272,7 @@ func appendState(dst []byte, x *objects.State) []byte {
 		dst = append(dst, " "+kwUntil+" "...)
 		dst = appendSym(dst, x.Until)
 	}
-	return appendProseProv(dst, &x.Provenance)
+	return appendProseProv(dst, x.Provenance)
 }
 
 // appendPredDecl appends `functional pred prov` or `inertial pred prov`.
@@ -334,7 +334,7 @@ func appendRule(dst []byte, x *objects.Rule) []byte {
 		}
 		dst = appendAtom(dst, &x.Body[i].Atom)
 	}
-	return appendProvLine(dst, &x.Provenance)
+	return appendProvLine(dst, x.Provenance)
 }
 
 // appendAtom appends `pred(term, …)`.
@@ -440,8 +440,12 @@ func appendProvLine(dst []byte, p *objects.Provenance) []byte {
 // appendProv appends a provenance clause: `proposed <origin>`,
 // `hypothesis <hyp>` or `cited <decision>[, <decision>…] <state>`, with
 // one space after the keyword in prose style and two in tabular style.
-// The cited decisions are a set: written sorted and without repeats.
+// The cited decisions are a set: written sorted and without repeats. A
+// missing provenance (nil, invalid) writes nothing, as an empty one does.
 func appendProv(dst []byte, p *objects.Provenance, style provStyle) []byte {
+	if p == nil {
+		return dst
+	}
 	sep := " "
 	if style == tabular {
 		sep = "  "

@@ -59,9 +59,9 @@ func TestRenderSpacing(t *testing.T) {
 		{"state until only", &objects.State{Entity: "m", Key: "k", Value: "v", Until: "b", Provenance: prop},
 			[]string{`state m.k = v until b proposed session-7c9`}},
 		{"decision bare", &objects.Decision{Ident: "dl-1"}, []string{`decision dl-1`}},
-		{"decision full", &objects.Decision{Ident: "dl-1", Rationale: "Because.", Provenance: &cited},
+		{"decision full", &objects.Decision{Ident: "dl-1", Rationale: "Because.", Provenance: cited},
 			[]string{`decision dl-1 "Because." cited dl-1, dl-2 ratified`}},
-		{"decision provenance only", &objects.Decision{Ident: "dl-1", Provenance: &prop}, []string{`decision dl-1 proposed session-7c9`}},
+		{"decision provenance only", &objects.Decision{Ident: "dl-1", Provenance: prop}, []string{`decision dl-1 proposed session-7c9`}},
 		{"attack", &objects.Attack{Attacker: "dl-9", Target: "dl-1", Claim: idOf(0xab)},
 			[]string{`attack dl-9 against dl-1 on ` + strings.Repeat("ab", 32)}},
 		{"standing", &objects.Standing{Claim: idOf(0x01), Standing: objects.StandingDefeated, Decision: "dl-9"},
@@ -97,7 +97,7 @@ func TestRenderSpacing(t *testing.T) {
 }
 
 // ent returns an entity.
-func ent(kind, id, name string, p objects.Provenance) *objects.Entity {
+func ent(kind, id, name string, p *objects.Provenance) *objects.Entity {
 	return &objects.Entity{Kind: objects.EntityKind(kind), Ident: id, Name: name, Provenance: p}
 }
 
@@ -196,7 +196,7 @@ func TestFormatDocumentParts(t *testing.T) {
 func TestRenderInvalid(t *testing.T) {
 	objs := []objects.Object{
 		&objects.Entity{},
-		&objects.Entity{Kind: "person", Ident: "a\nb", Name: "x\x00y\u0085z\xff", Provenance: objects.Provenance{Kind: "bogus"}},
+		&objects.Entity{Kind: "person", Ident: "a\nb", Name: "x\x00y\u0085z\xff", Provenance: &objects.Provenance{Kind: "bogus"}},
 		&objects.Fact{Provenance: objects.Cited("", "")},
 		&objects.Rule{},
 		&objects.Rule{Head: atom("p", objects.Term{}, objects.Var("a b"), objects.Var("-x"))},

@@ -75,7 +75,7 @@ func (g *gen) value() string {
 
 // prov returns a random provenance of any form; cited sets come unsorted
 // and with repeats.
-func (g *gen) prov() objects.Provenance {
+func (g *gen) prov() *objects.Provenance {
 	switch g.r.IntN(3) {
 	case 0:
 		return objects.Proposed(g.id())
@@ -164,8 +164,7 @@ func (g *gen) ledger(t objects.Type) objects.Object {
 	case objects.TypeDecision:
 		d := &objects.Decision{Ident: g.id(), Rationale: g.maybe(g.text())}
 		if g.r.IntN(2) == 0 {
-			p := g.prov()
-			d.Provenance = &p
+			d.Provenance = g.prov()
 		}
 		return d
 	case objects.TypeAttack:

@@ -54,7 +54,7 @@ func appendLanguage(dst []byte, obj objects.Object) ([]byte, bool) {
 		dst = append(dst, ", "...)
 		dst = strconv.AppendInt(dst, int64(x.MaxSyllables), 10)
 		dst = append(dst, ')')
-		dst = appendProseProv(dst, &x.Provenance)
+		dst = appendProseProv(dst, x.Provenance)
 	case *objects.Word:
 		dst = append(dst, kwWord+" "...)
 		dst = appendSym(dst, x.Dialect)
@@ -62,7 +62,7 @@ func appendLanguage(dst []byte, obj objects.Object) ([]byte, bool) {
 		dst = appendSym(dst, x.Form)
 		dst = append(dst, ' ')
 		dst = appendQuoted(dst, x.Gloss)
-		dst = appendProseProv(dst, &x.Provenance)
+		dst = appendProseProv(dst, x.Provenance)
 	case *objects.Name:
 		dst = append(dst, kwName+" "...)
 		dst = appendSym(dst, x.Entity)
@@ -73,7 +73,7 @@ func appendLanguage(dst []byte, obj objects.Object) ([]byte, bool) {
 		if len(x.Words) > 0 {
 			dst = appendList(dst, kwFrom, x.Words, false)
 		}
-		dst = appendProseProv(dst, &x.Provenance)
+		dst = appendProseProv(dst, x.Provenance)
 	case *objects.Derivation:
 		dst = append(dst, kwDerivation+" "...)
 		dst = appendSym(dst, x.Dialect)
@@ -83,7 +83,7 @@ func appendLanguage(dst []byte, obj objects.Object) ([]byte, bool) {
 		dst = appendSym(dst, x.SourceDialect)
 		dst = append(dst, ' ')
 		dst = appendSym(dst, x.Source)
-		dst = appendProseProv(dst, &x.Provenance)
+		dst = appendProseProv(dst, x.Provenance)
 	case *objects.LedgerEntry:
 		dst = append(dst, kwLedger+" "...)
 		dst = appendSym(dst, x.Entity)
@@ -93,7 +93,7 @@ func appendLanguage(dst []byte, obj objects.Object) ([]byte, bool) {
 		dst = strconv.AppendInt(dst, x.Amount, 10)
 		dst = append(dst, " "+kwAt+" "...)
 		dst = appendSym(dst, x.At)
-		dst = appendProseProv(dst, &x.Provenance)
+		dst = appendProseProv(dst, x.Provenance)
 	default:
 		return dst, false
 	}
@@ -297,20 +297,20 @@ func (w *pathWalk) language(o objects.Object) bool {
 		list("shapes", x.Shapes)
 		list("forbid", x.Forbid)
 		w.add("min_syllables", "max_syllables")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Word:
 		w.add("dialect", "form", "gloss")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Name:
 		w.add("entity", "name", "dialect")
 		list("words", x.Words)
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Derivation:
 		w.add("dialect", "form", "source_dialect", "source")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.LedgerEntry:
 		w.add("entity", "account", "amount", "at")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	default:
 		return false
 	}

@@ -68,8 +68,9 @@ type parser struct {
 	items    int       // items seen so far: header, comments, scope, declarations
 	chunk    chunk     // slabs the declaration objects are carved from
 	tab      *spanTable
-	offs     []int32 // start and end offsets of the declaration being read and its parts
-	lastEnd  int     // the end offset of the last token taken that is not a newline or comment
+	offs     []int32                         // start and end offsets of the declaration being read and its parts
+	lastEnd  int                             // the end offset of the last token taken that is not a newline or comment
+	provs    map[provKey]*objects.Provenance // the provenances read so far, to share (shareProv)
 }
 
 // errorAt records an error.
@@ -299,8 +300,8 @@ type declState struct {
 	pos       Pos
 	what      string // the declaration, for messages: "entity", "before", …
 	obj       objects.Object
-	prov      *objects.Provenance // nil when the declaration takes no provenance
-	provOpt   bool                // the provenance may be absent (a decision)
+	prov      **objects.Provenance // the object's provenance field; nil when it takes none
+	provOpt   bool                 // the provenance may be absent (a decision)
 	hasProv   bool
 	options   *[]objects.Option   // a question's options
 	optionIDs map[string]struct{} // a long question's option ids
@@ -478,12 +479,12 @@ func (p *parser) provenance(d *declState) bool {
 	case kwProposed:
 		var origin string
 		if origin, ok = p.ident("origin after `proposed`"); ok {
-			*d.prov = objects.Proposed(origin)
+			*d.prov = p.shareProv(objects.Proposed(origin))
 		}
 	case kwHypothesis:
 		var hyp string
 		if hyp, ok = p.ident("hyp variable after `hypothesis`"); ok {
-			*d.prov = objects.Hypothetical(hyp)
+			*d.prov = p.shareProv(objects.Hypothetical(hyp))
 		}
 	default:
 		ok = p.cited(d.prov)
@@ -493,8 +494,33 @@ func (p *parser) provenance(d *declState) bool {
 	return ok
 }
 
+// provKey is a provenance as a map key: the decisions, in order, joined
+// by NUL (no id holds one).
+type provKey struct {
+	kind, origin, hyp, state, decisions string
+}
+
+// maxSharedProvs bounds the provenances a parser remembers: a document
+// rarely has more than a handful of distinct ones.
+const maxSharedProvs = 1024
+
+// shareProv returns pr, or an equal provenance read earlier in the
+// document: the objects of one session then hold one provenance, not one
+// each (DL-0352). Provenances are never written once attached.
+func (p *parser) shareProv(pr *objects.Provenance) *objects.Provenance {
+	k := provKey{string(pr.Kind), pr.Origin, pr.Hyp, string(pr.State), strings.Join(pr.Decisions, "\x00")}
+	if q, ok := p.provs[k]; ok {
+		return q
+	}
+	if p.provs == nil || len(p.provs) >= maxSharedProvs {
+		p.provs = make(map[provKey]*objects.Provenance)
+	}
+	p.provs[k] = pr
+	return pr
+}
+
 // cited reads the rest of `cited <decision>[, <decision>…] <state>`.
-func (p *parser) cited(prov *objects.Provenance) bool {
+func (p *parser) cited(prov **objects.Provenance) bool {
 	decisions := make([]string, 0, 2)
 	what := "decision id after `cited`"
 	for {
@@ -513,7 +539,7 @@ func (p *parser) cited(prov *objects.Provenance) bool {
 		p.errExpected("`provisional` or `ratified` after the cited decisions")
 		return false
 	}
-	*prov = objects.Cited(objects.CitedState(p.tok.text), decisions...)
+	*prov = p.shareProv(objects.Cited(objects.CitedState(p.tok.text), decisions...))
 	p.leaf(p.tok)
 	p.next()
 	return true

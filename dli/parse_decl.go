@@ -446,8 +446,8 @@ func (p *parser) state(d *declState) bool {
 // decision reads `decision <id> ["<rationale>"]`; its provenance is
 // optional.
 func (p *parser) decision(d *declState) bool {
-	x := &objects.Decision{Provenance: &objects.Provenance{}}
-	d.what, d.obj, d.prov, d.provOpt = "decision", x, x.Provenance, true
+	x := &objects.Decision{}
+	d.what, d.obj, d.prov, d.provOpt = "decision", x, &x.Provenance, true
 	p.next()
 	var ok bool
 	if x.Ident, ok = p.ident("decision id after `decision`"); !ok {

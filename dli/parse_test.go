@@ -115,3 +115,41 @@ func TestParseProvenancePlacement(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSharesProvenance checks that declarations with equal
+// provenances hold one pointer and different ones do not (DL-0352).
+func TestParseSharesProvenance(t *testing.T) {
+	src := "person a \"A\" proposed s1\n" +
+		"person b \"B\" proposed s1\n" +
+		"a.k = v proposed s1\n" +
+		"decision d \"D\" proposed s1\n" +
+		"b.k = v proposed s2\n" +
+		"a.j = v cited d1, d2 ratified\n" +
+		"b.j = v\n\tcited d1, d2 ratified\n" +
+		"a.m = v cited d1, d2 provisional\n" +
+		"b.m = v hypothesis h1\n" +
+		"rule r: h(X) :- b(X) hypothesis h1\n"
+	doc := mustParse(t, "share.dli", []byte(src))
+	var got []*objects.Provenance
+	for _, d := range doc.Decls {
+		p, ok := objects.ProvenanceOf(d.Object)
+		if x, dec := d.Object.(*objects.Decision); dec {
+			p, ok = x.Provenance, true
+		}
+		if !ok || p == nil {
+			t.Fatalf("%T has no provenance", d.Object)
+		}
+		got = append(got, p)
+	}
+	groups := []int{0, 0, 0, 0, 1, 2, 2, 3, 4, 4} // declarations by the provenance they share
+	if len(got) != len(groups) {
+		t.Fatalf("parsed %d declarations, want %d", len(got), len(groups))
+	}
+	for i := range got {
+		for j := range got {
+			if (got[i] == got[j]) != (groups[i] == groups[j]) {
+				t.Errorf("declarations %d and %d: shared %v, want %v (%+v, %+v)", i, j, got[i] == got[j], groups[i] == groups[j], got[i], got[j])
+			}
+		}
+	}
+}

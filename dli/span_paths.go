@@ -12,25 +12,25 @@ func partPaths(o objects.Object) []string {
 	switch x := o.(type) {
 	case *objects.Entity:
 		w.add("kind", "id", "name")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Fact:
 		w.add("entity", "key", "value")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Relation:
 		w.add("relation", "from", "to")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Event:
 		w.add("id", "era")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Before:
 		w.add("earlier", "later")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.SameAs:
 		w.add("left", "right")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.PredicateSameAs:
 		w.add("left", "right")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Question:
 		w.add("id", "prompt")
 		w.options(x.Options)
@@ -40,10 +40,10 @@ func partPaths(o objects.Object) []string {
 		w.rule(x)
 	case *objects.Functional:
 		w.add("pred")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.Inertial:
 		w.add("pred")
-		w.prov(&x.Provenance)
+		w.prov(x.Provenance)
 	case *objects.State:
 		w.state(x)
 	case *objects.Decision:
@@ -121,7 +121,7 @@ func (w *pathWalk) rule(x *objects.Rule) {
 		w.add(l)
 		w.atom(l+".atom", &x.Body[i].Atom)
 	}
-	w.prov(&x.Provenance)
+	w.prov(x.Provenance)
 }
 
 // atom adds the parts of an atom at path at.
@@ -141,5 +141,5 @@ func (w *pathWalk) state(x *objects.State) {
 	if x.Until != "" {
 		w.add("until")
 	}
-	w.prov(&x.Provenance)
+	w.prov(x.Provenance)
 }

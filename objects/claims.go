@@ -26,7 +26,7 @@ type Entity struct {
 	Kind       EntityKind // person, place, thing or era
 	Ident      string     // JSON "id": the entity id
 	Name       string     // free text: how the entity is called
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeEntity.
@@ -55,7 +55,7 @@ func (x *Entity) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"name":`)
 	e.str(x.Name)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"type":"entity"}`)
 	return e.done(dst)
 }
@@ -69,7 +69,7 @@ type Fact struct {
 	Entity     string // the entity id
 	Key        string // the key (a predicate name)
 	Value      string // free text
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeFact.
@@ -96,7 +96,7 @@ func (x *Fact) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"key":`)
 	e.str(x.Key)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"type":"fact","value":`)
 	e.str(x.Value)
 	e.raw(`}`)
@@ -113,7 +113,7 @@ type Relation struct {
 	Relation   string // the relation name
 	From       string // entity id
 	To         string // entity id
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeRelation.
@@ -138,7 +138,7 @@ func (x *Relation) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`{"from":`)
 	e.str(x.From)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"relation":`)
 	e.str(x.Relation)
 	e.raw(`,"to":`)
@@ -155,7 +155,7 @@ func (x *Relation) ID() (ID, error) { return idOf(x) }
 type Event struct {
 	Ident      string // JSON "id": the event id
 	Era        string // the era entity id
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeEvent.
@@ -181,7 +181,7 @@ func (x *Event) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"id":`)
 	e.str(x.Ident)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"type":"event"}`)
 	return e.done(dst)
 }
@@ -194,7 +194,7 @@ func (x *Event) ID() (ID, error) { return idOf(x) }
 type Before struct {
 	Earlier    string // event id
 	Later      string // event id
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeBefore.
@@ -220,7 +220,7 @@ func (x *Before) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"later":`)
 	e.str(x.Later)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"type":"before"}`)
 	return e.done(dst)
 }
@@ -232,18 +232,18 @@ func (x *Before) ID() (ID, error) { return idOf(x) }
 // (author.declare_functional): {"pred","provenance","type":"functional"}.
 type Functional struct {
 	Pred       string // the predicate name
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeFunctional.
 func (*Functional) Type() Type { return TypeFunctional }
 
 // Validate checks every field of x.
-func (x *Functional) Validate() error { return checkPredDecl(TypeFunctional, x.Pred, &x.Provenance) }
+func (x *Functional) Validate() error { return checkPredDecl(TypeFunctional, x.Pred, x.Provenance) }
 
 // AppendCanonical validates x and appends its canonical JSON to dst.
 func (x *Functional) AppendCanonical(dst []byte) ([]byte, error) {
-	return appendPredDecl(dst, TypeFunctional, x.Pred, &x.Provenance)
+	return appendPredDecl(dst, TypeFunctional, x.Pred, x.Provenance)
 }
 
 // ID returns the BLAKE3-256 of x's canonical bytes.
@@ -253,18 +253,18 @@ func (x *Functional) ID() (ID, error) { return idOf(x) }
 // (author.declare_inertial): {"pred","provenance","type":"inertial"}.
 type Inertial struct {
 	Pred       string // the predicate name
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeInertial.
 func (*Inertial) Type() Type { return TypeInertial }
 
 // Validate checks every field of x.
-func (x *Inertial) Validate() error { return checkPredDecl(TypeInertial, x.Pred, &x.Provenance) }
+func (x *Inertial) Validate() error { return checkPredDecl(TypeInertial, x.Pred, x.Provenance) }
 
 // AppendCanonical validates x and appends its canonical JSON to dst.
 func (x *Inertial) AppendCanonical(dst []byte) ([]byte, error) {
-	return appendPredDecl(dst, TypeInertial, x.Pred, &x.Provenance)
+	return appendPredDecl(dst, TypeInertial, x.Pred, x.Provenance)
 }
 
 // ID returns the BLAKE3-256 of x's canonical bytes.
@@ -299,7 +299,7 @@ func appendPredDecl(dst []byte, t Type, pred string, p *Provenance) ([]byte, err
 type SameAs struct {
 	Left       string // entity id
 	Right      string // entity id
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeSameAs.
@@ -307,11 +307,11 @@ func (*SameAs) Type() Type { return TypeSameAs }
 
 // Validate checks every field of x. Left equal to Right is valid here; the
 // world reports it as a self-merge.
-func (x *SameAs) Validate() error { return checkPair(TypeSameAs, x.Left, x.Right, &x.Provenance) }
+func (x *SameAs) Validate() error { return checkPair(TypeSameAs, x.Left, x.Right, x.Provenance) }
 
 // AppendCanonical validates x and appends its canonical JSON to dst.
 func (x *SameAs) AppendCanonical(dst []byte) ([]byte, error) {
-	return appendPair(dst, TypeSameAs, x.Left, x.Right, &x.Provenance)
+	return appendPair(dst, TypeSameAs, x.Left, x.Right, x.Provenance)
 }
 
 // ID returns the BLAKE3-256 of x's canonical bytes.
@@ -323,7 +323,7 @@ func (x *SameAs) ID() (ID, error) { return idOf(x) }
 type PredicateSameAs struct {
 	Left       string // predicate name
 	Right      string // predicate name
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypePredicateSameAs.
@@ -331,12 +331,12 @@ func (*PredicateSameAs) Type() Type { return TypePredicateSameAs }
 
 // Validate checks every field of x.
 func (x *PredicateSameAs) Validate() error {
-	return checkPair(TypePredicateSameAs, x.Left, x.Right, &x.Provenance)
+	return checkPair(TypePredicateSameAs, x.Left, x.Right, x.Provenance)
 }
 
 // AppendCanonical validates x and appends its canonical JSON to dst.
 func (x *PredicateSameAs) AppendCanonical(dst []byte) ([]byte, error) {
-	return appendPair(dst, TypePredicateSameAs, x.Left, x.Right, &x.Provenance)
+	return appendPair(dst, TypePredicateSameAs, x.Left, x.Right, x.Provenance)
 }
 
 // ID returns the BLAKE3-256 of x's canonical bytes.
@@ -379,7 +379,7 @@ type State struct {
 	Value      string // free text
 	Since      string // optional: the event or instant the value holds from
 	Until      string // optional: the event or instant the value holds until
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeState.
@@ -408,7 +408,7 @@ func (x *State) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"key":`)
 	e.str(x.Key)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	if x.Since != "" {
 		e.raw(`,"since":`)
 		e.str(x.Since)

@@ -108,8 +108,9 @@ type shadow struct {
 	str     [nFields]string // the string-valued members
 	claim   ID
 	claims  []ID
-	prov    Provenance
-	hasProv bool
+	prov    Provenance  // the provenance member as read
+	hasProv bool        // whether there was one
+	sprov   *Provenance // prov, shared with the decoder's other objects (intern.go)
 	options []Option
 	head    Atom
 	body    []Literal
@@ -147,6 +148,9 @@ func (d *decoder) decode() (Object, error) {
 	}
 	if len(d.errs) > 0 {
 		return nil, d.errs.Err()
+	}
+	if d.shadow.hasProv {
+		d.shadow.sprov = d.cache.internProv(&d.shadow.prov)
 	}
 	o := spec.build(&d.shadow)
 	if err := o.Validate(); err != nil {
@@ -319,23 +323,23 @@ func (d *decoder) duplicate(name string) {
 // The builders, one per type, named in the registry.
 
 func buildEntity(s *shadow) Object {
-	return &Entity{Kind: EntityKind(s.str[fKind]), Ident: s.str[fID], Name: s.str[fName], Provenance: s.prov}
+	return &Entity{Kind: EntityKind(s.str[fKind]), Ident: s.str[fID], Name: s.str[fName], Provenance: s.sprov}
 }
 
 func buildFact(s *shadow) Object {
-	return &Fact{Entity: s.str[fEntity], Key: s.str[fKey], Value: s.str[fValue], Provenance: s.prov}
+	return &Fact{Entity: s.str[fEntity], Key: s.str[fKey], Value: s.str[fValue], Provenance: s.sprov}
 }
 
 func buildRelation(s *shadow) Object {
-	return &Relation{Relation: s.str[fRelation], From: s.str[fFrom], To: s.str[fTo], Provenance: s.prov}
+	return &Relation{Relation: s.str[fRelation], From: s.str[fFrom], To: s.str[fTo], Provenance: s.sprov}
 }
 
 func buildEvent(s *shadow) Object {
-	return &Event{Ident: s.str[fID], Era: s.str[fEra], Provenance: s.prov}
+	return &Event{Ident: s.str[fID], Era: s.str[fEra], Provenance: s.sprov}
 }
 
 func buildBefore(s *shadow) Object {
-	return &Before{Earlier: s.str[fEarlier], Later: s.str[fLater], Provenance: s.prov}
+	return &Before{Earlier: s.str[fEarlier], Later: s.str[fLater], Provenance: s.sprov}
 }
 
 func buildQuestion(s *shadow) Object {
@@ -347,35 +351,34 @@ func buildHypothesis(s *shadow) Object {
 }
 
 func buildRule(s *shadow) Object {
-	return &Rule{Name: s.str[fName], Head: s.head, Body: s.body, Provenance: s.prov}
+	return &Rule{Name: s.str[fName], Head: s.head, Body: s.body, Provenance: s.sprov}
 }
 
 func buildFunctional(s *shadow) Object {
-	return &Functional{Pred: s.str[fPred], Provenance: s.prov}
+	return &Functional{Pred: s.str[fPred], Provenance: s.sprov}
 }
 
 func buildInertial(s *shadow) Object {
-	return &Inertial{Pred: s.str[fPred], Provenance: s.prov}
+	return &Inertial{Pred: s.str[fPred], Provenance: s.sprov}
 }
 
 func buildSameAs(s *shadow) Object {
-	return &SameAs{Left: s.str[fLeft], Right: s.str[fRight], Provenance: s.prov}
+	return &SameAs{Left: s.str[fLeft], Right: s.str[fRight], Provenance: s.sprov}
 }
 
 func buildPredicateSameAs(s *shadow) Object {
-	return &PredicateSameAs{Left: s.str[fLeft], Right: s.str[fRight], Provenance: s.prov}
+	return &PredicateSameAs{Left: s.str[fLeft], Right: s.str[fRight], Provenance: s.sprov}
 }
 
 func buildState(s *shadow) Object {
 	return &State{Entity: s.str[fEntity], Key: s.str[fKey], Value: s.str[fValue],
-		Since: s.str[fSince], Until: s.str[fUntil], Provenance: s.prov}
+		Since: s.str[fSince], Until: s.str[fUntil], Provenance: s.sprov}
 }
 
 func buildDecision(s *shadow) Object {
 	x := &Decision{Ident: s.str[fID], Rationale: s.str[fRationale]}
 	if s.hasProv {
-		p := s.prov
-		x.Provenance = &p
+		x.Provenance = s.sprov
 	}
 	return x
 }

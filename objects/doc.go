@@ -19,6 +19,10 @@
 // [*FieldError] carrying a condition code and a JSON path, several at once as
 // an [ErrorList].
 //
+// A claim holds its [Provenance] by pointer, and one provenance is shared
+// by every object that has the same (Decode hands out one per distinct
+// provenance it meets): once attached it is never written (DL-0352).
+//
 // What this package is not: it does not know a world. Whether a referenced
 // entity exists, whether a cited decision is declared, whether a rule is
 // range-restricted or stratifiable, and how objects are laid out in a git

@@ -2,7 +2,9 @@
 // repeat from object to object (keys, entity references, provenance) are
 // looked up in a small fixed table before a new string is made, so that a
 // million facts of seven keys citing one decision hold a handful of key
-// strings and decisions sets, not a million of each (DL-0337).
+// strings and decisions sets, not a million of each (DL-0337). Whole
+// provenances are cached the same way, so that those million facts also
+// point at one Provenance (DL-0352).
 
 package objects
 
@@ -13,8 +15,9 @@ import "slices"
 // runs in parallel, and a shared table's locks cost more than they save);
 // a value is then held once per decoder that saw it, not once per object.
 type internCache struct {
-	strs [1024]string
-	sets [256][]string // decision sets, by the hash of their members
+	strs  [1024]string
+	sets  [256][]string   // decision sets, by the hash of their members
+	provs [64]*Provenance // provenances, by the hash of their fields
 }
 
 // maxInterned is the longest value cached: longer ones are not expected
@@ -55,14 +58,40 @@ func (c *internCache) internSet(ss []string) []string {
 	}
 	h := uint64(fnvOffset)
 	for _, s := range ss {
-		for i := 0; i < len(s); i++ {
-			h = (h ^ uint64(s[i])) * fnvPrime
-		}
-		h *= fnvPrime // the end of a member
+		h = hashString(h, s)
 	}
 	slot := &c.sets[h%uint64(len(c.sets))]
 	if !slices.Equal(*slot, ss) {
 		*slot = slices.Clip(slices.Clone(ss))
 	}
 	return *slot
+}
+
+// internProv returns a provenance equal to *p (which the caller may reuse),
+// the same pointer as an earlier call's when the cache still holds it. The
+// result is shared by every object that decoded it, and nobody writes to
+// it (Provenance). Its strings and decision set are already interned, so
+// they are shared as they are.
+func (c *internCache) internProv(p *Provenance) *Provenance {
+	h := uint64(fnvOffset)
+	for _, s := range [...]string{string(p.Kind), p.Origin, p.Hyp, string(p.State)} {
+		h = hashString(h, s)
+	}
+	for _, s := range p.Decisions {
+		h = hashString(h, s)
+	}
+	slot := &c.provs[h%uint64(len(c.provs))]
+	if q := *slot; q == nil || !q.equal(p) {
+		q := *p
+		*slot = &q
+	}
+	return *slot
+}
+
+// hashString folds s, and the end of it, into the FNV-1a hash h.
+func hashString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h * fnvPrime
 }

@@ -2,6 +2,7 @@ package objects
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
@@ -10,8 +11,8 @@ import (
 // TestDecodeInterns decodes facts that share keys, entities and a
 // decision set, and checks that the repeated members come back as one
 // string (one set) while the free text does not, that the values are
-// unchanged, and that appending to one object's shared set leaves the
-// others as they were.
+// unchanged, that the facts share one Provenance, and that appending to one
+// object's shared set leaves the others as they were.
 func TestDecodeInterns(t *testing.T) {
 	prov := Cited(CitedProvisional, "d-2", "d-1")
 	var got []*Fact
@@ -44,6 +45,14 @@ func TestDecodeInterns(t *testing.T) {
 	if &got[0].Provenance.Decisions[0] != &got[1].Provenance.Decisions[0] {
 		t.Error("the decision set is not shared")
 	}
+	for _, f := range got[1:] {
+		if f.Provenance != got[0].Provenance {
+			t.Fatal("the provenance is not shared")
+		}
+	}
+	if got[0].Provenance == prov {
+		t.Fatal("the decoder handed out the encoder's provenance")
+	}
 	want := []string{"d-1", "d-2"}
 	for _, f := range got {
 		if fmt.Sprint(f.Provenance.Decisions) != fmt.Sprint(want) {
@@ -59,7 +68,8 @@ func TestDecodeInterns(t *testing.T) {
 
 // TestInternCache runs values through one cache, more distinct ones than
 // it has slots: every result equals its input, a set comes back with no
-// room to append in place, and a value looked up again at once is shared.
+// room to append in place, a value looked up again at once is shared, and
+// provenances that differ in any field are not.
 func TestInternCache(t *testing.T) {
 	var c internCache
 	for i := range 5000 {
@@ -71,6 +81,19 @@ func TestInternCache(t *testing.T) {
 		set := []string{s, s + "x"}
 		if got := c.internSet(set); len(got) != 2 || got[0] != s || got[1] != s+"x" || cap(got) != 2 {
 			t.Fatalf("internSet(%q) = %q (cap %d)", set, got, cap(got))
+		}
+	}
+	for i := range 500 {
+		ps := []*Provenance{Proposed(fmt.Sprintf("s-%d", i%300)), Hypothetical(fmt.Sprintf("h-%d", i%300)),
+			Cited(CitedProvisional, fmt.Sprintf("d-%d", i%300)), Cited(CitedRatified, fmt.Sprintf("d-%d", i%300))}
+		for _, p := range ps {
+			got := c.internProv(p)
+			if got == p || !reflect.DeepEqual(got, p) || c.internProv(p) != got {
+				t.Fatalf("internProv(%+v) = %p %+v, not an equal copy, or not shared", p, got, got)
+			}
+		}
+		if c.internProv(ps[2]) == c.internProv(ps[3]) {
+			t.Fatal("two states of one decision set share a provenance")
 		}
 	}
 	long := []byte(strings.Repeat("x", maxInterned+1))

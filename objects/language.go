@@ -44,7 +44,7 @@ type Dialect struct {
 	Forbid       []string // optional
 	MinSyllables int
 	MaxSyllables int
-	Provenance   Provenance
+	Provenance   *Provenance
 }
 
 // Type returns TypeDialect.
@@ -145,7 +145,7 @@ func (x *Dialect) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"min_syllables":`)
 	e.b = strconv.AppendInt(e.b, int64(x.MinSyllables), 10)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"shapes":`)
 	e.strSet(x.Shapes)
 	e.raw(`,"type":"dialect","vowels":`)
@@ -163,7 +163,7 @@ type Word struct {
 	Dialect    string // the dialect id
 	Form       string // free text: the word as spelled
 	Gloss      string // free text: what it means
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeWord.
@@ -192,7 +192,7 @@ func (x *Word) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"gloss":`)
 	e.str(x.Gloss)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"type":"word"}`)
 	return e.done(dst)
 }
@@ -208,7 +208,7 @@ type Name struct {
 	Dialect    string   // the dialect id
 	Name       string   // free text: the name as spelled
 	Words      []string // optional: the word forms it is built from, in order
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeName.
@@ -240,7 +240,7 @@ func (x *Name) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"name":`)
 	e.str(x.Name)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"type":"name"`)
 	if len(x.Words) > 0 {
 		e.raw(`,"words":`)
@@ -262,7 +262,7 @@ type Derivation struct {
 	Form          string // the derived word's form
 	SourceDialect string // the source word's dialect
 	Source        string // the source word's form
-	Provenance    Provenance
+	Provenance    *Provenance
 }
 
 // Type returns TypeDerivation.
@@ -290,7 +290,7 @@ func (x *Derivation) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"form":`)
 	e.str(x.Form)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"source":`)
 	e.str(x.Source)
 	e.raw(`,"source_dialect":`)
@@ -312,7 +312,7 @@ type LedgerEntry struct {
 	Account    string // the account id (what is counted: gold, men, grain)
 	Amount     int64  // the change, non-zero, |amount| ≤ MaxAmount
 	At         string // the anchor the change happens at
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeLedgerEntry.
@@ -349,7 +349,7 @@ func (x *LedgerEntry) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"entity":`)
 	e.str(x.Entity)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"type":"ledger_entry"}`)
 	return e.done(dst)
 }

@@ -33,24 +33,24 @@ func (d *decoder) intValue() int64 {
 func buildDialect(s *shadow) Object {
 	return &Dialect{Ident: s.str[fID], Consonants: normalSet(s.lists[fConsonants]), Vowels: normalSet(s.lists[fVowels]),
 		Shapes: normalSet(s.lists[fShapes]), Forbid: normalSet(s.lists[fForbid]),
-		MinSyllables: int(s.ints[fMinSyllables]), MaxSyllables: int(s.ints[fMaxSyllables]), Provenance: s.prov}
+		MinSyllables: int(s.ints[fMinSyllables]), MaxSyllables: int(s.ints[fMaxSyllables]), Provenance: s.sprov}
 }
 
 func buildWord(s *shadow) Object {
-	return &Word{Dialect: s.str[fDialect], Form: s.str[fForm], Gloss: s.str[fGloss], Provenance: s.prov}
+	return &Word{Dialect: s.str[fDialect], Form: s.str[fForm], Gloss: s.str[fGloss], Provenance: s.sprov}
 }
 
 func buildName(s *shadow) Object {
-	return &Name{Entity: s.str[fEntity], Dialect: s.str[fDialect], Name: s.str[fName], Words: s.lists[fWords], Provenance: s.prov}
+	return &Name{Entity: s.str[fEntity], Dialect: s.str[fDialect], Name: s.str[fName], Words: s.lists[fWords], Provenance: s.sprov}
 }
 
 func buildDerivation(s *shadow) Object {
 	return &Derivation{Dialect: s.str[fDialect], Form: s.str[fForm], SourceDialect: s.str[fSourceDialect],
-		Source: s.str[fSource], Provenance: s.prov}
+		Source: s.str[fSource], Provenance: s.sprov}
 }
 
 func buildLedgerEntry(s *shadow) Object {
-	return &LedgerEntry{Entity: s.str[fEntity], Account: s.str[fAccount], Amount: s.ints[fAmount], At: s.str[fAt], Provenance: s.prov}
+	return &LedgerEntry{Entity: s.str[fEntity], Account: s.str[fAccount], Amount: s.ints[fAmount], At: s.str[fAt], Provenance: s.sprov}
 }
 
 // normalSet returns a set sorted without repeats, nil when empty.

@@ -3,6 +3,8 @@
 
 package objects
 
+import "slices"
+
 // ProvenanceKind says which of the three provenance forms a Provenance is.
 type ProvenanceKind string
 
@@ -34,6 +36,14 @@ const (
 //
 // Decisions is a set: it must be non-empty, and it is encoded sorted by bytes
 // without repeats, so its order and repeats do not change an object's ID.
+//
+// Objects hold their provenance by pointer, and one *Provenance is shared
+// by every object that has the same (the decoders hand out one per distinct
+// provenance, and an import passes one to all it builds): a million claims
+// of one session hold one provenance, not a million copies (DL-0352). So a
+// Provenance attached to an object is never written, nor is its Decisions'
+// backing array: to change one, copy it (Clone) and change the copy. A nil
+// provenance is a missing one, which Validate reports.
 type Provenance struct {
 	Kind      ProvenanceKind
 	Origin    string     // proposed: the session or source that proposed it
@@ -43,23 +53,42 @@ type Provenance struct {
 }
 
 // Proposed returns a proposed provenance with the given origin.
-func Proposed(origin string) Provenance {
-	return Provenance{Kind: ProvenanceProposed, Origin: origin}
+func Proposed(origin string) *Provenance {
+	return &Provenance{Kind: ProvenanceProposed, Origin: origin}
 }
 
 // Hypothetical returns a hypothesis provenance naming the hyp variable.
-func Hypothetical(hyp string) Provenance {
-	return Provenance{Kind: ProvenanceHypothesis, Hyp: hyp}
+func Hypothetical(hyp string) *Provenance {
+	return &Provenance{Kind: ProvenanceHypothesis, Hyp: hyp}
 }
 
 // Cited returns a cited provenance of the given state and decisions.
-func Cited(state CitedState, decisions ...string) Provenance {
-	return Provenance{Kind: ProvenanceCited, Decisions: decisions, State: state}
+func Cited(state CitedState, decisions ...string) *Provenance {
+	return &Provenance{Kind: ProvenanceCited, Decisions: decisions, State: state}
 }
 
-// IsZero reports whether p is the zero Provenance, which is no provenance.
+// Clone returns a copy of p that shares nothing with it, for a caller that
+// means to change it; nil for nil.
+func (p *Provenance) Clone() *Provenance {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	c.Decisions = slices.Clone(p.Decisions)
+	return &c
+}
+
+// IsZero reports whether p is nil or the zero Provenance, either of which
+// is no provenance.
 func (p *Provenance) IsZero() bool {
-	return p.Kind == "" && p.Origin == "" && p.Hyp == "" && len(p.Decisions) == 0 && p.State == ""
+	return p == nil || p.Kind == "" && p.Origin == "" && p.Hyp == "" && len(p.Decisions) == 0 && p.State == ""
+}
+
+// equal reports whether p and q have the same fields, Decisions in the same
+// order.
+func (p *Provenance) equal(q *Provenance) bool {
+	return p.Kind == q.Kind && p.Origin == q.Origin && p.Hyp == q.Hyp && p.State == q.State &&
+		slices.Equal(p.Decisions, q.Decisions)
 }
 
 // check validates p as the required "provenance" member of an object.
@@ -143,7 +172,8 @@ func (e *enc) prov(p *Provenance) {
 // for the objects that assert no claim (questions, hypotheses) or draw
 // their authority from a decision (decisions, attacks, standing revisions,
 // ratify carriage).
-func ProvenanceOf(o Object) (Provenance, bool) {
+// The provenance returned is the object's own, shared and never written.
+func ProvenanceOf(o Object) (*Provenance, bool) {
 	switch x := o.(type) {
 	case *Entity:
 		return x.Provenance, true
@@ -178,5 +208,5 @@ func ProvenanceOf(o Object) (Provenance, bool) {
 	case *LedgerEntry:
 		return x.Provenance, true
 	}
-	return Provenance{}, false
+	return nil, false
 }

@@ -62,7 +62,7 @@ func (g *gen) maybe(s string) string {
 }
 
 // prov returns a random provenance; cited sets come unsorted with repeats.
-func (g *gen) prov() Provenance {
+func (g *gen) prov() *Provenance {
 	switch g.r.IntN(3) {
 	case 0:
 		return Proposed(g.id())
@@ -155,8 +155,7 @@ func (g *gen) object(t Type) Object {
 	case TypeDecision:
 		d := &Decision{Ident: g.id(), Rationale: g.maybe(g.text())}
 		if g.r.IntN(2) == 0 {
-			p := g.prov()
-			d.Provenance = &p
+			d.Provenance = g.prov()
 		}
 		return d
 	case TypeAttack:

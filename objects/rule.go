@@ -44,7 +44,7 @@ type Rule struct {
 	Name       string // the rule name (an id)
 	Head       Atom
 	Body       []Literal
-	Provenance Provenance
+	Provenance *Provenance
 }
 
 // Type returns TypeRule.
@@ -141,7 +141,7 @@ func (x *Rule) AppendCanonical(dst []byte) ([]byte, error) {
 	e.raw(`,"name":`)
 	e.str(x.Name)
 	e.raw(`,"provenance":`)
-	e.prov(&x.Provenance)
+	e.prov(x.Provenance)
 	e.raw(`,"type":"rule"}`)
 	return e.done(dst)
 }

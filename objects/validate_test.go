@@ -77,7 +77,7 @@ type fieldCase struct {
 // idFields lists every id field of every type, nested ones included.
 var idFields = []fieldCase{
 	{TypeEntity, "id", false, func(o Object, v string) { o.(*Entity).Ident = v }},
-	{TypeEntity, "provenance.origin", false, func(o Object, v string) { o.(*Entity).Provenance.Origin = v }},
+	{TypeEntity, "provenance.origin", false, func(o Object, v string) { ownProv(o).Origin = v }},
 	{TypeFact, "entity", false, func(o Object, v string) { o.(*Fact).Entity = v }},
 	{TypeFact, "key", false, func(o Object, v string) { o.(*Fact).Key = v }},
 	{TypeRelation, "relation", false, func(o Object, v string) { o.(*Relation).Relation = v }},
@@ -87,7 +87,7 @@ var idFields = []fieldCase{
 	{TypeEvent, "era", false, func(o Object, v string) { o.(*Event).Era = v }},
 	{TypeBefore, "earlier", false, func(o Object, v string) { o.(*Before).Earlier = v }},
 	{TypeBefore, "later", false, func(o Object, v string) { o.(*Before).Later = v }},
-	{TypeBefore, "provenance.decisions[1]", false, func(o Object, v string) { o.(*Before).Provenance.Decisions[1] = v }},
+	{TypeBefore, "provenance.decisions[1]", false, func(o Object, v string) { ownProv(o).Decisions[1] = v }},
 	{TypeQuestion, "id", false, func(o Object, v string) { o.(*Question).Ident = v }},
 	{TypeQuestion, "options[1].id", false, func(o Object, v string) { o.(*Question).Options[1].Ident = v }},
 	{TypeQuestion, "options[0].implies.pred", false, func(o Object, v string) { o.(*Question).Options[0].Implies.Pred = v }},
@@ -97,7 +97,7 @@ var idFields = []fieldCase{
 	{TypeRule, "head.args[1].var", false, func(o Object, v string) { o.(*Rule).Head.Args[1].Var = v }},
 	{TypeRule, "body[2].atom.pred", false, func(o Object, v string) { o.(*Rule).Body[2].Atom.Pred = v }},
 	{TypeRule, "body[1].atom.args[0].var", false, func(o Object, v string) { o.(*Rule).Body[1].Atom.Args[0].Var = v }},
-	{TypeRule, "provenance.hyp", false, func(o Object, v string) { o.(*Rule).Provenance.Hyp = v }},
+	{TypeRule, "provenance.hyp", false, func(o Object, v string) { ownProv(o).Hyp = v }},
 	{TypeFunctional, "pred", false, func(o Object, v string) { o.(*Functional).Pred = v }},
 	{TypeInertial, "pred", false, func(o Object, v string) { o.(*Inertial).Pred = v }},
 	{TypeSameAs, "left", false, func(o Object, v string) { o.(*SameAs).Left = v }},
@@ -109,7 +109,7 @@ var idFields = []fieldCase{
 	{TypeState, "since", true, func(o Object, v string) { o.(*State).Since = v }},
 	{TypeState, "until", true, func(o Object, v string) { o.(*State).Until = v }},
 	{TypeDecision, "id", false, func(o Object, v string) { o.(*Decision).Ident = v }},
-	{TypeDecision, "provenance.origin", false, func(o Object, v string) { o.(*Decision).Provenance.Origin = v }},
+	{TypeDecision, "provenance.origin", false, func(o Object, v string) { ownProv(o).Origin = v }},
 	{TypeAttack, "attacker", false, func(o Object, v string) { o.(*Attack).Attacker = v }},
 	{TypeAttack, "target", false, func(o Object, v string) { o.(*Attack).Target = v }},
 	{TypeStanding, "decision", false, func(o Object, v string) { o.(*Standing).Decision = v }},
@@ -328,28 +328,28 @@ var validateCases = []struct {
 		[]problemKey{p("kind", CodeInvalidEnum)}},
 	{"entity kind case", TypeEntity, func(o Object) { o.(*Entity).Kind = "Person" },
 		[]problemKey{p("kind", CodeInvalidEnum)}},
-	{"provenance kind", TypeFact, func(o Object) { o.(*Fact).Provenance.Kind = "decreed" },
+	{"provenance kind", TypeFact, func(o Object) { ownProv(o).Kind = "decreed" },
 		[]problemKey{p("provenance.kind", CodeInvalidEnum)}},
-	{"provenance kind empty", TypeFact, func(o Object) { o.(*Fact).Provenance.Kind = "" },
+	{"provenance kind empty", TypeFact, func(o Object) { ownProv(o).Kind = "" },
 		[]problemKey{p("provenance.kind", CodeRequired)}},
-	{"cited state", TypeBefore, func(o Object) { o.(*Before).Provenance.State = "final" },
+	{"cited state", TypeBefore, func(o Object) { ownProv(o).State = "final" },
 		[]problemKey{p("provenance.state", CodeInvalidEnum)}},
-	{"cited state missing", TypeBefore, func(o Object) { o.(*Before).Provenance.State = "" },
+	{"cited state missing", TypeBefore, func(o Object) { ownProv(o).State = "" },
 		[]problemKey{p("provenance.state", CodeRequired)}},
-	{"cited no decisions", TypeBefore, func(o Object) { o.(*Before).Provenance.Decisions = nil },
+	{"cited no decisions", TypeBefore, func(o Object) { ownProv(o).Decisions = nil },
 		[]problemKey{p("provenance.decisions", CodeRequired)}},
 	{"cited repeated decisions are a set", TypeBefore, func(o Object) {
-		o.(*Before).Provenance.Decisions = []string{"b", "a", "a"}
+		ownProv(o).Decisions = []string{"b", "a", "a"}
 	}, nil},
-	{"proposed with hyp", TypeFact, func(o Object) { o.(*Fact).Provenance.Hyp = "h" },
+	{"proposed with hyp", TypeFact, func(o Object) { ownProv(o).Hyp = "h" },
 		[]problemKey{p("provenance.hyp", CodeUnknown)}},
 	{"proposed with cited fields", TypeFact, func(o Object) {
-		o.(*Fact).Provenance.Decisions = []string{"d"}
-		o.(*Fact).Provenance.State = CitedRatified
+		ownProv(o).Decisions = []string{"d"}
+		ownProv(o).State = CitedRatified
 	}, []problemKey{p("provenance.decisions", CodeUnknown), p("provenance.state", CodeUnknown)}},
-	{"cited with origin", TypeBefore, func(o Object) { o.(*Before).Provenance.Origin = "s" },
+	{"cited with origin", TypeBefore, func(o Object) { ownProv(o).Origin = "s" },
 		[]problemKey{p("provenance.origin", CodeUnknown)}},
-	{"hypothesis with origin", TypeRule, func(o Object) { o.(*Rule).Provenance.Origin = "s" },
+	{"hypothesis with origin", TypeRule, func(o Object) { ownProv(o).Origin = "s" },
 		[]problemKey{p("provenance.origin", CodeUnknown)}},
 	{"standing value", TypeStanding, func(o Object) { o.(*Standing).Standing = "maybe" },
 		[]problemKey{p("standing", CodeInvalidEnum)}},
@@ -389,7 +389,7 @@ var validateCases = []struct {
 		f := o.(*Fact)
 		f.Value = "a\nb"
 		f.Entity = "a b"
-		f.Provenance.Origin = ""
+		ownProv(f).Origin = ""
 	}, []problemKey{p("entity", CodeInvalidID), p("provenance.origin", CodeRequired), p("value", CodeControlChar)}},
 }
 

@@ -21,7 +21,7 @@ const deriveWorldSize = 24
 // the provenances a link can have: cited a recorded decision (true),
 // proposed (unknown), cited an unrecorded one.
 func randomLink(r *rand.Rand) *objects.SameAs {
-	provs := []objects.Provenance{cited("d1"), prop, cited("d9")}
+	provs := []*objects.Provenance{cited("d1"), prop, cited("d9")}
 	return &objects.SameAs{Left: fmt.Sprintf("p%d", r.IntN(deriveWorldSize)), Right: fmt.Sprintf("p%d", r.IntN(deriveWorldSize)),
 		Provenance: provs[r.IntN(len(provs))]}
 }
@@ -30,7 +30,7 @@ func randomLink(r *rand.Rand) *objects.SameAs {
 // few links; some persons are left unlinked.
 func deriveBase(r *rand.Rand) []objects.Object {
 	objs := []objects.Object{decision("d1"), place("castle-0"), place("castle-1"), place("castle-2")}
-	provs := []objects.Provenance{cited("d1"), prop, cited("d9")}
+	provs := []*objects.Provenance{cited("d1"), prop, cited("d9")}
 	for i := range deriveWorldSize {
 		p := fmt.Sprintf("p%d", i)
 		objs = append(objs, person(p, provs[r.IntN(3)]))

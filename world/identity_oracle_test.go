@@ -31,7 +31,7 @@ func oracleWorld(r *rand.Rand) (objs []objects.Object, attacks []objects.Object)
 	}
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	decs := []string{"d1", "d2", "d3"} // d3 is never recorded
-	prov := func() objects.Provenance {
+	prov := func() *objects.Provenance {
 		switch r.IntN(4) {
 		case 0:
 			return objects.Proposed("s")
@@ -103,7 +103,7 @@ func oracleWorld(r *rand.Rand) (objs []objects.Object, attacks []objects.Object)
 
 // oracleRules are none, some, or rules that read identity-carried
 // predicates, one of them under a negation.
-func oracleRules(r *rand.Rand, prov func() objects.Provenance) []objects.Object {
+func oracleRules(r *rand.Rand, prov func() *objects.Provenance) []objects.Object {
 	X, Y, Z := objects.Var("X"), objects.Var("Y"), objects.Var("Z")
 	atom := func(p string, ts ...objects.Term) objects.Atom { return objects.Atom{Pred: p, Args: ts} }
 	all := []*objects.Rule{

@@ -39,7 +39,7 @@ const (
 
 // lowerLanguage lowers one of the lane's claims; any other object lowers
 // to nothing here.
-func lowerLanguage(e Entry, support func(objects.Provenance) datalog.Poly, add func(objects.ID, datalog.Poly, string, ...string) error) error {
+func lowerLanguage(e Entry, support func(*objects.Provenance) datalog.Poly, add func(objects.ID, datalog.Poly, string, ...string) error) error {
 	switch o := e.Object.(type) {
 	case *objects.Word:
 		return add(e.ID, support(o.Provenance), predLexeme, o.Dialect, o.Form, o.Gloss)

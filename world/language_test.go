@@ -140,7 +140,7 @@ func TestLexiconAndEtymology(t *testing.T) {
 }
 
 func TestLedgerOverdrawn(t *testing.T) {
-	entry := func(n int64, p objects.Provenance) *objects.LedgerEntry {
+	entry := func(n int64, p *objects.Provenance) *objects.LedgerEntry {
 		return &objects.LedgerEntry{Entity: "mireth", Account: "tolls", Amount: n, At: "the-drowning", Provenance: p}
 	}
 	certain := objects.Cited(objects.CitedRatified, "dl-1")
@@ -202,7 +202,7 @@ func TestLanguageReferences(t *testing.T) {
 // what the lane's checks read (a decision, an attack, a dialect).
 func langStep(r *rand.Rand, staged []objects.Object) objects.Object {
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
-	prov := func() objects.Provenance {
+	prov := func() *objects.Provenance {
 		if r.IntN(2) == 0 {
 			return langProv
 		}

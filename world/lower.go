@@ -74,7 +74,7 @@ func (w *World) lowerOne(e Entry, add func(objects.ID, datalog.Poly, string, ...
 // lowerUnder lowers one claim to its atoms, with the supports they have
 // when attacked names the decisions attacked per claim.
 func lowerUnder(attacked map[objects.ID]map[string]bool, e Entry, add func(objects.ID, datalog.Poly, string, ...string) error) error {
-	support := func(p objects.Provenance) datalog.Poly { return supportUnder(attacked, e.ID, p) }
+	support := func(p *objects.Provenance) datalog.Poly { return supportUnder(attacked, e.ID, p) }
 	switch o := e.Object.(type) {
 	case *objects.Entity:
 		return add(e.ID, support(o.Provenance), string(o.Kind), o.Ident)

@@ -20,7 +20,7 @@ func randomWorld(r *rand.Rand) []objects.Object {
 	ents := []string{"a", "b", "c", "d", "e"}
 	preds := []string{"p", "q", "s"}
 	decs := []string{"d1", "d2", "d3"}
-	prov := func() objects.Provenance {
+	prov := func() *objects.Provenance {
 		switch r.IntN(3) {
 		case 0:
 			return objects.Proposed("s")
@@ -72,7 +72,7 @@ func randomWorld(r *rand.Rand) []objects.Object {
 // linkedPersons is, half the time, a long chain or a star of same-as links
 // over up to 20 more persons (x00, x01, …), joined to a, a few of them
 // with facts.
-func linkedPersons(r *rand.Rand, prov func() objects.Provenance) []objects.Object {
+func linkedPersons(r *rand.Rand, prov func() *objects.Provenance) []objects.Object {
 	if r.IntN(2) == 0 {
 		return nil
 	}

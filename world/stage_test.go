@@ -19,7 +19,7 @@ import (
 func randomStep(r *rand.Rand, n int) objects.Object {
 	ents := []string{"a", "b", "c", "d", "e", "f"}
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
-	prov := func() objects.Provenance {
+	prov := func() *objects.Provenance {
 		if r.IntN(2) == 0 {
 			return objects.Proposed("s")
 		}

@@ -11,7 +11,7 @@ import (
 // world gives, finding for finding and grade for grade, the world compiled
 // with those suppositions — and leaves the world it was made from as it was.
 func TestSupposeEqualsCompile(t *testing.T) {
-	hyp := func(h string) objects.Provenance { return objects.Hypothetical(h) }
+	hyp := func(h string) *objects.Provenance { return objects.Hypothetical(h) }
 	X, Y := objects.Var("X"), objects.Var("Y")
 	for seed := uint64(0); seed < 60; seed++ {
 		r := rand.New(rand.NewPCG(seed, 11))

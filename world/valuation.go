@@ -73,13 +73,13 @@ func attackedDecisions(byClaim map[objects.ID][][2]string) map[objects.ID]map[st
 }
 
 // support is the polynomial a claim's provenance contributes.
-func (w *World) support(id objects.ID, p objects.Provenance) datalog.Poly {
+func (w *World) support(id objects.ID, p *objects.Provenance) datalog.Poly {
 	return supportUnder(w.attacked, id, p)
 }
 
 // supportUnder is the support of a claim's provenance when attacked names
 // the decisions attacked on each claim's behalf.
-func supportUnder(attacked map[objects.ID]map[string]bool, id objects.ID, p objects.Provenance) datalog.Poly {
+func supportUnder(attacked map[objects.ID]map[string]bool, id objects.ID, p *objects.Provenance) datalog.Poly {
 	switch p.Kind {
 	case objects.ProvenanceProposed:
 		return proposedPoly
@@ -105,7 +105,7 @@ func supportUnder(attacked map[objects.ID]map[string]bool, id objects.ID, p obje
 // program's rules — a rule, a predicate identity: every decision it cites
 // is claim-scoped from the start, so that an attack on it later moves only
 // the valuation, and its derivations die or revive with no re-fixpoint.
-func scopedSupport(id objects.ID, p objects.Provenance) datalog.Poly {
+func scopedSupport(id objects.ID, p *objects.Provenance) datalog.Poly {
 	if p.Kind != objects.ProvenanceCited {
 		return supportUnder(nil, id, p)
 	}

@@ -19,9 +19,9 @@ var (
 	prop = objects.Proposed("session-7c9")
 )
 
-func cited(ds ...string) objects.Provenance { return objects.Cited(objects.CitedRatified, ds...) }
+func cited(ds ...string) *objects.Provenance { return objects.Cited(objects.CitedRatified, ds...) }
 
-func person(id string, p objects.Provenance) *objects.Entity {
+func person(id string, p *objects.Provenance) *objects.Entity {
 	return &objects.Entity{Kind: objects.KindPerson, Ident: id, Name: id, Provenance: p}
 }
 
@@ -33,7 +33,7 @@ func era(id string) *objects.Entity {
 	return &objects.Entity{Kind: objects.KindEra, Ident: id, Name: id, Provenance: prop}
 }
 
-func fact(e, k, v string, p objects.Provenance) *objects.Fact {
+func fact(e, k, v string, p *objects.Provenance) *objects.Fact {
 	return &objects.Fact{Entity: e, Key: k, Value: v, Provenance: p}
 }
 

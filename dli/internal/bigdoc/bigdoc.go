@@ -24,7 +24,7 @@ func Objects(n int) []objects.Object {
 }
 
 // one returns declaration i of the mix.
-func one(i int, prov, cited objects.Provenance, claim *objects.ID) objects.Object {
+func one(i int, prov, cited *objects.Provenance, claim *objects.ID) objects.Object {
 	s := strconv.Itoa(i)
 	switch i % 20 {
 	case 0, 1, 2, 3:
@@ -49,7 +49,7 @@ func one(i int, prov, cited objects.Provenance, claim *objects.ID) objects.Objec
 		return &objects.Rule{Name: "kin-" + s, Head: objects.Atom{Pred: "kin", Args: xy},
 			Body: []objects.Literal{{Atom: objects.Atom{Pred: "serves", Args: xy}}}, Provenance: prov}
 	case 18:
-		return &objects.Decision{Ident: "dl-" + s, Rationale: "Because the tide rose.", Provenance: &prov}
+		return &objects.Decision{Ident: "dl-" + s, Rationale: "Because the tide rose.", Provenance: prov}
 	}
 	claim[0], claim[1], claim[2] = byte(i), byte(i>>8), byte(i>>16)
 	return &objects.Standing{Claim: *claim, Standing: objects.StandingRatified, Decision: "dl-" + s}

@@ -1,0 +1,79 @@
+package author
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
+)
+
+// TestWorldFileEntriesShareProvenance writes the entries of a world whose
+// facts and entities carry a few provenances, each from its own pointer,
+// and reads them back: every record comes back equal to what was written,
+// and records with equal provenances (by value) hold one pointer, while
+// records with different ones do not.
+func TestWorldFileEntriesShareProvenance(t *testing.T) {
+	provs := func() []*objects.Provenance {
+		return []*objects.Provenance{
+			objects.Proposed("session-1"), objects.Proposed("session-2"),
+			objects.Cited(objects.CitedRatified, "d-1", "d-2"), objects.Cited(objects.CitedProvisional, "d-1", "d-2"),
+			objects.Cited(objects.CitedRatified, "d-1"),
+		}
+	}
+	var in []world.Entry
+	add := func(o objects.Object) {
+		id, err := o.ID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, world.Entry{ID: id, Object: o})
+	}
+	for i := range 200 {
+		p := provs()[i%5] // a fresh pointer each time: sharing is the reader's
+		e := fmt.Sprintf("e-%d", i)
+		add(&objects.Entity{Kind: objects.KindPerson, Ident: e, Name: "E " + e, Provenance: p})
+		add(&objects.Fact{Entity: e, Key: "k", Value: fmt.Sprint(i), Provenance: p})
+	}
+	w, err := world.Compile(world.Input{Scope: "s", Base: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	bw := bufio.NewWriter(&buf)
+	bw.Write(make([]byte, 8))
+	n, _, err := writeEntries(bw, w)
+	if err != nil || bw.Flush() != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint64(buf.Bytes(), n)
+	out, err := decodeEntries(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[objects.ID]objects.Object{}
+	for _, e := range in {
+		want[e.ID] = e.Object
+	}
+	byValue := map[string]*objects.Provenance{}
+	pointers := map[*objects.Provenance]bool{}
+	for _, e := range out {
+		if !reflect.DeepEqual(e.Object, want[e.ID]) {
+			t.Fatalf("read %+v, wrote %+v", e.Object, want[e.ID])
+		}
+		p, _ := objects.ProvenanceOf(e.Object)
+		k := fmt.Sprintf("%+v", *p)
+		if q, ok := byValue[k]; ok && q != p {
+			t.Fatalf("two records of provenance %s hold different pointers", k)
+		}
+		byValue[k] = p
+		pointers[p] = true
+	}
+	if len(out) != len(in) || len(byValue) != 5 || len(pointers) != 5 {
+		t.Fatalf("read %d entries with %d provenances in %d pointers; want %d, 5, 5", len(out), len(byValue), len(pointers), len(in))
+	}
+}
