@@ -109,11 +109,13 @@ func Compile(in Input) (*World, error) {
 	w.attacks = w.ix.attacksByClaim()
 	w.attacked = attackedDecisions(w.attacks)
 	w.checkRuleNames()
+	entryChecks := w.startEntryChecks()
 	if err := w.evaluate(); err != nil {
+		entryChecks() // let it finish: it reads w
 		return nil, err
 	}
 	w.val = w.buildValuation()
-	w.runChecks()
+	w.runChecks(entryChecks)
 	return w, nil
 }
 
