@@ -94,6 +94,9 @@ func (sn *Snapshot) listShards(tree plumbing.Hash, dir string) ([][]fileRef, err
 			return nil, err
 		}
 	}
+	if len(es) >= 16 {
+		sn.s.db.ReleasePages() // the shard trees are listed: their pages are not needed again
+	}
 	return parts, nil
 }
 
@@ -142,7 +145,7 @@ func (l Listing) ReadInto(put func(i int, e Entry)) error {
 		// dealt out to the goroutines instead.
 		return l.readPart(l.parts[0], workers, put)
 	}
-	var next atomic.Int64
+	var next, read atomic.Int64
 	var wg sync.WaitGroup
 	for range min(workers, len(l.parts)) {
 		wg.Add(1)
@@ -162,11 +165,30 @@ func (l Listing) ReadInto(put func(i int, e Entry)) error {
 					}
 					put(base+i, Entry{ID: f.id, Object: o})
 				}
+				l.sn.s.releasePagesEvery(&read, len(l.parts[k]))
 			}
 		}()
 	}
 	wg.Wait()
+	if l.n >= releaseEvery {
+		l.sn.s.db.ReleasePages()
+	}
 	return errors.Join(firstError(errs))
+}
+
+// releaseEvery is how many objects a whole-scope read reads between two
+// releases of the packs' pages (DL-0362): about 50 MB of a store's packs.
+const releaseEvery = 1 << 18
+
+// releasePagesEvery counts n more objects read on read, and gives the
+// packs' pages back each time the count passes a multiple of
+// releaseEvery, so that a read of every object of a large store does not
+// hold the whole store resident.
+func (s *Store) releasePagesEvery(read *atomic.Int64, n int) {
+	after := read.Add(int64(n))
+	if after/releaseEvery != (after-int64(n))/releaseEvery {
+		s.db.ReleasePages()
+	}
 }
 
 // readPart reads one part's files, dealt out to workers goroutines.

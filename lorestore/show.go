@@ -61,7 +61,15 @@ func ShowChanges[T any](s *Store, commit plumbing.Hash, load bool, prep func(Cha
 			}
 		}()
 	}
-	err := showEmit(order, emit)
+	emitted := 0
+	err := showEmit(order, func(c Change, t T) error {
+		// A big commit's show reads most of the store: give the packs'
+		// pages back as it goes (DL-0362).
+		if emitted++; emitted%releaseEvery == 0 {
+			s.db.ReleasePages()
+		}
+		return emit(c, t)
+	})
 	close(quit)
 	wg.Wait()
 	if err == nil && !errors.Is(walkErr, errShowStopped) {

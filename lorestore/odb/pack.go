@@ -222,3 +222,33 @@ func (s *packSet) release() {
 		}
 	}
 }
+
+// ReleasePages drops the pages of the pack and index mappings this process
+// has touched from its resident set (MADV_DONTNEED): the files' pages stay
+// in the kernel's page cache, and a later read faults them back in. A
+// whole-scope read touches every page of a store's packs, which a process
+// would otherwise keep counted as its own until it exits (2.2 GB for a
+// 10M-object store, DL-0362). Readers running meanwhile are unaffected:
+// the mappings are read-only and file-backed, so a dropped page reads the
+// same when faulted in again.
+func (db *DB) ReleasePages() {
+	s, err := db.acquire() // holds every pack of the set mapped meanwhile
+	if err != nil {
+		return
+	}
+	defer s.release()
+	for _, p := range s.packs {
+		p.releasePages()
+	}
+}
+
+func (p *pack) releasePages() {
+	if p.heap {
+		return // held in memory, not mapped: nothing to give back
+	}
+	for _, m := range [][]byte{p.data, p.idxMap} {
+		if len(m) > 0 {
+			unix.Madvise(m, unix.MADV_DONTNEED) // advice: an error changes nothing
+		}
+	}
+}

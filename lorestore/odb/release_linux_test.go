@@ -1,0 +1,94 @@
+package odb
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// TestReleasePages reads every object of a pack, so that its mapping is
+// resident, then releases the pages: the mapping's resident size (from
+// /proc/self/smaps) falls to almost nothing, and every object still reads
+// back whole.
+func TestReleasePages(t *testing.T) {
+	dir := initBare(t)
+	db := openDB(t, dir, Options{})
+	r := rand.New(rand.NewPCG(3, 4))
+	b := db.NewBatch()
+	var hs []plumbing.Hash
+	var blobs [][]byte
+	for range 4000 {
+		data := blob(r, 1024+r.IntN(1024)) // ~6 MB of pack, little of it compressible
+		hs = append(hs, b.Add(plumbing.BlobObject, data))
+		blobs = append(blobs, data)
+	}
+	if err := b.Write(); err != nil {
+		t.Fatal(err)
+	}
+	readAll := func() {
+		for i, h := range hs {
+			mustRead(t, db, h, plumbing.BlobObject, blobs[i])
+		}
+	}
+	readAll()
+	s, err := db.acquire()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var biggest *pack
+	for _, p := range s.packs {
+		if biggest == nil || len(p.data) > len(biggest.data) {
+			biggest = p
+		}
+	}
+	s.release()
+	if biggest == nil || biggest.heap {
+		t.Fatal("no mapped pack after a batch write")
+	}
+	before := mappingRSS(t, biggest.data)
+	if before < int64(len(biggest.data))/2 {
+		t.Fatalf("after reading every object, %d of the pack's %d bytes are resident", before, len(biggest.data))
+	}
+	db.ReleasePages()
+	if after := mappingRSS(t, biggest.data); after > int64(len(biggest.data))/10 {
+		t.Fatalf("after ReleasePages, %d of %d bytes are still resident (%d before)", after, len(biggest.data), before)
+	}
+	readAll() // faulted back in, the same bytes
+}
+
+// mappingRSS is the resident size of the mapping that starts at m's first
+// byte, from /proc/self/smaps.
+func mappingRSS(t *testing.T, m []byte) int64 {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	start := fmt.Sprintf("%x-", uintptr(unsafe.Pointer(unsafe.SliceData(m))))
+	sc := bufio.NewScanner(f)
+	found := false
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, start) {
+			found = true
+			continue
+		}
+		if found && strings.HasPrefix(line, "Rss:") {
+			kb, err := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatalf("no mapping at %s in /proc/self/smaps", start)
+	return 0
+}
