@@ -6,7 +6,6 @@ package lorestore
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -221,24 +220,14 @@ func (s *Store) readRawTree(h plumbing.Hash) ([]rawEntry, error) {
 func parseRawTree(data []byte) ([]rawEntry, error) {
 	// Every entry ends its name with a NUL (hashes hold a few more).
 	es := make([]rawEntry, 0, bytes.Count(data, []byte{0}))
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		if sp <= 0 {
-			return nil, errors.New("lorestore: malformed tree entry mode")
-		}
-		mode, ok := parseMode(data[:sp])
-		if !ok {
-			return nil, fmt.Errorf("lorestore: malformed tree entry mode %q", data[:sp])
-		}
-		data = data[sp+1:]
-		nul := bytes.IndexByte(data, 0)
-		if nul < 0 || len(data) < nul+1+20 {
-			return nil, errors.New("lorestore: truncated tree entry")
-		}
-		e := rawEntry{name: data[:nul:nul], mode: mode}
-		copy(e.hash[:], data[nul+1:nul+21])
+	err := eachTreeEntry(data, func(mode uint32, name, hash []byte) error {
+		e := rawEntry{name: name[:len(name):len(name)], mode: mode}
+		copy(e.hash[:], hash)
 		es = append(es, e)
-		data = data[nul+21:]
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return es, nil
 }

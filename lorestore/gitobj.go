@@ -109,16 +109,16 @@ func decodeTree(data []byte) ([]treeEntry, error) {
 }
 
 // eachTreeEntry parses a tree object's entries in order and hands each to
-// fn, its name and hash as slices of data (nothing is allocated: a listing
-// of millions of files parses its shards with it). It stops at fn's first
-// error, or at the first malformed entry.
+// fn, its name and hash as slices of data (nothing is allocated). It stops
+// at fn's first error, or at the first malformed entry. It is the one
+// parser of trees: decodeTree and parseRawTree collect what it hands out.
 func eachTreeEntry(data []byte, fn func(mode uint32, name, hash []byte) error) error {
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
 		if sp <= 0 {
 			return errors.New("lorestore: malformed tree entry mode")
 		}
-		mode, ok := parseOctal32(data[:sp])
+		mode, ok := parseMode(data[:sp])
 		if !ok {
 			return fmt.Errorf("lorestore: malformed tree entry mode %q", data[:sp])
 		}
@@ -133,25 +133,6 @@ func eachTreeEntry(data []byte, fn func(mode uint32, name, hash []byte) error) e
 		data = data[nul+21:]
 	}
 	return nil
-}
-
-// parseOctal32 reads b as an unsigned octal number of at most 32 bits,
-// digits only (what strconv.ParseUint(s, 8, 32) accepts).
-func parseOctal32(b []byte) (uint32, bool) {
-	if len(b) == 0 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		if c < '0' || c > '7' {
-			return 0, false
-		}
-		v = v<<3 | uint64(c-'0')
-		if v > 1<<32-1 {
-			return 0, false
-		}
-	}
-	return uint32(v), true
 }
 
 // Signature names who made a commit and when.

@@ -5,7 +5,6 @@
 package lorestore
 
 import (
-	"bytes"
 	"errors"
 	"runtime"
 	"strings"
@@ -102,25 +101,19 @@ func (sn *Snapshot) listShards(tree plumbing.Hash, dir string) ([][]fileRef, err
 
 // listShard lists one shard: a tree of object files <id>.json only.
 func (sn *Snapshot) listShard(tree plumbing.Hash, dir string) ([]fileRef, error) {
-	t, data, err := sn.s.db.Read(tree)
+	es, err := sn.s.readRawTree(tree)
 	if err != nil {
 		return nil, err
 	}
-	if t != plumbing.TreeObject {
-		return nil, &CorruptError{Path: tree.String(), Reason: "expected a tree, found a " + t.String()}
-	}
-	out := make([]fileRef, 0, bytes.Count(data, []byte{0}))
-	err = eachTreeEntry(data, func(mode uint32, name, hash []byte) error {
-		id, ok := objectFileIDBytes(name)
-		if !ok || mode == modeTree {
-			return &CorruptError{Path: dir + string(name), Reason: "not an object file <id>.json"}
+	out := make([]fileRef, len(es))
+	for i, e := range es {
+		id, ok := objectFileIDBytes(e.name)
+		if !ok || e.mode == modeTree {
+			return nil, &CorruptError{Path: dir + string(e.name), Reason: "not an object file <id>.json"}
 		}
-		var h plumbing.Hash
-		copy(h[:], hash)
-		out = append(out, fileRef{id: id, blob: h, dir: dir})
-		return nil
-	})
-	return out, err
+		out[i] = fileRef{id: id, blob: e.hash, dir: dir}
+	}
+	return out, nil
 }
 
 // Len is how many files the listing holds.
