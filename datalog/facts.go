@@ -12,7 +12,10 @@ import "slices"
 // taken from another model is still evaluated exactly; nil when the fact
 // was given once (pub is that support), the common case, which then costs
 // no slice of its own; a pointer, so that an entry is 16 B smaller
-// (DL-0311).
+// (DL-0311). An entry is never written once made, and a fact set holds a
+// pointer to it: every fact given once with the same one-variable support
+// points at one shared entry (unit.go), so such a fact costs 8 B of its
+// set, not an entry of its own (DL-0354).
 type factEntry struct {
 	sup  ipoly
 	pub  Poly
@@ -73,7 +76,7 @@ const maxFactLog = 1 << 14
 type factSet struct {
 	gen     uint64
 	tab     *relation // tuples; a removed fact leaves a dead row
-	ents    pvec[factEntry]
+	ents    pvec[*factEntry] // by row; nil for a dead row
 	version uint64
 	log     *factLog
 	base    uint64 // the version before the oldest change in the log
@@ -82,7 +85,7 @@ type factSet struct {
 }
 
 func newFactSet(pred uint32, arity int, gen uint64) *factSet {
-	return &factSet{gen: gen, tab: newRelation(pred, arity, gen), ents: newPvecShift[factEntry](1, wideShift, gen)}
+	return &factSet{gen: gen, tab: newRelation(pred, arity, gen), ents: newPvecShift[*factEntry](1, wideShift, gen)}
 }
 
 func (f *factSet) derive(gen uint64) *factSet {
@@ -99,9 +102,9 @@ func versionOf(f *factSet) uint64 {
 	return f.version
 }
 
-// entry returns the fact of a live row.
+// entry returns the fact of a live row; the caller must not write it.
 func (f *factSet) entry(row uint32) *factEntry {
-	return f.ents.at(row)
+	return f.ents.get(row)
 }
 
 // count adjusts the counters for a live fact entering (+1) or leaving (-1).
@@ -132,15 +135,14 @@ func (f *factSet) logChange(row uint32) {
 // put sets the fact of tuple (adding its support to a live fact's).
 func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	row, added := f.tab.insert(tuple)
-	var e factEntry
+	var e *factEntry
 	if added {
-		e.pub, e.sup = p.lits.canonical(p, support)
+		e = p.lits.canonical(p, support)
 	} else {
-		old := *f.entry(row)
-		f.count(&old, -1)
-		e.pub = old.pub.Add(support)
+		old := f.entry(row)
+		f.count(old, -1)
 		pubs := append(slices.Clip(old.given()), support)
-		e.pubs = &pubs
+		e = &factEntry{pub: old.pub.Add(support), pubs: &pubs}
 		e.sup = p.internPoly(e.pub)
 	}
 	if int(row) == f.ents.rows() {
@@ -148,27 +150,33 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	} else {
 		f.ents.set(row, e, f.gen)
 	}
-	f.count(&e, 1)
+	f.count(e, 1)
 	f.logChange(row)
 }
 
 // unput takes back the i-th support given for a live row, dropping the
 // fact when it was the last.
 func (f *factSet) unput(p *Program, row uint32, i int) {
-	old := *f.entry(row)
+	old := f.entry(row)
 	if len(old.given()) == 1 {
 		f.drop(row)
 		return
 	}
-	f.count(&old, -1)
+	f.count(old, -1)
 	pubs := slices.Delete(slices.Clone(*old.pubs), i, i+1)
-	pub := pubs[0]
-	for _, q := range pubs[1:] {
-		pub = pub.Add(q)
+	var e *factEntry
+	if len(pubs) == 1 {
+		// Given once again: the compact (for a unit support, shared) form.
+		e = p.lits.canonical(p, pubs[0])
+	} else {
+		pub := pubs[0]
+		for _, q := range pubs[1:] {
+			pub = pub.Add(q)
+		}
+		e = &factEntry{pub: pub, pubs: &pubs, sup: p.internPoly(pub)}
 	}
-	e := factEntry{pub: pub, pubs: &pubs, sup: p.internPoly(pub)}
 	f.ents.set(row, e, f.gen)
-	f.count(&e, 1)
+	f.count(e, 1)
 	f.logChange(row)
 }
 
@@ -176,7 +184,7 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 func (f *factSet) drop(row uint32) {
 	f.count(f.entry(row), -1)
 	f.tab.kill(row)
-	f.ents.set(row, factEntry{}, f.gen)
+	f.ents.set(row, nil, f.gen)
 	f.logChange(row)
 	if f.tab.dead > 1024 && f.tab.dead > f.tab.live {
 		f.compact()
@@ -187,11 +195,11 @@ func (f *factSet) drop(row uint32) {
 // log restarts.
 func (f *factSet) compact() {
 	tab := newRelation(f.tab.pred, f.tab.arity, f.gen)
-	ents := newPvecShift[factEntry](1, wideShift, f.gen)
+	ents := newPvecShift[*factEntry](1, wideShift, f.gen)
 	for i := range f.tab.n {
 		if f.tab.alive(uint32(i)) {
 			row, _ := tab.insert(f.tab.row(uint32(i)))
-			ents.push1(row, *f.entry(uint32(i)), f.gen)
+			ents.push1(row, f.entry(uint32(i)), f.gen)
 		}
 	}
 	f.tab, f.ents = tab, ents

@@ -127,12 +127,12 @@ type litTable struct {
 	negs    map[string]uint32
 	foreign map[foreignKey]uint32
 	info    []litInfo
-	units   map[uint32]unitSupport // by variable literal (unit.go)
+	units   map[uint32]*factEntry // the entry of a unit support, by its variable literal (unit.go)
 }
 
 func newLitTable() *litTable {
 	return &litTable{vars: map[string]uint32{}, negs: map[string]uint32{}, foreign: map[foreignKey]uint32{},
-		units: map[uint32]unitSupport{}}
+		units: map[uint32]*factEntry{}}
 }
 
 func (t *litTable) add(key string, m map[string]uint32, li litInfo) uint32 {
