@@ -75,7 +75,7 @@ const maxFactLog = 1 << 14
 // derives a new one before writing, sharing the rest.
 type factSet struct {
 	gen     uint64
-	tab     *relation // tuples; a removed fact leaves a dead row
+	tab     *relation        // tuples; a removed fact leaves a dead row
 	ents    pvec[*factEntry] // by row; nil for a dead row
 	version uint64
 	log     *factLog
