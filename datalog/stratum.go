@@ -7,6 +7,8 @@
 
 package datalog
 
+import "weak"
+
 // How a stratum was evaluated.
 const (
 	modeSets  uint8 = iota // no provenance: every support One
@@ -164,6 +166,10 @@ func (e *evaluator) factRel(i int, f *factSet) (*relation, bool) {
 		return e.cur[i], false
 	}
 	rel := f.tab.derive(e.m.gen)
+	// The model's indexes are built in its own relation, not in the fact
+	// table (its parent), which would then keep them up to date on every
+	// fact the program adds.
+	rel.parent, rel.pn = weak.Pointer[relation]{}, 0
 	if e.poly {
 		rel.enableProvenance()
 	}
