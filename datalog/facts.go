@@ -12,10 +12,10 @@ import "slices"
 // taken from another model is still evaluated exactly; nil when the fact
 // was given once (pub is that support), the common case, which then costs
 // no slice of its own; a pointer, so that an entry is 16 B smaller
-// (DL-0311). An entry is never written once made, and a fact set holds a
-// pointer to it: every fact given once with the same one-variable support
-// points at one shared entry (unit.go), so such a fact costs 8 B of its
-// set, not an entry of its own (DL-0354).
+// (DL-0311). An entry is never written once made. Every fact given once
+// with the same one-variable support has one shared entry (unit.go), which
+// its fact set names by the variable's literal in a 4-byte handle, so such
+// a fact costs 4 B of its set, not an entry of its own (DL-0354).
 type factEntry struct {
 	sup  ipoly
 	pub  Poly
@@ -76,7 +76,9 @@ const maxFactLog = 1 << 14
 type factSet struct {
 	gen     uint64
 	tab     *relation        // tuples; a removed fact leaves a dead row
-	ents    pvec[*factEntry] // by row; nil for a dead row
+	ents    pvec[uint32]     // by row, a handle of its entry (entryUnit, or 1+k for more row k)
+	more    pvec[*factEntry] // the entries that are not a shared unit entry; nil for a dead row
+	lits    *litTable        // the unit entries
 	version uint64
 	log     *factLog
 	base    uint64 // the version before the oldest change in the log
@@ -84,8 +86,13 @@ type factSet struct {
 	ntrunc  int    // live facts with a truncated support
 }
 
-func newFactSet(pred uint32, arity int, gen uint64) *factSet {
-	return &factSet{gen: gen, tab: newRelation(pred, arity, gen), ents: newPvecShift[*factEntry](1, wideShift, gen)}
+// entryUnit tags an entry handle naming the shared unit entry of literal
+// h&^entryUnit (literal ids stay below it, DL-0355).
+const entryUnit = polyUnit
+
+func newFactSet(pred uint32, arity int, gen uint64, lits *litTable) *factSet {
+	return &factSet{gen: gen, tab: newRelation(pred, arity, gen), ents: newPvec[uint32](1, gen),
+		more: newPvecShift[*factEntry](1, wideShift, gen), lits: lits}
 }
 
 func (f *factSet) derive(gen uint64) *factSet {
@@ -104,7 +111,38 @@ func versionOf(f *factSet) uint64 {
 
 // entry returns the fact of a live row; the caller must not write it.
 func (f *factSet) entry(row uint32) *factEntry {
-	return f.ents.get(row)
+	h := f.ents.get(row)
+	if h&entryUnit == 0 {
+		return f.more.get(h - 1)
+	}
+	return f.lits.unitEntry(h &^ entryUnit)
+}
+
+// setEntry sets the entry of row, a new row (the next) or a live one: e,
+// which is the shared unit entry of lit when unit. A row that had an entry of
+// its own keeps its row of more, whatever it is set to, so that none is
+// left unused.
+func (f *factSet) setEntry(row uint32, e *factEntry, lit uint32, unit bool) {
+	h := uint32(0)
+	if int(row) < f.ents.rows() {
+		h = f.ents.get(row)
+	}
+	switch {
+	case h != 0 && h&entryUnit == 0:
+		f.more.set(h-1, e, f.gen)
+		return
+	case unit:
+		h = entryUnit | lit
+	default:
+		k := uint32(f.more.rows())
+		f.more.push1(k, e, f.gen)
+		h = k + 1
+	}
+	if int(row) == f.ents.rows() {
+		f.ents.push1(row, h, f.gen)
+	} else {
+		f.ents.set(row, h, f.gen)
+	}
 }
 
 // count adjusts the counters for a live fact entering (+1) or leaving (-1).
@@ -136,8 +174,10 @@ func (f *factSet) logChange(row uint32) {
 func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	row, added := f.tab.insert(tuple)
 	var e *factEntry
+	var lit uint32
+	var unit bool
 	if added {
-		e = p.lits.canonical(p, support)
+		e, lit, unit = p.lits.canonical(p, support)
 	} else {
 		old := f.entry(row)
 		f.count(old, -1)
@@ -145,11 +185,7 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 		e = &factEntry{pub: old.pub.Add(support), pubs: &pubs}
 		e.sup = p.internPoly(e.pub)
 	}
-	if int(row) == f.ents.rows() {
-		f.ents.push1(row, e, f.gen)
-	} else {
-		f.ents.set(row, e, f.gen)
-	}
+	f.setEntry(row, e, lit, unit)
 	f.count(e, 1)
 	f.logChange(row)
 }
@@ -165,9 +201,11 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 	f.count(old, -1)
 	pubs := slices.Delete(slices.Clone(*old.pubs), i, i+1)
 	var e *factEntry
+	var lit uint32
+	var unit bool
 	if len(pubs) == 1 {
 		// Given once again: the compact (for a unit support, shared) form.
-		e = p.lits.canonical(p, pubs[0])
+		e, lit, unit = p.lits.canonical(p, pubs[0])
 	} else {
 		pub := pubs[0]
 		for _, q := range pubs[1:] {
@@ -175,7 +213,7 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 		}
 		e = &factEntry{pub: pub, pubs: &pubs, sup: p.internPoly(pub)}
 	}
-	f.ents.set(row, e, f.gen)
+	f.setEntry(row, e, lit, unit)
 	f.count(e, 1)
 	f.logChange(row)
 }
@@ -184,7 +222,9 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 func (f *factSet) drop(row uint32) {
 	f.count(f.entry(row), -1)
 	f.tab.kill(row)
-	f.ents.set(row, nil, f.gen)
+	if h := f.ents.get(row); h&entryUnit == 0 {
+		f.more.set(h-1, nil, f.gen) // the row keeps its row of more
+	}
 	f.logChange(row)
 	if f.tab.dead > 1024 && f.tab.dead > f.tab.live {
 		f.compact()
@@ -195,14 +235,19 @@ func (f *factSet) drop(row uint32) {
 // log restarts.
 func (f *factSet) compact() {
 	tab := newRelation(f.tab.pred, f.tab.arity, f.gen)
-	ents := newPvecShift[*factEntry](1, wideShift, f.gen)
+	c := &factSet{gen: f.gen, tab: tab, ents: newPvec[uint32](1, f.gen),
+		more: newPvecShift[*factEntry](1, wideShift, f.gen), lits: f.lits}
 	for i := range f.tab.n {
 		if f.tab.alive(uint32(i)) {
 			row, _ := tab.insert(f.tab.row(uint32(i)))
-			ents.push1(row, f.entry(uint32(i)), f.gen)
+			if h := f.ents.get(uint32(i)); h&entryUnit != 0 {
+				c.setEntry(row, nil, h&^entryUnit, true)
+			} else {
+				c.setEntry(row, f.more.get(h-1), 0, false)
+			}
 		}
 	}
-	f.tab, f.ents = tab, ents
+	f.tab, f.ents, f.more = tab, c.ents, c.more
 	f.log, f.base = nil, versionClock.Add(1)
 	f.version = f.base
 }

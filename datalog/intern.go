@@ -127,12 +127,11 @@ type litTable struct {
 	negs    map[string]uint32
 	foreign map[foreignKey]uint32
 	info    []litInfo
-	units   map[uint32]*factEntry // the entry of a unit support, by its variable literal (unit.go)
+	units   chunkTable[unitEntries] // the entry of a unit support, by its variable literal (unit.go)
 }
 
 func newLitTable() *litTable {
-	return &litTable{vars: map[string]uint32{}, negs: map[string]uint32{}, foreign: map[foreignKey]uint32{},
-		units: map[uint32]*factEntry{}}
+	return &litTable{vars: map[string]uint32{}, negs: map[string]uint32{}, foreign: map[foreignKey]uint32{}}
 }
 
 func (t *litTable) add(key string, m map[string]uint32, li litInfo) uint32 {

@@ -27,31 +27,43 @@ func unitVar(q Poly) (string, bool) {
 	return l.name, true
 }
 
-// canonical returns the entry of a fact given once with support, shared
-// by every fact of the same unit support; any other support gets an entry
-// of its own. Entries are never written, so sharing one is invisible but
-// for memory.
-func (t *litTable) canonical(p *Program, support Poly) *factEntry {
+// canonical returns the entry of a fact given once with support: for a
+// unit support, the one entry every such fact of its variable shares, and
+// the variable's literal (unit true); any other support gets an entry of
+// its own. Entries are never written, so sharing one is invisible but for
+// memory.
+func (t *litTable) canonical(p *Program, support Poly) (e *factEntry, lit uint32, unit bool) {
 	name, ok := unitVar(support)
 	if !ok {
-		return &factEntry{pub: support, sup: p.internPoly(support)}
+		return &factEntry{pub: support, sup: p.internPoly(support)}, 0, false
 	}
-	lit := t.varLit(name)
-	t.mu.RLock()
-	u, ok := t.units[lit]
-	t.mu.RUnlock()
-	if ok {
-		return u
+	lit = t.varLit(name)
+	if u := t.unitEntry(lit); u != nil {
+		return u, lit, true
 	}
-	u = &factEntry{pub: support, sup: unitPoly(lit)}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if cur, ok := t.units[lit]; ok {
-		return cur
+	slot := &t.units.chunk(int(lit>>unitChunkBits), func(int) *unitEntries { return new(unitEntries) })[lit&unitChunkMask]
+	if u := slot.Load(); u != nil {
+		return u, lit, true
 	}
-	t.units[lit] = u
-	return u
+	u := &factEntry{pub: support, sup: unitPoly(lit)}
+	slot.Store(u)
+	return u, lit, true
 }
+
+// unitEntry returns the shared entry of the unit support of literal lit,
+// nil when none was made.
+func (t *litTable) unitEntry(lit uint32) *factEntry {
+	if ch := t.units.peek(int(lit >> unitChunkBits)); ch != nil {
+		return ch[lit&unitChunkMask].Load()
+	}
+	return nil
+}
+
+// unitEntries holds the unit entries of 1<<unitChunkBits consecutive
+// literals.
+type unitEntries [1 << unitChunkBits]atomic.Pointer[factEntry]
 
 // unitLit returns the literal of a polynomial of one literal alone.
 func unitLit(p ipoly) (uint32, bool) {
@@ -61,43 +73,36 @@ func unitLit(p ipoly) (uint32, bool) {
 	return p[0].lits[0], true
 }
 
-// unitChunkBits sets the literals per chunk of the unit polynomials.
-const unitChunkBits = 10
+// unitChunkBits sets the literals per chunk of a literal table.
+const (
+	unitChunkBits = 10
+	unitChunkMask = 1<<unitChunkBits - 1
+)
 
-// unitChunk holds the polynomials of 1<<unitChunkBits consecutive literals
-// alone, each mono's literal slice a view of ids.
-type unitChunk struct {
-	mons [1 << unitChunkBits]mono
-	ids  [1 << unitChunkBits]uint32
-}
-
-// unitPolys holds the chunks by literal>>unitChunkBits. A chunk is made
-// on first use and never written after; the spine doubles when a literal
-// is past its end (its old versions stay valid), so readers go without a
-// lock. The polynomial of a literal depends on nothing but its id, so one
-// table serves every program.
-var unitPolys struct {
+// chunkTable holds chunks by index, each made on first use and never
+// replaced; the spine doubles when an index is past its end (its old
+// versions stay valid), so readers go without a lock.
+type chunkTable[C any] struct {
 	mu    sync.Mutex
-	spine atomic.Pointer[[]atomic.Pointer[unitChunk]]
+	spine atomic.Pointer[[]atomic.Pointer[C]]
 }
 
-// unitPoly returns the shared polynomial of literal l alone; the caller
-// must not write it (its capacity ends at its one monomial).
-func unitPoly(l uint32) ipoly {
-	c, o := int(l>>unitChunkBits), l&(1<<unitChunkBits-1)
-	if sp := unitPolys.spine.Load(); sp != nil && c < len(*sp) {
-		if ch := (*sp)[c].Load(); ch != nil {
-			return ch.mons[o : o+1 : o+1]
-		}
+// peek returns chunk c, nil when it was not made.
+func (t *chunkTable[C]) peek(c int) *C {
+	if sp := t.spine.Load(); sp != nil && c < len(*sp) {
+		return (*sp)[c].Load()
 	}
-	return unitChunkOf(c).mons[o : o+1 : o+1]
+	return nil
 }
 
-// unitChunkOf makes chunk c of the unit polynomials.
-func unitChunkOf(c int) *unitChunk {
-	unitPolys.mu.Lock()
-	defer unitPolys.mu.Unlock()
-	sp := unitPolys.spine.Load()
+// chunk returns chunk c, made by mk if it was not.
+func (t *chunkTable[C]) chunk(c int, mk func(c int) *C) *C {
+	if ch := t.peek(c); ch != nil {
+		return ch
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sp := t.spine.Load()
 	if sp == nil || c >= len(*sp) {
 		n := 16
 		if sp != nil {
@@ -106,24 +111,48 @@ func unitChunkOf(c int) *unitChunk {
 		for n <= c {
 			n *= 2
 		}
-		ns := make([]atomic.Pointer[unitChunk], n)
+		ns := make([]atomic.Pointer[C], n)
 		if sp != nil {
 			for i := range *sp {
 				ns[i].Store((*sp)[i].Load())
 			}
 		}
-		unitPolys.spine.Store(&ns)
+		t.spine.Store(&ns)
 		sp = &ns
 	}
 	if ch := (*sp)[c].Load(); ch != nil {
 		return ch
 	}
+	ch := mk(c)
+	(*sp)[c].Store(ch)
+	return ch
+}
+
+// unitChunk holds the polynomials of 1<<unitChunkBits consecutive literals
+// alone, each mono's literal slice a view of ids.
+type unitChunk struct {
+	mons [1 << unitChunkBits]mono
+	ids  [1 << unitChunkBits]uint32
+}
+
+// unitPolys holds the polynomials of literals alone. The polynomial of a
+// literal depends on nothing but its id, so one table serves every
+// program.
+var unitPolys chunkTable[unitChunk]
+
+// unitPoly returns the shared polynomial of literal l alone; the caller
+// must not write it (its capacity ends at its one monomial).
+func unitPoly(l uint32) ipoly {
+	o := l & unitChunkMask
+	return unitPolys.chunk(int(l>>unitChunkBits), newUnitChunk).mons[o : o+1 : o+1]
+}
+
+func newUnitChunk(c int) *unitChunk {
 	ch := new(unitChunk)
 	base := uint32(c) << unitChunkBits
 	for i := range ch.ids {
 		ch.ids[i] = base + uint32(i)
 		ch.mons[i] = mono{sig: 1 << (ch.ids[i] & 63), lits: ch.ids[i : i+1 : i+1]}
 	}
-	(*sp)[c].Store(ch)
 	return ch
 }

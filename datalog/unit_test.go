@@ -1,6 +1,8 @@
 package datalog
 
 import (
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -90,14 +92,66 @@ func TestUnitEntryShared(t *testing.T) {
 	if err := p.AddFact("p", []string{"a"}, VarPoly("d:y")); err != nil {
 		t.Fatal(err)
 	}
-	if entryOf(t, p, "p", "a") == entryOf(t, p, "p", "b") {
-		t.Fatal("a fact given two supports shares the entry of one")
+	id, _ := p.preds.lookup("p")
+	if entryOf(t, p, "p", "a") == entryOf(t, p, "p", "b") || p.facts[id].more.rows() != 1 {
+		t.Fatal("a fact given two supports shares the entry of one, or has none of its own")
 	}
 	if removed, _ := p.RemoveSupport("p", []string{"a"}, VarPoly("d:y")); !removed {
 		t.Fatal("the second support was not taken back")
 	}
 	if ea, eb := entryOf(t, p, "p", "a"), entryOf(t, p, "p", "b"); ea != eb || ea.pubs != nil {
 		t.Fatalf("after taking back: entries %p %p, given %v", ea, eb, ea.given())
+	}
+	if n := p.facts[id].more.rows(); n != 1 {
+		t.Fatalf("%d entries of their own, want the one row kept", n)
+	}
+}
+
+// TestFactEntriesCompacted: removing most facts compacts the set; the
+// facts left keep their supports as given, unit, wide or several, and the
+// model of the compacted program equals one loaded with those facts alone.
+func TestFactEntriesCompacted(t *testing.T) {
+	const n = 3000
+	sups := func(i int) []Poly {
+		switch i % 4 {
+		case 0:
+			return []Poly{VarPoly("d:" + strconv.Itoa(i%7))}
+		case 1:
+			return []Poly{NewPoly([]string{"d:x", "d:" + strconv.Itoa(i%5)})}
+		case 2:
+			return []Poly{VarPoly("d:y"), VarPoly("d:" + strconv.Itoa(i%3))}
+		}
+		return []Poly{One()}
+	}
+	load := func(keep func(int) bool) *Program {
+		p := NewProgram()
+		for i := range n {
+			if keep(i) {
+				for _, s := range sups(i) {
+					must(t, p.AddFact("p", []string{strconv.Itoa(i)}, s))
+				}
+			}
+		}
+		return p
+	}
+	p := load(func(int) bool { return true })
+	for i := range n {
+		if i%5 != 0 && !p.RemoveFact("p", []string{strconv.Itoa(i)}) {
+			t.Fatalf("p(%d) not removed", i)
+		}
+	}
+	id, _ := p.preds.lookup("p")
+	if f := p.facts[id]; f.tab.n >= n || f.tab.live != n/5 {
+		t.Fatalf("%d rows, %d live: not compacted", f.tab.n, f.tab.live)
+	}
+	for i := 0; i < n; i += 5 {
+		got, want := entryOf(t, p, "p", strconv.Itoa(i)).given(), sups(i)
+		if !slices.EqualFunc(got, want, Poly.Equal) {
+			t.Fatalf("p(%d): given %v, want %v", i, got, want)
+		}
+	}
+	if got, want := dump(evalOK(t, p)), dump(evalOK(t, load(func(i int) bool { return i%5 == 0 }))); got != want {
+		t.Fatalf("compacted model:\n%s\nwant\n%s", got, want)
 	}
 }
 
