@@ -15,7 +15,8 @@ import "slices"
 // (DL-0311). An entry is never written once made. Every fact given once
 // with the same one-variable support has one shared entry (unit.go), which
 // its fact set names by the variable's literal in a 4-byte handle, so such
-// a fact costs 4 B of its set, not an entry of its own (DL-0354).
+// a fact costs 4 B of its set, not an entry of its own (DL-0354); likewise
+// every fact given once the support One.
 type factEntry struct {
 	sup  ipoly
 	pub  Poly
@@ -76,8 +77,8 @@ const maxFactLog = 1 << 14
 type factSet struct {
 	gen     uint64
 	tab     *relation        // tuples; a removed fact leaves a dead row
-	ents    pvec[uint32]     // by row, a handle of its entry (entryUnit, or 1+k for more row k)
-	more    pvec[*factEntry] // the entries that are not a shared unit entry; nil for a dead row
+	ents    pvec[uint32]     // by row, a support handle naming its entry (see entry)
+	more    pvec[*factEntry] // the entries that are not shared; nil for a dead row
 	lits    *litTable        // the unit entries
 	version uint64
 	log     *factLog
@@ -86,9 +87,8 @@ type factSet struct {
 	ntrunc  int    // live facts with a truncated support
 }
 
-// entryUnit tags an entry handle naming the shared unit entry of literal
-// h&^entryUnit (literal ids stay below it, DL-0355).
-const entryUnit = polyUnit
+// oneEntry is the entry of every fact given once the support One.
+var oneEntry = &factEntry{pub: One(), sup: ipolyOne}
 
 func newFactSet(pred uint32, arity int, gen uint64, lits *litTable) *factSet {
 	return &factSet{gen: gen, tab: newRelation(pred, arity, gen), ents: newPvec[uint32](1, gen),
@@ -109,34 +109,39 @@ func versionOf(f *factSet) uint64 {
 	return f.version
 }
 
-// entry returns the fact of a live row; the caller must not write it.
+// entry returns the fact of a live row; the caller must not write it. Its
+// handle is a support handle (index.go) of the fact's support, naming the
+// shared entry of One or of a unit support, or more row k (polyStored+k):
+// so that while no fact has an entry of its own, a model can take the
+// handles whole for the supports of its relation (DL-0356).
 func (f *factSet) entry(row uint32) *factEntry {
-	h := f.ents.get(row)
-	if h&entryUnit == 0 {
-		return f.more.get(h - 1)
+	switch h := f.ents.get(row); {
+	case h&polyUnit != 0:
+		return f.lits.unitEntry(h &^ polyUnit)
+	case h == polyOne:
+		return oneEntry
+	default:
+		return f.more.get(h - polyStored)
 	}
-	return f.lits.unitEntry(h &^ entryUnit)
 }
 
-// setEntry sets the entry of row, a new row (the next) or a live one: e,
-// which is the shared unit entry of lit when unit. A row that had an entry of
+// setEntry sets the entry of row, a new row (the next) or a live one, to e
+// with handle h, or of its own when h is zero. A row that had an entry of
 // its own keeps its row of more, whatever it is set to, so that none is
 // left unused.
-func (f *factSet) setEntry(row uint32, e *factEntry, lit uint32, unit bool) {
-	h := uint32(0)
+func (f *factSet) setEntry(row uint32, e *factEntry, h uint32) {
+	old := polyZero
 	if int(row) < f.ents.rows() {
-		h = f.ents.get(row)
+		old = f.ents.get(row)
 	}
 	switch {
-	case h != 0 && h&entryUnit == 0:
-		f.more.set(h-1, e, f.gen)
+	case old >= polyStored && old&polyUnit == 0:
+		f.more.set(old-polyStored, e, f.gen)
 		return
-	case unit:
-		h = entryUnit | lit
-	default:
+	case h == polyZero:
 		k := uint32(f.more.rows())
 		f.more.push1(k, e, f.gen)
-		h = k + 1
+		h = k + polyStored
 	}
 	if int(row) == f.ents.rows() {
 		f.ents.push1(row, h, f.gen)
@@ -174,10 +179,9 @@ func (f *factSet) logChange(row uint32) {
 func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	row, added := f.tab.insert(tuple)
 	var e *factEntry
-	var lit uint32
-	var unit bool
+	var h uint32
 	if added {
-		e, lit, unit = p.lits.canonical(p, support)
+		e, h = p.lits.canonical(p, support)
 	} else {
 		old := f.entry(row)
 		f.count(old, -1)
@@ -185,7 +189,7 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 		e = &factEntry{pub: old.pub.Add(support), pubs: &pubs}
 		e.sup = p.internPoly(e.pub)
 	}
-	f.setEntry(row, e, lit, unit)
+	f.setEntry(row, e, h)
 	f.count(e, 1)
 	f.logChange(row)
 }
@@ -201,11 +205,10 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 	f.count(old, -1)
 	pubs := slices.Delete(slices.Clone(*old.pubs), i, i+1)
 	var e *factEntry
-	var lit uint32
-	var unit bool
+	var h uint32
 	if len(pubs) == 1 {
-		// Given once again: the compact (for a unit support, shared) form.
-		e, lit, unit = p.lits.canonical(p, pubs[0])
+		// Given once again: the compact (for One or a unit, shared) form.
+		e, h = p.lits.canonical(p, pubs[0])
 	} else {
 		pub := pubs[0]
 		for _, q := range pubs[1:] {
@@ -213,7 +216,7 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 		}
 		e = &factEntry{pub: pub, pubs: &pubs, sup: p.internPoly(pub)}
 	}
-	f.setEntry(row, e, lit, unit)
+	f.setEntry(row, e, h)
 	f.count(e, 1)
 	f.logChange(row)
 }
@@ -222,8 +225,8 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 func (f *factSet) drop(row uint32) {
 	f.count(f.entry(row), -1)
 	f.tab.kill(row)
-	if h := f.ents.get(row); h&entryUnit == 0 {
-		f.more.set(h-1, nil, f.gen) // the row keeps its row of more
+	if h := f.ents.get(row); h >= polyStored && h&polyUnit == 0 {
+		f.more.set(h-polyStored, nil, f.gen) // the row keeps its row of more
 	}
 	f.logChange(row)
 	if f.tab.dead > 1024 && f.tab.dead > f.tab.live {
@@ -240,11 +243,11 @@ func (f *factSet) compact() {
 	for i := range f.tab.n {
 		if f.tab.alive(uint32(i)) {
 			row, _ := tab.insert(f.tab.row(uint32(i)))
-			if h := f.ents.get(uint32(i)); h&entryUnit != 0 {
-				c.setEntry(row, nil, h&^entryUnit, true)
-			} else {
-				c.setEntry(row, f.more.get(h-1), 0, false)
+			h := f.ents.get(uint32(i))
+			if h >= polyStored && h&polyUnit == 0 {
+				h = polyZero // an entry of its own
 			}
+			c.setEntry(row, f.entry(uint32(i)), h)
 		}
 	}
 	f.tab, f.ents, f.more = tab, c.ents, c.more

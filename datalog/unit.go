@@ -27,29 +27,32 @@ func unitVar(q Poly) (string, bool) {
 	return l.name, true
 }
 
-// canonical returns the entry of a fact given once with support: for a
-// unit support, the one entry every such fact of its variable shares, and
-// the variable's literal (unit true); any other support gets an entry of
-// its own. Entries are never written, so sharing one is invisible but for
-// memory.
-func (t *litTable) canonical(p *Program, support Poly) (e *factEntry, lit uint32, unit bool) {
+// canonical returns the entry of a fact given once with support and its
+// handle (facts.go): for One or a unit support, the one entry every such
+// fact shares, named by polyOne or polyUnit and the variable's literal;
+// any other support gets an entry of its own (handle zero). Entries are
+// never written, so sharing one is invisible but for memory.
+func (t *litTable) canonical(p *Program, support Poly) (*factEntry, uint32) {
+	if d := support.d; d != nil && !d.trunc && d.exact == nil && support.IsOne() {
+		return oneEntry, polyOne
+	}
 	name, ok := unitVar(support)
 	if !ok {
-		return &factEntry{pub: support, sup: p.internPoly(support)}, 0, false
+		return &factEntry{pub: support, sup: p.internPoly(support)}, polyZero
 	}
-	lit = t.varLit(name)
+	lit := t.varLit(name)
 	if u := t.unitEntry(lit); u != nil {
-		return u, lit, true
+		return u, polyUnit | lit
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	slot := &t.units.chunk(int(lit>>unitChunkBits), func(int) *unitEntries { return new(unitEntries) })[lit&unitChunkMask]
 	if u := slot.Load(); u != nil {
-		return u, lit, true
+		return u, polyUnit | lit
 	}
 	u := &factEntry{pub: support, sup: unitPoly(lit)}
 	slot.Store(u)
-	return u, lit, true
+	return u, polyUnit | lit
 }
 
 // unitEntry returns the shared entry of the unit support of literal lit,
