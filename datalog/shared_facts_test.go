@@ -8,7 +8,8 @@ import (
 
 // TestFactsShared: a stratum of facts alone is a version of the program's
 // own table (DL-0356) when no fact was removed, with or without
-// provenance; the program writing on (adds, removals, a clone's adds)
+// provenance, and takes the fact set's support handles when no fact has
+// an entry of its own (every support One or a unit); the program writing on (adds, removals, a clone's adds)
 // leaves the model as it was, and every model equals the one evaluated
 // from scratch from the same facts.
 func TestFactsShared(t *testing.T) {
@@ -17,13 +18,14 @@ func TestFactsShared(t *testing.T) {
 		s    int
 	}
 	for _, tc := range []struct {
-		name       string
-		prov, drop bool
+		name              string
+		prov, drop, twice bool
 	}{
-		{"sets", false, false},
-		{"sets, removed", false, true},
-		{"exact", true, false},
-		{"exact, removed", true, true},
+		{"sets", false, false, false},
+		{"sets, removed", false, true, false},
+		{"exact", true, false, false},
+		{"exact, removed", true, true, false},
+		{"exact, given twice", true, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sup := func(s int) Poly {
@@ -47,6 +49,16 @@ func TestFactsShared(t *testing.T) {
 				return slices.DeleteFunc(slices.Clone(es), func(e edge) bool { return e.a == a })
 			}
 			p := load(edges)
+			if tc.twice { // a second support: an entry of its own
+				must(t, p.AddFact("edge", []string{"3", "4"}, VarPoly("d:9")))
+				must(t, p.AddFact("edge", []string{"3", "4"}, NewPoly([]string{"d:1", "d:2"})))
+				if removed, _ := p.RemoveSupport("edge", []string{"3", "4"}, VarPoly("d:9")); !removed {
+					t.Fatal("a support of edge(3, 4) not taken back")
+				}
+				if removed, _ := p.RemoveSupport("edge", []string{"3", "4"}, NewPoly([]string{"d:1", "d:2"})); !removed {
+					t.Fatal("a support of edge(3, 4) not taken back")
+				}
+			}
 			if tc.drop {
 				if !p.RemoveFact("edge", []string{"0", "1"}) {
 					t.Fatal("edge(0, 1) not removed")
@@ -62,6 +74,13 @@ func TestFactsShared(t *testing.T) {
 			rel, tab := m1.rels[id], p.facts[id].tab
 			if shared := &rel.data.segs[0][0] == &tab.data.segs[0][0]; shared == tc.drop {
 				t.Fatalf("model shares the fact table: %v, want %v", shared, !tc.drop)
+			}
+			if tc.prov {
+				ents := p.facts[id].ents
+				shared := &rel.prefs.segs[0][0] == &ents.segs[0][0]
+				if want := !tc.drop && !tc.twice; shared != want {
+					t.Fatalf("model shares the support handles: %v, want %v", shared, want)
+				}
 			}
 			c := p.Clone()
 			must(t, p.AddFact("edge", []string{"x", "0"}, sup(0)))

@@ -159,8 +159,9 @@ func factsTruncated(p *Program, s *strat) bool {
 // alone, is loaded into, and whether it holds them already: a version of
 // f's own table when no fact was removed from it (the same rows in the
 // same order as inserting the live facts anew), so that a model shares
-// the tuples and hash of its facts with the program (DL-0356); else the
-// fresh relation newEvaluator made.
+// the tuples and hash of its facts with the program, and their supports'
+// handles when no fact has an entry of its own (DL-0356); else the fresh
+// relation newEvaluator made.
 func (e *evaluator) factRel(i int, f *factSet) (*relation, bool) {
 	if f == nil || f.tab.dead > 0 {
 		return e.cur[i], false
@@ -170,7 +171,13 @@ func (e *evaluator) factRel(i int, f *factSet) (*relation, bool) {
 	// table (its parent), which would then keep them up to date on every
 	// fact the program adds.
 	rel.parent, rel.pn = weak.Pointer[relation]{}, 0
-	if e.poly {
+	switch {
+	case e.poly && f.more.rows() == 0 && f.ents.rows() == f.tab.n:
+		// Every support is One or a unit, and the fact set's handles say
+		// which: they are the relation's support handles as they stand.
+		rel.hasPolys, rel.prefs = true, f.ents
+		rel.pstore = newPvecShift[ipoly](1, wideShift, rel.gen)
+	case e.poly:
 		rel.enableProvenance()
 	}
 	e.m.rels[rel.pred] = rel
