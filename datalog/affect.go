@@ -150,7 +150,7 @@ func (m *Model) groundFacts(as []aref, withSupport bool) []GroundFact {
 	consts := m.consts.snapshot()
 	out := make([]GroundFact, len(as))
 	for i, a := range as {
-		out[i] = GroundFact{Pred: m.predNames[a.pred], Args: m.argStrings(m.rels[a.pred], a.row, consts)}
+		out[i] = GroundFact{Pred: m.predNames.at(a.pred), Args: m.argStrings(m.rels[a.pred], a.row, consts)}
 		if withSupport {
 			out[i].Support = m.publicPoly(a.pred, a.row)
 		}

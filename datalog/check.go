@@ -158,7 +158,7 @@ func (p *Program) stratify() (*stratification, error) {
 
 // computeStrata computes the strata or reports a cycle through negation.
 func (p *Program) computeStrata() (*stratification, error) {
-	names := p.preds.snapshot()
+	names := p.preds.snapshot().strings()
 	n := len(p.arity)
 	deps := make([][]depEdge, n)
 	for _, r := range p.rules {

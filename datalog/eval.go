@@ -289,7 +289,7 @@ func (e *evaluator) negLitID(pred, row uint32) uint32 {
 		return id
 	}
 	m := e.m
-	id := m.lits.negLit(pred, m.rels[pred].row(row), m.predNames[pred], m.consts.snapshot())
+	id := m.lits.negLit(pred, m.rels[pred].row(row), m.predNames.at(pred), m.consts.snapshot())
 	e.negIDs[key] = id
 	return id
 }

@@ -390,9 +390,11 @@ func (m *Model) evalExact(p *Program, s *strat, res *stratResult) bool {
 func (e *evaluator) loadExactFacts(p *Program, s *strat, res *stratResult) bool {
 	b, held, ok := p.bounds, 0, true
 	for i, pred := range s.preds {
-		rel := e.cur[i]
-		p.facts[pred].each(func(_ uint32, args []uint32, fe *factEntry) {
-			row, _ := rel.insert(args)
+		rel, shared := e.factRel(i, p.facts[pred])
+		p.facts[pred].each(func(row uint32, args []uint32, fe *factEntry) {
+			if !shared {
+				row, _ = rel.insert(args)
+			}
 			rel.setPoly(row, fe.sup)
 			held += len(fe.sup)
 			ok = ok && exactFits(fe.sup, b)

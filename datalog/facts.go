@@ -12,7 +12,11 @@ import "slices"
 // taken from another model is still evaluated exactly; nil when the fact
 // was given once (pub is that support), the common case, which then costs
 // no slice of its own; a pointer, so that an entry is 16 B smaller
-// (DL-0311).
+// (DL-0311). An entry is never written once made. Every fact given once
+// with the same one-variable support has one shared entry (unit.go), which
+// its fact set names by the variable's literal in a 4-byte handle, so such
+// a fact costs 4 B of its set, not an entry of its own (DL-0354); likewise
+// every fact given once the support One.
 type factEntry struct {
 	sup  ipoly
 	pub  Poly
@@ -72,8 +76,10 @@ const maxFactLog = 1 << 14
 // derives a new one before writing, sharing the rest.
 type factSet struct {
 	gen     uint64
-	tab     *relation // tuples; a removed fact leaves a dead row
-	ents    pvec[factEntry]
+	tab     *relation        // tuples; a removed fact leaves a dead row
+	ents    pvec[uint32]     // by row, a support handle naming its entry (see entry)
+	more    pvec[*factEntry] // the entries that are not shared; nil for a dead row
+	lits    *litTable        // the unit entries
 	version uint64
 	log     *factLog
 	base    uint64 // the version before the oldest change in the log
@@ -81,8 +87,12 @@ type factSet struct {
 	ntrunc  int    // live facts with a truncated support
 }
 
-func newFactSet(pred uint32, arity int, gen uint64) *factSet {
-	return &factSet{gen: gen, tab: newRelation(pred, arity, gen), ents: newPvecShift[factEntry](1, wideShift, gen)}
+// oneEntry is the entry of every fact given once the support One.
+var oneEntry = &factEntry{pub: One(), sup: ipolyOne}
+
+func newFactSet(pred uint32, arity int, gen uint64, lits *litTable) *factSet {
+	return &factSet{gen: gen, tab: newRelation(pred, arity, gen), ents: newPvec[uint32](1, gen),
+		more: newPvecShift[*factEntry](1, wideShift, gen), lits: lits}
 }
 
 func (f *factSet) derive(gen uint64) *factSet {
@@ -99,9 +109,45 @@ func versionOf(f *factSet) uint64 {
 	return f.version
 }
 
-// entry returns the fact of a live row.
+// entry returns the fact of a live row; the caller must not write it. Its
+// handle is a support handle (index.go) of the fact's support, naming the
+// shared entry of One or of a unit support, or more row k (polyStored+k):
+// so that while no fact has an entry of its own, a model can take the
+// handles whole for the supports of its relation (DL-0356).
 func (f *factSet) entry(row uint32) *factEntry {
-	return f.ents.at(row)
+	switch h := f.ents.get(row); {
+	case h&polyUnit != 0:
+		return f.lits.unitEntry(h &^ polyUnit)
+	case h == polyOne:
+		return oneEntry
+	default:
+		return f.more.get(h - polyStored)
+	}
+}
+
+// setEntry sets the entry of row, a new row (the next) or a live one, to e
+// with handle h, or of its own when h is zero. A row that had an entry of
+// its own keeps its row of more, whatever it is set to, so that none is
+// left unused.
+func (f *factSet) setEntry(row uint32, e *factEntry, h uint32) {
+	old := polyZero
+	if int(row) < f.ents.rows() {
+		old = f.ents.get(row)
+	}
+	switch {
+	case old >= polyStored && old&polyUnit == 0:
+		f.more.set(old-polyStored, e, f.gen)
+		return
+	case h == polyZero:
+		k := uint32(f.more.rows())
+		f.more.push1(k, e, f.gen)
+		h = k + polyStored
+	}
+	if int(row) == f.ents.rows() {
+		f.ents.push1(row, h, f.gen)
+	} else {
+		f.ents.set(row, h, f.gen)
+	}
 }
 
 // count adjusts the counters for a live fact entering (+1) or leaving (-1).
@@ -132,43 +178,46 @@ func (f *factSet) logChange(row uint32) {
 // put sets the fact of tuple (adding its support to a live fact's).
 func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	row, added := f.tab.insert(tuple)
-	var e factEntry
+	var e *factEntry
+	var h uint32
 	if added {
-		e.pub, e.sup = p.lits.canonical(p, support)
+		e, h = p.lits.canonical(p, support)
 	} else {
-		old := *f.entry(row)
-		f.count(&old, -1)
-		e.pub = old.pub.Add(support)
+		old := f.entry(row)
+		f.count(old, -1)
 		pubs := append(slices.Clip(old.given()), support)
-		e.pubs = &pubs
+		e = &factEntry{pub: old.pub.Add(support), pubs: &pubs}
 		e.sup = p.internPoly(e.pub)
 	}
-	if int(row) == f.ents.rows() {
-		f.ents.push1(row, e, f.gen)
-	} else {
-		f.ents.set(row, e, f.gen)
-	}
-	f.count(&e, 1)
+	f.setEntry(row, e, h)
+	f.count(e, 1)
 	f.logChange(row)
 }
 
 // unput takes back the i-th support given for a live row, dropping the
 // fact when it was the last.
 func (f *factSet) unput(p *Program, row uint32, i int) {
-	old := *f.entry(row)
+	old := f.entry(row)
 	if len(old.given()) == 1 {
 		f.drop(row)
 		return
 	}
-	f.count(&old, -1)
+	f.count(old, -1)
 	pubs := slices.Delete(slices.Clone(*old.pubs), i, i+1)
-	pub := pubs[0]
-	for _, q := range pubs[1:] {
-		pub = pub.Add(q)
+	var e *factEntry
+	var h uint32
+	if len(pubs) == 1 {
+		// Given once again: the compact (for One or a unit, shared) form.
+		e, h = p.lits.canonical(p, pubs[0])
+	} else {
+		pub := pubs[0]
+		for _, q := range pubs[1:] {
+			pub = pub.Add(q)
+		}
+		e = &factEntry{pub: pub, pubs: &pubs, sup: p.internPoly(pub)}
 	}
-	e := factEntry{pub: pub, pubs: &pubs, sup: p.internPoly(pub)}
-	f.ents.set(row, e, f.gen)
-	f.count(&e, 1)
+	f.setEntry(row, e, h)
+	f.count(e, 1)
 	f.logChange(row)
 }
 
@@ -176,7 +225,9 @@ func (f *factSet) unput(p *Program, row uint32, i int) {
 func (f *factSet) drop(row uint32) {
 	f.count(f.entry(row), -1)
 	f.tab.kill(row)
-	f.ents.set(row, factEntry{}, f.gen)
+	if h := f.ents.get(row); h >= polyStored && h&polyUnit == 0 {
+		f.more.set(h-polyStored, nil, f.gen) // the row keeps its row of more
+	}
 	f.logChange(row)
 	if f.tab.dead > 1024 && f.tab.dead > f.tab.live {
 		f.compact()
@@ -187,14 +238,19 @@ func (f *factSet) drop(row uint32) {
 // log restarts.
 func (f *factSet) compact() {
 	tab := newRelation(f.tab.pred, f.tab.arity, f.gen)
-	ents := newPvecShift[factEntry](1, wideShift, f.gen)
+	c := &factSet{gen: f.gen, tab: tab, ents: newPvec[uint32](1, f.gen),
+		more: newPvecShift[*factEntry](1, wideShift, f.gen), lits: f.lits}
 	for i := range f.tab.n {
 		if f.tab.alive(uint32(i)) {
 			row, _ := tab.insert(f.tab.row(uint32(i)))
-			ents.push1(row, *f.entry(uint32(i)), f.gen)
+			h := f.ents.get(uint32(i))
+			if h >= polyStored && h&polyUnit == 0 {
+				h = polyZero // an entry of its own
+			}
+			c.setEntry(row, f.entry(uint32(i)), h)
 		}
 	}
-	f.tab, f.ents = tab, ents
+	f.tab, f.ents, f.more = tab, c.ents, c.more
 	f.log, f.base = nil, versionClock.Add(1)
 	f.version = f.base
 }

@@ -255,9 +255,9 @@ func keptPreds(m *Model) (kept, reused []string) {
 		for _, pred := range s.preds {
 			switch {
 			case s.kept:
-				kept = append(kept, m.predNames[pred])
+				kept = append(kept, m.predNames.at(pred))
 			case s.reused:
-				reused = append(reused, m.predNames[pred])
+				reused = append(reused, m.predNames.at(pred))
 			}
 		}
 	}

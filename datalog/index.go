@@ -109,22 +109,29 @@ func (r *relation) liveRows() []uint32 {
 // allOne reports whether every row's support is One.
 func (r *relation) allOne() bool { return !r.hasPolys }
 
-// Support handles: zero, One, or 2+k for pstore row k.
+// Support handles: zero, One, polyUnit|l for the literal l alone (the
+// shared unitPoly, so that a row supported by one literal, the common
+// case among facts, stores nothing but its handle), or 2+k for pstore
+// row k. Literal ids and pstore rows stay below polyUnit: each costs far
+// more than 4 bytes, so 2^31 of them do not fit in memory.
 const (
 	polyZero uint32 = iota
 	polyOne
 	polyStored
+	polyUnit uint32 = 1 << 31
 )
 
 func (r *relation) poly(i uint32) ipoly {
 	if !r.hasPolys {
 		return ipolyOne
 	}
-	switch h := r.prefs.get(i); h {
-	case polyZero:
+	switch h := r.prefs.get(i); {
+	case h == polyZero:
 		return nil
-	case polyOne:
+	case h == polyOne:
 		return ipolyOne
+	case h&polyUnit != 0:
+		return unitPoly(h &^ polyUnit)
 	default:
 		return r.pstore.get(h - polyStored)
 	}
@@ -134,13 +141,17 @@ func (r *relation) poly(i uint32) ipoly {
 // its pstore row, whatever it is set to later, so nothing is left unused.
 func (r *relation) setPoly(i uint32, p ipoly) {
 	h := r.prefs.get(i)
-	switch {
-	case h >= polyStored:
+	if h >= polyStored && h&polyUnit == 0 {
 		r.pstore.set(h-polyStored, p, r.gen)
+		return
+	}
+	switch l, unit := unitLit(p); {
 	case len(p) == 0:
 		r.setRef(i, h, polyZero)
 	case p.isOne():
 		r.setRef(i, h, polyOne)
+	case unit:
+		r.setRef(i, h, polyUnit|l)
 	default:
 		k := uint32(r.pstore.rows())
 		r.pstore.push1(k, p, r.gen)

@@ -8,6 +8,7 @@ package datalog
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,12 +19,71 @@ import (
 // than a map from string to id: a map holds every string twice over (its
 // key and names) and costs about 70 B per constant at scale, the table
 // 16 B for the name and 5 to 11 B of slots, with no pointer in the slots
-// for the collector to follow (DL-0314).
+// for the collector to follow (DL-0314). The names lie in segments that
+// never move (nameSeg), so that growing copies none and leaves no slice
+// of them half empty.
 type interner struct {
 	mu    sync.RWMutex
 	seed  maphash.Seed
 	slots []uint32 // len a power of two, at most three quarters full
-	names []string
+	segs  [][]string
+	n     int
+}
+
+// Name segments: nameGeoSegs of doubling size from nameFirst, then
+// segments of 1<<nameSegBits names.
+const (
+	nameFirst   = 8
+	nameSegBits = 16
+	nameGeoSegs = nameSegBits - 3
+	nameGeo     = nameFirst * (1<<nameGeoSegs - 1) // names in the doubling segments
+)
+
+// nameSeg returns the segment of name id and its place there.
+func nameSeg(id uint32) (int, uint32) {
+	if id < nameGeo {
+		k := bits.Len32(id/nameFirst+1) - 1
+		return k, id - nameFirst*(1<<k-1)
+	}
+	j := id - nameGeo
+	return nameGeoSegs + int(j>>nameSegBits), j & (1<<nameSegBits - 1)
+}
+
+// nameList is the names of ids below n, as an interner held them; its
+// segments are never written below n.
+type nameList struct {
+	segs [][]string
+	n    int
+}
+
+// at returns the name of id.
+func (l nameList) at(id uint32) string {
+	k, o := nameSeg(id)
+	return l.segs[k][o]
+}
+
+func (l nameList) len() int { return l.n }
+
+// strings returns the names as one slice, a copy unless they lie in one
+// segment; the caller must not write it.
+func (l nameList) strings() []string {
+	if l.n <= nameFirst {
+		if l.n == 0 {
+			return nil
+		}
+		return l.segs[0][:l.n:l.n]
+	}
+	out := make([]string, 0, l.n)
+	for _, s := range l.segs {
+		out = append(out, s[:min(len(s), l.n-len(out))]...)
+	}
+	return out
+}
+
+// name returns the name of id; the caller holds mu.
+func (in *interner) name(id uint32) string {
+	k, o := nameSeg(id)
+	return in.segs[k][o]
 }
 
 func newInterner() *interner { return &interner{seed: maphash.MakeSeed()} }
@@ -39,7 +99,7 @@ func (in *interner) find(s string) (uint32, bool) {
 		if v == 0 {
 			return 0, false
 		}
-		if in.names[v-1] == s {
+		if in.name(v-1) == s {
 			return v - 1, true
 		}
 	}
@@ -48,7 +108,7 @@ func (in *interner) find(s string) (uint32, bool) {
 // place files id in the table; the caller holds mu for writing.
 func (in *interner) place(id uint32) {
 	mask := uint64(len(in.slots) - 1)
-	for i := maphash.String(in.seed, in.names[id]) & mask; ; i = (i + 1) & mask {
+	for i := maphash.String(in.seed, in.name(id)) & mask; ; i = (i + 1) & mask {
 		if in.slots[i] == 0 {
 			in.slots[i] = id + 1
 			return
@@ -69,12 +129,22 @@ func (in *interner) intern(s string) uint32 {
 	if id, ok := in.find(s); ok {
 		return id
 	}
-	id = uint32(len(in.names))
-	in.names = append(in.names, s)
-	if 4*len(in.names) > 3*len(in.slots) {
+	id = uint32(in.n)
+	k, o := nameSeg(id)
+	if k == len(in.segs) {
+		// Appending leaves the segments a snapshot holds where they are.
+		size := 1 << nameSegBits
+		if k < nameGeoSegs {
+			size = nameFirst << k
+		}
+		in.segs = append(in.segs, make([]string, size))
+	}
+	in.segs[k][o] = s
+	in.n++
+	if 4*in.n > 3*len(in.slots) {
 		// A new table, filled anew: readers hold mu, so none sees it half built.
 		in.slots = make([]uint32, max(16, 2*len(in.slots)))
-		for i := range in.names {
+		for i := range in.n {
 			in.place(uint32(i))
 		}
 		return id
@@ -91,11 +161,11 @@ func (in *interner) lookup(s string) (uint32, bool) {
 	return id, ok
 }
 
-// snapshot returns the names interned so far; the slice is never written.
-func (in *interner) snapshot() []string {
+// snapshot returns the names interned so far.
+func (in *interner) snapshot() nameList {
 	in.mu.RLock()
 	defer in.mu.RUnlock()
-	return in.names[:len(in.names):len(in.names)]
+	return nameList{segs: in.segs[:len(in.segs):len(in.segs)], n: in.n}
 }
 
 // Literal kinds.
@@ -127,12 +197,11 @@ type litTable struct {
 	negs    map[string]uint32
 	foreign map[foreignKey]uint32
 	info    []litInfo
-	units   map[uint32]unitSupport // by variable literal (unit.go)
+	units   chunkTable[unitEntries] // the entry of a unit support, by its variable literal (unit.go)
 }
 
 func newLitTable() *litTable {
-	return &litTable{vars: map[string]uint32{}, negs: map[string]uint32{}, foreign: map[foreignKey]uint32{},
-		units: map[uint32]unitSupport{}}
+	return &litTable{vars: map[string]uint32{}, negs: map[string]uint32{}, foreign: map[foreignKey]uint32{}}
 }
 
 func (t *litTable) add(key string, m map[string]uint32, li litInfo) uint32 {
@@ -159,7 +228,7 @@ func (t *litTable) varLit(name string) uint32 {
 }
 
 // negLit interns "not pred(args)"; consts renders the arguments.
-func (t *litTable) negLit(pred uint32, args []uint32, predName string, consts []string) uint32 {
+func (t *litTable) negLit(pred uint32, args []uint32, predName string, consts nameList) uint32 {
 	key := packKey(pred, args)
 	t.mu.RLock()
 	id, ok := t.negs[key]
@@ -169,7 +238,7 @@ func (t *litTable) negLit(pred uint32, args []uint32, predName string, consts []
 	}
 	names := make([]string, len(args))
 	for i, a := range args {
-		names[i] = consts[a]
+		names[i] = consts.at(a)
 	}
 	li := litInfo{kind: litNeg, name: "not " + renderAtom(predName, names), pred: pred, args: append([]uint32(nil), args...)}
 	return t.add(key, t.negs, li)

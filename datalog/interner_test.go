@@ -3,6 +3,7 @@ package datalog
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -17,7 +18,7 @@ func TestInternerAgainstMap(t *testing.T) {
 	in := newInterner()
 	want := map[string]uint32{}
 	var order []string
-	var snaps [][]string
+	var snaps []nameList
 	for i := 0; i < 20000; i++ {
 		s := fmt.Sprintf("c%d", r.IntN(8000))
 		if i%997 == 0 {
@@ -46,9 +47,9 @@ func TestInternerAgainstMap(t *testing.T) {
 		t.Fatal("found a string never interned")
 	}
 	for _, sn := range snaps {
-		for i, s := range sn {
-			if order[i] != s {
-				t.Fatalf("snapshot name %d is %q, want %q", i, s, order[i])
+		for i, s := range sn.strings() {
+			if order[i] != s || sn.at(uint32(i)) != s {
+				t.Fatalf("snapshot name %d is %q (at %q), want %q", i, s, sn.at(uint32(i)), order[i])
 			}
 		}
 	}
@@ -77,7 +78,45 @@ func TestInternerConcurrent(t *testing.T) {
 			}
 		}
 	}
-	if n := len(in.snapshot()); n != 3000 {
+	if n := in.snapshot().len(); n != 3000 {
 		t.Fatalf("%d names, want 3000", n)
+	}
+}
+
+// TestInternerSegments: names across the segment edges (the doubling
+// segments, the first fixed one and past it) read back by id, from the
+// interner and from snapshots taken on the way, which never change; the
+// segments hold no more than a segment's worth beyond the names.
+func TestInternerSegments(t *testing.T) {
+	const n = nameGeo + 2<<nameSegBits + 5
+	in := newInterner()
+	var snaps []nameList
+	for i := range n {
+		if id := in.intern(strconv.Itoa(i)); id != uint32(i) {
+			t.Fatalf("intern(%d) = %d", i, id)
+		}
+		switch i {
+		case 0, nameFirst - 1, nameFirst, nameGeo - 1, nameGeo, nameGeo + 1<<nameSegBits:
+			snaps = append(snaps, in.snapshot())
+		}
+	}
+	snaps = append(snaps, in.snapshot())
+	for _, sn := range snaps {
+		all := sn.strings()
+		if len(all) != sn.len() {
+			t.Fatalf("strings: %d names, len %d", len(all), sn.len())
+		}
+		for i := range sn.len() {
+			if want := strconv.Itoa(i); sn.at(uint32(i)) != want || all[i] != want {
+				t.Fatalf("snapshot of %d: name %d is %q, %q", sn.len(), i, sn.at(uint32(i)), all[i])
+			}
+		}
+	}
+	held := 0
+	for _, s := range in.segs {
+		held += len(s)
+	}
+	if held-n >= 1<<nameSegBits {
+		t.Fatalf("%d names held in room for %d", n, held)
 	}
 }

@@ -21,7 +21,7 @@ type Model struct {
 	consts    *interner
 	preds     *interner
 	lits      *litTable
-	predNames []string
+	predNames nameList
 	arity     []int
 	rels      []*relation // by pred id; nil for predicates the program does not use
 	strata    []*stratResult
@@ -149,11 +149,11 @@ func (m *Model) plitOf(id uint32) plit {
 }
 
 // argStrings renders a row's constants.
-func (m *Model) argStrings(rel *relation, row uint32, consts []string) []string {
+func (m *Model) argStrings(rel *relation, row uint32, consts nameList) []string {
 	vals := rel.row(row)
 	out := make([]string, len(vals))
 	for i, v := range vals {
-		out[i] = consts[v]
+		out[i] = consts.at(v)
 	}
 	return out
 }
@@ -190,7 +190,7 @@ func (m *Model) Preds() []string {
 	var out []string
 	for pid, rel := range m.rels {
 		if rel != nil {
-			out = append(out, m.predNames[pid])
+			out = append(out, m.predNames.at(uint32(pid)))
 		}
 	}
 	slices.SortFunc(out, strings.Compare)

@@ -159,7 +159,7 @@ func (p *Program) writableFacts(pred uint32) *factSet {
 	f, gen := p.facts[pred], p.gen.Load()
 	switch {
 	case f == nil:
-		f = newFactSet(pred, p.arity[pred], gen)
+		f = newFactSet(pred, p.arity[pred], gen, p.lits)
 	case f.gen != gen:
 		f = f.derive(gen)
 	default:

@@ -171,15 +171,6 @@ func (p *pvec[T]) get(i uint32) T {
 	return p.chunk(int(i >> p.shift)).rows[i&p.mask]
 }
 
-// at returns element i of a stride-1 vector by reference; the caller must
-// not write through it.
-func (p *pvec[T]) at(i uint32) *T {
-	if p.isFlat {
-		return &p.segs[i>>segShift][i&segMask]
-	}
-	return &p.chunk(int(i >> p.shift)).rows[i&p.mask]
-}
-
 // slice returns row i (stride elements); the caller must not write it.
 func (p *pvec[T]) slice(i uint32) []T {
 	if p.isFlat {

@@ -26,7 +26,7 @@ func (p *Program) Strata() ([]Stratum, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := p.preds.snapshot()
+	names := p.preds.snapshot().strings()
 	out := make([]Stratum, len(st.strata))
 	for i, s := range st.strata {
 		o := Stratum{Preds: []string{}, Rules: []string{}, Reads: []string{}, Negates: []string{}, Recursive: s.recursive}
@@ -66,7 +66,7 @@ func (p *Program) Strata() ([]Stratum, error) {
 // rules) cost less than the maps did.
 func (p *Program) Dependents(preds ...string) []string {
 	names := p.preds.snapshot()
-	seen := make([]bool, len(names))
+	seen := make([]bool, names.len())
 	n := 0
 	for _, name := range preds {
 		if id, ok := p.preds.lookup(name); ok && int(id) < len(p.arity) && int(id) < len(seen) && p.arity[id] >= 0 && !seen[id] {
@@ -95,7 +95,7 @@ func (p *Program) Dependents(preds ...string) []string {
 	out := make([]string, 0, n)
 	for id, ok := range seen {
 		if ok {
-			out = append(out, names[id])
+			out = append(out, names.at(uint32(id)))
 		}
 	}
 	slices.SortFunc(out, strings.Compare)

@@ -7,6 +7,8 @@
 
 package datalog
 
+import "weak"
+
 // How a stratum was evaluated.
 const (
 	modeSets  uint8 = iota // no provenance: every support One
@@ -87,7 +89,13 @@ func (m *Model) evalRounds(p *Program, s *strat, res *stratResult) {
 	e := m.newEvaluator(p, s, res.poly)
 	info := m.lits.snapshot()
 	for i, pred := range s.preds {
-		e.loadFacts(p.facts[pred], e.cur[i], info)
+		if len(s.rules) == 0 {
+			// Rules would append to a shared table, cutting its flat form.
+			rel, shared := e.factRel(i, p.facts[pred])
+			e.loadFacts(p.facts[pred], rel, shared, info)
+			continue
+		}
+		e.loadFacts(p.facts[pred], e.cur[i], false, info)
 	}
 	for i, rel := range e.cur {
 		e.lim[i] = uint32(rel.n)
@@ -147,11 +155,44 @@ func factsTruncated(p *Program, s *strat) bool {
 	return false
 }
 
-// loadFacts inserts a predicate's facts; with provenance each row gets the
-// fact's support, cut to the bounds (a cut row is tainted).
-func (e *evaluator) loadFacts(f *factSet, rel *relation, info []litInfo) {
-	f.each(func(_ uint32, args []uint32, fe *factEntry) {
-		row, _ := rel.insert(args)
+// factRel returns the relation that stratum predicate i, of facts f
+// alone, is loaded into, and whether it holds them already: a version of
+// f's own table when no fact was removed from it (the same rows in the
+// same order as inserting the live facts anew), so that a model shares
+// the tuples and hash of its facts with the program, and their supports'
+// handles when no fact has an entry of its own (DL-0356); else the fresh
+// relation newEvaluator made.
+func (e *evaluator) factRel(i int, f *factSet) (*relation, bool) {
+	if f == nil || f.tab.dead > 0 {
+		return e.cur[i], false
+	}
+	rel := f.tab.derive(e.m.gen)
+	// The model's indexes are built in its own relation, not in the fact
+	// table (its parent), which would then keep them up to date on every
+	// fact the program adds.
+	rel.parent, rel.pn = weak.Pointer[relation]{}, 0
+	switch {
+	case e.poly && f.more.rows() == 0 && f.ents.rows() == f.tab.n:
+		// Every support is One or a unit, and the fact set's handles say
+		// which: they are the relation's support handles as they stand.
+		rel.hasPolys, rel.prefs = true, f.ents
+		rel.pstore = newPvecShift[ipoly](1, wideShift, rel.gen)
+	case e.poly:
+		rel.enableProvenance()
+	}
+	e.m.rels[rel.pred] = rel
+	e.cur[i] = rel
+	return rel, true
+}
+
+// loadFacts inserts a predicate's facts (unless rel holds them: shared);
+// with provenance each row gets the fact's support, cut to the bounds (a
+// cut row is tainted).
+func (e *evaluator) loadFacts(f *factSet, rel *relation, shared bool, info []litInfo) {
+	f.each(func(row uint32, args []uint32, fe *factEntry) {
+		if !shared {
+			row, _ = rel.insert(args)
+		}
 		if !e.poly {
 			return
 		}
