@@ -139,8 +139,7 @@ func encodeWorldFile(f *os.File, hd wfHeader, w *world.World) error {
 
 // decodeWorldFile checks a file's header against want (which it must
 // name exactly) and its body against the checksum, and returns the
-// entries. Every refusal wraps errWorldFile. The entries' strings alias
-// data, which the caller gives up: it must never write it again.
+// entries. Every refusal wraps errWorldFile.
 func decodeWorldFile(data []byte, want wfHeader) ([]world.Entry, error) {
 	if len(data) < wfFixed+2 || string(data[:8]) != wfMagic {
 		return nil, wfErr("not a world file")

@@ -77,3 +77,27 @@ func TestWorldFileEntriesShareProvenance(t *testing.T) {
 		t.Fatalf("read %d entries with %d provenances in %d pointers; want %d, 5, 5", len(out), len(byValue), len(pointers), len(in))
 	}
 }
+
+// TestStrArena checks that arena strings keep their bytes while more are
+// added (chunks are never written again or moved), whatever their size,
+// and share nothing with the buffer they were copied from.
+func TestStrArena(t *testing.T) {
+	var a strArena
+	src := make([]byte, arenaChunk)
+	var got, want []string
+	for i, n := range []int{0, 1, 7, arenaChunk / 8, arenaChunk / 4, arenaChunk/4 + 1, 3, arenaChunk / 3, 100, arenaChunk / 5, arenaChunk / 5, arenaChunk / 5, 9} {
+		for j := range src[:n] {
+			src[j] = byte('a' + (i+j)%26)
+		}
+		want = append(want, string(src[:n]))
+		got = append(got, a.add(src[:n]))
+	}
+	for j := range src {
+		src[j] = '#' // the arena copied: the source may change
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("string %d (%d bytes) changed after later adds", i, len(want[i]))
+		}
+	}
+}
