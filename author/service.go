@@ -6,7 +6,6 @@ package author
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 
 	"github.com/deloreis/deloreis/lorestore"
@@ -36,8 +35,14 @@ type Service struct {
 	store *lorestore.Store
 	cache *worldCache
 	docs  map[string]bool
-	forks map[string][]string // question id → the documents declaring it
-	pin   plumbing.Hash       // zero unless pinned
+	// forks maps a question id to the documents declaring it at forksAt,
+	// the commit workspaces opened on when the service started; nil until
+	// a fork is first asked for (forkDocs).
+	forksMu  sync.Mutex
+	forks    map[string][]string
+	forksAt  plumbing.Hash
+	forksAny bool          // forksAt names a commit (the branch had one)
+	pin      plumbing.Hash // zero unless pinned
 
 	mu         sync.Mutex
 	next       int
@@ -45,9 +50,10 @@ type Service struct {
 	tombstones *tombstones
 }
 
-// New opens a Service over a store. Forks are resolved now, from the
-// snapshot workspaces would open on: restart the service after changing
-// the questions a document declares.
+// New opens a Service over a store. Forks are resolved from the snapshot
+// workspaces would open on now (on first use, so that a start reads no
+// scope): restart the service after changing the questions a document
+// declares.
 func New(cfg Config) (*Service, error) {
 	if cfg.Branch == "" {
 		cfg.Branch = lorestore.DefaultBranch
@@ -57,7 +63,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{
 		cfg: cfg, store: cfg.Store, cache: newWorldCache(cfg.CacheSize),
-		docs: map[string]bool{}, forks: map[string][]string{},
+		docs:       map[string]bool{},
 		workspaces: map[string]*Workspace{}, tombstones: newTombstones(maxTombstones),
 	}
 	s.cache.dialects = cfg.Dialects
@@ -74,38 +80,52 @@ func New(cfg Config) (*Service, error) {
 		}
 		s.pin = h
 	}
-	if err := s.resolveForks(); err != nil {
+	head, ok, err := s.openingCommit()
+	if err != nil {
 		return nil, err
 	}
+	s.forksAt, s.forksAny = head, ok
 	return s, nil
 }
 
-// resolveForks finds, for every question a document declares at the
-// opening commit, the documents that declare it.
-func (s *Service) resolveForks() error {
-	head, ok, err := s.openingCommit()
-	if err != nil || !ok {
-		return err
-	}
-	sn, err := s.store.SnapshotAt(head)
-	if err != nil {
-		return err
-	}
-	for scope := range s.docs {
-		es, err := sn.Objects(scope, lorestore.Claims)
+// forkDocs returns the documents that declare question fork at the commit
+// the service started on. The forks are resolved on the first call, from
+// the compiled worlds of that commit (the world cache: opening the fork
+// compiles its world anyway), not at start: a server of a 10M-object
+// scope would otherwise read and decode every claim before it answers
+// anything, only to find the questions.
+func (s *Service) forkDocs(fork string) ([]string, error) {
+	s.forksMu.Lock()
+	defer s.forksMu.Unlock()
+	if s.forks == nil {
+		forks, err := s.resolveForks()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for _, e := range es {
-			if q, ok := e.Object.(*objects.Question); ok && !contains(s.forks[q.Ident], scope) {
-				s.forks[q.Ident] = append(s.forks[q.Ident], scope)
+		s.forks = forks
+	}
+	return s.forks[fork], nil
+}
+
+// resolveForks finds, for every question a document declares at forksAt,
+// the documents that declare it, sorted.
+func (s *Service) resolveForks() (map[string][]string, error) {
+	forks := map[string][]string{}
+	if !s.forksAny {
+		return forks, nil
+	}
+	for _, scope := range s.documents() {
+		w, err := s.cache.get(s.store, s.forksAt, scope)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range w.Questions() {
+			if !contains(forks[q.Question.Ident], scope) {
+				forks[q.Question.Ident] = append(forks[q.Question.Ident], scope)
 			}
 		}
 	}
-	for _, ds := range s.forks {
-		sort.Strings(ds)
-	}
-	return nil
+	return forks, nil
 }
 
 // openingCommit is the commit a workspace opened now starts from: the pin,

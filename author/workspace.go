@@ -71,7 +71,10 @@ func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 	case scope == "" && fork == "", scope != "" && fork != "":
 		return nil, worker.Errorf(worker.ClassSchema, CodeOpenMode, "Open a workspace with exactly one of scope or fork.")
 	case fork != "":
-		docs := s.forks[fork]
+		docs, err := s.forkDocs(fork)
+		if err != nil {
+			return nil, err
+		}
 		switch len(docs) {
 		case 0:
 			return nil, worker.Errorf(worker.ClassRefused, CodeUnknownFork, "No document of this project declares a question %q to fork.", fork).With("fork", fork)
