@@ -14,7 +14,7 @@ import (
 
 // TestBulkHeapFlat: past its first sorted run of paths, a bulk commit
 // holds no more heap for 60,000 further objects than for none: everything
-// per object is on disk.
+// per object is on disk (DL-0365).
 func TestBulkHeapFlat(t *testing.T) {
 	const warm, n = 110_000, 30_000 // past the first run of both sorts
 	s, _ := newStore(t)
@@ -49,16 +49,25 @@ func TestBulkHeapFlat(t *testing.T) {
 		}
 		return least
 	}
+	// Two stretches of 60,000 objects after the warm-up: a cost per object
+	// grows the heap in both, while the spool's pools of chunks (bounded:
+	// a few hundred kilobytes each, kept for reuse) reach their high-water
+	// mark at most once, which a loaded machine can delay past the
+	// warm-up. The smaller growth of the two is what objects cost.
 	put(0, warm)
 	first := settled()
 	put(warm, warm+2*n)
 	second := settled()
+	put(warm+2*n, warm+4*n)
+	third := settled()
 	runtime.KeepAlive(b)
-	grew := int64(second) - int64(first)
-	t.Logf("heap after %d objects: %d bytes; after %d: %d (%d bytes an object)", warm, first, warm+2*n, second, grew/(2*n))
+	grewA, grewB := int64(second)-int64(first), int64(third)-int64(second)
+	grew := min(grewA, grewB)
+	t.Logf("heap after %d, %d and %d objects: %d, %d and %d bytes (%d and %d bytes an object)",
+		warm, warm+2*n, warm+4*n, first, second, third, grewA/(2*n), grewB/(2*n))
 	// A batch from Store.NewBatch holds about 100 bytes an object (6 MB).
-	if grew > 1<<20 {
-		t.Fatalf("the heap grew by %d bytes over %d objects, want under 1 MiB", grew, 2*n)
+	if grew > 1<<20 || grewA+grewB > 2<<20 {
+		t.Fatalf("the heap grew by %d and %d bytes over two stretches of %d objects, want one of them under 1 MiB and both under 2 MiB", grewA, grewB, 2*n)
 	}
 }
 
