@@ -55,6 +55,9 @@ func (w *World) Advance(add []Entry, remove []objects.ID) (nw *World, incrementa
 	if err != nil {
 		return nil, false, err
 	}
+	if ok && nw.prog.Bounds().MaxStratumMonomials != stratumBudget(nw.ix.entries.n) {
+		ok = false // a fresh compile would evaluate under another budget (DL-0366)
+	}
 	if !ok {
 		nw, err = w.recompileBase(adds, nil)
 		return nw, false, err

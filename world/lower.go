@@ -29,6 +29,7 @@ const (
 // lower builds the program of the world: authored atoms, rules, identity.
 func (w *World) lower() (*datalog.Program, error) {
 	p := datalog.NewProgram()
+	p.SetBounds(datalog.Bounds{MaxStratumMonomials: stratumBudget(w.ix.entries.n)})
 	w.groups[groupArityClaims] = nil // lowering again (a rule left out) finds them again
 	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
 		if err := p.AddFact(pred, args, s); err != nil {
@@ -64,6 +65,23 @@ func (w *World) lower() (*datalog.Program, error) {
 	}
 	w.lowerPredicateIdentity(p)
 	return p, nil
+}
+
+// stratumBudget is the most monomials one stratum may hold exactly in a
+// world of n objects before its evaluation spills (DL-0366): the datalog
+// default, doubled until it is at least twice the objects. A small world
+// keeps the default, so a few kilobytes of lore still cannot hold more; a
+// 10M-object world's recursion (4M monomials in the bench world) stays
+// exact, and so incremental: a spilled stratum is evaluated again whole on
+// every staged add that reaches it. Powers of two, so that a world and
+// the world advanced from it almost always agree (Advance compiles afresh
+// when they do not).
+func stratumBudget(n int) int {
+	b := datalog.DefaultBounds().MaxStratumMonomials
+	for b < 2*n {
+		b <<= 1
+	}
+	return b
 }
 
 // lowerOne lowers one claim to its atoms.

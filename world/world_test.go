@@ -317,3 +317,25 @@ func TestCompileOwned(t *testing.T) {
 		t.Errorf("owned compile has %d findings, copied %d", len(b), len(a))
 	}
 }
+
+// TestStratumBudget: the exact-evaluation budget of a stratum is the
+// datalog default for a small world and grows, in powers of two, to at
+// least twice the objects of a large one; a compile uses it.
+func TestStratumBudget(t *testing.T) {
+	def := datalog.DefaultBounds().MaxStratumMonomials
+	tests := []struct{ n, want int }{
+		{0, def}, {1, def}, {def / 2, def}, {def/2 + 1, 2 * def}, {600_000, 2 * def}, {10_000_000, 32 * def},
+	}
+	for _, tt := range tests {
+		if got := stratumBudget(tt.n); got != tt.want {
+			t.Errorf("stratumBudget(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+	w, err := Compile(Input{Scope: "s", Base: entriesOf(t, bigWorld(t)[:5000])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.prog.Bounds().MaxStratumMonomials; got != def {
+		t.Errorf("a compile of 5,000 objects evaluates under a budget of %d, want %d", got, def)
+	}
+}
