@@ -5,7 +5,6 @@
 package lorestore
 
 import (
-	"errors"
 	"runtime"
 	"strings"
 	"sync"
@@ -122,43 +121,47 @@ func (l Listing) Len() int { return l.n }
 // ReadInto reads, checks and decodes every file of the listing, on
 // several goroutines when there are many, and hands each to put with its
 // place in the listing; put is called once per file, from several
-// goroutines at once. The goroutines take the parts in turn, so each
-// reads a shard's files together. On an error some files may have been
-// handed over already; the error of the earliest part is returned.
+// goroutines at once. The files are taken in runs of at most readRun in
+// the listing's order, each run by one goroutine, so that a goroutine
+// reads neighbouring files together, and one big part (an unsharded
+// section, a diff's files) is shared out as well as many small ones. On an
+// error some files may have been handed over already; the error of the
+// earliest run is returned.
 func (l Listing) ReadInto(put func(i int, e Entry)) error {
-	offsets := make([]int, len(l.parts))
+	type run struct {
+		at int // the place of the run's first file in the listing
+		fs []fileRef
+	}
+	var runs []run
 	at := 0
-	for k, p := range l.parts {
-		offsets[k], at = at, at+len(p)
+	for _, p := range l.parts {
+		for len(p) > 0 {
+			k := min(len(p), readRun)
+			runs = append(runs, run{at, p[:k]})
+			at, p = at+k, p[k:]
+		}
 	}
-	errs := make([]error, len(l.parts))
-	workers := min(runtime.GOMAXPROCS(0), max(1, l.n/256))
-	if len(l.parts) == 1 {
-		// One part (an unsharded section, a diff's files): the files are
-		// dealt out to the goroutines instead.
-		return l.readPart(l.parts[0], workers, put)
-	}
+	errs := make([]error, len(runs))
 	var next, read atomic.Int64
 	var wg sync.WaitGroup
-	for range min(workers, len(l.parts)) {
+	for range min(runtime.GOMAXPROCS(0), len(runs)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(l.parts) {
+				if k >= len(runs) {
 					return
 				}
-				base := offsets[k]
-				for i, f := range l.parts[k] {
+				for i, f := range runs[k].fs {
 					o, err := l.sn.read(f)
 					if err != nil {
 						errs[k] = err
 						break
 					}
-					put(base+i, Entry{ID: f.id, Object: o})
+					put(runs[k].at+i, Entry{ID: f.id, Object: o})
 				}
-				l.sn.s.releasePagesEvery(&read, len(l.parts[k]))
+				l.sn.s.releasePagesEvery(&read, len(runs[k].fs))
 			}
 		}()
 	}
@@ -166,8 +169,16 @@ func (l Listing) ReadInto(put func(i int, e Entry)) error {
 	if l.n >= releaseEvery {
 		l.sn.s.db.ReleasePages()
 	}
-	return errors.Join(firstError(errs))
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// readRun is the most files one goroutine of ReadInto reads in a row.
+const readRun = 256
 
 // releaseEvery is how many objects a whole-scope read reads between two
 // releases of the packs' pages (DL-0362): about 50 MB of a store's packs.
@@ -182,37 +193,6 @@ func (s *Store) releasePagesEvery(read *atomic.Int64, n int) {
 	if after/releaseEvery != (after-int64(n))/releaseEvery {
 		s.db.ReleasePages()
 	}
-}
-
-// readPart reads one part's files, dealt out to workers goroutines.
-func (l Listing) readPart(fs []fileRef, workers int, put func(i int, e Entry)) error {
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(fs); i += workers {
-				o, err := l.sn.read(fs[i])
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				put(i, Entry{ID: fs[i].id, Object: o})
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-func firstError(errs []error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // readAll reads every file of the listing into a slice, in its order.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,18 @@ func TestListingOrderAndCount(t *testing.T) {
 		}
 		if i > 0 && bytes.Compare(got[i-1].ID[:], got[i].ID[:]) >= 0 {
 			t.Fatalf("places %d and %d out of id order", i-1, i)
+		}
+	}
+	// The same files as one big part (an unsharded section's shape) are
+	// shared out in runs and land in the same places.
+	one := Listing{sn: sn, parts: [][]fileRef{slices.Concat(l.parts...)}, n: l.n}
+	again := make([]Entry, one.Len())
+	if err := one.ReadInto(func(i int, e Entry) { again[i] = e }); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if again[i].ID != got[i].ID {
+			t.Fatalf("one part: place %d holds %s, the shards put %s there", i, again[i].ID, got[i].ID)
 		}
 	}
 	ids, err := sn.IDs("camelot", Claims)

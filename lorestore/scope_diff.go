@@ -144,7 +144,7 @@ func (s *Store) sectionEntry(old plumbing.Hash, e treeEntry, path string, depth 
 	if removed {
 		d.removed = append(d.removed, id)
 	} else {
-		d.added = append(d.added, refAt(id, e.hash, path))
+		d.added = append(d.added, fileRef{id: id, blob: e.hash, dir: path})
 	}
 	return nil
 }

@@ -186,13 +186,6 @@ type fileRef struct {
 	name string // "": fileName(id); set for files not named by an id (DKE modules)
 }
 
-// refAt is the fileRef of an object file in folder dir (ending in "/"):
-// its name is the id's own (objects.ParseID reads lowercase hex only, so
-// no other spelling of the id gets this far).
-func refAt(id objects.ID, blob plumbing.Hash, dir string) fileRef {
-	return fileRef{id: id, blob: blob, dir: dir}
-}
-
 // path is the file's path in the tree.
 func (f fileRef) path() string {
 	if f.name != "" {
@@ -234,7 +227,7 @@ func (sn *Snapshot) collectIn(tree plumbing.Hash, path string, depth int, out *[
 		if !ok || err != nil || e.isTree() {
 			return &CorruptError{Path: path + e.name, Reason: "not an object file <id>.json"}
 		}
-		*out = append(*out, refAt(id, e.hash, path))
+		*out = append(*out, fileRef{id: id, blob: e.hash, dir: path})
 	}
 	return nil
 }
@@ -319,7 +312,7 @@ func (sn *Snapshot) getIn(path []string, name string, id objects.ID) (objects.Ob
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	o, err := sn.read(refAt(id, e.hash, strings.Join(path, "/")+"/"))
+	o, err := sn.read(fileRef{id: id, blob: e.hash, dir: strings.Join(path, "/") + "/"})
 	return o, true, err
 }
 
