@@ -15,6 +15,8 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"io"
+	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -117,7 +119,14 @@ func (ix *idxFile) offset(i int) (uint64, bool) {
 	return binary.BigEndian.Uint64(ix.large[k*8:]), true
 }
 
-// find returns the position of h in the index, or -1.
+// find returns the position of h in the index, or -1. Names are hashes,
+// spread evenly, so the search interpolates on their first eight bytes
+// and then probes the expected error away on the far side, which brackets
+// h in a range about the square root of the last: four or five probes
+// find one of ten million, mostly in memory near the first, where halving
+// takes some twenty misses (DL-0372). A round that does not at least
+// halve the range is followed by a halving probe, so names that are not
+// spread (or an index that is not sorted) cost no more than halving.
 func (ix *idxFile) find(h *plumbing.Hash) int {
 	first := h[0]
 	lo := 0
@@ -125,19 +134,82 @@ func (ix *idxFile) find(h *plumbing.Hash) int {
 		lo = int(binary.BigEndian.Uint32(ix.fanout[(int(first)-1)*4:]))
 	}
 	hi := int(binary.BigEndian.Uint32(ix.fanout[int(first)*4:]))
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		c := bytes.Compare(ix.names[m*hashLen:m*hashLen+hashLen], h[:])
+	key := binary.BigEndian.Uint64(h[:8])
+	// Every name in [lo, hi) has its key in [a, b] (when sorted).
+	a := uint64(first) << 56
+	b := a | (1<<56 - 1)
+	for hi-lo > 8 {
+		span := hi - lo
+		m := lo + interpolate(key, a, b, span)
+		c := ix.cmp(m, h, key)
 		if c == 0 {
 			return m
 		}
+		w := int(math.Sqrt(float64(span))) + 1
 		if c < 0 {
-			lo = m + 1
+			lo, a = m+1, ix.key(m)
+			m += w
 		} else {
-			hi = m
+			hi, b = m, ix.key(m)
+			m -= w
+		}
+		if m >= lo && m < hi {
+			if lo, hi, a, b = ix.narrow(m, h, key, lo, hi, a, b); lo < 0 {
+				return m
+			}
+		}
+		if hi-lo > span/2 {
+			m = int(uint(lo+hi) >> 1)
+			if lo, hi, a, b = ix.narrow(m, h, key, lo, hi, a, b); lo < 0 {
+				return m
+			}
+		}
+	}
+	for ; lo < hi; lo++ {
+		if ix.cmp(lo, h, key) == 0 {
+			return lo
 		}
 	}
 	return -1
+}
+
+// interpolate is where key falls among span names whose keys lie in
+// [a, b], as an offset in [0, span).
+func interpolate(key, a, b uint64, span int) int {
+	switch {
+	case key <= a || b <= a:
+		return 0
+	case key >= b:
+		return span - 1
+	}
+	// (key-a)*(span-1)/(b-a) < span: its high word is below b-a.
+	up, down := bits.Mul64(key-a, uint64(span-1))
+	q, _ := bits.Div64(up, down, b-a)
+	return int(q)
+}
+
+// narrow compares name m with h and returns the range left on h's side of
+// it with its bounding keys, or lo -1 when name m is h.
+func (ix *idxFile) narrow(m int, h *plumbing.Hash, key uint64, lo, hi int, a, b uint64) (int, int, uint64, uint64) {
+	switch c := ix.cmp(m, h, key); {
+	case c == 0:
+		return -1, -1, 0, 0
+	case c < 0:
+		return m + 1, hi, ix.key(m), b
+	default:
+		return lo, m, a, ix.key(m)
+	}
+}
+
+// key is the first eight bytes of name i, big-endian.
+func (ix *idxFile) key(i int) uint64 { return binary.BigEndian.Uint64(ix.names[i*hashLen:]) }
+
+// cmp compares name i with h, whose first eight bytes are key.
+func (ix *idxFile) cmp(i int, h *plumbing.Hash, key uint64) int {
+	if c := cmp.Compare(ix.key(i), key); c != 0 {
+		return c
+	}
+	return bytes.Compare(ix.names[i*hashLen+8:(i+1)*hashLen], h[8:])
 }
 
 // idxEntry is one object of a pack being indexed.
