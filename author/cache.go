@@ -82,8 +82,8 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	e.w, how, e.err = c.build(s, commit, scope)
 	done()
 	close(e.ready)
-	if e.err == nil && how != builtLoaded {
-		c.scheduleWrite(s, commit, scope, e.w)
+	if e.err == nil && how != builtLoaded && how != builtCompiledFiled {
+		c.scheduleWrite(s, commit, scope, e.w.Objects(), nil)
 	}
 	c.mu.Lock()
 	switch how {
@@ -180,7 +180,7 @@ func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) boo
 	s := c.store
 	c.mu.Unlock()
 	if s != nil {
-		c.scheduleWrite(s, commit, scope, w)
+		c.scheduleWrite(s, commit, scope, w.Objects(), nil)
 	}
 	return true
 }

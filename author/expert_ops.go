@@ -11,6 +11,7 @@ package author
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"strings"
 
 	"github.com/deloreis/deloreis/dli"
@@ -269,7 +270,7 @@ func (s *Service) configuredDialect(id string) (*objects.Dialect, bool) {
 
 // compileAtWith compiles one scope of the snapshot at a commit, with the
 // dialects the project configures (CompileAt, for the service's worlds).
-func compileAtWith(s *lorestore.Store, commit plumbing.Hash, scope string, dialects []*objects.Dialect) (*world.World, error) {
+func compileAtWith(s *lorestore.Store, commit plumbing.Hash, scope string, dialects []*objects.Dialect, indexed func(iter.Seq[world.Entry])) (*world.World, error) {
 	sn, err := s.SnapshotAt(commit)
 	if err != nil {
 		return nil, err
@@ -278,5 +279,5 @@ func compileAtWith(s *lorestore.Store, commit plumbing.Hash, scope string, diale
 	if err != nil {
 		return nil, err
 	}
-	return world.Compile(world.Input{Scope: scope, Base: base, Dialects: dialects, Owned: true})
+	return world.Compile(world.Input{Scope: scope, Base: base, Dialects: dialects, Owned: true, Indexed: indexed})
 }

@@ -26,6 +26,7 @@ const (
 	builtDerived                    // incrementally, from a cached ancestor's world
 	builtLoaded                     // from a verified world file (worldfile.go)
 	builtLoadedDerived              // from an ancestor's verified world file, then derived
+	builtCompiledFiled              // compiled from the store's objects, its world file written beside
 )
 
 // build makes the world of a scope at a commit: derived from a cached
@@ -50,8 +51,10 @@ func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope strin
 		}
 		return w, builtCompiled, err
 	}
-	w, err := compileAtWith(s, commit, scope, c.dialects)
-	return w, builtCompiled, err
+	indexed, compiled := c.writeBeside(s, commit, scope)
+	w, err := compileAtWith(s, commit, scope, c.dialects, indexed)
+	compiled(err)
+	return w, builtCompiledFiled, err
 }
 
 // cachedAncestor walks the first parents of commit back to one whose world

@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 
 	"github.com/deloreis/deloreis/objects"
@@ -89,10 +90,10 @@ func dialectsHash(ds []*objects.Dialect) ([32]byte, error) {
 
 func pad8(n int) int { return (8 - n%8) % 8 }
 
-// encodeWorldFile writes a file of the committed entries of w to f, an
+// encodeWorldFile writes a file of a world's entries to f, an
 // empty file. The body streams out (a 10M world is gigabytes of entries);
 // its lengths and checksum are filled in after, the checksum read back.
-func encodeWorldFile(f *os.File, hd wfHeader, w *world.World) error {
+func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry]) error {
 	head := make([]byte, 0, wfFixed+2+len(hd.scope)+8)
 	head = append(head, wfMagic...)
 	head = binary.LittleEndian.AppendUint32(head, wfVersion)
@@ -110,7 +111,7 @@ func encodeWorldFile(f *os.File, hd wfHeader, w *world.World) error {
 	bw.Write(head)
 	// The entries section: its header, then count u64 and the entries.
 	bw.Write(make([]byte, 16+8))
-	n, size, err := writeEntries(bw, w)
+	n, size, err := writeEntries(bw, entries)
 	if err != nil {
 		return err
 	}

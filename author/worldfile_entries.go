@@ -15,8 +15,10 @@ package author
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"iter"
 	"runtime"
 	"slices"
 	"sync"
@@ -39,6 +41,11 @@ type entryWriter struct {
 	size   uint64
 	intern map[string]uint64
 	buf    []byte
+	// provs holds the bytes of each provenance written: after its first
+	// record its strings are all interned, so every later record of it is
+	// the same references, and the facts of a session share one
+	// provenance pointer (DL-0353).
+	provs map[*objects.Provenance][]byte
 }
 
 func (ew *entryWriter) write(p []byte) {
@@ -66,6 +73,23 @@ func (ew *entryWriter) str(s string, shared bool) {
 }
 
 func (ew *entryWriter) prov(p *objects.Provenance) {
+	if b, ok := ew.provs[p]; ok {
+		ew.write(b)
+		return
+	}
+	ew.provFields(p) // its new strings go out as literals, interned
+	// From now on it is written as references only: record those bytes.
+	var rec bytes.Buffer
+	bw, size := ew.bw, ew.size
+	ew.bw = bufio.NewWriter(&rec)
+	ew.provFields(p)
+	ew.bw.Flush()
+	ew.bw, ew.size = bw, size
+	ew.provs[p] = rec.Bytes()
+}
+
+// provFields writes a provenance's fields, interning its strings.
+func (ew *entryWriter) provFields(p *objects.Provenance) {
 	ew.str(string(p.Kind), true)
 	ew.str(p.Origin, true)
 	ew.str(p.Hyp, true)
@@ -76,14 +100,14 @@ func (ew *entryWriter) prov(p *objects.Provenance) {
 	}
 }
 
-// writeEntries streams the entries of w and returns their count and the
+// writeEntries streams entries (a world's, in id order) and returns their count and the
 // section's payload size (count included). Staged entries are written as
 // committed: a world the cache holds for a commit may hold that commit's
 // last layer staged (put). Objects are validated as they would be on a
 // commit before they are written.
-func writeEntries(bw *bufio.Writer, w *world.World) (n, size uint64, err error) {
-	ew := &entryWriter{bw: bw, size: 8, intern: map[string]uint64{}}
-	for e := range w.Objects() {
+func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint64, err error) {
+	ew := &entryWriter{bw: bw, size: 8, intern: map[string]uint64{}, provs: map[*objects.Provenance][]byte{}}
+	for e := range entries {
 		ew.write(e.ID[:])
 		switch o := e.Object.(type) {
 		case *objects.Fact:

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
@@ -46,7 +47,7 @@ func TestWorldFileEntriesShareProvenance(t *testing.T) {
 	var buf bytes.Buffer
 	bw := bufio.NewWriter(&buf)
 	bw.Write(make([]byte, 8))
-	n, _, err := writeEntries(bw, w)
+	n, _, err := writeEntries(bw, w.Objects())
 	if err != nil || bw.Flush() != nil {
 		t.Fatal(err)
 	}
@@ -99,5 +100,37 @@ func TestStrArena(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("string %d (%d bytes) changed after later adds", i, len(want[i]))
 		}
+	}
+}
+
+// TestWorldFileEntriesProvenanceBytes: records whose facts share one
+// provenance pointer (replayed from the writer's cache) are the bytes of
+// records that each hold their own equal provenance.
+func TestWorldFileEntriesProvenanceBytes(t *testing.T) {
+	shared := []*objects.Provenance{objects.Proposed("s-1"), objects.Cited(objects.CitedRatified, "d-1", "d-2"), objects.Hypothetical("h-1")}
+	fresh := func(i int) *objects.Provenance { // an equal provenance, its own pointer
+		p := *shared[i%3]
+		return &p
+	}
+	write := func(prov func(int) *objects.Provenance) []byte {
+		var in []world.Entry
+		for i := range 300 {
+			f := &objects.Fact{Entity: fmt.Sprint("e-", i%7), Key: "k", Value: fmt.Sprint(i), Provenance: prov(i)}
+			id, err := f.ID()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in = append(in, world.Entry{ID: id, Object: f})
+		}
+		var buf bytes.Buffer
+		bw := bufio.NewWriter(&buf)
+		if _, _, err := writeEntries(bw, slices.Values(in)); err != nil || bw.Flush() != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	a, b := write(func(i int) *objects.Provenance { return shared[i%3] }), write(fresh)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("shared provenances write %d bytes, equal ones %d, and not the same bytes", len(a), len(b))
 	}
 }

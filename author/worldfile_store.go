@@ -6,6 +6,7 @@ package author
 
 import (
 	"encoding/hex"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,19 +122,24 @@ func (c *worldCache) reject(path string, err error) {
 	c.mu.Unlock()
 }
 
-// writeJob is one file to write.
+// writeJob is one file to write: a world's entries, and when the world
+// is still being compiled, the channel its outcome arrives on. The body
+// is written while the compile runs; the file is named only once the
+// compile has succeeded.
 type writeJob struct {
-	path string
-	hd   wfHeader
-	w    *world.World
+	path    string
+	hd      wfHeader
+	entries iter.Seq[world.Entry]
+	ready   <-chan error // nil: the world is built
 }
 
-// scheduleWrite files w's world file in the store's background (Close
-// waits for it), never on the request's path. Writes are coalesced per
-// scope: while one runs, only the newest pending world is kept, so a run
-// of materializes costs one write in flight and one waiting, not one each.
-func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, scope string, w *world.World) {
-	if c.noFiles || w == nil {
+// scheduleWrite files the world file of entries in the store's background
+// (Close waits for it), never on the request's path. Writes are coalesced
+// per scope: while one runs, only the newest pending world is kept, so a
+// run of materializes costs one write in flight and one waiting, not one
+// each.
+func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, scope string, entries iter.Seq[world.Entry], ready <-chan error) {
+	if c.noFiles || entries == nil {
 		return
 	}
 	path := worldFilePath(s, commit, scope)
@@ -144,7 +150,7 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, sco
 	if !ok {
 		return
 	}
-	job := writeJob{path: path, hd: hd, w: w}
+	job := writeJob{path: path, hd: hd, entries: entries, ready: ready}
 	c.mu.Lock()
 	if c.writing == nil {
 		c.writing, c.pending = map[string]bool{}, map[string]writeJob{}
@@ -177,8 +183,23 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, sco
 	})
 }
 
+// writeBeside returns the Indexed hook of a compile of (commit, scope),
+// which starts writing the world file while the compile goes on, and the
+// function that hands the compile's outcome to that writer: on two cores
+// a 10M-object file is written on the core the single-threaded lowering
+// and evaluation leave free, not after them (DL-0373).
+func (c *worldCache) writeBeside(s *lorestore.Store, commit plumbing.Hash, scope string) (func(iter.Seq[world.Entry]), func(error)) {
+	if c.noFiles {
+		return nil, func(error) {}
+	}
+	ready := make(chan error, 1) // never waited on when the hook did not run
+	return func(entries iter.Seq[world.Entry]) {
+		c.scheduleWrite(s, commit, scope, entries, ready)
+	}, func(err error) { ready <- err }
+}
+
 // writeWorldFile writes a file atomically: a temp file in the same
-// folder, fsynced, renamed over the name. Concurrent writers of one name
+// folder, fsynced, renamed over the name once the world is built. Concurrent writers of one name
 // each rename a whole file; the last rename wins and both are the same.
 func writeWorldFile(j writeJob) (err error) {
 	dir := filepath.Dir(j.path)
@@ -195,8 +216,13 @@ func writeWorldFile(j writeJob) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if err = encodeWorldFile(f, j.hd, j.w); err != nil {
+	if err = encodeWorldFile(f, j.hd, j.entries); err != nil {
 		return err
+	}
+	if j.ready != nil {
+		if err = <-j.ready; err != nil {
+			return err // the world did not compile: no file names it
+		}
 	}
 	if err = f.Chmod(0o644); err != nil { // readable as the store's other files are
 		return err

@@ -3,6 +3,7 @@ package author
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -416,7 +418,7 @@ func TestWorldFileConcurrentWriters(t *testing.T) {
 	var problems []string
 	for i := range 8 {
 		wg.Go(func() {
-			if err := writeWorldFile(writeJob{path: path, hd: hd, w: w}); err != nil {
+			if err := writeWorldFile(writeJob{path: path, hd: hd, entries: w.Objects()}); err != nil {
 				mu.Lock()
 				problems = append(problems, err.Error())
 				mu.Unlock()
@@ -504,4 +506,87 @@ func TestWorldFileStager(t *testing.T) {
 	if afters[0] != afters[1] {
 		t.Fatalf("staged over a loaded world:\n%s\nover a compiled one:\n%s", afters[1], afters[0])
 	}
+}
+
+// TestWorldFileWrittenBeside: a file written beside its compile has its
+// whole body on disk before the compile's outcome arrives, is named only
+// on success, and leaves nothing behind when the compile failed.
+func TestWorldFileWrittenBeside(t *testing.T) {
+	h := newHarness(t, "camelot")
+	var objs []objects.Object
+	for i := range 300 {
+		objs = append(objs, &objects.Fact{Entity: "galahad", Key: "seen", Value: fmt.Sprint("place-", i), Provenance: prop0})
+	}
+	head := h.commitObjects("main", "camelot", objs...)
+	w, err := CompileAt(h.store, head, "camelot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newWorldCache(4)
+	hd, ok := c.wantHeader(h.store, head, "camelot")
+	if !ok {
+		t.Fatal("no header")
+	}
+	path := worldFilePath(h.store, head, "camelot")
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	// The size a whole file has, from a scratch encoding.
+	scratch, err := os.CreateTemp(t.TempDir(), "scratch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := encodeWorldFile(scratch, hd, w.Objects()); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := scratch.Stat()
+	scratch.Close()
+	temps := func() []string {
+		left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*"))
+		return left
+	}
+	for _, outcome := range []error{nil, errors.New("compile failed")} {
+		os.Remove(path)
+		ready := make(chan error, 1)
+		done := make(chan error, 1)
+		go func() { done <- writeWorldFile(writeJob{path: path, hd: hd, entries: w.Objects(), ready: ready}) }()
+		whole := false
+		for deadline := time.Now().Add(20 * time.Second); !whole && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if left := temps(); len(left) == 1 {
+				if fi, err := os.Stat(left[0]); err == nil && fi.Size() == info.Size() {
+					whole = true
+				}
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the writer ended before the compile's outcome: %v", err)
+		default:
+		}
+		if !whole {
+			t.Fatalf("no whole body of %d bytes on disk before the outcome (temp files %v)", info.Size(), temps())
+		}
+		if _, err := os.Stat(path); err == nil {
+			t.Fatal("the file is named before the compile's outcome")
+		}
+		ready <- outcome
+		if err := <-done; err != outcome {
+			t.Fatalf("writer: %v, want %v", err, outcome)
+		}
+		_, statErr := os.Stat(path)
+		if (statErr == nil) != (outcome == nil) || len(temps()) > 0 {
+			t.Fatalf("after outcome %v: file %v, temp files %v", outcome, statErr, temps())
+		}
+	}
+	// A fresh cache compiles from the store and writes the file beside:
+	// one write, and a fresh process then loads it.
+	os.Remove(path)
+	_, c = freshGet(t, h.store, head, "camelot")
+	h.store.WaitBackground()
+	if _, _, written := c.fileCounts(); written != 1 {
+		t.Fatalf("%d files written by one compile", written)
+	}
+	got, c2 := freshGet(t, h.store, head, "camelot")
+	wantCounts(t, c2, 0, 0, 1, 0)
+	sameWorld(t, h.store, head, "camelot", got)
 }

@@ -479,7 +479,9 @@ func (ix *index) isEra(id string) bool {
 
 // known reports whether id names an entity or an event in scope.
 func (ix *index) known(id string) bool {
-	_, ent := ix.entities[id]
-	_, ev := ix.events[id]
-	return ent || ev
+	if _, ok := ix.entities[id]; ok {
+		return true // the common case: one lookup, not two
+	}
+	_, ok := ix.events[id]
+	return ok
 }

@@ -6,6 +6,7 @@ package world
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,13 @@ type Input struct {
 	// must never read or write Base again. A large scope loaded for one
 	// compile is handed over, so that it is not held twice.
 	Owned bool
+	// Indexed, when set, is called once the input is indexed and before
+	// the program is lowered, with the world's entries (committed and
+	// staged, in id order): work over the entries alone, such as writing
+	// them out, can then run beside the rest of the compile (DL-0373).
+	// The sequence stays valid while and after Compile runs; Indexed is
+	// called on Compile's goroutine and must hand slow work to another.
+	Indexed func(entries iter.Seq[Entry])
 
 	// legacy lowers entity identity as before DL-0040: the closure and a
 	// carry rule per predicate in the program. Tests compare against it.
@@ -105,6 +113,9 @@ func Compile(in Input) (*World, error) {
 		dialects:     in.Dialects,
 	}
 	sort.Strings(w.supposed)
+	if in.Indexed != nil {
+		in.Indexed(w.ix.entries.all())
+	}
 	w.groups = map[string][]Finding{}
 	w.attacks = w.ix.attacksByClaim()
 	w.attacked = attackedDecisions(w.attacks)

@@ -4,6 +4,7 @@
 package world
 
 import (
+	"iter"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -337,5 +338,32 @@ func TestStratumBudget(t *testing.T) {
 	}
 	if got := w.prog.Bounds().MaxStratumMonomials; got != def {
 		t.Errorf("a compile of 5,000 objects evaluates under a budget of %d, want %d", got, def)
+	}
+}
+
+// TestCompileIndexed: the Indexed hook is called once, with the world's
+// entries in the world's order (staged ones too), and the sequence it was
+// given still reads them after Compile returns.
+func TestCompileIndexed(t *testing.T) {
+	objs := bigWorld(t)[:5_000]
+	es := entriesOf(t, objs[:4_000])
+	var calls int
+	var seen iter.Seq[Entry]
+	w, err := Compile(Input{Scope: "s", Base: es, Staged: objs[4_000:], Indexed: func(entries iter.Seq[Entry]) {
+		calls++
+		seen = entries
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []Entry
+	for e := range seen {
+		got = append(got, e)
+	}
+	for e := range w.Objects() {
+		want = append(want, e)
+	}
+	if calls != 1 || len(want) < 4_000 || !slices.EqualFunc(got, want, func(a, b Entry) bool { return a.ID == b.ID && a.Staged == b.Staged }) {
+		t.Fatalf("%d calls; the hook's sequence has %d entries, the world %d", calls, len(got), len(want))
 	}
 }
