@@ -14,6 +14,8 @@ package world
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"slices"
 	"sync/atomic"
 
@@ -98,7 +100,14 @@ func (nw *World) settle() {
 	}
 }
 
-func byID(a, b Entry) int { return bytes.Compare(a.ID[:], b.ID[:]) }
+// byID orders entries by id. Ids are hashes, so their first eight bytes,
+// compared as one word, almost always decide.
+func byID(a, b Entry) int {
+	if x, y := binary.BigEndian.Uint64(a.ID[:8]), binary.BigEndian.Uint64(b.ID[:8]); x != y {
+		return cmp.Compare(x, y)
+	}
+	return bytes.Compare(a.ID[8:], b.ID[8:])
+}
 
 // recompileBase compiles w's committed objects with adds added and the
 // ids of remove removed, from scratch.

@@ -6,7 +6,6 @@
 package world
 
 import (
-	"bytes"
 	"iter"
 	"slices"
 	"sort"
@@ -87,6 +86,38 @@ func each(v pvec[*Entry]) iter.Seq[Entry] {
 // marks are the lengths of the committed prefixes of an index's vectors.
 type marks struct{ entries, facts, relations, befores, states, sameAs, lang int }
 
+// sortEntries sorts entries by id. A scope read from the store arrives in
+// id order, and a world file holds its world's entries in index order: a
+// base in id order, then the few that each commit since (or a staged
+// layer) added, each run in id order. So the sorted prefix is found in one
+// pass and a short tail merged into it from the back, instead of sorting
+// all of it (DL-0374).
+func sortEntries(es []Entry) {
+	p := 1
+	for p < len(es) && byID(es[p-1], es[p]) <= 0 {
+		p++
+	}
+	if p >= len(es) {
+		return
+	}
+	if len(es)-p > len(es)/8 {
+		slices.SortFunc(es, byID)
+		return
+	}
+	tail := slices.Clone(es[p:])
+	slices.SortFunc(tail, byID)
+	i, j := p-1, len(tail)-1
+	for k := len(es) - 1; j >= 0; k-- {
+		if i >= 0 && byID(es[i], tail[j]) > 0 {
+			es[k] = es[i]
+			i--
+		} else {
+			es[k] = tail[j]
+			j--
+		}
+	}
+}
+
 // newIndex sorts entries by id (so that every result is independent of the
 // order objects arrive in) and files them by kind. A duplicate id is kept
 // once; a staged copy of a committed object counts as committed. The
@@ -100,7 +131,7 @@ func newIndex(entries []Entry) *index {
 		optionOf:  map[string]string{},
 	}
 	sorted := entries // ours: sorted in place, and adopted below
-	slices.SortFunc(sorted, func(a, b Entry) int { return bytes.Compare(a.ID[:], b.ID[:]) })
+	sortEntries(sorted)
 	deduped := sorted[:0]
 	for i, e := range sorted {
 		if i > 0 && e.ID == deduped[len(deduped)-1].ID {
