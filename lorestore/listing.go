@@ -191,7 +191,7 @@ const releaseEvery = 1 << 18
 func (s *Store) releasePagesEvery(read *atomic.Int64, n int) {
 	after := read.Add(int64(n))
 	if after/releaseEvery != (after-int64(n))/releaseEvery {
-		s.db.ReleasePages()
+		s.db.ReleasePackPages() // the indexes are read on: ReadInto releases them at its end
 	}
 }
 

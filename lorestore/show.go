@@ -66,12 +66,15 @@ func ShowChanges[T any](s *Store, commit plumbing.Hash, load bool, prep func(Cha
 		// A big commit's show reads most of the store: give the packs'
 		// pages back as it goes (DL-0362).
 		if emitted++; emitted%releaseEvery == 0 {
-			s.db.ReleasePages()
+			s.db.ReleasePackPages()
 		}
 		return emit(c, t)
 	})
 	close(quit)
 	wg.Wait()
+	if emitted >= releaseEvery {
+		s.db.ReleasePages() // the indexes' pages too, now that the show is done
+	}
 	if err == nil && !errors.Is(walkErr, errShowStopped) {
 		err = walkErr
 	}

@@ -231,22 +231,35 @@ func (s *packSet) release() {
 // 10M-object store, DL-0362). Readers running meanwhile are unaffected:
 // the mappings are read-only and file-backed, so a dropped page reads the
 // same when faulted in again.
-func (db *DB) ReleasePages() {
+func (db *DB) ReleasePages() { db.releasePages(true) }
+
+// ReleasePackPages drops the pages of the pack mappings alone, keeping the
+// indexes' resident: a long read calls it as it goes, since every object
+// it reads is found through the indexes, which it would otherwise fault in
+// again, page by page, after each release (DL-0375). It ends with
+// ReleasePages.
+func (db *DB) ReleasePackPages() { db.releasePages(false) }
+
+func (db *DB) releasePages(indexes bool) {
 	s, err := db.acquire() // holds every pack of the set mapped meanwhile
 	if err != nil {
 		return
 	}
 	defer s.release()
 	for _, p := range s.packs {
-		p.releasePages()
+		p.releasePages(indexes)
 	}
 }
 
-func (p *pack) releasePages() {
+func (p *pack) releasePages(indexes bool) {
 	if p.heap {
 		return // held in memory, not mapped: nothing to give back
 	}
-	for _, m := range [][]byte{p.data, p.idxMap} {
+	maps := [][]byte{p.data}
+	if indexes {
+		maps = append(maps, p.idxMap)
+	}
+	for _, m := range maps {
 		if len(m) > 0 {
 			unix.Madvise(m, unix.MADV_DONTNEED) // advice: an error changes nothing
 		}

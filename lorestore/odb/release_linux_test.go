@@ -56,9 +56,25 @@ func TestReleasePages(t *testing.T) {
 	if before < int64(len(biggest.data))/2 {
 		t.Fatalf("after reading every object, %d of the pack's %d bytes are resident", before, len(biggest.data))
 	}
-	db.ReleasePages()
+	idxBefore := mappingRSS(t, biggest.idxMap)
+	if idxBefore < int64(len(biggest.idxMap))/2 {
+		t.Fatalf("after reading every object, %d of the index's %d bytes are resident", idxBefore, len(biggest.idxMap))
+	}
+	// A long read gives back the packs' pages as it goes, not the
+	// indexes' it reads on.
+	db.ReleasePackPages()
 	if after := mappingRSS(t, biggest.data); after > int64(len(biggest.data))/10 {
-		t.Fatalf("after ReleasePages, %d of %d bytes are still resident (%d before)", after, len(biggest.data), before)
+		t.Fatalf("after ReleasePackPages, %d of %d bytes are still resident (%d before)", after, len(biggest.data), before)
+	}
+	if after := mappingRSS(t, biggest.idxMap); after < idxBefore {
+		t.Fatalf("ReleasePackPages dropped index pages: %d of %d bytes resident, %d before", after, len(biggest.idxMap), idxBefore)
+	}
+	readAll()
+	db.ReleasePages()
+	for _, m := range [][]byte{biggest.data, biggest.idxMap} {
+		if after := mappingRSS(t, m); after > int64(len(m))/10 {
+			t.Fatalf("after ReleasePages, %d of %d bytes are still resident", after, len(m))
+		}
 	}
 	readAll() // faulted back in, the same bytes
 }
