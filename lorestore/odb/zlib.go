@@ -59,13 +59,38 @@ var (
 // framing is handled here rather than by compress/zlib, which allocates a
 // new checksum state per stream.
 func inflate(src []byte, size uint64) ([]byte, int, error) {
+	if err := zlibHeader(src, size); err != nil {
+		return nil, 0, err
+	}
+	if out, n, ok := inflateSmall(src[2:], size); ok {
+		end := 2 + n
+		if end+4 > len(src) || binary.BigEndian.Uint32(src[end:]) != adler32.Checksum(out) {
+			return nil, 0, errZlibSum
+		}
+		return out, end + 4, nil
+	}
+	return inflateGeneral(src, size)
+}
+
+// zlibHeader checks the zlib header at the start of src, and size against
+// what src could hold.
+func zlibHeader(src []byte, size uint64) error {
 	// deflate expands at most ~1032:1; reject absurd sizes before allocating.
 	if len(src) < 6 || size > uint64(len(src))*1100+64 {
-		return nil, 0, errZlibSize
+		return errZlibSize
 	}
 	cmf, flg := src[0], src[1]
 	if cmf&0x0f != 8 || cmf>>4 > 7 || flg&0x20 != 0 || (uint16(cmf)<<8|uint16(flg))%31 != 0 {
-		return nil, 0, errZlibHeader
+		return errZlibHeader
+	}
+	return nil
+}
+
+// inflateGeneral is inflate by the general decoder alone, for every
+// stream the fast path does not take.
+func inflateGeneral(src []byte, size uint64) ([]byte, int, error) {
+	if err := zlibHeader(src, size); err != nil {
+		return nil, 0, err
 	}
 	f := inflaters.Get().(*inflater)
 	defer inflaters.Put(f)

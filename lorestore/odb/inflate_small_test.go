@@ -1,0 +1,188 @@
+// The fast path for small streams must give the general decoder's answer:
+// the same data and length for every stream it takes, and a refusal for
+// every stream the general decoder refuses, damaged or not.
+
+package odb
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	kzlib "github.com/klauspost/compress/zlib"
+)
+
+// sameInflate checks that inflate (with the fast path) and inflateGeneral
+// agree on z with the given size, and returns whether the fast path took z.
+func sameInflate(t *testing.T, z []byte, size uint64) bool {
+	t.Helper()
+	got, gn, gerr := inflate(z, size)
+	want, wn, werr := inflateGeneral(z, size)
+	// Refused by both, or by neither. Which error a damaged stream gets
+	// from the general decoder (corrupt, or the wrong size) can depend on
+	// what its pooled state decoded before, so errors are not compared.
+	if (gerr == nil) != (werr == nil) {
+		t.Fatalf("size %d: error %v, the general decoder's %v", size, gerr, werr)
+	}
+	if gerr == nil && (gn != wn || !bytes.Equal(got, want)) {
+		t.Fatalf("size %d: %d bytes from %d, the general decoder %d from %d", size, len(got), gn, len(want), wn)
+	}
+	if len(z) < 2 {
+		return false
+	}
+	_, _, ok := inflateSmall(z[2:], size)
+	return ok
+}
+
+func TestInflateSmallAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	fd := &fastDeflater{}
+	var srcs [][]byte
+	srcs = append(srcs, nil, []byte("a"), bytes.Repeat([]byte{'z'}, 600), bytes.Repeat([]byte("ab"), 300))
+	for i := range 400 {
+		b := blob(r, r.IntN(smallObject+1))
+		switch i % 4 {
+		case 0: // JSON-like text with near and far repeats
+			for j := 0; j+32 < len(b); j += 32 + r.IntN(200) {
+				copy(b[j:j+32], b[r.IntN(j+1):])
+			}
+		case 1: // incompressible: a stored block
+			for j := range b {
+				b[j] = byte(r.Uint32())
+			}
+		}
+		srcs = append(srcs, b)
+	}
+	took := 0
+	for _, src := range srcs {
+		z := fd.appendSmallZlib(nil, src)
+		if !sameInflate(t, z, uint64(len(src))) {
+			t.Fatalf("the fast path declined a %d-byte stream of our own encoder", len(src))
+		}
+		took++
+		// Another encoder's dynamic blocks: declined, the general answer.
+		var buf bytes.Buffer
+		zw, _ := kzlib.NewWriterLevel(&buf, kzlib.BestCompression)
+		zw.Write(src)
+		zw.Close()
+		sameInflate(t, buf.Bytes(), uint64(len(src)))
+		// Damaged: a flipped bit, a cut, a wrong size, bytes after.
+		for range 20 {
+			d := bytes.Clone(z)
+			d[r.IntN(len(d))] ^= 1 << r.IntN(8)
+			sameInflate(t, d, uint64(len(src)))
+		}
+		sameInflate(t, z[:r.IntN(len(z))], uint64(len(src)))
+		sameInflate(t, z, uint64(len(src))+1)
+		if len(src) > 0 {
+			sameInflate(t, z, uint64(len(src))-1)
+		}
+		sameInflate(t, append(bytes.Clone(z), 0, 1, 2), uint64(len(src)))
+	}
+	if took != len(srcs) {
+		t.Fatalf("the fast path took %d of %d streams", took, len(srcs))
+	}
+}
+
+// TestInflateSmallEdges: streams by hand at the edges of the code — an
+// overlapping copy, the longest match, a distance just too far back, an
+// invalid length symbol, and 258 spelt as 227+31.
+func TestInflateSmallEdges(t *testing.T) {
+	enc := func(syms func(w *bitWriter)) []byte {
+		w := bitWriter{out: []byte{0x78, 0x01}}
+		w.put(3, 3)
+		syms(&w)
+		c := fixedCode[256]
+		w.put(c.code, c.n)
+		w.flush()
+		return w.out
+	}
+	lit := func(w *bitWriter, b byte) { c := fixedCode[b]; w.put(c.code, c.n) }
+	match := func(w *bitWriter, sym int, extra uint32, ne uint8, dcode int, dextra uint32, nde uint8) {
+		c := fixedCode[sym]
+		w.put(c.code, c.n)
+		w.put(extra, ne)
+		w.put(uint32(bitsReverse5(dcode)), 5)
+		w.put(dextra, nde)
+	}
+	withSum := func(z []byte, data []byte) []byte {
+		return append(z, byte(adlerOf(data)>>24), byte(adlerOf(data)>>16), byte(adlerOf(data)>>8), byte(adlerOf(data)))
+	}
+	cases := []struct {
+		name string
+		z    []byte
+		data []byte // what it decodes to (nil: refused by both)
+		fast bool   // the fast path takes it
+	}{
+		{"overlapping copy", enc(func(w *bitWriter) { lit(w, 'a'); lit(w, 'b'); match(w, 257+7, 0, 0, 1, 0, 0) }), []byte("abababababab"), true},
+		{"longest match", enc(func(w *bitWriter) { lit(w, 'x'); match(w, 285, 0, 0, 0, 0, 0) }), bytes.Repeat([]byte{'x'}, 259), true},
+		{"258 as 227+31", enc(func(w *bitWriter) { lit(w, 'x'); match(w, 284, 31, 5, 0, 0, 0) }), bytes.Repeat([]byte{'x'}, 259), false},
+		{"too far back", enc(func(w *bitWriter) { lit(w, 'x'); match(w, 257, 0, 0, 1, 0, 0) }), nil, false},
+		{"length symbol 286", enc(func(w *bitWriter) { lit(w, 'x'); c := fixedCode[286]; w.put(c.code, c.n) }), nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			z := withSum(c.z, c.data)
+			fast := sameInflate(t, z, uint64(len(c.data)))
+			got, _, err := inflate(z, uint64(len(c.data)))
+			if (err == nil) != (c.data != nil) || !bytes.Equal(got, c.data) || fast != c.fast {
+				t.Fatalf("got %q, %v; fast path %v; want %q, fast %v", got, err, fast, c.data, c.fast)
+			}
+		})
+	}
+}
+
+func bitsReverse5(c int) int {
+	r := 0
+	for i := range 5 {
+		r |= (c >> i & 1) << (4 - i)
+	}
+	return r
+}
+
+func adlerOf(b []byte) uint32 {
+	a, s := uint32(1), uint32(0)
+	for _, x := range b {
+		a = (a + uint32(x)) % 65521
+		s = (s + a) % 65521
+	}
+	return s<<16 | a
+}
+
+func FuzzInflateSmall(f *testing.F) {
+	fd := &fastDeflater{}
+	for _, s := range []string{"", "a", "hello hello hello hello", `{"entity":"p-1","key":"mentor","value":"p-3"}`} {
+		f.Add(fd.appendSmallZlib(nil, []byte(s)), uint16(len(s)))
+	}
+	f.Fuzz(func(t *testing.T, z []byte, size uint16) {
+		sameInflate(t, z, uint64(size))
+	})
+}
+
+// BenchmarkInflateSmall inflates 150-byte JSON-like objects of our own
+// encoder by the fast path and by the general decoder.
+func BenchmarkInflateSmall(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	fd := &fastDeflater{}
+	var zs [][]byte
+	var sizes []uint64
+	for i := range 1024 {
+		src := []byte(`{"entity":"p-` + string(rune('0'+i%10)) + `","key":"mentor","provenance":{"kind":"proposed","origin":"bench"},"type":"fact","value":"`)
+		src = append(src, blob(r, 40)...)
+		src = append(src, `"}`...)
+		zs = append(zs, fd.appendSmallZlib(nil, src))
+		sizes = append(sizes, uint64(len(src)))
+	}
+	for _, c := range []struct {
+		name string
+		f    func([]byte, uint64) ([]byte, int, error)
+	}{{"fast", inflate}, {"general", inflateGeneral}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if _, _, err := c.f(zs[i%len(zs)], sizes[i%len(zs)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
