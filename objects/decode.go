@@ -79,15 +79,6 @@ var fieldNames = [nFields]string{
 	fVowels: "vowels", fWords: "words",
 }
 
-// fieldByName maps a JSON member name to its field.
-var fieldByName = func() map[string]field {
-	m := make(map[string]field, nFields)
-	for f, name := range fieldNames {
-		m[name] = field(f)
-	}
-	return m
-}()
-
 // fieldSet is a set of fields.
 type fieldSet uint64
 
@@ -116,6 +107,21 @@ type shadow struct {
 	body    []Literal
 	lists   [nFields][]string // the string-array members (language.go)
 	ints    [nFields]int64    // the integer members
+	written fieldSet          // the members of str, lists and ints set
+}
+
+// reset clears what s holds. The arrays are cleared only at the members
+// written: the whole shadow is a few kilobytes, and clearing it all for
+// every object cost more than decoding a fact's members.
+func (s *shadow) reset() {
+	for f := field(0); s.written != 0; f++ {
+		if s.written.has(f) {
+			s.str[f], s.lists[f], s.ints[f] = "", nil, 0
+			s.written &^= set(f)
+		}
+	}
+	s.claim, s.claims, s.prov, s.hasProv, s.sprov = ID{}, nil, Provenance{}, false, nil
+	s.options, s.head, s.body = nil, Atom{}, nil
 }
 
 // Decode reads one object from its JSON text, which need not be canonical.
@@ -137,6 +143,10 @@ func Decode(data []byte) (Object, error) {
 
 // decode is Decode on a reset decoder.
 func (d *decoder) decode() (Object, error) {
+	if o, ok := d.decodeFast(); ok {
+		return o, nil
+	}
+	d.shadow.reset()
 	spec, err := d.prescan()
 	if err != nil {
 		return nil, err
@@ -244,7 +254,7 @@ func (d *decoder) topObject(spec *typeSpec, s *shadow) {
 	var seen fieldSet
 	d.ws()
 	d.members(func(key []byte) {
-		f, ok := fieldByName[string(key)]
+		f, ok := lookupField(key)
 		switch {
 		case !ok || !allowed.has(f):
 			d.fail(string(key), CodeUnknown, "is not a field of "+string(spec.typ))
@@ -255,6 +265,7 @@ func (d *decoder) topObject(spec *typeSpec, s *shadow) {
 			return
 		}
 		seen |= set(f)
+		s.written |= set(f)
 		d.push(fieldNames[f])
 		d.member(spec, f, s)
 		d.pop()

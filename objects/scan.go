@@ -79,7 +79,10 @@ func putDecoder(d *decoder) {
 		strs = nil
 	}
 	clear(strs[:cap(strs)])
-	*d = decoder{scratch: scratch, strs: strs, cache: d.cache}
+	d.shadow.reset()
+	d.data, d.pos, d.depth, d.typ, d.syntax, d.errs, d.path = nil, 0, 0, "", nil, nil, nil
+	d.scratch, d.strs = scratch, strs
+	d.stack = [len(d.stack)]pathElem{}
 	decoderPool.Put(d)
 }
 
