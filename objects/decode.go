@@ -4,7 +4,10 @@
 
 package objects
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // field is a top-level member name of some object type.
 type field uint8
@@ -107,21 +110,29 @@ type shadow struct {
 	body    []Literal
 	lists   [nFields][]string // the string-array members (language.go)
 	ints    [nFields]int64    // the integer members
-	written fieldSet          // the members of str, lists and ints set
+	written fieldSet          // the members of str set
+	general bool              // whether the general decoder wrote s
 }
 
-// reset clears what s holds. The arrays are cleared only at the members
-// written: the whole shadow is a few kilobytes, and clearing it all for
-// every object cost more than decoding a fact's members.
+// reset clears what s holds. It clears only what was written: the whole
+// shadow is a few kilobytes, and clearing it all for every object cost
+// more than decoding a fact's members. The fast path writes only strings
+// and the provenance.
 func (s *shadow) reset() {
-	for f := field(0); s.written != 0; f++ {
-		if s.written.has(f) {
-			s.str[f], s.lists[f], s.ints[f] = "", nil, 0
-			s.written &^= set(f)
-		}
+	for w := s.written; w != 0; w &= w - 1 {
+		s.str[bits.TrailingZeros64(uint64(w))] = ""
 	}
-	s.claim, s.claims, s.prov, s.hasProv, s.sprov = ID{}, nil, Provenance{}, false, nil
-	s.options, s.head, s.body = nil, Atom{}, nil
+	s.written = 0
+	if s.hasProv {
+		s.prov, s.hasProv = Provenance{}, false
+	}
+	s.sprov = nil
+	if s.general {
+		s.lists, s.ints = [nFields][]string{}, [nFields]int64{}
+		s.claim, s.claims, s.prov = ID{}, nil, Provenance{}
+		s.options, s.head, s.body = nil, Atom{}, nil
+		s.general = false
+	}
 }
 
 // Decode reads one object from its JSON text, which need not be canonical.
@@ -141,12 +152,20 @@ func Decode(data []byte) (Object, error) {
 	return d.decode()
 }
 
-// decode is Decode on a reset decoder.
+// decode is Decode on a reset decoder: the fast path (decode_fast.go), or
+// else the general decoder.
 func (d *decoder) decode() (Object, error) {
 	if o, ok := d.decodeFast(); ok {
 		return o, nil
 	}
 	d.shadow.reset()
+	d.typ = ""
+	return d.decodeGeneral()
+}
+
+// decodeGeneral decodes any input, and reports every error Decode reports.
+func (d *decoder) decodeGeneral() (Object, error) {
+	d.shadow.general = true
 	spec, err := d.prescan()
 	if err != nil {
 		return nil, err

@@ -14,25 +14,58 @@
 
 package objects
 
-import "bytes"
+import "unicode/utf8"
 
-// plainByte marks the bytes that may appear inside a JSON string as they
-// are: anything but a control character, '"' and '\\'.
-var plainByte = func() (t [256]bool) {
+// The classes of a byte, as bits, for the fast path's string scan.
+const (
+	cPlain uint8 = 1 << iota // may appear in a JSON string as it is
+	cText                    // printable ASCII: passes the free-text rule
+	cID                      // allowed in an id (idClass)
+)
+
+// byteClass gives each byte its classes. A string whose bytes all have
+// cText passes textProblem when it is not empty and not too long, and one
+// whose bytes all have cID passes idProblem when, besides, its first byte
+// is of idClass 1: the scan that finds the string's end so learns, for
+// nearly nothing, whether validation would pass (DL-0371).
+var byteClass = func() (t [256]uint8) {
 	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
+		if c != '"' && c != '\\' {
+			t[c] |= cPlain
+		}
+		if c < 0x7f {
+			t[c] |= cText
+		}
+		if c < utf8.RuneSelf && idClass[c] != 0 {
+			t[c] |= cID
+		}
 	}
 	return t
 }()
 
-// maxFastMembers is the most top-level members the fast path reads: the
-// widest flat record (state, derivation) has seven.
+// maxFastMembers is the most string members the fast path reads: the
+// widest flat record (state, derivation) has six besides its provenance.
 const maxFastMembers = 8
 
-// span is a member's string value, as offsets into the input.
+// span is a string member's value, as offsets into the input, with the
+// classes all its bytes share.
 type span struct {
 	f          field
 	start, end int
+	class      uint8
+}
+
+// isID reports whether the value passes the id rule, as idProblem would.
+func (m span) isID(data []byte) bool {
+	n := m.end - m.start
+	return m.class&cID != 0 && n > 0 && n <= MaxIDLen && idClass[data[m.start]] == 1
+}
+
+// isText reports whether the value passes the free-text rule, as
+// textProblem would for a required field.
+func (m span) isText() bool {
+	n := m.end - m.start
+	return m.class&cText != 0 && n > 0 && n <= MaxTextLen
 }
 
 // notPlain are the members whose value is not a plain string: the fast path
@@ -41,80 +74,115 @@ type span struct {
 var notPlain = set(fProvenance, fOptions, fHead, fBody, fClaim, fClaims,
 	fConsonants, fVowels, fShapes, fForbid, fWords, fAmount, fMinSyllables, fMaxSyllables)
 
+// fieldRank is each field's place in the byte order of the names, which is
+// the order of canonical members.
+var fieldRank = func() (r [nFields]uint8) {
+	for f, name := range fieldNames {
+		for _, other := range fieldNames {
+			if other < name {
+				r[f]++
+			}
+		}
+	}
+	return r
+}()
+
+// fastObject is what the fast path reads of an object's members.
+type fastObject struct {
+	members [maxFastMembers]span
+	n       int
+	typeAt  int      // the index in members of "type"
+	seen    fieldSet // every member, provenance included
+	provOK  bool     // the provenance read passes validation
+	own     int      // how many members get a string of their own
+}
+
 // decodeFast decodes d.data if it is a canonical flat record, and reports
-// false, with d and its shadow as they were, if not.
+// false, with d and its shadow to be reset, if not.
 func (d *decoder) decodeFast() (Object, bool) {
-	data := d.data
-	if len(data) < 2 || data[0] != '{' {
+	var x fastObject
+	if !d.scanFast(&x) {
 		return nil, false
 	}
-	var members [maxFastMembers]span
-	n := 0
-	typeAt := -1
-	var seen fieldSet
-	var prev []byte
+	m := x.members[x.typeAt]
+	spec := lookupTypeBytes(d.data[m.start:m.end])
+	if spec == nil || x.seen&^(spec.required|spec.optional|set(fType)) != 0 || spec.required&^x.seen != 0 {
+		return nil, false
+	}
+	return d.buildFast(spec, &x)
+}
+
+// scanFast reads the members of d.data into x, and reports false at the
+// first thing that is not canonical or not flat.
+func (d *decoder) scanFast(x *fastObject) bool {
+	data := d.data
+	if len(data) < 2 || data[0] != '{' {
+		return false
+	}
+	x.typeAt = -1
+	rank := -1
 	i := 1
 	for {
-		key, j, ok := plainString(data, i)
+		ks, ke, _, j := plainString(data, i)
+		if j < 0 || j >= len(data) || data[j] != ':' {
+			return false
+		}
+		f, ok := lookupField(data[ks:ke])
 		// Canonical members are in strictly increasing order: so no key
 		// repeats, and a repeated one falls back to the general decoder.
-		if !ok || j >= len(data) || data[j] != ':' || bytes.Compare(prev, key) >= 0 || n == maxFastMembers {
-			return nil, false
+		if !ok || int(fieldRank[f]) <= rank {
+			return false
 		}
-		prev = key
-		f, ok := lookupField(key)
-		if !ok {
-			return nil, false
-		}
+		rank = int(fieldRank[f])
 		i = j + 1
 		switch {
 		case f == fProvenance && i < len(data) && data[i] == '{':
-			if i, ok = d.provenanceFast(i); !ok {
-				return nil, false
+			if i, x.provOK = d.provenanceFast(i); i < 0 {
+				return false
 			}
-		case notPlain.has(f):
-			return nil, false
+		case notPlain.has(f) || x.n == maxFastMembers:
+			return false
 		default:
-			var start int
-			start = i + 1
-			if _, i, ok = plainString(data, i); !ok {
-				return nil, false
+			start, end, class, next := plainString(data, i)
+			if next < 0 {
+				return false
 			}
 			if f == fType {
-				typeAt = n
+				x.typeAt = x.n
 			}
-			members[n] = span{f, start, i - 1}
-			n++
+			if !shared.has(f) {
+				x.own++
+			}
+			x.members[x.n] = span{f, start, end, class}
+			x.n++
+			i = next
 		}
-		seen |= set(f)
+		x.seen |= set(f)
 		if i >= len(data) {
-			return nil, false
+			return false
 		}
 		if data[i] == '}' {
-			i++
-			break
+			return i+1 == len(data) && x.typeAt >= 0
 		}
 		if data[i] != ',' {
-			return nil, false
+			return false
 		}
 		i++
 	}
-	if i != len(data) || typeAt < 0 {
-		return nil, false
-	}
-	m := members[typeAt]
-	spec := lookupTypeBytes(data[m.start:m.end])
-	if spec == nil || seen&^(spec.required|spec.optional|set(fType)) != 0 || spec.required&^seen != 0 {
-		return nil, false
-	}
-	return d.buildFast(spec, members[:n], seen)
 }
 
 // buildFast fills the shadow from the members the fast path read, then
 // builds and validates the object as decode does.
-func (d *decoder) buildFast(spec *typeSpec, members []span, seen fieldSet) (Object, bool) {
+func (d *decoder) buildFast(spec *typeSpec, x *fastObject) (Object, bool) {
 	s := &d.shadow
-	s.written = seen
+	s.written = x.seen
+	members := x.members[:x.n]
+	// The members that are neither interned nor enum words share one
+	// allocation: an entity's id and name are one string, not two.
+	var own string
+	if x.own > 1 {
+		own = string(d.ownBytes(members))
+	}
 	for _, m := range members {
 		b := d.data[m.start:m.end]
 		switch {
@@ -124,41 +192,96 @@ func (d *decoder) buildFast(spec *typeSpec, members []span, seen fieldSet) (Obje
 			return nil, false
 		case m.f == fKind || m.f == fStanding:
 			s.str[m.f] = enumWord(b)
-		case internFields.has(m.f):
+		case shared.has(m.f):
 			s.str[m.f] = d.cache.intern(b)
-		default:
+		case x.own == 1:
 			s.str[m.f] = string(b)
+		default:
+			s.str[m.f], own = own[:len(b)], own[len(b):]
 		}
 	}
 	d.typ = spec.typ
-	if s.hasProv {
-		s.sprov = d.cache.internProv(&s.prov)
-	}
 	o := spec.build(s)
-	if o.Validate() != nil {
+	if !(x.provOK && vouch(spec.typ, d.data, members)) && o.Validate() != nil {
 		return nil, false
 	}
 	return o, true
 }
 
-// plainString reads the string starting with '"' at data[i] if it has no
-// escapes and no control characters, and returns its content and the index
-// after its closing quote.
-func plainString(data []byte, i int) ([]byte, int, bool) {
-	if i >= len(data) || data[i] != '"' {
-		return nil, 0, false
+// ownBytes gathers into d.scratch the values of members that get a string
+// of their own, in order.
+func (d *decoder) ownBytes(members []span) []byte {
+	d.scratch = d.scratch[:0]
+	for _, m := range members {
+		if !shared.has(m.f) {
+			d.scratch = append(d.scratch, d.data[m.start:m.end]...)
+		}
 	}
-	j := i + 1
-	for j < len(data) && plainByte[data[j]] {
-		j++
-	}
-	if j >= len(data) || data[j] != '"' {
-		return nil, 0, false
-	}
-	return data[i+1 : j], j + 1, true
+	return d.scratch
 }
 
-// The canonical provenances, up to their first string value.
+// shared are the string members whose values are not a string of their
+// own: "type", enum words and interned values.
+var shared = internFields | set(fType, fKind, fStanding)
+
+// vouch reports whether the string members of an object of type t, all
+// with a valid provenance, pass its Validate, judged from the classes of
+// their bytes; false when it cannot tell, or for a type whose Validate
+// checks more than each member alone. It follows the Validate methods of
+// these types (claims.go), and TestVouchImpliesValid holds it to them.
+func vouch(t Type, data []byte, members []span) bool {
+	var texts fieldSet
+	switch t {
+	case TypeEntity:
+		texts = set(fName)
+	case TypeFact, TypeState:
+		texts = set(fValue)
+	case TypeRelation, TypeEvent, TypeBefore, TypeFunctional, TypeInertial, TypeSameAs, TypePredicateSameAs:
+	default:
+		return false
+	}
+	for _, m := range members {
+		switch {
+		case m.f == fType:
+		case m.f == fKind:
+			if !validEntityKind(EntityKind(data[m.start:m.end])) {
+				return false
+			}
+		case texts.has(m.f):
+			if !m.isText() {
+				return false
+			}
+		case !m.isID(data):
+			return false
+		}
+	}
+	return true
+}
+
+// plainString reads the string starting with '"' at data[i] if it has no
+// escapes and no control characters. It returns the offsets of its
+// content, the classes all its bytes share and the index after its closing
+// quote, or next < 0 if there is no such string at i.
+func plainString(data []byte, i int) (start, end int, class uint8, next int) {
+	if i >= len(data) || data[i] != '"' {
+		return 0, 0, 0, -1
+	}
+	class = 0xff
+	j := i + 1
+	for ; j < len(data); j++ {
+		c := byteClass[data[j]]
+		if c&cPlain == 0 {
+			break
+		}
+		class &= c
+	}
+	if j >= len(data) || data[j] != '"' {
+		return 0, 0, 0, -1
+	}
+	return i + 1, j, class, j + 1
+}
+
+// The canonical provenances, around their string values.
 const (
 	proposedHead = `{"kind":"proposed","origin":`
 	hypHead      = `{"hyp":`
@@ -167,68 +290,92 @@ const (
 	citedMiddle  = `],"kind":"cited","state":`
 )
 
-// provenanceFast reads the canonical provenance at data[i] into the shadow
-// and returns the index after it.
+// hasPrefix reports whether data[i:] starts with p.
+func hasPrefix(data []byte, i int, p string) bool {
+	return len(data)-i >= len(p) && string(data[i:i+len(p)]) == p
+}
+
+// provenanceFast reads the canonical provenance at data[i] into the shadow,
+// and returns the index after it (or -1) and whether its values pass
+// validation. A provenance read before comes from the cache, as it is.
 func (d *decoder) provenanceFast(i int) (int, bool) {
+	s := &d.shadow
+	if r := d.cache.rawLookup(d.data, i); r != nil {
+		s.sprov, s.hasProv = r.p, true
+		return i + len(r.text), r.valid
+	}
+	end, valid := d.readProvenance(i)
+	if end < 0 {
+		return -1, false
+	}
+	s.sprov, s.hasProv = d.cache.internProv(&s.prov), true
+	d.cache.rawStore(d.data[i:end], s.sprov, valid)
+	return end, valid
+}
+
+// readProvenance parses the canonical provenance at data[i] into
+// d.shadow.prov, and returns the index after it (or -1) and whether its
+// values pass validation.
+func (d *decoder) readProvenance(i int) (int, bool) {
 	data := d.data
 	p := &d.shadow.prov
-	var v []byte
-	var ok bool
-	switch rest := data[i:]; {
-	case bytes.HasPrefix(rest, []byte(proposedHead)):
-		if v, i, ok = plainString(data, i+len(proposedHead)); !ok || i >= len(data) || data[i] != '}' {
-			return 0, false
+	var m span
+	switch {
+	case hasPrefix(data, i, proposedHead):
+		if m.start, m.end, m.class, i = plainString(data, i+len(proposedHead)); i < 0 || i >= len(data) || data[i] != '}' {
+			return -1, false
 		}
-		*p = Provenance{Kind: ProvenanceProposed, Origin: d.cache.intern(v)}
+		*p = Provenance{Kind: ProvenanceProposed, Origin: d.cache.intern(data[m.start:m.end])}
 		i++
-	case bytes.HasPrefix(rest, []byte(hypHead)):
-		if v, i, ok = plainString(data, i+len(hypHead)); !ok || !bytes.HasPrefix(data[i:], []byte(hypTail)) {
-			return 0, false
+	case hasPrefix(data, i, hypHead):
+		if m.start, m.end, m.class, i = plainString(data, i+len(hypHead)); i < 0 || !hasPrefix(data, i, hypTail) {
+			return -1, false
 		}
-		*p = Provenance{Kind: ProvenanceHypothesis, Hyp: d.cache.intern(v)}
+		*p = Provenance{Kind: ProvenanceHypothesis, Hyp: d.cache.intern(data[m.start:m.end])}
 		i += len(hypTail)
-	case bytes.HasPrefix(rest, []byte(citedHead)):
+	case hasPrefix(data, i, citedHead):
 		return d.citedFast(i + len(citedHead))
 	default:
-		return 0, false
+		return -1, false
 	}
-	d.shadow.hasProv = true
-	return i, true
+	return i, m.isID(data)
 }
 
 // citedFast reads a cited provenance from its first decision at data[i].
 func (d *decoder) citedFast(i int) (int, bool) {
 	data := d.data
 	ss := d.strs[:0]
+	ok := true
 	for {
-		v, j, ok := plainString(data, i)
-		if !ok || j >= len(data) {
-			return 0, false
+		var m span
+		m.start, m.end, m.class, i = plainString(data, i)
+		if i < 0 || i >= len(data) {
+			return -1, false
 		}
-		ss = append(ss, d.cache.intern(v))
-		i = j + 1
-		if data[j] == ']' {
+		ok = ok && m.isID(data)
+		ss = append(ss, d.cache.intern(data[m.start:m.end]))
+		if data[i] == ']' {
 			break
 		}
-		if data[j] != ',' {
-			return 0, false
+		if data[i] != ',' {
+			return -1, false
 		}
+		i++
 	}
-	d.strs = ss[:0]
-	i-- // back to the ']'
-	if !bytes.HasPrefix(data[i:], []byte(citedMiddle)) {
-		return 0, false
+	d.strs = ss // its length tells putDecoder what to clear
+	if !hasPrefix(data, i, citedMiddle) {
+		return -1, false
 	}
-	state, i, ok := plainString(data, i+len(citedMiddle))
-	if !ok || i >= len(data) || data[i] != '}' {
-		return 0, false
+	start, end, _, i := plainString(data, i+len(citedMiddle))
+	if i < 0 || i >= len(data) || data[i] != '}' {
+		return -1, false
 	}
 	if !sortedUnique(ss) {
 		ss = normalStrings(ss)
 	}
-	d.shadow.prov = Provenance{Kind: ProvenanceCited, Decisions: d.cache.internSet(ss), State: CitedState(enumWord(state))}
-	d.shadow.hasProv = true
-	return i + 1, true
+	state := CitedState(enumWord(data[start:end]))
+	d.shadow.prov = Provenance{Kind: ProvenanceCited, Decisions: d.cache.internSet(ss), State: state}
+	return i + 1, ok && validCitedState(state)
 }
 
 // lookupTypeBytes returns the registry row of the type named t, or nil.

@@ -221,7 +221,7 @@ func (d *decoder) decisionSet() []string {
 		v, _ := d.internedValue()
 		ss = append(ss, v)
 	})
-	d.strs = ss[:0]
+	d.strs = ss // its length tells putDecoder what to clear
 	if !sortedUnique(ss) {
 		ss = normalStrings(ss)
 	}
