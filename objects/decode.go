@@ -122,11 +122,13 @@ func (s *shadow) reset() {
 	for w := s.written; w != 0; w &= w - 1 {
 		s.str[bits.TrailingZeros64(uint64(w))] = ""
 	}
-	s.written = 0
-	if s.hasProv {
-		s.prov, s.hasProv = Provenance{}, false
+	s.written, s.hasProv = 0, false
+	if s.sprov != nil {
+		s.sprov = nil
 	}
-	s.sprov = nil
+	if s.prov.Kind != "" { // the fast path writes a whole provenance or none
+		s.prov = Provenance{}
+	}
 	if s.general {
 		s.lists, s.ints = [nFields][]string{}, [nFields]int64{}
 		s.claim, s.claims, s.prov = ID{}, nil, Provenance{}
@@ -159,7 +161,6 @@ func (d *decoder) decode() (Object, error) {
 		return o, nil
 	}
 	d.shadow.reset()
-	d.typ = ""
 	return d.decodeGeneral()
 }
 

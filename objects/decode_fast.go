@@ -200,7 +200,6 @@ func (d *decoder) buildFast(spec *typeSpec, x *fastObject) (Object, bool) {
 			s.str[m.f], own = own[:len(b)], own[len(b):]
 		}
 	}
-	d.typ = spec.typ
 	o := spec.build(s)
 	if !(x.provOK && vouch(spec.typ, d.data, members)) && o.Validate() != nil {
 		return nil, false
