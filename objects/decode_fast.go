@@ -44,7 +44,7 @@ var byteClass = func() (t [256]uint8) {
 }()
 
 // maxFastMembers is the most string members the fast path reads: the
-// widest flat record (state, derivation) has six besides its provenance.
+// widest flat record, a state, has six besides its provenance.
 const maxFastMembers = 8
 
 // span is a string member's value, as offsets into the input, with the
@@ -201,7 +201,7 @@ func (d *decoder) buildFast(spec *typeSpec, x *fastObject) (Object, bool) {
 		}
 	}
 	o := spec.build(s)
-	if !(x.provOK && vouch(spec.typ, d.data, members)) && o.Validate() != nil {
+	if !(x.provOK && vouch(spec.typ, d.data, members, s.str[fKind])) && o.Validate() != nil {
 		return nil, false
 	}
 	return o, true
@@ -225,10 +225,11 @@ var shared = internFields | set(fType, fKind, fStanding)
 
 // vouch reports whether the string members of an object of type t, all
 // with a valid provenance, pass its Validate, judged from the classes of
-// their bytes; false when it cannot tell, or for a type whose Validate
-// checks more than each member alone. It follows the Validate methods of
+// their bytes (and kind, an entity's kind as decoded); false when it
+// cannot tell, or for a type whose Validate checks more than each member
+// alone. It follows the Validate methods of
 // these types (claims.go), and TestVouchImpliesValid holds it to them.
-func vouch(t Type, data []byte, members []span) bool {
+func vouch(t Type, data []byte, members []span, kind string) bool {
 	var texts fieldSet
 	switch t {
 	case TypeEntity:
@@ -243,7 +244,7 @@ func vouch(t Type, data []byte, members []span) bool {
 		switch {
 		case m.f == fType:
 		case m.f == fKind:
-			if !validEntityKind(EntityKind(data[m.start:m.end])) {
+			if !validEntityKind(EntityKind(kind)) {
 				return false
 			}
 		case texts.has(m.f):
