@@ -344,7 +344,8 @@ func (d *decoder) readProvenance(i int) (int, bool) {
 // citedFast reads a cited provenance from its first decision at data[i].
 func (d *decoder) citedFast(i int) (int, bool) {
 	data := d.data
-	ss := d.strs[:0]
+	// The set is read into d.strs, whose length tells reset what to clear.
+	d.strs = d.strs[:0]
 	ok := true
 	for {
 		var m span
@@ -353,7 +354,7 @@ func (d *decoder) citedFast(i int) (int, bool) {
 			return -1, false
 		}
 		ok = ok && m.isID(data)
-		ss = append(ss, d.cache.intern(data[m.start:m.end]))
+		d.strs = append(d.strs, d.cache.intern(data[m.start:m.end]))
 		if data[i] == ']' {
 			break
 		}
@@ -362,7 +363,7 @@ func (d *decoder) citedFast(i int) (int, bool) {
 		}
 		i++
 	}
-	d.strs = ss // its length tells putDecoder what to clear
+	ss := d.strs
 	if !hasPrefix(data, i, citedMiddle) {
 		return -1, false
 	}

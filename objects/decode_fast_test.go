@@ -313,6 +313,8 @@ func TestDecoderReset(t *testing.T) {
 		`{"entity":"e","key":"k","provenance":` + provHyp + `,"type":"state","value":"v"}`,
 		`{"id":"d","type":"decision"}`,
 		`{"claims":["` + idHex + `"],"decision":"d","type":"ratify"}`,
+		factWithProv(`{"decisions":["d-1","d-2"],"kind":"cited"}`),
+		factWithProv(`{"decisions":["d-1","d-2"],"kind":"cited","state":"final"}`),
 		fact,
 	}
 	d := testDecoder(nil)
