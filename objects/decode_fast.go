@@ -223,12 +223,12 @@ func (d *decoder) ownBytes(members []span) []byte {
 // own: "type", enum words and interned values.
 var shared = internFields | set(fType, fKind, fStanding)
 
-// vouch reports whether the string members of an object of type t, all
-// with a valid provenance, pass its Validate, judged from the classes of
-// their bytes (and kind, an entity's kind as decoded); false when it
-// cannot tell, or for a type whose Validate checks more than each member
-// alone. It follows the Validate methods of
-// these types (claims.go), and TestVouchImpliesValid holds it to them.
+// vouch reports whether the string members of an object of type t, with
+// a valid provenance, pass its Validate, judged from the classes of their
+// bytes (and kind, an entity's kind as decoded); false when it cannot
+// tell, or for a type whose Validate checks more than each member alone.
+// It follows the Validate methods of these types (claims.go);
+// TestSpanClassesMatchRules and TestVouchEdges hold it to them (DL-0371).
 func vouch(t Type, data []byte, members []span, kind string) bool {
 	var texts fieldSet
 	switch t {
