@@ -1,6 +1,10 @@
 // This file holds the simple claims — entity, fact, relation, event, before,
 // functional, inertial, same_as, predicate_same_as and state — each a flat
 // record of ids, free text and a provenance.
+//
+// Decode's fast path vouches for these types' validity from the bytes of
+// their values (vouch, decode_fast.go): a rule added to one of their
+// Validate methods must be added there too.
 
 package objects
 

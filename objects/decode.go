@@ -4,7 +4,10 @@
 
 package objects
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // field is a top-level member name of some object type.
 type field uint8
@@ -79,15 +82,6 @@ var fieldNames = [nFields]string{
 	fVowels: "vowels", fWords: "words",
 }
 
-// fieldByName maps a JSON member name to its field.
-var fieldByName = func() map[string]field {
-	m := make(map[string]field, nFields)
-	for f, name := range fieldNames {
-		m[name] = field(f)
-	}
-	return m
-}()
-
 // fieldSet is a set of fields.
 type fieldSet uint64
 
@@ -116,6 +110,31 @@ type shadow struct {
 	body    []Literal
 	lists   [nFields][]string // the string-array members (language.go)
 	ints    [nFields]int64    // the integer members
+	written fieldSet          // the members of str set
+	general bool              // whether the general decoder wrote s
+}
+
+// reset clears what s holds. It clears only what was written: the whole
+// shadow is a few kilobytes, and clearing it all for every object cost
+// more than decoding a fact's members. The fast path writes only strings
+// and the provenance.
+func (s *shadow) reset() {
+	for w := s.written; w != 0; w &= w - 1 {
+		s.str[bits.TrailingZeros64(uint64(w))] = ""
+	}
+	s.written, s.hasProv = 0, false
+	if s.sprov != nil {
+		s.sprov = nil
+	}
+	if s.prov.Kind != "" { // the fast path writes a whole provenance or none
+		s.prov = Provenance{}
+	}
+	if s.general {
+		s.lists, s.ints = [nFields][]string{}, [nFields]int64{}
+		s.claim, s.claims, s.prov = ID{}, nil, Provenance{}
+		s.options, s.head, s.body = nil, Atom{}, nil
+		s.general = false
+	}
 }
 
 // Decode reads one object from its JSON text, which need not be canonical.
@@ -135,8 +154,19 @@ func Decode(data []byte) (Object, error) {
 	return d.decode()
 }
 
-// decode is Decode on a reset decoder.
+// decode is Decode on a reset decoder: the fast path (decode_fast.go), or
+// else the general decoder.
 func (d *decoder) decode() (Object, error) {
+	if o, ok := d.decodeFast(); ok {
+		return o, nil
+	}
+	d.shadow.reset()
+	return d.decodeGeneral()
+}
+
+// decodeGeneral decodes any input, and reports every error Decode reports.
+func (d *decoder) decodeGeneral() (Object, error) {
+	d.shadow.general = true
 	spec, err := d.prescan()
 	if err != nil {
 		return nil, err
@@ -244,7 +274,7 @@ func (d *decoder) topObject(spec *typeSpec, s *shadow) {
 	var seen fieldSet
 	d.ws()
 	d.members(func(key []byte) {
-		f, ok := fieldByName[string(key)]
+		f, ok := lookupField(key)
 		switch {
 		case !ok || !allowed.has(f):
 			d.fail(string(key), CodeUnknown, "is not a field of "+string(spec.typ))
@@ -255,6 +285,7 @@ func (d *decoder) topObject(spec *typeSpec, s *shadow) {
 			return
 		}
 		seen |= set(f)
+		s.written |= set(f)
 		d.push(fieldNames[f])
 		d.member(spec, f, s)
 		d.pop()

@@ -135,12 +135,18 @@ func (d *decoder) enumValue() (string, bool) {
 		return "", false
 	}
 	b, ok := d.str()
+	return enumWord(b), ok
+}
+
+// enumWord returns string(b), without allocating when b is a known enum
+// word.
+func enumWord(b []byte) string {
 	for _, w := range enumWords {
 		if string(b) == w {
-			return w, ok
+			return w
 		}
 	}
-	return string(b), ok
+	return string(b)
 }
 
 // enumWords are the enum values enumValue returns without allocating.
@@ -215,7 +221,7 @@ func (d *decoder) decisionSet() []string {
 		v, _ := d.internedValue()
 		ss = append(ss, v)
 	})
-	d.strs = ss[:0]
+	d.strs = ss // its length tells putDecoder what to clear
 	if !sortedUnique(ss) {
 		ss = normalStrings(ss)
 	}

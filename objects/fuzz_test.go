@@ -1,5 +1,6 @@
 // This file holds FuzzDecode. Its seed corpus — the golden file of every
-// type and a few awkward inputs — runs with every plain go test.
+// type, a few awkward inputs and the fast path's table — runs with every
+// plain go test.
 
 package objects
 
@@ -31,7 +32,13 @@ func FuzzDecode(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, tc := range fastPathCases {
+		f.Add([]byte(tc.in))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The fast path accepts only what the general decoder accepts, and
+		// Decode's answer is the general decoder's (decode_fast.go).
+		agree(t, data)
 		o, err := Decode(data)
 		if err != nil {
 			if o != nil {

@@ -18,6 +18,35 @@ type internCache struct {
 	strs  [1024]string
 	sets  [256][]string   // decision sets, by the hash of their members
 	provs [64]*Provenance // provenances, by the hash of their fields
+	last  *Provenance     // the provenance internProv returned last
+	raws  [4]rawProv      // the fast path's last provenances, by their text
+	next  int             // the slot of raws to fill next
+}
+
+// rawProv is a provenance the fast path read (decode_fast.go): its
+// canonical text, the interned provenance and whether it is valid.
+type rawProv struct {
+	text  string
+	p     *Provenance
+	valid bool
+}
+
+// rawLookup returns the provenance whose canonical text data[i:] starts
+// with. A JSON object ends where its braces balance, so an input that
+// starts with the whole text of one has that object there.
+func (c *internCache) rawLookup(data []byte, i int) *rawProv {
+	for k := range c.raws {
+		if r := &c.raws[k]; r.p != nil && hasPrefix(data, i, r.text) {
+			return r
+		}
+	}
+	return nil
+}
+
+// rawStore remembers provenance p, valid or not, read from text.
+func (c *internCache) rawStore(text []byte, p *Provenance, valid bool) {
+	c.raws[c.next] = rawProv{string(text), p, valid}
+	c.next = (c.next + 1) % len(c.raws)
 }
 
 // maxInterned is the longest value cached: longer ones are not expected
@@ -73,6 +102,12 @@ func (c *internCache) internSet(ss []string) []string {
 // it (Provenance). Its strings and decision set are already interned, so
 // they are shared as they are.
 func (c *internCache) internProv(p *Provenance) *Provenance {
+	// Objects read in a row mostly share one provenance: comparing with
+	// the last, whose strings are those of p when it is the same, spares
+	// the hashing.
+	if q := c.last; q != nil && q.equal(p) {
+		return q
+	}
 	h := uint64(fnvOffset)
 	for _, s := range [...]string{string(p.Kind), p.Origin, p.Hyp, string(p.State)} {
 		h = hashString(h, s)
@@ -85,6 +120,7 @@ func (c *internCache) internProv(p *Provenance) *Provenance {
 		q := *p
 		*slot = &q
 	}
+	c.last = *slot
 	return *slot
 }
 

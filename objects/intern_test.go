@@ -103,7 +103,7 @@ func TestInternCache(t *testing.T) {
 	}
 }
 
-func mustCanonical(t *testing.T, o Object) []byte {
+func mustCanonical(t testing.TB, o Object) []byte {
 	t.Helper()
 	b, err := Canonical(o)
 	if err != nil {

@@ -126,19 +126,21 @@ func (p *Provenance) checkPresent(c *checker) {
 		c.enum(kind, string(p.Kind), false, "proposed, hypothesis, cited")
 		return
 	}
-	of := string(p.Kind) + " provenance"
+	// The message's words are joined only for a member out of place:
+	// joining them for every valid provenance cost a sixth of Validate.
+	of := func() string { return string(p.Kind) + " provenance" }
 	if p.Origin != "" && p.Kind != ProvenanceProposed {
-		c.unknown(origin, of)
+		c.unknown(origin, of())
 	}
 	if p.Hyp != "" && p.Kind != ProvenanceHypothesis {
-		c.unknown(hyp, of)
+		c.unknown(hyp, of())
 	}
 	if p.Kind != ProvenanceCited {
 		if len(p.Decisions) > 0 {
-			c.unknown(decisions, of)
+			c.unknown(decisions, of())
 		}
 		if p.State != "" {
-			c.unknown(state, of)
+			c.unknown(state, of())
 		}
 	}
 }

@@ -60,27 +60,45 @@ const maxPooledStrs = 64
 func getDecoder(data []byte) *decoder {
 	d := decoderPool.Get().(*decoder)
 	d.data = data
-	d.path = d.stack[:0]
+	if d.path == nil {
+		d.path = d.stack[:0]
+	}
 	if d.cache == nil {
 		d.cache = new(internCache)
 	}
 	return d
 }
 
-// putDecoder drops everything d refers to and pools it. The errors and the
-// decoded values have been handed to the caller, so they are not reused.
+// putDecoder resets d and pools it.
 func putDecoder(d *decoder) {
-	scratch := d.scratch[:0]
-	if cap(scratch) > maxPooledScratch {
-		scratch = nil
-	}
-	strs := d.strs[:0]
-	if cap(strs) > maxPooledStrs {
-		strs = nil
-	}
-	clear(strs[:cap(strs)])
-	*d = decoder{scratch: scratch, strs: strs, cache: d.cache}
+	d.reset()
 	decoderPool.Put(d)
+}
+
+// reset drops everything d refers to but its buffers and cache. The errors
+// and the decoded values have been handed to the caller, so they are not
+// reused. Fields are written only when set: while the collector runs,
+// every write of a pointer costs a barrier, and most decodes set few.
+func (d *decoder) reset() {
+	if cap(d.scratch) > maxPooledScratch {
+		d.scratch = nil
+	}
+	// d.strs keeps the length of the last set read, so that only that is
+	// cleared.
+	if cap(d.strs) > maxPooledStrs {
+		d.strs = nil
+	} else if len(d.strs) > 0 {
+		clear(d.strs)
+		d.strs = d.strs[:0]
+	}
+	d.shadow.reset()
+	d.data, d.pos, d.depth = nil, 0, 0
+	if d.typ != "" || d.syntax != nil || d.errs != nil {
+		d.typ, d.syntax, d.errs = "", nil, nil
+	}
+	// d.path is left on d.stack, or on a longer array it grew into;
+	// either holds only member names, which are constants, and indices.
+	d.path = d.path[:0]
 }
 
 // syntaxErr records a syntax error at byte at and returns false.
