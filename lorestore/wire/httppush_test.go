@@ -261,14 +261,19 @@ func TestHTTPPushStreams(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			seen := make(chan struct{})
-			var posts []*http.Request
-			var body *watched
+			var (
+				mu    sync.Mutex // the handler runs on the server's goroutine
+				posts []*http.Request
+				body  *watched
+			)
 			url := serveBackend(t, h.base, func(next http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					if r.Method == http.MethodPost {
+						mu.Lock()
 						body = &watched{ReadCloser: r.Body, seen: seen}
 						r.Body = body
 						posts = append(posts, r)
+						mu.Unlock()
 					}
 					next.ServeHTTP(w, r)
 				})
@@ -279,6 +284,8 @@ func TestHTTPPushStreams(t *testing.T) {
 			if err != nil || report == nil || report.Err() != nil {
 				t.Fatalf("push: %+v, %v", report, err)
 			}
+			mu.Lock()
+			defer mu.Unlock()
 			if len(posts) != 1 {
 				t.Fatalf("%d POSTs, want 1", len(posts))
 			}
