@@ -184,13 +184,15 @@ func (h *httpReceivePack) ReceivePack(ctx context.Context, req *packp.ReferenceU
 		pw.CloseWithError(err)
 		encoded <- err
 	}()
-	// Until the encoder has finished, the body must not outlive the answer:
-	// closing its reader stops the encoder at its next write.
+	// An answer that comes before the encoder has finished stops it at its
+	// next write; it reads the pack only as long as the caller feeds it, so
+	// waiting for it leaves no goroutine behind.
 	defer func() {
 		select {
 		case <-encoded:
 		default:
 			pr.CloseWithError(errAnsweredEarly)
+			<-encoded
 		}
 	}()
 	body, size, err := postBody(pr)

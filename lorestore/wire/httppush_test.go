@@ -105,11 +105,10 @@ func (h *history) ref(t *testing.T, name string) plumbing.Hash {
 }
 
 // push dials url for receive-pack and sends cmd with pack.
-func push(t *testing.T, url string, cmd lorestore.RefCommand, pack io.Reader) (*lorestore.PushReport, error) {
-	t.Helper()
+func push(url string, cmd lorestore.RefCommand, pack io.Reader) (*lorestore.PushReport, error) {
 	sess, err := Dial(context.Background(), url, lorestore.ReceivePack)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	defer sess.Close()
 	if _, err := sess.Advertised(context.Background()); err != nil {
@@ -156,7 +155,7 @@ func TestHTTPPush(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			before := h.ref(t, tc.cmd.Ref)
-			report, err := push(t, authed, tc.cmd, h.pack(t, tc.tip, tc.have))
+			report, err := push(authed, tc.cmd, h.pack(t, tc.tip, tc.have))
 			if report == nil || report.Unpack != "ok" || len(report.Refs) != 1 || report.Refs[0].Ref != tc.cmd.Ref {
 				t.Fatalf("report %+v (%v)", report, err)
 			}
@@ -176,7 +175,7 @@ func TestHTTPPush(t *testing.T) {
 			}
 		})
 	}
-	if _, err := push(t, url, tests[0].cmd, h.pack(t, h.c2, h.c1)); !errors.Is(err, transport.ErrAuthenticationRequired) {
+	if _, err := push(url, tests[0].cmd, h.pack(t, h.c2, h.c1)); !errors.Is(err, transport.ErrAuthenticationRequired) {
 		t.Errorf("a push without the URL's credentials: %v", err)
 	}
 	git(t, h.remote, nil, "fsck", "--strict", "--no-progress")
@@ -280,7 +279,7 @@ func TestHTTPPushStreams(t *testing.T) {
 			}) + "r.git"
 			ref := "refs/heads/" + tc.name
 			pack := &gate{seen: seen, r: h.pack(t, tc.tip, h.c1), free: postBuffer}
-			report, err := push(t, url, lorestore.RefCommand{Ref: ref, New: tc.tip}, pack)
+			report, err := push(url, lorestore.RefCommand{Ref: ref, New: tc.tip}, pack)
 			if err != nil || report == nil || report.Err() != nil {
 				t.Fatalf("push: %+v, %v", report, err)
 			}
@@ -340,7 +339,7 @@ func TestHTTPPushErrorsAsGoGit(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			url := serveBackend(t, h.base, tc.wrap) + tc.repo
-			_, ours := push(t, url, lorestore.RefCommand{Ref: string(cmd.Name), New: cmd.New}, h.pack(t, h.c2, h.c1))
+			_, ours := push(url, lorestore.RefCommand{Ref: string(cmd.Name), New: cmd.New}, h.pack(t, h.c2, h.c1))
 			theirs := goGitPush(t, url, cmd, h.pack(t, h.c2, h.c1))
 			if ours == nil || theirs == nil || ours.Error() != theirs.Error() {
 				t.Fatalf("error %v, go-git's %v", ours, theirs)
@@ -393,7 +392,7 @@ func TestHTTPPushFollowsRedirect(t *testing.T) {
 		})
 	})
 	cmd := lorestore.RefCommand{Ref: "refs/heads/topic", New: h.c2}
-	if report, err := push(t, prefix+"old.git", cmd, h.pack(t, h.c2, h.c1)); err != nil || report == nil || report.Err() != nil {
+	if report, err := push(prefix+"old.git", cmd, h.pack(t, h.c2, h.c1)); err != nil || report == nil || report.Err() != nil {
 		t.Fatalf("push: %+v, %v", report, err)
 	}
 	if got := h.ref(t, cmd.Ref); got != h.c2 {
@@ -421,6 +420,49 @@ func TestSameOrigin(t *testing.T) {
 		to, _ := url.Parse(tc.to)
 		if got := sameOrigin(from, to); got != tc.want {
 			t.Errorf("%s → %s: %v, want %v", tc.from, tc.to, got, tc.want)
+		}
+	}
+}
+
+// TestHTTPPushAnsweredEarly: a remote that refuses the POST without
+// reading it ends the push with an error, and the pack's producer, fed as
+// lorestore feeds it (a pipe closed once PushPack returns), is let go.
+func TestHTTPPushAnsweredEarly(t *testing.T) {
+	h := newHistory(t)
+	url := serveBackend(t, h.base, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost {
+				http.Error(w, "no", http.StatusForbidden)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}) + "r.git"
+	pr, pw := io.Pipe()
+	produced := make(chan error, 1)
+	go func() {
+		data := make([]byte, 1<<16)
+		var err error
+		for i := 0; i < 16*postBuffer/len(data) && err == nil; i++ {
+			_, err = pw.Write(data)
+		}
+		pw.CloseWithError(err)
+		produced <- err
+	}()
+	pushed := make(chan error, 1)
+	go func() {
+		_, err := push(url, lorestore.RefCommand{Ref: "refs/heads/topic", New: h.c2}, pr)
+		pr.Close()
+		pushed <- err
+	}()
+	for _, c := range []chan error{pushed, produced} {
+		select {
+		case err := <-c:
+			if c == pushed && err == nil {
+				t.Fatal("a refused push gave no error")
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("the push or its producer hung after an early answer")
 		}
 	}
 }
