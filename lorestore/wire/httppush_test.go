@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -463,6 +464,40 @@ func TestHTTPPushAnsweredEarly(t *testing.T) {
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatal("the push or its producer hung after an early answer")
+		}
+	}
+}
+
+// TestCheckRedirect: a redirect is followed for the advertisement's GET
+// alone, never down from https to http nor past ten hops, and it carries
+// the credentials only within the origin.
+func TestCheckRedirect(t *testing.T) {
+	req := func(method, u string) *http.Request {
+		r, err := http.NewRequest(method, u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.SetBasicAuth("ann", "pw")
+		return r
+	}
+	first := []*http.Request{req("GET", "https://h/r.git/info/refs")}
+	tests := []struct {
+		name     string
+		next     *http.Request
+		via      []*http.Request
+		ok, auth bool
+	}{
+		{"same origin", req("GET", "https://h/s.git/info/refs"), first, true, true},
+		{"other host", req("GET", "https://g/r.git/info/refs"), first, true, false},
+		{"downgrade", req("GET", "http://h/r.git/info/refs"), first, false, true},
+		{"POST", req("POST", "https://h/s.git/git-receive-pack"), first, false, true},
+		{"eleventh hop", req("GET", "https://h/s.git/info/refs"), slices.Repeat(first, 10), false, true},
+	}
+	for _, tc := range tests {
+		err := checkRedirect(tc.next, tc.via)
+		_, _, auth := tc.next.BasicAuth()
+		if (err == nil) != tc.ok || err == nil && auth != tc.auth {
+			t.Errorf("%s: error %v, credentials %v", tc.name, err, auth)
 		}
 	}
 }
