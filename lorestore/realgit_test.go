@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
 	"os/exec"
@@ -57,7 +58,12 @@ func startHTTP(t *testing.T, base string) string {
 	}
 	backend := filepath.Join(strings.TrimSpace(string(execPath)), "git-http-backend")
 	h := &cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + base, "GIT_HTTP_EXPORT_ALL=1"}}
-	srv := httptest.NewServer(h) // listens on 127.0.0.1
+	// net/http/cgi refuses a chunked body, which a push over 1 MiB is (as
+	// git's is); web servers pass it on and the backend reads it to its end.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.TransferEncoding = nil
+		h.ServeHTTP(w, r)
+	})) // listens on 127.0.0.1
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }

@@ -2,7 +2,10 @@
 // URL, opens an upload-pack or receive-pack session over any transport
 // go-git's client has (file://, git://, ssh, http and https), reads the
 // advertised refs, asks for a pack and takes the side-band off it, and
-// sends ref commands and a pack and reads the report-status back.
+// sends ref commands and a pack and reads the report-status back. A push
+// over smart HTTP is our own (httppush.go): go-git's client holds the
+// whole request, pack included, in memory before it posts it, so the
+// push is streamed instead.
 //
 // It decides nothing: what to fetch or send, what to trust and which refs
 // move are the store's (package lorestore), which reaches this package
@@ -50,6 +53,10 @@ func Dial(ctx context.Context, url string, service lorestore.Service) (lorestore
 		}
 		return &session{up: s, common: s}, nil
 	case lorestore.ReceivePack:
+		if ep.Protocol == "http" || ep.Protocol == "https" {
+			s := newHTTPReceivePack(ep)
+			return &session{rp: s, common: s}, nil
+		}
 		s, err := c.NewReceivePackSession(ep, nil)
 		if err != nil {
 			return nil, err
@@ -62,12 +69,19 @@ func Dial(ctx context.Context, url string, service lorestore.Service) (lorestore
 // session is one upload-pack (up) or receive-pack (rp) session.
 type session struct {
 	up     transport.UploadPackSession
-	rp     transport.ReceivePackSession
+	rp     receivePack
 	common interface {
 		AdvertisedReferencesContext(context.Context) (*packp.AdvRefs, error)
 		Close() error
 	}
 	adv *packp.AdvRefs
+}
+
+// receivePack is the part of go-git's receive-pack session a push uses;
+// over smart HTTP our own httpReceivePack stands in for it, so that the
+// pack is streamed rather than held in memory.
+type receivePack interface {
+	ReceivePack(context.Context, *packp.ReferenceUpdateRequest) (*packp.ReportStatus, error)
 }
 
 // errWrongService is a fetch on a push session or the other way round.
