@@ -181,7 +181,7 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	var e *factEntry
 	var h uint32
 	if added {
-		e, h = p.lits.canonical(p, support)
+		e, h = p.canonical(support)
 	} else {
 		old := f.entry(row)
 		f.count(old, -1)

@@ -115,6 +115,30 @@ type Program struct {
 	last          *Model
 	gen           atomic.Uint64 // the generation the program writes its fact sets under
 	strat         *stratCache
+	canon         canonCache // the entry of the support last given a new fact
+	tuple         []uint32   // AddFact's scratch: a fact set copies the tuple it is given
+}
+
+// canonCache remembers the canonical entry of one support: a caller adding
+// many facts passes one support value again and again (a world, the
+// support of every proposed claim), and its entry, once made, never
+// changes.
+type canonCache struct {
+	d *polyData
+	e *factEntry
+	h uint32
+}
+
+// canonical is lits.canonical through the cache.
+func (p *Program) canonical(support Poly) (*factEntry, uint32) {
+	if c := p.canon; c.d != nil && c.d == support.d {
+		return c.e, c.h
+	}
+	e, h := p.lits.canonical(p, support)
+	if support.d != nil && h != polyZero {
+		p.canon = canonCache{d: support.d, e: e, h: h}
+	}
+	return e, h
 }
 
 // NewProgram returns an empty program with the default bounds.
@@ -145,7 +169,11 @@ func (p *Program) Clone() *Program {
 
 // predID interns a predicate name and grows the per-predicate tables.
 func (p *Program) predID(name string) uint32 {
-	id := p.preds.intern(name)
+	return p.growPreds(p.preds.intern(name))
+}
+
+// growPreds grows the per-predicate tables to hold pred id.
+func (p *Program) growPreds(id uint32) uint32 {
 	for int(id) >= len(p.arity) {
 		p.arity = append(p.arity, -1)
 		p.facts = append(p.facts, nil)
@@ -180,23 +208,90 @@ func arityError(rule, pred string, got, want int) *Error {
 // an unconditional fact).
 func (p *Program) AddFact(pred string, args []string, support Poly) error {
 	if pred == "" {
-		return &Error{Code: CodeInvalidTerm, Message: "a fact has an empty predicate name; name the predicate"}
+		return emptyPred()
 	}
+	if err := zeroSupport(pred, args, support); err != nil {
+		return err
+	}
+	fp, err := p.FactPred(pred, len(args))
+	if err != nil {
+		return err
+	}
+	p.addFactAt(fp, args, support)
+	return nil
+}
+
+func emptyPred() *Error {
+	return &Error{Code: CodeInvalidTerm, Message: "a fact has an empty predicate name; name the predicate"}
+}
+
+// FactPred is a predicate with an arity, resolved once by FactPred for
+// any number of AddFactAt calls: a caller adding many facts of a few
+// predicates spares each fact the lookups of its predicate's name.
+type FactPred struct {
+	name  string
+	id    uint32
+	arity int
+}
+
+// Name returns the predicate's name.
+func (fp FactPred) Name() string { return fp.name }
+
+// Arity returns the number of arguments of the predicate's facts.
+func (fp FactPred) Arity() int { return fp.arity }
+
+// FactPred resolves pred for facts of arity arguments, fixing its arity
+// as AddFact does. It fails as AddFact would for an empty name or an
+// arity other than the one pred is used with.
+func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
+	if pred == "" {
+		return FactPred{}, emptyPred()
+	}
+	id, ok := p.preds.lookup(pred)
+	if ok && int(id) < len(p.arity) && p.arity[id] >= 0 && p.arity[id] != arity {
+		return FactPred{}, arityError("", pred, arity, p.arity[id])
+	}
+	if !ok {
+		id = p.preds.intern(pred)
+	}
+	p.growPreds(id)
+	p.arity[id] = arity
+	return FactPred{name: pred, id: id, arity: arity}, nil
+}
+
+// AddFactAt is AddFact of a predicate FactPred resolved (on this program
+// or one it was cloned from or into).
+func (p *Program) AddFactAt(fp FactPred, args []string, support Poly) error {
+	if err := zeroSupport(fp.name, args, support); err != nil {
+		return err
+	}
+	if int(fp.id) >= len(p.arity) || p.arity[fp.id] != fp.arity || fp.arity != len(args) {
+		// Resolved elsewhere, or used with other arguments: resolve again.
+		var err error
+		if fp, err = p.FactPred(fp.name, len(args)); err != nil {
+			return err
+		}
+	}
+	p.addFactAt(fp, args, support)
+	return nil
+}
+
+func (p *Program) addFactAt(fp FactPred, args []string, support Poly) {
+	if cap(p.tuple) < len(args) {
+		p.tuple = make([]uint32, len(args))
+	}
+	tuple := p.tuple[:len(args)]
+	p.consts.internAll(args, tuple)
+	p.writableFacts(fp.id).put(p, tuple, support)
+}
+
+// zeroSupport refuses the zero support.
+func zeroSupport(pred string, args []string, support Poly) error {
 	if support.IsZero() && !support.Truncated() {
 		return &Error{Code: CodeZeroSupport, Pred: pred, Message: fmt.Sprintf(
 			"fact %s has the zero support, so it would not hold; pass datalog.One() for an unconditional fact",
 			renderAtom(pred, args))}
 	}
-	if id, ok := p.preds.lookup(pred); ok && int(id) < len(p.arity) && p.arity[id] >= 0 && p.arity[id] != len(args) {
-		return arityError("", pred, len(args), p.arity[id])
-	}
-	id := p.predID(pred)
-	p.arity[id] = len(args)
-	tuple := make([]uint32, len(args))
-	for i, a := range args {
-		tuple[i] = p.consts.intern(a)
-	}
-	p.writableFacts(id).put(p, tuple, support)
 	return nil
 }
 

@@ -31,16 +31,7 @@ func (w *World) lower() (*datalog.Program, error) {
 	p := datalog.NewProgram()
 	p.SetBounds(datalog.Bounds{MaxStratumMonomials: stratumBudget(w.ix.entries.n)})
 	w.groups[groupArityClaims] = nil // lowering again (a rule left out) finds them again
-	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
-		if err := p.AddFact(pred, args, s); err != nil {
-			if !w.arityConflict(err, pred, len(args), id) {
-				return err
-			}
-			return nil // left out, with a finding: one bad claim must not brick the world
-		}
-		w.arity.note(pred, len(args))
-		return nil
-	}
+	add := w.factAdder(p)
 	for e := range w.ix.entries.all() {
 		if err := w.lowerOne(e, add); err != nil {
 			return nil, err
@@ -65,6 +56,36 @@ func (w *World) lower() (*datalog.Program, error) {
 	}
 	w.lowerPredicateIdentity(p)
 	return p, nil
+}
+
+// factAdder returns lower's sink for authored atoms. Each predicate is
+// resolved once for the facts after its first (DL-0368): a world adds
+// millions of facts over a few predicates, and each used to pay lookups of
+// the name in the program and a write to the arity table. An atom that
+// conflicts with its predicate's arity is left out, with a finding: one
+// bad claim must not brick the world.
+func (w *World) factAdder(p *datalog.Program) func(objects.ID, datalog.Poly, string, ...string) error {
+	known := map[string]datalog.FactPred{} // resolved, with the arity noted
+	return func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
+		if fp, ok := known[pred]; ok && fp.Arity() == len(args) {
+			return p.AddFactAt(fp, args, s)
+		}
+		if err := p.AddFact(pred, args, s); err != nil {
+			if !w.arityConflict(err, pred, len(args), id) {
+				return err
+			}
+			return nil
+		}
+		w.arity.note(pred, len(args))
+		if _, ok := known[pred]; !ok {
+			fp, err := p.FactPred(pred, len(args)) // cannot fail: AddFact just passed
+			if err != nil {
+				return err
+			}
+			known[pred] = fp
+		}
+		return nil
+	}
 }
 
 // stratumBudget is the most monomials one stratum may hold exactly in a
