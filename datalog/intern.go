@@ -225,7 +225,7 @@ const (
 // litInfo describes one interned literal. Entries never change.
 type litInfo struct {
 	kind    uint8
-	name    string   // the rendering: the variable, or "not p(a, b)"
+	name    string   // the rendering: the variable, or the foreign "not p(a, b)"; litNeg renders on demand
 	pred    uint32   // litNeg
 	args    []uint32 // litNeg
 	foreign atomRef  // litForeign
@@ -237,29 +237,52 @@ type foreignKey struct {
 	row  uint32
 }
 
+// negKey is the key of a negated atom of at most negKeyArgs arguments:
+// a struct, so that looking one up makes no string (DL-0369).
+type negKey struct {
+	pred uint32
+	n    uint32
+	a    [negKeyArgs]uint32
+}
+
+const negKeyArgs = 3
+
 // litTable interns literals to ids shared by every model of a program.
+// The literals lie in segments that never move (as an interner's names),
+// so that growing copies none. A negated atom's rendering is made when it
+// is asked for, from the program's interners, not when it is interned:
+// a large world interns millions and renders few (DL-0369).
 type litTable struct {
 	mu      sync.RWMutex
 	vars    map[string]uint32
-	negs    map[string]uint32
+	negs    map[negKey]uint32
+	wide    map[string]uint32 // negated atoms of more arguments
 	foreign map[foreignKey]uint32
-	info    []litInfo
+	segs    [][]litInfo
+	n       int
 	units   chunkTable[unitEntries] // the entry of a unit support, by its variable literal (unit.go)
+
+	consts, preds *interner // the program's, for renderings
 }
 
-func newLitTable() *litTable {
-	return &litTable{vars: map[string]uint32{}, negs: map[string]uint32{}, foreign: map[foreignKey]uint32{}}
+func newLitTable(consts, preds *interner) *litTable {
+	return &litTable{vars: map[string]uint32{}, negs: map[negKey]uint32{}, wide: map[string]uint32{},
+		foreign: map[foreignKey]uint32{}, consts: consts, preds: preds}
 }
 
-func (t *litTable) add(key string, m map[string]uint32, li litInfo) uint32 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if id, ok := m[key]; ok {
-		return id
+// push appends li, returning its id; the caller holds mu for writing.
+func (t *litTable) push(li litInfo) uint32 {
+	id := uint32(t.n)
+	k, o := nameSeg(id)
+	if k == len(t.segs) {
+		size := 1 << nameSegBits
+		if k < nameGeoSegs {
+			size = nameFirst << k
+		}
+		t.segs = append(t.segs, make([]litInfo, size))
 	}
-	id := uint32(len(t.info))
-	m[key] = id
-	t.info = append(t.info, li)
+	t.segs[k][o] = li
+	t.n++
 	return id
 }
 
@@ -271,24 +294,49 @@ func (t *litTable) varLit(name string) uint32 {
 	if ok {
 		return id
 	}
-	return t.add(name, t.vars, litInfo{kind: litVar, name: name})
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.vars[name]; ok {
+		return id
+	}
+	id = t.push(litInfo{kind: litVar, name: name})
+	t.vars[name] = id
+	return id
 }
 
-// negLit interns "not pred(args)"; consts renders the arguments.
-func (t *litTable) negLit(pred uint32, args []uint32, predName string, consts nameList) uint32 {
-	key := packKey(pred, args)
+// negLit interns "not pred(args)".
+func (t *litTable) negLit(pred uint32, args []uint32) uint32 {
+	if len(args) > negKeyArgs {
+		return t.wideNegLit(pred, args)
+	}
+	k := negKey{pred: pred, n: uint32(len(args))}
+	copy(k.a[:], args)
 	t.mu.RLock()
-	id, ok := t.negs[key]
+	id, ok := t.negs[k]
 	t.mu.RUnlock()
 	if ok {
 		return id
 	}
-	names := make([]string, len(args))
-	for i, a := range args {
-		names[i] = consts.at(a)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.negs[k]; ok {
+		return id
 	}
-	li := litInfo{kind: litNeg, name: "not " + renderAtom(predName, names), pred: pred, args: append([]uint32(nil), args...)}
-	return t.add(key, t.negs, li)
+	id = t.push(litInfo{kind: litNeg, pred: pred, args: append([]uint32(nil), args...)})
+	t.negs[k] = id
+	return id
+}
+
+func (t *litTable) wideNegLit(pred uint32, args []uint32) uint32 {
+	key := packKey(pred, args)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.wide[key]; ok {
+		return id
+	}
+	id := t.push(litInfo{kind: litNeg, pred: pred, args: append([]uint32(nil), args...)})
+	t.wide[key] = id
+	return id
 }
 
 // foreignLit interns the negation of an atom of another model.
@@ -299,16 +347,45 @@ func (t *litTable) foreignLit(l plit) uint32 {
 	if id, ok := t.foreign[k]; ok {
 		return id
 	}
-	id := uint32(len(t.info))
+	id := t.push(litInfo{kind: litForeign, name: l.name, foreign: *l.neg})
 	t.foreign[k] = id
-	t.info = append(t.info, litInfo{kind: litForeign, name: l.name, foreign: *l.neg})
 	return id
 }
 
-func (t *litTable) snapshot() []litInfo {
+func (t *litTable) snapshot() litList {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return t.info[:len(t.info):len(t.info)]
+	return litList{segs: t.segs[:len(t.segs):len(t.segs)], n: t.n, t: t}
+}
+
+// litList is the literals of a table below n, as a snapshot held them;
+// its segments are never written below n.
+type litList struct {
+	segs [][]litInfo
+	n    int
+	t    *litTable
+}
+
+func (l litList) len() int { return l.n }
+
+// at returns literal id; the caller must not write it.
+func (l litList) at(id uint32) *litInfo {
+	k, o := nameSeg(id)
+	return &l.segs[k][o]
+}
+
+// name returns the rendering of literal id.
+func (l litList) name(id uint32) string {
+	li := l.at(id)
+	if li.kind != litNeg {
+		return li.name
+	}
+	names := make([]string, len(li.args))
+	consts := l.t.consts.snapshot()
+	for i, a := range li.args {
+		names[i] = consts.at(a)
+	}
+	return "not " + renderAtom(l.t.preds.snapshot().at(li.pred), names)
 }
 
 // packKey packs a predicate id and a tuple into a map key.

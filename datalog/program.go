@@ -143,7 +143,8 @@ func (p *Program) canonical(support Poly) (*factEntry, uint32) {
 
 // NewProgram returns an empty program with the default bounds.
 func NewProgram() *Program {
-	p := &Program{consts: newInterner(), preds: newInterner(), lits: newLitTable(), bounds: DefaultBounds()}
+	consts, preds := newInterner(), newInterner()
+	p := &Program{consts: consts, preds: preds, lits: newLitTable(consts, preds), bounds: DefaultBounds()}
 	p.gen.Store(versionClock.Add(1))
 	return p
 }
