@@ -15,21 +15,23 @@ import (
 )
 
 // interner maps strings to dense uint32 ids. The ids are kept in an
-// open-addressed table of uint64 slots (a 32-bit tag of the name's hash
-// above id+1, 0 empty) over the names, rather than a map from string to
-// id: a map holds every string twice over (its key and names) and costs
-// about 70 B per constant at scale, the table 16 B for the name and 11 to
-// 22 B of slots, with no pointer in the slots for the collector to follow
-// (DL-0314). The tag spares a probe the name of every other slot it
-// passes, each a cache miss or two in a large table (DL-0367). The names
-// lie in segments that never move (nameSeg), so that growing copies none
-// and leaves no slice of them half empty.
+// open-addressed table of uint32 (id+1 below, 0 empty) over the names,
+// rather than a map from string to id: a map holds every string twice over
+// (its key and names) and costs about 70 B per constant at scale, the table
+// 16 B for the name and 5 to 11 B of slots, with no pointer in the slots
+// for the collector to follow (DL-0314). The bits of a slot that id+1 does
+// not need (the table has more slots than names) hold a tag of the name's
+// hash, which spares a probe the names of most other slots it passes, each
+// a cache miss or two in a large table (DL-0367). The names lie in
+// segments that never move (nameSeg), so that growing copies none and
+// leaves no slice of them half empty.
 type interner struct {
-	mu    sync.RWMutex
-	seed  maphash.Seed
-	slots []uint64 // len a power of two, at most three quarters full
-	segs  [][]string
-	n     int
+	mu     sync.RWMutex
+	seed   maphash.Seed
+	slots  []uint32 // len a power of two, at most three quarters full
+	idMask uint32   // the bits of a slot that hold id+1; the rest are the tag
+	segs   [][]string
+	n      int
 }
 
 // Name segments: nameGeoSegs of doubling size from nameFirst, then
@@ -97,19 +99,24 @@ func (in *interner) find(s string, h uint64) (id uint32, ok bool, free int) {
 		return 0, false, -1
 	}
 	mask := uint64(len(in.slots) - 1)
-	tag := h >> 32
+	tag := uint32(h>>32) &^ in.idMask
 	for i := h & mask; ; i = (i + 1) & mask {
 		v := in.slots[i]
 		if v == 0 {
 			return 0, false, int(i)
 		}
-		if v>>32 == tag && in.name(uint32(v)-1) == s {
-			return uint32(v) - 1, true, 0
+		if v&^in.idMask == tag && in.name(v&in.idMask-1) == s {
+			return v&in.idMask - 1, true, 0
 		}
 	}
 }
 
 func (in *interner) hash(s string) uint64 { return maphash.String(in.seed, s) }
+
+// slot is the slot value of id, whose name hashes to h.
+func (in *interner) slot(id uint32, h uint64) uint32 {
+	return uint32(h>>32)&^in.idMask | (id + 1)
+}
 
 // place files id, whose name hashes to h, in the table; the caller holds
 // mu for writing.
@@ -117,7 +124,7 @@ func (in *interner) place(id uint32, h uint64) {
 	mask := uint64(len(in.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		if in.slots[i] == 0 {
-			in.slots[i] = h>>32<<32 | uint64(id+1)
+			in.slots[i] = in.slot(id, h)
 			return
 		}
 	}
@@ -189,13 +196,15 @@ func (in *interner) internLocked(s string, h uint64) uint32 {
 	in.n++
 	if 4*in.n > 3*len(in.slots) {
 		// A new table, filled anew: readers hold mu, so none sees it half built.
-		in.slots = make([]uint64, max(16, 2*len(in.slots)))
+		in.slots = make([]uint32, max(16, 2*len(in.slots)))
+		// id+1 stays below the slots while the table is three quarters full.
+		in.idMask = uint32(1<<bits.Len(uint(len(in.slots))) - 1)
 		for i := range in.n {
 			in.place(uint32(i), in.hash(in.name(uint32(i))))
 		}
 		return id
 	}
-	in.slots[free] = h>>32<<32 | uint64(id+1)
+	in.slots[free] = in.slot(id, h)
 	return id
 }
 
