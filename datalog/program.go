@@ -233,6 +233,7 @@ type FactPred struct {
 	name  string
 	id    uint32
 	arity int
+	preds *interner // the interner id is of: the program's, shared by its clones
 }
 
 // Name returns the predicate's name.
@@ -257,17 +258,18 @@ func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
 	}
 	p.growPreds(id)
 	p.arity[id] = arity
-	return FactPred{name: pred, id: id, arity: arity}, nil
+	return FactPred{name: pred, id: id, arity: arity, preds: p.preds}, nil
 }
 
-// AddFactAt is AddFact of a predicate FactPred resolved (on this program
-// or one it was cloned from or into).
+// AddFactAt is AddFact of a predicate FactPred resolved; resolved on a
+// program this one is not a clone of (or the clone of), or with another
+// number of arguments than args, it is AddFact of fp's name.
 func (p *Program) AddFactAt(fp FactPred, args []string, support Poly) error {
 	if err := zeroSupport(fp.name, args, support); err != nil {
 		return err
 	}
-	if int(fp.id) >= len(p.arity) || p.arity[fp.id] != fp.arity || fp.arity != len(args) {
-		// Resolved elsewhere, or used with other arguments: resolve again.
+	if fp.preds != p.preds || int(fp.id) >= len(p.arity) || p.arity[fp.id] != fp.arity || fp.arity != len(args) {
+		// Resolved for another program, or used with other arguments: resolve again.
 		var err error
 		if fp, err = p.FactPred(fp.name, len(args)); err != nil {
 			return err
