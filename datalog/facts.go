@@ -65,9 +65,10 @@ func (f *factEntry) eval(v Valuation) Truth {
 // their own, which at millions of facts was an allocation a fact.
 type factLog struct {
 	ver   uint64
-	gen   uint64   // the generation that may still add to the run
-	rows  []uint32 // the rows changed, oldest first
-	depth int32    // changes in the chain, this run's included
+	gen   uint64    // the generation that may still add to the run
+	rows  []uint32  // the rows changed, oldest first
+	depth int32     // changes in the chain, this run's included
+	first [1]uint32 // rows' first array: a run of one change, the staged add's, is one allocation
 	prev  *factLog
 }
 
@@ -182,7 +183,9 @@ func (f *factSet) logChange(row uint32) {
 		f.version = v
 		return
 	}
-	f.log = &factLog{ver: v, gen: f.gen, rows: []uint32{row}, depth: depth, prev: prev}
+	l := &factLog{ver: v, gen: f.gen, depth: depth, first: [1]uint32{row}, prev: prev}
+	l.rows = l.first[:]
+	f.log = l
 	f.version = v
 }
 
