@@ -30,9 +30,10 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 			facts = append(facts, fact{"w", []string{x, y, "a", "b"}, One()})
 		}
 	}
-	plain, viaAt := NewProgram(), NewProgram()
-	resolved := map[string]FactPred{}
-	for _, f := range facts {
+	plain, viaAt, batched := NewProgram(), NewProgram(), NewProgram()
+	resolved, resolvedB := map[string]FactPred{}, map[string]FactPred{}
+	var batch FactBatch
+	for i, f := range facts {
 		must(t, plain.AddFact(f.pred, f.args, f.sup))
 		fp, ok := resolved[f.pred]
 		if !ok {
@@ -42,14 +43,34 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 			resolved[f.pred] = fp
 		}
 		must(t, viaAt.AddFactAt(fp, f.args, f.sup))
+		if fp, ok = resolvedB[f.pred]; !ok {
+			var err error
+			fp, err = batched.FactPred(f.pred, len(f.args))
+			must(t, err)
+			resolvedB[f.pred] = fp
+		}
+		batch.Add(fp, f.args, f.sup)
+		if i%97 == 0 || i == len(facts)-1 { // batches of all sizes, and past internBatch
+			must(t, batched.AddFacts(&batch))
+		}
 	}
-	for _, p := range []*Program{plain, viaAt} {
+	if batch.Len() != 0 {
+		t.Fatal("AddFacts left facts in the batch")
+	}
+	for _, p := range []*Program{plain, viaAt, batched} {
 		for _, r := range rules {
 			must(t, p.AddRule(parseRule(r.name, r.text, r.sup)))
 		}
 	}
-	if got, want := fullDump(evalOK(t, viaAt)), fullDump(evalOK(t, plain)); got != want {
+	want := fullDump(evalOK(t, plain))
+	if got := fullDump(evalOK(t, viaAt)); got != want {
 		t.Fatalf("AddFactAt's model differs from AddFact's:\n%s\nwant\n%s", got, want)
+	}
+	if got := fullDump(evalOK(t, batched)); got != want {
+		t.Fatalf("AddFacts's model differs from AddFact's:\n%s\nwant\n%s", got, want)
+	}
+	if fmt.Sprint(batched.consts.snapshot().strings()) != fmt.Sprint(plain.consts.snapshot().strings()) {
+		t.Fatal("AddFacts interned the constants in another order")
 	}
 
 	e, err := viaAt.FactPred("e", 2)
@@ -67,6 +88,30 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 		{"args of another arity", func() error { return viaAt.AddFactAt(e, []string{"a"}, One()) }, CodeArityMismatch},
 		{"resolved on another program", func() error { return other.AddFactAt(e, []string{"c", "d"}, One()) }, ""},
 		{"resolved before a clone", func() error { return viaAt.Clone().AddFactAt(e, []string{"c", "d"}, One()) }, ""},
+		{"batch: args of another arity", func() error {
+			var b FactBatch
+			b.Add(e, []string{"a"}, One())
+			return viaAt.AddFacts(&b)
+		}, CodeArityMismatch},
+		{"batch: resolved on another program", func() error {
+			var b FactBatch
+			b.Add(e, []string{"g", "h"}, One())
+			return other.AddFacts(&b)
+		}, ""},
+		{"batch: zero support", func() error {
+			var b FactBatch
+			b.Add(e, []string{"before", "zero"}, One())
+			b.Add(e, []string{"the", "zero"}, NewPoly())
+			b.Add(e, []string{"after", "zero"}, One())
+			err := viaAt.AddFacts(&b)
+			if _, ok := viaAt.consts.lookup("after"); ok {
+				return fmt.Errorf("a constant after the refused fact was interned")
+			}
+			if _, ok := viaAt.consts.lookup("before"); !ok {
+				return fmt.Errorf("the fact before the refused one was not added")
+			}
+			return err
+		}, CodeZeroSupport},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,9 +135,10 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 	}
 }
 
-// TestInternAllAgainstIntern: interning a fact's constants at once gives
-// the ids one at a time would, new and known names mixed, across table
-// growths (whose tags change width) and past the 64 names of one mask.
+// TestInternAllAgainstIntern: interning a fact's constants at once, or
+// many facts' side by side, gives the ids one at a time would, new and
+// known names mixed, across table growths (whose tags change width), past
+// the 64 names of one mask and across batches of internMany.
 func TestInternAllAgainstIntern(t *testing.T) {
 	for _, width := range []int{1, 2, 5, 64, 65, 130} {
 		t.Run(strconv.Itoa(width), func(t *testing.T) {
@@ -104,7 +150,11 @@ func TestInternAllAgainstIntern(t *testing.T) {
 					// Half repeat earlier names, half are new.
 					buf[i] = "c" + strconv.Itoa((round*width+i)/2)
 				}
-				all.internAll(buf, out)
+				if round%2 == 0 {
+					all.internAll(buf, out)
+				} else {
+					all.internMany(buf, out)
+				}
 				for i, s := range buf {
 					if want := one.intern(s); out[i] != want {
 						t.Fatalf("round %d: %q is %d, want %d", round, s, out[i], want)
