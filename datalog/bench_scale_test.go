@@ -77,21 +77,31 @@ func scaleFacts(n int, fn func(pred string, args []string)) {
 }
 
 // BenchmarkScaleWorld builds bench/scale's world of -scale.n objects as a
-// program (every fact under one variable, as a world gives proposed
-// claims) and evaluates it: the two halves of a world compile that the
-// datalog package owns.
-func BenchmarkScaleWorld(b *testing.B) {
+// program, fact by fact with AddFact (every fact under one variable, as a
+// world gives proposed claims), and evaluates it: the two halves of a
+// world compile that the datalog package owns.
+func BenchmarkScaleWorld(b *testing.B) { benchScaleWorld(b, false) }
+
+// BenchmarkScaleWorldBatched is BenchmarkScaleWorld adding the facts as
+// world.lower does: resolved predicates, in batches (AddFacts).
+func BenchmarkScaleWorldBatched(b *testing.B) { benchScaleWorld(b, true) }
+
+func benchScaleWorld(b *testing.B, batched bool) {
 	sup := VarPoly("proposed")
 	var add, eval, addCPU, evalCPU time.Duration
 	var atoms int
 	for b.Loop() {
 		t0, c0 := time.Now(), cpuTime()
 		p := NewProgram()
-		scaleFacts(*scaleN, func(pred string, args []string) {
-			if err := p.AddFact(pred, args, sup); err != nil {
-				b.Fatal(err)
-			}
-		})
+		if batched {
+			addBatched(b, p, sup)
+		} else {
+			scaleFacts(*scaleN, func(pred string, args []string) {
+				if err := p.AddFact(pred, args, sup); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
 		for _, r := range scaleRules {
 			must(b, p.AddRule(parseRule(r.name, r.text, r.sup)))
 		}
@@ -109,6 +119,27 @@ func BenchmarkScaleWorld(b *testing.B) {
 	b.ReportMetric(float64(addCPU.Milliseconds())/float64(b.N), "add-cpu-ms")
 	b.ReportMetric(float64(evalCPU.Milliseconds())/float64(b.N), "eval-cpu-ms")
 	b.ReportMetric(float64(atoms), "atoms")
+}
+
+// addBatched adds the scale world's facts through FactPred and AddFacts.
+func addBatched(b *testing.B, p *Program, sup Poly) {
+	preds := map[string]FactPred{}
+	var batch FactBatch
+	scaleFacts(*scaleN, func(pred string, args []string) {
+		fp, ok := preds[pred]
+		if !ok {
+			var err error
+			if fp, err = p.FactPred(pred, len(args)); err != nil {
+				b.Fatal(err)
+			}
+			preds[pred] = fp
+		}
+		batch.Add(fp, args, sup)
+		if batch.Len() == 1024 {
+			must(b, p.AddFacts(&batch))
+		}
+	})
+	must(b, p.AddFacts(&batch))
 }
 
 // cpuTime is the CPU the process used so far, the collector's included: on
