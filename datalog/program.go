@@ -315,7 +315,11 @@ func (b *FactBatch) Len() int { return len(b.preds) }
 // constants are interned side by side (internMany), which at millions
 // of facts overlaps the cache misses of their lookups (DL-0367).
 func (p *Program) AddFacts(b *FactBatch) error {
-	defer func() { clear(b.sups); b.preds, b.sups, b.args = b.preds[:0], b.sups[:0], b.args[:0] }()
+	defer func() {
+		clear(b.sups)
+		clear(b.args)
+		b.preds, b.sups, b.args = b.preds[:0], b.sups[:0], b.args[:0]
+	}()
 	var err error
 	stop, end := len(b.preds), 0
 	for i, fp := range b.preds {
