@@ -136,7 +136,7 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 }
 
 // TestInternAllAgainstIntern: interning a fact's constants at once, or
-// many facts' side by side, gives the ids one at a time would, new and
+// many facts' a batch at a time, gives the ids one at a time would, new and
 // known names mixed, across table growths (whose tags change width), past
 // the 64 names of one mask and across batches of internMany.
 func TestInternAllAgainstIntern(t *testing.T) {

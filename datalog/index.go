@@ -244,18 +244,6 @@ func (r *relation) lookup(t []uint32) (uint32, bool) {
 	}
 }
 
-// touch reads the slot of the primary hash where a lookup of t starts,
-// returning it: AddFacts touches a run of facts' slots before inserting
-// them, so that their cache misses overlap.
-func (r *relation) touch(t []uint32) uint64 {
-	if r.n == 0 {
-		return 0
-	}
-	tag := uint32(hashVals(t) >> 32)
-	_, pg := r.set.page(tag)
-	return pg[tag&uint32(len(pg)-1)]
-}
-
 // find returns the live row holding tuple t.
 func (r *relation) find(t []uint32) (uint32, bool) {
 	row, ok := r.lookup(t)

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // interner maps strings to dense uint32 ids. The ids are kept in an
@@ -29,9 +28,8 @@ import (
 type interner struct {
 	mu     sync.RWMutex
 	seed   maphash.Seed
-	slots  []uint32     // len a power of two, at most three quarters full
-	idMask uint32       // the bits of a slot that hold id+1; the rest are the tag
-	sink   atomic.Int64 // touch's loads land here, so that they are not left out
+	slots  []uint32 // len a power of two, at most three quarters full
+	idMask uint32   // the bits of a slot that hold id+1; the rest are the tag
 	segs   [][]string
 	n      int
 }
@@ -177,22 +175,22 @@ func (in *interner) internAll(ss []string, out []uint32) {
 	}
 }
 
-// internBatch is how many names internMany looks up side by side.
+// internBatch is how many names internMany looks up under one lock.
 const internBatch = 32
 
 // internMany interns ss into out (as long): internAll for the constants of
-// many facts. The names are looked up internBatch at a time, each step for
-// all of them before the next (hash and slot, then the name the slot
-// holds, then the compare), so that the cache misses of a large table
-// overlap instead of following one another (DL-0367).
+// many facts, the read lock taken once for internBatch names and the write
+// lock once for those of them that were new.
 func (in *interner) internMany(ss []string, out []uint32) {
 	var hs [internBatch]uint64
 	var missing [internBatch]bool
 	for base := 0; base < len(ss); base += internBatch {
 		batch := ss[base:min(base+internBatch, len(ss))]
 		any := false
+		for i, s := range batch {
+			hs[i] = in.hash(s)
+		}
 		in.mu.RLock()
-		in.touch(batch, &hs)
 		for i, s := range batch {
 			id, ok, _ := in.find(s, hs[i])
 			out[base+i], missing[i] = id, !ok
@@ -210,34 +208,6 @@ func (in *interner) internMany(ss []string, out []uint32) {
 		}
 		in.mu.Unlock()
 	}
-}
-
-// touch hashes a batch of names into hs and reads, for each, its first
-// slot and the name that slot holds when the tag matches: loads that do
-// not wait on one another, so the finds after them hit the cache. The
-// caller holds mu.
-func (in *interner) touch(batch []string, hs *[internBatch]uint64) {
-	if len(in.slots) == 0 {
-		for i, s := range batch {
-			hs[i] = in.hash(s)
-		}
-		return
-	}
-	mask := uint64(len(in.slots) - 1)
-	var vs [internBatch]uint32
-	for i, s := range batch {
-		h := in.hash(s)
-		hs[i], vs[i] = h, in.slots[h&mask]
-	}
-	sink := 0
-	for i := range batch {
-		if v := vs[i]; v != 0 && v&^in.idMask == uint32(hs[i]>>32)&^in.idMask {
-			if n := in.name(v&in.idMask - 1); len(n) > 0 {
-				sink += int(n[0])
-			}
-		}
-	}
-	in.sink.Add(int64(sink))
 }
 
 // internLocked interns s, whose hash is h; the caller holds mu for

@@ -115,9 +115,8 @@ type Program struct {
 	last          *Model
 	gen           atomic.Uint64 // the generation the program writes its fact sets under
 	strat         *stratCache
-	canon         canonCache    // the entry of the support last given a new fact
-	tuple         []uint32      // AddFact's scratch: a fact set copies the tuple it is given
-	sink          atomic.Uint64 // AddFacts' touches land here, so that they are not left out
+	canon         canonCache // the entry of the support last given a new fact
+	tuple         []uint32   // AddFact's scratch: a fact set copies the tuple it is given
 }
 
 // canonCache remembers the canonical entry of one support: a caller adding
@@ -312,8 +311,8 @@ func (b *FactBatch) Len() int { return len(b.preds) }
 // AddFacts adds the batch's facts in order, as AddFactAt one by one
 // would, and empties the batch; it stops at the first fact AddFactAt
 // would refuse, returning its error, the facts before it added. Their
-// constants are interned side by side (internMany), which at millions
-// of facts overlaps the cache misses of their lookups (DL-0367).
+// constants are interned a batch at a time (internMany), under a lock
+// taken once per batch, not twice per fact (DL-0367).
 func (p *Program) AddFacts(b *FactBatch) error {
 	defer func() {
 		clear(b.sups)
@@ -338,19 +337,9 @@ func (p *Program) AddFacts(b *FactBatch) error {
 	}
 	ids := p.tuple[:end]
 	p.consts.internMany(b.args[:end], ids)
-	for lo := 0; lo < stop; lo += internBatch {
-		hi := min(lo+internBatch, stop)
-		// Touch a run's slots, then insert it: their misses overlap.
-		sink, off := uint64(0), 0
-		for _, fp := range b.preds[lo:hi] {
-			sink += p.writableFacts(fp.id).tab.touch(ids[off : off+fp.arity])
-			off += fp.arity
-		}
-		p.sink.Add(sink)
-		for i, fp := range b.preds[lo:hi] {
-			p.writableFacts(fp.id).put(p, ids[:fp.arity:fp.arity], b.sups[lo+i])
-			ids = ids[fp.arity:]
-		}
+	for i, fp := range b.preds[:stop] {
+		p.writableFacts(fp.id).put(p, ids[:fp.arity:fp.arity], b.sups[i])
+		ids = ids[fp.arity:]
 	}
 	return err
 }

@@ -66,7 +66,7 @@ func (w *World) lower() (*datalog.Program, error) {
 // its first (DL-0368): a world adds millions of facts over a few
 // predicates, and each used to pay lookups of the name in the program and
 // a write to the arity table. The facts of resolved predicates wait in a
-// batch, whose constants the program interns side by side (DL-0367); the
+// batch, whose constants the program interns a batch at a time (DL-0367); the
 // order of the facts is kept. An atom that conflicts with its predicate's
 // arity is left out, with a finding: one bad claim must not brick the
 // world.
