@@ -45,10 +45,10 @@ func (m *Model) buildDeps() {
 			}
 		}
 	}
-	for id, li := range m.info {
-		if li.kind == litNeg && m.rels[li.pred] != nil {
+	for id := range uint32(m.info.len()) {
+		if li := m.info.at(id); li.kind == litNeg && m.rels[li.pred] != nil {
 			if row, ok := m.rels[li.pred].find(li.args); ok {
-				d.negLit[aref{li.pred, row}] = uint32(id)
+				d.negLit[aref{li.pred, row}] = id
 			}
 		}
 	}
@@ -138,7 +138,7 @@ func (m *Model) varIDs(vars []string) []uint32 {
 		m.lits.mu.RLock()
 		id, ok := m.lits.vars[v]
 		m.lits.mu.RUnlock()
-		if ok && int(id) < len(m.info) {
+		if ok && int(id) < m.info.len() {
 			ids = append(ids, id)
 		}
 	}
@@ -194,9 +194,9 @@ func (g *Grader) Update(v Valuation, changed ...string) *Grader {
 		n.grades[i] = g.grades[i].clone()
 	}
 	ids := m.varIDs(changed)
-	for id, li := range m.info {
-		if li.kind == litForeign {
-			ids = append(ids, uint32(id)) // foreign atoms are graded under v too
+	for id := range uint32(m.info.len()) {
+		if m.info.at(id).kind == litForeign {
+			ids = append(ids, id) // foreign atoms are graded under v too
 		}
 	}
 	for _, id := range ids {

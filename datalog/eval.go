@@ -65,6 +65,7 @@ type evaluator struct {
 	pidx   [][]int32          // by cur index, by row: index into pend (or the delta) or -1
 	dmap   []map[uint32]int32 // by cur index: row → index into the delta (continuation)
 	negIDs map[uint64]uint32
+	mslab  []mono // noteDelta's slab of first monomials
 
 	// product scratch
 	accA, accB   []mono
@@ -289,7 +290,7 @@ func (e *evaluator) negLitID(pred, row uint32) uint32 {
 		return id
 	}
 	m := e.m
-	id := m.lits.negLit(pred, m.rels[pred].row(row), m.predNames.at(pred), m.consts.snapshot())
+	id := m.lits.negLit(pred, m.rels[pred].row(row))
 	e.negIDs[key] = id
 	return id
 }

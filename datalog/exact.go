@@ -130,6 +130,9 @@ func (x *xstate) mergeBucket(e *evaluator, sz int) {
 	list := x.buckets[sz]
 	x.buckets[sz] = xlist{}
 	x.npend -= list.n
+	if !x.cont {
+		e.presizeDelta(&list)
+	}
 	for bi, blk := range list.blocks {
 		for i := range blk {
 			x.merge(e, sz, &blk[i])
@@ -145,6 +148,28 @@ func (x *xstate) mergeBucket(e *evaluator, sz int) {
 	}
 }
 
+// presizeDelta makes room in each delta for the rows the queued monomials
+// may touch, counted by relation (an upper bound: a row may gain several),
+// so that a large size does not grow the delta a doubling at a time.
+func (e *evaluator) presizeDelta(list *xlist) {
+	if list.n < 1024 {
+		return
+	}
+	counts := make([]int, len(e.delta))
+	for _, blk := range list.blocks {
+		for i := range blk {
+			counts[blk[i].ci]++
+		}
+	}
+	for ci, c := range counts {
+		d := &e.delta[ci]
+		if c > cap(d.rows) {
+			d.rows = make([]uint32, 0, c)
+			d.mons = make([][]mono, 0, c)
+		}
+	}
+}
+
 // merge merges one queued monomial into its row.
 func (x *xstate) merge(e *evaluator, sz int, xp *xpend) {
 	rel := e.cur[xp.ci]
@@ -153,13 +178,21 @@ func (x *xstate) merge(e *evaluator, sz int, xp *xpend) {
 	if absorbedBy(old, xp.m) {
 		return
 	}
-	np := make(ipoly, 0, len(old)+1)
-	for _, o := range old {
-		if !x.cont || !xp.m.subset(o) {
-			np = append(np, o)
+	var np ipoly
+	switch {
+	case len(old) == 0 && len(xp.m.lits) == 0:
+		np = ipolyOne
+	case len(old) == 0 && len(xp.m.lits) == 1:
+		np = unitPoly(xp.m.lits[0]) // shared: most rows of a large stratum hold one literal
+	default:
+		np = make(ipoly, 0, len(old)+1)
+		for _, o := range old {
+			if !x.cont || !xp.m.subset(o) {
+				np = append(np, o)
+			}
 		}
+		np = append(np, xp.m)
 	}
-	np = append(np, xp.m)
 	x.held += len(np) - len(old)
 	rel.setPoly(row, np)
 	if x.cont {
@@ -218,8 +251,17 @@ func (e *evaluator) noteDelta(ci int, row uint32, u mono) {
 		}
 	}
 	if !ok {
+		// A row's first monomial goes in a slab: most rows gain one. Slabs
+		// double from small, so that a staged add, which notes a few, stays
+		// small.
+		if len(e.mslab) == cap(e.mslab) {
+			e.mslab = make([]mono, 0, min(max(2, 2*cap(e.mslab)), 1024))
+		}
+		n := len(e.mslab)
+		e.mslab = append(e.mslab, u)
 		d.rows = append(d.rows, row)
-		d.mons = append(d.mons, nil)
+		d.mons = append(d.mons, e.mslab[n:n+1:n+1])
+		return
 	}
 	d.mons[k] = append(d.mons[k], u)
 }
@@ -238,7 +280,8 @@ func (e *evaluator) clearDelta() {
 				e.pidx[ci][row] = -1
 			}
 		}
-		d.rows, d.mons = d.rows[:0], nil
+		clear(d.mons) // kept for the next size, not its monomials
+		d.rows, d.mons = d.rows[:0], d.mons[:0]
 	}
 }
 

@@ -57,12 +57,18 @@ func (f *factEntry) eval(v Valuation) Truth {
 	return t
 }
 
-// factLog is one change of a fact set: the row it touched and the version
-// it produced, newest first.
+// factLog is a run of changes of a fact set: the rows they touched and the
+// version the last produced, newest run first. The changes one generation
+// makes in a row form one run: no model reads a fact set while its
+// generation writes it (Eval and Clone move the program on first), so the
+// versions within a run are never diffed against and need no entry of
+// their own, which at millions of facts was an allocation a fact.
 type factLog struct {
 	ver   uint64
-	row   uint32
-	depth int32
+	gen   uint64    // the generation that may still add to the run
+	rows  []uint32  // the rows changed, oldest first
+	depth int32     // changes in the chain, this run's included
+	first [1]uint32 // rows' first array: a run of one change, the staged add's, is one allocation
 	prev  *factLog
 }
 
@@ -168,10 +174,18 @@ func (f *factSet) logChange(row uint32) {
 	if prev != nil {
 		depth = prev.depth + 1
 	}
-	if depth > maxFactLog {
+	switch {
+	case depth > maxFactLog:
 		f.base, prev, depth = f.version, nil, 1
+	case prev != nil && prev.gen == f.gen:
+		prev.rows = append(prev.rows, row)
+		prev.ver, prev.depth = v, depth
+		f.version = v
+		return
 	}
-	f.log = &factLog{ver: v, row: row, depth: depth, prev: prev}
+	l := &factLog{ver: v, gen: f.gen, depth: depth, first: [1]uint32{row}, prev: prev}
+	l.rows = l.first[:]
+	f.log = l
 	f.version = v
 }
 
@@ -181,7 +195,7 @@ func (f *factSet) put(p *Program, tuple []uint32, support Poly) {
 	var e *factEntry
 	var h uint32
 	if added {
-		e, h = p.lits.canonical(p, support)
+		e, h = p.canonical(support)
 	} else {
 		old := f.entry(row)
 		f.count(old, -1)
@@ -282,7 +296,7 @@ func factDiff(old, cur *factSet) ([]uint32, bool) {
 		if l.ver == ov {
 			return dedupRows(rows), true
 		}
-		rows = append(rows, l.row)
+		rows = append(rows, l.rows...)
 	}
 	if cur.base == ov {
 		return dedupRows(rows), true

@@ -125,7 +125,7 @@ func (g *Grader) litTruth(id uint32) Truth {
 		return Truth(c - 1)
 	}
 	var t Truth
-	li := g.m.info[id]
+	li := g.m.info.at(id)
 	switch li.kind {
 	case litVar:
 		t = g.v.Truth(li.name)

@@ -15,19 +15,23 @@ import (
 )
 
 // interner maps strings to dense uint32 ids. The ids are kept in an
-// open-addressed table of uint32 (id+1, 0 empty) over the names, rather
-// than a map from string to id: a map holds every string twice over (its
-// key and names) and costs about 70 B per constant at scale, the table
+// open-addressed table of uint32 (id+1 below, 0 empty) over the names,
+// rather than a map from string to id: a map holds every string twice over
+// (its key and names) and costs about 70 B per constant at scale, the table
 // 16 B for the name and 5 to 11 B of slots, with no pointer in the slots
-// for the collector to follow (DL-0314). The names lie in segments that
-// never move (nameSeg), so that growing copies none and leaves no slice
-// of them half empty.
+// for the collector to follow (DL-0314). The bits of a slot that id+1 does
+// not need (the table has more slots than names) hold a tag of the name's
+// hash, which spares a probe the names of most other slots it passes, each
+// a cache miss or two in a large table (DL-0367). The names lie in
+// segments that never move (nameSeg), so that growing copies none and
+// leaves no slice of them half empty.
 type interner struct {
-	mu    sync.RWMutex
-	seed  maphash.Seed
-	slots []uint32 // len a power of two, at most three quarters full
-	segs  [][]string
-	n     int
+	mu     sync.RWMutex
+	seed   maphash.Seed
+	slots  []uint32 // len a power of two, at most three quarters full
+	idMask uint32   // the bits of a slot that hold id+1; the rest are the tag
+	segs   [][]string
+	n      int
 }
 
 // Name segments: nameGeoSegs of doubling size from nameFirst, then
@@ -88,29 +92,39 @@ func (in *interner) name(id uint32) string {
 
 func newInterner() *interner { return &interner{seed: maphash.MakeSeed()} }
 
-// find returns the id of s; the caller holds mu.
-func (in *interner) find(s string) (uint32, bool) {
+// find returns the id of s, whose hash is h, or else the empty slot where
+// it would go; the caller holds mu.
+func (in *interner) find(s string, h uint64) (id uint32, ok bool, free int) {
 	if len(in.slots) == 0 {
-		return 0, false
+		return 0, false, -1
 	}
 	mask := uint64(len(in.slots) - 1)
-	for i := maphash.String(in.seed, s) & mask; ; i = (i + 1) & mask {
+	tag := uint32(h>>32) &^ in.idMask
+	for i := h & mask; ; i = (i + 1) & mask {
 		v := in.slots[i]
 		if v == 0 {
-			return 0, false
+			return 0, false, int(i)
 		}
-		if in.name(v-1) == s {
-			return v - 1, true
+		if v&^in.idMask == tag && in.name(v&in.idMask-1) == s {
+			return v&in.idMask - 1, true, 0
 		}
 	}
 }
 
-// place files id in the table; the caller holds mu for writing.
-func (in *interner) place(id uint32) {
+func (in *interner) hash(s string) uint64 { return maphash.String(in.seed, s) }
+
+// slot is the slot value of id, whose name hashes to h.
+func (in *interner) slot(id uint32, h uint64) uint32 {
+	return uint32(h>>32)&^in.idMask | (id + 1)
+}
+
+// place files id, whose name hashes to h, in the table; the caller holds
+// mu for writing.
+func (in *interner) place(id uint32, h uint64) {
 	mask := uint64(len(in.slots) - 1)
-	for i := maphash.String(in.seed, in.name(id)) & mask; ; i = (i + 1) & mask {
+	for i := h & mask; ; i = (i + 1) & mask {
 		if in.slots[i] == 0 {
-			in.slots[i] = id + 1
+			in.slots[i] = in.slot(id, h)
 			return
 		}
 	}
@@ -118,15 +132,89 @@ func (in *interner) place(id uint32) {
 
 // intern returns the id of s, assigning the next one if s is new.
 func (in *interner) intern(s string) uint32 {
+	h := in.hash(s)
 	in.mu.RLock()
-	id, ok := in.find(s)
+	id, ok, _ := in.find(s, h)
 	in.mu.RUnlock()
 	if ok {
 		return id
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if id, ok := in.find(s); ok {
+	return in.internLocked(s, h)
+}
+
+// internAll interns ss into out (as long), taking the lock once for the
+// names already known, the common case, and once more for the rest.
+func (in *interner) internAll(ss []string, out []uint32) {
+	if len(ss) > 64 {
+		for i, s := range ss {
+			out[i] = in.intern(s)
+		}
+		return
+	}
+	var missing uint64
+	in.mu.RLock()
+	for i, s := range ss {
+		id, ok, _ := in.find(s, in.hash(s))
+		out[i] = id
+		if !ok {
+			missing |= 1 << i
+		}
+	}
+	in.mu.RUnlock()
+	if missing == 0 {
+		return
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for i, s := range ss {
+		if missing&(1<<i) != 0 {
+			out[i] = in.internLocked(s, in.hash(s))
+		}
+	}
+}
+
+// internBatch is how many names internMany looks up under one lock.
+const internBatch = 32
+
+// internMany interns ss into out (as long): internAll for the constants of
+// many facts, the read lock taken once for internBatch names and the write
+// lock once for those of them that were new.
+func (in *interner) internMany(ss []string, out []uint32) {
+	var hs [internBatch]uint64
+	var missing [internBatch]bool
+	for base := 0; base < len(ss); base += internBatch {
+		batch := ss[base:min(base+internBatch, len(ss))]
+		any := false
+		for i, s := range batch {
+			hs[i] = in.hash(s)
+		}
+		in.mu.RLock()
+		for i, s := range batch {
+			id, ok, _ := in.find(s, hs[i])
+			out[base+i], missing[i] = id, !ok
+			any = any || !ok
+		}
+		in.mu.RUnlock()
+		if !any {
+			continue
+		}
+		in.mu.Lock()
+		for i, s := range batch {
+			if missing[i] {
+				out[base+i] = in.internLocked(s, hs[i])
+			}
+		}
+		in.mu.Unlock()
+	}
+}
+
+// internLocked interns s, whose hash is h; the caller holds mu for
+// writing.
+func (in *interner) internLocked(s string, h uint64) uint32 {
+	id, ok, free := in.find(s, h)
+	if ok {
 		return id
 	}
 	id = uint32(in.n)
@@ -144,19 +232,22 @@ func (in *interner) intern(s string) uint32 {
 	if 4*in.n > 3*len(in.slots) {
 		// A new table, filled anew: readers hold mu, so none sees it half built.
 		in.slots = make([]uint32, max(16, 2*len(in.slots)))
+		// id+1 stays below the slots while the table is three quarters full.
+		in.idMask = uint32(1<<bits.Len(uint(len(in.slots))) - 1)
 		for i := range in.n {
-			in.place(uint32(i))
+			in.place(uint32(i), in.hash(in.name(uint32(i))))
 		}
 		return id
 	}
-	in.place(id)
+	in.slots[free] = in.slot(id, h)
 	return id
 }
 
 // lookup returns the id of s if it was interned.
 func (in *interner) lookup(s string) (uint32, bool) {
+	h := in.hash(s)
 	in.mu.RLock()
-	id, ok := in.find(s)
+	id, ok, _ := in.find(s, h)
 	in.mu.RUnlock()
 	return id, ok
 }
@@ -178,7 +269,7 @@ const (
 // litInfo describes one interned literal. Entries never change.
 type litInfo struct {
 	kind    uint8
-	name    string   // the rendering: the variable, or "not p(a, b)"
+	name    string   // the rendering: the variable, or the foreign "not p(a, b)"; litNeg renders on demand
 	pred    uint32   // litNeg
 	args    []uint32 // litNeg
 	foreign atomRef  // litForeign
@@ -190,29 +281,52 @@ type foreignKey struct {
 	row  uint32
 }
 
+// negKey is the key of a negated atom of at most negKeyArgs arguments:
+// a struct, so that looking one up makes no string (DL-0369).
+type negKey struct {
+	pred uint32
+	n    uint32
+	a    [negKeyArgs]uint32
+}
+
+const negKeyArgs = 3
+
 // litTable interns literals to ids shared by every model of a program.
+// The literals lie in segments that never move (as an interner's names),
+// so that growing copies none. A negated atom's rendering is made when it
+// is asked for, from the program's interners, not when it is interned:
+// a large world interns millions and renders few (DL-0369).
 type litTable struct {
 	mu      sync.RWMutex
 	vars    map[string]uint32
-	negs    map[string]uint32
+	negs    map[negKey]uint32
+	wide    map[string]uint32 // negated atoms of more arguments
 	foreign map[foreignKey]uint32
-	info    []litInfo
+	segs    [][]litInfo
+	n       int
 	units   chunkTable[unitEntries] // the entry of a unit support, by its variable literal (unit.go)
+
+	consts, preds *interner // the program's, for renderings
 }
 
-func newLitTable() *litTable {
-	return &litTable{vars: map[string]uint32{}, negs: map[string]uint32{}, foreign: map[foreignKey]uint32{}}
+func newLitTable(consts, preds *interner) *litTable {
+	return &litTable{vars: map[string]uint32{}, negs: map[negKey]uint32{}, wide: map[string]uint32{},
+		foreign: map[foreignKey]uint32{}, consts: consts, preds: preds}
 }
 
-func (t *litTable) add(key string, m map[string]uint32, li litInfo) uint32 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if id, ok := m[key]; ok {
-		return id
+// push appends li, returning its id; the caller holds mu for writing.
+func (t *litTable) push(li litInfo) uint32 {
+	id := uint32(t.n)
+	k, o := nameSeg(id)
+	if k == len(t.segs) {
+		size := 1 << nameSegBits
+		if k < nameGeoSegs {
+			size = nameFirst << k
+		}
+		t.segs = append(t.segs, make([]litInfo, size))
 	}
-	id := uint32(len(t.info))
-	m[key] = id
-	t.info = append(t.info, li)
+	t.segs[k][o] = li
+	t.n++
 	return id
 }
 
@@ -224,24 +338,49 @@ func (t *litTable) varLit(name string) uint32 {
 	if ok {
 		return id
 	}
-	return t.add(name, t.vars, litInfo{kind: litVar, name: name})
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.vars[name]; ok {
+		return id
+	}
+	id = t.push(litInfo{kind: litVar, name: name})
+	t.vars[name] = id
+	return id
 }
 
-// negLit interns "not pred(args)"; consts renders the arguments.
-func (t *litTable) negLit(pred uint32, args []uint32, predName string, consts nameList) uint32 {
-	key := packKey(pred, args)
+// negLit interns "not pred(args)".
+func (t *litTable) negLit(pred uint32, args []uint32) uint32 {
+	if len(args) > negKeyArgs {
+		return t.wideNegLit(pred, args)
+	}
+	k := negKey{pred: pred, n: uint32(len(args))}
+	copy(k.a[:], args)
 	t.mu.RLock()
-	id, ok := t.negs[key]
+	id, ok := t.negs[k]
 	t.mu.RUnlock()
 	if ok {
 		return id
 	}
-	names := make([]string, len(args))
-	for i, a := range args {
-		names[i] = consts.at(a)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.negs[k]; ok {
+		return id
 	}
-	li := litInfo{kind: litNeg, name: "not " + renderAtom(predName, names), pred: pred, args: append([]uint32(nil), args...)}
-	return t.add(key, t.negs, li)
+	id = t.push(litInfo{kind: litNeg, pred: pred, args: append([]uint32(nil), args...)})
+	t.negs[k] = id
+	return id
+}
+
+func (t *litTable) wideNegLit(pred uint32, args []uint32) uint32 {
+	key := packKey(pred, args)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.wide[key]; ok {
+		return id
+	}
+	id := t.push(litInfo{kind: litNeg, pred: pred, args: append([]uint32(nil), args...)})
+	t.wide[key] = id
+	return id
 }
 
 // foreignLit interns the negation of an atom of another model.
@@ -252,16 +391,45 @@ func (t *litTable) foreignLit(l plit) uint32 {
 	if id, ok := t.foreign[k]; ok {
 		return id
 	}
-	id := uint32(len(t.info))
+	id := t.push(litInfo{kind: litForeign, name: l.name, foreign: *l.neg})
 	t.foreign[k] = id
-	t.info = append(t.info, litInfo{kind: litForeign, name: l.name, foreign: *l.neg})
 	return id
 }
 
-func (t *litTable) snapshot() []litInfo {
+func (t *litTable) snapshot() litList {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return t.info[:len(t.info):len(t.info)]
+	return litList{segs: t.segs[:len(t.segs):len(t.segs)], n: t.n, t: t}
+}
+
+// litList is the literals of a table below n, as a snapshot held them;
+// its segments are never written below n.
+type litList struct {
+	segs [][]litInfo
+	n    int
+	t    *litTable
+}
+
+func (l litList) len() int { return l.n }
+
+// at returns literal id; the caller must not write it.
+func (l litList) at(id uint32) *litInfo {
+	k, o := nameSeg(id)
+	return &l.segs[k][o]
+}
+
+// name returns the rendering of literal id.
+func (l litList) name(id uint32) string {
+	li := l.at(id)
+	if li.kind != litNeg {
+		return li.name
+	}
+	names := make([]string, len(li.args))
+	consts := l.t.consts.snapshot()
+	for i, a := range li.args {
+		names[i] = consts.at(a)
+	}
+	return "not " + renderAtom(l.t.preds.snapshot().at(li.pred), names)
 }
 
 // packKey packs a predicate id and a tuple into a map key.

@@ -124,10 +124,10 @@ func (a *arena) copyLits(src []uint32) []uint32 {
 
 // canonKey renders a monomial's literals sorted by name, for the canonical
 // order that decides which monomials a cut keeps.
-func canonKey(m mono, info []litInfo) []string {
+func canonKey(m mono, info litList) []string {
 	s := make([]string, len(m.lits))
 	for i, l := range m.lits {
-		s[i] = info[l].name
+		s[i] = info.name(l)
 	}
 	slices.Sort(s)
 	return s
@@ -142,7 +142,7 @@ type tmono struct {
 // cutPoly keeps the n smallest monomials of an absorbed list: fewest
 // literals first, ties broken by the canonical (rendered) order. It reports
 // whether anything was dropped. ms is reordered.
-func cutPoly(ms []tmono, n int, info []litInfo) ([]tmono, bool) {
+func cutPoly(ms []tmono, n int, info litList) ([]tmono, bool) {
 	if len(ms) <= n {
 		return ms, false
 	}

@@ -27,7 +27,7 @@ type Model struct {
 	strata    []*stratResult
 	stratOf   []int
 	curIdx    []int // scratch during evaluation
-	info      []litInfo
+	info      litList
 	arena     arena
 
 	mentionsOnce sync.Once
@@ -136,11 +136,11 @@ func (m *Model) publicPoly(pred, row uint32) Poly {
 
 // plitOf renders literal id as a public literal.
 func (m *Model) plitOf(id uint32) plit {
-	li := m.info[id]
+	li := m.info.at(id)
 	switch li.kind {
 	case litNeg:
 		row, _ := m.rels[li.pred].find(li.args)
-		return plit{name: li.name, neg: &atomRef{m: m, pred: li.pred, row: row}}
+		return plit{name: m.info.name(id), neg: &atomRef{m: m, pred: li.pred, row: row}}
 	case litForeign:
 		f := li.foreign
 		return plit{name: li.name, neg: &f}

@@ -115,11 +115,36 @@ type Program struct {
 	last          *Model
 	gen           atomic.Uint64 // the generation the program writes its fact sets under
 	strat         *stratCache
+	canon         canonCache // the entry of the support last given a new fact
+	tuple         []uint32   // AddFact's scratch: a fact set copies the tuple it is given
+}
+
+// canonCache remembers the canonical entry of one support: a caller adding
+// many facts passes one support value again and again (a world, the
+// support of every proposed claim), and its entry, once made, never
+// changes.
+type canonCache struct {
+	d *polyData
+	e *factEntry
+	h uint32
+}
+
+// canonical is lits.canonical through the cache.
+func (p *Program) canonical(support Poly) (*factEntry, uint32) {
+	if c := p.canon; c.d != nil && c.d == support.d {
+		return c.e, c.h
+	}
+	e, h := p.lits.canonical(p, support)
+	if support.d != nil && h != polyZero {
+		p.canon = canonCache{d: support.d, e: e, h: h}
+	}
+	return e, h
 }
 
 // NewProgram returns an empty program with the default bounds.
 func NewProgram() *Program {
-	p := &Program{consts: newInterner(), preds: newInterner(), lits: newLitTable(), bounds: DefaultBounds()}
+	consts, preds := newInterner(), newInterner()
+	p := &Program{consts: consts, preds: preds, lits: newLitTable(consts, preds), bounds: DefaultBounds()}
 	p.gen.Store(versionClock.Add(1))
 	return p
 }
@@ -145,7 +170,11 @@ func (p *Program) Clone() *Program {
 
 // predID interns a predicate name and grows the per-predicate tables.
 func (p *Program) predID(name string) uint32 {
-	id := p.preds.intern(name)
+	return p.growPreds(p.preds.intern(name))
+}
+
+// growPreds grows the per-predicate tables to hold pred id.
+func (p *Program) growPreds(id uint32) uint32 {
 	for int(id) >= len(p.arity) {
 		p.arity = append(p.arity, -1)
 		p.facts = append(p.facts, nil)
@@ -180,23 +209,153 @@ func arityError(rule, pred string, got, want int) *Error {
 // an unconditional fact).
 func (p *Program) AddFact(pred string, args []string, support Poly) error {
 	if pred == "" {
-		return &Error{Code: CodeInvalidTerm, Message: "a fact has an empty predicate name; name the predicate"}
+		return emptyPred()
 	}
+	if err := zeroSupport(pred, args, support); err != nil {
+		return err
+	}
+	fp, err := p.FactPred(pred, len(args))
+	if err != nil {
+		return err
+	}
+	p.addFactAt(fp, args, support)
+	return nil
+}
+
+func emptyPred() *Error {
+	return &Error{Code: CodeInvalidTerm, Message: "a fact has an empty predicate name; name the predicate"}
+}
+
+// FactPred is a predicate with an arity, resolved once by FactPred for
+// any number of AddFactAt calls: a caller adding many facts of a few
+// predicates spares each fact the lookups of its predicate's name.
+type FactPred struct {
+	name  string
+	id    uint32
+	arity int
+	preds *interner // the interner id is of: the program's, shared by its clones
+}
+
+// Name returns the predicate's name.
+func (fp FactPred) Name() string { return fp.name }
+
+// Arity returns the number of arguments of the predicate's facts.
+func (fp FactPred) Arity() int { return fp.arity }
+
+// FactPred resolves pred for facts of arity arguments, fixing its arity
+// as AddFact does. It fails as AddFact would for an empty name or an
+// arity other than the one pred is used with.
+func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
+	if pred == "" {
+		return FactPred{}, emptyPred()
+	}
+	id, ok := p.preds.lookup(pred)
+	if ok && int(id) < len(p.arity) && p.arity[id] >= 0 && p.arity[id] != arity {
+		return FactPred{}, arityError("", pred, arity, p.arity[id])
+	}
+	if !ok {
+		id = p.preds.intern(pred)
+	}
+	p.growPreds(id)
+	p.arity[id] = arity
+	return FactPred{name: pred, id: id, arity: arity, preds: p.preds}, nil
+}
+
+// AddFactAt is AddFact of a predicate FactPred resolved; resolved on a
+// program this one is not a clone of (or the clone of), or with another
+// number of arguments than args, it is AddFact of fp's name.
+func (p *Program) AddFactAt(fp FactPred, args []string, support Poly) error {
+	if err := zeroSupport(fp.name, args, support); err != nil {
+		return err
+	}
+	if !p.resolved(fp) || fp.arity != len(args) {
+		// Resolved for another program, or used with other arguments: resolve again.
+		var err error
+		if fp, err = p.FactPred(fp.name, len(args)); err != nil {
+			return err
+		}
+	}
+	p.addFactAt(fp, args, support)
+	return nil
+}
+
+func (p *Program) addFactAt(fp FactPred, args []string, support Poly) {
+	if cap(p.tuple) < len(args) {
+		p.tuple = make([]uint32, len(args))
+	}
+	tuple := p.tuple[:len(args)]
+	p.consts.internAll(args, tuple)
+	p.writableFacts(fp.id).put(p, tuple, support)
+}
+
+// FactBatch holds facts for AddFacts, in order.
+type FactBatch struct {
+	preds []FactPred
+	sups  []Poly
+	args  []string // every fact's, end to end
+}
+
+// Add appends the fact fp(args) with the given support.
+func (b *FactBatch) Add(fp FactPred, args []string, support Poly) {
+	if fp.arity != len(args) {
+		fp = FactPred{name: fp.name, arity: len(args)} // resolved again, as AddFactAt does
+	}
+	b.preds = append(b.preds, fp)
+	b.sups = append(b.sups, support)
+	b.args = append(b.args, args...)
+}
+
+// Len returns the number of facts in the batch.
+func (b *FactBatch) Len() int { return len(b.preds) }
+
+// AddFacts adds the batch's facts in order, as AddFactAt one by one
+// would, and empties the batch; it stops at the first fact AddFactAt
+// would refuse, returning its error, the facts before it added. Their
+// constants are interned a batch at a time (internMany), under a lock
+// taken once per batch, not twice per fact (DL-0367).
+func (p *Program) AddFacts(b *FactBatch) error {
+	defer func() {
+		clear(b.sups)
+		clear(b.args)
+		b.preds, b.sups, b.args = b.preds[:0], b.sups[:0], b.args[:0]
+	}()
+	var err error
+	stop, end := len(b.preds), 0
+	for i, fp := range b.preds {
+		n := end + fp.arity
+		if err = zeroSupport(fp.name, b.args[end:n], b.sups[i]); err == nil && !p.resolved(fp) {
+			b.preds[i], err = p.FactPred(fp.name, fp.arity)
+		}
+		if err != nil {
+			stop = i
+			break
+		}
+		end = n
+	}
+	if cap(p.tuple) < end {
+		p.tuple = make([]uint32, end)
+	}
+	ids := p.tuple[:end]
+	p.consts.internMany(b.args[:end], ids)
+	for i, fp := range b.preds[:stop] {
+		p.writableFacts(fp.id).put(p, ids[:fp.arity:fp.arity], b.sups[i])
+		ids = ids[fp.arity:]
+	}
+	return err
+}
+
+// resolved reports whether fp may be used on p as it is.
+func (p *Program) resolved(fp FactPred) bool {
+	return fp.preds == p.preds && int(fp.id) < len(p.arity) && p.arity[fp.id] == fp.arity
+}
+
+// zeroSupport refuses the zero support.
+func zeroSupport(pred string, args []string, support Poly) error {
 	if support.IsZero() && !support.Truncated() {
 		return &Error{Code: CodeZeroSupport, Pred: pred, Message: fmt.Sprintf(
 			"fact %s has the zero support, so it would not hold; pass datalog.One() for an unconditional fact",
 			renderAtom(pred, args))}
 	}
-	if id, ok := p.preds.lookup(pred); ok && int(id) < len(p.arity) && p.arity[id] >= 0 && p.arity[id] != len(args) {
-		return arityError("", pred, len(args), p.arity[id])
-	}
-	id := p.predID(pred)
-	p.arity[id] = len(args)
-	tuple := make([]uint32, len(args))
-	for i, a := range args {
-		tuple[i] = p.consts.intern(a)
-	}
-	p.writableFacts(id).put(p, tuple, support)
 	return nil
 }
 

@@ -188,7 +188,7 @@ func (e *evaluator) factRel(i int, f *factSet) (*relation, bool) {
 // loadFacts inserts a predicate's facts (unless rel holds them: shared);
 // with provenance each row gets the fact's support, cut to the bounds (a
 // cut row is tainted).
-func (e *evaluator) loadFacts(f *factSet, rel *relation, shared bool, info []litInfo) {
+func (e *evaluator) loadFacts(f *factSet, rel *relation, shared bool, info litList) {
 	f.each(func(row uint32, args []uint32, fe *factEntry) {
 		if !shared {
 			row, _ = rel.insert(args)
@@ -276,7 +276,7 @@ func (e *evaluator) endRound() {
 // new monomials that stay form the row's delta. Once the stratum is out of
 // budget (relational), a touched row is only tainted, unless it became
 // unconditional. A row whose support is One is exact, so never tainted.
-func (e *evaluator) merge(pe *pendEntry, info []litInfo) {
+func (e *evaluator) merge(pe *pendEntry, info litList) {
 	rel := e.cur[pe.cur]
 	row := pe.row
 	old := rel.poly(row)
@@ -314,7 +314,7 @@ func (e *evaluator) merge(pe *pendEntry, info []litInfo) {
 
 // mergeMonos sets the row's polynomial to its old monomials plus the
 // pending ones, absorbed and cut, and returns the pending ones kept.
-func (e *evaluator) mergeMonos(rel *relation, row uint32, pms []mono, info []litInfo, taint *bool) []mono {
+func (e *evaluator) mergeMonos(rel *relation, row uint32, pms []mono, info litList, taint *bool) []mono {
 	old := rel.poly(row)
 	tb := e.tbuf[:0]
 	for _, o := range old {

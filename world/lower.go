@@ -31,20 +31,14 @@ func (w *World) lower() (*datalog.Program, error) {
 	p := datalog.NewProgram()
 	p.SetBounds(datalog.Bounds{MaxStratumMonomials: stratumBudget(w.ix.entries.n)})
 	w.groups[groupArityClaims] = nil // lowering again (a rule left out) finds them again
-	add := func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
-		if err := p.AddFact(pred, args, s); err != nil {
-			if !w.arityConflict(err, pred, len(args), id) {
-				return err
-			}
-			return nil // left out, with a finding: one bad claim must not brick the world
-		}
-		w.arity.note(pred, len(args))
-		return nil
-	}
+	add, flush := w.factAdder(p)
 	for e := range w.ix.entries.all() {
 		if err := w.lowerOne(e, add); err != nil {
 			return nil, err
 		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
 	}
 	for _, q := range sortedQuestions(w.ix) {
 		for _, opt := range q.Options {
@@ -66,6 +60,52 @@ func (w *World) lower() (*datalog.Program, error) {
 	w.lowerPredicateIdentity(p)
 	return p, nil
 }
+
+// factAdder returns lower's sink for authored atoms, and the flush that
+// adds what it holds. Each predicate is resolved once for the facts after
+// its first (DL-0368): a world adds millions of facts over a few
+// predicates, and each used to pay lookups of the name in the program and
+// a write to the arity table. The facts of resolved predicates wait in a
+// batch, whose constants the program interns a batch at a time (DL-0367); the
+// order of the facts is kept. An atom that conflicts with its predicate's
+// arity is left out, with a finding: one bad claim must not brick the
+// world.
+func (w *World) factAdder(p *datalog.Program) (add func(objects.ID, datalog.Poly, string, ...string) error, flush func() error) {
+	known := map[string]datalog.FactPred{} // resolved, with the arity noted
+	var batch datalog.FactBatch
+	flush = func() error { return p.AddFacts(&batch) }
+	add = func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
+		if fp, ok := known[pred]; ok && fp.Arity() == len(args) {
+			batch.Add(fp, args, s)
+			if batch.Len() == factBatch {
+				return flush()
+			}
+			return nil
+		}
+		if err := flush(); err != nil { // the facts before this one come first
+			return err
+		}
+		if err := p.AddFact(pred, args, s); err != nil {
+			if !w.arityConflict(err, pred, len(args), id) {
+				return err
+			}
+			return nil
+		}
+		w.arity.note(pred, len(args))
+		if _, ok := known[pred]; !ok {
+			fp, err := p.FactPred(pred, len(args)) // cannot fail: AddFact just passed
+			if err != nil {
+				return err
+			}
+			known[pred] = fp
+		}
+		return nil
+	}
+	return add, flush
+}
+
+// factBatch is how many facts lowering hands the program at once.
+const factBatch = 1024
 
 // stratumBudget is the most monomials one stratum may hold exactly in a
 // world of n objects before its evaluation spills (DL-0366): the datalog
