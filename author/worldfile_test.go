@@ -393,13 +393,14 @@ func TestWorldFileNotPushed(t *testing.T) {
 	}
 }
 
-// TestWorldFileConcurrentWriters: writers of one file racing each other
-// and readers never leave or show a torn file: every read finds no file
-// or one that verifies.
-func TestWorldFileConcurrentWriters(t *testing.T) {
+// fileFixture commits n facts to a fresh store's scope camelot and
+// returns the harness, the commit, its compiled world, the header its
+// world file must carry and the file's path.
+func fileFixture(t *testing.T, n int) (*harness, plumbing.Hash, *world.World, wfHeader, string) {
+	t.Helper()
 	h := newHarness(t, "camelot")
 	var objs []objects.Object
-	for i := range 200 {
+	for i := range n {
 		objs = append(objs, &objects.Fact{Entity: "galahad", Key: "seen", Value: fmt.Sprint("place-", i), Provenance: prop0})
 	}
 	head := h.commitObjects("main", "camelot", objs...)
@@ -407,12 +408,18 @@ func TestWorldFileConcurrentWriters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newWorldCache(4)
-	hd, ok := c.wantHeader(h.store, head, "camelot")
+	hd, ok := newWorldCache(4).wantHeader(h.store, head, "camelot")
 	if !ok {
 		t.Fatal("no header")
 	}
-	path := worldFilePath(h.store, head, "camelot")
+	return h, head, w, hd, worldFilePath(h.store, head, "camelot")
+}
+
+// TestWorldFileConcurrentWriters: writers of one file racing each other
+// and readers never leave or show a torn file: every read finds no file
+// or one that verifies.
+func TestWorldFileConcurrentWriters(t *testing.T) {
+	h, head, w, hd, path := fileFixture(t, 200)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var problems []string
@@ -512,22 +519,8 @@ func TestWorldFileStager(t *testing.T) {
 // whole body on disk before the compile's outcome arrives, is named only
 // on success, and leaves nothing behind when the compile failed.
 func TestWorldFileWrittenBeside(t *testing.T) {
-	h := newHarness(t, "camelot")
-	var objs []objects.Object
-	for i := range 300 {
-		objs = append(objs, &objects.Fact{Entity: "galahad", Key: "seen", Value: fmt.Sprint("place-", i), Provenance: prop0})
-	}
-	head := h.commitObjects("main", "camelot", objs...)
-	w, err := CompileAt(h.store, head, "camelot")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, head, w, hd, path := fileFixture(t, 300)
 	c := newWorldCache(4)
-	hd, ok := c.wantHeader(h.store, head, "camelot")
-	if !ok {
-		t.Fatal("no header")
-	}
-	path := worldFilePath(h.store, head, "camelot")
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		t.Fatal(err)
 	}

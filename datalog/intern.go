@@ -43,6 +43,14 @@ const (
 	nameGeo     = nameFirst * (1<<nameGeoSegs - 1) // names in the doubling segments
 )
 
+// segLen is the length of segment k.
+func segLen(k int) int {
+	if k < nameGeoSegs {
+		return nameFirst << k
+	}
+	return 1 << nameSegBits
+}
+
 // nameSeg returns the segment of name id and its place there.
 func nameSeg(id uint32) (int, uint32) {
 	if id < nameGeo {
@@ -221,11 +229,7 @@ func (in *interner) internLocked(s string, h uint64) uint32 {
 	k, o := nameSeg(id)
 	if k == len(in.segs) {
 		// Appending leaves the segments a snapshot holds where they are.
-		size := 1 << nameSegBits
-		if k < nameGeoSegs {
-			size = nameFirst << k
-		}
-		in.segs = append(in.segs, make([]string, size))
+		in.segs = append(in.segs, make([]string, segLen(k)))
 	}
 	in.segs[k][o] = s
 	in.n++
@@ -319,11 +323,7 @@ func (t *litTable) push(li litInfo) uint32 {
 	id := uint32(t.n)
 	k, o := nameSeg(id)
 	if k == len(t.segs) {
-		size := 1 << nameSegBits
-		if k < nameGeoSegs {
-			size = nameFirst << k
-		}
-		t.segs = append(t.segs, make([]litInfo, size))
+		t.segs = append(t.segs, make([]litInfo, segLen(k)))
 	}
 	t.segs[k][o] = li
 	t.n++
