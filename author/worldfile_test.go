@@ -520,7 +520,6 @@ func TestWorldFileStager(t *testing.T) {
 // on success, and leaves nothing behind when the compile failed.
 func TestWorldFileWrittenBeside(t *testing.T) {
 	h, head, w, hd, path := fileFixture(t, 300)
-	c := newWorldCache(4)
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		t.Fatal(err)
 	}
@@ -574,7 +573,7 @@ func TestWorldFileWrittenBeside(t *testing.T) {
 	// A fresh cache compiles from the store and writes the file beside:
 	// one write, and a fresh process then loads it.
 	os.Remove(path)
-	_, c = freshGet(t, h.store, head, "camelot")
+	_, c := freshGet(t, h.store, head, "camelot")
 	h.store.WaitBackground()
 	if _, _, written := c.fileCounts(); written != 1 {
 		t.Fatalf("%d files written by one compile", written)
