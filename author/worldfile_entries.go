@@ -35,17 +35,25 @@ const (
 	tagEntity    = 2 // kind, id, name, provenance
 )
 
+// provBytes is a provenance and its bytes as every later record writes it.
+type provBytes struct {
+	p *objects.Provenance
+	b []byte
+}
+
 // entryWriter streams entries with their interning table.
 type entryWriter struct {
 	bw     *bufio.Writer
 	size   uint64
 	intern map[string]uint64
 	buf    []byte
-	// provs holds the bytes of each provenance written: after its first
-	// record its strings are all interned, so every later record of it is
-	// the same references, and the facts of a session share one
-	// provenance pointer (DL-0353).
-	provs map[*objects.Provenance][]byte
+	// provs holds the bytes of provenances written, by pointer: after its
+	// first record a provenance's strings are all interned, so every later
+	// record of it is the same references, and the facts of a session
+	// share one provenance pointer (DL-0353). Direct-mapped, so that a
+	// scope whose every claim has a provenance of its own holds no more
+	// than the slots.
+	provs [64]provBytes
 }
 
 func (ew *entryWriter) write(p []byte) {
@@ -73,8 +81,9 @@ func (ew *entryWriter) str(s string, shared bool) {
 }
 
 func (ew *entryWriter) prov(p *objects.Provenance) {
-	if b, ok := ew.provs[p]; ok {
-		ew.write(b)
+	slot := &ew.provs[(uintptr(unsafe.Pointer(p))>>4)%uintptr(len(ew.provs))]
+	if slot.p == p {
+		ew.write(slot.b)
 		return
 	}
 	ew.provFields(p) // its new strings go out as literals, interned
@@ -85,7 +94,7 @@ func (ew *entryWriter) prov(p *objects.Provenance) {
 	ew.provFields(p)
 	ew.bw.Flush()
 	ew.bw, ew.size = bw, size
-	ew.provs[p] = rec.Bytes()
+	*slot = provBytes{p, rec.Bytes()}
 }
 
 // provFields writes a provenance's fields, interning its strings.
@@ -106,7 +115,7 @@ func (ew *entryWriter) provFields(p *objects.Provenance) {
 // last layer staged (put). Objects are validated as they would be on a
 // commit before they are written.
 func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint64, err error) {
-	ew := &entryWriter{bw: bw, size: 8, intern: map[string]uint64{}, provs: map[*objects.Provenance][]byte{}}
+	ew := &entryWriter{bw: bw, size: 8, intern: map[string]uint64{}}
 	for e := range entries {
 		ew.write(e.ID[:])
 		switch o := e.Object.(type) {
