@@ -218,18 +218,11 @@ func (s *Store) readRawTree(h plumbing.Hash) ([]rawEntry, error) {
 // parseRawTree splits a git tree into entries; it refuses what decodeTree
 // refuses.
 func parseRawTree(data []byte) ([]rawEntry, error) {
-	// Every entry ends its name with a NUL (hashes hold a few more).
-	es := make([]rawEntry, 0, bytes.Count(data, []byte{0}))
-	err := eachTreeEntry(data, func(mode uint32, name, hash []byte) error {
+	return collectTree(data, func(mode uint32, name, hash []byte) rawEntry {
 		e := rawEntry{name: name[:len(name):len(name)], mode: mode}
 		copy(e.hash[:], hash)
-		es = append(es, e)
-		return nil
+		return e
 	})
-	if err != nil {
-		return nil, err
-	}
-	return es, nil
 }
 
 // parseMode reads an octal mode as strconv.ParseUint(s, 8, 32) does,

@@ -95,11 +95,20 @@ func encodeTree(es []treeEntry) ([]byte, error) {
 
 // decodeTree parses a git tree.
 func decodeTree(data []byte) ([]treeEntry, error) {
-	var es []treeEntry
-	err := eachTreeEntry(data, func(mode uint32, name, hash []byte) error {
+	return collectTree(data, func(mode uint32, name, hash []byte) treeEntry {
 		e := treeEntry{name: string(name), mode: mode}
 		copy(e.hash[:], hash)
-		es = append(es, e)
+		return e
+	})
+}
+
+// collectTree parses a tree's entries into a slice, each made by mk from
+// the entry's mode and its name and hash as slices of data.
+func collectTree[E any](data []byte, mk func(mode uint32, name, hash []byte) E) ([]E, error) {
+	// Every entry ends its name with a NUL (hashes hold a few more).
+	es := make([]E, 0, bytes.Count(data, []byte{0}))
+	err := eachTreeEntry(data, func(mode uint32, name, hash []byte) error {
+		es = append(es, mk(mode, name, hash))
 		return nil
 	})
 	if err != nil {

@@ -70,27 +70,13 @@ func (sn *Snapshot) listShards(tree plumbing.Hash, dir string) ([][]fileRef, err
 		}
 	}
 	parts := make([][]fileRef, len(es))
-	errs := make([]error, len(es))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(es)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(es) {
-					return
-				}
-				parts[k], errs[k] = sn.listShard(es[k].hash, dir+es[k].name+"/")
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	err = inParallel(len(es), func(k int) error {
+		var err error
+		parts[k], err = sn.listShard(es[k].hash, dir+es[k].name+"/")
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(es) >= 16 {
 		sn.s.db.ReleasePages() // the shard trees are listed: their pages are not needed again
@@ -141,34 +127,39 @@ func (l Listing) ReadInto(put func(i int, e Entry)) error {
 			at, p = at+k, p[k:]
 		}
 	}
-	errs := make([]error, len(runs))
-	var next, read atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(runs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(runs) {
-					return
-				}
-				for i, f := range runs[k].fs {
-					o, err := l.sn.read(f)
-					if err != nil {
-						errs[k] = err
-						break
-					}
-					put(runs[k].at+i, Entry{ID: f.id, Object: o})
-				}
-				l.sn.s.releasePagesEvery(&read, len(runs[k].fs))
+	var read atomic.Int64
+	err := inParallel(len(runs), func(k int) error {
+		defer l.sn.s.releasePagesEvery(&read, len(runs[k].fs))
+		for i, f := range runs[k].fs {
+			o, err := l.sn.read(f)
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
+			put(runs[k].at+i, Entry{ID: f.id, Object: o})
+		}
+		return nil
+	})
 	if l.n >= releaseEvery {
 		l.sn.s.db.ReleasePages()
 	}
+	return err
+}
+
+// inParallel runs job for 0..n-1 on up to GOMAXPROCS goroutines, each
+// taking the next job when it finishes one, and returns the error of the
+// lowest-numbered job that failed (the one a walk in order would meet).
+func inParallel(n int, job func(k int) error) error {
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < n; k = int(next.Add(1) - 1) {
+				errs[k] = job(k)
+			}
+		})
+	}
+	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
 			return err
