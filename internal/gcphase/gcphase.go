@@ -11,22 +11,49 @@
 // twice the memory it needed at the default. A build therefore runs at the
 // default, and the steady percent comes back when the last build ends.
 //
-// Nothing happens unless a policy has said its steady percent: the plain
-// command line and GOGC from the environment are left alone.
+// The percent is lowered only where a policy has said its steady percent:
+// the plain command line and GOGC from the environment keep theirs.
+//
+// A build is also paced by a soft memory limit (DL-0379): after each
+// collection the limit is set at what the runtime holds besides the heap,
+// plus the live heap, plus a headroom of the larger of MinHeadroom and a
+// quarter of the live heap, never above the limit in force before the
+// build. At the default percent the heap may otherwise grow to twice the
+// live heap: a first compile of a 10M-object world, about 2.4 GB live,
+// peaked at 4.7 GB. The headroom keeps that at live plus a gigabyte or a
+// quarter, while a small build, whose heap never reaches the headroom, is
+// paced by the percent alone. A GOGC in the environment (including off)
+// leaves the pacing to it.
 package gcphase
 
 import (
+	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
 // defaultPercent is Go's own GC percent, the one a build runs at.
 const defaultPercent = 100
 
+// MinHeadroom is the least the heap may grow past the live heap during a
+// build before a collection starts (DL-0379).
+const MinHeadroom = 1 << 30
+
+// headroomShare: the headroom is at least live/headroomShare, so that a
+// very large live heap is not collected every MinHeadroom bytes.
+const headroomShare = 4
+
 var (
 	mu       sync.Mutex
 	steady   int // the policy's GC percent; 0: no policy has set one
 	building int // builds running now
+
+	getenv     = os.Getenv // the environment, replaced by tests
+	pacing     bool        // the builds' memory limit is in force
+	outerLimit int64       // the memory limit in force before the first build
+	epoch      uint64      // counts pacing periods: a stale cleanup does nothing
 )
 
 // SetSteady records that the process's policy set the GC percent to
@@ -44,8 +71,11 @@ func SetSteady(percent int) {
 func Building() (done func()) {
 	mu.Lock()
 	building++
-	if building == 1 && steady > defaultPercent {
-		debug.SetGCPercent(defaultPercent)
+	if building == 1 {
+		if steady > defaultPercent {
+			debug.SetGCPercent(defaultPercent)
+		}
+		startPacing()
 	}
 	mu.Unlock()
 	var once sync.Once
@@ -53,10 +83,104 @@ func Building() (done func()) {
 		once.Do(func() {
 			mu.Lock()
 			building--
-			if building == 0 && steady > defaultPercent {
-				debug.SetGCPercent(steady)
+			if building == 0 {
+				if steady > defaultPercent {
+					debug.SetGCPercent(steady)
+				}
+				stopPacing()
 			}
 			mu.Unlock()
 		})
 	}
+}
+
+// startPacing puts the builds' memory limit in force and has it renewed
+// after every collection; the caller holds mu.
+func startPacing() {
+	if getenv("GOGC") != "" {
+		return // the environment governs the pace
+	}
+	outerLimit = debug.SetMemoryLimit(-1)
+	pacing = true
+	epoch++
+	setBuildLimit()
+	watch(epoch)
+}
+
+// stopPacing gives back the limit in force before the first build; the
+// caller holds mu.
+func stopPacing() {
+	if pacing {
+		pacing = false
+		debug.SetMemoryLimit(outerLimit)
+	}
+}
+
+// sentinel is an object nothing keeps: its cleanup runs once a collection
+// has found it unreachable, which is how the pacing learns that one ran.
+// It holds a pointer so that it is never packed with other small objects,
+// which could keep it alive.
+type sentinel struct{ _ *byte }
+
+// watch arranges for afterGC to run after the next collection.
+func watch(ep uint64) {
+	runtime.AddCleanup(&sentinel{}, afterGC, ep)
+}
+
+// afterGC renews the limit from the live heap the collection found, and
+// watches for the next one, for as long as the pacing period ep lasts.
+func afterGC(ep uint64) {
+	mu.Lock()
+	defer mu.Unlock()
+	if !pacing || ep != epoch {
+		return
+	}
+	setBuildLimit()
+	watch(ep)
+}
+
+// setBuildLimit sets the memory limit from the runtime's figures; the
+// caller holds mu.
+func setBuildLimit() {
+	debug.SetMemoryLimit(min(outerLimit, buildLimit(readMemory())))
+}
+
+// memSamples are the runtime figures buildLimit reads.
+var memSamples = []string{
+	"/gc/heap/live:bytes",
+	"/memory/classes/total:bytes",
+	"/memory/classes/heap/released:bytes",
+	"/memory/classes/heap/free:bytes",
+	"/memory/classes/heap/objects:bytes",
+	"/memory/classes/heap/unused:bytes",
+}
+
+// readMemory returns the live heap at the last collection and what the
+// runtime holds besides its heap spans (stacks, metadata, buffers), which
+// the memory limit counts too.
+func readMemory() (live, other uint64) {
+	s := make([]metrics.Sample, len(memSamples))
+	for i, name := range memSamples {
+		s[i].Name = name
+	}
+	metrics.Read(s)
+	v := func(i int) uint64 {
+		if s[i].Value.Kind() != metrics.KindUint64 {
+			return 0 // unknown to this runtime: counted as nothing
+		}
+		return s[i].Value.Uint64()
+	}
+	heap := v(2) + v(3) + v(4) + v(5)
+	if total := v(1); total > heap {
+		other = total - heap
+	}
+	return v(0), other
+}
+
+// buildLimit is the memory limit for a live heap of live bytes with other
+// bytes held outside the heap.
+func buildLimit(live, other uint64) int64 {
+	const most = 1 << 62 // no sum of three figures below it overflows
+	l := min(other, most) + min(live, most) + max(MinHeadroom, min(live, most)/headroomShare)
+	return int64(min(l, most))
 }

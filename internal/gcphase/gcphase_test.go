@@ -1,8 +1,11 @@
 package gcphase
 
 import (
+	"os"
+	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 )
 
 // percentNow reads the GC percent in force.
@@ -45,6 +48,108 @@ func TestBuilding(t *testing.T) {
 			outer()
 			if got := percentNow(); got != tt.set {
 				t.Fatalf("after the last build: GC percent %d, want %d back", got, tt.set)
+			}
+		})
+	}
+}
+
+// limitNow reads the memory limit in force.
+func limitNow() int64 { return debug.SetMemoryLimit(-1) }
+
+func TestBuildLimit(t *testing.T) {
+	const mib = 1 << 20
+	tests := []struct {
+		name        string
+		live, other uint64
+		want        int64
+	}{
+		{name: "a small heap gets the least headroom", live: 10 * mib, other: 5 * mib, want: 15*mib + MinHeadroom},
+		{name: "headroom stays MinHeadroom up to four of it", live: 4 * MinHeadroom, other: 0, want: 5 * MinHeadroom},
+		{name: "a large heap gets a quarter of it", live: 8 * MinHeadroom, other: mib, want: 10*MinHeadroom + mib},
+		{name: "no overflow", live: 1 << 63, other: 1 << 63, want: 1 << 62},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := buildLimit(tt.live, tt.other); got != tt.want {
+				t.Fatalf("buildLimit(%d, %d) = %d, want %d", tt.live, tt.other, got, tt.want)
+			}
+		})
+	}
+}
+
+// waitLimit polls until ok holds of the memory limit, for up to ten
+// seconds: the limit is renewed by a cleanup, after a collection.
+func waitLimit(t *testing.T, what string, ok func(int64) bool) {
+	t.Helper()
+	for range 1000 {
+		if ok(limitNow()) {
+			return
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s: memory limit %d", what, limitNow())
+}
+
+var keep [][]byte // a live heap the pacing must see
+
+func TestBuildingPaces(t *testing.T) {
+	defer debug.SetMemoryLimit(limitNow())
+	const outer = 1 << 42
+	tests := []struct {
+		name  string
+		gogc  string
+		paced bool
+	}{
+		{name: "a build is paced", gogc: "", paced: true},
+		{name: "GOGC in the environment leaves the pace to it", gogc: "50", paced: false},
+		{name: "GOGC=off too", gogc: "off", paced: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv = func(k string) string {
+				if k == "GOGC" {
+					return tt.gogc
+				}
+				return ""
+			}
+			defer func() { getenv = os.Getenv }()
+			debug.SetMemoryLimit(outer)
+			outerDone := Building()
+			if !tt.paced {
+				if got := limitNow(); got != outer {
+					t.Fatalf("while building: limit %d, want %d left alone", got, outer)
+				}
+				outerDone()
+				return
+			}
+			if got := limitNow(); got >= outer || got < MinHeadroom {
+				t.Fatalf("while building: limit %d, want in [%d, %d)", got, MinHeadroom, outer)
+			}
+			// The limit follows the live heap: 256 MiB more of it must
+			// show in the limit after a collection.
+			before := limitNow()
+			for range 256 {
+				keep = append(keep, make([]byte, 1<<20))
+			}
+			waitLimit(t, "after the live heap grew", func(l int64) bool { return l >= before+200<<20 && l < outer })
+			inner := Building()
+			inner()
+			if got := limitNow(); got == outer {
+				t.Fatal("an overlapping build's end lifted the limit while another runs")
+			}
+			outerDone()
+			if got := limitNow(); got != outer {
+				t.Fatalf("after the last build: limit %d, want %d back", got, outer)
+			}
+			keep = nil
+			// A cleanup still pending must not set a limit again.
+			for range 3 {
+				runtime.GC()
+				time.Sleep(20 * time.Millisecond)
+			}
+			if got := limitNow(); got != outer {
+				t.Fatalf("after the pacing ended and collections ran: limit %d, want %d", got, outer)
 			}
 		})
 	}
