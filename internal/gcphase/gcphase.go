@@ -30,7 +30,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 )
 
@@ -145,36 +144,16 @@ func setBuildLimit() {
 	debug.SetMemoryLimit(min(outerLimit, buildLimit(readMemory())))
 }
 
-// memSamples are the runtime figures buildLimit reads.
-var memSamples = []string{
-	"/gc/heap/live:bytes",
-	"/memory/classes/total:bytes",
-	"/memory/classes/heap/released:bytes",
-	"/memory/classes/heap/free:bytes",
-	"/memory/classes/heap/objects:bytes",
-	"/memory/classes/heap/unused:bytes",
-}
-
-// readMemory returns the live heap at the last collection and what the
+// readMemory returns the heap in use, which right after a collection is
+// the live heap it found and a little allocated since, and what the
 // runtime holds besides its heap spans (stacks, metadata, buffers), which
-// the memory limit counts too.
+// the memory limit counts too. ReadMemStats stops the world for a moment,
+// once a collection; runtime/metrics would not, but it costs every
+// command of the slim binary its start-up (TestDeloreisLinksNoNetwork).
 func readMemory() (live, other uint64) {
-	s := make([]metrics.Sample, len(memSamples))
-	for i, name := range memSamples {
-		s[i].Name = name
-	}
-	metrics.Read(s)
-	v := func(i int) uint64 {
-		if s[i].Value.Kind() != metrics.KindUint64 {
-			return 0 // unknown to this runtime: counted as nothing
-		}
-		return s[i].Value.Uint64()
-	}
-	heap := v(2) + v(3) + v(4) + v(5)
-	if total := v(1); total > heap {
-		other = total - heap
-	}
-	return v(0), other
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc, ms.StackSys + ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys + ms.OtherSys
 }
 
 // buildLimit is the memory limit for a live heap of live bytes with other
