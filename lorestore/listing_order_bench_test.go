@@ -1,0 +1,120 @@
+// BenchmarkReadScope: a whole section of a big store read in listing
+// order and in pack order, with the pack mappings' peak resident size.
+
+package lorestore
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkReadScope reads every claim of a scope of the store named by
+// DELOREIS_READ_STORE (a .lore directory, such as bench/scale builds:
+// DELOREIS_READ_SCOPE names the scope, "big" unless set) both ways. The
+// reads share the page cache, so run each way with -count and compare
+// medians; pack-rss-MB is the peak of the packs' resident pages while it
+// read, sampled from /proc/self/smaps.
+func BenchmarkReadScope(b *testing.B) {
+	dir := os.Getenv("DELOREIS_READ_STORE")
+	if dir == "" {
+		b.Skip("DELOREIS_READ_STORE names no store")
+	}
+	scope := cmpOr(os.Getenv("DELOREIS_READ_SCOPE"), "big")
+	s, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	sn, err := s.Snapshot("main")
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := sn.List(scope, Claims)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ways := []struct {
+		name string
+		read func(func(int, Entry)) error
+	}{
+		{"listing-order", l.readInListingOrder},
+		{"pack-order", l.readInPackOrder},
+	}
+	for _, w := range ways {
+		b.Run(w.name, func(b *testing.B) {
+			var peak int64
+			for b.Loop() {
+				s.db.ReleasePages()
+				stop := packRSSPeak()
+				if err := w.read(func(int, Entry) {}); err != nil {
+					b.Fatal(err)
+				}
+				peak = max(peak, stop())
+			}
+			b.ReportMetric(float64(l.Len())*float64(b.N)/b.Elapsed().Seconds(), "objects/s")
+			b.ReportMetric(float64(peak)/(1<<20), "pack-rss-MB")
+		})
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// packRSSPeak samples the resident size of the process's .pack mappings
+// every 100 ms until stop is called, which returns the highest sample.
+func packRSSPeak() (stop func() int64) {
+	var peak int64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			peak = max(peak, packRSS())
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	})
+	return func() int64 {
+		close(done)
+		wg.Wait()
+		return peak
+	}
+}
+
+// packRSS is the resident size of the process's .pack mappings, from
+// /proc/self/smaps; 0 when it cannot be read.
+func packRSS() int64 {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	var sum int64
+	inPack := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		fs := strings.Fields(line)
+		switch {
+		case len(fs) > 0 && strings.Contains(fs[0], "-") && !strings.HasSuffix(fs[0], ":"):
+			inPack = strings.HasSuffix(line, ".pack")
+		case inPack && len(fs) > 1 && fs[0] == "Rss:":
+			kb, _ := strconv.ParseInt(fs[1], 10, 64)
+			sum += kb << 10
+		}
+	}
+	return sum
+}
