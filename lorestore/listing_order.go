@@ -60,9 +60,15 @@ func (l Listing) readInPackOrder(put func(i int, e Entry)) error {
 		lo, hi := k*readRun, min(len(order), (k+1)*readRun)
 		rel.begin(lo)
 		defer rel.end(lo, hi)
-		for _, i := range order[lo:hi] {
-			f := file(int(i))
-			o, err := l.sn.readLocated(v, locs[i], f)
+		// Gather the run's files first: their loads, scattered over the
+		// listing, then miss the cache together rather than one by one.
+		var fs [readRun]fileRef
+		for j, i := range order[lo:hi] {
+			fs[j] = file(int(i))
+		}
+		for j, i := range order[lo:hi] {
+			f := &fs[j]
+			o, err := l.sn.readLocated(v, locs[i], *f)
 			if err != nil {
 				fail.note(int(i), err)
 				continue // a file later in the run may come earlier in the listing
