@@ -70,9 +70,13 @@ func (sn *Snapshot) listShards(tree plumbing.Hash, dir string) ([][]fileRef, err
 		}
 	}
 	parts := make([][]fileRef, len(es))
+	var listed atomic.Int64
 	err = inParallel(len(es), func(k int) error {
 		var err error
 		parts[k], err = sn.listShard(es[k].hash, dir+es[k].name+"/")
+		if listed.Add(1)%releaseShards == 0 {
+			sn.s.db.ReleasePackPages() // the trees listed are not read again (2 MB each at 10M objects)
+		}
 		return err
 	})
 	if err != nil {
@@ -180,6 +184,10 @@ func inParallel(n int, job func(k int) error) error {
 	}
 	return nil
 }
+
+// releaseShards is how many shards listShards lists between two releases
+// of the packs' pages.
+const releaseShards = 16
 
 // readRun is the most files one goroutine of ReadInto reads in a row.
 const readRun = 256
