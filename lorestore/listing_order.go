@@ -44,7 +44,11 @@ func (l Listing) readInPackOrder(put func(i int, e Entry)) error {
 	if l.n >= releaseEvery {
 		v.ReleasePackPages(true) // every file is located: the indexes' pages are not needed again
 	}
-	order := packOrder(v, locs)
+	sizes := make([]int64, v.Packs())
+	for p := range sizes {
+		sizes[p] = v.PackSize(p)
+	}
+	order := packOrder(sizes, locs)
 	starts := make([]int, len(l.parts)+1)
 	for k, p := range l.parts {
 		starts[k+1] = starts[k] + len(p)
@@ -113,16 +117,16 @@ func (l Listing) locate(v *odb.View) []odb.Loc {
 
 // packOrder returns the places 0..len(locs)-1 sorted by the page of pack
 // their loc lies in, unlocated last: a counting sort over the pages of
-// v's packs (4 B per page; 2 MB for a 1.9 GB pack), two passes over locs
-// and no second copy of them.
-func packOrder(v *odb.View, locs []odb.Loc) []int32 {
-	first := make([]int, v.Packs()+1) // the first bucket of each pack
-	for p := range v.Packs() {
-		first[p+1] = first[p] + int(v.PackSize(p)>>orderShift) + 1
+// packs of the given sizes (4 B per page; 2 MB for a 1.9 GB pack), two
+// passes over locs and no second copy of them.
+func packOrder(sizes []int64, locs []odb.Loc) []int32 {
+	first := make([]int, len(sizes)+1) // the first bucket of each pack
+	for p, size := range sizes {
+		first[p+1] = first[p] + int(size>>orderShift) + 1
 	}
-	last := first[v.Packs()] // the bucket of the unlocated
+	last := first[len(sizes)] // the bucket of the unlocated
 	bucket := func(l odb.Loc) int {
-		if l == unlocated || l.Pack() >= v.Packs() {
+		if l == unlocated || l.Pack() >= len(sizes) {
 			return last
 		}
 		return min(first[l.Pack()]+int(l.Offset()>>orderShift), first[l.Pack()+1]-1)

@@ -283,7 +283,7 @@ func TestPackOrder(t *testing.T) {
 	at := func(off uint64) odb.Loc { return odb.Loc(off) } // in pack 0
 	locs := []odb.Loc{unlocated, at(size - 1), at(2<<orderShift + 7), unlocated, at(12), at(1 << orderShift), at(40)}
 	want := []int32{4, 6, 5, 2, 1, 0, 3} // 12 and 40 share a page: listing order
-	if got := packOrder(v, locs); !slices.Equal(got, want) {
+	if got := packOrder([]int64{int64(size)}, locs); !slices.Equal(got, want) {
 		t.Fatalf("packOrder = %v, want %v", got, want)
 	}
 }
