@@ -2,8 +2,14 @@
 // packs first, the files are sorted by where they lie, and the packs are
 // read front to back, giving back the pages passed as the read goes.
 // A listing is in id order, which is random against the packs: read in
-// that order, each window between two releases touched a page per object
-// (1.2 GB of a 10M-object store's pack resident, DL-0380).
+// that order, each window between two releases touches a page per object
+// (1.2 GB of a 10M-object store's pack resident). Read in pack order, the
+// pack is a few MB resident; but the objects are then allocated in pack
+// order, and a compile that walks them in id order pays 5x more per
+// object, more than the read saves: ReadInto does not use it (DL-0380).
+// It is kept, tested and benchmarked (BenchmarkReadScope) for a store
+// whose packs hold files in listing order, or a caller that does not
+// keep the objects.
 
 package lorestore
 
@@ -15,10 +21,6 @@ import (
 	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/objects"
 )
-
-// packOrderMin is the shortest listing ReadInto reads in pack order; a
-// shorter one touches too few pages to repay locating and sorting.
-const packOrderMin = 512
 
 // unlocated marks a file the packs do not hold as Locate can say (a loose
 // object): it is read by name, after the packed ones.
@@ -32,8 +34,8 @@ const orderShift = 12
 // two releases of the pages it has passed.
 const orderReleaseBytes = 1 << 20
 
-// readInPackOrder is ReadInto for a long listing: the same files, checks,
-// errors and places, read in the order the packs hold them.
+// readInPackOrder is ReadInto's read in the order the packs hold the
+// files: the same files, checks, errors and places.
 func (l Listing) readInPackOrder(put func(i int, e Entry)) error {
 	v, err := l.sn.s.db.View()
 	if err != nil {
@@ -209,7 +211,7 @@ func (r *passedSpan) end(lo, hi int) {
 		low = slices.Min(r.reading)
 	}
 	if low >= len(r.order) {
-		return // past the packs: ReadInto's end gives back the rest
+		return // past the packs: the caller's end gives back the rest
 	}
 	to := r.locs[r.order[low]]
 	if to == unlocated || to <= r.from {

@@ -53,16 +53,28 @@ func BenchmarkReadScope(b *testing.B) {
 	for _, w := range ways {
 		b.Run(w.name, func(b *testing.B) {
 			var peak int64
+			var walk time.Duration
 			for b.Loop() {
 				s.db.ReleasePages()
 				stop := packRSSPeak()
-				if err := w.read(func(int, Entry) {}); err != nil {
+				out := make([]Entry, l.Len())
+				if err := w.read(func(i int, e Entry) { out[i] = e }); err != nil {
 					b.Fatal(err)
 				}
 				peak = max(peak, stop())
+				// What a compile does next: walk the objects in the
+				// listing's order (their memory lies in the order read).
+				start := time.Now()
+				for _, e := range out {
+					if err := e.Object.Validate(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				walk += time.Since(start)
 			}
 			b.ReportMetric(float64(l.Len())*float64(b.N)/b.Elapsed().Seconds(), "objects/s")
 			b.ReportMetric(float64(peak)/(1<<20), "pack-rss-MB")
+			b.ReportMetric(float64(walk.Nanoseconds())/float64(b.N*l.Len()), "walk-ns/object")
 		})
 	}
 }
