@@ -111,28 +111,28 @@ func (l Listing) Len() int { return l.n }
 // ReadInto reads, checks and decodes every file of the listing, on
 // several goroutines when there are many, and hands each to put with its
 // place in the listing; put is called once per file, from several
-// goroutines at once. The files are taken in runs of at most readRun in
-// the listing's order, each run by one goroutine, so that a goroutine
+// goroutines at once. A long listing is read in sweeps of the packs
+// (listing_order.go), a short one in its order. The files are taken in
+// runs of at most readRun, each run by one goroutine, so that a goroutine
 // reads neighbouring files together, and one big part (an unsharded
 // section, a diff's files) is shared out as well as many small ones. On
 // an error some files may have been handed over already; the error of the
 // file earliest in the listing among those that failed is returned.
-//
-// The read is in the listing's order, not the packs' (readInPackOrder),
-// although that order is random against the packs: the objects are then
-// allocated in the order a compile walks them, which costs it 5x less per
-// object than objects scattered in pack order (DL-0380).
 func (l Listing) ReadInto(put func(i int, e Entry)) error {
-	err := l.readInListingOrder(put)
+	read := l.readInListingOrder
+	if l.n >= sweepMin {
+		read = l.readSwept
+	}
+	err := read(put)
 	if l.n >= releaseEvery {
 		l.sn.s.db.ReleasePages()
 	}
 	return err
 }
 
-// readInListingOrder is ReadInto's read: on an error in a run the run
-// stops, and the error of the earliest run is returned, which is that of
-// the earliest file that failed.
+// readInListingOrder is ReadInto's read of a short listing: on an error
+// in a run the run stops, and the error of the earliest run is returned,
+// which is that of the earliest file that failed.
 func (l Listing) readInListingOrder(put func(i int, e Entry)) error {
 	type run struct {
 		at int // the place of the run's first file in the listing
@@ -183,6 +183,10 @@ func inParallel(n int, job func(k int) error) error {
 	}
 	return nil
 }
+
+// sweepMin is the shortest listing ReadInto reads in sweeps of the packs:
+// a shorter one touches too few pages to repay locating and sorting.
+const sweepMin = 512
 
 // releaseShards is how many shards listShards lists between two releases
 // of the packs' pages.

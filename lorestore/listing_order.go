@@ -1,15 +1,15 @@
-// Reading a long listing in pack order: every file is located in the
-// packs first, the files are sorted by where they lie, and the packs are
-// read front to back, giving back the pages passed as the read goes.
+// Reading a long listing in sweeps of the packs: every file is located
+// in the packs first; then, window by window of the listing, the window's
+// files are inflated in the order the packs hold them, giving back the
+// pages passed, and decoded in the listing's order.
+//
 // A listing is in id order, which is random against the packs: read in
-// that order, each window between two releases touches a page per object
-// (1.2 GB of a 10M-object store's pack resident). Read in pack order, the
-// pack is a few MB resident; but the objects are then allocated in pack
-// order, and a compile that walks them in id order pays 5x more per
-// object, more than the read saves: ReadInto does not use it (DL-0380).
-// It is kept, tested and benchmarked (BenchmarkReadScope) for a store
-// whose packs hold files in listing order, or a caller that does not
-// keep the objects.
+// that order, each window between two releases faulted in a page per
+// object, about all of the pack (1.2 GB of a 10M-object store's). Read
+// wholly in pack order, the pack stays a few MB resident, but the objects
+// are allocated in pack order, and a compile that walks them in id order
+// pays 5x more per object (DL-0380). The sweeps keep both: the pack's
+// pages bounded, and the objects allocated in the listing's order.
 
 package lorestore
 
@@ -20,10 +20,11 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // unlocated marks a file the packs do not hold as Locate can say (a loose
-// object): it is read by name, after the packed ones.
+// object): it is read by name, when it is decoded.
 const unlocated = ^odb.Loc(0)
 
 // orderShift: files are sorted by page of 1<<orderShift bytes, in listing
@@ -33,58 +34,6 @@ const orderShift = 12
 // orderReleaseBytes is how much pack a read in pack order passes between
 // two releases of the pages it has passed.
 const orderReleaseBytes = 1 << 20
-
-// readInPackOrder is ReadInto's read in the order the packs hold the
-// files: the same files, checks, errors and places.
-func (l Listing) readInPackOrder(put func(i int, e Entry)) error {
-	v, err := l.sn.s.db.View()
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	locs := l.locate(v)
-	if l.n >= releaseEvery {
-		v.ReleasePackPages(true) // every file is located: the indexes' pages are not needed again
-	}
-	sizes := make([]int64, v.Packs())
-	for p := range sizes {
-		sizes[p] = v.PackSize(p)
-	}
-	order := packOrder(sizes, locs)
-	starts := make([]int, len(l.parts)+1)
-	for k, p := range l.parts {
-		starts[k+1] = starts[k] + len(p)
-	}
-	file := func(i int) fileRef {
-		k := sort.SearchInts(starts, i+1) - 1
-		return l.parts[k][i-starts[k]]
-	}
-	var fail earliestError
-	rel := passedSpan{v: v, locs: locs, order: order}
-	runs := (len(order) + readRun - 1) / readRun
-	inParallel(runs, func(k int) error {
-		lo, hi := k*readRun, min(len(order), (k+1)*readRun)
-		rel.begin(lo)
-		defer rel.end(lo, hi)
-		// Gather the run's files first: their loads, scattered over the
-		// listing, then miss the cache together rather than one by one.
-		var fs [readRun]fileRef
-		for j, i := range order[lo:hi] {
-			fs[j] = file(int(i))
-		}
-		for j, i := range order[lo:hi] {
-			f := &fs[j]
-			o, err := l.sn.readLocated(v, locs[i], *f)
-			if err != nil {
-				fail.note(int(i), err)
-				continue // a file later in the run may come earlier in the listing
-			}
-			put(int(i), Entry{ID: f.id, Object: o})
-		}
-		return nil
-	})
-	return fail.err
-}
 
 // locate finds every file of the listing in v's packs, on several
 // goroutines: locs[i] is where the listing's file i lies, or unlocated.
@@ -149,37 +98,6 @@ func packOrder(sizes []int64, locs []odb.Loc) []int32 {
 	return order
 }
 
-// readLocated reads, checks and decodes file f, found at loc in v, or by
-// name when it is unlocated: the same checks and errors as sn.read.
-func (sn *Snapshot) readLocated(v *odb.View, loc odb.Loc, f fileRef) (objects.Object, error) {
-	if loc == unlocated {
-		return sn.read(f)
-	}
-	t, data, err := v.ReadAt(loc)
-	data, err = blobData(f.blob, t, data, err)
-	if err != nil {
-		return nil, err
-	}
-	return decodeObjectFile(data, f.id, f.path)
-}
-
-// earliestError keeps, of the errors of files read in any order, the one
-// of the file earliest in the listing: the one a read in listing order
-// would have met first.
-type earliestError struct {
-	mu  sync.Mutex
-	at  int
-	err error
-}
-
-func (e *earliestError) note(at int, err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.err == nil || at < e.at {
-		e.at, e.err = at, err
-	}
-}
-
 // passedSpan gives back the pages of pack a read in pack order has
 // passed, each time it has passed orderReleaseBytes more: those before the
 // earliest run still being read. A run taken but not yet begun may lose a
@@ -222,4 +140,117 @@ func (r *passedSpan) end(lo, hi int) {
 	}
 	r.v.ReleaseBetween(r.from, to)
 	r.from = to
+}
+
+// sweepFiles is how many files of the listing readSwept reads per sweep
+// of the packs: their inflated bytes (about 80 MB of lore objects) are
+// held from the sweep until they are decoded.
+const sweepFiles = 1 << 18
+
+// readSwept is ReadInto's read in windows of sweepFiles files of the
+// listing. Each window's packed files are inflated in pack order, the
+// pages passed given back as the sweep goes, and then checked and decoded
+// in the listing's order, so that the objects are allocated in the order
+// a compile walks them. The pack is a few MB resident instead of all of
+// it; each window faults in about the pages a window read in the listing's
+// order does. The same files, checks, errors and places as ReadInto: on
+// an error the windows after it are not read.
+func (l Listing) readSwept(put func(i int, e Entry)) error {
+	return l.readSweeps(sweepFiles, put)
+}
+
+// readSweeps is readSwept in windows of window files.
+func (l Listing) readSweeps(window int, put func(i int, e Entry)) error {
+	v, err := l.sn.s.db.View()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	locs := l.locate(v)
+	if l.n >= releaseEvery {
+		v.ReleasePackPages(true) // every file is located: the indexes' pages are not needed again
+	}
+	sizes := make([]int64, v.Packs())
+	for p := range sizes {
+		sizes[p] = v.PackSize(p)
+	}
+	n := min(l.n, window)
+	sw := sweep{v: v, types: make([]plumbing.ObjectType, n), data: make([][]byte, n), errs: make([]error, n)}
+	file := l.fileAt()
+	for w := 0; w < l.n; w += window {
+		hi := min(l.n, w+window)
+		sw.inflate(locs[w:hi], sizes)
+		runs := (hi - w + readRun - 1) / readRun
+		err := inParallel(runs, func(k int) error {
+			for j := w + k*readRun; j < min(hi, w+(k+1)*readRun); j++ {
+				f := file(j)
+				o, err := sw.decode(l.sn, j-w, locs[j], f)
+				if err != nil {
+					return err
+				}
+				put(j, Entry{ID: f.id, Object: o})
+			}
+			return nil
+		})
+		clear(sw.data) // let the window's bytes go
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fileAt returns a function giving the listing's file at a place.
+func (l Listing) fileAt() func(i int) fileRef {
+	starts := make([]int, len(l.parts)+1)
+	for k, p := range l.parts {
+		starts[k+1] = starts[k] + len(p)
+	}
+	return func(i int) fileRef {
+		k := sort.SearchInts(starts, i+1) - 1
+		return l.parts[k][i-starts[k]]
+	}
+}
+
+// A sweep holds what one window of readSwept inflated, by place in the
+// window, until it is decoded.
+type sweep struct {
+	v     *odb.View
+	types []plumbing.ObjectType
+	data  [][]byte
+	errs  []error
+}
+
+// inflate reads the window's packed files (locs, by place in the window)
+// in pack order on several goroutines, giving back the pages passed.
+func (sw *sweep) inflate(locs []odb.Loc, sizes []int64) {
+	clear(sw.errs)
+	order := packOrder(sizes, locs)
+	rel := passedSpan{v: sw.v, locs: locs, order: order}
+	runs := (len(order) + readRun - 1) / readRun
+	inParallel(runs, func(k int) error {
+		lo, hi := k*readRun, min(len(order), (k+1)*readRun)
+		rel.begin(lo)
+		defer rel.end(lo, hi)
+		for _, i := range order[lo:hi] {
+			if locs[i] != unlocated {
+				sw.types[i], sw.data[i], sw.errs[i] = sw.v.ReadAt(locs[i])
+			}
+		}
+		return nil
+	})
+	sw.v.ReleasePackPages(false) // the sweep is over: what the last runs passed too
+}
+
+// decode checks and decodes file f, at place i of the window: what sweep
+// inflated, or read now when it is not packed.
+func (sw *sweep) decode(sn *Snapshot, i int, loc odb.Loc, f fileRef) (objects.Object, error) {
+	if loc == unlocated {
+		return sn.read(f)
+	}
+	data, err := blobData(f.blob, sw.types[i], sw.data[i], sw.errs[i])
+	if err != nil {
+		return nil, err
+	}
+	return decodeObjectFile(data, f.id, f.path)
 }

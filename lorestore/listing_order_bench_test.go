@@ -48,7 +48,7 @@ func BenchmarkReadScope(b *testing.B) {
 		read func(func(int, Entry)) error
 	}{
 		{"listing-order", l.readInListingOrder},
-		{"pack-order", l.readInPackOrder},
+		{"swept", l.readSwept},
 	}
 	for _, w := range ways {
 		b.Run(w.name, func(b *testing.B) {
@@ -56,12 +56,13 @@ func BenchmarkReadScope(b *testing.B) {
 			var walk time.Duration
 			for b.Loop() {
 				s.db.ReleasePages()
-				stop := packRSSPeak()
+				stop := packRSSPeak(100 * time.Millisecond)
 				out := make([]Entry, l.Len())
 				if err := w.read(func(i int, e Entry) { out[i] = e }); err != nil {
 					b.Fatal(err)
 				}
-				peak = max(peak, stop())
+				p, _ := stop()
+				peak = max(peak, p)
 				// What a compile does next: walk the objects in the
 				// listing's order (their memory lies in the order read).
 				start := time.Now()
@@ -87,16 +88,19 @@ func cmpOr(a, b string) string {
 }
 
 // packRSSPeak samples the resident size of the process's .pack mappings
-// every 100 ms until stop is called, which returns the highest sample.
-func packRSSPeak() (stop func() int64) {
+// every period until stop is called, which returns the highest sample and
+// how many were taken.
+func packRSSPeak(period time.Duration) (stop func() (peak int64, samples int)) {
 	var peak int64
+	samples := 0
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		t := time.NewTicker(100 * time.Millisecond)
+		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
 			peak = max(peak, packRSS())
+			samples++
 			select {
 			case <-done:
 				return
@@ -104,10 +108,10 @@ func packRSSPeak() (stop func() int64) {
 			}
 		}
 	})
-	return func() int64 {
+	return func() (int64, int) {
 		close(done)
 		wg.Wait()
-		return peak
+		return peak, samples
 	}
 }
 

@@ -7,9 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/deloreis/deloreis/lorestore/odb"
 )
@@ -52,10 +52,10 @@ func listLocs(t *testing.T, s *Store, scope string) (Listing, []fileRef, []odb.L
 	return l, files, l.locate(v)
 }
 
-// TestReadInPackOrderSpread reads a listing whose files lie in two packs
-// and loose: in pack order, every file is handed over once, in its place
-// in the listing, as the read in listing order hands it.
-func TestReadInPackOrderSpread(t *testing.T) {
+// TestReadSweptSpread reads a listing whose files lie in two packs and
+// loose, in windows of several sizes: every file is handed over once, in
+// its place in the listing, as the read in listing order hands it.
+func TestReadSweptSpread(t *testing.T) {
 	s, dir := newStore(t)
 	commitFacts(t, s, "camelot", 0, 300)
 	s.Close()
@@ -87,8 +87,8 @@ func TestReadInPackOrderSpread(t *testing.T) {
 	s = reopen(t, s, dir)
 
 	l, files, locs := listLocs(t, s, "camelot")
-	if l.Len() != 900 {
-		t.Fatalf("listing of %d files, want 900", l.Len())
+	if l.Len() != 900 || l.Len() < sweepMin {
+		t.Fatalf("listing of %d files, want 900 (read in sweeps from %d)", l.Len(), sweepMin)
 	}
 	loose, inPack := 0, map[int]int{}
 	for _, loc := range locs {
@@ -102,33 +102,35 @@ func TestReadInPackOrderSpread(t *testing.T) {
 		t.Fatalf("%d files loose and the rest in %d packs (%v), want 300 loose and two packs", loose, len(inPack), inPack)
 	}
 
-	got := make([]Entry, l.Len())
-	seen := make([]atomic.Int32, l.Len())
-	if err := l.readInPackOrder(func(i int, e Entry) { got[i] = e; seen[i].Add(1) }); err != nil {
-		t.Fatal(err)
-	}
 	want := make([]Entry, l.Len())
 	if err := l.readInListingOrder(func(i int, e Entry) { want[i] = e }); err != nil {
 		t.Fatal(err)
 	}
-	for i := range got {
-		if n := seen[i].Load(); n != 1 {
-			t.Fatalf("place %d handed over %d times", i, n)
+	for _, window := range []int{1, 100, 512, sweepFiles} {
+		got := make([]Entry, l.Len())
+		seen := make([]atomic.Int32, l.Len())
+		if err := l.readSweeps(window, func(i int, e Entry) { got[i] = e; seen[i].Add(1) }); err != nil {
+			t.Fatal(err)
 		}
-		if got[i].ID != files[i].id || got[i].ID != want[i].ID {
-			t.Fatalf("place %d holds %s, the listing has %s there", i, got[i].ID, files[i].id)
-		}
-		if id, err := got[i].Object.ID(); err != nil || id != got[i].ID {
-			t.Fatalf("place %d: object of id %s under %s (%v)", i, id, got[i].ID, err)
+		for i := range got {
+			if n := seen[i].Load(); n != 1 {
+				t.Fatalf("window %d: place %d handed over %d times", window, i, n)
+			}
+			if got[i].ID != files[i].id || got[i].ID != want[i].ID {
+				t.Fatalf("window %d: place %d holds %s, the listing has %s there", window, i, got[i].ID, files[i].id)
+			}
+			if id, err := got[i].Object.ID(); err != nil || id != got[i].ID {
+				t.Fatalf("window %d: place %d: object of id %s under %s (%v)", window, i, id, got[i].ID, err)
+			}
 		}
 	}
 }
 
-// TestReadInPackOrderReportsEarliestFileError damages two files' entries in the
-// pack, the one earlier in the listing lying later in the pack: a read in
-// pack order meets the other first, but reports the first file's error,
-// as a read in listing order does.
-func TestReadInPackOrderReportsEarliestFileError(t *testing.T) {
+// TestReadSweptReportsEarliestFileError damages two files' entries in the
+// pack, the one earlier in the listing lying later in the pack: a sweep
+// meets the other first, but the read reports the first file's error, as
+// a read in listing order does, whatever the windows.
+func TestReadSweptReportsEarliestFileError(t *testing.T) {
 	s, dir := newStore(t)
 	commitFacts(t, s, "camelot", 0, 700)
 	s = reopen(t, s, dir)
@@ -180,12 +182,16 @@ func TestReadInPackOrderReportsEarliestFileError(t *testing.T) {
 		t.Fatalf("damaged files read with errors %v and %v, want two different errors", errFirst, errSecond)
 	}
 	l.sn = sn
-	err = l.readInPackOrder(func(int, Entry) {})
-	if err == nil || err.Error() != errFirst.Error() {
-		t.Fatalf("in pack order: %v, want the error of file %d, earliest in the listing: %v", err, first, errFirst)
+	if err := l.readInListingOrder(func(int, Entry) {}); err == nil || err.Error() != errFirst.Error() {
+		t.Fatalf("in listing order: %v, want the error of file %d, earliest in the listing: %v", err, first, errFirst)
 	}
-	if errList := l.ReadInto(func(int, Entry) {}); errList == nil || errList.Error() != err.Error() {
-		t.Fatalf("ReadInto, in listing order: %v, in pack order: %v", errList, err)
+	if err := l.ReadInto(func(int, Entry) {}); err == nil || err.Error() != errFirst.Error() {
+		t.Fatalf("ReadInto: %v, want the error of file %d, earliest in the listing: %v", err, first, errFirst)
+	}
+	for _, window := range []int{second + 1, 64} {
+		if err := l.readSweeps(window, func(int, Entry) {}); err == nil || err.Error() != errFirst.Error() {
+			t.Fatalf("windows of %d: %v, want the error of file %d, earliest in the listing: %v", window, err, first, errFirst)
+		}
 	}
 }
 
@@ -202,11 +208,11 @@ func viewPackPath(t *testing.T, dir string, size int64) string {
 	return ""
 }
 
-// TestReadInPackOrderReleasesPassedPack reads a listing of 12 MB of pack in pack
-// order, sampling the packs' resident size (/proc/self/smaps) as files
-// are handed over: the pages passed are given back as the read goes, so
-// the pack is never more than a few MB resident.
-func TestReadInPackOrderReleasesPassedPack(t *testing.T) {
+// TestReadSweptReleasesPassedPack reads a listing of 12 MB of pack in
+// sweeps, sampling the packs' resident size (/proc/self/smaps) as files
+// are handed over: the pages passed are given back as each sweep goes,
+// so the pack is never more than a few MB resident.
+func TestReadSweptReleasesPassedPack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("commits 12 MB of facts")
 	}
@@ -240,29 +246,20 @@ func TestReadInPackOrderReleasesPassedPack(t *testing.T) {
 	if size < 10<<20 {
 		t.Fatalf("packs of %d bytes, want more than 10 MB", size)
 	}
-	var mu sync.Mutex
-	var handed atomic.Int64
-	var peak int64
-	samples := 0
-	err := l.readInPackOrder(func(i int, e Entry) {
-		if handed.Add(1)%100 != 0 {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		peak = max(peak, packRSS())
-		samples++
-	})
+	stop := packRSSPeak(time.Millisecond)
+	err := l.readSweeps(l.Len(), func(int, Entry) {}) // one sweep: runs of 256 files span 0.5 MB
+
+	peak, samples := stop()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if samples < 50 {
-		t.Fatalf("%d samples of the packs' resident size, want 50 or more", samples)
+	if samples < 20 {
+		t.Skipf("%d samples of the packs' resident size in the read: too few to judge", samples)
 	}
-	if peak > size/4 {
+	if peak > size/3 {
 		t.Fatalf("the packs (%d bytes) were up to %d bytes resident while read", size, peak)
 	}
-	t.Logf("packs of %.1f MB, at most %.1f MB resident while read", float64(size)/(1<<20), float64(peak)/(1<<20))
+	t.Logf("packs of %.1f MB, at most %.1f MB resident while read (%d samples)", float64(size)/(1<<20), float64(peak)/(1<<20), samples)
 }
 
 // TestPackOrder sorts places by the page their loc lies in, pack by pack,
