@@ -48,6 +48,12 @@ func (s *Store) readObjectFile(blob plumbing.Hash, id objects.ID, path func() st
 	if err != nil {
 		return nil, err
 	}
+	return decodeObjectFile(data, id, path)
+}
+
+// decodeObjectFile checks and decodes the bytes of an object file, which
+// should hold object id; path names the file in errors.
+func decodeObjectFile(data []byte, id objects.ID, path func() string) (objects.Object, error) {
 	if objects.ID(sumID(data)) != id {
 		return nil, &CorruptError{Path: path(), Reason: "bytes do not hash to the file's id"}
 	}

@@ -70,9 +70,13 @@ func (sn *Snapshot) listShards(tree plumbing.Hash, dir string) ([][]fileRef, err
 		}
 	}
 	parts := make([][]fileRef, len(es))
+	var listed atomic.Int64
 	err = inParallel(len(es), func(k int) error {
 		var err error
 		parts[k], err = sn.listShard(es[k].hash, dir+es[k].name+"/")
+		if listed.Add(1)%releaseShards == 0 {
+			sn.s.db.ReleasePackPages() // the trees listed are not read again (2 MB each at 10M objects)
+		}
 		return err
 	})
 	if err != nil {
@@ -107,13 +111,29 @@ func (l Listing) Len() int { return l.n }
 // ReadInto reads, checks and decodes every file of the listing, on
 // several goroutines when there are many, and hands each to put with its
 // place in the listing; put is called once per file, from several
-// goroutines at once. The files are taken in runs of at most readRun in
-// the listing's order, each run by one goroutine, so that a goroutine
+// goroutines at once. A long listing is read in sweeps of the packs
+// (listing_order.go), a short one in its order. The files are taken in
+// runs of at most readRun, each run by one goroutine, so that a goroutine
 // reads neighbouring files together, and one big part (an unsharded
-// section, a diff's files) is shared out as well as many small ones. On an
-// error some files may have been handed over already; the error of the
-// earliest run is returned.
+// section, a diff's files) is shared out as well as many small ones. On
+// an error some files may have been handed over already; the error of the
+// file earliest in the listing among those that failed is returned.
 func (l Listing) ReadInto(put func(i int, e Entry)) error {
+	read := l.readInListingOrder
+	if l.n >= sweepMin {
+		read = l.readSwept
+	}
+	err := read(put)
+	if l.n >= releaseEvery {
+		l.sn.s.db.ReleasePages()
+	}
+	return err
+}
+
+// readInListingOrder is ReadInto's read of a short listing: on an error
+// in a run the run stops, and the error of the earliest run is returned,
+// which is that of the earliest file that failed.
+func (l Listing) readInListingOrder(put func(i int, e Entry)) error {
 	type run struct {
 		at int // the place of the run's first file in the listing
 		fs []fileRef
@@ -128,7 +148,7 @@ func (l Listing) ReadInto(put func(i int, e Entry)) error {
 		}
 	}
 	var read atomic.Int64
-	err := inParallel(len(runs), func(k int) error {
+	return inParallel(len(runs), func(k int) error {
 		defer l.sn.s.releasePagesEvery(&read, len(runs[k].fs))
 		for i, f := range runs[k].fs {
 			o, err := l.sn.read(f)
@@ -139,10 +159,6 @@ func (l Listing) ReadInto(put func(i int, e Entry)) error {
 		}
 		return nil
 	})
-	if l.n >= releaseEvery {
-		l.sn.s.db.ReleasePages()
-	}
-	return err
 }
 
 // inParallel runs job for 0..n-1 on up to GOMAXPROCS goroutines, each
@@ -167,6 +183,14 @@ func inParallel(n int, job func(k int) error) error {
 	}
 	return nil
 }
+
+// sweepMin is the shortest listing ReadInto reads in sweeps of the packs:
+// a shorter one touches too few pages to repay locating and sorting.
+const sweepMin = 512
+
+// releaseShards is how many shards listShards lists between two releases
+// of the packs' pages.
+const releaseShards = 16
 
 // readRun is the most files one goroutine of ReadInto reads in a row.
 const readRun = 256

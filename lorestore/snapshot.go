@@ -111,6 +111,11 @@ func (sn *Snapshot) Header() Header { return sn.header }
 
 func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
 	t, data, err := s.db.Read(h)
+	return blobData(h, t, data, err)
+}
+
+// blobData is data, read as object h of type t, when it is a blob.
+func blobData(h plumbing.Hash, t plumbing.ObjectType, data []byte, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -108,3 +108,50 @@ func mappingRSS(t *testing.T, m []byte) int64 {
 	t.Fatalf("no mapping at %s in /proc/self/smaps", start)
 	return 0
 }
+
+// TestViewReleaseBetween gives back the first half of a resident pack,
+// then the rest: the mapping's resident size follows, and every object
+// still reads back whole.
+func TestViewReleaseBetween(t *testing.T) {
+	dir := initBare(t)
+	db := openDB(t, dir, Options{})
+	r := rand.New(rand.NewPCG(9, 10))
+	b := db.NewBatch()
+	var hs []plumbing.Hash
+	var blobs [][]byte
+	for range 4000 {
+		data := blob(r, 1024+r.IntN(1024))
+		hs = append(hs, b.Add(plumbing.BlobObject, data))
+		blobs = append(blobs, data)
+	}
+	if err := b.Write(); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = openDB(t, dir, Options{}) // mapped from the file, not held from the write
+	v, err := db.View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	p := v.s.packs[0]
+	for i, h := range hs {
+		mustRead(t, db, h, plumbing.BlobObject, blobs[i])
+	}
+	size := int64(len(p.data))
+	if rss := mappingRSS(t, p.data); rss < size*9/10 {
+		t.Fatalf("after reading every object, %d of the pack's %d bytes are resident", rss, size)
+	}
+	half := Loc(size / 2)
+	v.ReleaseBetween(0, half)
+	if rss := mappingRSS(t, p.data); rss < size*4/10 || rss > size*6/10 {
+		t.Fatalf("after releasing the first half, %d of %d bytes are resident", rss, size)
+	}
+	v.ReleaseBetween(half, Loc(size))
+	if rss := mappingRSS(t, p.data); rss > size/10 {
+		t.Fatalf("after releasing the rest, %d of %d bytes are resident", rss, size)
+	}
+	for i, h := range hs {
+		mustRead(t, db, h, plumbing.BlobObject, blobs[i])
+	}
+}
