@@ -208,18 +208,19 @@ func viewPackPath(t *testing.T, dir string, size int64) string {
 	return ""
 }
 
-// TestReadSweptReleasesPassedPack reads a listing of 12 MB of pack in
+// TestReadSweptReleasesPassedPack reads a listing of 38 MB of pack in
 // sweeps, sampling the packs' resident size (/proc/self/smaps) as files
 // are handed over: the pages passed are given back as each sweep goes,
-// so the pack is never more than a few MB resident.
+// so the pack is never more than a few MB resident (2–9 MB seen; a read
+// that gives nothing back holds all 38).
 func TestReadSweptReleasesPassedPack(t *testing.T) {
 	if testing.Short() {
-		t.Skip("commits 12 MB of facts")
+		t.Skip("commits 38 MB of facts")
 	}
 	s, dir := newStore(t)
 	r := rand.New(rand.NewPCG(5, 6))
 	b := NewBatch()
-	for i := range 6000 {
+	for i := range 18000 {
 		raw := make([]byte, 1500) // ~2 KB of base64, which deflates little
 		for k := range raw {
 			raw[k] = byte(r.Uint32())
@@ -243,18 +244,26 @@ func TestReadSweptReleasesPassedPack(t *testing.T) {
 			size += st.Size()
 		}
 	}
-	if size < 10<<20 {
-		t.Fatalf("packs of %d bytes, want more than 10 MB", size)
+	if size < 30<<20 {
+		t.Fatalf("packs of %d bytes, want more than 30 MB", size)
 	}
-	stop := packRSSPeak(time.Millisecond)
-	err := l.readSweeps(l.Len(), func(int, Entry) {}) // one sweep: runs of 256 files span 0.5 MB
-
-	peak, samples := stop()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if samples < 20 {
-		t.Skipf("%d samples of the packs' resident size in the read: too few to judge", samples)
+	// The read is sampled from another goroutine; a read over before
+	// enough samples were taken is repeated (the peak is the highest of
+	// all), so that a fast machine still judges it and a slow one fails.
+	var peak int64
+	samples := 0
+	for round := 0; samples < 20; round++ {
+		if round == 10 {
+			t.Fatalf("%d samples of the packs' resident size in %d reads: too few to judge", samples, round)
+		}
+		s.db.ReleasePages()
+		stop := packRSSPeak(time.Millisecond)
+		err := l.readSweeps(l.Len(), func(int, Entry) {}) // one sweep: runs of 256 files span 0.5 MB
+		p, n := stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		peak, samples = max(peak, p), samples+n
 	}
 	if peak > size/3 {
 		t.Fatalf("the packs (%d bytes) were up to %d bytes resident while read", size, peak)
