@@ -134,19 +134,7 @@ func (l Listing) ReadInto(put func(i int, e Entry)) error {
 // in a run the run stops, and the error of the earliest run is returned,
 // which is that of the earliest file that failed.
 func (l Listing) readInListingOrder(put func(i int, e Entry)) error {
-	type run struct {
-		at int // the place of the run's first file in the listing
-		fs []fileRef
-	}
-	var runs []run
-	at := 0
-	for _, p := range l.parts {
-		for len(p) > 0 {
-			k := min(len(p), readRun)
-			runs = append(runs, run{at, p[:k]})
-			at, p = at+k, p[k:]
-		}
-	}
+	runs := l.runs(readRun)
 	var read atomic.Int64
 	return inParallel(len(runs), func(k int) error {
 		defer l.sn.s.releasePagesEvery(&read, len(runs[k].fs))
@@ -159,6 +147,26 @@ func (l Listing) readInListingOrder(put func(i int, e Entry)) error {
 		}
 		return nil
 	})
+}
+
+// fileRun is a run of a listing's files: at is the place of its first.
+type fileRun struct {
+	at int
+	fs []fileRef
+}
+
+// runs cuts the listing into runs of at most size files, in its order.
+func (l Listing) runs(size int) []fileRun {
+	var out []fileRun
+	at := 0
+	for _, p := range l.parts {
+		for len(p) > 0 {
+			k := min(len(p), size)
+			out = append(out, fileRun{at, p[:k]})
+			at, p = at+k, p[k:]
+		}
+	}
+	return out
 }
 
 // inParallel runs job for 0..n-1 on up to GOMAXPROCS goroutines, each

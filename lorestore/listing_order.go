@@ -38,20 +38,7 @@ const orderReleaseBytes = 1 << 20
 // locate finds every file of the listing in v's packs, on several
 // goroutines: locs[i] is where the listing's file i lies, or unlocated.
 func (l Listing) locate(v *odb.View) []odb.Loc {
-	const run = 1 << 12
-	type part struct {
-		at int
-		fs []fileRef
-	}
-	var parts []part
-	at := 0
-	for _, p := range l.parts {
-		for len(p) > 0 {
-			k := min(len(p), run)
-			parts = append(parts, part{at, p[:k]})
-			at, p = at+k, p[k:]
-		}
-	}
+	parts := l.runs(1 << 12)
 	locs := make([]odb.Loc, l.n)
 	inParallel(len(parts), func(k int) error {
 		for i, f := range parts[k].fs {

@@ -20,18 +20,7 @@ import (
 func TestReleasePages(t *testing.T) {
 	dir := initBare(t)
 	db := openDB(t, dir, Options{})
-	r := rand.New(rand.NewPCG(3, 4))
-	b := db.NewBatch()
-	var hs []plumbing.Hash
-	var blobs [][]byte
-	for range 4000 {
-		data := blob(r, 1024+r.IntN(1024)) // ~6 MB of pack, little of it compressible
-		hs = append(hs, b.Add(plumbing.BlobObject, data))
-		blobs = append(blobs, data)
-	}
-	if err := b.Write(); err != nil {
-		t.Fatal(err)
-	}
+	hs, blobs := writeRandomBlobs(t, db, 3)
 	readAll := func() {
 		for i, h := range hs {
 			mustRead(t, db, h, plumbing.BlobObject, blobs[i])
@@ -115,18 +104,7 @@ func mappingRSS(t *testing.T, m []byte) int64 {
 func TestViewReleaseBetween(t *testing.T) {
 	dir := initBare(t)
 	db := openDB(t, dir, Options{})
-	r := rand.New(rand.NewPCG(9, 10))
-	b := db.NewBatch()
-	var hs []plumbing.Hash
-	var blobs [][]byte
-	for range 4000 {
-		data := blob(r, 1024+r.IntN(1024))
-		hs = append(hs, b.Add(plumbing.BlobObject, data))
-		blobs = append(blobs, data)
-	}
-	if err := b.Write(); err != nil {
-		t.Fatal(err)
-	}
+	hs, blobs := writeRandomBlobs(t, db, 9)
 	db.Close()
 	db = openDB(t, dir, Options{}) // mapped from the file, not held from the write
 	v, err := db.View()
@@ -154,4 +132,24 @@ func TestViewReleaseBetween(t *testing.T) {
 	for i, h := range hs {
 		mustRead(t, db, h, plumbing.BlobObject, blobs[i])
 	}
+}
+
+// writeRandomBlobs writes 4000 random blobs of 1–2 KB to db in one pack,
+// about 6 MB of it and little compressible, from the given seed, and
+// returns their names and bytes.
+func writeRandomBlobs(t *testing.T, db *DB, seed uint64) ([]plumbing.Hash, [][]byte) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	b := db.NewBatch()
+	var hs []plumbing.Hash
+	var blobs [][]byte
+	for range 4000 {
+		data := blob(r, 1024+r.IntN(1024))
+		hs = append(hs, b.Add(plumbing.BlobObject, data))
+		blobs = append(blobs, data)
+	}
+	if err := b.Write(); err != nil {
+		t.Fatal(err)
+	}
+	return hs, blobs
 }
