@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestAddFactAtMatchesAddFact: facts added through a resolved predicate
-// give the model AddFact gives, and AddFactAt refuses what AddFact does.
-func TestAddFactAtMatchesAddFact(t *testing.T) {
+// TestAddFactsMatchesAddFact: facts added through a resolved predicate, in
+// batches of one fact or of many, give the model AddFact gives, and
+// AddFacts refuses what AddFact does.
+func TestAddFactsMatchesAddFact(t *testing.T) {
 	rules := []trule{
 		{"r", "r(X, Y) :- e(X, Y), not q(Y)", VarPoly("h")},
 		{"s", "s(X) :- r(X, Y), w(X, Y, a, b)", One()},
@@ -30,7 +31,7 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 			facts = append(facts, fact{"w", []string{x, y, "a", "b"}, One()})
 		}
 	}
-	plain, viaAt, batched := NewProgram(), NewProgram(), NewProgram()
+	plain, viaAt, batched := NewProgram(), NewProgram(), NewProgram() // viaAt: one fact a batch
 	resolved, resolvedB := map[string]FactPred{}, map[string]FactPred{}
 	var batch FactBatch
 	for i, f := range facts {
@@ -42,7 +43,9 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 			must(t, err)
 			resolved[f.pred] = fp
 		}
-		must(t, viaAt.AddFactAt(fp, f.args, f.sup))
+		var one FactBatch
+		one.Add(fp, f.args, f.sup)
+		must(t, viaAt.AddFacts(&one))
 		if fp, ok = resolvedB[f.pred]; !ok {
 			var err error
 			fp, err = batched.FactPred(f.pred, len(f.args))
@@ -64,7 +67,7 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 	}
 	want := fullDump(evalOK(t, plain))
 	if got := fullDump(evalOK(t, viaAt)); got != want {
-		t.Fatalf("AddFactAt's model differs from AddFact's:\n%s\nwant\n%s", got, want)
+		t.Fatalf("one-fact batches' model differs from AddFact's:\n%s\nwant\n%s", got, want)
 	}
 	if got := fullDump(evalOK(t, batched)); got != want {
 		t.Fatalf("AddFacts's model differs from AddFact's:\n%s\nwant\n%s", got, want)
@@ -84,10 +87,11 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 	}{
 		{"empty name", func() error { _, err := viaAt.FactPred("", 1); return err }, CodeInvalidTerm},
 		{"other arity", func() error { _, err := viaAt.FactPred("e", 3); return err }, CodeArityMismatch},
-		{"zero support", func() error { return viaAt.AddFactAt(e, []string{"a", "b"}, NewPoly()) }, CodeZeroSupport},
-		{"args of another arity", func() error { return viaAt.AddFactAt(e, []string{"a"}, One()) }, CodeArityMismatch},
-		{"resolved on another program", func() error { return other.AddFactAt(e, []string{"c", "d"}, One()) }, ""},
-		{"resolved before a clone", func() error { return viaAt.Clone().AddFactAt(e, []string{"c", "d"}, One()) }, ""},
+		{"batch: resolved before a clone", func() error {
+			var b FactBatch
+			b.Add(e, []string{"c", "d"}, One())
+			return viaAt.Clone().AddFacts(&b)
+		}, ""},
 		{"batch: args of another arity", func() error {
 			var b FactBatch
 			b.Add(e, []string{"a"}, One())
@@ -130,8 +134,12 @@ func TestAddFactAtMatchesAddFact(t *testing.T) {
 	if a, ok := other.FactArity("e"); !ok || a != 2 {
 		t.Fatalf("e on the other program: arity %d, %v", a, ok)
 	}
-	if got := evalOK(t, other).Support("x", "c", "d"); !got.IsZero() {
-		t.Fatalf("x(c, d) holds with %v: the fact went to the wrong predicate", got)
+	m := evalOK(t, other)
+	if got := m.Support("x", "g", "h"); !got.IsZero() {
+		t.Fatalf("x(g, h) holds with %v: the fact went to the wrong predicate", got)
+	}
+	if got := m.Support("e", "g", "h"); !got.Equal(One()) {
+		t.Fatalf("e(g, h) holds with %v, want One", got)
 	}
 }
 

@@ -227,7 +227,7 @@ func emptyPred() *Error {
 }
 
 // FactPred is a predicate with an arity, resolved once by FactPred for
-// any number of AddFactAt calls: a caller adding many facts of a few
+// any number of facts added through a FactBatch: a caller adding many facts of a few
 // predicates spares each fact the lookups of its predicate's name.
 type FactPred struct {
 	name  string
@@ -261,24 +261,6 @@ func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
 	return FactPred{name: pred, id: id, arity: arity, preds: p.preds}, nil
 }
 
-// AddFactAt is AddFact of a predicate FactPred resolved; resolved on a
-// program this one is not a clone of (or the clone of), or with another
-// number of arguments than args, it is AddFact of fp's name.
-func (p *Program) AddFactAt(fp FactPred, args []string, support Poly) error {
-	if err := zeroSupport(fp.name, args, support); err != nil {
-		return err
-	}
-	if !p.resolved(fp) || fp.arity != len(args) {
-		// Resolved for another program, or used with other arguments: resolve again.
-		var err error
-		if fp, err = p.FactPred(fp.name, len(args)); err != nil {
-			return err
-		}
-	}
-	p.addFactAt(fp, args, support)
-	return nil
-}
-
 func (p *Program) addFactAt(fp FactPred, args []string, support Poly) {
 	if cap(p.tuple) < len(args) {
 		p.tuple = make([]uint32, len(args))
@@ -298,7 +280,7 @@ type FactBatch struct {
 // Add appends the fact fp(args) with the given support.
 func (b *FactBatch) Add(fp FactPred, args []string, support Poly) {
 	if fp.arity != len(args) {
-		fp = FactPred{name: fp.name, arity: len(args)} // resolved again, as AddFactAt does
+		fp = FactPred{name: fp.name, arity: len(args)} // AddFacts resolves it again
 	}
 	b.preds = append(b.preds, fp)
 	b.sups = append(b.sups, support)
@@ -308,11 +290,13 @@ func (b *FactBatch) Add(fp FactPred, args []string, support Poly) {
 // Len returns the number of facts in the batch.
 func (b *FactBatch) Len() int { return len(b.preds) }
 
-// AddFacts adds the batch's facts in order, as AddFactAt one by one
-// would, and empties the batch; it stops at the first fact AddFactAt
-// would refuse, returning its error, the facts before it added. Their
-// constants are interned a batch at a time (internMany), under a lock
-// taken once per batch, not twice per fact (DL-0367).
+// AddFacts adds the batch's facts in order, as AddFact one by one would,
+// and empties the batch; a fact whose predicate was resolved on a program
+// this one is not a clone of (or the clone of) is added under its name.
+// It stops at the first fact AddFact would refuse, returning its error,
+// the facts before it added. Their constants are interned a batch at a
+// time (internMany), under a lock taken once per batch, not twice per fact
+// (DL-0367).
 func (p *Program) AddFacts(b *FactBatch) error {
 	defer func() {
 		clear(b.sups)
