@@ -14,6 +14,7 @@
 package lorestore
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"sync"
@@ -54,9 +55,13 @@ func (l Listing) locate(v *odb.View) []odb.Loc {
 }
 
 // packOrder returns the places 0..len(locs)-1 sorted by the page of pack
-// their loc lies in, unlocated last: a counting sort over the pages of
-// packs of the given sizes (4 B per page; 2 MB for a 1.9 GB pack), two
-// passes over locs and no second copy of them.
+// their loc lies in, unlocated last, in listing order within a page: a
+// counting sort over the pages of packs of the given sizes (4 B per page;
+// 2 MB for a 1.9 GB pack), two passes over locs and no second copy of
+// them. When the packs have many more pages than there are locs (a few
+// hundred files of a very large store), the same order comes from a
+// comparison sort instead, so that the cost follows the files read, not
+// the size of the store.
 func packOrder(sizes []int64, locs []odb.Loc) []int32 {
 	first := make([]int, len(sizes)+1) // the first bucket of each pack
 	for p, size := range sizes {
@@ -68,6 +73,9 @@ func packOrder(sizes []int64, locs []odb.Loc) []int32 {
 			return last
 		}
 		return min(first[l.Pack()]+int(l.Offset()>>orderShift), first[l.Pack()+1]-1)
+	}
+	if last > sparseBuckets*len(locs) {
+		return sortedByBucket(locs, bucket)
 	}
 	next := make([]int32, last+2)
 	for _, l := range locs {
@@ -82,6 +90,23 @@ func packOrder(sizes []int64, locs []odb.Loc) []int32 {
 		order[next[b]] = int32(i)
 		next[b]++
 	}
+	return order
+}
+
+// sparseBuckets: packOrder counts by page while the pages are at most
+// this many times the locs.
+const sparseBuckets = 8
+
+// sortedByBucket is packOrder's order by a comparison sort of the places,
+// for pages far more than locs.
+func sortedByBucket(locs []odb.Loc, bucket func(odb.Loc) int) []int32 {
+	order := make([]int32, len(locs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(x, y int32) int {
+		return cmp.Or(cmp.Compare(bucket(locs[x]), bucket(locs[y])), cmp.Compare(x, y))
+	})
 	return order
 }
 

@@ -293,3 +293,37 @@ func TestPackOrder(t *testing.T) {
 		t.Fatalf("packOrder = %v, want %v", got, want)
 	}
 }
+
+// TestPackOrderSparse: packs of far more pages than locs (a short listing
+// of a very large store) are ordered by a comparison sort, to the order
+// the counting sort gives the same locs in packs just big enough to hold
+// them: by pack, then page, then listing order, the unlocated last.
+func TestPackOrderSparse(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const packs, span = 3, 1 << 20
+	locs := make([]odb.Loc, 600)
+	for i := range locs {
+		if r.IntN(10) == 0 {
+			locs[i] = unlocated
+			continue
+		}
+		locs[i] = odb.Loc(uint64(r.IntN(packs))<<48 | uint64(r.IntN(span/64)*64))
+	}
+	dense, sparse := make([]int64, packs), make([]int64, packs)
+	for p := range packs {
+		dense[p], sparse[p] = span, 1<<40
+	}
+	if pages := packs * (span >> orderShift); pages > sparseBuckets*len(locs) {
+		t.Fatalf("the dense packs have %d pages: want them counted for %d locs", pages, len(locs))
+	}
+	want := packOrder(dense, locs)
+	if got := packOrder(sparse, locs); !slices.Equal(got, want) {
+		t.Fatalf("packOrder over terabyte packs = %v,\nwant %v", got, want)
+	}
+	for k := 1; k < len(want); k++ {
+		a, b := locs[want[k-1]], locs[want[k]]
+		if a == unlocated && b != unlocated || a != unlocated && b != unlocated && a>>orderShift > b>>orderShift {
+			t.Fatalf("places %d and %d out of order: locs %x then %x", want[k-1], want[k], a, b)
+		}
+	}
+}
