@@ -241,14 +241,12 @@ func (db *DB) ReleasePages() { db.releasePages(true) }
 func (db *DB) ReleasePackPages() { db.releasePages(false) }
 
 func (db *DB) releasePages(indexes bool) {
-	s, err := db.acquire() // holds every pack of the set mapped meanwhile
+	v, err := db.View() // holds every pack of the set mapped meanwhile
 	if err != nil {
 		return
 	}
-	defer s.release()
-	for _, p := range s.packs {
-		p.releasePages(indexes)
-	}
+	defer v.Close()
+	v.ReleasePackPages(indexes)
 }
 
 func (p *pack) releasePages(indexes bool) {
