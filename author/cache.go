@@ -41,6 +41,7 @@ type worldCache struct {
 	noFiles    bool
 	store      *lorestore.Store // the store of the last get, for put's files
 	loads      int
+	restored   int // of loads: restored from a compiled section
 	rejects    int
 	lastReject error
 	written    int
@@ -83,7 +84,7 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	done()
 	close(e.ready)
 	if e.err == nil && how != builtLoaded && how != builtCompiledFiled {
-		c.scheduleWrite(s, commit, scope, e.w.Objects(), nil)
+		c.scheduleWrite(s, commit, scope, e.w.Objects(), builtWorld(e.w))
 	}
 	c.mu.Lock()
 	switch how {
@@ -180,7 +181,7 @@ func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) boo
 	s := c.store
 	c.mu.Unlock()
 	if s != nil {
-		c.scheduleWrite(s, commit, scope, w.Objects(), nil)
+		c.scheduleWrite(s, commit, scope, w.Objects(), builtWorld(w))
 	}
 	return true
 }

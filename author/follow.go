@@ -53,7 +53,7 @@ func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope strin
 	}
 	indexed, compiled := c.writeBeside(s, commit, scope)
 	w, err := compileAtWith(s, commit, scope, c.dialects, indexed)
-	compiled(err)
+	compiled(w, err)
 	return w, builtCompiledFiled, err
 }
 

@@ -1,4 +1,4 @@
-// The compiled world file, format v1 (DL-0300): what a (commit, scope)'s
+// The compiled world file, format v2 (DL-0300, DL-0384): what a (commit, scope)'s
 // world was built from, kept beside the store so that a fresh process
 // opening a commit someone compiled before skips the read phase (pack
 // reads, inflate, tree walk, per-object hash check). It is derived data:
@@ -14,7 +14,14 @@
 //	body length u64 | body BLAKE3 [32] | scope length u16 | scope | pad to 8
 //	body: sections, each kind u32 | 0 u32 | length u64 | payload | pad to 8
 //
-// v1 has one section, the scope's committed entries (worldfile_entries.go).
+// The first section is the scope's committed entries
+// (worldfile_entries.go). A second, optional, is the compiled world: the
+// build key of the program that wrote it (compiledKey) and a snapshot of
+// the world's evaluated datalog program (datalog.Snapshot), used only by
+// a program of the same build key, so that an open restores the program
+// and model instead of lowering and evaluating. The entries are the
+// world's input and hold across builds; the snapshot is the output of
+// one build's lowering and engine, and another build rewrites it.
 
 package author
 
@@ -27,7 +34,9 @@ import (
 	"io"
 	"iter"
 	"os"
+	"slices"
 
+	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -36,22 +45,26 @@ import (
 
 const (
 	wfMagic   = "DLWORLD\x00"
-	wfVersion = 1
+	wfVersion = 2
 	// wfFixed is the header up to the scope's length.
 	wfFixed = 8 + 4 + 4 + 32 + 20 + 20 + 32 + 8 + 32
 	// wfSectionEntries is the section of the committed entries.
 	wfSectionEntries = 1
+	// wfSectionCompiled is the world's evaluated program: a build key
+	// (compiledKey) and a datalog snapshot (DL-0384).
+	wfSectionCompiled = 2
 )
 
-// wfFormat names what a v1 body means. A v1 body is the world's input,
-// not its lowering, so a changed lowering needs no new format; a version
-// whose body holds the model must fold the lowering's version in here.
+// wfFormat names what a body means. The entries are the world's input,
+// not its lowering, so a changed lowering needs no new format; the
+// compiled section, which is the lowering's output, carries a build key
+// of its own.
 var wfFormat = [32]byte{ // BLAKE3 of wfFormatText, written out so that no program hashes it at start-up (TestWorldFileFormatHash)
-	0xc4, 0xe6, 0x57, 0xd7, 0xfe, 0xb5, 0x12, 0xad, 0xbf, 0x7f, 0xfd, 0x89, 0x9a, 0xea, 0x3f, 0x1a,
-	0x69, 0x61, 0xe2, 0xed, 0xcd, 0x7b, 0x0f, 0xd7, 0xd9, 0x6d, 0x63, 0xc0, 0x6b, 0x48, 0x02, 0x3d,
+	0x15, 0x71, 0x9d, 0x13, 0x20, 0x50, 0xf3, 0xe4, 0x60, 0x10, 0x88, 0xe4, 0xd9, 0x6d, 0x8c, 0x88,
+	0x36, 0xa0, 0x3d, 0x6f, 0x61, 0x54, 0x89, 0xc9, 0x13, 0xf6, 0x13, 0x2b, 0x68, 0xf7, 0x95, 0x36,
 }
 
-const wfFormatText = "deloreis world file v1: committed entries as canonical object bytes; world compiled on load"
+const wfFormatText = "deloreis world file v2: committed entries as canonical object bytes; then, optionally, a build key and a datalog snapshot of the world's evaluated program"
 
 // wfHeader is what a file claims to be about.
 type wfHeader struct {
@@ -90,10 +103,14 @@ func dialectsHash(ds []*objects.Dialect) ([32]byte, error) {
 
 func pad8(n int) int { return (8 - n%8) % 8 }
 
-// encodeWorldFile writes a file of a world's entries to f, an
-// empty file. The body streams out (a 10M world is gigabytes of entries);
-// its lengths and checksum are filled in after, the checksum read back.
-func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry]) error {
+// encodeWorldFile writes a file of a world's entries to f, an empty
+// file, and then, when compiled writes one, the compiled section. The
+// body streams out (a 10M world is gigabytes of entries); its lengths and
+// checksum are filled in after, the checksum read back. compiled may wait
+// for the world's compile; its error fails the write, but for
+// datalog.ErrNoSnapshot (a world a snapshot does not hold, or no build
+// key), which leaves the section out.
+func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], compiled func(io.Writer) error) error {
 	head := make([]byte, 0, wfFixed+2+len(hd.scope)+8)
 	head = append(head, wfMagic...)
 	head = binary.LittleEndian.AppendUint32(head, wfVersion)
@@ -116,17 +133,43 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry]) err
 		return err
 	}
 	bw.Write(make([]byte, pad8(16+int(size))))
-	if err := bw.Flush(); err != nil {
-		return err
-	}
+	bodyLen := int64(16 + size + uint64(pad8(16+int(size))))
 	var sec [24]byte
 	binary.LittleEndian.PutUint32(sec[0:], wfSectionEntries)
 	binary.LittleEndian.PutUint64(sec[8:], size)
 	binary.LittleEndian.PutUint64(sec[16:], n)
-	if _, err := f.WriteAt(sec[:], int64(len(head))); err != nil {
+	sections := []sectionAt{{at: int64(len(head)), head: sec[:]}}
+	if compiled != nil {
+		// The entries on disk first: compiled may wait for the compile.
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		cs := &lazySection{w: bw, kind: wfSectionCompiled}
+		switch err := compiled(cs); {
+		case errors.Is(err, datalog.ErrNoSnapshot):
+			if cs.n > 0 {
+				return fmt.Errorf("author: a refused snapshot wrote %d bytes", cs.n)
+			}
+		case err != nil:
+			return err
+		}
+		if cs.n > 0 {
+			var csec [16]byte
+			binary.LittleEndian.PutUint32(csec[0:], wfSectionCompiled)
+			binary.LittleEndian.PutUint64(csec[8:], uint64(cs.n))
+			sections = append(sections, sectionAt{at: int64(len(head)) + bodyLen, head: csec[:]})
+			bw.Write(make([]byte, pad8(int(cs.n))))
+			bodyLen += 16 + cs.n + int64(pad8(int(cs.n)))
+		}
+	}
+	if err := bw.Flush(); err != nil {
 		return err
 	}
-	bodyLen := int64(16 + size + uint64(pad8(16+int(size))))
+	for _, s := range sections {
+		if _, err := f.WriteAt(s.head, s.at); err != nil {
+			return err
+		}
+	}
 	h := blake3.New()
 	if _, err := io.Copy(h, io.NewSectionReader(f, int64(len(head)), bodyLen)); err != nil {
 		return err
@@ -138,18 +181,51 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry]) err
 	return err
 }
 
-// decodeWorldFile checks a file's header against want (which it must
-// name exactly) and its body against the checksum, and returns the
-// entries. Every refusal wraps errWorldFile.
-func decodeWorldFile(data []byte, want wfHeader) ([]world.Entry, error) {
-	if len(data) < wfFixed+2 || string(data[:8]) != wfMagic {
-		return nil, wfErr("not a world file")
+// sectionAt is a section header to write at an offset once its length is
+// known.
+type sectionAt struct {
+	at   int64
+	head []byte
+}
+
+// lazySection writes a section's payload after a header placeholder,
+// which it writes only with the first byte: a writer that writes nothing
+// leaves no section.
+type lazySection struct {
+	w    *bufio.Writer
+	kind uint32
+	n    int64
+}
+
+func (s *lazySection) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
 	}
-	if v := binary.LittleEndian.Uint32(data[8:]); v != wfVersion {
-		return nil, wfErr("format version %d, this build reads %d", v, wfVersion)
+	if s.n == 0 {
+		s.w.Write(make([]byte, 16))
+	}
+	s.n += int64(len(p))
+	return s.w.Write(p)
+}
+
+// readWorldFile reads a world file from r, checks its header against want
+// (which it must name exactly) and its body against the checksum, and
+// returns the entries and the compiled section's payload (nil when the
+// file has none). The body is read a section at a time, each into a
+// buffer of its own that is dropped once decoded: the entries'
+// (hundreds of megabytes at 10M) is gone before the compiled section is
+// read. Every refusal wraps errWorldFile.
+func readWorldFile(r io.Reader, want wfHeader) ([]world.Entry, []byte, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	head := make([]byte, wfFixed+2)
+	if _, err := io.ReadFull(br, head); err != nil || string(head[:8]) != wfMagic {
+		return nil, nil, wfErr("not a world file")
+	}
+	if v := binary.LittleEndian.Uint32(head[8:]); v != wfVersion {
+		return nil, nil, wfErr("format version %d, this build reads %d", v, wfVersion)
 	}
 	at := 16
-	field := func(n int) []byte { at += n; return data[at-n : at] }
+	field := func(n int) []byte { at += n; return head[at-n : at] }
 	checks := []struct {
 		what      string
 		got, want []byte
@@ -161,37 +237,73 @@ func decodeWorldFile(data []byte, want wfHeader) ([]world.Entry, error) {
 	}
 	for _, c := range checks {
 		if !bytes.Equal(c.got, c.want) {
-			return nil, wfErr("another %s", c.what)
+			return nil, nil, wfErr("another %s", c.what)
 		}
 	}
 	bodyLen := binary.LittleEndian.Uint64(field(8))
-	sum := field(32)
+	sum := slices.Clone(field(32))
 	scopeLen := int(binary.LittleEndian.Uint16(field(2)))
-	if len(data)-at < scopeLen {
-		return nil, wfErr("truncated header")
+	scope := make([]byte, scopeLen+pad8(wfFixed+2+scopeLen))
+	if _, err := io.ReadFull(br, scope); err != nil {
+		return nil, nil, wfErr("truncated header")
 	}
-	if string(field(scopeLen)) != want.scope {
-		return nil, wfErr("another scope")
+	if string(scope[:scopeLen]) != want.scope {
+		return nil, nil, wfErr("another scope")
 	}
-	at += pad8(at)
-	if at > len(data) || uint64(len(data)-at) != bodyLen {
-		return nil, wfErr("body of %d bytes, header says %d", len(data)-min(at, len(data)), bodyLen)
+	h := blake3.New()
+	body := io.TeeReader(io.LimitReader(br, int64(bodyLen)), h)
+	left := bodyLen
+	var entries []world.Entry
+	var compiled []byte
+	var decodeErr error
+	seen := map[uint32]bool{}
+	for left > 0 {
+		var sec [16]byte
+		if left < 16 {
+			return nil, nil, wfErr("%d bytes left in the body, short of a section", left)
+		}
+		if _, err := io.ReadFull(body, sec[:]); err != nil {
+			return nil, nil, wfErr("body shorter than the header says")
+		}
+		kind, n := binary.LittleEndian.Uint32(sec[:]), binary.LittleEndian.Uint64(sec[8:])
+		total := 16 + n + uint64(pad8(int(n%8)))
+		if n > left || total > left || seen[kind] {
+			return nil, nil, wfErr("section %d of %d bytes in a body of %d left", kind, n, left)
+		}
+		seen[kind] = true
+		left -= total
+		payload := make([]byte, n+uint64(pad8(int(n%8))))
+		if _, err := io.ReadFull(body, payload); err != nil {
+			return nil, nil, wfErr("body shorter than the header says")
+		}
+		payload = payload[:n:n]
+		switch kind {
+		case wfSectionEntries:
+			// Decoded before the checksum is known (the decoder takes any
+			// bytes), used only after it is.
+			entries, decodeErr = decodeEntries(payload)
+		case wfSectionCompiled:
+			compiled = payload
+		default:
+			return nil, nil, wfErr("a section of kind %d", kind)
+		}
 	}
-	body := data[at:]
-	if got := blake3.Sum256(body); !bytes.Equal(got[:], sum) {
-		return nil, wfErr("body checksum mismatch")
+	if _, err := br.ReadByte(); err != io.EOF {
+		return nil, nil, wfErr("bytes after the body")
 	}
-	return decodeSections(body)
+	if got := h.Sum(nil); !bytes.Equal(got, sum) {
+		return nil, nil, wfErr("body checksum mismatch")
+	}
+	if !seen[wfSectionEntries] {
+		return nil, nil, wfErr("no entries section")
+	}
+	if decodeErr != nil {
+		return nil, nil, decodeErr
+	}
+	return entries, compiled, nil
 }
 
-// decodeSections reads the body's sections; v1 has exactly one.
-func decodeSections(body []byte) ([]world.Entry, error) {
-	if len(body) < 16 || binary.LittleEndian.Uint32(body) != wfSectionEntries {
-		return nil, wfErr("no entries section")
-	}
-	n := binary.LittleEndian.Uint64(body[8:])
-	if n > uint64(len(body)-16) || 16+int(n)+pad8(16+int(n)) != len(body) {
-		return nil, wfErr("entries section of %d bytes in a body of %d", n, len(body))
-	}
-	return decodeEntries(body[16 : 16+n])
+// decodeWorldFile is readWorldFile of a whole file in memory.
+func decodeWorldFile(data []byte, want wfHeader) ([]world.Entry, []byte, error) {
+	return readWorldFile(bytes.NewReader(data), want)
 }

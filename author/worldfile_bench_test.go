@@ -115,7 +115,7 @@ func readHalves(b *testing.B, dir string, head [20]byte, path string) (store, fi
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := decodeWorldFile(data, hd); err != nil {
+	if _, _, err := decodeWorldFile(data, hd); err != nil {
 		b.Fatal(err)
 	}
 	return store, time.Since(t)

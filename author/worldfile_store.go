@@ -58,35 +58,62 @@ func (c *worldCache) wantHeader(s *lorestore.Store, commit plumbing.Hash, scope 
 }
 
 // loadFile builds the world of (commit, scope) from its file, when there
-// is one that verifies. A file that does not is removed and counted
-// (rejects); the caller then builds the world as if there were none.
+// is one that verifies: from its compiled section when this build wrote
+// it (DL-0384), else from its entries. A file that does not verify is
+// removed and counted (rejects); the caller then builds the world as if
+// there were none. A file whose compiled section is another build's is
+// written again, with this build's.
 func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, bool) {
 	if c.noFiles {
 		return nil, false
 	}
 	path := worldFilePath(s, commit, scope)
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
 	}
 	want, ok := c.wantHeader(s, commit, scope)
 	if !ok {
+		f.Close()
 		return nil, false
 	}
-	base, err := decodeWorldFile(data, want)
-	data = nil
+	base, section, err := readWorldFile(f, want)
+	f.Close()
 	if err != nil {
 		c.reject(path, err)
 		return nil, false
 	}
-	w, err := world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true})
+	snapshot, foreign := compiledFor(section)
+	section = nil
+	w, err := world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: snapshot})
 	if err != nil {
 		// The machinery failed on what the file held: the store's own
 		// objects will say whether it was the file.
 		c.reject(path, err)
 		return nil, false
 	}
+	c.mu.Lock()
+	if w.Restored() {
+		c.restored++
+	}
+	c.mu.Unlock()
+	if snapshot != nil && !w.Restored() {
+		// This build's snapshot did not load, or not as this lowering of
+		// the entries: the world was evaluated instead, and the file is
+		// refused and written again.
+		c.reject(path, wfErr("the compiled section does not fit its entries"))
+		foreign = true
+	}
+	if foreign {
+		os.Remove(path)
+		c.scheduleWrite(s, commit, scope, w.Objects(), builtWorld(w))
+	}
 	return w, true
+}
+
+// builtWorld is the outcome of a build that is over.
+func builtWorld(w *world.World) func() (*world.World, error) {
+	return func() (*world.World, error) { return w, nil }
 }
 
 // fileAncestor walks the first parents of commit, at most maxFollow, to
@@ -122,15 +149,15 @@ func (c *worldCache) reject(path string, err error) {
 	c.mu.Unlock()
 }
 
-// writeJob is one file to write: a world's entries, and when the world
-// is still being compiled, the channel its outcome arrives on. The body
-// is written while the compile runs; the file is named only once the
+// writeJob is one file to write: a world's entries, and its world,
+// which built waits for when it is still being compiled. The entries are
+// written while the compile runs; the file is named only once the
 // compile has succeeded.
 type writeJob struct {
 	path    string
 	hd      wfHeader
 	entries iter.Seq[world.Entry]
-	ready   <-chan error // nil: the world is built
+	built   func() (*world.World, error)
 }
 
 // scheduleWrite files the world file of entries in the store's background
@@ -138,7 +165,7 @@ type writeJob struct {
 // per scope: while one runs, only the newest pending world is kept, so a
 // run of materializes costs one write in flight and one waiting, not one
 // each.
-func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, scope string, entries iter.Seq[world.Entry], ready <-chan error) {
+func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, scope string, entries iter.Seq[world.Entry], built func() (*world.World, error)) {
 	if c.noFiles || entries == nil {
 		return
 	}
@@ -150,7 +177,7 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, sco
 	if !ok {
 		return
 	}
-	job := writeJob{path: path, hd: hd, entries: entries, ready: ready}
+	job := writeJob{path: path, hd: hd, entries: entries, built: built}
 	c.mu.Lock()
 	if c.writing == nil {
 		c.writing, c.pending = map[string]bool{}, map[string]writeJob{}
@@ -188,14 +215,19 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, sco
 // function that hands the compile's outcome to that writer: on two cores
 // a 10M-object file is written on the core the single-threaded lowering
 // and evaluation leave free, not after them (DL-0373).
-func (c *worldCache) writeBeside(s *lorestore.Store, commit plumbing.Hash, scope string) (func(iter.Seq[world.Entry]), func(error)) {
+func (c *worldCache) writeBeside(s *lorestore.Store, commit plumbing.Hash, scope string) (func(iter.Seq[world.Entry]), func(*world.World, error)) {
 	if c.noFiles {
-		return nil, func(error) {}
+		return nil, func(*world.World, error) {}
 	}
-	ready := make(chan error, 1) // never waited on when the hook did not run
+	type outcome struct {
+		w   *world.World
+		err error
+	}
+	ready := make(chan outcome, 1) // never waited on when the hook did not run
+	built := func() (*world.World, error) { o := <-ready; return o.w, o.err }
 	return func(entries iter.Seq[world.Entry]) {
-		c.scheduleWrite(s, commit, scope, entries, ready)
-	}, func(err error) { ready <- err }
+		c.scheduleWrite(s, commit, scope, entries, built)
+	}, func(w *world.World, err error) { ready <- outcome{w, err} }
 }
 
 // writeWorldFile writes a file atomically: a temp file in the same
@@ -216,13 +248,10 @@ func writeWorldFile(j writeJob) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if err = encodeWorldFile(f, j.hd, j.entries); err != nil {
+	// The compiled section waits for the world: a world that did not
+	// compile fails the write, and no file names it.
+	if err = encodeWorldFile(f, j.hd, j.entries, writeCompiled(j.built)); err != nil {
 		return err
-	}
-	if j.ready != nil {
-		if err = <-j.ready; err != nil {
-			return err // the world did not compile: no file names it
-		}
 	}
 	if err = f.Chmod(0o644); err != nil { // readable as the store's other files are
 		return err

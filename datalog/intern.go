@@ -285,16 +285,6 @@ type foreignKey struct {
 	row  uint32
 }
 
-// negKey is the key of a negated atom of at most negKeyArgs arguments:
-// a struct, so that looking one up makes no string (DL-0369).
-type negKey struct {
-	pred uint32
-	n    uint32
-	a    [negKeyArgs]uint32
-}
-
-const negKeyArgs = 3
-
 // litTable interns literals to ids shared by every model of a program.
 // The literals lie in segments that never move (as an interner's names),
 // so that growing copies none. A negated atom's rendering is made when it
@@ -303,8 +293,7 @@ const negKeyArgs = 3
 type litTable struct {
 	mu      sync.RWMutex
 	vars    map[string]uint32
-	negs    map[negKey]uint32
-	wide    map[string]uint32 // negated atoms of more arguments
+	negs    negTable // negated atoms (negtable.go)
 	foreign map[foreignKey]uint32
 	segs    [][]litInfo
 	n       int
@@ -314,8 +303,7 @@ type litTable struct {
 }
 
 func newLitTable(consts, preds *interner) *litTable {
-	return &litTable{vars: map[string]uint32{}, negs: map[negKey]uint32{}, wide: map[string]uint32{},
-		foreign: map[foreignKey]uint32{}, consts: consts, preds: preds}
+	return &litTable{vars: map[string]uint32{}, foreign: map[foreignKey]uint32{}, consts: consts, preds: preds}
 }
 
 // push appends li, returning its id; the caller holds mu for writing.
@@ -350,36 +338,20 @@ func (t *litTable) varLit(name string) uint32 {
 
 // negLit interns "not pred(args)".
 func (t *litTable) negLit(pred uint32, args []uint32) uint32 {
-	if len(args) > negKeyArgs {
-		return t.wideNegLit(pred, args)
-	}
-	k := negKey{pred: pred, n: uint32(len(args))}
-	copy(k.a[:], args)
+	h := negHash(pred, args)
 	t.mu.RLock()
-	id, ok := t.negs[k]
+	id, ok := t.findNeg(pred, args, h)
 	t.mu.RUnlock()
 	if ok {
 		return id
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if id, ok := t.negs[k]; ok {
+	if id, ok := t.findNeg(pred, args, h); ok {
 		return id
 	}
 	id = t.push(litInfo{kind: litNeg, pred: pred, args: append([]uint32(nil), args...)})
-	t.negs[k] = id
-	return id
-}
-
-func (t *litTable) wideNegLit(pred uint32, args []uint32) uint32 {
-	key := packKey(pred, args)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if id, ok := t.wide[key]; ok {
-		return id
-	}
-	id := t.push(litInfo{kind: litNeg, pred: pred, args: append([]uint32(nil), args...)})
-	t.wide[key] = id
+	t.addNeg(id, h)
 	return id
 }
 

@@ -117,6 +117,7 @@ type Program struct {
 	strat         *stratCache
 	canon         canonCache // the entry of the support last given a new fact
 	tuple         []uint32   // AddFact's scratch: a fact set copies the tuple it is given
+	shape         bool       // facts are checked and their predicates noted, not kept (NewShapeProgram)
 }
 
 // canonCache remembers the canonical entry of one support: a caller adding
@@ -146,6 +147,17 @@ func NewProgram() *Program {
 	consts, preds := newInterner(), newInterner()
 	p := &Program{consts: consts, preds: preds, lits: newLitTable(consts, preds), bounds: DefaultBounds()}
 	p.gen.Store(versionClock.Add(1))
+	return p
+}
+
+// NewShapeProgram returns an empty program that keeps the shape of what
+// is added to it, not its facts: a fact is checked as AddFact checks it
+// and fixes its predicate's arity, then dropped; rules are kept. A caller
+// lowers into it to compare what it would build with a snapshot's
+// program (SameShape) at the cost of the lowering alone.
+func NewShapeProgram() *Program {
+	p := NewProgram()
+	p.shape = true
 	return p
 }
 
@@ -262,6 +274,9 @@ func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
 }
 
 func (p *Program) addFactAt(fp FactPred, args []string, support Poly) {
+	if p.shape {
+		return
+	}
 	if cap(p.tuple) < len(args) {
 		p.tuple = make([]uint32, len(args))
 	}
@@ -315,6 +330,9 @@ func (p *Program) AddFacts(b *FactBatch) error {
 			break
 		}
 		end = n
+	}
+	if p.shape {
+		return err
 	}
 	if cap(p.tuple) < end {
 		p.tuple = make([]uint32, end)

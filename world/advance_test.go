@@ -6,6 +6,7 @@ package world
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -126,9 +128,12 @@ func questionList(w *World) string {
 }
 
 func TestAdvanceEqualsCompile(t *testing.T) {
-	startAdv, startCompiles, startSettles := advances.Load(), advanceCompiles.Load(), settles.Load()
+	startAdv, startCompiles, startSettles, startRestores := advances.Load(), advanceCompiles.Load(), settles.Load(), restores.Load()
 	merges := 0
 	defer func() {
+		if n := restores.Load() - startRestores; n < int64(*advanceSeeds)*int64(advanceSteps)/2 {
+			t.Errorf("only %d worlds restored from a snapshot", n)
+		}
 		if n := settles.Load() - startSettles; n < int64(*advanceSeeds)/2 {
 			t.Errorf("only %d staged layers settled", n)
 		}
@@ -136,7 +141,7 @@ func TestAdvanceEqualsCompile(t *testing.T) {
 			t.Errorf("only %d merges in %d chains", merges, *advanceSeeds)
 		}
 		adv, comp := advances.Load()-startAdv, advanceCompiles.Load()-startCompiles
-		t.Logf("advanced %d commits incrementally, compiled %d; %d merges", adv, comp, merges)
+		t.Logf("advanced %d commits incrementally, compiled %d; %d merges; %d worlds restored from a snapshot", adv, comp, merges, restores.Load()-startRestores)
 		// Most commits are atom claims: they must take the incremental path.
 		if adv < int64(*advanceSeeds)*int64(advanceSteps)/4 || comp == 0 {
 			t.Errorf("only %d commits advanced incrementally (%d compiled): the property test does not exercise both paths", adv, comp)
@@ -198,6 +203,14 @@ func followed(t *testing.T, label string, w *World, add []Entry, remove []object
 	want := mustCompile(t, Input{Scope: "camelot", Base: all})
 	if d := advanceDiff(got, want); d != "" {
 		t.Fatalf("%s: the advanced world differs from a fresh compile: %s", label, d)
+	}
+	if restored, ok := restoredOf(t, want, Input{Scope: "camelot", Base: all}); ok {
+		if d := advanceDiff(restored, want); d != "" || dump(restored) != dump(want) {
+			t.Fatalf("%s: the world restored from its snapshot differs from the compile: %s", label, d)
+		}
+		if len(all)%2 == 0 {
+			got = restored // the chain goes on from it: it must advance as well
+		}
 	}
 	extra := randomStep(rand.New(rand.NewPCG(uint64(len(all)), 5)), len(all))
 	sg, err := got.Stage([]objects.Object{extra}, nil)
@@ -290,6 +303,28 @@ func TestSettle(t *testing.T) {
 	if d := advanceDiff(got, mustCompile(t, Input{Scope: "camelot", Base: entriesOf(t, []objects.Object{rule(false), rule(true)})})); d != "" {
 		t.Fatal(d)
 	}
+}
+
+var restores atomic.Int64 // worlds the property test restored from a snapshot
+
+// restoredOf compiles in again from w's snapshot (w must be in's world),
+// reporting false when w's state is one snapshots do not hold.
+func restoredOf(t *testing.T, w *World, in Input) (*World, bool) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := w.WriteCompiled(&buf); err != nil {
+		if !errors.Is(err, datalog.ErrNoSnapshot) {
+			t.Fatal(err)
+		}
+		return nil, false
+	}
+	in.Compiled = buf.Bytes()
+	got := mustCompile(t, in)
+	if !got.Restored() {
+		t.Fatal("a world compiled from its own snapshot evaluated instead")
+	}
+	restores.Add(1)
+	return got, true
 }
 
 func mustCompile(t *testing.T, in Input) *World {

@@ -26,9 +26,9 @@ const (
 	predBefore = "before"
 )
 
-// lower builds the program of the world: authored atoms, rules, identity.
-func (w *World) lower() (*datalog.Program, error) {
-	p := datalog.NewProgram()
+// lower builds the program of the world into p, a new program: authored
+// atoms, rules, identity.
+func (w *World) lower(p *datalog.Program) (*datalog.Program, error) {
 	p.SetBounds(datalog.Bounds{MaxStratumMonomials: stratumBudget(w.ix.entries.n)})
 	w.groups[groupArityClaims] = nil // lowering again (a rule left out) finds them again
 	add, flush := w.factAdder(p)

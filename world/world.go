@@ -6,6 +6,7 @@ package world
 import (
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"sort"
 	"sync"
@@ -38,6 +39,13 @@ type Input struct {
 	// The sequence stays valid while and after Compile runs; Indexed is
 	// called on Compile's goroutine and must hand slow work to another.
 	Indexed func(entries iter.Seq[Entry])
+	// Compiled, when set, is a snapshot WriteCompiled wrote of the world
+	// of the same input: Compile lowers the input into a program that
+	// keeps no facts and, when the snapshot's program has that shape (the
+	// same rules, arities and bounds), takes the snapshot's program and
+	// model instead of lowering and evaluating (DL-0384). Otherwise it
+	// evaluates as without one.
+	Compiled []byte
 
 	// legacy lowers entity identity as before DL-0040: the closure and a
 	// carry rule per predicate in the program. Tests compare against it.
@@ -81,7 +89,8 @@ type World struct {
 
 	known []string // sorted entity and event ids, for candidates; built on first use
 
-	arityDropped int // rules left out for a predicate's other arity (see hasArityConflicts)
+	arityDropped int  // rules left out for a predicate's other arity (see hasArityConflicts)
+	restored     bool // the program and model came from Input.Compiled
 
 	dialects []*objects.Dialect // configured by the project (Input.Dialects)
 }
@@ -121,7 +130,7 @@ func Compile(in Input) (*World, error) {
 	w.attacked = attackedDecisions(w.attacks)
 	w.checkRuleNames()
 	entryChecks := w.startEntryChecks()
-	if err := w.evaluate(); err != nil {
+	if err := w.evaluate(in.Compiled); err != nil {
 		entryChecks() // let it finish: it reads w
 		return nil, err
 	}
@@ -134,17 +143,10 @@ func Compile(in Input) (*World, error) {
 // stratified loses the rules on the cycle (staged ones first), each with a
 // rule.unstratifiable finding, and is evaluated again: a bad rule must
 // never make the whole world unreadable.
-func (w *World) evaluate() error {
+func (w *World) evaluate(compiled []byte) error {
 	for range len(w.ix.rules) + 1 {
-		w.arity = arities{}
-		w.predIdentityRules = 0
-		p, err := w.lower()
-		if err != nil {
-			return err
-		}
-		m, err := p.Eval()
+		err := w.lowerAndEval(&compiled)
 		if err == nil {
-			w.prog, w.model = p, m
 			return nil
 		}
 		var de *datalog.Error
@@ -157,6 +159,54 @@ func (w *World) evaluate() error {
 	}
 	return errors.New("world: evaluate: could not stratify the rules")
 }
+
+// lowerAndEval lowers the world and evaluates it, or takes the program and
+// model of *compiled when the lowering has its shape (a lowering into a
+// program that keeps no facts); a snapshot that does not fit is dropped
+// and the world lowered again for real.
+func (w *World) lowerAndEval(compiled *[]byte) error {
+	w.arity = arities{}
+	w.predIdentityRules = 0
+	if *compiled != nil {
+		shape, err := w.lower(datalog.NewShapeProgram())
+		if err != nil {
+			return err
+		}
+		if err := shape.Check(); err != nil {
+			return err // unstratifiable: evaluate drops the cycle and comes back
+		}
+		p, m, err := datalog.LoadSnapshot(*compiled)
+		if err == nil && shape.SameShape(p) {
+			w.prog, w.model, w.restored = p, m, true
+			return nil
+		}
+		*compiled = nil
+		w.arity = arities{}
+		w.predIdentityRules = 0
+	}
+	p, err := w.lower(datalog.NewProgram())
+	if err != nil {
+		return err
+	}
+	m, err := p.Eval()
+	if err != nil {
+		return err
+	}
+	w.prog, w.model = p, m
+	return nil
+}
+
+// WriteCompiled writes a snapshot of the world's evaluated program to out,
+// for Input.Compiled of a later Compile of the same input. It refuses
+// with datalog.ErrNoSnapshot, writing nothing, a state snapshots do not
+// hold (truncated supports, say).
+func (w *World) WriteCompiled(out io.Writer) error {
+	return w.prog.Snapshot(out, w.model)
+}
+
+// Restored reports whether the world's program and model came from
+// Input.Compiled rather than an evaluation.
+func (w *World) Restored() bool { return w.restored }
 
 // dropCycle removes the rules whose heads lie on an unstratifiable cycle,
 // staged rules first; it reports whether it removed any.

@@ -1,0 +1,132 @@
+package author
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// compiledHarness commits a world with a recursion and a negation, opens
+// it once (the compile writes its file) and returns the store's head.
+func compiledHarness(t *testing.T) (*harness, plumbing.Hash) {
+	t.Helper()
+	h := newHarness(t, "camelot")
+	X, Y, Z := objects.Var("X"), objects.Var("Y"), objects.Var("Z")
+	at := func(pred string, args ...objects.Term) objects.Atom { return objects.Atom{Pred: pred, Args: args} }
+	objs := []objects.Object{
+		&objects.Rule{Name: "line-base", Head: at("line", X, Y), Body: []objects.Literal{{Atom: at("mentor", X, Y)}}, Provenance: prop0},
+		&objects.Rule{Name: "line-step", Head: at("line", X, Z), Body: []objects.Literal{{Atom: at("line", X, Y)}, {Atom: at("mentor", Y, Z)}}, Provenance: prop0},
+		&objects.Rule{Name: "alone", Head: at("alone", X), Body: []objects.Literal{{Atom: at("person", X)}, {Atom: at("taught", X), Negated: true}}, Provenance: prop0},
+		&objects.Rule{Name: "taught", Head: at("taught", Y), Body: []objects.Literal{{Atom: at("mentor", X, Y)}}, Provenance: prop0},
+	}
+	for i := range 40 {
+		objs = append(objs, &objects.Entity{Kind: objects.KindPerson, Ident: fmt.Sprint("p-", i), Name: fmt.Sprint("P ", i), Provenance: prop0})
+		if i%3 != 0 {
+			objs = append(objs, &objects.Relation{Relation: "mentor", From: fmt.Sprint("p-", i-1), To: fmt.Sprint("p-", i), Provenance: prop0})
+		}
+	}
+	head := h.commitObjects("main", "camelot", objs...)
+	freshGet(t, h.store, head, "camelot")
+	h.store.WaitBackground()
+	return h, head
+}
+
+// TestWorldFileCompiled: a fresh process restores the world from the
+// file's compiled section (no lowering, no evaluation) and it reads as a
+// compile, also once staged over; a compiled section of another build is
+// not used, and the file is written again with this build's; one of this
+// build that does not load is refused and written again.
+func TestWorldFileCompiled(t *testing.T) {
+	h, head := compiledHarness(t)
+	path := worldFilePath(h.store, head, "camelot")
+	if compiledSection(readFile(t, path)) == nil {
+		t.Fatal("the file has no compiled section")
+	}
+	w, c := freshGet(t, h.store, head, "camelot")
+	wantCounts(t, c, 0, 0, 1, 0)
+	if c.restored != 1 || !w.Restored() {
+		t.Fatalf("the world was not restored from the compiled section (%d restored)", c.restored)
+	}
+	sameWorld(t, h.store, head, "camelot", w)
+	want, err := CompileAt(h.store, head, "camelot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := []objects.Object{
+		&objects.Relation{Relation: "mentor", From: "p-2", To: "p-3", Provenance: prop0},
+		&objects.Entity{Kind: objects.KindPerson, Ident: "p-99", Name: "P 99", Provenance: prop0},
+	}
+	sg, err := w.Stage(extra, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, err := want.Stage(extra, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []datalog.Atom{
+		{Pred: "line", Args: []datalog.Term{datalog.V("X"), datalog.V("Y")}},
+		{Pred: "alone", Args: []datalog.Term{datalog.V("X")}},
+		{Pred: "taught", Args: []datalog.Term{datalog.V("X")}},
+	} {
+		g, w := fmt.Sprint(sg.Query(q)), fmt.Sprint(sw.Query(q))
+		if g != w || len(sw.Query(q)) == 0 {
+			t.Fatalf("staged over the restored world, %s reads %s; over a compile %s", q.Pred, g, w)
+		}
+	}
+	if g, w := fmt.Sprint(sg.Findings()), fmt.Sprint(sw.Findings()); g != w {
+		t.Fatalf("staged findings over the restored world %s; over a compile %s", g, w)
+	}
+
+	for _, tc := range []struct {
+		name   string
+		edit   func([]byte) []byte
+		reject int
+	}{
+		{"another build's key", func(b []byte) []byte {
+			sec := compiledSection(b)
+			sec[0] ^= 1
+			return resum(t, b)
+		}, 0},
+		{"a snapshot of this build that does not load", func(b []byte) []byte {
+			sec := compiledSection(b)
+			copy(sec[32:], "garbage!")
+			return resum(t, b)
+		}, 1},
+		{"a snapshot of another world", func(b []byte) []byte {
+			sec := compiledSection(b)
+			i := bytes.Index(sec, []byte("line-step"))
+			sec[i+len("line-")] = 'x'
+			return resum(t, b)
+		}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			good := readFile(t, path)
+			editFile(t, path, tc.edit)
+			w, c := freshGet(t, h.store, head, "camelot")
+			wantCounts(t, c, 0, 0, 1, tc.reject)
+			if w.Restored() {
+				t.Fatal("the world was restored from a section it must not use")
+			}
+			sameWorld(t, h.store, head, "camelot", w)
+			h.store.WaitBackground()
+			if got := readFile(t, path); !bytes.Equal(entriesSection(got), entriesSection(good)) || compiledSection(got) == nil ||
+				!bytes.Equal(compiledSection(got)[:32], compiledSection(good)[:32]) {
+				t.Fatal("the file was not written again with this build's compiled section")
+			}
+			w, c = freshGet(t, h.store, head, "camelot")
+			if !w.Restored() || c.restored != 1 {
+				t.Fatal("the file written again does not restore")
+			}
+		})
+	}
+	// A file of v1's layout is refused by its version.
+	editFile(t, path, func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 1); return b })
+	_, c = freshGet(t, h.store, head, "camelot")
+	wantCounts(t, c, 1, 0, 0, 1)
+}

@@ -1,0 +1,538 @@
+// This file reads snapshots (snapshot.go) back into a program and its
+// model. Every count is checked against the bytes left and every id
+// against what it names, so that bytes Snapshot did not write make an
+// error rather than a state that fails later.
+
+package datalog
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+	"weak"
+)
+
+// LoadSnapshot returns the program and model a snapshot holds. The model
+// is the program's last, so the program's next Eval is incremental from
+// it; both are independent of every other program.
+func LoadSnapshot(data []byte) (*Program, *Model, error) {
+	r := &snapReader{b: data}
+	if string(r.take(len(snapMagic))) != snapMagic {
+		r.fail("not a snapshot")
+		return nil, nil, r.err
+	}
+	p := NewProgram()
+	p.bounds = Bounds{MaxMonomials: int(r.small(1 << 40)), MaxMonomialSize: int(r.small(1 << 40)), MaxStratumMonomials: int(r.small(1 << 40))}
+	if p.bounds.withDefaults() != p.bounds {
+		r.fail("bounds")
+	}
+	readNames(r, p.consts)
+	readNames(r, p.preds)
+	readLits(r, p)
+	npred := r.n(1)
+	if r.err == nil && npred > p.preds.n {
+		r.fail("%d arities for %d predicates", npred, p.preds.n)
+	}
+	p.arity = make([]int, npred)
+	p.facts = make([]*factSet, npred)
+	for i := range p.arity {
+		p.arity[i] = int(r.small(1<<16)) - 1
+	}
+	for range r.n(1) {
+		if r.err != nil {
+			break
+		}
+		if err := p.AddRule(readRule(r)); err != nil {
+			r.fail("rule: %v", err)
+		}
+	}
+	if r.err != nil {
+		return nil, nil, r.err
+	}
+	factGen := versionClock.Add(1)
+	for pred := range p.facts {
+		if r.flag() {
+			p.facts[pred] = readFactSet(r, p, uint32(pred), factGen)
+		}
+	}
+	m, err := readModel(r, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(r.b) != 0 {
+		r.fail("%d bytes after the model", len(r.b))
+		return nil, nil, r.err
+	}
+	p.last = m
+	p.gen.Store(versionClock.Add(1)) // the fact sets are the model's: read-only
+	return p, m, nil
+}
+
+// readNames interns the names in order; they must be distinct.
+func readNames(r *snapReader, in *interner) {
+	for i := range r.n(1) {
+		s := r.str()
+		if r.err != nil {
+			return
+		}
+		if in.intern(s) != uint32(i) {
+			r.fail("name %q twice", s)
+			return
+		}
+	}
+}
+
+func readLits(r *snapReader, p *Program) {
+	t := p.lits
+	nconst, npred := uint64(p.consts.n), uint64(p.preds.n)
+	n := r.n(1)
+	if n > 1<<12 {
+		// Room for every literal, as if all were negated atoms: no growth.
+		t.negs.slots = make([]uint64, 1<<bits.Len(uint(n+n/3)))
+	}
+	var arena []uint32 // the atoms' arguments, sliced from shared arrays
+	for i := range n {
+		var id uint32
+		switch kind := uint8(r.small(2)); kind {
+		case litVar:
+			id = t.varLit(r.str())
+		case litNeg:
+			pred := uint32(r.small(npred))
+			k := r.n(1)
+			if len(arena)+k > cap(arena) {
+				arena = make([]uint32, 0, max(1<<16, k))
+			}
+			lo := len(arena)
+			for range k {
+				arena = append(arena, uint32(r.small(nconst)))
+			}
+			if r.err != nil {
+				return
+			}
+			args := arena[lo:len(arena):len(arena)]
+			h := negHash(pred, args)
+			if _, dup := t.findNeg(pred, args, h); dup {
+				r.fail("literal %d twice", i)
+				return
+			}
+			id = t.push(litInfo{kind: litNeg, pred: pred, args: args})
+			t.addNeg(id, h)
+		}
+		if r.err != nil {
+			return
+		}
+		if id != uint32(i) {
+			r.fail("literal %d twice", i)
+			return
+		}
+	}
+	for range r.n(1) {
+		lit := uint32(r.small(uint64(t.n)))
+		if r.err != nil {
+			return
+		}
+		li := t.snapshot().at(lit)
+		if li.kind != litVar {
+			r.fail("unit entry of a negated literal")
+			return
+		}
+		t.canonical(p, VarPoly(li.name))
+	}
+}
+
+func readPoly(r *snapReader) Poly {
+	mons := make([][]string, r.n(1))
+	for i := range mons {
+		m := make([]string, r.n(1))
+		for k := range m {
+			m[k] = r.str()
+		}
+		mons[i] = m
+	}
+	if len(mons) == 0 {
+		return Poly{}
+	}
+	return NewPoly(mons...)
+}
+
+func readAtom(r *snapReader) Atom {
+	a := Atom{Pred: r.str()}
+	a.Args = make([]Term, r.n(1))
+	for i := range a.Args {
+		if r.flag() {
+			a.Args[i].Var = r.str()
+		} else {
+			a.Args[i].Const = r.str()
+		}
+	}
+	return a
+}
+
+func readRule(r *snapReader) Rule {
+	ru := Rule{Name: r.str(), Head: readAtom(r)}
+	ru.Body = make([]Literal, r.n(1))
+	for i := range ru.Body {
+		ru.Body[i].Negated = r.flag()
+		ru.Body[i].Atom = readAtom(r)
+	}
+	ru.Support = readPoly(r)
+	return ru
+}
+
+func readFactSet(r *snapReader, p *Program, pred uint32, gen uint64) *factSet {
+	f := newFactSet(pred, p.arity[pred], gen, p.lits)
+	f.tab = readRelation(r, p, gen)
+	if r.err == nil && (f.tab.pred != pred || f.tab.arity != p.arity[pred]) {
+		r.fail("fact set of predicate %d holds another", pred)
+	}
+	f.ents = readU32s(r, newPvec[uint32](1, gen))
+	nmore := r.n(1)
+	more := make([]*factEntry, nmore)
+	for i := range more {
+		if !r.flag() {
+			continue
+		}
+		e := &factEntry{}
+		if r.flag() {
+			pubs := make([]Poly, r.n(1))
+			for k := range pubs {
+				pubs[k] = readPoly(r)
+			}
+			e.pubs = &pubs
+		}
+		e.pub = readPoly(r)
+		if r.err != nil {
+			return f
+		}
+		e.sup = p.internPoly(e.pub)
+		more[i] = e
+	}
+	for i, e := range more {
+		f.more.push1(uint32(i), e, gen)
+	}
+	f.nonOne = r.num()
+	if r.err != nil {
+		return f
+	}
+	if f.ents.rows() != f.tab.n {
+		r.fail("%d supports for %d facts", f.ents.rows(), f.tab.n)
+		return f
+	}
+	for i := range f.tab.n {
+		if !checkHandle(f.ents.get(uint32(i)), nmore, uint32(p.lits.n)) {
+			r.fail("support handle of fact %d", i)
+			return f
+		}
+		if h := f.ents.get(uint32(i)); h&polyUnit != 0 && f.tab.alive(uint32(i)) && p.lits.unitEntry(h&^polyUnit) == nil {
+			r.fail("fact %d names a unit support with no entry", i)
+			return f
+		}
+		if h := f.ents.get(uint32(i)); h >= polyStored && h&polyUnit == 0 && f.tab.alive(uint32(i)) && more[h-polyStored] == nil {
+			r.fail("fact %d names no entry", i)
+			return f
+		}
+	}
+	f.version = versionClock.Add(1)
+	f.base = f.version
+	return f
+}
+
+// checkHandle reports whether h is a support handle whose stored row is
+// below stored and whose literal is below lits.
+func checkHandle(h uint32, stored int, lits uint32) bool {
+	switch {
+	case h&polyUnit != 0:
+		return h&^polyUnit < lits
+	case h >= polyStored:
+		return int(h-polyStored) < stored
+	}
+	return true
+}
+
+// readU32s reads a stride-1 vector of uint32 into v, empty and flat.
+func readU32s(r *snapReader, v pvec[uint32]) pvec[uint32] {
+	n := r.n(4)
+	vals := r.u32s(n)
+	for len(vals) > 0 {
+		k := min(len(vals), 1<<segShift)
+		v.pushFlat(vals[:k])
+		vals = vals[k:]
+	}
+	return v
+}
+
+func readRelation(r *snapReader, p *Program, gen uint64) *relation {
+	pred := uint32(r.small(uint64(len(p.arity))))
+	arity := int(r.small(1 << 16))
+	rel := newRelation(pred, arity, gen)
+	rel.n = r.n(4 * max(arity, 1))
+	rel.live, rel.dead = r.num(), r.num()
+	if r.err == nil && (rel.live+rel.dead != rel.n || (arity == 0 && rel.n > 1)) {
+		r.fail("relation of %d rows, %d live and %d dead", rel.n, rel.live, rel.dead)
+	}
+	nconst := uint64(p.consts.n)
+	vals := r.u32s(rel.n * arity)
+	for _, v := range vals {
+		if uint64(v) >= nconst {
+			r.fail("constant %d of %d", v, nconst)
+			return rel
+		}
+	}
+	for len(vals) > 0 {
+		k := min(len(vals), arity<<segShift)
+		rel.data.pushFlat(vals[:k])
+		vals = vals[k:]
+	}
+	if arity == 0 && rel.n == 1 {
+		rel.data.push(0, nil, gen) // the empty tuple's row, as insert makes it
+	}
+	rel.nf = r.n(1)
+	if rel.nf > rel.n {
+		r.fail("flags past the rows")
+	}
+	for i := range rel.nf {
+		rel.flags.push1(uint32(i), uint8(r.small(256)), gen)
+	}
+	rel.set = readHash(r, gen, uint32(rel.n))
+	if r.err == nil && rel.set.n != rel.live+rel.dead {
+		r.fail("hash of %d entries for %d rows", rel.set.n, rel.n)
+	}
+	readProvenance(r, p, rel, nil)
+	readIndexes(r, rel)
+	return rel
+}
+
+// readProvenance reads a relation's supports; prefs, when not nil, are
+// its handles (shared with its fact set).
+func readProvenance(r *snapReader, p *Program, rel *relation, prefs *pvec[uint32]) {
+	rel.hasPolys = r.flag()
+	if !rel.hasPolys {
+		return
+	}
+	if prefs != nil {
+		rel.prefs = *prefs
+	} else {
+		rel.prefs = readU32s(r, newPvec[uint32](1, rel.gen))
+	}
+	rel.pstore = newPvecShift[ipoly](1, wideShift, rel.gen)
+	nlits := uint64(p.lits.n)
+	nstored := r.n(1)
+	for i := range nstored {
+		q := make(ipoly, r.n(1))
+		for k := range q {
+			lits := make([]uint32, r.n(1))
+			for j := range lits {
+				lits[j] = uint32(r.small(nlits))
+			}
+			if !slices.IsSorted(lits) {
+				r.fail("monomial out of order")
+			}
+			q[k] = mono{sig: sigOf(lits), lits: lits}
+		}
+		if r.err != nil {
+			return
+		}
+		if len(q) == 0 {
+			q = nil
+		}
+		rel.pstore.push1(uint32(i), q, rel.gen)
+	}
+	if rel.prefs.rows() != rel.n {
+		r.fail("%d supports for %d rows", rel.prefs.rows(), rel.n)
+		return
+	}
+	for i := range rel.n {
+		if !checkHandle(rel.prefs.get(uint32(i)), nstored, uint32(nlits)) {
+			r.fail("support handle of row %d", i)
+			return
+		}
+	}
+}
+
+func readIndexes(r *snapReader, rel *relation) {
+	for range r.n(1) {
+		cols := make([]int, r.n(1))
+		for i := range cols {
+			cols[i] = int(r.small(uint64(max(rel.arity, 1))))
+		}
+		ix := &index{cols: cols}
+		ix.heads = readHash(r, rel.gen, uint32(rel.n))
+		ix.next = readU32s(r, newPvec[uint32](1, rel.gen))
+		if r.err != nil {
+			return
+		}
+		if ix.next.rows() != rel.n {
+			r.fail("index of %d rows on %d", ix.next.rows(), rel.n)
+			return
+		}
+		for i := range rel.n {
+			if ix.next.get(uint32(i)) > uint32(rel.n) {
+				r.fail("index chain past the rows")
+				return
+			}
+		}
+		rel.idx[colsKey(cols)] = ix
+	}
+}
+
+// readHash reads a hash whose values are below lim.
+func readHash(r *snapReader, gen uint64, lim uint32) phash {
+	h := newPhash(gen)
+	n := r.num()
+	if !r.flag() {
+		if n > len(r.b)/8 {
+			r.fail("hash of %d entries past the end", n)
+			return h
+		}
+		for range n {
+			x := r.u64()
+			if uint32(x) == 0 || uint32(x)-1 >= lim {
+				r.fail("hash entry past the rows")
+				return h
+			}
+			h.add(uint32(x>>32), uint32(x)-1, gen)
+		}
+		return h
+	}
+	gd, fk := r.small(hmaxLD+1), r.small(hpageBits+1)
+	cnt := make([]int32, r.n(1))
+	if r.err == nil && len(cnt) != 1<<gd {
+		r.fail("hash of %d pages at depth %d", len(cnt), gd)
+		return h
+	}
+	total := 0
+	for i := range cnt {
+		cnt[i] = int32(r.small(1<<hpageBits + 1))
+		total += int(cnt[i])
+	}
+	size := 1 << (gd + fk)
+	var segs [][]uint64
+	for got := 0; got < size && r.err == nil; {
+		k := r.n(8)
+		if k != min(size, 1<<hsegBits) {
+			r.fail("hash segment of %d slots", k)
+			return h
+		}
+		b := r.take(8 * k)
+		if b == nil {
+			return h
+		}
+		seg := make([]uint64, k)
+		for i := range seg {
+			seg[i] = binary.LittleEndian.Uint64(b[8*i:])
+		}
+		segs = append(segs, seg)
+		got += k
+	}
+	if r.err != nil {
+		return h
+	}
+	// Every entry must lie in its page and name a row; the counts must add up.
+	seen := 0
+	for p := range cnt {
+		lo := p << fk
+		pg := segs[lo>>hsegBits][lo&hsegMask : lo&hsegMask+1<<fk]
+		k := 0
+		for _, x := range pg {
+			if x == 0 {
+				continue
+			}
+			if uint32(x) == 0 || uint32(x)-1 >= lim || int(uint32(x>>32)>>(32-gd)) != p && gd > 0 {
+				r.fail("hash entry out of place")
+				return h
+			}
+			k++
+		}
+		if k != int(cnt[p]) || k == len(pg) {
+			r.fail("hash page %d holds %d entries, counted %d", p, k, cnt[p])
+			return h
+		}
+		seen += k
+	}
+	if seen != n || total != n {
+		r.fail("hash of %d entries counted %d", seen, n)
+		return h
+	}
+	h.segs, h.cnt, h.gd, h.fk, h.n = segs, cnt, uint8(gd), uint8(fk), n
+	return h
+}
+
+func readModel(r *snapReader, p *Program) (*Model, error) {
+	nstrata := r.n(1)
+	st, err := p.stratify()
+	if err != nil {
+		r.fail("the rules do not stratify: %v", err)
+		return nil, r.err
+	}
+	if nstrata != len(st.strata) {
+		r.fail("%d strata, the rules make %d", nstrata, len(st.strata))
+		return nil, r.err
+	}
+	m := &Model{
+		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
+		consts: p.consts, preds: p.preds, lits: p.lits,
+		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
+		rels: make([]*relation, len(p.arity)), stratOf: st.stratOf,
+	}
+	for i := range st.strata {
+		s := &st.strata[i]
+		preds := make([]uint32, r.n(1))
+		for k := range preds {
+			preds[k] = uint32(r.small(uint64(len(p.arity))))
+		}
+		if r.err == nil && !slices.Equal(preds, s.preds) {
+			r.fail("stratum %d holds other predicates", i)
+		}
+		res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ruleIDs(nil, s.rules)}
+		for _, pred := range s.preds {
+			res.facts = append(res.facts, p.facts[pred])
+		}
+		res.poly = r.flag()
+		res.mode = uint8(r.small(uint64(modeCut) + 1))
+		res.held = r.num()
+		res.reused, res.kept = r.flag(), r.flag()
+		m.strata = append(m.strata, res)
+	}
+	if r.err == nil && r.n(1) != len(m.rels) {
+		r.fail("relations of another number of predicates")
+	}
+	for pred := range m.rels {
+		if r.err != nil {
+			break
+		}
+		switch r.small(3) {
+		case 1:
+			m.rels[pred] = readRelation(r, p, m.gen)
+			if r.err == nil && m.rels[pred].pred != uint32(pred) {
+				r.fail("relation of predicate %d holds another", pred)
+			}
+		case 2:
+			f := p.facts[pred]
+			if f == nil {
+				r.fail("relation over the facts of %d, which has none", pred)
+				break
+			}
+			rel := f.tab.derive(m.gen)
+			rel.parent, rel.pn = weak.Pointer[relation]{}, 0
+			rel.idx = map[string]*index{}
+			var prefs *pvec[uint32]
+			if r.flag() {
+				prefs = &f.ents
+			}
+			readProvenance(r, p, rel, prefs)
+			readIndexes(r, rel)
+			m.rels[pred] = rel
+		}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	for pred, rel := range m.rels {
+		if rel != nil && rel.arity != p.arity[pred] {
+			r.fail("relation of arity %d for a predicate of %d", rel.arity, p.arity[pred])
+			return nil, r.err
+		}
+	}
+	m.info = p.lits.snapshot()
+	return m, nil
+}
