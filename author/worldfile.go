@@ -34,7 +34,7 @@ import (
 	"io"
 	"iter"
 	"os"
-	"slices"
+	"sync"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
@@ -208,24 +208,27 @@ func (s *lazySection) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// readWorldFile reads a world file from r, checks its header against want
-// (which it must name exactly) and its body against the checksum, and
-// returns the entries and the compiled section's payload (nil when the
-// file has none). The body is read a section at a time, each into a
-// buffer of its own that is dropped once decoded: the entries'
-// (hundreds of megabytes at 10M) is gone before the compiled section is
-// read. Every refusal wraps errWorldFile.
-func readWorldFile(r io.Reader, want wfHeader) ([]world.Entry, []byte, error) {
-	br := bufio.NewReaderSize(r, 1<<20)
-	head := make([]byte, wfFixed+2)
-	if _, err := io.ReadFull(br, head); err != nil || string(head[:8]) != wfMagic {
-		return nil, nil, wfErr("not a world file")
+// wfBody is a world file's body as located in its bytes: not yet
+// checked against its checksum.
+type wfBody struct {
+	body     []byte // every section
+	sum      []byte
+	entries  []byte // the entries section's payload
+	compiled []byte // the compiled section's payload, nil when there is none
+}
+
+// locateWorldFile checks a file's header against want (which it must
+// name exactly) and finds its sections. Every refusal wraps errWorldFile.
+func locateWorldFile(data []byte, want wfHeader) (wfBody, error) {
+	var b wfBody
+	if len(data) < wfFixed+2 || string(data[:8]) != wfMagic {
+		return b, wfErr("not a world file")
 	}
-	if v := binary.LittleEndian.Uint32(head[8:]); v != wfVersion {
-		return nil, nil, wfErr("format version %d, this build reads %d", v, wfVersion)
+	if v := binary.LittleEndian.Uint32(data[8:]); v != wfVersion {
+		return b, wfErr("format version %d, this build reads %d", v, wfVersion)
 	}
 	at := 16
-	field := func(n int) []byte { at += n; return head[at-n : at] }
+	field := func(n int) []byte { at += n; return data[at-n : at] }
 	checks := []struct {
 		what      string
 		got, want []byte
@@ -237,73 +240,99 @@ func readWorldFile(r io.Reader, want wfHeader) ([]world.Entry, []byte, error) {
 	}
 	for _, c := range checks {
 		if !bytes.Equal(c.got, c.want) {
-			return nil, nil, wfErr("another %s", c.what)
+			return b, wfErr("another %s", c.what)
 		}
 	}
 	bodyLen := binary.LittleEndian.Uint64(field(8))
-	sum := slices.Clone(field(32))
+	b.sum = field(32)
 	scopeLen := int(binary.LittleEndian.Uint16(field(2)))
-	scope := make([]byte, scopeLen+pad8(wfFixed+2+scopeLen))
-	if _, err := io.ReadFull(br, scope); err != nil {
-		return nil, nil, wfErr("truncated header")
+	if len(data)-at < scopeLen {
+		return b, wfErr("truncated header")
 	}
-	if string(scope[:scopeLen]) != want.scope {
-		return nil, nil, wfErr("another scope")
+	if string(field(scopeLen)) != want.scope {
+		return b, wfErr("another scope")
 	}
-	h := blake3.New()
-	body := io.TeeReader(io.LimitReader(br, int64(bodyLen)), h)
-	left := bodyLen
-	var entries []world.Entry
-	var compiled []byte
-	var decodeErr error
+	at += pad8(at)
+	if at > len(data) || uint64(len(data)-at) != bodyLen {
+		return b, wfErr("body of %d bytes, header says %d", len(data)-min(at, len(data)), bodyLen)
+	}
+	b.body = data[at:]
 	seen := map[uint32]bool{}
-	for left > 0 {
-		var sec [16]byte
-		if left < 16 {
-			return nil, nil, wfErr("%d bytes left in the body, short of a section", left)
+	for rest := b.body; len(rest) > 0; {
+		if len(rest) < 16 {
+			return b, wfErr("%d bytes left in the body, short of a section", len(rest))
 		}
-		if _, err := io.ReadFull(body, sec[:]); err != nil {
-			return nil, nil, wfErr("body shorter than the header says")
-		}
-		kind, n := binary.LittleEndian.Uint32(sec[:]), binary.LittleEndian.Uint64(sec[8:])
-		total := 16 + n + uint64(pad8(int(n%8)))
-		if n > left || total > left || seen[kind] {
-			return nil, nil, wfErr("section %d of %d bytes in a body of %d left", kind, n, left)
+		kind, n := binary.LittleEndian.Uint32(rest), binary.LittleEndian.Uint64(rest[8:])
+		if n > uint64(len(rest)-16) || 16+int(n)+pad8(int(n%8)) > len(rest) || seen[kind] {
+			return b, wfErr("section %d of %d bytes in a body of %d left", kind, n, len(rest))
 		}
 		seen[kind] = true
-		left -= total
-		payload := make([]byte, n+uint64(pad8(int(n%8))))
-		if _, err := io.ReadFull(body, payload); err != nil {
-			return nil, nil, wfErr("body shorter than the header says")
-		}
-		payload = payload[:n:n]
+		payload := rest[16 : 16+n : 16+n]
 		switch kind {
 		case wfSectionEntries:
-			// Decoded before the checksum is known (the decoder takes any
-			// bytes), used only after it is.
-			entries, decodeErr = decodeEntries(payload)
+			b.entries = payload
 		case wfSectionCompiled:
-			compiled = payload
+			b.compiled = payload
 		default:
-			return nil, nil, wfErr("a section of kind %d", kind)
+			return b, wfErr("a section of kind %d", kind)
 		}
+		rest = rest[16+int(n)+pad8(int(n%8)):]
 	}
-	if _, err := br.ReadByte(); err != io.EOF {
-		return nil, nil, wfErr("bytes after the body")
+	if b.entries == nil {
+		return b, wfErr("no entries section")
 	}
-	if got := h.Sum(nil); !bytes.Equal(got, sum) {
-		return nil, nil, wfErr("body checksum mismatch")
-	}
-	if !seen[wfSectionEntries] {
-		return nil, nil, wfErr("no entries section")
-	}
-	if decodeErr != nil {
-		return nil, nil, decodeErr
-	}
-	return entries, compiled, nil
+	return b, nil
 }
 
-// decodeWorldFile is readWorldFile of a whole file in memory.
+// check holds the body to its checksum.
+func (b wfBody) check() error {
+	if got := blake3.Sum256(b.body); !bytes.Equal(got[:], b.sum) {
+		return wfErr("body checksum mismatch")
+	}
+	return nil
+}
+
+// decodeWorldFile checks a file and returns its entries and the compiled
+// section's payload (nil when it has none).
 func decodeWorldFile(data []byte, want wfHeader) ([]world.Entry, []byte, error) {
-	return readWorldFile(bytes.NewReader(data), want)
+	b, err := locateWorldFile(data, want)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := b.check(); err != nil {
+		return nil, nil, err
+	}
+	entries, err := decodeEntries(b.entries)
+	return entries, b.compiled, err
+}
+
+// loadWorldFile is decodeWorldFile with the compiled section loaded (when
+// this build wrote it), over both cores: the checksum, the entries and
+// the snapshot are worked on at once, and nothing is used before the
+// checksum holds (the decoders take any bytes and copy what they keep, so
+// data may be unmapped once this returns). foreign says the file has a
+// compiled section of another build.
+func loadWorldFile(data []byte, want wfHeader) (entries []world.Entry, compiled *world.Compiled, foreign bool, err error) {
+	b, err := locateWorldFile(data, want)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	snapshot, foreign := compiledFor(b.compiled)
+	var sumErr, snapErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { sumErr = b.check() })
+	if snapshot != nil {
+		wg.Go(func() { compiled, snapErr = world.LoadCompiled(snapshot) })
+	}
+	entries, err = decodeEntries(b.entries)
+	wg.Wait()
+	switch {
+	case sumErr != nil:
+		return nil, nil, false, sumErr
+	case err != nil:
+		return nil, nil, false, err
+	case snapErr != nil:
+		return nil, nil, false, wfErr("compiled section: %v", snapErr)
+	}
+	return entries, compiled, foreign, nil
 }

@@ -40,7 +40,8 @@ func compiledHarness(t *testing.T) (*harness, plumbing.Hash) {
 // file's compiled section (no lowering, no evaluation) and it reads as a
 // compile, also once staged over; a compiled section of another build is
 // not used, and the file is written again with this build's; one of this
-// build that does not load is refused and written again.
+// build that does not load, or is of another world, is refused and the
+// file written again.
 func TestWorldFileCompiled(t *testing.T) {
 	h, head := compiledHarness(t)
 	path := worldFilePath(h.store, head, "camelot")
@@ -84,32 +85,34 @@ func TestWorldFileCompiled(t *testing.T) {
 	}
 
 	for _, tc := range []struct {
-		name   string
-		edit   func([]byte) []byte
-		reject int
+		name            string
+		edit            func([]byte) []byte
+		compiles, loads int
+		reject          int
 	}{
 		{"another build's key", func(b []byte) []byte {
 			sec := compiledSection(b)
 			sec[0] ^= 1
 			return resum(t, b)
-		}, 0},
+		}, 0, 1, 0},
 		{"a snapshot of this build that does not load", func(b []byte) []byte {
 			sec := compiledSection(b)
 			copy(sec[32:], "garbage!")
 			return resum(t, b)
-		}, 1},
+		}, 1, 0, 1}, // the whole file is refused: the world compiles
+
 		{"a snapshot of another world", func(b []byte) []byte {
 			sec := compiledSection(b)
 			i := bytes.Index(sec, []byte("line-step"))
 			sec[i+len("line-")] = 'x'
 			return resum(t, b)
-		}, 1},
+		}, 0, 1, 1}, // the entries are used, the section refused
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			good := readFile(t, path)
 			editFile(t, path, tc.edit)
 			w, c := freshGet(t, h.store, head, "camelot")
-			wantCounts(t, c, 0, 0, 1, tc.reject)
+			wantCounts(t, c, tc.compiles, 0, tc.loads, tc.reject)
 			if w.Restored() {
 				t.Fatal("the world was restored from a section it must not use")
 			}

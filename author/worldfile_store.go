@@ -68,24 +68,23 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		return nil, false
 	}
 	path := worldFilePath(s, commit, scope)
-	f, err := os.Open(path)
+	data, unmap, err := mapWorldFile(path)
 	if err != nil {
 		return nil, false
 	}
 	want, ok := c.wantHeader(s, commit, scope)
 	if !ok {
-		f.Close()
+		unmap()
 		return nil, false
 	}
-	base, section, err := readWorldFile(f, want)
-	f.Close()
+	base, compiled, foreign, err := loadWorldFile(data, want)
+	unmap() // every part kept was copied out
 	if err != nil {
 		c.reject(path, err)
 		return nil, false
 	}
-	snapshot, foreign := compiledFor(section)
-	section = nil
-	w, err := world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: snapshot})
+	offered := compiled != nil
+	w, err := world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: compiled})
 	if err != nil {
 		// The machinery failed on what the file held: the store's own
 		// objects will say whether it was the file.
@@ -97,10 +96,10 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		c.restored++
 	}
 	c.mu.Unlock()
-	if snapshot != nil && !w.Restored() {
-		// This build's snapshot did not load, or not as this lowering of
-		// the entries: the world was evaluated instead, and the file is
-		// refused and written again.
+	if offered && !w.Restored() {
+		// This build's snapshot is not of this lowering of the entries:
+		// the world was evaluated instead, and the file is refused and
+		// written again.
 		c.reject(path, wfErr("the compiled section does not fit its entries"))
 		foreign = true
 	}

@@ -318,7 +318,11 @@ func restoredOf(t *testing.T, w *World, in Input) (*World, bool) {
 		}
 		return nil, false
 	}
-	in.Compiled = buf.Bytes()
+	c, err := LoadCompiled(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Compiled = c
 	got := mustCompile(t, in)
 	if !got.Restored() {
 		t.Fatal("a world compiled from its own snapshot evaluated instead")

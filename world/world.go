@@ -40,12 +40,12 @@ type Input struct {
 	// called on Compile's goroutine and must hand slow work to another.
 	Indexed func(entries iter.Seq[Entry])
 	// Compiled, when set, is a snapshot WriteCompiled wrote of the world
-	// of the same input: Compile lowers the input into a program that
-	// keeps no facts and, when the snapshot's program has that shape (the
-	// same rules, arities and bounds), takes the snapshot's program and
-	// model instead of lowering and evaluating (DL-0384). Otherwise it
-	// evaluates as without one.
-	Compiled []byte
+	// of the same input, loaded: Compile lowers the input into a program
+	// that keeps no facts and, when the snapshot's program has that shape
+	// (the same rules, arities and bounds), takes the snapshot's program
+	// and model instead of lowering and evaluating (DL-0384). Otherwise it
+	// evaluates as without one. A Compiled is used by one Compile.
+	Compiled *Compiled
 
 	// legacy lowers entity identity as before DL-0040: the closure and a
 	// carry rule per predicate in the program. Tests compare against it.
@@ -143,7 +143,7 @@ func Compile(in Input) (*World, error) {
 // stratified loses the rules on the cycle (staged ones first), each with a
 // rule.unstratifiable finding, and is evaluated again: a bad rule must
 // never make the whole world unreadable.
-func (w *World) evaluate(compiled []byte) error {
+func (w *World) evaluate(compiled *Compiled) error {
 	for range len(w.ix.rules) + 1 {
 		err := w.lowerAndEval(&compiled)
 		if err == nil {
@@ -164,10 +164,10 @@ func (w *World) evaluate(compiled []byte) error {
 // model of *compiled when the lowering has its shape (a lowering into a
 // program that keeps no facts); a snapshot that does not fit is dropped
 // and the world lowered again for real.
-func (w *World) lowerAndEval(compiled *[]byte) error {
+func (w *World) lowerAndEval(compiled **Compiled) error {
 	w.arity = arities{}
 	w.predIdentityRules = 0
-	if *compiled != nil {
+	if c := *compiled; c != nil {
 		shape, err := w.lower(datalog.NewShapeProgram())
 		if err != nil {
 			return err
@@ -175,9 +175,9 @@ func (w *World) lowerAndEval(compiled *[]byte) error {
 		if err := shape.Check(); err != nil {
 			return err // unstratifiable: evaluate drops the cycle and comes back
 		}
-		p, m, err := datalog.LoadSnapshot(*compiled)
-		if err == nil && shape.SameShape(p) {
-			w.prog, w.model, w.restored = p, m, true
+		if shape.SameShape(c.prog) {
+			w.prog, w.model, w.restored = c.prog, c.model, true
+			*compiled = nil
 			return nil
 		}
 		*compiled = nil
@@ -194,6 +194,23 @@ func (w *World) lowerAndEval(compiled *[]byte) error {
 	}
 	w.prog, w.model = p, m
 	return nil
+}
+
+// Compiled is a world's evaluated program loaded from a snapshot
+// (LoadCompiled), for Input.Compiled.
+type Compiled struct {
+	prog  *datalog.Program
+	model *datalog.Model
+}
+
+// LoadCompiled loads a snapshot WriteCompiled wrote. It works on the
+// snapshot alone, so it may run beside the decoding of the input.
+func LoadCompiled(snapshot []byte) (*Compiled, error) {
+	p, m, err := datalog.LoadSnapshot(snapshot)
+	if err != nil {
+		return nil, err
+	}
+	return &Compiled{prog: p, model: m}, nil
 }
 
 // WriteCompiled writes a snapshot of the world's evaluated program to out,

@@ -1,0 +1,34 @@
+// Mapping a world file: its bytes are read in place, not copied onto the
+// heap, and given back to the system as soon as the open is done with
+// them (the decoders copy what they keep).
+
+package author
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// mapWorldFile maps path read-only. Files are replaced by rename, never
+// written in place, so the mapping stays whole whatever writers do.
+func mapWorldFile(path string) ([]byte, func(), error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	size := st.Size()
+	if size <= 0 || int64(int(size)) != size {
+		return []byte{}, func() {}, nil // refused by the header check
+	}
+	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, func() { unix.Munmap(data) }, nil
+}
