@@ -33,7 +33,7 @@ const snapMagic = "DLSNAP\x00\x01"
 // the state is one a snapshot does not hold (see the file comment); it
 // writes nothing then.
 func (p *Program) Snapshot(w io.Writer, m *Model) error {
-	if err := p.snapshotable(m); err != nil {
+	if err := p.Snapshotable(m); err != nil {
 		return err
 	}
 	s := &snapWriter{w: w, buf: make([]byte, 0, 2*snapFlush)}
@@ -97,8 +97,9 @@ func factSetOf(p *Program, pred int) *factSet {
 	return nil
 }
 
-// snapshotable says whether Snapshot can write p with m.
-func (p *Program) snapshotable(m *Model) error {
+// Snapshotable says whether Snapshot can write p with m: nil, or
+// ErrNoSnapshot.
+func (p *Program) Snapshotable(m *Model) error {
 	if m == nil || p.last != m || m.consts != p.consts || m.preds != p.preds || m.lits != p.lits || m.bounds != p.bounds {
 		return ErrNoSnapshot
 	}

@@ -4,6 +4,8 @@
 package world
 
 import (
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -129,10 +131,24 @@ func Compile(in Input) (*World, error) {
 	w.attacks = w.ix.attacksByClaim()
 	w.attacked = attackedDecisions(w.attacks)
 	w.checkRuleNames()
-	entryChecks := w.startEntryChecks()
+	var entryChecks func() ([]Finding, []Finding)
+	if in.Compiled == nil {
+		entryChecks = w.startEntryChecks()
+	}
+	saved := in.Compiled
 	if err := w.evaluate(in.Compiled); err != nil {
-		entryChecks() // let it finish: it reads w
+		if entryChecks != nil {
+			entryChecks() // let it finish: it reads w
+		}
 		return nil, err
+	}
+	switch {
+	case entryChecks != nil:
+	case w.restored:
+		// The snapshot is of these entries: their checks' findings with it.
+		entryChecks = func() ([]Finding, []Finding) { return saved.citations, saved.references }
+	default:
+		entryChecks = w.startEntryChecks()
 	}
 	w.val = w.buildValuation()
 	w.runChecks(entryChecks)
@@ -197,20 +213,40 @@ func (w *World) lowerAndEval(compiled **Compiled) error {
 }
 
 // Compiled is a world's evaluated program loaded from a snapshot
-// (LoadCompiled), for Input.Compiled.
+// (LoadCompiled), for Input.Compiled, with the findings of the checks of
+// each entry on its own (citations and references), which depend on the
+// entries alone.
 type Compiled struct {
-	prog  *datalog.Program
-	model *datalog.Model
+	prog                  *datalog.Program
+	model                 *datalog.Model
+	citations, references []Finding
+}
+
+// compiledFindings is what a snapshot holds of the entry checks.
+type compiledFindings struct {
+	Citations  []Finding `json:"citations"`
+	References []Finding `json:"references"`
 }
 
 // LoadCompiled loads a snapshot WriteCompiled wrote. It works on the
 // snapshot alone, so it may run beside the decoding of the input.
 func LoadCompiled(snapshot []byte) (*Compiled, error) {
-	p, m, err := datalog.LoadSnapshot(snapshot)
+	if len(snapshot) < 8 {
+		return nil, errors.New("world: compiled snapshot cut short")
+	}
+	n := binary.LittleEndian.Uint64(snapshot)
+	if n > uint64(len(snapshot)-8) {
+		return nil, errors.New("world: compiled snapshot cut short")
+	}
+	var fs compiledFindings
+	if err := json.Unmarshal(snapshot[8:8+n], &fs); err != nil {
+		return nil, fmt.Errorf("world: compiled findings: %w", err)
+	}
+	p, m, err := datalog.LoadSnapshot(snapshot[8+n:])
 	if err != nil {
 		return nil, err
 	}
-	return &Compiled{prog: p, model: m}, nil
+	return &Compiled{prog: p, model: m, citations: fs.Citations, references: fs.References}, nil
 }
 
 // WriteCompiled writes a snapshot of the world's evaluated program to out,
@@ -218,6 +254,17 @@ func LoadCompiled(snapshot []byte) (*Compiled, error) {
 // with datalog.ErrNoSnapshot, writing nothing, a state snapshots do not
 // hold (truncated supports, say).
 func (w *World) WriteCompiled(out io.Writer) error {
+	if err := w.prog.Snapshotable(w.model); err != nil {
+		return err
+	}
+	fs, err := json.Marshal(compiledFindings{Citations: w.groups[groupCitations], References: w.groups[groupReferences]})
+	if err != nil {
+		return err
+	}
+	head := binary.LittleEndian.AppendUint64(nil, uint64(len(fs)))
+	if _, err := out.Write(append(head, fs...)); err != nil {
+		return err
+	}
 	return w.prog.Snapshot(out, w.model)
 }
 
