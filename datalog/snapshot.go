@@ -269,9 +269,7 @@ func writeU32s(s *snapWriter, v *pvec[uint32]) {
 	s.n(n)
 	if v.isFlat {
 		for _, seg := range v.segs {
-			for _, x := range seg {
-				s.u32(x)
-			}
+			s.u32s(seg)
 		}
 		return
 	}
@@ -287,9 +285,13 @@ func writeRelation(s *snapWriter, r *relation) {
 	s.n(r.n)
 	s.n(r.live)
 	s.n(r.dead)
-	for i := range r.n {
-		for _, x := range r.row(uint32(i)) {
-			s.u32(x)
+	if r.data.isFlat {
+		for _, seg := range r.data.segs {
+			s.u32s(seg)
+		}
+	} else {
+		for i := range r.n {
+			s.u32s(r.row(uint32(i)))
 		}
 	}
 	s.n(r.nf)
@@ -361,9 +363,7 @@ func writeHash(s *snapWriter, h *phash) {
 		}
 		for _, seg := range h.segs {
 			s.n(len(seg))
-			for _, x := range seg {
-				s.u64(x)
-			}
+			s.u64s(seg)
 		}
 		return
 	}

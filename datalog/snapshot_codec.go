@@ -72,6 +72,30 @@ func (s *snapWriter) u64(x uint64) {
 	s.room()
 }
 
+// u32s writes a column of uint32, a buffer's worth at a time.
+func (s *snapWriter) u32s(xs []uint32) {
+	for len(xs) > 0 {
+		k := min(len(xs), snapFlush/4)
+		for _, x := range xs[:k] {
+			s.buf = binary.LittleEndian.AppendUint32(s.buf, x)
+		}
+		xs = xs[k:]
+		s.room()
+	}
+}
+
+// u64s writes a column of uint64, a buffer's worth at a time.
+func (s *snapWriter) u64s(xs []uint64) {
+	for len(xs) > 0 {
+		k := min(len(xs), snapFlush/8)
+		for _, x := range xs[:k] {
+			s.buf = binary.LittleEndian.AppendUint64(s.buf, x)
+		}
+		xs = xs[k:]
+		s.room()
+	}
+}
+
 // errSnapshot is the cause of every refusal of snapshot bytes.
 var errSnapshot = errors.New("datalog: snapshot refused")
 
