@@ -34,7 +34,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"sync"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
@@ -304,35 +303,4 @@ func decodeWorldFile(data []byte, want wfHeader) ([]world.Entry, []byte, error) 
 	}
 	entries, err := decodeEntries(b.entries)
 	return entries, b.compiled, err
-}
-
-// loadWorldFile is decodeWorldFile with the compiled section loaded (when
-// this build wrote it), over both cores: the checksum, the entries and
-// the snapshot are worked on at once, and nothing is used before the
-// checksum holds (the decoders take any bytes and copy what they keep, so
-// data may be unmapped once this returns). foreign says the file has a
-// compiled section of another build.
-func loadWorldFile(data []byte, want wfHeader) (entries []world.Entry, compiled *world.Compiled, foreign bool, err error) {
-	b, err := locateWorldFile(data, want)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	snapshot, foreign := compiledFor(b.compiled)
-	var sumErr, snapErr error
-	var wg sync.WaitGroup
-	wg.Go(func() { sumErr = b.check() })
-	if snapshot != nil {
-		wg.Go(func() { compiled, snapErr = world.LoadCompiled(snapshot) })
-	}
-	entries, err = decodeEntries(b.entries)
-	wg.Wait()
-	switch {
-	case sumErr != nil:
-		return nil, nil, false, sumErr
-	case err != nil:
-		return nil, nil, false, err
-	case snapErr != nil:
-		return nil, nil, false, wfErr("compiled section: %v", snapErr)
-	}
-	return entries, compiled, foreign, nil
 }

@@ -99,7 +99,7 @@ func TestWorldFileCompiled(t *testing.T) {
 			sec := compiledSection(b)
 			copy(sec[32:], "garbage!")
 			return resum(t, b)
-		}, 1, 0, 1}, // the whole file is refused: the world compiles
+		}, 0, 1, 1}, // the entries are used, the section refused
 
 		{"a snapshot of another world", func(b []byte) []byte {
 			sec := compiledSection(b)

@@ -77,17 +77,9 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		unmap()
 		return nil, false
 	}
-	base, compiled, foreign, err := loadWorldFile(data, want)
+	w, offered, foreign, err := c.compileFile(data, want, scope)
 	unmap() // every part kept was copied out
 	if err != nil {
-		c.reject(path, err)
-		return nil, false
-	}
-	offered := compiled != nil
-	w, err := world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: compiled})
-	if err != nil {
-		// The machinery failed on what the file held: the store's own
-		// objects will say whether it was the file.
 		c.reject(path, err)
 		return nil, false
 	}
@@ -97,10 +89,10 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 	}
 	c.mu.Unlock()
 	if offered && !w.Restored() {
-		// This build's snapshot is not of this lowering of the entries:
-		// the world was evaluated instead, and the file is refused and
-		// written again.
-		c.reject(path, wfErr("the compiled section does not fit its entries"))
+		// This build's snapshot did not load, or is not of this lowering
+		// of the entries: the world was evaluated instead, and the file is
+		// refused and written again.
+		c.reject(path, wfErr("the compiled section did not load or does not fit its entries"))
 		foreign = true
 	}
 	if foreign {
@@ -108,6 +100,42 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		c.scheduleWrite(s, commit, scope, w.Objects(), builtWorld(w))
 	}
 	return w, true
+}
+
+// compileFile compiles the world of a mapped file over both cores: the
+// body's checksum and the snapshot of a compiled section of this build
+// are worked on beside the decoding of the entries and the compile, which
+// takes the snapshot where it needs it; nothing is returned before the
+// checksum holds, and nothing reads data once it returns. offered says
+// the file had a compiled section of this build, foreign one of another.
+func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *world.World, offered, foreign bool, err error) {
+	b, err := locateWorldFile(data, want)
+	if err != nil {
+		return nil, false, false, err
+	}
+	snapshot, foreign := compiledFor(b.compiled)
+	var compiled *world.Compiled
+	if snapshot != nil {
+		compiled = world.StartLoadCompiled(snapshot)
+	}
+	sum := make(chan error, 1)
+	go func() { sum <- b.check() }()
+	base, err := decodeEntries(b.entries)
+	if err == nil {
+		w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: compiled})
+	}
+	if compiled != nil {
+		compiled.Err() // the loader is done with the bytes
+	}
+	if sumErr := <-sum; sumErr != nil {
+		return nil, false, false, sumErr // the body is not what was written: nothing of it counts
+	}
+	if err != nil {
+		// The machinery failed on what the file held: the store's own
+		// objects will say whether it was the file.
+		return nil, false, false, err
+	}
+	return w, compiled != nil, foreign, nil
 }
 
 // builtWorld is the outcome of a build that is over.

@@ -4,11 +4,8 @@
 package world
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"sort"
 	"sync"
@@ -175,102 +172,6 @@ func (w *World) evaluate(compiled *Compiled) error {
 	}
 	return errors.New("world: evaluate: could not stratify the rules")
 }
-
-// lowerAndEval lowers the world and evaluates it, or takes the program and
-// model of *compiled when the lowering has its shape (a lowering into a
-// program that keeps no facts); a snapshot that does not fit is dropped
-// and the world lowered again for real.
-func (w *World) lowerAndEval(compiled **Compiled) error {
-	w.arity = arities{}
-	w.predIdentityRules = 0
-	if c := *compiled; c != nil {
-		shape, err := w.lower(datalog.NewShapeProgram())
-		if err != nil {
-			return err
-		}
-		if err := shape.Check(); err != nil {
-			return err // unstratifiable: evaluate drops the cycle and comes back
-		}
-		if shape.SameShape(c.prog) {
-			w.prog, w.model, w.restored = c.prog, c.model, true
-			*compiled = nil
-			return nil
-		}
-		*compiled = nil
-		w.arity = arities{}
-		w.predIdentityRules = 0
-	}
-	p, err := w.lower(datalog.NewProgram())
-	if err != nil {
-		return err
-	}
-	m, err := p.Eval()
-	if err != nil {
-		return err
-	}
-	w.prog, w.model = p, m
-	return nil
-}
-
-// Compiled is a world's evaluated program loaded from a snapshot
-// (LoadCompiled), for Input.Compiled, with the findings of the checks of
-// each entry on its own (citations and references), which depend on the
-// entries alone.
-type Compiled struct {
-	prog                  *datalog.Program
-	model                 *datalog.Model
-	citations, references []Finding
-}
-
-// compiledFindings is what a snapshot holds of the entry checks.
-type compiledFindings struct {
-	Citations  []Finding `json:"citations"`
-	References []Finding `json:"references"`
-}
-
-// LoadCompiled loads a snapshot WriteCompiled wrote. It works on the
-// snapshot alone, so it may run beside the decoding of the input.
-func LoadCompiled(snapshot []byte) (*Compiled, error) {
-	if len(snapshot) < 8 {
-		return nil, errors.New("world: compiled snapshot cut short")
-	}
-	n := binary.LittleEndian.Uint64(snapshot)
-	if n > uint64(len(snapshot)-8) {
-		return nil, errors.New("world: compiled snapshot cut short")
-	}
-	var fs compiledFindings
-	if err := json.Unmarshal(snapshot[8:8+n], &fs); err != nil {
-		return nil, fmt.Errorf("world: compiled findings: %w", err)
-	}
-	p, m, err := datalog.LoadSnapshot(snapshot[8+n:])
-	if err != nil {
-		return nil, err
-	}
-	return &Compiled{prog: p, model: m, citations: fs.Citations, references: fs.References}, nil
-}
-
-// WriteCompiled writes a snapshot of the world's evaluated program to out,
-// for Input.Compiled of a later Compile of the same input. It refuses
-// with datalog.ErrNoSnapshot, writing nothing, a state snapshots do not
-// hold (truncated supports, say).
-func (w *World) WriteCompiled(out io.Writer) error {
-	if err := w.prog.Snapshotable(w.model); err != nil {
-		return err
-	}
-	fs, err := json.Marshal(compiledFindings{Citations: w.groups[groupCitations], References: w.groups[groupReferences]})
-	if err != nil {
-		return err
-	}
-	head := binary.LittleEndian.AppendUint64(nil, uint64(len(fs)))
-	if _, err := out.Write(append(head, fs...)); err != nil {
-		return err
-	}
-	return w.prog.Snapshot(out, w.model)
-}
-
-// Restored reports whether the world's program and model came from
-// Input.Compiled rather than an evaluation.
-func (w *World) Restored() bool { return w.restored }
 
 // dropCycle removes the rules whose heads lie on an unstratifiable cycle,
 // staged rules first; it reports whether it removed any.
