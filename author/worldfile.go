@@ -283,9 +283,19 @@ func locateWorldFile(data []byte, want wfHeader) (wfBody, error) {
 	return b, nil
 }
 
-// check holds the body to its checksum.
-func (b wfBody) check() error {
-	if got := blake3.Sum256(b.body); !bytes.Equal(got[:], b.sum) {
+// check holds the body to its checksum, calling done with each part of it
+// once hashed.
+func (b wfBody) check(done func([]byte)) error {
+	h := blake3.New()
+	for rest := b.body; len(rest) > 0; {
+		part := rest[:min(len(rest), 8<<20)]
+		h.Write(part)
+		if done != nil {
+			done(part)
+		}
+		rest = rest[len(part):]
+	}
+	if got := h.Sum(nil); !bytes.Equal(got, b.sum) {
 		return wfErr("body checksum mismatch")
 	}
 	return nil
@@ -298,7 +308,7 @@ func decodeWorldFile(data []byte, want wfHeader) ([]world.Entry, []byte, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := b.check(); err != nil {
+	if err := b.check(nil); err != nil {
 		return nil, nil, err
 	}
 	entries, err := decodeEntries(b.entries)

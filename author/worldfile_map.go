@@ -6,6 +6,7 @@ package author
 
 import (
 	"os"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,4 +32,23 @@ func mapWorldFile(path string) ([]byte, func(), error) {
 		return nil, nil, err
 	}
 	return data, func() { unix.Munmap(data) }, nil
+}
+
+// releaseMapped gives back the pages of b, a part of a mapping, that lie
+// wholly inside it: the process's resident size drops at once, and a
+// later read of them maps them again from the page cache (the file is
+// unchanged). An open releases each part of the file it is done with, so
+// that a file of a gigabyte is never resident whole beside the world
+// built from it.
+func releaseMapped(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	page := uintptr(os.Getpagesize())
+	start := uintptr(unsafe.Pointer(&b[0]))
+	lo, hi := (start+page-1)&^(page-1), (start+uintptr(len(b)))&^(page-1)
+	if hi <= lo {
+		return
+	}
+	unix.Madvise(b[lo-start:hi-start], unix.MADV_DONTNEED)
 }

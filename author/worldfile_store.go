@@ -114,13 +114,20 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 		return nil, false, false, err
 	}
 	snapshot, foreign := compiledFor(b.compiled)
+	// Each part of the mapping is given back once its reader is done
+	// with it (a part read again is mapped again).
 	var compiled *world.Compiled
 	if snapshot != nil {
 		compiled = world.StartLoadCompiled(snapshot)
+		go func() {
+			compiled.Err()
+			releaseMapped(snapshot)
+		}()
 	}
 	sum := make(chan error, 1)
-	go func() { sum <- b.check() }()
+	go func() { sum <- b.check(releaseMapped) }()
 	base, err := decodeEntries(b.entries)
+	releaseMapped(b.entries)
 	if err == nil {
 		w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: compiled})
 	}
