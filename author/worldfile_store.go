@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/gcphase"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -224,6 +225,11 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, sco
 	c.writing[scope] = true
 	c.mu.Unlock()
 	s.Background(func() {
+		// Writing walks a built world's every entry and relation beside
+		// whatever the process does next: paced as a build is, the heap
+		// is collected before it doubles past the world (gcphase).
+		done := gcphase.Building()
+		defer done()
 		for {
 			err := writeWorldFile(job)
 			c.mu.Lock()
