@@ -17,15 +17,31 @@ import (
 
 // compiledKey names the build whose lowering and engine a compiled
 // section is the output of. A binary built from a clean checkout of the
-// module names its commit and toolchain, so every binary of that build
-// agrees (deloreis and deloreis-net over one store do not rewrite each
-// other's sections); any other is named by the BLAKE3 of its executable,
-// so that no edit goes unseen. Zero, when neither can be read, writes and
-// trusts no compiled section.
+// module names its commit, toolchain and build settings, not the
+// dependencies it links (the commit fixes their versions, and deloreis
+// links fewer than deloreis-net): every binary of that build agrees, so
+// `deloreis check` and `deloreis serve` (which runs in deloreis-net) over
+// one store do not rewrite each other's sections. Any other binary is
+// named by the BLAKE3 of its executable, so that no edit goes unseen.
+// Zero, when neither can be read, writes and trusts no compiled section.
 var compiledKey = sync.OnceValue(func() [32]byte {
+	bi, _ := debug.ReadBuildInfo()
+	return buildKey(bi, func() (io.ReadCloser, error) {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		return os.Open(exe)
+	})
+})
+
+// buildKey is compiledKey of a binary's build info (nil when it has
+// none) and executable.
+func buildKey(bi *debug.BuildInfo, exe func() (io.ReadCloser, error)) [32]byte {
 	h := blake3.New()
 	h.WriteString("deloreis compiled world\n")
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	var k [32]byte
+	if bi != nil {
 		settings := map[string]string{}
 		for _, s := range bi.Settings {
 			settings[s.Key] = s.Value
@@ -36,30 +52,21 @@ var compiledKey = sync.OnceValue(func() [32]byte {
 				h.WriteString(x)
 				h.WriteString("\n")
 			}
-			for _, d := range bi.Deps {
-				h.WriteString(d.Path + "@" + d.Version + " " + d.Sum + "\n")
-			}
-			var k [32]byte
 			h.Sum(k[:0])
 			return k
 		}
 	}
-	exe, err := os.Executable()
+	f, err := exe()
 	if err != nil {
-		return [32]byte{}
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return [32]byte{}
+		return k
 	}
 	defer f.Close()
 	if _, err := io.Copy(h, f); err != nil {
-		return [32]byte{}
+		return k
 	}
-	var k [32]byte
 	h.Sum(k[:0])
 	return k
-})
+}
 
 // writeCompiled returns the compiled section's writer for a file: it
 // waits for the world (an error means no file), then writes the build key

@@ -3,7 +3,11 @@ package author
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -132,4 +136,46 @@ func TestWorldFileCompiled(t *testing.T) {
 	editFile(t, path, func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 1); return b })
 	_, c = freshGet(t, h.store, head, "camelot")
 	wantCounts(t, c, 1, 0, 0, 1)
+}
+
+// TestBuildKey: two binaries of one clean build (deloreis and
+// deloreis-net: other packages, other dependencies linked) have one key;
+// another commit, toolchain or architecture another; a modified or
+// unstamped build is named by its executable.
+func TestBuildKey(t *testing.T) {
+	info := func(path, rev, modified, goVersion string, deps ...string) *debug.BuildInfo {
+		bi := &debug.BuildInfo{GoVersion: goVersion, Path: path, Main: debug.Module{Path: "github.com/deloreis/deloreis", Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "GOARCH", Value: "amd64"}, {Key: "CGO_ENABLED", Value: "0"}}}
+		if rev != "" {
+			bi.Settings = append(bi.Settings, debug.BuildSetting{Key: "vcs.revision", Value: rev}, debug.BuildSetting{Key: "vcs.modified", Value: modified})
+		}
+		for _, d := range deps {
+			bi.Deps = append(bi.Deps, &debug.Module{Path: d, Version: "v1.0.0"})
+		}
+		return bi
+	}
+	exe := func(content string) func() (io.ReadCloser, error) {
+		return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(content)), nil }
+	}
+	cli := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis", "abc", "false", "go1.26.8", "a"), exe("cli"))
+	net := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis-net", "abc", "false", "go1.26.8", "a", "b"), exe("net"))
+	if cli != net {
+		t.Fatal("two binaries of one clean build have other keys")
+	}
+	for name, other := range map[string][32]byte{
+		"another commit":    buildKey(info("x", "abd", "false", "go1.26.8"), exe("cli")),
+		"another toolchain": buildKey(info("x", "abc", "false", "go1.26.9"), exe("cli")),
+		"a modified tree":   buildKey(info("x", "abc", "true", "go1.26.8"), exe("cli")),
+		"no stamp":          buildKey(nil, exe("cli")),
+	} {
+		if other == cli {
+			t.Errorf("%s: the same key", name)
+		}
+	}
+	if a, b := buildKey(info("x", "abc", "true", "go1.26.8"), exe("one")), buildKey(info("x", "abc", "true", "go1.26.8"), exe("two")); a == b {
+		t.Error("two modified builds of other executables: the same key")
+	}
+	if k := buildKey(nil, func() (io.ReadCloser, error) { return nil, errors.New("no executable") }); k != ([32]byte{}) {
+		t.Error("a build with no stamp and no executable to read has a key")
+	}
 }
