@@ -158,13 +158,6 @@ func (r *snapReader) take(k int) []byte {
 
 func (r *snapReader) str() string { return string(r.take(r.n(1))) }
 
-func (r *snapReader) u32() uint32 {
-	if b := r.take(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
 func (r *snapReader) u64() uint64 {
 	if b := r.take(8); b != nil {
 		return binary.LittleEndian.Uint64(b)
