@@ -7,7 +7,10 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -22,22 +25,44 @@ import (
 // links fewer than deloreis-net): every binary of that build agrees, so
 // `deloreis check` and `deloreis serve` (which runs in deloreis-net) over
 // one store do not rewrite each other's sections. Any other binary is
-// named by the BLAKE3 of its executable, so that no edit goes unseen.
+// named by the BLAKE3 of its executable, with the other program's beside
+// it (programFiles), so that no edit goes unseen and the two still agree.
 // Zero, when neither can be read, writes and trusts no compiled section.
 var compiledKey = sync.OnceValue(func() [32]byte {
 	bi, _ := debug.ReadBuildInfo()
-	return buildKey(bi, func() (io.ReadCloser, error) {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, err
-		}
-		return os.Open(exe)
-	})
+	exe, err := os.Executable()
+	if err != nil {
+		return buildKey(bi, nil)
+	}
+	return buildKey(bi, programFiles(exe))
 })
 
+// programs are the binaries of one installation: `deloreis serve` runs in
+// deloreis-net, so the two must agree on a key, and an unstamped build
+// names them together.
+var programs = []string{"deloreis", "deloreis-net"}
+
+// programFiles lists exe and, when exe is one of programs, the others
+// found beside it, ordered by name: every binary of an installation
+// lists the same files.
+func programFiles(exe string) []string {
+	dir, base := filepath.Split(exe)
+	if !slices.Contains(programs, strings.TrimSuffix(base, ".exe")) {
+		return []string{exe}
+	}
+	var out []string
+	for _, p := range programs {
+		path := filepath.Join(dir, p+filepath.Ext(base))
+		if _, err := os.Stat(path); err == nil || path == exe {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
 // buildKey is compiledKey of a binary's build info (nil when it has
-// none) and executable.
-func buildKey(bi *debug.BuildInfo, exe func() (io.ReadCloser, error)) [32]byte {
+// none) and the executables it is named by when unstamped.
+func buildKey(bi *debug.BuildInfo, files []string) [32]byte {
 	h := blake3.New()
 	h.WriteString("deloreis compiled world\n")
 	var k [32]byte
@@ -56,16 +81,27 @@ func buildKey(bi *debug.BuildInfo, exe func() (io.ReadCloser, error)) [32]byte {
 			return k
 		}
 	}
-	f, err := exe()
-	if err != nil {
+	if len(files) == 0 {
 		return k
 	}
-	defer f.Close()
-	if _, err := io.Copy(h, f); err != nil {
-		return k
+	for _, path := range files {
+		h.WriteString(filepath.Base(path) + "\n")
+		if hashFile(h, path) != nil {
+			return k
+		}
 	}
 	h.Sum(k[:0])
 	return k
+}
+
+func hashFile(w io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
 }
 
 // writeCompiled returns the compiled section's writer for a file: it

@@ -3,11 +3,11 @@ package author
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -140,8 +140,9 @@ func TestWorldFileCompiled(t *testing.T) {
 
 // TestBuildKey: two binaries of one clean build (deloreis and
 // deloreis-net: other packages, other dependencies linked) have one key;
-// another commit, toolchain or architecture another; a modified or
-// unstamped build is named by its executable.
+// another commit, toolchain or architecture another; an unstamped or
+// modified build is named by the executables of its installation, which
+// deloreis and deloreis-net list alike.
 func TestBuildKey(t *testing.T) {
 	info := func(path, rev, modified, goVersion string, deps ...string) *debug.BuildInfo {
 		bi := &debug.BuildInfo{GoVersion: goVersion, Path: path, Main: debug.Module{Path: "github.com/deloreis/deloreis", Version: "(devel)"},
@@ -154,28 +155,47 @@ func TestBuildKey(t *testing.T) {
 		}
 		return bi
 	}
-	exe := func(content string) func() (io.ReadCloser, error) {
-		return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(content)), nil }
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
 	}
-	cli := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis", "abc", "false", "go1.26.8", "a"), exe("cli"))
-	net := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis-net", "abc", "false", "go1.26.8", "a", "b"), exe("net"))
+	cliExe, netExe := write("deloreis", "cli"), write("deloreis-net", "net")
+	other := write("other", "cli")
+	cli := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis", "abc", "false", "go1.26.8", "a"), programFiles(cliExe))
+	net := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis-net", "abc", "false", "go1.26.8", "a", "b"), programFiles(netExe))
 	if cli != net {
 		t.Fatal("two binaries of one clean build have other keys")
 	}
-	for name, other := range map[string][32]byte{
-		"another commit":    buildKey(info("x", "abd", "false", "go1.26.8"), exe("cli")),
-		"another toolchain": buildKey(info("x", "abc", "false", "go1.26.9"), exe("cli")),
-		"a modified tree":   buildKey(info("x", "abc", "true", "go1.26.8"), exe("cli")),
-		"no stamp":          buildKey(nil, exe("cli")),
+	if !slices.Equal(programFiles(cliExe), programFiles(netExe)) || len(programFiles(cliExe)) != 2 {
+		t.Fatalf("the programs of one installation list %v and %v", programFiles(cliExe), programFiles(netExe))
+	}
+	unstampedCLI, unstampedNet := buildKey(nil, programFiles(cliExe)), buildKey(nil, programFiles(netExe))
+	if unstampedCLI != unstampedNet {
+		t.Fatal("two unstamped binaries of one installation have other keys")
+	}
+	for name, k := range map[string][32]byte{
+		"another commit":            buildKey(info("x", "abd", "false", "go1.26.8"), nil),
+		"another toolchain":         buildKey(info("x", "abc", "false", "go1.26.9"), nil),
+		"a modified tree":           buildKey(info("x", "abc", "true", "go1.26.8"), programFiles(cliExe)),
+		"no stamp":                  unstampedCLI,
+		"another program, same ELF": buildKey(nil, programFiles(other)),
 	} {
-		if other == cli {
-			t.Errorf("%s: the same key", name)
+		if k == cli {
+			t.Errorf("%s: the same key as the clean build", name)
 		}
 	}
-	if a, b := buildKey(info("x", "abc", "true", "go1.26.8"), exe("one")), buildKey(info("x", "abc", "true", "go1.26.8"), exe("two")); a == b {
-		t.Error("two modified builds of other executables: the same key")
+	if buildKey(nil, programFiles(other)) == unstampedCLI {
+		t.Error("a binary outside the installation has its key")
 	}
-	if k := buildKey(nil, func() (io.ReadCloser, error) { return nil, errors.New("no executable") }); k != ([32]byte{}) {
+	write("deloreis-net", "net, rebuilt")
+	if buildKey(nil, programFiles(cliExe)) == unstampedCLI {
+		t.Error("deloreis-net rebuilt: deloreis's unstamped key did not change")
+	}
+	if k := buildKey(nil, []string{filepath.Join(dir, "missing")}); k != ([32]byte{}) {
 		t.Error("a build with no stamp and no executable to read has a key")
 	}
 }
