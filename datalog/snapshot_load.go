@@ -219,16 +219,18 @@ func readFactSet(r *snapReader, p *Program, pred uint32, gen uint64) *factSet {
 		return f
 	}
 	for i := range f.tab.n {
-		if !checkHandle(f.ents.get(uint32(i)), nmore, uint32(p.lits.n)) {
+		row := uint32(i)
+		h := f.ents.get(row)
+		switch {
+		case !checkHandle(h, nmore, uint32(p.lits.n)):
 			r.fail("support handle of fact %d", i)
-			return f
-		}
-		if h := f.ents.get(uint32(i)); h&polyUnit != 0 && f.tab.alive(uint32(i)) && p.lits.unitEntry(h&^polyUnit) == nil {
+		case !f.tab.alive(row):
+		case h&polyUnit != 0 && p.lits.unitEntry(h&^polyUnit) == nil:
 			r.fail("fact %d names a unit support with no entry", i)
-			return f
-		}
-		if h := f.ents.get(uint32(i)); h >= polyStored && h&polyUnit == 0 && f.tab.alive(uint32(i)) && more[h-polyStored] == nil {
+		case h >= polyStored && h&polyUnit == 0 && more[h-polyStored] == nil:
 			r.fail("fact %d names no entry", i)
+		}
+		if r.err != nil {
 			return f
 		}
 	}
