@@ -145,6 +145,21 @@ func (p *pvec[T]) pushFlat(rows []T) {
 	}
 }
 
+// adoptFlat makes an empty flat vector hold rows, whole rows end to end,
+// as views of their array: nothing is copied. Each segment's capacity
+// ends where it does, so appending past one copies it.
+func (p *pvec[T]) adoptFlat(rows []T) {
+	full := (1 << segShift) * p.stride
+	if len(rows) > 0 && p.cache == nil {
+		p.cache = new(trieCache[*pchunk[T]])
+	}
+	for len(rows) > 0 {
+		k := min(len(rows), full)
+		p.segs = append(p.segs, rows[:k:k])
+		rows = rows[k:]
+	}
+}
+
 // rows returns the number of rows.
 func (p *pvec[T]) rows() int {
 	if p.isFlat {

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/deloreis/deloreis/internal/hugemem"
 )
 
 // snapWriter appends a snapshot to w through a buffer.
@@ -171,7 +173,7 @@ func (r *snapReader) u32s(k int) []uint32 {
 	if b == nil && k > 0 {
 		return nil
 	}
-	out := make([]uint32, k)
+	out := hugemem.Make[uint32](k)
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint32(b[4*i:])
 	}

@@ -7,6 +7,8 @@ package datalog
 
 import (
 	"encoding/binary"
+
+	"github.com/deloreis/deloreis/internal/hugemem"
 	"math/bits"
 	"slices"
 	"weak"
@@ -253,13 +255,7 @@ func checkHandle(h uint32, stored int, lits uint32) bool {
 
 // readU32s reads a stride-1 vector of uint32 into v, empty and flat.
 func readU32s(r *snapReader, v pvec[uint32]) pvec[uint32] {
-	n := r.n(4)
-	vals := r.u32s(n)
-	for len(vals) > 0 {
-		k := min(len(vals), 1<<segShift)
-		v.pushFlat(vals[:k])
-		vals = vals[k:]
-	}
+	v.adoptFlat(r.u32s(r.n(4)))
 	return v
 }
 
@@ -280,11 +276,7 @@ func readRelation(r *snapReader, p *Program, gen uint64) *relation {
 			return rel
 		}
 	}
-	for len(vals) > 0 {
-		k := min(len(vals), arity<<segShift)
-		rel.data.pushFlat(vals[:k])
-		vals = vals[k:]
-	}
+	rel.data.adoptFlat(vals)
 	if arity == 0 && rel.n == 1 {
 		rel.data.push(0, nil, gen) // the empty tuple's row, as insert makes it
 	}
@@ -409,6 +401,7 @@ func readHash(r *snapReader, gen uint64, lim uint32) phash {
 	}
 	size := 1 << (gd + fk)
 	var segs [][]uint64
+	slots := hugemem.Make[uint64](min(size, len(r.b)/8)) // every segment, end to end
 	for got := 0; got < size && r.err == nil; {
 		k := r.n(8)
 		if k != min(size, 1<<hsegBits) {
@@ -419,7 +412,7 @@ func readHash(r *snapReader, gen uint64, lim uint32) phash {
 		if b == nil {
 			return h
 		}
-		seg := make([]uint64, k)
+		seg := slots[got : got+k : got+k]
 		for i := range seg {
 			seg[i] = binary.LittleEndian.Uint64(b[8*i:])
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/deloreis/deloreis/internal/hugemem"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -163,7 +164,7 @@ func newIndex(entries []Entry) *index {
 	}
 	big := map[objects.Type][]*Entry{}
 	for _, t := range []objects.Type{objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs} {
-		big[t] = make([]*Entry, 0, counts[t])
+		big[t] = hugemem.Make[*Entry](counts[t])[:0]
 	}
 	var lang []*Entry
 	for chunk := range ix.entries.leafSlices() {
