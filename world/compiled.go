@@ -14,15 +14,22 @@ import (
 	"github.com/deloreis/deloreis/datalog"
 )
 
-// lowerAndEval lowers the world and evaluates it, or takes the program and
-// model of *compiled when the lowering has its shape (a lowering into a
-// program that keeps no facts); a snapshot that does not fit is dropped
-// and the world lowered again for real.
-func (w *World) lowerAndEval(compiled **Compiled) error {
+// errNotTaken says a compiled snapshot does not fit the world's lowering.
+var errNotTaken = errors.New("world: the compiled snapshot does not fit")
+
+// lowerAndEval lowers the world and evaluates it, or, given compiled,
+// takes its program and model when the lowering has their shape (a
+// lowering into a program that keeps no facts, the entries' part taken
+// from the snapshot) and returns errNotTaken when it has not.
+func (w *World) lowerAndEval(c *Compiled) error {
 	w.arity = arities{}
 	w.predIdentityRules = 0
-	if c := *compiled; c != nil {
-		shape, err := w.lower(datalog.NewShapeProgram())
+	if c != nil {
+		// The entries' part of the lowering comes with the snapshot.
+		if c.waitHead() != nil {
+			return errNotTaken
+		}
+		shape, err := w.lowerFrom(datalog.NewShapeProgram(), c.lowering)
 		if err != nil {
 			return err
 		}
@@ -31,12 +38,9 @@ func (w *World) lowerAndEval(compiled **Compiled) error {
 		}
 		if c.wait() == nil && shape.SameShape(c.prog) {
 			w.prog, w.model, w.restored = c.prog, c.model, true
-			*compiled = nil
 			return nil
 		}
-		*compiled = nil
-		w.arity = arities{}
-		w.predIdentityRules = 0
+		return errNotTaken
 	}
 	p, err := w.lower(datalog.NewProgram())
 	if err != nil {
@@ -55,11 +59,19 @@ func (w *World) lowerAndEval(compiled **Compiled) error {
 // each entry on its own (citations and references), which depend on the
 // entries alone.
 type Compiled struct {
-	done                  chan struct{} // closed when the rest is set
-	err                   error
+	head, done            chan struct{} // closed when the findings, then the rest, are set
+	headErr, err          error
 	prog                  *datalog.Program
 	model                 *datalog.Model
 	citations, references []Finding
+	lowering              *entryLowering
+}
+
+// waitHead waits for the findings and the entries' lowering, which are
+// read before the program.
+func (c *Compiled) waitHead() error {
+	<-c.head
+	return c.headErr
 }
 
 // wait waits for the load and reports its error.
@@ -72,10 +84,13 @@ func (c *Compiled) wait() error {
 // load is not used (Compile evaluates instead).
 func (c *Compiled) Err() error { return c.wait() }
 
-// compiledFindings is what a snapshot holds of the entry checks.
+// compiledFindings is what a snapshot holds of the entry checks, and of
+// the entries' lowering (entryLowering).
 type compiledFindings struct {
-	Citations  []Finding `json:"citations"`
-	References []Finding `json:"references"`
+	Citations   []Finding      `json:"citations"`
+	References  []Finding      `json:"references"`
+	Arity       map[string]int `json:"arity"`
+	ArityClaims []Finding      `json:"arity_claims"`
 }
 
 // LoadCompiled loads a snapshot WriteCompiled wrote.
@@ -90,32 +105,41 @@ func LoadCompiled(snapshot []byte) (*Compiled, error) {
 // for it only where it needs it. The caller must keep snapshot's bytes
 // unchanged until Err returns.
 func StartLoadCompiled(snapshot []byte) *Compiled {
-	c := &Compiled{done: make(chan struct{})}
+	c := &Compiled{head: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
-		c.err = c.load(snapshot)
+		n, err := c.loadHead(snapshot)
+		c.headErr = err
+		close(c.head)
+		if err != nil {
+			c.err = err
+			return
+		}
+		c.prog, c.model, c.err = datalog.LoadSnapshot(snapshot[8+n:])
 	}()
 	return c
 }
 
-func (c *Compiled) load(snapshot []byte) error {
+// loadHead reads the findings and the entries' lowering, and returns the
+// length of their JSON.
+func (c *Compiled) loadHead(snapshot []byte) (uint64, error) {
 	if len(snapshot) < 8 {
-		return errors.New("world: compiled snapshot cut short")
+		return 0, errors.New("world: compiled snapshot cut short")
 	}
 	n := binary.LittleEndian.Uint64(snapshot)
 	if n > uint64(len(snapshot)-8) {
-		return errors.New("world: compiled snapshot cut short")
+		return 0, errors.New("world: compiled snapshot cut short")
 	}
 	var fs compiledFindings
 	if err := json.Unmarshal(snapshot[8:8+n], &fs); err != nil {
-		return fmt.Errorf("world: compiled findings: %w", err)
+		return 0, fmt.Errorf("world: compiled findings: %w", err)
 	}
-	p, m, err := datalog.LoadSnapshot(snapshot[8+n:])
-	if err != nil {
-		return err
+	if fs.Arity == nil {
+		return 0, errors.New("world: compiled snapshot without the entries' arities")
 	}
-	c.prog, c.model, c.citations, c.references = p, m, fs.Citations, fs.References
-	return nil
+	c.citations, c.references = fs.Citations, fs.References
+	c.lowering = &entryLowering{arity: fs.Arity, claims: fs.ArityClaims}
+	return n, nil
 }
 
 // WriteCompiled writes a snapshot of the world's evaluated program to out,
@@ -126,7 +150,12 @@ func (w *World) WriteCompiled(out io.Writer) error {
 	if err := w.prog.Snapshotable(w.model); err != nil {
 		return err
 	}
-	fs, err := json.Marshal(compiledFindings{Citations: w.groups[groupCitations], References: w.groups[groupReferences]})
+	el, err := w.entryLoweringOf()
+	if err != nil {
+		return err
+	}
+	fs, err := json.Marshal(compiledFindings{Citations: w.groups[groupCitations], References: w.groups[groupReferences],
+		Arity: el.arity, ArityClaims: el.claims})
 	if err != nil {
 		return err
 	}

@@ -2,11 +2,15 @@ package world
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/objects"
 )
 
 // TestCompiledDeterministic: two compiles of one input write the same
@@ -37,4 +41,64 @@ func TestCompiledDeterministic(t *testing.T) {
 	if written < 30 {
 		t.Fatalf("only %d of 40 worlds snapshotted", written)
 	}
+}
+
+// TestCompiledEntryLowering: a world restored from its snapshot takes the
+// entries' lowering (arities, and the findings of atoms left out for
+// another arity) from it instead of walking every entry, and reads as the
+// compile; a snapshot whose arities disagree with its program is not
+// taken.
+func TestCompiledEntryLowering(t *testing.T) {
+	prov := objects.Proposed("s")
+	objs := []objects.Object{
+		&objects.Entity{Kind: objects.KindPerson, Ident: "a", Name: "A", Provenance: prov},
+		&objects.Entity{Kind: objects.KindPerson, Ident: "b", Name: "B", Provenance: prov},
+		&objects.Fact{Entity: "a", Key: "person", Value: "b", Provenance: prov}, // person/2 against person/1
+		&objects.Fact{Entity: "a", Key: "title", Value: "v1", Provenance: prov},
+		&objects.Rule{Name: "knight", Head: objects.Atom{Pred: "knight", Args: []objects.Term{objects.Var("X")}},
+			Body: []objects.Literal{{Atom: objects.Atom{Pred: "title", Args: []objects.Term{objects.Var("X"), objects.Var("Y")}}}}, Provenance: prov},
+	}
+	in := func() Input { return Input{Scope: "camelot", Base: entriesOf(t, objs)} }
+	w := mustCompile(t, in())
+	if len(w.groups[groupArityClaims]) == 0 {
+		t.Fatal("the compile found no claim left out for its arity")
+	}
+	want := findingsJSON(t, w)
+	var buf bytes.Buffer
+	if err := w.WriteCompiled(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, tamper := range []bool{false, true} {
+		c, err := LoadCompiled(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tamper {
+			c.lowering.arity["title"] = 3
+		}
+		walks := entryWalks.Load()
+		got := mustCompile(t, Input{Scope: "camelot", Base: entriesOf(t, objs), Compiled: c})
+		if got.Restored() == tamper {
+			t.Fatalf("tampered %v: restored %v", tamper, got.Restored())
+		}
+		if walked := entryWalks.Load() - walks; (walked == 0) == tamper {
+			t.Fatalf("tampered %v: the entries were lowered %d times", tamper, walked)
+		}
+		if g := findingsJSON(t, got); g != want {
+			t.Fatalf("tampered %v: findings\n%s\nwant\n%s", tamper, g, want)
+		}
+		q := datalog.Atom{Pred: "knight", Args: []datalog.Term{{Var: "X"}}}
+		if g, x := fmt.Sprint(got.Query(q)), fmt.Sprint(w.Query(q)); g != x || !strings.Contains(x, "a") {
+			t.Fatalf("tampered %v: knight answers %s, the compile %s", tamper, g, x)
+		}
+	}
+}
+
+func findingsJSON(t *testing.T, w *World) string {
+	t.Helper()
+	b, err := json.Marshal(w.Findings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -10,7 +10,10 @@ package world
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
@@ -29,15 +32,19 @@ const (
 // lower builds the program of the world into p, a new program: authored
 // atoms, rules, identity.
 func (w *World) lower(p *datalog.Program) (*datalog.Program, error) {
+	return w.lowerFrom(p, nil)
+}
+
+// lowerFrom is lower with the entries' own part taken from el instead of
+// walking every entry, when el is not nil (a compiled world's, DL-0386).
+func (w *World) lowerFrom(p *datalog.Program, el *entryLowering) (*datalog.Program, error) {
 	p.SetBounds(datalog.Bounds{MaxStratumMonomials: stratumBudget(w.ix.entries.n)})
 	w.groups[groupArityClaims] = nil // lowering again (a rule left out) finds them again
-	add, flush := w.factAdder(p)
-	for e := range w.ix.entries.all() {
-		if err := w.lowerOne(e, add); err != nil {
+	if el != nil {
+		if err := w.replayEntries(p, el); err != nil {
 			return nil, err
 		}
-	}
-	if err := flush(); err != nil {
+	} else if err := w.lowerEntries(p); err != nil {
 		return nil, err
 	}
 	for _, q := range sortedQuestions(w.ix) {
@@ -59,6 +66,74 @@ func (w *World) lower(p *datalog.Program) (*datalog.Program, error) {
 	}
 	w.lowerPredicateIdentity(p)
 	return p, nil
+}
+
+// lowerEntries lowers every entry's atoms into p and records what that
+// left in the world (the arities the atoms use, and the findings of atoms
+// left out) as w.lowered, for a compiled section (entryLowering).
+func (w *World) lowerEntries(p *datalog.Program) error {
+	entryWalks.Add(1)
+	add, flush := w.factAdder(p)
+	for e := range w.ix.entries.all() {
+		if err := w.lowerOne(e, add); err != nil {
+			return err
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	el := &entryLowering{ix: w.ix, arity: make(map[string]int, len(w.arity))}
+	for pred, ns := range w.arity {
+		for n := range ns {
+			el.arity[pred] = n // one each: an atom of another arity is left out
+		}
+	}
+	el.claims = slices.Clone(w.groups[groupArityClaims])
+	w.lowered = el
+	return nil
+}
+
+// entryWalks counts the walks of lowerEntries, for tests.
+var entryWalks atomic.Int64
+
+// entryLowering is what lowering a world's entries leaves besides the
+// program's facts (DL-0386): the arity each predicate of an entry's atom
+// has, and the arity-claim findings of the atoms left out. A compiled
+// section keeps it, so that a world restored from one lowers its rules
+// and identity over the arities instead of walking every entry again.
+type entryLowering struct {
+	ix     *index // the index it was taken from: another world's does not count
+	arity  map[string]int
+	claims []Finding
+}
+
+// replayEntries declares in p the predicates el says the entries use, and
+// takes its arities and findings as lowerEntries would have left them.
+func (w *World) replayEntries(p *datalog.Program, el *entryLowering) error {
+	preds := slices.Sorted(maps.Keys(el.arity))
+	for _, pred := range preds {
+		if _, err := p.FactPred(pred, el.arity[pred]); err != nil {
+			return err
+		}
+		w.arity.note(pred, el.arity[pred])
+	}
+	w.groups[groupArityClaims] = slices.Clone(el.claims)
+	w.lowered = &entryLowering{ix: w.ix, arity: el.arity, claims: el.claims}
+	return nil
+}
+
+// entryLoweringOf returns what lowering w's entries leaves: the record of
+// its own lowering when that was of this index, else a walk of the
+// entries into a program that keeps no facts.
+func (w *World) entryLoweringOf() (*entryLowering, error) {
+	if w.lowered != nil && w.lowered.ix == w.ix {
+		return w.lowered, nil
+	}
+	s := &World{ix: w.ix, attacked: w.attacked, arity: arities{}, groups: map[string][]Finding{}}
+	if err := s.lowerEntries(datalog.NewShapeProgram()); err != nil {
+		return nil, err
+	}
+	return s.lowered, nil
 }
 
 // factAdder returns lower's sink for authored atoms, and the flush that

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -88,6 +90,8 @@ type World struct {
 
 	known []string // sorted entity and event ids, for candidates; built on first use
 
+	lowered *entryLowering // what lowering the entries left, when this world lowered them
+
 	arityDropped int  // rules left out for a predicate's other arity (see hasArityConflicts)
 	restored     bool // the program and model came from Input.Compiled
 
@@ -157,8 +161,24 @@ func Compile(in Input) (*World, error) {
 // rule.unstratifiable finding, and is evaluated again: a bad rule must
 // never make the whole world unreadable.
 func (w *World) evaluate(compiled *Compiled) error {
+	if compiled != nil {
+		// A snapshot not taken leaves nothing of the attempt behind: a
+		// rule it left out, say, is left out again only if the lowering
+		// for real leaves it out.
+		saved := w.saveLowering()
+		if err := w.evaluateWith(compiled); err == nil && w.restored {
+			return nil
+		}
+		w.restoreLowering(saved)
+	}
+	return w.evaluateWith(nil)
+}
+
+// evaluateWith is evaluate, taking compiled's program and model when the
+// lowering has their shape and returning errNotTaken when it has not.
+func (w *World) evaluateWith(compiled *Compiled) error {
 	for range len(w.ix.rules) + 1 {
-		err := w.lowerAndEval(&compiled)
+		err := w.lowerAndEval(compiled)
 		if err == nil {
 			return nil
 		}
@@ -171,6 +191,30 @@ func (w *World) evaluate(compiled *Compiled) error {
 		}
 	}
 	return errors.New("world: evaluate: could not stratify the rules")
+}
+
+// loweringState is what lowering sets in a world besides its program.
+type loweringState struct {
+	arity             arities
+	droppedRules      map[string]bool
+	predIdentityRules int
+	identityActive    bool
+	carry             map[string]int
+	lowered           *entryLowering
+	arityDropped      int
+	rules, claims     []Finding
+}
+
+func (w *World) saveLowering() loweringState {
+	return loweringState{arity: w.arity, droppedRules: maps.Clone(w.droppedRules), predIdentityRules: w.predIdentityRules,
+		identityActive: w.identityActive, carry: w.carry, lowered: w.lowered, arityDropped: w.arityDropped,
+		rules: slices.Clone(w.groups[groupRules]), claims: slices.Clone(w.groups[groupArityClaims])}
+}
+
+func (w *World) restoreLowering(s loweringState) {
+	w.arity, w.droppedRules, w.predIdentityRules = s.arity, s.droppedRules, s.predIdentityRules
+	w.identityActive, w.carry, w.lowered, w.arityDropped = s.identityActive, s.carry, s.lowered, s.arityDropped
+	w.groups[groupRules], w.groups[groupArityClaims] = s.rules, s.claims
 }
 
 // dropCycle removes the rules whose heads lie on an unstratifiable cycle,
