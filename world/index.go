@@ -162,6 +162,9 @@ func newIndex(entries []Entry) *index {
 	for i := range kept {
 		counts[kept[i].Object.Type()]++
 	}
+	// The entities are many at scale (a million in the 10M bench world):
+	// a map made at its size is never rehashed as it fills.
+	ix.entities = make(map[string]named[*objects.Entity], counts[objects.TypeEntity])
 	big := map[objects.Type][]*Entry{}
 	for _, t := range []objects.Type{objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs} {
 		big[t] = hugemem.Make[*Entry](counts[t])[:0]
