@@ -214,6 +214,9 @@ func (r *entryReader) strAt(shared bool) (string, uint64) {
 	lo, hi := r.bytes(v >> 1)
 	s := r.arena.add(r.p[lo:hi])
 	if shared {
+		if len(r.intern) == cap(r.intern) {
+			r.intern = hugemem.Grow(r.intern) // read at random, once per record
+		}
 		r.intern = append(r.intern, s)
 	}
 	return s, uint64(len(r.intern) - 1)
@@ -344,7 +347,7 @@ type slab[T any] struct {
 }
 
 // slabBlock is the most objects a block holds.
-const slabBlock = 1 << 17
+const slabBlock = 1 << 18
 
 func (s *slab[T]) next() *T {
 	if len(s.block) == 0 {

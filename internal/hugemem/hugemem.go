@@ -18,7 +18,7 @@ import "unsafe"
 
 // minBytes is the least size worth advising: below it no 2 MiB page fits
 // well inside the slice.
-const minBytes = 8 << 20
+const minBytes = 4 << 20
 
 // hugePage is the size of a transparent huge page on amd64 and arm64.
 const hugePage = 2 << 20
@@ -40,6 +40,15 @@ func Make[T any](n int) []T {
 		}
 	}
 	return s
+}
+
+// Grow returns s with its capacity doubled (at least 64), made by Make:
+// for a table that grows by appending and is read at random (an interning
+// table), whose every lookup would otherwise miss the TLB once it spans
+// thousands of small pages.
+func Grow[T any](s []T) []T {
+	g := Make[T](max(2*cap(s), 64))
+	return g[:copy(g, s)]
 }
 
 // interior is the part of [start, start+size) made of whole huge pages.

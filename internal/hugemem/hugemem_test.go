@@ -43,3 +43,22 @@ func TestMake(t *testing.T) {
 		}
 	}
 }
+
+func TestGrow(t *testing.T) {
+	var s []int
+	for i := range 100000 {
+		if len(s) == cap(s) {
+			c := cap(s)
+			s = Grow(s)
+			if cap(s) < max(2*c, 64) {
+				t.Fatalf("grown from %d to %d", c, cap(s))
+			}
+		}
+		s = append(s, i)
+	}
+	for i, x := range s {
+		if x != i {
+			t.Fatalf("s[%d] = %d after growing", i, x)
+		}
+	}
+}
