@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/deloreis/deloreis/internal/hugemem"
 )
 
 // interner maps strings to dense uint32 ids. The ids are kept in an
@@ -235,7 +237,7 @@ func (in *interner) internLocked(s string, h uint64) uint32 {
 	in.n++
 	if 4*in.n > 3*len(in.slots) {
 		// A new table, filled anew: readers hold mu, so none sees it half built.
-		in.slots = make([]uint32, max(16, 2*len(in.slots)))
+		in.slots = hugemem.Make[uint32](max(16, 2*len(in.slots))) // probed at random: huge pages spare the TLB
 		// id+1 stays below the slots while the table is three quarters full.
 		in.idMask = uint32(1<<bits.Len(uint(len(in.slots))) - 1)
 		for i := range in.n {
@@ -311,7 +313,7 @@ func (t *litTable) push(li litInfo) uint32 {
 	id := uint32(t.n)
 	k, o := nameSeg(id)
 	if k == len(t.segs) {
-		t.segs = append(t.segs, make([]litInfo, segLen(k)))
+		t.segs = append(t.segs, hugemem.Make[litInfo](segLen(k))) // millions, in a large world
 	}
 	t.segs[k][o] = li
 	t.n++

@@ -4,6 +4,8 @@
 
 package datalog
 
+import "github.com/deloreis/deloreis/internal/hugemem"
+
 // negTable maps negated atoms to their literal ids: slots of tag<<32 |
 // id+1 (0 empty), probed linearly from the atom's hash, at most three
 // quarters full. The tag (the hash's high half) spares a probe the
@@ -57,7 +59,7 @@ func (t *litTable) findNeg(pred uint32, args []uint32, h uint64) (uint32, bool) 
 func (t *litTable) addNeg(id uint32, h uint64) {
 	if 4*(t.negs.n+1) > 3*len(t.negs.slots) {
 		old := t.negs.slots
-		t.negs.slots = make([]uint64, max(64, 2*len(old)))
+		t.negs.slots = hugemem.Make[uint64](max(64, 2*len(old))) // probed at random: huge pages spare the TLB
 		for _, v := range old {
 			if v != 0 {
 				k, o := nameSeg(uint32(v) - 1)

@@ -90,7 +90,7 @@ func readLits(r *snapReader, p *Program) {
 	n := r.n(1)
 	if n > 1<<12 {
 		// Room for every literal, as if all were negated atoms: no growth.
-		t.negs.slots = make([]uint64, 1<<bits.Len(uint(n+n/3)))
+		t.negs.slots = hugemem.Make[uint64](1 << bits.Len(uint(n+n/3)))
 	}
 	var arena []uint32 // the atoms' arguments, sliced from shared arrays
 	for i := range n {
