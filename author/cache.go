@@ -47,6 +47,8 @@ type worldCache struct {
 	written    int
 	writing    map[string]bool     // scope → a writer is running
 	pending    map[string]writeJob // scope → the newest world waiting for it
+
+	heapOnce sync.Once // the heap advised for huge pages (prepareHeap)
 }
 
 type cacheEntry struct {

@@ -7,6 +7,10 @@
 package author
 
 import (
+	"os"
+	"path/filepath"
+
+	"github.com/deloreis/deloreis/internal/hugemem"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
@@ -41,6 +45,7 @@ func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope strin
 		}
 		return w, builtCompiled, err
 	}
+	c.prepareHeap(s)
 	if w, ok := c.loadFile(s, commit, scope); ok {
 		return w, builtLoaded, nil
 	}
@@ -55,6 +60,38 @@ func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope strin
 	w, err := compileAtWith(s, commit, scope, c.dialects, indexed)
 	compiled(w, err)
 	return w, builtCompiledFiled, err
+}
+
+// prepareHeap advises the heap for huge pages before the process's first
+// build that loads or compiles a world rather than deriving it (DL-0388):
+// as much heap as twice the store's packed objects, which a world of them
+// takes about, when that is at least minAdvisedHeap. On this machine a
+// compiled open of the 10M world then takes a fifth less time and CPU:
+// every random read of a large heap through small pages misses the TLB.
+func (c *worldCache) prepareHeap(s *lorestore.Store) {
+	c.heapOnce.Do(func() {
+		if n := 2 * packedBytes(s.Dir()); n >= minAdvisedHeap {
+			hugemem.AdviseHeap(int(min(n, maxAdvisedHeap)))
+		}
+	})
+}
+
+// The least and the most heap prepareHeap advises.
+const (
+	minAdvisedHeap = 256 << 20
+	maxAdvisedHeap = 16 << 30
+)
+
+// packedBytes is the size of the store's packs.
+func packedBytes(gitDir string) int64 {
+	ms, _ := filepath.Glob(filepath.Join(gitDir, "objects", "pack", "*.pack"))
+	var n int64
+	for _, m := range ms {
+		if st, err := os.Stat(m); err == nil {
+			n += st.Size()
+		}
+	}
+	return n
 }
 
 // cachedAncestor walks the first parents of commit back to one whose world

@@ -1,6 +1,8 @@
 package hugemem
 
 import (
+	"bytes"
+	"os"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -14,4 +16,16 @@ func advise(p unsafe.Pointer, size uintptr) {
 	b := unsafe.Slice((*byte)(p), size)
 	unix.Madvise(b, unix.MADV_HUGEPAGE)       // advice: an error changes nothing
 	unix.Madvise(b, unix.MADV_POPULATE_WRITE) // likewise
+}
+
+// adviseOnly asks for huge pages over size bytes at p, without backing them.
+func adviseOnly(p unsafe.Pointer, size uintptr) {
+	unix.Madvise(unsafe.Slice((*byte)(p), size), unix.MADV_HUGEPAGE) // advice: an error changes nothing
+}
+
+// overcommits reports whether the system lets a process map more than it
+// commits (vm.overcommit_memory 0 or 1).
+func overcommits() bool {
+	b, err := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	return err == nil && !bytes.Equal(bytes.TrimSpace(b), []byte("2"))
 }

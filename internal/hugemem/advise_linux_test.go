@@ -45,3 +45,21 @@ func vmFlags(addr uintptr) (string, error) {
 	}
 	return "", fmt.Errorf("no mapping holds %#x", addr)
 }
+
+// TestAdviseHeap: the allocations that follow AdviseHeap land in memory
+// advised for huge pages (the runtime reuses the reservation's mapping).
+func TestAdviseHeap(t *testing.T) {
+	if !overcommits() {
+		t.Fatal("this system does not overcommit: AdviseHeap does nothing here, and this test cannot tell whether it works")
+	}
+	AdviseHeap(256 << 20)
+	s := make([]byte, 32<<20) // a plain allocation, not Make's
+	lo, _ := interior(uintptr(unsafe.Pointer(&s[0])), uintptr(len(s)))
+	flags, err := vmFlags(lo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(" "+flags+" ", " hg ") {
+		t.Fatalf("an allocation after AdviseHeap lies at %#x in a mapping with flags %q, no hg", lo, flags)
+	}
+}

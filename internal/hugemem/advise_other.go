@@ -5,3 +5,7 @@ package hugemem
 import "unsafe"
 
 func advise(p unsafe.Pointer, size uintptr) {}
+
+func adviseOnly(p unsafe.Pointer, size uintptr) {}
+
+func overcommits() bool { return false }
