@@ -44,7 +44,7 @@ import (
 
 const (
 	wfMagic   = "DLWORLD\x00"
-	wfVersion = 2
+	wfVersion = 3
 	// wfFixed is the header up to the scope's length.
 	wfFixed = 8 + 4 + 4 + 32 + 20 + 20 + 32 + 8 + 32
 	// wfSectionEntries is the section of the committed entries.
@@ -59,11 +59,11 @@ const (
 // compiled section, which is the lowering's output, carries a build key
 // of its own.
 var wfFormat = [32]byte{ // BLAKE3 of wfFormatText, written out so that no program hashes it at start-up (TestWorldFileFormatHash)
-	0x15, 0x71, 0x9d, 0x13, 0x20, 0x50, 0xf3, 0xe4, 0x60, 0x10, 0x88, 0xe4, 0xd9, 0x6d, 0x8c, 0x88,
-	0x36, 0xa0, 0x3d, 0x6f, 0x61, 0x54, 0x89, 0xc9, 0x13, 0xf6, 0x13, 0x2b, 0x68, 0xf7, 0x95, 0x36,
+	0x82, 0x61, 0x86, 0x5d, 0x3a, 0x97, 0x69, 0x45, 0x7f, 0x86, 0x07, 0x85, 0x07, 0x19, 0x7a, 0x67,
+	0x0c, 0x7e, 0xc7, 0x6a, 0x42, 0xca, 0x48, 0xee, 0xe5, 0x2e, 0x03, 0x93, 0x45, 0x09, 0xb4, 0x5c,
 }
 
-const wfFormatText = "deloreis world file v2: committed entries as canonical object bytes; then, optionally, a build key and a datalog snapshot of the world's evaluated program"
+const wfFormatText = "deloreis world file v3: committed entries as canonical object bytes, in parts that decode apart; then, optionally, a build key and a datalog snapshot of the world's evaluated program"
 
 // wfHeader is what a file claims to be about.
 type wfHeader struct {

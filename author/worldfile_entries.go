@@ -10,6 +10,12 @@
 // even is a literal of v>>1 bytes that follows, interned when the field is
 // one that repeats. Literal-only fields (a fact's value, a name) are never
 // interned.
+//
+// The entries come in parts of partEntries (DL-0389): each part starts
+// its interning afresh, so that the parts decode on every core at once.
+// After the last entry a table gives where each part starts (u64 offsets
+// in the section, from its count), then the part size and the number of
+// parts (u64 each).
 
 package author
 
@@ -22,6 +28,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/deloreis/deloreis/internal/hugemem"
@@ -117,7 +124,14 @@ func (ew *entryWriter) provFields(p *objects.Provenance) {
 // commit before they are written.
 func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint64, err error) {
 	ew := &entryWriter{bw: bw, size: 8, intern: map[string]uint64{}}
+	var parts []uint64
 	for e := range entries {
+		if n%partEntries == 0 {
+			// A part starts: nothing before it is referred to from it.
+			parts = append(parts, ew.size)
+			clear(ew.intern)
+			ew.provs = [len(ew.provs)]provBytes{}
+		}
 		ew.write(e.ID[:])
 		switch o := e.Object.(type) {
 		case *objects.Fact:
@@ -148,8 +162,20 @@ func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint
 		}
 		n++
 	}
+	var tail []byte
+	for _, at := range parts {
+		tail = binary.LittleEndian.AppendUint64(tail, at)
+	}
+	tail = binary.LittleEndian.AppendUint64(tail, partEntries)
+	tail = binary.LittleEndian.AppendUint64(tail, uint64(len(parts)))
+	ew.write(tail)
 	return n, ew.size, nil
 }
+
+// partEntries is how many entries a part of the section holds: enough
+// that a part's repeated strings are mostly references, few enough that
+// a 10M-entry world has parts for every core. Tests lower it.
+var partEntries uint64 = 1 << 20
 
 // entryReader reads the section. Its strings are copied into an arena of
 // large chunks (strArena), not allocated one by one and not left as
@@ -266,26 +292,80 @@ func (r *entryReader) prov() *objects.Provenance {
 	return p
 }
 
-// decodeEntries reads the section's entries: records at once, canonical
-// bytes afterwards in parallel.
+// decodeEntries reads the section's entries: its parts on every core at
+// once (each reads its records, then the canonical bytes of every part are
+// decoded in parallel).
 func decodeEntries(p []byte) ([]world.Entry, error) {
-	if len(p) < 8 {
+	if len(p) < 24 {
 		return nil, wfErr("short entries section")
 	}
 	count := binary.LittleEndian.Uint64(p)
-	if count > uint64(len(p))/33 {
-		return nil, wfErr("%d entries in %d bytes", count, len(p))
+	nparts := binary.LittleEndian.Uint64(p[len(p)-8:])
+	size := binary.LittleEndian.Uint64(p[len(p)-16:])
+	if count > uint64(len(p))/33 || size == 0 || nparts != (count+size-1)/size || nparts > uint64(len(p)-24)/8 {
+		return nil, wfErr("%d entries in %d parts of %d in %d bytes", count, nparts, size, len(p))
 	}
-	r := &entryReader{p: p, at: 8}
+	end := len(p) - 16 - 8*int(nparts) // where the entries end and the table starts
+	starts := make([]int, nparts+1)
+	for k := range nparts {
+		at := binary.LittleEndian.Uint64(p[end+8*int(k):])
+		if at > uint64(end) || (k == 0 && at != 8) || (k > 0 && at <= uint64(starts[k-1])) {
+			return nil, wfErr("part %d at %d", k, at)
+		}
+		starts[k] = int(at)
+	}
+	starts[nparts] = end
+	if nparts == 0 && end != 8 {
+		return nil, wfErr("%d bytes and no entries", end-8)
+	}
 	out := hugemem.Make[world.Entry](int(count))
-	var facts slab[objects.Fact]
-	var ents slab[objects.Entity]
+	decs := make([]partDecode, nparts)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), int(nparts)) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= int(nparts) {
+					return
+				}
+				lo := uint64(k) * size
+				hi := min(count, lo+size)
+				decs[k].decode(p[:starts[k+1]], starts[k], out[lo:hi], int(lo))
+			}
+		})
+	}
+	wg.Wait()
 	var canon []int // indexes of out whose spans follow
 	var spans [][]byte
+	for k := range decs {
+		if decs[k].err != nil {
+			return nil, decs[k].err
+		}
+		canon, spans = append(canon, decs[k].canon...), append(spans, decs[k].spans...)
+	}
+	return out, decodeParallel(out, canon, spans)
+}
+
+// partDecode is what decoding one part gives: its canonical records, to
+// decode after, or why it failed.
+type partDecode struct {
+	canon []int
+	spans [][]byte
+	err   error
+}
+
+// decode reads the records of one part, p[at:], into out, whose first
+// entry is the section's entry first.
+func (d *partDecode) decode(p []byte, at int, out []world.Entry, first int) {
+	r := &entryReader{p: p, at: at}
+	var facts slab[objects.Fact]
+	var ents slab[objects.Entity]
 	for i := range out {
 		lo, _ := r.bytes(33)
 		if r.err != nil {
-			return nil, r.err
+			d.err = r.err
+			return
 		}
 		copy(out[i].ID[:], p[lo:lo+32])
 		switch p[lo+32] {
@@ -299,18 +379,18 @@ func decodeEntries(p []byte) ([]world.Entry, error) {
 			out[i].Object = en
 		case tagCanonical:
 			lo, hi := r.bytes(r.uvarint())
-			canon, spans = append(canon, i), append(spans, p[lo:hi])
+			d.canon, d.spans = append(d.canon, first+i), append(d.spans, p[lo:hi])
 		default:
-			r.fail("entry %d: tag %d", i, p[lo+32])
+			r.fail("entry %d: tag %d", first+i, p[lo+32])
 		}
 		if r.err != nil {
-			return nil, r.err
+			d.err = r.err
+			return
 		}
 	}
 	if r.at != len(p) {
-		return nil, wfErr("%d bytes after the last entry", len(p)-r.at)
+		d.err = wfErr("%d bytes after the last entry of a part", len(p)-r.at)
 	}
-	return out, decodeParallel(out, canon, spans)
 }
 
 // decodeParallel decodes spans[k] into out[canon[k]].Object over every
