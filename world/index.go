@@ -9,6 +9,7 @@ import (
 	"iter"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/deloreis/deloreis/internal/hugemem"
 	"github.com/deloreis/deloreis/objects"
@@ -169,6 +170,21 @@ func newIndex(entries []Entry) *index {
 	for _, t := range []objects.Type{objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs} {
 		big[t] = hugemem.Make[*Entry](counts[t])[:0]
 	}
+	// Many entities are filed on a goroutine of their own, into their map
+	// alone, while this one files the rest (a million take 0.4 s).
+	var entities sync.WaitGroup
+	apart := counts[objects.TypeEntity] >= entitiesApart
+	if apart {
+		entities.Go(func() {
+			for chunk := range ix.entries.leafSlices() {
+				for i := range chunk {
+					if chunk[i].Object.Type() == objects.TypeEntity {
+						ix.file(&chunk[i])
+					}
+				}
+			}
+		})
+	}
 	var lang []*Entry
 	for chunk := range ix.entries.leafSlices() {
 		for i := range chunk {
@@ -178,11 +194,16 @@ func newIndex(entries []Entry) *index {
 				big[t] = append(big[t], e) // filed in bulk below
 			case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
 				lang = append(lang, e) // likewise (language.go)
+			case objects.TypeEntity:
+				if !apart {
+					ix.file(e)
+				}
 			default:
 				ix.file(e)
 			}
 		}
 	}
+	defer entities.Wait()
 	committed := func(es []*Entry) int {
 		return sort.Search(len(es), func(i int) bool { return es[i].Staged })
 	}
@@ -216,6 +237,10 @@ func newIndex(entries []Entry) *index {
 	ix.byID = ix.byID.with(staged)
 	return ix
 }
+
+// entitiesApart is the number of entities from which newIndex files them
+// on a goroutine of their own.
+var entitiesApart = 1 << 14
 
 func lessID(a, b objects.ID) bool {
 	for i := range a {

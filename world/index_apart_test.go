@@ -1,0 +1,39 @@
+package world
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/deloreis/deloreis/objects"
+)
+
+// TestNewIndexEntitiesApart: entities filed on a goroutine of their own
+// (many of them) are filed as one goroutine files them: for each ident,
+// the entity of the smallest id.
+func TestNewIndexEntitiesApart(t *testing.T) {
+	var objs []objects.Object
+	for i := range 3000 {
+		// Two entities per ident, of different names: one id is smaller.
+		for _, v := range []string{"a", "b"} {
+			objs = append(objs, &objects.Entity{Kind: objects.KindPerson, Ident: fmt.Sprint("p-", i), Name: v + fmt.Sprint(i), Provenance: objects.Proposed("s")})
+		}
+		objs = append(objs, &objects.Fact{Entity: fmt.Sprint("p-", i), Key: "k", Value: "v", Provenance: objects.Proposed("s")})
+	}
+	defer func(old int) { entitiesApart = old }(entitiesApart)
+	index := func(apart int) *index {
+		entitiesApart = apart
+		return newIndex(entriesOf(t, objs))
+	}
+	one, two := index(1<<30), index(1)
+	if len(one.entities) != 3000 || len(two.entities) != len(one.entities) {
+		t.Fatalf("%d and %d entities filed; want 3000", len(one.entities), len(two.entities))
+	}
+	for ident, n := range one.entities {
+		if m := two.entities[ident]; m.id() != n.id() || m.obj.Name != n.obj.Name {
+			t.Fatalf("%s: filed apart %s (%s), together %s (%s)", ident, m.id(), m.obj.Name, n.id(), n.obj.Name)
+		}
+	}
+	if two.facts.n != 3000 {
+		t.Fatalf("%d facts filed beside the entities", two.facts.n)
+	}
+}
