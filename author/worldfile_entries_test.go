@@ -27,13 +27,7 @@ func TestWorldFileEntriesShareProvenance(t *testing.T) {
 		}
 	}
 	var in []world.Entry
-	add := func(o objects.Object) {
-		id, err := o.ID()
-		if err != nil {
-			t.Fatal(err)
-		}
-		in = append(in, world.Entry{ID: id, Object: o})
-	}
+	add := func(o objects.Object) { in = append(in, entryOf(t, o)) }
 	for i := range 200 {
 		p := provs()[i%5] // a fresh pointer each time: sharing is the reader's
 		e := fmt.Sprintf("e-%d", i)
@@ -44,15 +38,7 @@ func TestWorldFileEntriesShareProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	bw := bufio.NewWriter(&buf)
-	bw.Write(make([]byte, 8))
-	n, _, err := writeEntries(bw, w.Objects())
-	if err != nil || bw.Flush() != nil {
-		t.Fatal(err)
-	}
-	binary.LittleEndian.PutUint64(buf.Bytes(), n)
-	out, err := decodeEntries(buf.Bytes())
+	out, err := decodeEntries(entriesSectionOf(t, w))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,13 +127,7 @@ func TestWorldFileEntriesProvenanceBytes(t *testing.T) {
 // altered is refused, never half read.
 func TestWorldFileEntriesParts(t *testing.T) {
 	var in []world.Entry
-	add := func(o objects.Object) {
-		id, err := o.ID()
-		if err != nil {
-			t.Fatal(err)
-		}
-		in = append(in, world.Entry{ID: id, Object: o})
-	}
+	add := func(o objects.Object) { in = append(in, entryOf(t, o)) }
 	for i := range 150 {
 		p := objects.Proposed(fmt.Sprint("s-", i%4))
 		e := fmt.Sprintf("e-%d", i%40)
@@ -220,4 +200,14 @@ func entriesSectionOf(t *testing.T, w *world.World) []byte {
 	}
 	binary.LittleEndian.PutUint64(buf.Bytes(), n)
 	return buf.Bytes()
+}
+
+// entryOf is o as an entry, under its id.
+func entryOf(t *testing.T, o objects.Object) world.Entry {
+	t.Helper()
+	id, err := o.ID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return world.Entry{ID: id, Object: o}
 }

@@ -12,14 +12,20 @@ import (
 // TestAdvised: a large slice lies, past its first huge-page boundary, in
 // a mapping the kernel marks as advised for huge pages ("hg").
 func TestAdvised(t *testing.T) {
-	s := Make[byte](4 * minBytes)
+	wantAdvised(t, Make[byte](4*minBytes))
+}
+
+// wantAdvised fails unless s lies, past its first huge-page boundary, in
+// a mapping advised for huge pages.
+func wantAdvised(t *testing.T, s []byte) {
+	t.Helper()
 	lo, _ := interior(uintptr(unsafe.Pointer(&s[0])), uintptr(len(s)))
 	flags, err := vmFlags(lo)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(" "+flags+" ", " hg ") {
-		t.Fatalf("the slice's mapping at %#x has flags %q, no hg", lo, flags)
+		t.Fatalf("the mapping at %#x has flags %q, no hg", lo, flags)
 	}
 }
 
@@ -53,13 +59,5 @@ func TestAdviseHeap(t *testing.T) {
 		t.Fatal("this system does not overcommit: AdviseHeap does nothing here, and this test cannot tell whether it works")
 	}
 	AdviseHeap(256 << 20)
-	s := make([]byte, 32<<20) // a plain allocation, not Make's
-	lo, _ := interior(uintptr(unsafe.Pointer(&s[0])), uintptr(len(s)))
-	flags, err := vmFlags(lo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(" "+flags+" ", " hg ") {
-		t.Fatalf("an allocation after AdviseHeap lies at %#x in a mapping with flags %q, no hg", lo, flags)
-	}
+	wantAdvised(t, make([]byte, 32<<20)) // a plain allocation, not Make's
 }
