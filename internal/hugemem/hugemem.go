@@ -8,8 +8,10 @@
 // by 2 MiB pages. Go's runtime does not ask for huge pages for its heap,
 // and the system's transparent-huge-page setting is usually "madvise", so
 // the slices worth it ask themselves: a slice made here is advised as
-// MADV_HUGEPAGE as soon as it is made, and memory the runtime takes fresh
-// from the system for a large slice is untouched until then. The advice
+// MADV_HUGEPAGE and backed as soon as it is made (memory the runtime
+// takes fresh from the system for a large slice is untouched until
+// then), and AdviseHeap advises heap the runtime places later
+// allocations in. The advice
 // changes nothing but how the memory is backed; where it is refused or
 // unknown, the slice is an ordinary one.
 package hugemem
@@ -27,23 +29,24 @@ const minBytes = 4 << 20
 // hugePage is the size of a transparent huge page on amd64 and arm64.
 const hugePage = 2 << 20
 
-// Make returns make([]T, n), advised for huge pages when it is large.
-// T must be a type whose zero value is all zero bytes, as every Go type's
-// is.
+// Make returns make([]T, n); when it is large, its whole huge pages are
+// advised for huge pages and backed at once (DL-0388).
 func Make[T any](n int) []T {
 	s := make([]T, n)
 	if n == 0 {
 		return s
 	}
-	size := uintptr(n) * unsafe.Sizeof(s[0])
-	if size >= minBytes {
-		p := unsafe.Pointer(unsafe.SliceData(s))
-		lo, hi := interior(uintptr(p), size)
-		if hi > lo {
-			advise(unsafe.Add(p, lo-uintptr(p)), hi-lo)
-		}
+	if size := uintptr(n) * unsafe.Sizeof(s[0]); size >= minBytes {
+		onInterior(unsafe.Pointer(unsafe.SliceData(s)), size, advise)
 	}
 	return s
+}
+
+// onInterior calls f on the whole huge pages of the size bytes at p.
+func onInterior(p unsafe.Pointer, size uintptr, f func(unsafe.Pointer, uintptr)) {
+	if lo, hi := interior(uintptr(p), size); hi > lo {
+		f(unsafe.Add(p, lo-uintptr(p)), hi-lo)
+	}
 }
 
 // Grow returns s with its capacity doubled (at least 64), made by Make:
@@ -88,10 +91,6 @@ func AdviseHeap(size int) {
 // them.
 func reserve(size int) {
 	s := make([]byte, size)
-	p := unsafe.Pointer(unsafe.SliceData(s))
-	lo, hi := interior(uintptr(p), uintptr(size))
-	if hi > lo {
-		adviseOnly(unsafe.Add(p, lo-uintptr(p)), hi-lo)
-	}
+	onInterior(unsafe.Pointer(unsafe.SliceData(s)), uintptr(size), adviseOnly)
 	runtime.KeepAlive(s)
 }
