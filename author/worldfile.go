@@ -1,4 +1,4 @@
-// The compiled world file, format v2 (DL-0300, DL-0384): what a (commit, scope)'s
+// The compiled world file, format v4 (DL-0300, DL-0384, DL-0390): what a (commit, scope)'s
 // world was built from, kept beside the store so that a fresh process
 // opening a commit someone compiled before skips the read phase (pack
 // reads, inflate, tree walk, per-object hash check). It is derived data:
@@ -11,7 +11,7 @@
 //
 //	magic "DLWORLD\x00" | version u32 | flags u32
 //	world-format hash [32] | commit [20] | scope tree [20] | dialects hash [32]
-//	body length u64 | body BLAKE3 [32] | scope length u16 | scope | pad to 8
+//	body length u64 | body XXH3-128 [16] | scope length u16 | scope | pad to 8
 //	body: sections, each kind u32 | 0 u32 | length u64 | payload | pad to 8
 //
 // The first section is the scope's committed entries
@@ -40,13 +40,16 @@ import (
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/zeebo/blake3"
+	"github.com/zeebo/xxh3"
 )
 
 const (
 	wfMagic   = "DLWORLD\x00"
-	wfVersion = 3
+	wfVersion = 4
 	// wfFixed is the header up to the scope's length.
-	wfFixed = 8 + 4 + 4 + 32 + 20 + 20 + 32 + 8 + 32
+	wfFixed = 8 + 4 + 4 + 32 + 20 + 20 + 32 + 8 + wfSumSize
+	// wfSumSize is the body checksum's size: an XXH3-128 (DL-0390).
+	wfSumSize = 16
 	// wfSectionEntries is the section of the committed entries.
 	wfSectionEntries = 1
 	// wfSectionCompiled is the world's evaluated program: a build key
@@ -119,7 +122,7 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	head = append(head, hd.tree[:]...)
 	head = append(head, hd.dialects[:]...)
 	lenAt := len(head)
-	head = append(head, make([]byte, 8+32)...) // body length and checksum, filled below
+	head = append(head, make([]byte, 8+wfSumSize)...) // body length and checksum, filled below
 	head = binary.LittleEndian.AppendUint16(head, uint16(len(hd.scope)))
 	head = append(head, hd.scope...)
 	head = append(head, make([]byte, pad8(len(head)))...)
@@ -169,13 +172,14 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 			return err
 		}
 	}
-	h := blake3.New()
+	h := xxh3.New()
 	if _, err := io.Copy(h, io.NewSectionReader(f, int64(len(head)), bodyLen)); err != nil {
 		return err
 	}
-	var tail [40]byte
+	var tail [8 + wfSumSize]byte
 	binary.LittleEndian.PutUint64(tail[:], uint64(bodyLen))
-	h.Sum(tail[8:8])
+	sum := h.Sum128().Bytes()
+	copy(tail[8:], sum[:])
 	_, err = f.WriteAt(tail[:], int64(lenAt))
 	return err
 }
@@ -243,7 +247,7 @@ func locateWorldFile(data []byte, want wfHeader) (wfBody, error) {
 		}
 	}
 	bodyLen := binary.LittleEndian.Uint64(field(8))
-	b.sum = field(32)
+	b.sum = field(wfSumSize)
 	scopeLen := int(binary.LittleEndian.Uint16(field(2)))
 	if len(data)-at < scopeLen {
 		return b, wfErr("truncated header")
@@ -286,7 +290,7 @@ func locateWorldFile(data []byte, want wfHeader) (wfBody, error) {
 // check holds the body to its checksum, calling done with each part of it
 // once hashed.
 func (b wfBody) check(done func([]byte)) error {
-	h := blake3.New()
+	h := xxh3.New()
 	for rest := b.body; len(rest) > 0; {
 		part := rest[:min(len(rest), 8<<20)]
 		h.Write(part)
@@ -295,7 +299,7 @@ func (b wfBody) check(done func([]byte)) error {
 		}
 		rest = rest[len(part):]
 	}
-	if got := h.Sum(nil); !bytes.Equal(got, b.sum) {
+	if got := h.Sum128().Bytes(); !bytes.Equal(got[:], b.sum) {
 		return wfErr("body checksum mismatch")
 	}
 	return nil

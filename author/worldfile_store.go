@@ -78,7 +78,12 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		unmap()
 		return nil, false
 	}
+	// A world from its file is nearly all the load allocates: it is
+	// loaded uncollected (DL-0390). Its heap is about twice the file's
+	// size (1.9 GB from a file of 1.25 GB at 10M objects).
+	loaded := gcphase.Loading(2 * uint64(len(data)))
 	w, offered, foreign, err := c.compileFile(data, want, scope)
+	loaded()
 	unmap() // every part kept was copied out
 	if err != nil {
 		c.reject(path, err)

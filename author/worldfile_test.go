@@ -17,7 +17,7 @@ import (
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/zeebo/blake3"
+	"github.com/zeebo/xxh3"
 )
 
 // freshGet opens (commit, scope) through a new, empty world cache over
@@ -354,8 +354,8 @@ func compiledSection(b []byte) []byte {
 // resum recomputes a file's body checksum after its body was edited.
 func resum(t *testing.T, b []byte) []byte {
 	t.Helper()
-	sum := blake3.Sum256(b[bodyAt(b):])
-	copy(b[wfFixed-32:], sum[:])
+	sum := xxh3.Hash128(b[bodyAt(b):]).Bytes()
+	copy(b[wfFixed-wfSumSize:], sum[:])
 	return b
 }
 

@@ -24,6 +24,15 @@
 // quarter, while a small build, whose heap never reaches the headroom, is
 // paced by the percent alone. A GOGC in the environment (including off)
 // leaves the pacing to it.
+//
+// A build that loads a world from its file (Loading, DL-0390) makes
+// almost no garbage: nearly all it allocates is the world it returns. A
+// collection then only marks a heap that is all live, again and again as
+// it doubles: a second of CPU in a 3-second open of a 10M-object world.
+// While every build running is such a load, collection is off, bounded by
+// a memory limit of the heap now plus what the loads expect to add plus
+// the headroom, so that an estimate gone wrong costs collections, not
+// memory.
 package gcphase
 
 import (
@@ -53,6 +62,11 @@ var (
 	pacing     bool        // the builds' memory limit is in force
 	outerLimit int64       // the memory limit in force before the first build
 	epoch      uint64      // counts pacing periods: a stale cleanup does nothing
+
+	loads      int    // builds running now that are loads (Loading)
+	loadBytes  uint64 // what those loads expect to add to the live heap
+	off        bool   // collection is off for the loads
+	offPercent int    // the GC percent in force when it was turned off
 )
 
 // SetSteady records that the process's policy set the GC percent to
@@ -76,12 +90,14 @@ func Building() (done func()) {
 		}
 		startPacing()
 	}
+	settleLoads() // a build that is not a load turns collection back on
 	mu.Unlock()
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			mu.Lock()
 			building--
+			settleLoads()
 			if building == 0 {
 				if steady > defaultPercent {
 					debug.SetGCPercent(steady)
@@ -90,6 +106,48 @@ func Building() (done func()) {
 			}
 			mu.Unlock()
 		})
+	}
+}
+
+// Loading marks that a build running now (within Building) loads a
+// world that adds about expect bytes to the live heap and makes little
+// garbage, and returns the function that marks the load's end (safe to
+// call more than once). While every build running is a load, collection
+// is off (DL-0390).
+func Loading(expect uint64) (done func()) {
+	mu.Lock()
+	loads++
+	loadBytes += expect
+	settleLoads()
+	mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			mu.Lock()
+			loads--
+			loadBytes -= expect
+			settleLoads()
+			mu.Unlock()
+		})
+	}
+}
+
+// settleLoads turns collection off when every build running is a load
+// and the pace is the builds' own, and back on otherwise; the caller
+// holds mu.
+func settleLoads() {
+	want := building > 0 && loads >= building && pacing
+	switch {
+	case want && !off:
+		off = true
+		offPercent = debug.SetGCPercent(-1)
+		setBuildLimit()
+	case !want && off:
+		off = false
+		debug.SetGCPercent(offPercent)
+		if pacing {
+			setBuildLimit()
+		}
 	}
 }
 
@@ -141,7 +199,11 @@ func afterGC(ep uint64) {
 // setBuildLimit sets the memory limit from the runtime's figures; the
 // caller holds mu.
 func setBuildLimit() {
-	debug.SetMemoryLimit(min(outerLimit, buildLimit(readMemory())))
+	live, other := readMemory()
+	if off {
+		live += loadBytes // what the loads will add, uncollected
+	}
+	debug.SetMemoryLimit(min(outerLimit, buildLimit(live, other)))
 }
 
 // readMemory returns the heap in use, which right after a collection is

@@ -154,3 +154,71 @@ func TestBuildingPaces(t *testing.T) {
 		})
 	}
 }
+
+func TestLoading(t *testing.T) {
+	defer debug.SetGCPercent(percentNow())
+	defer debug.SetMemoryLimit(limitNow())
+	const outer, expect = 1 << 42, 256 << 20
+	tests := []struct {
+		name  string
+		gogc  string
+		other bool // a build that is not a load runs beside the load
+		off   bool // collection is off during the load
+	}{
+		{name: "a load alone runs uncollected", off: true},
+		{name: "a build beside it keeps collection on", other: true},
+		{name: "GOGC in the environment keeps collection on", gogc: "200"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv = func(k string) string {
+				if k == "GOGC" {
+					return tt.gogc
+				}
+				return ""
+			}
+			defer func() { getenv = os.Getenv }()
+			debug.SetGCPercent(defaultPercent)
+			debug.SetMemoryLimit(outer)
+			build := Building()
+			var other func()
+			if tt.other {
+				other = Building()
+			}
+			loaded := Loading(expect)
+			if got := percentNow() < 0; got != tt.off {
+				t.Fatalf("during the load: collection off %v, want %v", got, tt.off)
+			}
+			if tt.off {
+				// The limit bounds the uncollected heap: the heap now, what
+				// the load expects and the headroom, no more.
+				live, rest := readMemory()
+				if got, most := limitNow(), buildLimit(live+expect, rest)+64<<20; got > most || got < expect+MinHeadroom {
+					t.Fatalf("during the load: limit %d, want in [%d, %d]", got, expect+MinHeadroom, most)
+				}
+				// A build that is not a load turns collection back on
+				// until it ends.
+				beside := Building()
+				if percentNow() < 0 {
+					t.Fatal("a build beside the load left collection off")
+				}
+				beside()
+				if percentNow() >= 0 {
+					t.Fatal("collection stayed on after the build beside the load ended")
+				}
+			}
+			loaded()
+			loaded() // a second call changes nothing
+			if got := percentNow(); got != defaultPercent {
+				t.Fatalf("after the load: GC percent %d, want %d", got, defaultPercent)
+			}
+			if other != nil {
+				other()
+			}
+			build()
+			if got := limitNow(); got != outer {
+				t.Fatalf("after the builds: limit %d, want %d back", got, outer)
+			}
+		})
+	}
+}
