@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +58,34 @@ func TestCommandNamed(t *testing.T) {
 		if got := commandNamed(c.args); got != c.want {
 			t.Errorf("commandNamed(%q) = %q, want %q", c.args, got, c.want)
 		}
+	}
+}
+
+// TestCompletionCommand: the shell-completion command is left out of a
+// named command's tree (its start is shorter) and is there otherwise.
+func TestCompletionCommand(t *testing.T) {
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{args: []string{"completion", "bash"}, want: true},
+		{args: []string{"--project", ".", "completion", "zsh"}, want: true},
+		{args: []string{"log", "-n", "2"}, want: false},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		root := newRootFor(&out, &errb, tt.args)
+		root.InitDefaultCompletionCmd(tt.args...)
+		found := false
+		for _, c := range root.Commands() {
+			found = found || c.Name() == "completion"
+		}
+		if found != tt.want {
+			t.Errorf("%q: completion command %v, want %v", tt.args, found, tt.want)
+		}
+	}
+	out, errs, code := deloreis(t, "completion", "bash")
+	if code != 0 || !strings.Contains(out, "bash completion") {
+		t.Fatalf("completion bash: exit %d, %q, stderr %s", code, out[:min(len(out), 80)], errs)
 	}
 }

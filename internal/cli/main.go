@@ -106,6 +106,9 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 		}
 		root.AddCommand(cmd)
 	}
+	// A named command needs no shell-completion command beside it: making
+	// one costs every short command (`log -n 2`) part of its start.
+	root.CompletionOptions.DisableDefaultCmd = only != ""
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageError{err.Error()}
 	})
