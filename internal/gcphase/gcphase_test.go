@@ -91,6 +91,18 @@ func waitLimit(t *testing.T, what string, ok func(int64) bool) {
 	t.Fatalf("%s: memory limit %d", what, limitNow())
 }
 
+// withGOGC has the package see gogc as the environment's GOGC for the
+// rest of the test.
+func withGOGC(t *testing.T, gogc string) {
+	getenv = func(k string) string {
+		if k == "GOGC" {
+			return gogc
+		}
+		return ""
+	}
+	t.Cleanup(func() { getenv = os.Getenv })
+}
+
 var keep [][]byte // a live heap the pacing must see
 
 func TestBuildingPaces(t *testing.T) {
@@ -107,13 +119,7 @@ func TestBuildingPaces(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			getenv = func(k string) string {
-				if k == "GOGC" {
-					return tt.gogc
-				}
-				return ""
-			}
-			defer func() { getenv = os.Getenv }()
+			withGOGC(t, tt.gogc)
 			debug.SetMemoryLimit(outer)
 			outerDone := Building()
 			if !tt.paced {
@@ -171,13 +177,7 @@ func TestLoading(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			getenv = func(k string) string {
-				if k == "GOGC" {
-					return tt.gogc
-				}
-				return ""
-			}
-			defer func() { getenv = os.Getenv }()
+			withGOGC(t, tt.gogc)
 			debug.SetGCPercent(defaultPercent)
 			debug.SetMemoryLimit(outer)
 			build := Building()
