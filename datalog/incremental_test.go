@@ -92,6 +92,7 @@ func randomFactChange(t *testing.T, r *rand.Rand, p *Program, facts []nFact) ([]
 type incCounts struct {
 	steps, maintained, recomputed, truncated int
 	recursiveKept                            int
+	atomsOnly                                int // steps whose changes were all told atom by atom
 }
 
 func TestEvalFromMatchesFresh(t *testing.T) {
@@ -101,7 +102,7 @@ func TestEvalFromMatchesFresh(t *testing.T) {
 	}
 	t.Logf("%+v", c)
 	// Every path must have been exercised, or the test shows little.
-	if c.maintained < c.steps || c.recomputed < c.steps/10 || c.truncated == 0 || c.recursiveKept < c.steps/50 {
+	if c.maintained < c.steps || c.recomputed < c.steps/10 || c.truncated == 0 || c.recursiveKept < c.steps/50 || c.atomsOnly < c.steps/4 {
 		t.Fatalf("too few incremental steps: %+v", c)
 	}
 }
@@ -143,12 +144,56 @@ func incProgram(t *testing.T, seed uint64, c *incCounts) {
 			t.Fatalf("%s: %v\nbefore\n%s\nincremental\n%s\nfresh\n%s\nrules %v", where, changes, base.dump, got, want, np.rules)
 		}
 		sameGrades(t, where, r, m, fresh)
+		c.atomsOnly += checkChanges(t, where, base.m, m)
+		checkChanges(t, where+" since the first model", hist[0].m, m)
+		if _, ok := fresh.ChangedSince(base.m); ok {
+			t.Fatalf("%s: a model evaluated from scratch claims to know what changed", where)
+		}
 		if got := fullDump(base.m); got != base.dump {
 			t.Fatalf("%s: the model derived from changed\nnow\n%s\nbefore\n%s", where, got, base.dump)
 		}
 		c.count(m)
 		hist = append(hist, snap{p: q, facts: facts, m: m, dump: fullDump(m)})
 	}
+}
+
+// checkChanges holds m.ChangedSince(since) to every atom whose presence
+// or support differs between the two models, and returns 1 when it named
+// no predicate whole.
+func checkChanges(t *testing.T, where string, since, m *Model) int {
+	t.Helper()
+	ch, ok := m.ChangedSince(since)
+	if !ok {
+		t.Fatalf("%s: ChangedSince: not derived from the model it was evaluated from", where)
+	}
+	atoms := func(m *Model) map[string]string {
+		out := map[string]string{}
+		for _, pred := range m.Preds() {
+			for _, f := range m.Facts(pred) {
+				out[changeKey(pred, f.Args)] = fmt.Sprintf("%s %v", f.Support, f.Support.Truncated())
+			}
+		}
+		return out
+	}
+	told := map[string]bool{}
+	for pred, list := range ch.Atoms {
+		for _, args := range list {
+			told[changeKey(pred, args)] = true
+		}
+	}
+	before, after := atoms(since), atoms(m)
+	for _, side := range []map[string]string{before, after} {
+		for k := range side {
+			pred, _, _ := strings.Cut(k, "(")
+			if before[k] != after[k] && !told[k] && !ch.Whole[pred] {
+				t.Fatalf("%s: %s changed (%q → %q) and ChangedSince did not say so: %+v", where, k, before[k], after[k], ch)
+			}
+		}
+	}
+	if len(ch.Whole) == 0 {
+		return 1
+	}
+	return 0
 }
 
 func (c *incCounts) count(m *Model) {

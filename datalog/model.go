@@ -29,6 +29,7 @@ type Model struct {
 	curIdx    []int // scratch during evaluation
 	info      litList
 	arena     arena
+	delta     *modelDelta // what EvalFrom changed from the model it started from (changes.go)
 
 	mentionsOnce sync.Once
 	depIdx       *depIndex
@@ -80,6 +81,9 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 		a.stratum(i, &st.strata[i])
 	}
 	m.curIdx = nil
+	if prev != nil {
+		m.delta = a.delta()
+	}
 	m.info = p.lits.snapshot()
 	p.last = m
 	return m, nil

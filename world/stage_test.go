@@ -110,6 +110,12 @@ func TestStageEqualsCompile(t *testing.T) {
 			t.Errorf("only %d discards took the incremental path", n)
 		}
 	}()
+	diffs := 0 // diffs read from the engine's changes
+	defer func() {
+		if n := int(*stageSeeds) * 80; diffs < n/50 { // the random worlds often read identity closures
+			t.Errorf("only %d of %d diffs were read from the engine's changes", diffs, n)
+		}
+	}()
 	for seed := *stageSeed; seed < *stageSeed+*stageSeeds; seed++ {
 		r := rand.New(rand.NewPCG(seed, 99))
 		base := entriesOf(t, randomWorld(r))
@@ -117,6 +123,7 @@ func TestStageEqualsCompile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		w0 := w
 		var staged []objects.Object
 		for step := 0; step < 40; step++ {
 			var add []objects.Object
@@ -167,8 +174,25 @@ func TestStageEqualsCompile(t *testing.T) {
 			if got, exp := dump(w), dump(want); got != exp {
 				t.Fatalf("seed %d step %d: staged world differs from a fresh compile:\n--- staged\n%s\n--- fresh\n%s", seed, step, got, exp)
 			}
+			diffs += sameDiff(t, fmt.Sprintf("seed %d step %d", seed, step), prev, w)
+			diffs += sameDiff(t, fmt.Sprintf("seed %d step %d, from the base", seed, step), w0, w)
 		}
 	}
+}
+
+// sameDiff holds Diff of after over before to the diff of every atom of
+// both, and returns 1 when Diff read the engine's changes instead.
+func sameDiff(t *testing.T, where string, before, after *World) int {
+	t.Helper()
+	got := before.Diff(after)
+	want := before.diffOf(after, before.grades(), after.grades())
+	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+		t.Fatalf("%s: the diff from the engine's changes differs from the diff of every atom:\n--- got\n%s\n--- want\n%s", where, g, w)
+	}
+	if _, ok := before.changesTo(after); ok {
+		return 1
+	}
+	return 0
 }
 
 // TestStageIsIncremental: staging a fact over a world leaves the world it
