@@ -127,6 +127,7 @@ func measureOpen(r *runner, bin, proj, store, one string, runs int, res *sizeRes
 	res.openFirst = r.once(nil, check...)
 	res.cache = describeCache(before, listFiles(store))
 	res.again = r.measure(max(runs-1, 1), check...)
+	res.importDry = r.measure(max(runs-1, 1), bin, "import", "--project", proj, one)
 }
 
 // measureReads times log and show beside git's on the same store.

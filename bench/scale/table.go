@@ -22,6 +22,7 @@ type sizeResult struct {
 
 	build            sample
 	openFirst, again sample
+	importDry        sample // `import` of the one-fact file, dry run: open, stage, consequence diff
 	cache            string // what a second open finds: a persisted compiled world, or none
 	serve            serveResult
 	adds             int
@@ -70,6 +71,7 @@ func printSize(out io.Writer, r *sizeResult) {
 	}
 	row("open: check, first (no compiled world)", r.openFirst, "one-fact file over the scope's head")
 	row(fmt.Sprintf("open: check, again (median of %d)", r.again.runs), r.again, "compiled world: "+r.cache)
+	row(fmt.Sprintf("open: import, dry run (median of %d)", r.importDry.runs), r.importDry, "the same file: open, stage and its consequence diff")
 	printServe(tw, r)
 	row("log -n 2", r.log, versus("git log -n 2", r.log, r.gitLog))
 	row("show main (the 10-fact commit)", r.show, versus("git show --name-status", r.show, r.gitShow))
