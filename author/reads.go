@@ -367,21 +367,17 @@ type EntitiesResult struct {
 
 func (s *Service) opEntities(_ context.Context, _ *worker.Call, p *EntitiesParams) (EntitiesResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (EntitiesResult, error) {
-		var all []world.EntityInfo
-		for _, e := range ws.world.Entities() {
-			if p.Kind == "" || e.Kind == p.Kind {
-				all = append(all, e)
-			}
-		}
-		from, limit, err := page(p.Cursor, p.Limit, ws.digest, len(all))
+		_, total := ws.world.EntityPage(p.Kind, 0, 0)
+		from, limit, err := page(p.Cursor, p.Limit, ws.digest, total)
 		if err != nil {
 			return EntitiesResult{}, err
 		}
-		res := EntitiesResult{Entities: []EntityRow{}, Total: len(all)}
-		for _, e := range all[from:min(from+limit, len(all))] {
+		rows, _ := ws.world.EntityPage(p.Kind, from, limit)
+		res := EntitiesResult{Entities: []EntityRow{}, Total: total}
+		for _, e := range rows {
 			res.Entities = append(res.Entities, EntityRow{ID: e.ID, Kind: e.Kind, Name: e.Name, Grade: e.Grade.String(), Staged: e.Staged, Decl: e.Claim})
 		}
-		if from+limit < len(all) {
+		if from+limit < total {
 			res.NextCursor = cursor(from+limit, ws.digest)
 		}
 		return res, nil

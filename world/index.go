@@ -44,6 +44,7 @@ type index struct {
 	byID    idIndex
 
 	entities  map[string]named[*objects.Entity] // by id; the smallest object id wins
+	order     *entityOrder                      // entities' ids sorted, made on first use; new with every new entities map
 	events    map[string]named[*objects.Event]
 	decisions map[string]named[*objects.Decision]
 	questions map[string]named[*objects.Question]
@@ -126,6 +127,7 @@ func sortEntries(es []Entry) {
 // index takes entries over: it sorts them in place and keeps their array.
 func newIndex(entries []Entry) *index {
 	ix := &index{
+		order:     &entityOrder{},
 		entities:  map[string]named[*objects.Entity]{},
 		events:    map[string]named[*objects.Event]{},
 		decisions: map[string]named[*objects.Decision]{},
@@ -341,7 +343,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 		kinds[e.Object.Type()] = true
 	}
 	if kinds[objects.TypeEntity] {
-		n.entities = cloneMap(ix.entities)
+		n.entities, n.order = cloneMap(ix.entities), &entityOrder{}
 	}
 	if kinds[objects.TypeEvent] {
 		n.events = cloneMap(ix.events)
@@ -456,7 +458,9 @@ func (ix *index) forgetNamed(gone []Entry) {
 	if len(idents) == 0 {
 		return
 	}
-	ix.entities = without(ix.entities, idents[objects.TypeEntity])
+	if len(idents[objects.TypeEntity]) > 0 {
+		ix.entities, ix.order = without(ix.entities, idents[objects.TypeEntity]), &entityOrder{}
+	}
 	ix.events = without(ix.events, idents[objects.TypeEvent])
 	ix.decisions = without(ix.decisions, idents[objects.TypeDecision])
 	for e := range ix.entries.ptrs() {

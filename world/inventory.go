@@ -5,8 +5,10 @@
 package world
 
 import (
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
@@ -25,14 +27,58 @@ type EntityInfo struct {
 // Entities lists the entities of the world by id (the record each id
 // resolves to: the one with the smallest object id).
 func (w *World) Entities() []EntityInfo {
-	out := make([]EntityInfo, 0, len(w.ix.entities))
-	for id, n := range w.ix.entities {
+	out, _ := w.EntityPage("", 0, len(w.ix.entities))
+	return out
+}
+
+// EntityPage lists the entities of kind (every kind when "") by id, from
+// the from-th, at most limit of them, and returns how many there are in
+// all. Only the page's entities are graded: a reviewer paging through the
+// million entities of a large world reads the sorted ids once per set of
+// entities (entityOrder), not every entity per page.
+func (w *World) EntityPage(kind string, from, limit int) ([]EntityInfo, int) {
+	ids := w.ix.order.sorted(w.ix.entities, kind)
+	from = min(max(from, 0), len(ids))
+	page := ids[from:min(from+max(limit, 0), len(ids))]
+	out := make([]EntityInfo, 0, len(page))
+	for _, id := range page {
+		n := w.ix.entities[id]
 		e, _ := w.ix.byID.get(n.id())
 		out = append(out, EntityInfo{ID: id, Kind: string(n.obj.Kind), Name: n.obj.Name,
 			Grade: w.ClaimGrade(n.id()), Staged: e != nil && e.Staged, Claim: n.id().String()})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return out, len(ids)
+}
+
+// entityOrder holds the ids of one entities map sorted, of every kind and
+// of each kind asked for, made on first use. An index that gets a new
+// entities map gets a new entityOrder; worlds staged without an entity
+// share their base's, so a page costs the page.
+type entityOrder struct {
+	mu     sync.Mutex
+	byKind map[string][]string // "" for every kind
+}
+
+// sorted returns the sorted ids of the entities of kind in m, the map this
+// order belongs to.
+func (o *entityOrder) sorted(m map[string]named[*objects.Entity], kind string) []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if ids, ok := o.byKind[kind]; ok {
+		return ids
+	}
+	ids := make([]string, 0, len(m))
+	for id, n := range m {
+		if kind == "" || string(n.obj.Kind) == kind {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	if o.byKind == nil {
+		o.byKind = map[string][]string{}
+	}
+	o.byKind[kind] = ids
+	return ids
 }
 
 // QuestionInfo is one question of a world, in its current version.
