@@ -7,6 +7,7 @@ package author
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -208,20 +209,21 @@ func (s *Service) opQuery(_ context.Context, _ *worker.Call, p *QueryParams) (Qu
 		for i, t := range p.Goal.Args {
 			q.Args[i] = datalog.Term{Var: t.Var, Const: t.Const}
 		}
-		all := ws.world.Query(q)
-		from, limit, err := page(p.Cursor, p.Limit, ws.digest, len(all))
+		from, limit, err := page(p.Cursor, p.Limit, ws.digest, math.MaxInt) // QueryPage bounds from
 		if err != nil {
 			return QueryResult{}, err
 		}
-		res := QueryResult{Answers: []Answer{}, Total: len(all)}
-		for _, a := range all[from:min(from+limit, len(all))] {
+		answers, total := ws.world.QueryPage(q, from, limit)
+		from = min(from, total)
+		res := QueryResult{Answers: []Answer{}, Total: total}
+		for _, a := range answers {
 			b := a.Bindings
 			if b == nil {
 				b = map[string]string{}
 			}
 			res.Answers = append(res.Answers, Answer{Args: a.Args, Bindings: b, Grade: a.Grade.String()})
 		}
-		if from+limit < len(all) {
+		if from+limit < total {
 			res.NextCursor = cursor(from+limit, ws.digest)
 		}
 		return res, nil

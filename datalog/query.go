@@ -21,10 +21,20 @@ type Answer struct {
 // whose arity differs from the predicate's matches nothing. The variable
 // "_" matches anything and is not bound.
 func (m *Model) Query(q Atom, v Valuation) []Answer {
+	out, _ := m.QueryPage(q, v, 0, -1)
+	return out
+}
+
+// QueryPage is the answers of Query from the from-th, at most limit of
+// them (every one when limit is negative), and how many there are in
+// all. Only the page's answers are bound, graded and given their
+// supports: a page of ten answers over a predicate of a million atoms
+// costs the matching and the order, not a million supports.
+func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) {
 	out := []Answer{}
 	pid, ok := m.preds.lookup(q.Pred)
 	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil || m.arity[pid] != len(q.Args) {
-		return out
+		return out, 0
 	}
 	rel := m.rels[pid]
 	var cols []int
@@ -33,7 +43,7 @@ func (m *Model) Query(q Atom, v Valuation) []Answer {
 		if t.Var == "" {
 			c, ok := m.consts.lookup(t.Const)
 			if !ok {
-				return out
+				return out, 0
 			}
 			cols, key = append(cols, i), append(key, c)
 		}
@@ -54,18 +64,51 @@ func (m *Model) Query(q Atom, v Valuation) []Answer {
 			}
 		}
 	}
-	g := m.Grader(v)
+	type match struct {
+		row  uint32
+		args []string
+	}
 	consts := m.consts.snapshot()
+	matches := make([]match, 0, len(rows))
 	for _, row := range rows {
 		args := m.argStrings(rel, row, consts)
-		b, ok := bindQuery(q, args)
-		if !ok {
-			continue
+		if matchQuery(q, args) {
+			matches = append(matches, match{row, args})
 		}
-		out = append(out, Answer{Args: args, Bindings: b, Grade: g.gradeAtom(pid, row), Support: m.publicPoly(pid, row)})
 	}
-	slices.SortFunc(out, func(a, b Answer) int { return slices.Compare(a.Args, b.Args) })
-	return out
+	slices.SortFunc(matches, func(a, b match) int { return slices.Compare(a.args, b.args) })
+	from = min(max(from, 0), len(matches))
+	end := len(matches)
+	if limit >= 0 {
+		end = min(end, from+limit)
+	}
+	g := m.Grader(v)
+	for _, x := range matches[from:end] {
+		b, _ := bindQuery(q, x.args)
+		out = append(out, Answer{Args: x.args, Bindings: b, Grade: g.gradeAtom(pid, x.row), Support: m.publicPoly(pid, x.row)})
+	}
+	return out, len(matches)
+}
+
+// matchQuery reports whether args match q's terms (bindQuery's test,
+// without the bindings).
+func matchQuery(q Atom, args []string) bool {
+	for i, t := range q.Args {
+		switch {
+		case t.Var == "":
+			if args[i] != t.Const {
+				return false
+			}
+		case t.Var == Anon:
+		default:
+			for j := range i {
+				if q.Args[j].Var == t.Var && args[j] != args[i] {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // bindQuery matches args against q's terms.

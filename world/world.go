@@ -298,10 +298,23 @@ func (w *World) Grade(pred string, args ...string) datalog.Grade {
 // joins an answer to the atoms it comes from, its support names each
 // identity by a pair literal "@id:a|b" (Why expands them to links).
 func (w *World) Query(q datalog.Atom) []datalog.Answer {
+	out, _ := w.QueryPage(q, 0, -1)
+	return out
+}
+
+// QueryPage is Query's answers from the from-th, at most limit of them
+// (all when limit is negative), and how many there are.
+func (w *World) QueryPage(q datalog.Atom, from, limit int) ([]datalog.Answer, int) {
 	if w.readClosed(q.Pred) {
-		return w.closedQuery(q)
+		all := w.closedQuery(q)
+		from = min(max(from, 0), len(all))
+		end := len(all)
+		if limit >= 0 {
+			end = min(end, from+limit)
+		}
+		return all[from:end], len(all)
 	}
-	return w.model.Query(q, w.val)
+	return w.model.QueryPage(q, w.val, from, limit)
 }
 
 // Why explains one atom: its support paths, the live ones, the blocked
