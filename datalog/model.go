@@ -30,6 +30,7 @@ type Model struct {
 	info      litList
 	arena     arena
 	delta     *modelDelta // what EvalFrom changed from the model it started from (changes.go)
+	orders    queryOrders // the orders of large queries' matches, kept for their next pages (query.go)
 
 	mentionsOnce sync.Once
 	depIdx       *depIndex

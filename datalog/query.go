@@ -5,6 +5,8 @@ package datalog
 
 import (
 	"slices"
+	"strings"
+	"sync"
 )
 
 // Answer is one atom matching a query.
@@ -64,11 +66,40 @@ func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) 
 			}
 		}
 	}
+	consts := m.consts.snapshot()
+	order := m.queryOrder(q, rel, rows, consts)
+	from = min(max(from, 0), len(order))
+	end := len(order)
+	if limit >= 0 {
+		end = min(end, from+limit)
+	}
+	g := m.Grader(v)
+	for _, row := range order[from:end] {
+		args := m.argStrings(rel, row, consts)
+		b, _ := bindQuery(q, args)
+		out = append(out, Answer{Args: args, Bindings: b, Grade: g.gradeAtom(pid, row), Support: m.publicPoly(pid, row)})
+	}
+	return out, len(order)
+}
+
+// queryOrder returns the rows of rel among rows that match q, ordered by
+// their arguments. A large order is kept with the model (it never
+// changes), a few patterns at a time, so that reading the next page of a
+// query costs the page, not the sort again.
+func (m *Model) queryOrder(q Atom, rel *relation, rows []uint32, consts nameList) []uint32 {
+	key := patternKey(q)
+	m.orders.mu.Lock()
+	for _, o := range m.orders.kept {
+		if o.key == key {
+			m.orders.mu.Unlock()
+			return o.rows
+		}
+	}
+	m.orders.mu.Unlock()
 	type match struct {
 		row  uint32
 		args []string
 	}
-	consts := m.consts.snapshot()
 	matches := make([]match, 0, len(rows))
 	for _, row := range rows {
 		args := m.argStrings(rel, row, consts)
@@ -77,17 +108,54 @@ func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) 
 		}
 	}
 	slices.SortFunc(matches, func(a, b match) int { return slices.Compare(a.args, b.args) })
-	from = min(max(from, 0), len(matches))
-	end := len(matches)
-	if limit >= 0 {
-		end = min(end, from+limit)
+	order := make([]uint32, len(matches))
+	for i, x := range matches {
+		order[i] = x.row
 	}
-	g := m.Grader(v)
-	for _, x := range matches[from:end] {
-		b, _ := bindQuery(q, x.args)
-		out = append(out, Answer{Args: x.args, Bindings: b, Grade: g.gradeAtom(pid, x.row), Support: m.publicPoly(pid, x.row)})
+	if len(order) >= keptOrderMin {
+		m.orders.mu.Lock()
+		if len(m.orders.kept) == keptOrders {
+			m.orders.kept = m.orders.kept[1:]
+		}
+		m.orders.kept = append(m.orders.kept, keptOrder{key, order})
+		m.orders.mu.Unlock()
 	}
-	return out, len(matches)
+	return order
+}
+
+// keptOrders is how many query orders a model keeps, the oldest going
+// first; keptOrderMin the fewest matches an order must have to be kept.
+const (
+	keptOrders   = 4
+	keptOrderMin = 1024
+)
+
+// keptOrder is the order of one query pattern's matches.
+type keptOrder struct {
+	key  string
+	rows []uint32
+}
+
+// queryOrders are a model's kept orders.
+type queryOrders struct {
+	mu   sync.Mutex
+	kept []keptOrder
+}
+
+// patternKey names a query pattern: its predicate and terms.
+func patternKey(q Atom) string {
+	var b strings.Builder
+	b.WriteString(q.Pred)
+	for _, t := range q.Args {
+		if t.Var == "" {
+			b.WriteString("\x00c")
+			b.WriteString(t.Const)
+		} else {
+			b.WriteString("\x00v")
+			b.WriteString(t.Var)
+		}
+	}
+	return b.String()
 }
 
 // matchQuery reports whether args match q's terms (bindQuery's test,

@@ -3,6 +3,7 @@ package datalog
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -75,4 +76,47 @@ func queryPatterns(gp genPred) []Atom {
 		out = append(out, rep)
 	}
 	return out
+}
+
+// TestQueryPageKeepsOrder: a large query's order is kept with the model
+// for its next pages, a few patterns at a time, and pages read from it
+// are Query's.
+func TestQueryPageKeepsOrder(t *testing.T) {
+	p := NewProgram()
+	const n = 3 * keptOrderMin
+	for i := range n {
+		must(t, p.AddFact("e", []string{fmt.Sprint("a", (i*7919)%n), fmt.Sprint("b", i%3)}, One()))
+	}
+	m := evalOK(t, p)
+	v := MapValuation{}
+	for k := range keptOrders + 1 {
+		q := Atom{Pred: "e", Args: []Term{{Var: fmt.Sprint("X", k)}, {Var: "Y"}}}
+		all := m.Query(q, v)
+		if len(all) != n {
+			t.Fatalf("%d answers, want %d", len(all), n)
+		}
+		for _, from := range []int{0, 17, n - 5} {
+			page, total := m.QueryPage(q, v, from, 10)
+			if total != n || fmt.Sprint(page) != fmt.Sprint(all[from:min(from+10, n)]) {
+				t.Fatalf("pattern %d from %d: %v (total %d), want %v", k, from, page, total, all[from:min(from+10, n)])
+			}
+		}
+		if got := len(m.orders.kept); got != min(k+1, keptOrders) {
+			t.Fatalf("after %d patterns: %d orders kept", k+1, got)
+		}
+	}
+	if m.orders.kept[0].key == patternKey(Atom{Pred: "e", Args: []Term{{Var: "X0"}, {Var: "Y"}}}) {
+		t.Error("the oldest order was not the one let go")
+	}
+	// Readers of one model page at once (go test -race).
+	var wg sync.WaitGroup
+	for k := range 2 * keptOrders {
+		wg.Go(func() {
+			q := Atom{Pred: "e", Args: []Term{{Var: fmt.Sprint("Z", k%3)}, {Var: "Y"}}}
+			if _, total := m.QueryPage(q, v, k, 10); total != n {
+				t.Errorf("concurrent page: total %d, want %d", total, n)
+			}
+		})
+	}
+	wg.Wait()
 }
