@@ -50,6 +50,24 @@ func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) 
 			cols, key = append(cols, i), append(key, c)
 		}
 	}
+	consts := m.consts.snapshot()
+	order := m.queryOrder(q, rel, consts, func() []uint32 { return matchingRows(rel, cols, key) })
+	from = min(max(from, 0), len(order))
+	end := len(order)
+	if limit >= 0 {
+		end = min(end, from+limit)
+	}
+	g := m.Grader(v)
+	for _, row := range order[from:end] {
+		args := m.argStrings(rel, row, consts)
+		b, _ := bindQuery(q, args)
+		out = append(out, Answer{Args: args, Bindings: b, Grade: g.gradeAtom(pid, row), Support: m.publicPoly(pid, row)})
+	}
+	return out, len(order)
+}
+
+// matchingRows returns the live rows of rel whose columns cols hold key.
+func matchingRows(rel *relation, cols []int, key []uint32) []uint32 {
 	var rows []uint32
 	switch {
 	case len(cols) == 0:
@@ -66,27 +84,14 @@ func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) 
 			}
 		}
 	}
-	consts := m.consts.snapshot()
-	order := m.queryOrder(q, rel, rows, consts)
-	from = min(max(from, 0), len(order))
-	end := len(order)
-	if limit >= 0 {
-		end = min(end, from+limit)
-	}
-	g := m.Grader(v)
-	for _, row := range order[from:end] {
-		args := m.argStrings(rel, row, consts)
-		b, _ := bindQuery(q, args)
-		out = append(out, Answer{Args: args, Bindings: b, Grade: g.gradeAtom(pid, row), Support: m.publicPoly(pid, row)})
-	}
-	return out, len(order)
+	return rows
 }
 
-// queryOrder returns the rows of rel among rows that match q, ordered by
-// their arguments. A large order is kept with the model (it never
+// queryOrder returns the rows of rel among candidates (made only
+// when no order is kept) that match q, ordered by their arguments. A large order is kept with the model (it never
 // changes), a few patterns at a time, so that reading the next page of a
 // query costs the page, not the sort again.
-func (m *Model) queryOrder(q Atom, rel *relation, rows []uint32, consts nameList) []uint32 {
+func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates func() []uint32) []uint32 {
 	key := patternKey(q)
 	m.orders.mu.Lock()
 	for _, o := range m.orders.kept {
@@ -96,6 +101,7 @@ func (m *Model) queryOrder(q Atom, rel *relation, rows []uint32, consts nameList
 		}
 	}
 	m.orders.mu.Unlock()
+	rows := candidates()
 	type match struct {
 		row  uint32
 		args []string
