@@ -87,20 +87,16 @@ func matchingRows(rel *relation, cols []int, key []uint32) []uint32 {
 	return rows
 }
 
-// queryOrder returns the rows of rel among candidates (made only
-// when no order is kept) that match q, ordered by their arguments. A large order is kept with the model (it never
-// changes), a few patterns at a time, so that reading the next page of a
-// query costs the page, not the sort again.
+// queryOrder returns the rows of rel among candidates (listed only when
+// no order is kept) that match q, ordered by their arguments. A large
+// order is kept with the model (it never changes), a few patterns at a
+// time, so that reading the next page of a query costs the page, not the
+// sort again.
 func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates func() []uint32) []uint32 {
 	key := patternKey(q)
-	m.orders.mu.Lock()
-	for _, o := range m.orders.kept {
-		if o.key == key {
-			m.orders.mu.Unlock()
-			return o.rows
-		}
+	if order, ok := m.orders.find(key); ok {
+		return order
 	}
-	m.orders.mu.Unlock()
 	rows := candidates()
 	type match struct {
 		row  uint32
@@ -119,12 +115,7 @@ func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates fu
 		order[i] = x.row
 	}
 	if len(order) >= keptOrderMin {
-		m.orders.mu.Lock()
-		if len(m.orders.kept) == keptOrders {
-			m.orders.kept = m.orders.kept[1:]
-		}
-		m.orders.kept = append(m.orders.kept, keptOrder{key, order})
-		m.orders.mu.Unlock()
+		m.orders.keep(key, order)
 	}
 	return order
 }
@@ -148,6 +139,34 @@ type queryOrders struct {
 	kept []keptOrder
 }
 
+// find returns the order kept for key.
+func (o *queryOrders) find(key string) ([]uint32, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, k := range o.kept {
+		if k.key == key {
+			return k.rows, true
+		}
+	}
+	return nil, false
+}
+
+// keep keeps order for key, letting the oldest go when full; a reader
+// that sorted the same pattern at the same time keeps nothing twice.
+func (o *queryOrders) keep(key string, order []uint32) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, k := range o.kept {
+		if k.key == key {
+			return
+		}
+	}
+	if len(o.kept) == keptOrders {
+		o.kept = o.kept[1:]
+	}
+	o.kept = append(o.kept, keptOrder{key, order})
+}
+
 // patternKey names a query pattern: its predicate and terms.
 func patternKey(q Atom) string {
 	var b strings.Builder
@@ -164,8 +183,8 @@ func patternKey(q Atom) string {
 	return b.String()
 }
 
-// matchQuery reports whether args match q's terms (bindQuery's test,
-// without the bindings).
+// matchQuery reports whether args match q's terms: its constants, and
+// one value for each variable named more than once.
 func matchQuery(q Atom, args []string) bool {
 	for i, t := range q.Args {
 		switch {
@@ -185,23 +204,16 @@ func matchQuery(q Atom, args []string) bool {
 	return true
 }
 
-// bindQuery matches args against q's terms.
+// bindQuery matches args against q's terms and binds q's variables.
 func bindQuery(q Atom, args []string) (map[string]string, bool) {
+	if !matchQuery(q, args) {
+		return nil, false
+	}
 	b := map[string]string{}
 	for i, t := range q.Args {
-		if t.Var == "" {
-			if args[i] != t.Const {
-				return nil, false
-			}
-			continue
+		if t.Var != "" && t.Var != Anon {
+			b[t.Var] = args[i]
 		}
-		if t.Var == Anon {
-			continue
-		}
-		if prev, ok := b[t.Var]; ok && prev != args[i] {
-			return nil, false
-		}
-		b[t.Var] = args[i]
 	}
 	return b, true
 }
