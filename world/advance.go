@@ -41,7 +41,7 @@ func (w *World) Advance(add []Entry, remove []objects.ID) (nw *World, incrementa
 	}
 	removing := false
 	for _, id := range remove {
-		if _, ok := w.ix.byID.get(id); ok {
+		if w.ix.byID.has(id) {
 			removing = true // taking back a committed object: the discard path is for staged ones
 			break
 		}
@@ -163,7 +163,7 @@ func (w *World) Settle() (*World, bool) {
 func (w *World) settledIndex() *index {
 	ix := *w.ix
 	var moved []*Entry
-	commit := func(v pvec[Entry], from int) pvec[Entry] {
+	commit := func(v entryVec, from int) entryVec {
 		tail := make([]Entry, 0, v.n-from)
 		for i := from; i < v.n; i++ {
 			e := v.at(i)
@@ -179,7 +179,7 @@ func (w *World) settledIndex() *index {
 	ix.byID = ix.byID.with(moved)
 	// The big kinds' staged tails point at the committed copies (in
 	// their own order, which is not the entries').
-	repoint := func(v pvec[*Entry], from int) pvec[*Entry] {
+	repoint := func(v kindVec, from int) kindVec {
 		tail := make([]*Entry, 0, v.n-from)
 		for i := from; i < v.n; i++ {
 			e, _ := ix.byID.get(v.at(i).ID)

@@ -377,7 +377,7 @@ func TestAdvanceIsIncremental(t *testing.T) {
 func checkKindRefs(t *testing.T, ix *index, want bool) {
 	t.Helper()
 	n := 0
-	for _, v := range []pvec[*Entry]{ix.facts, ix.relations, ix.befores, ix.states, ix.sameAs, ix.lang} {
+	for _, v := range []kindVec{ix.facts, ix.relations, ix.befores, ix.states, ix.sameAs, ix.lang} {
 		for p := range v.all() {
 			q, ok := ix.byID.get(p.ID)
 			if !ok || *p != *q || p.Staged != want {

@@ -119,7 +119,7 @@ func (w *World) citationsOf(e Entry) []Finding {
 		out = append(out, f)
 	}
 	for _, c := range claimsNamed(e.Object) {
-		if _, ok := w.ix.byID.get(c); ok {
+		if w.ix.byID.has(c) {
 			continue
 		}
 		f := newFinding(CodeCitationUnknownClaim,

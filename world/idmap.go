@@ -20,7 +20,7 @@ import (
 // trie over them. The zero value is empty; an idIndex never changes once
 // built.
 type idIndex struct {
-	base  pvec[Entry] // its first nBase elements are in id order, each id once
+	base  entryVec // its first nBase elements are in id order, each id once
 	nBase int
 	root  *idNode // entries added since (and tombstones of base entries removed)
 	n     int
@@ -38,7 +38,7 @@ type idNode struct {
 
 // baseIndex is an index of the first n entries of v, which are in id
 // order without repeats; it shares v's storage.
-func baseIndex(v pvec[Entry], n int) idIndex {
+func baseIndex(v entryVec, n int) idIndex {
 	return idIndex{base: v, nBase: n, n: n}
 }
 
@@ -99,6 +99,15 @@ func (x idIndex) lookup(id objects.ID) any {
 // (interpolation), with a bisection every other step so that no input
 // takes more than twice a binary search's probes.
 func (x idIndex) search(id objects.ID) (*Entry, bool) {
+	if i, ok := x.find(id); ok {
+		return x.base.ptr(i), true
+	}
+	return nil, false
+}
+
+// find is search's position in the base. It reads ids only, so that a
+// lazily read base decodes just the leaf of the entry found.
+func (x idIndex) find(id objects.ID) (int, bool) {
 	lo, hi := 0, x.nBase // the answer is in [lo, hi)
 	klo, khi := uint64(0), ^uint64(0)
 	key := binary.BigEndian.Uint64(id[:8])
@@ -107,17 +116,29 @@ func (x idIndex) search(id objects.ID) (*Entry, bool) {
 		if step%2 == 0 && key >= klo && key <= khi {
 			mid = lo + interp(key-klo, khi-klo, hi-lo)
 		}
-		e := x.base.ptr(mid)
-		switch c := bytes.Compare(e.ID[:], id[:]); {
+		at := x.base.id(mid)
+		switch c := bytes.Compare(at[:], id[:]); {
 		case c == 0:
-			return e, true
+			return mid, true
 		case c < 0:
-			lo, klo = mid+1, binary.BigEndian.Uint64(e.ID[:8])
+			lo, klo = mid+1, binary.BigEndian.Uint64(at[:8])
 		default:
-			hi, khi = mid, binary.BigEndian.Uint64(e.ID[:8])
+			hi, khi = mid, binary.BigEndian.Uint64(at[:8])
 		}
 	}
-	return nil, false
+	return 0, false
+}
+
+// has reports whether the index holds id, reading no lazy leaf.
+func (x idIndex) has(id objects.ID) bool {
+	switch x.lookup(id).(type) {
+	case *Entry:
+		return true
+	case *objects.ID:
+		return false
+	}
+	_, ok := x.find(id)
+	return ok
 }
 
 // interp is d/(span+1) of width, in [0, width): where a key d above the
@@ -151,7 +172,7 @@ func (x idIndex) without(ids []objects.ID) idIndex {
 			continue
 		}
 		x.n--
-		if _, inBase := x.search(id); inBase {
+		if _, inBase := x.find(id); inBase {
 			tomb := id
 			x.root = insertID(x.root, 0, &tomb)
 		} else {
@@ -253,14 +274,14 @@ func (x idIndex) each() iter.Seq2[objects.ID, *Entry] {
 		// flush yields the base entries before upto (all, when nil).
 		flush := func(upto *objects.ID) bool {
 			for ; i < x.nBase; i++ {
-				e := x.base.ptr(i)
-				if upto != nil && bytes.Compare(e.ID[:], upto[:]) >= 0 {
+				id := x.base.id(i)
+				if upto != nil && bytes.Compare(id[:], upto[:]) >= 0 {
 					return true
 				}
-				if x.root != nil && x.lookup(e.ID) != nil {
+				if x.root != nil && x.lookup(id) != nil {
 					continue
 				}
-				if !yield(e.ID, e) {
+				if !yield(id, x.base.ptr(i)) {
 					return false
 				}
 			}

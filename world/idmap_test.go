@@ -106,7 +106,7 @@ func sortedBase(ids []objects.ID) (idIndex, map[objects.ID]*Entry) {
 	for i := range ids {
 		m[ids[i]] = v.ptr(i)
 	}
-	return baseIndex(v, len(ids)), m
+	return baseIndex(entryVecOf(v), len(ids)), m
 }
 
 // TestIDSearchSkewed looks up every id of bases whose ids are far from

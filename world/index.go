@@ -24,23 +24,30 @@ type Entry struct {
 }
 
 // named is a declared name with the entry that declared it (in the
-// entries' storage: a pointer, not a copy of its 32-byte id).
+// entries' storage: a pointer, not a copy of its 32-byte id), or, for an
+// entity of a lazy base, the entry's position there, so that filing it
+// reads no leaf.
 type named[T any] struct {
 	obj T
 	at  *Entry
+	lz  *lazyEntries
+	pos uint32
 }
 
 // id is the id of the declaring entry; the zero ID for the zero named.
 func (n named[T]) id() objects.ID {
-	if n.at == nil {
-		return objects.ID{}
+	switch {
+	case n.at != nil:
+		return n.at.ID
+	case n.lz != nil:
+		return n.lz.id(int(n.pos))
 	}
-	return n.at.ID
+	return objects.ID{}
 }
 
 // index holds a scope's objects by kind.
 type index struct {
-	entries pvec[Entry]
+	entries entryVec
 	byID    idIndex
 
 	entities  map[string]named[*objects.Entity] // by id; the smallest object id wins
@@ -53,30 +60,30 @@ type index struct {
 	// The big kinds, which staging appends to. They hold pointers to the
 	// entries' own storage (an entry never moves or changes there), not
 	// copies: a copy of each was 56 B per object (DL-0315).
-	facts     pvec[*Entry] // *objects.Fact
-	relations pvec[*Entry] // *objects.Relation
-	befores   pvec[*Entry] // *objects.Before
-	states    pvec[*Entry] // *objects.State
-	answers   []Entry      // the facts that answer a question (DL-0019)
+	facts     kindVec // *objects.Fact
+	relations kindVec // *objects.Relation
+	befores   kindVec // *objects.Before
+	states    kindVec // *objects.State
+	answers   []Entry // the facts that answer a question (DL-0019)
 
 	// Where the staged entries begin in entries and in each big kind: the
 	// committed ones come first, so that a discard rebuilds only the tail.
 	stagedFrom marks
 
 	// The small kinds; staging one of these recompiles the world.
-	rules      []Entry      // *objects.Rule
-	functional []Entry      // *objects.Functional
-	inertial   []Entry      // *objects.Inertial
-	sameAs     pvec[*Entry] // *objects.SameAs: as many as facts, at scale
-	predSameAs []Entry      // *objects.PredicateSameAs
-	attacks    []Entry      // *objects.Attack
-	standing   []Entry      // *objects.Standing
-	ratify     []Entry      // *objects.Ratify
-	lang       pvec[*Entry] // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
+	rules      []Entry // *objects.Rule
+	functional []Entry // *objects.Functional
+	inertial   []Entry // *objects.Inertial
+	sameAs     kindVec // *objects.SameAs: as many as facts, at scale
+	predSameAs []Entry // *objects.PredicateSameAs
+	attacks    []Entry // *objects.Attack
+	standing   []Entry // *objects.Standing
+	ratify     []Entry // *objects.Ratify
+	lang       kindVec // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
 }
 
 // each yields the entries v points to.
-func each(v pvec[*Entry]) iter.Seq[Entry] {
+func each(v kindVec) iter.Seq[Entry] {
 	return func(yield func(Entry) bool) {
 		for e := range v.all() {
 			if !yield(*e) {
@@ -157,7 +164,8 @@ func newIndex(entries []Entry) *index {
 			}
 		}
 	}
-	ix.entries = pvecAdopt(kept)
+	vec := pvecAdopt(kept)
+	ix.entries = entryVecOf(vec)
 	// Counted first, so that each kind's list is made at its size and
 	// adopted below: a 10M-fact list is neither grown by doubling nor
 	// copied into the vector.
@@ -178,7 +186,7 @@ func newIndex(entries []Entry) *index {
 	apart := counts[objects.TypeEntity] >= entitiesApart
 	if apart {
 		entities.Go(func() {
-			for chunk := range ix.entries.leafSlices() {
+			for chunk := range vec.leafSlices() {
 				for i := range chunk {
 					if chunk[i].Object.Type() == objects.TypeEntity {
 						ix.file(&chunk[i])
@@ -188,7 +196,7 @@ func newIndex(entries []Entry) *index {
 		})
 	}
 	var lang []*Entry
-	for chunk := range ix.entries.leafSlices() {
+	for chunk := range vec.leafSlices() {
 		for i := range chunk {
 			e := &chunk[i]
 			switch t := e.Object.Type(); t {
@@ -219,11 +227,11 @@ func newIndex(entries []Entry) *index {
 		lang:      committed(lang),
 	}
 	ix.lang = ix.lang.append(lang...)
-	ix.facts = pvecAdopt(big[objects.TypeFact])
-	ix.relations = pvecAdopt(big[objects.TypeRelation])
-	ix.befores = pvecAdopt(big[objects.TypeBefore])
-	ix.states = pvecAdopt(big[objects.TypeState])
-	ix.sameAs = pvecAdopt(big[objects.TypeSameAs])
+	ix.facts = kindOf(pvecAdopt(big[objects.TypeFact]))
+	ix.relations = kindOf(pvecAdopt(big[objects.TypeRelation]))
+	ix.befores = kindOf(pvecAdopt(big[objects.TypeBefore]))
+	ix.states = kindOf(pvecAdopt(big[objects.TypeState]))
+	ix.sameAs = kindOf(pvecAdopt(big[objects.TypeSameAs]))
 	for _, e := range big[objects.TypeFact] {
 		if e.Object.(*objects.Fact).Key == answerKey {
 			ix.answers = append(ix.answers, *e)
@@ -262,22 +270,22 @@ func (ix *index) file(p *Entry) {
 	switch o := e.Object.(type) {
 	case *objects.Entity:
 		if cur, ok := ix.entities[o.Ident]; !ok || lessID(e.ID, cur.id()) {
-			ix.entities[o.Ident] = named[*objects.Entity]{o, p}
+			ix.entities[o.Ident] = named[*objects.Entity]{obj: o, at: p}
 		}
 	case *objects.Event:
 		if cur, ok := ix.events[o.Ident]; !ok || lessID(e.ID, cur.id()) {
-			ix.events[o.Ident] = named[*objects.Event]{o, p}
+			ix.events[o.Ident] = named[*objects.Event]{obj: o, at: p}
 		}
 	case *objects.Decision:
 		if cur, ok := ix.decisions[o.Ident]; !ok || lessID(e.ID, cur.id()) {
-			ix.decisions[o.Ident] = named[*objects.Decision]{o, p}
+			ix.decisions[o.Ident] = named[*objects.Decision]{obj: o, at: p}
 		}
 	case *objects.Question:
 		// A question grows by new versions as options are added; the one
 		// with the most options is the current one.
 		cur, ok := ix.questions[o.Ident]
 		if !ok || len(o.Options) > len(cur.obj.Options) || len(o.Options) == len(cur.obj.Options) && lessID(e.ID, cur.id()) {
-			ix.questions[o.Ident] = named[*objects.Question]{o, p}
+			ix.questions[o.Ident] = named[*objects.Question]{obj: o, at: p}
 		}
 		for _, opt := range o.Options {
 			ix.optionOf[opt.Ident] = o.Ident
@@ -322,7 +330,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 	var fresh []Entry
 	seen := map[objects.ID]bool{}
 	for _, e := range adds {
-		if _, ok := ix.byID.get(e.ID); ok || seen[e.ID] {
+		if ix.byID.has(e.ID) || seen[e.ID] {
 			continue
 		}
 		seen[e.ID] = true
@@ -463,9 +471,15 @@ func (ix *index) forgetNamed(gone []Entry) {
 	}
 	ix.events = without(ix.events, idents[objects.TypeEvent])
 	ix.decisions = without(ix.decisions, idents[objects.TypeDecision])
-	for e := range ix.entries.ptrs() {
-		if id, ok := namedIdent(e.Object); ok && idents[e.Object.Type()][id] {
-			ix.file(e)
+	for t, ids := range idents {
+		pick := func(name string) bool { return ids[name] }
+		if t != objects.TypeEntity {
+			pick = nil // a lazy base names entities alone; events and decisions are few
+		}
+		for e := range ix.entries.ofType(t, pick) {
+			if id, ok := namedIdent(e.Object); ok && ids[id] {
+				ix.file(e)
+			}
 		}
 	}
 }
@@ -512,11 +526,8 @@ func (ix *index) forgetQuestions(gone []Entry) {
 	for id := range idents {
 		delete(ix.questions, id)
 	}
-	for e := range ix.entries.ptrs() {
-		q, ok := e.Object.(*objects.Question)
-		if !ok {
-			continue
-		}
+	for e := range ix.entries.ofType(objects.TypeQuestion, nil) {
+		q := e.Object.(*objects.Question)
 		if idents[q.Ident] {
 			ix.file(e)
 			continue

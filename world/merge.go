@@ -52,7 +52,7 @@ func valuationConflicts(base, ours, theirs *World) []Conflict {
 			Data:    map[string]any{"ours": so[claim], "theirs": t}})
 	}
 	for id := range ours.ix.byID.each() {
-		if _, ok := theirs.ix.byID.get(id); !ok {
+		if !theirs.ix.byID.has(id) {
 			continue
 		}
 		go_, gt := ours.ClaimGrade(id), theirs.ClaimGrade(id)
@@ -71,7 +71,7 @@ func valuationConflicts(base, ours, theirs *World) []Conflict {
 func (w *World) standings(base *World) map[objects.ID]string {
 	vals := map[objects.ID][]string{}
 	for _, e := range w.ix.standing {
-		if _, inBase := base.ix.byID.get(e.ID); inBase {
+		if base.ix.byID.has(e.ID) {
 			continue
 		}
 		s := e.Object.(*objects.Standing)

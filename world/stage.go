@@ -380,7 +380,7 @@ func (nw *World) identityRulesStale(prog *datalog.Program, ar arities) bool {
 // refused now, or the other way round. ok is false when its atom is not
 // where it was, or the last one goes while the identity rules are in the
 // program (they would leave it); identityRulesStale judges a first one.
-func (nw *World) reidentify(prog *datalog.Program, changed map[string]bool, w *World, named map[string]bool, claims pvec[*Entry]) bool {
+func (nw *World) reidentify(prog *datalog.Program, changed map[string]bool, w *World, named map[string]bool, claims kindVec) bool {
 	if len(named) == 0 {
 		return true
 	}

@@ -60,7 +60,7 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 			return false
 		}
 		id, err := objects.ParseID(f.Data["claim"].(string))
-		_, known := nw.ix.byID.get(id)
+		known := nw.ix.byID.has(id)
 		return err == nil && known
 	})
 	for _, e := range fresh {

@@ -492,7 +492,7 @@ func TestDiscardQuestionVersion(t *testing.T) {
 // sharesIDIndex reports whether b keeps all but at most one of a's root
 // children as they are: one insert copies one path, not the trie.
 func sharesIDIndex(a, b idIndex) bool {
-	if a.nBase != b.nBase || a.base.root != b.base.root || a.base.tail != b.base.tail || b.root == nil {
+	if a.nBase != b.nBase || a.base.lz != b.base.lz || a.base.rest.root != b.base.rest.root || a.base.rest.tail != b.base.rest.tail || b.root == nil {
 		return false
 	}
 	if a.root == nil {

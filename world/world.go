@@ -47,6 +47,12 @@ type Input struct {
 	// and model instead of lowering and evaluating (DL-0384). Otherwise it
 	// evaluates as without one. A Compiled is used by one Compile.
 	Compiled *Compiled
+	// Lazy, when set, is the committed objects read where they are kept,
+	// in place of Base (which must then be empty, as Staged must): the
+	// world decodes each only when something reads it (DL-0395). It is
+	// meant for a restore from Compiled, which reads none of them; a
+	// compile that evaluates reads them all.
+	Lazy EntryBase
 
 	// legacy lowers entity identity as before DL-0040: the closure and a
 	// carry rule per predicate in the program. Tests compare against it.
@@ -115,9 +121,21 @@ func Compile(in Input) (*World, error) {
 		}
 		entries = append(entries, Entry{ID: id, Object: o, Staged: true})
 	}
+	var ix *index
+	if in.Lazy != nil {
+		if len(entries) > 0 {
+			return nil, errors.New("world: objects both read lazily and given")
+		}
+		var err error
+		if ix, err = newLazyIndex(in.Lazy); err != nil {
+			return nil, err
+		}
+	} else {
+		ix = newIndex(entries)
+	}
 	w := &World{
 		scope:        in.Scope,
-		ix:           newIndex(entries),
+		ix:           ix,
 		supposed:     append([]string(nil), in.Supposed...),
 		arity:        arities{},
 		droppedRules: map[string]bool{},
