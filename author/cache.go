@@ -42,6 +42,7 @@ type worldCache struct {
 	store      *lorestore.Store // the store of the last get, for put's files
 	loads      int
 	restored   int // of loads: restored from a compiled section
+	inPlace    int // of loads: whose entries are read in place (DL-0395)
 	rejects    int
 	lastReject error
 	written    int
@@ -86,7 +87,7 @@ func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string)
 	done()
 	close(e.ready)
 	if e.err == nil && how != builtLoaded && how != builtCompiledFiled {
-		c.scheduleWrite(s, commit, scope, e.w.Objects(), builtWorld(e.w))
+		c.scheduleWrite(s, commit, scope, e.w.ObjectsByID(), builtWorld(e.w))
 	}
 	c.mu.Lock()
 	switch how {
@@ -183,7 +184,7 @@ func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) boo
 	s := c.store
 	c.mu.Unlock()
 	if s != nil {
-		c.scheduleWrite(s, commit, scope, w.Objects(), builtWorld(w))
+		c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w))
 	}
 	return true
 }

@@ -57,6 +57,9 @@ func TestWorldFileCompiled(t *testing.T) {
 	if c.restored != 1 || !w.Restored() {
 		t.Fatalf("the world was not restored from the compiled section (%d restored)", c.restored)
 	}
+	if c.inPlace != 1 {
+		t.Fatalf("the restored world's entries were decoded, not read in place (%d in place)", c.inPlace)
+	}
 	sameWorld(t, h.store, head, "camelot", w)
 	want, err := CompileAt(h.store, head, "camelot")
 	if err != nil {

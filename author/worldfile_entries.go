@@ -296,28 +296,11 @@ func (r *entryReader) prov() *objects.Provenance {
 // once (each reads its records, then the canonical bytes of every part are
 // decoded in parallel).
 func decodeEntries(p []byte) ([]world.Entry, error) {
-	if len(p) < 24 {
-		return nil, wfErr("short entries section")
+	count, size, starts, err := entryParts(p)
+	if err != nil {
+		return nil, err
 	}
-	count := binary.LittleEndian.Uint64(p)
-	nparts := binary.LittleEndian.Uint64(p[len(p)-8:])
-	size := binary.LittleEndian.Uint64(p[len(p)-16:])
-	if count > uint64(len(p))/33 || size == 0 || nparts != (count+size-1)/size || nparts > uint64(len(p)-24)/8 {
-		return nil, wfErr("%d entries in %d parts of %d in %d bytes", count, nparts, size, len(p))
-	}
-	end := len(p) - 16 - 8*int(nparts) // where the entries end and the table starts
-	starts := make([]int, nparts+1)
-	for k := range nparts {
-		at := binary.LittleEndian.Uint64(p[end+8*int(k):])
-		if at > uint64(end) || (k == 0 && at != 8) || (k > 0 && at <= uint64(starts[k-1])) {
-			return nil, wfErr("part %d at %d", k, at)
-		}
-		starts[k] = int(at)
-	}
-	starts[nparts] = end
-	if nparts == 0 && end != 8 {
-		return nil, wfErr("%d bytes and no entries", end-8)
-	}
+	nparts := len(starts) - 1
 	out := hugemem.Make[world.Entry](int(count))
 	decs := make([]partDecode, nparts)
 	var next atomic.Int64
@@ -327,7 +310,7 @@ func decodeEntries(p []byte) ([]world.Entry, error) {
 			var rd partReader // one per worker: its tables, arena and slabs serve each part it reads
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= int(nparts) {
+				if k >= nparts {
 					return
 				}
 				lo := uint64(k) * size
@@ -346,6 +329,35 @@ func decodeEntries(p []byte) ([]world.Entry, error) {
 		canon, spans = append(canon, decs[k].canon...), append(spans, decs[k].spans...)
 	}
 	return out, decodeParallel(out, canon, spans)
+}
+
+// entryParts reads the section's count and table of parts: the number
+// of entries, the entries a part holds, and where each part starts, with
+// where the last ends after them.
+func entryParts(p []byte) (count, size uint64, starts []int, err error) {
+	if len(p) < 24 {
+		return 0, 0, nil, wfErr("short entries section")
+	}
+	count = binary.LittleEndian.Uint64(p)
+	nparts := binary.LittleEndian.Uint64(p[len(p)-8:])
+	size = binary.LittleEndian.Uint64(p[len(p)-16:])
+	if count > uint64(len(p))/33 || size == 0 || nparts != (count+size-1)/size || nparts > uint64(len(p)-24)/8 {
+		return 0, 0, nil, wfErr("%d entries in %d parts of %d in %d bytes", count, nparts, size, len(p))
+	}
+	end := len(p) - 16 - 8*int(nparts) // where the entries end and the table starts
+	starts = make([]int, nparts+1)
+	for k := range nparts {
+		at := binary.LittleEndian.Uint64(p[end+8*int(k):])
+		if at > uint64(end) || (k == 0 && at != 8) || (k > 0 && at <= uint64(starts[k-1])) {
+			return 0, 0, nil, wfErr("part %d at %d", k, at)
+		}
+		starts[k] = int(at)
+	}
+	starts[nparts] = end
+	if nparts == 0 && end != 8 {
+		return 0, 0, nil, wfErr("%d bytes and no entries", end-8)
+	}
+	return count, size, starts, nil
 }
 
 // partDecode is what decoding one part gives: its canonical records, to

@@ -78,8 +78,10 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		unmap()
 		return nil, false
 	}
-	w, offered, foreign, err := c.compileFile(data, want, scope)
-	unmap() // every part kept was copied out
+	w, offered, foreign, inPlace, err := c.compileFile(data, want, scope)
+	if !inPlace {
+		unmap() // every part kept was copied out
+	}
 	if err != nil {
 		c.reject(path, err)
 		return nil, false
@@ -87,6 +89,9 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 	c.mu.Lock()
 	if w.Restored() {
 		c.restored++
+	}
+	if inPlace {
+		c.inPlace++
 	}
 	c.mu.Unlock()
 	if offered && !w.Restored() {
@@ -98,7 +103,7 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 	}
 	if foreign {
 		os.Remove(path)
-		c.scheduleWrite(s, commit, scope, w.Objects(), builtWorld(w))
+		c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w))
 	}
 	return w, true
 }
@@ -109,10 +114,10 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 // takes the snapshot where it needs it; nothing is returned before the
 // checksum holds, and nothing reads data once it returns. offered says
 // the file had a compiled section of this build, foreign one of another.
-func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *world.World, offered, foreign bool, err error) {
+func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *world.World, offered, foreign, inPlace bool, err error) {
 	b, err := locateWorldFile(data, want)
 	if err != nil {
-		return nil, false, false, err
+		return nil, false, false, false, err
 	}
 	snapshot, foreign := compiledFor(b.compiled)
 	if snapshot != nil {
@@ -136,23 +141,53 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 	}
 	sum := make(chan error, 1)
 	go func() { sum <- b.check(releaseMapped) }()
-	base, err := decodeEntries(b.entries)
-	releaseMapped(b.entries)
-	if err == nil {
-		w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: compiled})
+	if compiled != nil {
+		// A world restored from this build's snapshot reads its entries
+		// in place, each when asked for (DL-0395); a file it cannot read
+		// so (not in id order: written before DL-0395) is decoded.
+		var tried bool
+		w, tried, err = c.compileInPlace(b.entries, scope, compiled)
+		inPlace = err == nil
+		if tried && !inPlace {
+			compiled = nil // a Compiled serves one Compile: the decoded entries are evaluated
+		}
 	}
+	if !inPlace {
+		var base []world.Entry
+		base, err = decodeEntries(b.entries)
+		if err == nil {
+			w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: compiled})
+		}
+	}
+	releaseMapped(b.entries)
 	if compiled != nil {
 		compiled.Err() // the loader is done with the bytes
 	}
 	if sumErr := <-sum; sumErr != nil {
-		return nil, false, false, sumErr // the body is not what was written: nothing of it counts
+		return nil, false, false, false, sumErr // the body is not what was written: nothing of it counts
 	}
 	if err != nil {
 		// The machinery failed on what the file held: the store's own
 		// objects will say whether it was the file.
-		return nil, false, false, err
+		return nil, false, false, false, err
 	}
-	return w, compiled != nil, foreign, nil
+	return w, compiled != nil, foreign, inPlace, nil
+}
+
+// compileInPlace compiles a world restored from compiled over the
+// entries read in place. A section that does not scan, or is not in id
+// order, is an error; the caller decodes it instead. tried says compiled
+// was handed to a Compile.
+func (c *worldCache) compileInPlace(entries []byte, scope string, compiled *world.Compiled) (w *world.World, tried bool, err error) {
+	fb, err := openFileBase(entries)
+	if err != nil {
+		return nil, false, err
+	}
+	if !fb.inIDOrder() {
+		return nil, false, errNotInOrder
+	}
+	w, err = world.Compile(world.Input{Scope: scope, Lazy: fb, Dialects: c.dialects, Compiled: compiled})
+	return w, true, err
 }
 
 // builtWorld is the outcome of a build that is over.

@@ -267,9 +267,10 @@ func deleteID(n *idNode, depth int, id objects.ID) (*idNode, bool) {
 }
 
 // each yields every entry, in id order: the base's and the trie's merged,
-// a base entry the trie holds (replaced or removed) left to the trie.
-func (x idIndex) each() iter.Seq2[objects.ID, *Entry] {
-	return func(yield func(objects.ID, *Entry) bool) {
+// a base entry the trie holds (replaced or removed) left to the trie. It
+// yields copies, so that a walk of a lazily read base keeps none of it.
+func (x idIndex) each() iter.Seq2[objects.ID, Entry] {
+	return func(yield func(objects.ID, Entry) bool) {
 		i := 0
 		// flush yields the base entries before upto (all, when nil).
 		flush := func(upto *objects.ID) bool {
@@ -281,7 +282,7 @@ func (x idIndex) each() iter.Seq2[objects.ID, *Entry] {
 				if x.root != nil && x.lookup(id) != nil {
 					continue
 				}
-				if !yield(id, x.base.ptr(i)) {
+				if !yield(id, x.base.at(i)) {
 					return false
 				}
 			}
@@ -293,7 +294,7 @@ func (x idIndex) each() iter.Seq2[objects.ID, *Entry] {
 				return false
 			}
 			e, isEntry := k.(*Entry)
-			return !isEntry || yield(e.ID, e)
+			return !isEntry || yield(e.ID, *e)
 		}) {
 			flush(nil)
 		}

@@ -61,7 +61,7 @@ func TestIDIndexAgainstMap(t *testing.T) {
 		seen := 0
 		var last objects.ID
 		for id, e := range v.x.each() {
-			if v.m[id] != e {
+			if p := v.m[id]; p == nil || *p != e {
 				t.Fatalf("version %d: each yields %x not in the map", i, id[:4])
 			}
 			if seen > 0 && bytes.Compare(last[:], id[:]) >= 0 {

@@ -82,16 +82,8 @@ type index struct {
 	lang       kindVec // the expert lane's claims (language.go): dialects, words, names, derivations, ledger entries
 }
 
-// each yields the entries v points to.
-func each(v kindVec) iter.Seq[Entry] {
-	return func(yield func(Entry) bool) {
-		for e := range v.all() {
-			if !yield(*e) {
-				return
-			}
-		}
-	}
-}
+// each yields copies of the entries of v (kindVec.values).
+func each(v kindVec) iter.Seq[Entry] { return v.values() }
 
 // marks are the lengths of the committed prefixes of an index's vectors.
 type marks struct{ entries, facts, relations, befores, states, sameAs, lang int }

@@ -76,6 +76,16 @@ func (l *lazyEntries) load(li int) *lazyLeaf {
 	return l.leaves[li].Load()
 }
 
+// get is entry i: its leaf's copy when the leaf is read, else decoded on
+// its own and kept nowhere, so that a walk over the base (writing it out,
+// say) leaves memory as it found it.
+func (l *lazyEntries) get(i int) Entry {
+	if lf := l.leaves[i/lazyLeafLen].Load(); lf != nil {
+		return lf[i%lazyLeafLen]
+	}
+	return Entry{ID: l.src.ID(i), Object: l.src.Object(i)}
+}
+
 // id is entry i's id, read without decoding its leaf.
 func (l *lazyEntries) id(i int) objects.ID {
 	if lf := l.leaves[i/lazyLeafLen].Load(); lf != nil {
@@ -108,7 +118,13 @@ func (v entryVec) ptr(i int) *Entry {
 	return v.lz.ptr(i)
 }
 
-func (v entryVec) at(i int) Entry { return *v.ptr(i) }
+// at is entry i, read as lazyEntries.get reads it.
+func (v entryVec) at(i int) Entry {
+	if b := v.base(); i >= b {
+		return v.rest.at(i - b)
+	}
+	return v.lz.get(i)
+}
 
 // id is entry i's id, without reading a lazy entry's leaf.
 func (v entryVec) id(i int) objects.ID {
@@ -153,10 +169,16 @@ func (v entryVec) ptrs() iter.Seq[*Entry] {
 	}
 }
 
+// all yields copies of the entries, as at reads them.
 func (v entryVec) all() iter.Seq[Entry] {
 	return func(yield func(Entry) bool) {
-		for e := range v.ptrs() {
-			if !yield(*e) {
+		for i := range v.base() {
+			if !yield(v.lz.get(i)) {
+				return
+			}
+		}
+		for e := range v.rest.all() {
+			if !yield(e) {
 				return
 			}
 		}
@@ -205,6 +227,22 @@ func (v kindVec) truncate(n int) kindVec {
 	v.rest = v.rest.truncate(n - len(v.pos))
 	v.n = n
 	return v
+}
+
+// values yields copies of the entries, as entryVec.at reads them.
+func (v kindVec) values() iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for _, p := range v.pos {
+			if !yield(v.lz.get(int(p))) {
+				return
+			}
+		}
+		for e := range v.rest.all() {
+			if !yield(*e) {
+				return
+			}
+		}
+	}
 }
 
 func (v kindVec) all() iter.Seq[*Entry] {

@@ -111,6 +111,19 @@ func (w *World) Objects() iter.Seq[Entry] {
 	return w.ix.entries.all()
 }
 
+// ObjectsByID yields every object of the world in id order, committed
+// and staged together: the order a lazily read base must be in (a world
+// file written in it can be opened lazily).
+func (w *World) ObjectsByID() iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for _, e := range w.ix.byID.each() {
+			if !yield(e) {
+				return
+			}
+		}
+	}
+}
+
 // LedgerRecords lists the attacks, standing revisions and ratify records
 // of the world: the objects that name claims by their ids.
 func (w *World) LedgerRecords() []Entry {
