@@ -11,12 +11,15 @@ package author
 import (
 	"bytes"
 	"encoding/binary"
+	"iter"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
 )
 
 // typeCodes numbers the object types for fileBase's one byte per entry.
@@ -47,22 +50,58 @@ type fileBase struct {
 	starts []int    // where each part starts in p
 	offs   []uint32 // where each entry starts in its part
 	types  []uint8  // each entry's type, a typeCodes index
-	intern [][]uint32
+	intern []chunks // each part's interned strings, by where their literals start in it
+	keyed  map[string][]int // the facts of each key in world.KeysFiled
+	idents []ident          // the entities, in order
 }
 
-// openFileBase scans the section p. Its part table is checked as
+// ident is an entity's position and ident, copied out of the mapping (a
+// world keeps it as a map key, which every lookup reads).
+type ident struct {
+	pos  int
+	name string
+}
+
+// chunks is a list of uint32 grown a chunk at a time, never copied: a
+// load runs uncollected (DL-0390), and a list grown by doubling would
+// leave its old arrays behind.
+type chunks [][]uint32
+
+const chunkLen = 1 << 16
+
+func (c *chunks) push(x uint32) {
+	if n := len(*c); n == 0 || len((*c)[n-1]) == chunkLen {
+		*c = append(*c, make([]uint32, 0, chunkLen))
+	}
+	last := &(*c)[len(*c)-1]
+	*last = append(*last, x)
+}
+
+func (c chunks) len() int {
+	if len(c) == 0 {
+		return 0
+	}
+	return (len(c)-1)*chunkLen + len(c[len(c)-1])
+}
+
+func (c chunks) at(i uint64) uint32 { return c[i/chunkLen][i%chunkLen] }
+
+// openFileBase scans the section p, giving each part's pages back when
+// done with them (release, when not nil). Its part table is checked as
 // decodeEntries checks it, and so is every record: an entry that scans
 // decodes without error later. A part of 4 GiB or more is refused (its
 // offsets would not fit), as is anything decodeEntries refuses.
-func openFileBase(p []byte) (*fileBase, error) {
+func openFileBase(p []byte, release func([]byte)) (*fileBase, error) {
 	count, size, starts, err := entryParts(p)
 	if err != nil {
 		return nil, err
 	}
 	nparts := len(starts) - 1
 	b := &fileBase{p: p, size: int(size), starts: starts, offs: make([]uint32, count), types: make([]uint8, count),
-		intern: make([][]uint32, nparts)}
+		intern: make([]chunks, nparts)}
 	errs := make([]error, nparts)
+	keyed := make([][][]int, nparts) // per part, per key in world.KeysFiled
+	idents := make([][]ident, nparts)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), nparts) {
@@ -74,7 +113,7 @@ func openFileBase(p []byte) (*fileBase, error) {
 				}
 				lo := k * b.size
 				hi := min(int(count), lo+b.size)
-				errs[k] = b.scanPart(k, lo, hi)
+				keyed[k], idents[k], errs[k] = b.scanPart(k, lo, hi, release)
 			}
 		})
 	}
@@ -84,62 +123,92 @@ func openFileBase(p []byte) (*fileBase, error) {
 			return nil, err
 		}
 	}
+	// Each part is in id order; so must be where one meets the next.
+	for k := 1; k < nparts; k++ {
+		x, y := b.ID(k*b.size-1), b.ID(k*b.size)
+		if bytes.Compare(x[:], y[:]) >= 0 {
+			return nil, errNotInOrder
+		}
+	}
+	b.idents = slices.Concat(idents...)
+	b.keyed = map[string][]int{}
+	for j, key := range world.KeysFiled {
+		for k := range keyed {
+			b.keyed[key] = append(b.keyed[key], keyed[k][j]...)
+		}
+	}
 	return b, nil
 }
 
-// scanPart checks part k, entries lo to hi, and notes where they are.
-func (b *fileBase) scanPart(k, lo, hi int) error {
+// scanPart checks part k, entries lo to hi, and notes where they are,
+// which facts have each key of world.KeysFiled, and the entities' idents;
+// then it gives the part's pages back (release).
+func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (keyed [][]int, idents []ident, err error) {
 	part := b.p[b.starts[k]:b.starts[k+1]]
 	if len(part) >= 1<<32 {
-		return wfErr("part %d of %d bytes", k, len(part))
+		return nil, nil, wfErr("part %d of %d bytes", k, len(part))
 	}
 	s := &partScan{p: part}
+	keyed = make([][]int, len(world.KeysFiled))
+	var arena strArena
 	for i := lo; i < hi; i++ {
 		b.offs[i] = uint32(s.at)
 		at := s.take(33)
 		if s.err != nil {
-			return s.err
+			return nil, nil, s.err
+		}
+		if i > lo && bytes.Compare(part[b.offs[i-1]:][:32], part[at:at+32]) >= 0 {
+			return nil, nil, errNotInOrder
 		}
 		switch tag := part[at+32]; tag {
 		case tagFact, tagEntity:
 			s.str(true)
-			s.str(true)
+			nameAt := s.at
+			key := s.str(true)
 			s.str(false)
 			s.prov()
 			b.types[i] = codeFact
 			if tag == tagEntity {
 				b.types[i] = codeEntity
+				if s.err == nil {
+					idents = append(idents, ident{pos: i, name: arena.add(s.view(nameAt))})
+				}
+			} else if key >= 0 {
+				keyed[key] = append(keyed[key], i)
 			}
 		case tagCanonical:
 			n := s.uvarint()
 			if n > uint64(len(part)) {
-				return wfErr("entry %d: %d bytes", i, n)
+				return nil, nil, wfErr("entry %d: %d bytes", i, n)
 			}
 			at := s.take(int(n))
 			if s.err != nil {
-				return s.err
+				return nil, nil, s.err
 			}
 			o, err := objects.Decode(part[at:s.at])
 			if err != nil {
-				return wfErr("entry %d: %v", i, err)
+				return nil, nil, wfErr("entry %d: %v", i, err)
 			}
 			code, ok := typeCode(o.Type())
 			if !ok {
-				return wfErr("entry %d: type %s", i, o.Type())
+				return nil, nil, wfErr("entry %d: type %s", i, o.Type())
 			}
 			b.types[i] = code
 		default:
-			return wfErr("entry %d: tag %d", i, tag)
+			return nil, nil, wfErr("entry %d: tag %d", i, tag)
 		}
 		if s.err != nil {
-			return s.err
+			return nil, nil, s.err
 		}
 	}
 	if s.at != len(part) {
-		return wfErr("%d bytes after the last entry of a part", len(part)-s.at)
+		return nil, nil, wfErr("%d bytes after the last entry of a part", len(part)-s.at)
 	}
 	b.intern[k] = s.intern
-	return nil
+	if release != nil {
+		release(part) // read again only where the world asks
+	}
+	return keyed, idents, nil
 }
 
 // partScan walks a part's records, checking them and noting its interned
@@ -147,7 +216,8 @@ func (b *fileBase) scanPart(k, lo, hi int) error {
 type partScan struct {
 	p      []byte
 	at     int
-	intern []uint32 // where each interned string's literal starts
+	intern chunks   // where each interned string's literal starts
+	filed  []int8   // for each interned string, its index in world.KeysFiled, or -1
 	err    error
 }
 
@@ -181,25 +251,49 @@ func (s *partScan) take(n int) int {
 	return s.at - n
 }
 
+// view is the bytes of the string whose field starts at at, which str
+// checked.
+func (s *partScan) view(at int) []byte {
+	v, l := binary.Uvarint(s.p[at:])
+	if v&1 == 1 {
+		return s.view(int(s.intern.at(v >> 1)))
+	}
+	return s.p[at+l : at+l+int(v>>1)]
+}
+
 // str checks a string: a reference to an earlier interned one, or a
-// literal, interned when shared.
-func (s *partScan) str(shared bool) {
+// literal, interned when shared. It returns the string's index in
+// world.KeysFiled, or -1.
+func (s *partScan) str(shared bool) int {
 	at := s.at
 	v := s.uvarint()
 	if v&1 == 1 {
-		if v>>1 >= uint64(len(s.intern)) {
+		if v>>1 >= uint64(s.intern.len()) {
 			s.fail("unknown string %d", v>>1)
+			return -1
 		}
-		return
+		return int(s.filed[v>>1])
 	}
 	if v>>1 > uint64(len(s.p)) {
 		s.fail("a string of %d bytes", v>>1)
-		return
+		return -1
 	}
-	s.take(int(v >> 1))
-	if shared && s.err == nil {
-		s.intern = append(s.intern, uint32(at))
+	lit := s.take(int(v >> 1))
+	if s.err != nil {
+		return -1
 	}
+	if !shared {
+		return -1 // a filed key is a shared field
+	}
+	filed := int8(-1)
+	for j, key := range world.KeysFiled {
+		if string(s.p[lit:s.at]) == key {
+			filed = int8(j)
+		}
+	}
+	s.intern.push(uint32(at))
+	s.filed = append(s.filed, filed)
+	return int(filed)
 }
 
 func (s *partScan) prov() {
@@ -221,18 +315,7 @@ func (s *partScan) prov() {
 // a world with a staged or advanced tail.
 var errNotInOrder = wfErr("entries not in id order")
 
-// inIDOrder reports whether the entries are in id order, each id once.
-func (b *fileBase) inIDOrder() bool {
-	for i := 1; i < b.Len(); i++ {
-		x, y := b.ID(i-1), b.ID(i)
-		if bytes.Compare(x[:], y[:]) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// Len, ID, Type, Name and Object are world.EntryBase's.
+// Len, ID, Type, Name, Object and Keyed are world.EntryBase's.
 
 func (b *fileBase) Len() int { return len(b.offs) }
 
@@ -248,6 +331,18 @@ func (b *fileBase) ID(i int) objects.ID {
 }
 
 func (b *fileBase) Type(i int) objects.Type { return typeCodes[b.types[i]] }
+
+func (b *fileBase) Keyed(key string) []int { return b.keyed[key] }
+
+func (b *fileBase) Idents() iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for _, id := range b.idents {
+			if !yield(id.pos, id.name) {
+				return
+			}
+		}
+	}
+}
 
 func (b *fileBase) Name(i int) string {
 	switch b.Type(i) {
@@ -299,7 +394,7 @@ func (r *baseReader) uvarint() uint64 {
 func (r *baseReader) str() string {
 	v := r.uvarint()
 	if v&1 == 1 {
-		lit := baseReader{b: r.b, at: r.b.starts[r.k] + int(r.b.intern[r.k][v>>1])}
+		lit := baseReader{b: r.b, at: r.b.starts[r.k] + int(r.b.intern[r.k].at(v>>1))}
 		return lit.str()
 	}
 	n := int(v >> 1)

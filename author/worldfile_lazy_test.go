@@ -1,6 +1,7 @@
 package author
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"slices"
@@ -30,6 +31,9 @@ func lazyTestWorld(t *testing.T) *world.World {
 		if i%5 == 0 {
 			add(&objects.Relation{Relation: "knows", From: e, To: fmt.Sprintf("e-%d", i%7), Provenance: p})
 		}
+		if i%9 == 0 {
+			add(&objects.Fact{Entity: e, Key: world.KeysFiled[0], Value: fmt.Sprint("yes-", i), Provenance: p})
+		}
 	}
 	add(&objects.Decision{Ident: "d-1", Rationale: "so it is", Provenance: objects.Proposed("s-0")})
 	w, err := world.Compile(world.Input{Scope: "s", Base: in})
@@ -51,7 +55,7 @@ func TestFileBaseReadsAsDecoded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := openFileBase(sec)
+		b, err := openFileBase(sec, nil)
 		if err != nil {
 			t.Fatalf("parts of %d: %v", size, err)
 		}
@@ -73,12 +77,37 @@ func TestFileBaseReadsAsDecoded(t *testing.T) {
 				t.Fatalf("parts of %d: entry %d named %q, want %q", size, i, b.Name(i), name)
 			}
 		}
+		var idents []ident
+		for i, e := range want {
+			if en, ok := e.Object.(*objects.Entity); ok {
+				idents = append(idents, ident{i, en.Ident})
+			}
+		}
+		var got []ident
+		for i, name := range b.Idents() {
+			got = append(got, ident{i, name})
+		}
+		if len(idents) == 0 || !slices.Equal(got, idents) {
+			t.Fatalf("parts of %d: entities %v, want %v", size, got, idents)
+		}
+		for _, key := range world.KeysFiled {
+			var keyed []int
+			for i, e := range want {
+				if f, ok := e.Object.(*objects.Fact); ok && f.Key == key {
+					keyed = append(keyed, i)
+				}
+			}
+			if len(keyed) == 0 || !slices.Equal(b.Keyed(key), keyed) {
+				t.Fatalf("parts of %d: facts of key %q at %v, want %v", size, key, b.Keyed(key), keyed)
+			}
+		}
 	}
 }
 
 // TestFileBaseRefusesWhatDecodeRefuses: with any one byte of a section
-// altered, the scan takes it exactly when decodeEntries does, and then
-// reads what it decodes: an entry that scanned never fails to read.
+// altered, the scan takes it exactly when decodeEntries does and the
+// entries are in id order, each once, and then reads what it decodes: an
+// entry that scanned never fails to read.
 func TestFileBaseRefusesWhatDecodeRefuses(t *testing.T) {
 	w := lazyTestWorld(t)
 	defer func(old uint64) { partEntries = old }(partEntries)
@@ -94,7 +123,12 @@ func TestFileBaseRefusesWhatDecodeRefuses(t *testing.T) {
 			bad := slices.Clone(sec)
 			bad[at] ^= x
 			want, derr := decodeEntries(bad)
-			b, berr := openFileBase(bad)
+			b, berr := openFileBase(bad, nil)
+			for i := 1; derr == nil && i < len(want); i++ {
+				if bytes.Compare(want[i-1].ID[:], want[i].ID[:]) >= 0 {
+					derr = errNotInOrder // decoded, but not in order as a base must be
+				}
+			}
 			if (derr == nil) != (berr == nil) {
 				t.Fatalf("byte %d ^ %#x: decode says %v, the scan %v", at, x, derr, berr)
 			}

@@ -179,12 +179,9 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 // order, is an error; the caller decodes it instead. tried says compiled
 // was handed to a Compile.
 func (c *worldCache) compileInPlace(entries []byte, scope string, compiled *world.Compiled) (w *world.World, tried bool, err error) {
-	fb, err := openFileBase(entries)
+	fb, err := openFileBase(entries, releaseMapped)
 	if err != nil {
 		return nil, false, err
-	}
-	if !fb.inIDOrder() {
-		return nil, false, errNotInOrder
 	}
 	w, err = world.Compile(world.Input{Scope: scope, Lazy: fb, Dialects: c.dialects, Compiled: compiled})
 	return w, true, err

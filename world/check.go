@@ -326,8 +326,8 @@ func (w *World) checkIdentityOf(claims iter.Seq[Entry]) {
 		}
 		l, lok := w.ix.entities[s.Left]
 		r, rok := w.ix.entities[s.Right]
-		if lok && rok && l.obj.Kind != r.obj.Kind {
-			f := newFinding(CodeSortMismatch, "%s is a %s and %s a %s; they are declared the same.", s.Left, l.obj.Kind, s.Right, r.obj.Kind)
+		if lok && rok && l.object().Kind != r.object().Kind {
+			f := newFinding(CodeSortMismatch, "%s is a %s and %s a %s; they are declared the same.", s.Left, l.object().Kind, s.Right, r.object().Kind)
 			f.Citations = cite
 			w.emit(groupIdentity, f)
 		}

@@ -53,7 +53,7 @@ func (a GraphAttack) Defeats() bool { return a.AttackerLabel == datalog.In }
 func (w *World) Graph() Graph {
 	var g Graph
 	for id, e := range w.ix.entities {
-		g.Entities = append(g.Entities, GraphEntity{ID: id, Kind: string(e.obj.Kind), Name: e.obj.Name, Grade: w.ClaimGrade(e.id())})
+		g.Entities = append(g.Entities, GraphEntity{ID: id, Kind: string(e.object().Kind), Name: e.object().Name, Grade: w.ClaimGrade(e.id())})
 	}
 	sort.Slice(g.Entities, func(i, j int) bool { return g.Entities[i].ID < g.Entities[j].ID })
 	for d := range w.ix.decisions {

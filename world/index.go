@@ -34,6 +34,15 @@ type named[T any] struct {
 	pos uint32
 }
 
+// object is the declared object: for an entity of a lazy base, read
+// from its leaf on first use.
+func (n named[T]) object() T {
+	if n.at == nil && n.lz != nil {
+		return n.lz.ptr(int(n.pos)).Object.(T)
+	}
+	return n.obj
+}
+
 // id is the id of the declaring entry; the zero ID for the zero named.
 func (n named[T]) id() objects.ID {
 	switch {
@@ -276,7 +285,7 @@ func (ix *index) file(p *Entry) {
 		// A question grows by new versions as options are added; the one
 		// with the most options is the current one.
 		cur, ok := ix.questions[o.Ident]
-		if !ok || len(o.Options) > len(cur.obj.Options) || len(o.Options) == len(cur.obj.Options) && lessID(e.ID, cur.id()) {
+		if !ok || len(o.Options) > len(cur.object().Options) || len(o.Options) == len(cur.object().Options) && lessID(e.ID, cur.id()) {
 			ix.questions[o.Ident] = named[*objects.Question]{obj: o, at: p}
 		}
 		for _, opt := range o.Options {
@@ -541,7 +550,7 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 // isEra reports whether id is a declared era entity.
 func (ix *index) isEra(id string) bool {
 	e, ok := ix.entities[id]
-	return ok && e.obj.Kind == objects.KindEra
+	return ok && e.object().Kind == objects.KindEra
 }
 
 // known reports whether id names an entity or an event in scope.

@@ -44,7 +44,7 @@ func (w *World) EntityPage(kind string, from, limit int) ([]EntityInfo, int) {
 	for _, id := range page {
 		n := w.ix.entities[id]
 		e, _ := w.ix.byID.get(n.id())
-		out = append(out, EntityInfo{ID: id, Kind: string(n.obj.Kind), Name: n.obj.Name,
+		out = append(out, EntityInfo{ID: id, Kind: string(n.object().Kind), Name: n.object().Name,
 			Grade: w.ClaimGrade(n.id()), Staged: e != nil && e.Staged, Claim: n.id().String()})
 	}
 	return out, len(ids)
@@ -69,7 +69,7 @@ func (o *entityOrder) sorted(m map[string]named[*objects.Entity], kind string) [
 	}
 	ids := make([]string, 0, len(m))
 	for id, n := range m {
-		if kind == "" || string(n.obj.Kind) == kind {
+		if kind == "" || string(n.object().Kind) == kind {
 			ids = append(ids, id)
 		}
 	}
@@ -101,7 +101,7 @@ func (w *World) Questions() []QuestionInfo {
 	out := make([]QuestionInfo, 0, len(w.ix.questions))
 	for id, q := range w.ix.questions {
 		e, _ := w.ix.byID.get(q.id())
-		out = append(out, QuestionInfo{Question: q.obj, Claim: q.id(), Staged: e != nil && e.Staged, Answer: answers[id]})
+		out = append(out, QuestionInfo{Question: q.object(), Claim: q.id(), Staged: e != nil && e.Staged, Answer: answers[id]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Question.Ident < out[j].Question.Ident })
 	return out

@@ -29,7 +29,18 @@ type EntryBase interface {
 	Name(i int) string
 	// Object decodes entry i.
 	Object(i int) objects.Object
+	// Keyed lists, in order, the facts whose key is key; it is asked
+	// only for the keys in KeysFiled, which a base may note when opened.
+	Keyed(key string) []int
+	// Idents yields, in order, each entity's position and ident (Name),
+	// which the index keeps as a map key: a string of its own, not a view
+	// of where the base is kept.
+	Idents() iter.Seq2[int, string]
 }
+
+// KeysFiled are the fact keys an index files facts under (the answers to
+// questions): the keys EntryBase.Keyed is asked for.
+var KeysFiled = []string{answerKey}
 
 // lazyLeafLen is how many entries are decoded at once: one read of an
 // entry decodes its leaf.
@@ -260,13 +271,11 @@ func (v kindVec) all() iter.Seq[*Entry] {
 	}
 }
 
-// errLazyOrder refuses a base whose ids are not in order, each once.
-var errLazyOrder = errors.New("world: lazily read entries out of id order")
-
 // newLazyIndex files a lazy base's entries without reading their leaves:
-// the big kinds by position, the entities by name, each entity's object
-// decoded on its own. The other kinds, which are few, are read and filed
-// as newIndex files them.
+// the big kinds by position, the entities by name, the answers by the
+// base's list of them. The other kinds, which are few, are read and
+// filed as newIndex files them. The base's order is its own to check (a
+// base that is not in id order breaks the contract, not this).
 func newLazyIndex(src EntryBase) (*index, error) {
 	lz := newLazyEntries(src)
 	counts := map[objects.Type]int{}
@@ -287,29 +296,29 @@ func newLazyIndex(src EntryBase) (*index, error) {
 		pos[t] = make([]uint32, 0, counts[t])
 	}
 	var lang []uint32
-	var prev objects.ID
 	for i := range lz.n {
-		id := src.ID(i)
-		if i > 0 && !lessID(prev, id) {
-			return nil, errLazyOrder
-		}
-		prev = id
 		switch t := src.Type(i); t {
-		case objects.TypeFact:
-			pos[t] = append(pos[t], uint32(i))
-			if src.Name(i) == answerKey {
-				ix.answers = append(ix.answers, *lz.ptr(i))
-			}
-		case objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
+		case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
 			pos[t] = append(pos[t], uint32(i))
 		case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
 			lang = append(lang, uint32(i))
-		case objects.TypeEntity:
-			if err := ix.fileLazyEntity(lz, i); err != nil {
-				return nil, err
-			}
+		case objects.TypeEntity: // filed below, by name
 		default:
 			ix.file(lz.ptr(i))
+		}
+	}
+	for i, ident := range src.Idents() {
+		if i < 0 || i >= lz.n || src.Type(i) != objects.TypeEntity {
+			return nil, errLazyIdents
+		}
+		ix.fileLazyEntity(lz, i, ident)
+	}
+	for _, i := range src.Keyed(answerKey) {
+		if i < 0 || i >= lz.n || src.Type(i) != objects.TypeFact {
+			return nil, errLazyKeyed
+		}
+		if e := lz.ptr(i); e.Object.(*objects.Fact).Key == answerKey {
+			ix.answers = append(ix.answers, *e)
 		}
 	}
 	kind := func(t objects.Type) kindVec { return kindVec{lz: lz, pos: pos[t], n: len(pos[t])} }
@@ -326,21 +335,19 @@ func newLazyIndex(src EntryBase) (*index, error) {
 var bigKinds = []objects.Type{objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs}
 
 // fileLazyEntity files entity i of lz by its name, the smallest id
-// winning, as file does, with its object decoded on its own.
-func (ix *index) fileLazyEntity(lz *lazyEntries, i int) error {
-	ident := lz.src.Name(i)
+// winning, as file does; its object is read when first asked for
+// (named.object).
+func (ix *index) fileLazyEntity(lz *lazyEntries, i int, ident string) {
 	if cur, ok := ix.entities[ident]; ok && !lessID(lz.id(i), cur.id()) {
-		return nil
+		return
 	}
-	en, ok := lz.src.Object(i).(*objects.Entity)
-	if !ok || en.Ident != ident {
-		return errLazyEntity
-	}
-	ix.entities[ident] = named[*objects.Entity]{obj: en, lz: lz, pos: uint32(i)}
-	return nil
+	ix.entities[ident] = named[*objects.Entity]{lz: lz, pos: uint32(i)}
 }
 
-var errLazyEntity = errors.New("world: a lazily read entity is not what its base says")
+var (
+	errLazyKeyed  = errors.New("world: a lazily read base lists a fact that is none")
+	errLazyIdents = errors.New("world: a lazily read base lists an entity that is none")
+)
 
 // ofType yields the entries of type t, reading of a lazy base only the
 // leaves that hold one; name, when not nil, picks from those of a lazy

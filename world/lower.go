@@ -232,7 +232,7 @@ func lowerUnder(attacked map[objects.ID]map[string]bool, e Entry, add func(objec
 func sortedQuestions(ix *index) []*objects.Question {
 	qs := make([]*objects.Question, 0, len(ix.questions))
 	for _, q := range ix.questions {
-		qs = append(qs, q.obj)
+		qs = append(qs, q.object())
 	}
 	sort.Slice(qs, func(i, j int) bool { return qs[i].Ident < qs[j].Ident })
 	return qs
@@ -393,7 +393,7 @@ func (w *World) declaredArity(pred string) map[int]bool {
 		}
 	}
 	for _, q := range w.ix.questions {
-		for _, opt := range q.obj.Options {
+		for _, opt := range q.object().Options {
 			if opt.Implies != nil && opt.Implies.Pred == pred {
 				ns[len(opt.Implies.Args)] = true
 			}

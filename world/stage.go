@@ -434,7 +434,7 @@ func (nw *World) reimply(prog *datalog.Program, changed map[string]bool, w *Worl
 			continue // an older version came or went: the current one stands
 		}
 		if had {
-			for _, opt := range old.obj.Options {
+			for _, opt := range old.object().Options {
 				if opt.Implies == nil {
 					continue
 				}
@@ -447,7 +447,7 @@ func (nw *World) reimply(prog *datalog.Program, changed map[string]bool, w *Worl
 		if !has {
 			continue
 		}
-		for _, opt := range cur.obj.Options {
+		for _, opt := range cur.object().Options {
 			if opt.Implies == nil {
 				continue
 			}

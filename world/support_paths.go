@@ -81,7 +81,7 @@ func PathDecisions(path []string) []string {
 // Decision returns the recorded decision of an id, with its object id.
 func (w *World) Decision(ident string) (*objects.Decision, objects.ID, bool) {
 	n, ok := w.ix.decisions[ident]
-	return n.obj, n.id(), ok
+	return n.object(), n.id(), ok
 }
 
 // DecisionIDs lists the recorded decision ids, sorted.

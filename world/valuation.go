@@ -189,7 +189,7 @@ func (w *World) valueOptions(v valuation) {
 	answers := w.answers(v)
 	for q, question := range w.ix.questions {
 		chosen := answers[q]
-		for _, opt := range question.obj.Options {
+		for _, opt := range question.object().Options {
 			switch {
 			case len(chosen) == 0:
 				v[optionVar(opt.Ident)] = datalog.Unknown
@@ -209,7 +209,7 @@ func (w *World) answers(v valuation) map[string]map[string]bool {
 	for _, e := range w.ix.answers {
 		f := e.Object.(*objects.Fact)
 		q, ok := w.ix.questions[f.Entity]
-		if !ok || !hasOption(q.obj, f.Value) {
+		if !ok || !hasOption(q.object(), f.Value) {
 			continue
 		}
 		if w.support(e.ID, f.Provenance).Eval(v) == datalog.True {
