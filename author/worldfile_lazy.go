@@ -45,12 +45,12 @@ func typeCode(t objects.Type) (uint8, bool) {
 
 // fileBase is the entries of a mapped section, read in place.
 type fileBase struct {
-	p      []byte   // the section
-	size   int      // entries per part
-	starts []int    // where each part starts in p
-	offs   []uint32 // where each entry starts in its part
-	types  []uint8  // each entry's type, a typeCodes index
-	intern []chunks // each part's interned strings, by where their literals start in it
+	p      []byte           // the section
+	size   int              // entries per part
+	starts []int            // where each part starts in p
+	offs   []uint32         // where each entry starts in its part
+	types  []uint8          // each entry's type, a typeCodes index
+	intern []chunks         // each part's interned strings, by where their literals start in it
 	keyed  map[string][]int // the facts of each key in world.KeysFiled
 	idents []ident          // the entities, in order
 }
@@ -216,8 +216,8 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (keyed [][]int,
 type partScan struct {
 	p      []byte
 	at     int
-	intern chunks   // where each interned string's literal starts
-	filed  []int8   // for each interned string, its index in world.KeysFiled, or -1
+	intern chunks // where each interned string's literal starts
+	filed  []int8 // for each interned string, its index in world.KeysFiled, or -1
 	err    error
 }
 
