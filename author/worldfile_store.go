@@ -78,8 +78,12 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		unmap()
 		return nil, false
 	}
-	w, offered, foreign, err := c.compileFile(data, want, scope)
-	unmap() // every part kept was copied out
+	w, offered, foreign, aliased, err := c.compileFile(data, want, scope)
+	if !aliased {
+		unmap() // every part kept was copied out
+	}
+	// else the world's columns lie in the mapping: it stays mapped for
+	// the process's life (keepMapping).
 	if err != nil {
 		c.reject(path, err)
 		return nil, false
@@ -107,12 +111,15 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 // body's checksum and the snapshot of a compiled section of this build
 // are worked on beside the decoding of the entries and the compile, which
 // takes the snapshot where it needs it; nothing is returned before the
-// checksum holds, and nothing reads data once it returns. offered says
-// the file had a compiled section of this build, foreign one of another.
-func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *world.World, offered, foreign bool, err error) {
+// checksum holds. offered says the file had a compiled section of this
+// build, foreign one of another. aliased says the world was restored
+// from a snapshot loaded in place (DL-0394): it reads data for as long
+// as it and the worlds staged from it live, so the caller must never
+// unmap data; otherwise nothing reads data once compileFile returns.
+func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *world.World, offered, foreign, aliased bool, err error) {
 	b, err := locateWorldFile(data, want)
 	if err != nil {
-		return nil, false, false, err
+		return nil, false, false, false, err
 	}
 	snapshot, foreign := compiledFor(b.compiled)
 	if snapshot != nil {
@@ -127,11 +134,28 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 	// Each part of the mapping is given back once its reader is done
 	// with it (a part read again is mapped again).
 	var compiled *world.Compiled
+	released := make(chan struct{})
 	if snapshot != nil {
-		compiled = world.StartLoadCompiled(snapshot)
+		// The snapshot is loaded in place when the mapping can be kept;
+		// the reservation is given back unless the world came of it.
+		reserved := keepMapping(len(data))
+		defer func() {
+			aliased = reserved && err == nil && w.Restored()
+			if reserved && !aliased {
+				unkeepMapping(len(data))
+			}
+		}()
+		if reserved {
+			compiled = world.StartLoadCompiledAliased(snapshot)
+		} else {
+			compiled = world.StartLoadCompiled(snapshot)
+		}
 		go func() {
 			compiled.Err()
+			// An aliased world reads its columns again as it needs them,
+			// mapped again from the page cache.
 			releaseMapped(snapshot)
+			close(released)
 		}()
 	}
 	sum := make(chan error, 1)
@@ -142,17 +166,20 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 		w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: compiled})
 	}
 	if compiled != nil {
-		compiled.Err() // the loader is done with the bytes
+		// The loader is done with the bytes and they are given back: the
+		// caller may unmap them (a release after an unmap could give back
+		// pages of whatever was mapped there next).
+		<-released
 	}
 	if sumErr := <-sum; sumErr != nil {
-		return nil, false, false, sumErr // the body is not what was written: nothing of it counts
+		return nil, false, false, false, sumErr // the body is not what was written: nothing of it counts
 	}
 	if err != nil {
 		// The machinery failed on what the file held: the store's own
 		// objects will say whether it was the file.
-		return nil, false, false, err
+		return nil, false, false, false, err
 	}
-	return w, compiled != nil, foreign, nil
+	return w, compiled != nil, foreign, false, nil
 }
 
 // builtWorld is the outcome of a build that is over.
