@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -52,6 +54,8 @@ func TestWorldFileCompiled(t *testing.T) {
 	if compiledSection(readFile(t, path)) == nil {
 		t.Fatal("the file has no compiled section")
 	}
+	keepBudget(t, 100, 1<<40)
+	files, maps := keptCount(), mappingsOf(t, path)
 	w, c := freshGet(t, h.store, head, "camelot")
 	wantCounts(t, c, 0, 0, 1, 0)
 	if c.restored != 1 || !w.Restored() {
@@ -60,7 +64,76 @@ func TestWorldFileCompiled(t *testing.T) {
 	if c.inPlace != 1 {
 		t.Fatalf("the restored world's entries were decoded, not read in place (%d in place)", c.inPlace)
 	}
+	// Its snapshot was loaded in place: the file stays mapped, and the
+	// world is read, staged over and diffed below through the mapping.
+	if keptCount() != files+1 || mappingsOf(t, path) != maps+1 {
+		t.Fatalf("%d mappings kept (%d before), %d of the file (%d before); want one more of each",
+			keptCount(), files, mappingsOf(t, path), maps)
+	}
 	sameWorld(t, h.store, head, "camelot", w)
+	stagedOver(t, h, head, w)
+
+	for _, tc := range []struct {
+		name            string
+		edit            func([]byte) []byte
+		compiles, loads int
+		reject          int
+	}{
+		{"another build's key", func(b []byte) []byte {
+			sec := compiledSection(b)
+			sec[0] ^= 1
+			return resum(t, b)
+		}, 0, 1, 0},
+		{"a snapshot of this build that does not load", func(b []byte) []byte {
+			sec := compiledSection(b)
+			copy(sec[32:], "garbage!")
+			return resum(t, b)
+		}, 0, 1, 1}, // the entries are used, the section refused
+
+		{"a snapshot of another world", func(b []byte) []byte {
+			sec := compiledSection(b)
+			i := bytes.Index(sec, []byte("line-step"))
+			sec[i+len("line-")] = 'x'
+			return resum(t, b)
+		}, 0, 1, 1}, // the entries are used, the section refused
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			good := readFile(t, path)
+			editFile(t, path, tc.edit)
+			files := keptCount()
+			w, c := freshGet(t, h.store, head, "camelot")
+			wantCounts(t, c, tc.compiles, 0, tc.loads, tc.reject)
+			if w.Restored() {
+				t.Fatal("the world was restored from a section it must not use")
+			}
+			if keptCount() != files {
+				t.Fatal("a mapping was kept for a world not restored from it")
+			}
+			sameWorld(t, h.store, head, "camelot", w)
+			h.store.WaitBackground()
+			if got := readFile(t, path); !bytes.Equal(entriesSection(got), entriesSection(good)) || compiledSection(got) == nil ||
+				!bytes.Equal(compiledSection(got)[:32], compiledSection(good)[:32]) {
+				t.Fatal("the file was not written again with this build's compiled section")
+			}
+			w, c = freshGet(t, h.store, head, "camelot")
+			if !w.Restored() || c.restored != 1 {
+				t.Fatal("the file written again does not restore")
+			}
+			if keptCount() != files+1 {
+				t.Fatal("the restored world's mapping was not kept")
+			}
+		})
+	}
+	// A file of v1's layout is refused by its version.
+	editFile(t, path, func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 1); return b })
+	_, c = freshGet(t, h.store, head, "camelot")
+	wantCounts(t, c, 1, 0, 0, 1)
+}
+
+// stagedOver stages the same objects over w, a world restored from a file,
+// and over a compile of head, and checks they read and diff alike.
+func stagedOver(t *testing.T, h *harness, head plumbing.Hash, w *world.World) {
+	t.Helper()
 	want, err := CompileAt(h.store, head, "camelot")
 	if err != nil {
 		t.Fatal(err)
@@ -90,55 +163,85 @@ func TestWorldFileCompiled(t *testing.T) {
 	if g, w := fmt.Sprint(sg.Findings()), fmt.Sprint(sw.Findings()); g != w {
 		t.Fatalf("staged findings over the restored world %s; over a compile %s", g, w)
 	}
+	if g, x := fmt.Sprint(w.Diff(sg)), fmt.Sprint(want.Diff(sw)); g != x || x == fmt.Sprint(world.ConsequenceDiff{}) {
+		t.Fatalf("the restored world's diff to its staging %s; a compile's %s", g, x)
+	}
+}
 
+// TestWorldFileKeepBudget: a world is restored from its file whether or
+// not the budget of kept mappings has room; with room its snapshot is
+// loaded in place and the file stays mapped, without it the snapshot is
+// copied and the file unmapped. Either world reads and stages as a
+// compile.
+func TestWorldFileKeepBudget(t *testing.T) {
+	h, head := compiledHarness(t)
+	path := worldFilePath(h.store, head, "camelot")
+	size := int64(len(readFile(t, path)))
 	for _, tc := range []struct {
-		name            string
-		edit            func([]byte) []byte
-		compiles, loads int
-		reject          int
+		name  string
+		files int
+		bytes int64
+		kept  bool
 	}{
-		{"another build's key", func(b []byte) []byte {
-			sec := compiledSection(b)
-			sec[0] ^= 1
-			return resum(t, b)
-		}, 0, 1, 0},
-		{"a snapshot of this build that does not load", func(b []byte) []byte {
-			sec := compiledSection(b)
-			copy(sec[32:], "garbage!")
-			return resum(t, b)
-		}, 0, 1, 1}, // the entries are used, the section refused
-
-		{"a snapshot of another world", func(b []byte) []byte {
-			sec := compiledSection(b)
-			i := bytes.Index(sec, []byte("line-step"))
-			sec[i+len("line-")] = 'x'
-			return resum(t, b)
-		}, 0, 1, 1}, // the entries are used, the section refused
+		{"room", 1, size, true},
+		{"no file left", 0, 1 << 40, false},
+		{"too few bytes left", 1, size - 1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			good := readFile(t, path)
-			editFile(t, path, tc.edit)
+			keepBudget(t, tc.files, tc.bytes)
+			files, maps := keptCount(), mappingsOf(t, path)
 			w, c := freshGet(t, h.store, head, "camelot")
-			wantCounts(t, c, tc.compiles, 0, tc.loads, tc.reject)
-			if w.Restored() {
-				t.Fatal("the world was restored from a section it must not use")
-			}
-			sameWorld(t, h.store, head, "camelot", w)
-			h.store.WaitBackground()
-			if got := readFile(t, path); !bytes.Equal(entriesSection(got), entriesSection(good)) || compiledSection(got) == nil ||
-				!bytes.Equal(compiledSection(got)[:32], compiledSection(good)[:32]) {
-				t.Fatal("the file was not written again with this build's compiled section")
-			}
-			w, c = freshGet(t, h.store, head, "camelot")
 			if !w.Restored() || c.restored != 1 {
-				t.Fatal("the file written again does not restore")
+				t.Fatal("the world was not restored from its file")
 			}
+			more := 0
+			if tc.kept {
+				more = 1
+			}
+			if keptCount() != files+more || mappingsOf(t, path) != maps+more {
+				t.Fatalf("%d mappings kept (%d before), %d of the file (%d before); want %d more of each",
+					keptCount(), files, mappingsOf(t, path), maps, more)
+			}
+			stagedOver(t, h, head, w)
 		})
 	}
-	// A file of v1's layout is refused by its version.
-	editFile(t, path, func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 1); return b })
-	_, c = freshGet(t, h.store, head, "camelot")
-	wantCounts(t, c, 1, 0, 0, 1)
+}
+
+// keepBudget leaves room for files more kept mappings of bytes more bytes
+// until the test ends.
+func keepBudget(t *testing.T, files int, bytes int64) {
+	kept.mu.Lock()
+	limit, limitBytes := kept.limit, kept.limitBytes
+	kept.limit, kept.limitBytes = kept.files+files, kept.bytes+bytes
+	kept.mu.Unlock()
+	t.Cleanup(func() {
+		kept.mu.Lock()
+		kept.limit, kept.limitBytes = limit, limitBytes
+		kept.mu.Unlock()
+	})
+}
+
+func keptCount() int {
+	n, _ := keptMappings()
+	return n
+}
+
+// mappingsOf counts the process's mappings of the file now at path.
+func mappingsOf(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Skip("no /proc/self/maps")
+	}
+	n := 0
+	for line := range strings.Lines(string(b)) {
+		// address perms offset dev inode path; a file renamed over or
+		// removed since is named "path (deleted)".
+		if f := strings.Fields(line); len(f) == 6 && f[5] == path {
+			n++
+		}
+	}
+	return n
 }
 
 // TestBuildKey: two binaries of one clean build (deloreis and

@@ -78,10 +78,12 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 		unmap()
 		return nil, false
 	}
-	w, offered, foreign, inPlace, err := c.compileFile(data, want, scope)
-	if !inPlace {
+	w, offered, foreign, kept, err := c.compileFile(data, want, scope)
+	if !kept {
 		unmap() // every part kept was copied out
 	}
+	// else the world reads the mapping (its snapshot's columns, its
+	// entries): it stays mapped for the process's life (keepMapping).
 	if err != nil {
 		c.reject(path, err)
 		return nil, false
@@ -89,9 +91,6 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 	c.mu.Lock()
 	if w.Restored() {
 		c.restored++
-	}
-	if inPlace {
-		c.inPlace++
 	}
 	c.mu.Unlock()
 	if offered && !w.Restored() {
@@ -112,9 +111,13 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope st
 // body's checksum and the snapshot of a compiled section of this build
 // are worked on beside the decoding of the entries and the compile, which
 // takes the snapshot where it needs it; nothing is returned before the
-// checksum holds, and nothing reads data once it returns. offered says
-// the file had a compiled section of this build, foreign one of another.
-func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *world.World, offered, foreign, inPlace bool, err error) {
+// checksum holds. offered says the file had a compiled section of this
+// build, foreign one of another. kept says the world reads data: its
+// snapshot was loaded in place (DL-0394), or its entries are read in place
+// (DL-0395), for as long as it and the worlds staged from it live, so the
+// caller must never unmap data; otherwise nothing reads data once
+// compileFile returns.
+func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *world.World, offered, foreign, kept bool, err error) {
 	b, err := locateWorldFile(data, want)
 	if err != nil {
 		return nil, false, false, false, err
@@ -132,16 +135,41 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 	// Each part of the mapping is given back once its reader is done
 	// with it (a part read again is mapped again).
 	var compiled *world.Compiled
+	released := make(chan struct{})
+	reserved, inPlace := false, false
 	if snapshot != nil {
-		compiled = world.StartLoadCompiled(snapshot)
+		// The snapshot is loaded, and the entries read, in place when the
+		// mapping can be kept; the reservation is given back unless the
+		// world reads the mapping.
+		reserved = keepMapping(len(data))
+		defer func() {
+			kept = reserved && err == nil && (w.Restored() || inPlace)
+			if reserved && !kept {
+				unkeepMapping(len(data))
+			}
+			if inPlace && kept {
+				c.mu.Lock()
+				c.inPlace++
+				c.mu.Unlock()
+			}
+		}()
+		if reserved {
+			compiled = world.StartLoadCompiledAliased(snapshot)
+		} else {
+			compiled = world.StartLoadCompiled(snapshot)
+		}
 		go func() {
 			compiled.Err()
+			// An aliased world reads its columns again as it needs them,
+			// mapped again from the page cache.
 			releaseMapped(snapshot)
+			close(released)
 		}()
 	}
 	sum := make(chan error, 1)
 	go func() { sum <- b.check(releaseMapped) }()
-	if compiled != nil {
+	restore := compiled
+	if reserved {
 		// A world restored from this build's snapshot reads its entries
 		// in place, each when asked for (DL-0395); a file it cannot read
 		// so (not in id order: written before DL-0395) is decoded.
@@ -149,19 +177,22 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 		w, tried, err = c.compileInPlace(b.entries, scope, compiled)
 		inPlace = err == nil
 		if tried && !inPlace {
-			compiled = nil // a Compiled serves one Compile: the decoded entries are evaluated
+			restore = nil // a Compiled serves one Compile: the decoded entries are evaluated
 		}
 	}
 	if !inPlace {
 		var base []world.Entry
 		base, err = decodeEntries(b.entries)
 		if err == nil {
-			w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: compiled})
+			w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: restore})
 		}
 	}
 	releaseMapped(b.entries)
 	if compiled != nil {
-		compiled.Err() // the loader is done with the bytes
+		// The loader is done with the bytes and they are given back: the
+		// caller may unmap them (a release after an unmap could give back
+		// pages of whatever was mapped there next).
+		<-released
 	}
 	if sumErr := <-sum; sumErr != nil {
 		return nil, false, false, false, sumErr // the body is not what was written: nothing of it counts
@@ -171,21 +202,32 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 		// objects will say whether it was the file.
 		return nil, false, false, false, err
 	}
-	return w, compiled != nil, foreign, inPlace, nil
+	return w, compiled != nil, foreign, false, nil // kept: set by the deferred call above
 }
 
 // compileInPlace compiles a world restored from compiled over the
 // entries read in place. A section that does not scan, or is not in id
-// order, is an error; the caller decodes it instead. tried says compiled
-// was handed to a Compile.
+// order, or whose snapshot does not load or fit, is an error; the caller
+// decodes it instead. tried says compiled was handed to a Compile.
 func (c *worldCache) compileInPlace(entries []byte, scope string, compiled *world.Compiled) (w *world.World, tried bool, err error) {
 	fb, err := openFileBase(entries, releaseMapped)
 	if err != nil {
 		return nil, false, err
 	}
+	if err := compiled.Err(); err != nil {
+		return nil, false, err // evaluated: from decoded entries, not ones read in place
+	}
 	w, err = world.Compile(world.Input{Scope: scope, Lazy: fb, Dialects: c.dialects, Compiled: compiled})
+	if err == nil && !w.Restored() {
+		// The snapshot is not of this lowering (a file altered, its
+		// checksum made again): a world evaluated over entries read in
+		// place would keep the mapping for nothing. Evaluated again.
+		return nil, true, errNotRestored
+	}
 	return w, true, err
 }
+
+var errNotRestored = wfErr("the compiled section does not fit its entries")
 
 // builtWorld is the outcome of a build that is over.
 func builtWorld(w *world.World) func() (*world.World, error) {

@@ -315,14 +315,25 @@ func readFile(t *testing.T, path string) []byte {
 
 func editFile(t *testing.T, path string, edit func([]byte) []byte) {
 	t.Helper()
-	if err := os.WriteFile(path, edit(readFile(t, path)), 0o666); err != nil {
-		t.Fatal(err)
-	}
+	replaceFile(t, path, edit(readFile(t, path)))
 }
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
-	if err := os.WriteFile(to, readFile(t, from), 0o666); err != nil {
+	replaceFile(t, to, readFile(t, from))
+}
+
+// replaceFile writes a file whole under another name and renames it over
+// path, as the writers of world files do: a world restored in place from
+// the old file (DL-0394) keeps reading the old bytes, where a write in
+// place would change or truncate them under it.
+func replaceFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	tmp := path + ".edit"
+	if err := os.WriteFile(tmp, b, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -26,7 +26,10 @@ import (
 // ErrNoSnapshot says a program's state is one a snapshot does not hold.
 var ErrNoSnapshot = errors.New("datalog: no snapshot of this state")
 
-const snapMagic = "DLSNAP\x00\x01"
+// snapMagic begins every snapshot; its last byte is the format's version
+// (2: columns aligned, snapshot_codec.go), so that a snapshot of another
+// format is refused whole.
+const snapMagic = "DLSNAP\x00\x02"
 
 // Snapshot writes p and m, the model p last evaluated, to w. It refuses
 // with ErrNoSnapshot when m is not p's last model, p changed since, or
@@ -267,6 +270,7 @@ func writeFactSet(s *snapWriter, f *factSet) {
 func writeU32s(s *snapWriter, v *pvec[uint32]) {
 	n := v.rows()
 	s.n(n)
+	s.align(4)
 	if v.isFlat {
 		for _, seg := range v.segs {
 			s.u32s(seg)
@@ -285,6 +289,7 @@ func writeRelation(s *snapWriter, r *relation) {
 	s.n(r.n)
 	s.n(r.live)
 	s.n(r.dead)
+	s.align(4)
 	if r.data.isFlat {
 		for _, seg := range r.data.segs {
 			s.u32s(seg)
@@ -363,6 +368,7 @@ func writeHash(s *snapWriter, h *phash) {
 		}
 		for _, seg := range h.segs {
 			s.n(len(seg))
+			s.align(8)
 			s.u64s(seg)
 		}
 		return

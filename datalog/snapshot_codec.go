@@ -2,6 +2,13 @@
 // appends uvarints, strings and little-endian columns, and a reader that
 // checks every length against what is left, so that bad bytes make an
 // error, never a panic or a huge allocation.
+//
+// Columns are aligned: zero bytes pad the snapshot before each column of
+// uint32 to an offset (from the snapshot's first byte) that is a multiple
+// of 4, and before each hash segment of uint64 to a multiple of 8. A
+// reader allowed to alias (LoadSnapshotAliased) then uses a column whose
+// bytes lie aligned in memory in place, as a slice of the bytes, instead
+// of copying it.
 
 package datalog
 
@@ -10,15 +17,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/deloreis/deloreis/internal/hugemem"
 )
 
 // snapWriter appends a snapshot to w through a buffer.
 type snapWriter struct {
-	w   io.Writer
-	buf []byte
-	err error
+	w       io.Writer
+	buf     []byte
+	err     error
+	written int // bytes handed to w: the offset of buf[0] in the snapshot
 }
 
 const snapFlush = 1 << 16
@@ -27,7 +36,16 @@ func (s *snapWriter) flush() {
 	if s.err == nil && len(s.buf) > 0 {
 		_, s.err = s.w.Write(s.buf)
 	}
+	s.written += len(s.buf)
 	s.buf = s.buf[:0]
+}
+
+// align pads with zero bytes to an offset that is a multiple of k (a power
+// of two), so that the column written next can be read in place.
+func (s *snapWriter) align(k int) {
+	for (s.written+len(s.buf))&(k-1) != 0 {
+		s.buf = append(s.buf, 0)
+	}
 }
 
 func (s *snapWriter) room() {
@@ -58,6 +76,7 @@ func (s *snapWriter) str(x string) {
 		if s.err == nil {
 			_, s.err = io.WriteString(s.w, x)
 		}
+		s.written += len(x)
 		return
 	}
 	s.buf = append(s.buf, x...)
@@ -74,7 +93,8 @@ func (s *snapWriter) u64(x uint64) {
 	s.room()
 }
 
-// u32s writes a column of uint32, a buffer's worth at a time.
+// u32s writes part of a column of uint32, a buffer's worth at a time;
+// the caller aligns the column's start (align(4)).
 func (s *snapWriter) u32s(xs []uint32) {
 	for len(xs) > 0 {
 		k := min(len(xs), snapFlush/4)
@@ -86,7 +106,8 @@ func (s *snapWriter) u32s(xs []uint32) {
 	}
 }
 
-// u64s writes a column of uint64, a buffer's worth at a time.
+// u64s writes a column of uint64, a buffer's worth at a time; the caller
+// aligns its start (align(8)).
 func (s *snapWriter) u64s(xs []uint64) {
 	for len(xs) > 0 {
 		k := min(len(xs), snapFlush/8)
@@ -102,10 +123,43 @@ func (s *snapWriter) u64s(xs []uint64) {
 var errSnapshot = errors.New("datalog: snapshot refused")
 
 // snapReader reads a snapshot; the first error sticks and every read after
-// it returns zero values.
+// it returns zero values. size is the snapshot's length, so that
+// size-len(b) is the offset read next. alias says the snapshot's bytes
+// outlive what is loaded from them, unchanged: aligned columns are then
+// used in place (aliasAs).
 type snapReader struct {
-	b   []byte
-	err error
+	b     []byte
+	err   error
+	size  int
+	alias bool
+}
+
+// littleEndian says the machine's byte order is the snapshot's: on any
+// other, columns are always copied (and swapped).
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// align skips the zero bytes that pad to an offset that is a multiple of
+// k (a power of two); padding of any other bytes is refused.
+func (r *snapReader) align(k int) {
+	pad := (k - (r.size-len(r.b))&(k-1)) & (k - 1)
+	for _, c := range r.take(pad) {
+		if c != 0 {
+			r.fail("padding byte %#x", c)
+			return
+		}
+	}
+}
+
+// aliasAs returns b as a slice of T in place, or nil when the reader may
+// not alias, the machine is not little-endian or b does not lie aligned
+// for T in memory (the caller then copies). The slice's capacity is its
+// length, so appending to it copies.
+func aliasAs[T uint32 | uint64](r *snapReader, b []byte) []T {
+	size := int(unsafe.Sizeof(T(0)))
+	if !r.alias || !littleEndian || len(b) == 0 || len(b)%size != 0 || uintptr(unsafe.Pointer(&b[0]))%uintptr(size) != 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
 }
 
 func (r *snapReader) fail(format string, args ...any) {
@@ -167,11 +221,19 @@ func (r *snapReader) u64() uint64 {
 	return 0
 }
 
-// u32s reads k little-endian uint32s into a new slice.
+// u32s reads a column of k little-endian uint32s, aligned (align(4)):
+// in place when the reader may alias it, else into a new slice.
 func (r *snapReader) u32s(k int) []uint32 {
+	r.align(4)
+	if r.err != nil {
+		return nil
+	}
 	b := r.take(4 * k)
 	if b == nil && k > 0 {
 		return nil
+	}
+	if out := aliasAs[uint32](r, b); out != nil {
+		return out
 	}
 	out := hugemem.Make[uint32](k)
 	for i := range out {

@@ -16,9 +16,37 @@ import (
 
 // LoadSnapshot returns the program and model a snapshot holds. The model
 // is the program's last, so the program's next Eval is incremental from
-// it; both are independent of every other program.
+// it; both are independent of every other program and of data, which the
+// caller may change or free once it returns.
 func LoadSnapshot(data []byte) (*Program, *Model, error) {
-	r := &snapReader{b: data}
+	return loadSnapshot(data, false)
+}
+
+// LoadSnapshotAliased is LoadSnapshot for bytes that outlive the program,
+// the model and every program and model derived from them (in practice,
+// the process): a read-only mapping of a file that is never written in
+// place, say. Columns of rows, supports and index chains and the slots of
+// hashes are then used in place, not copied, wherever their bytes lie
+// aligned in memory (and the machine is little-endian); the rest is
+// copied as LoadSnapshot copies it. Every value is checked all the same.
+// The caller must never change data, and must not unmap or free it while
+// anything loaded from it may be used.
+//
+// Nothing writes into the columns used in place: a pvec or phash writes
+// in place only under the generation that owns its flat form or chunk
+// (pvec.set/push, phash.put/regrow), the loaded fact sets and relations
+// belong to generations (factGen, the model's) that nothing writes under
+// once the load returns (the program moves on to a generation of its own,
+// and each evaluation makes a model of a new one), chunks and pages cut
+// from the columns keep the loaded generation, and every adopted segment
+// has its length as capacity, so an append copies it. On a read-only
+// mapping a write would fault, never corrupt.
+func LoadSnapshotAliased(data []byte) (*Program, *Model, error) {
+	return loadSnapshot(data, true)
+}
+
+func loadSnapshot(data []byte, alias bool) (*Program, *Model, error) {
+	r := &snapReader{b: data, size: len(data), alias: alias}
 	if string(r.take(len(snapMagic))) != snapMagic {
 		r.fail("not a snapshot")
 		return nil, nil, r.err
@@ -401,20 +429,29 @@ func readHash(r *snapReader, gen uint64, lim uint32) phash {
 	}
 	size := 1 << (gd + fk)
 	var segs [][]uint64
-	slots := hugemem.Make[uint64](min(size, len(r.b)/8)) // every segment, end to end
+	var slots []uint64 // the segments copied, end to end
 	for got := 0; got < size && r.err == nil; {
 		k := r.n(8)
 		if k != min(size, 1<<hsegBits) {
 			r.fail("hash segment of %d slots", k)
 			return h
 		}
+		r.align(8)
 		b := r.take(8 * k)
 		if b == nil {
 			return h
 		}
-		seg := slots[got : got+k : got+k]
-		for i := range seg {
-			seg[i] = binary.LittleEndian.Uint64(b[8*i:])
+		seg := aliasAs[uint64](r, b)
+		if seg == nil {
+			if slots == nil {
+				// At most what the bytes left can hold: bad counts make no
+				// huge allocation.
+				slots = hugemem.Make[uint64](min(size, got+k+len(r.b)/8))
+			}
+			seg = slots[got : got+k : got+k]
+			for i := range seg {
+				seg[i] = binary.LittleEndian.Uint64(b[8*i:])
+			}
 		}
 		segs = append(segs, seg)
 		got += k

@@ -14,6 +14,12 @@ import (
 // bytes; ok is false when p's state is one snapshots refuse.
 func snapRoundTrip(t *testing.T, p *Program, m *Model) (*Program, *Model, bool) {
 	t.Helper()
+	return snapRoundTripBy(t, p, m, loadCopied)
+}
+
+// snapRoundTripBy is snapRoundTrip loading with load (snapLoaders).
+func snapRoundTripBy(t *testing.T, p *Program, m *Model, load snapLoader) (*Program, *Model, bool) {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := p.Snapshot(&buf, m); err != nil {
 		if !errors.Is(err, ErrNoSnapshot) {
@@ -24,7 +30,7 @@ func snapRoundTrip(t *testing.T, p *Program, m *Model) (*Program, *Model, bool) 
 		}
 		return nil, nil, false
 	}
-	q, qm, err := LoadSnapshot(buf.Bytes())
+	q, qm, err := load(t, buf.Bytes())
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -47,6 +53,12 @@ func snapRoundTrip(t *testing.T, p *Program, m *Model) (*Program, *Model, bool) 
 // (incrementally, from the snapshotted model) to the same models, which
 // are those of a fresh evaluation.
 func TestSnapshotRoundTrip(t *testing.T) {
+	for _, l := range snapLoaders {
+		t.Run(l.name, func(t *testing.T) { snapshotRoundTrips(t, l.load) })
+	}
+}
+
+func snapshotRoundTrips(t *testing.T, load snapLoader) {
 	saved, refused := 0, 0
 	for seed := range uint64(propertyCases) {
 		r := rand.New(rand.NewPCG(seed, 11))
@@ -67,7 +79,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		q, _, ok := snapRoundTrip(t, p, m)
+		q, _, ok := snapRoundTripBy(t, p, m, load)
 		if !ok {
 			refused++
 			continue
@@ -119,6 +131,12 @@ func TestSnapshotRoundTrip(t *testing.T) {
 // supports stored per row, a negation's literals and indexes built by
 // evaluation, then a staged change on the loaded program.
 func TestSnapshotLarge(t *testing.T) {
+	for _, l := range snapLoaders {
+		t.Run(l.name, func(t *testing.T) { snapshotLarge(t, l.load) })
+	}
+}
+
+func snapshotLarge(t *testing.T, load snapLoader) {
 	p := NewProgram()
 	const n = 150_000
 	var batch FactBatch
@@ -141,7 +159,7 @@ func TestSnapshotLarge(t *testing.T) {
 		must(t, p.AddRule(r))
 	}
 	m := evalOK(t, p)
-	q, qm, ok := snapRoundTrip(t, p, m)
+	q, qm, ok := snapRoundTripBy(t, p, m, load)
 	if !ok {
 		t.Fatal("snapshot refused")
 	}
@@ -158,6 +176,18 @@ func TestSnapshotLarge(t *testing.T) {
 	}
 	if s := mq.Stats(); s.Reused+s.Maintained == 0 {
 		t.Fatalf("the loaded program evaluated every stratum afresh: %+v", s)
+	}
+	// Once more from the loaded model itself, past the model in between.
+	for _, prog := range []*Program{p, q} {
+		prog.RemoveFact("edge", []string{"n100", "n101"})
+		must(t, prog.AddFact("edge", []string{"n5", "n200"}, VarPoly("d9")))
+	}
+	mp, err = p.EvalFrom(m)
+	must(t, err)
+	mq, err = q.EvalFrom(qm)
+	must(t, err)
+	if got, want := fullDump(mq), fullDump(mp); got != want {
+		t.Fatal("evaluated from the loaded model, the loaded program's model differs from the original's")
 	}
 }
 
@@ -236,11 +266,13 @@ func TestSnapshotRefusals(t *testing.T) {
 						t.Fatalf("byte %d: load panicked: %v", i, r)
 					}
 				}()
-				q, qm, err := LoadSnapshot(bad)
-				if err == nil {
-					// A change the checks cannot see must still be a working program.
-					q.Eval()
-					_ = fullDump(qm)
+				for _, load := range []func([]byte) (*Program, *Model, error){LoadSnapshot, LoadSnapshotAliased} {
+					q, qm, err := load(bad)
+					if err == nil {
+						// A change the checks cannot see must still be a working program.
+						q.Eval()
+						_ = fullDump(qm)
+					}
 				}
 			}()
 		}

@@ -104,31 +104,54 @@ func LoadCompiled(snapshot []byte) (*Compiled, error) {
 // of the input and the start of the Compile it is given to, which waits
 // for it only where it needs it. The caller must keep snapshot's bytes
 // unchanged until Err returns.
-func StartLoadCompiled(snapshot []byte) *Compiled {
+func StartLoadCompiled(snapshot []byte) *Compiled { return startLoadCompiled(snapshot, false) }
+
+// StartLoadCompiledAliased is StartLoadCompiled for bytes that outlive the
+// compiled program and every world built from it (a read-only mapping of
+// a file never written in place, kept mapped for the process's life):
+// the snapshot's columns are used in place where they lie aligned
+// (datalog.LoadSnapshotAliased) instead of copied. The caller must never
+// change the bytes, nor unmap them once the load succeeded.
+func StartLoadCompiledAliased(snapshot []byte) *Compiled { return startLoadCompiled(snapshot, true) }
+
+func startLoadCompiled(snapshot []byte, alias bool) *Compiled {
 	c := &Compiled{head: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
-		n, err := c.loadHead(snapshot)
+		at, err := c.loadHead(snapshot)
 		c.headErr = err
 		close(c.head)
 		if err != nil {
 			c.err = err
 			return
 		}
-		c.prog, c.model, c.err = datalog.LoadSnapshot(snapshot[8+n:])
+		load := datalog.LoadSnapshot
+		if alias {
+			load = datalog.LoadSnapshotAliased
+		}
+		c.prog, c.model, c.err = load(snapshot[at:])
 	}()
 	return c
 }
 
 // loadHead reads the findings and the entries' lowering, and returns the
-// length of their JSON.
-func (c *Compiled) loadHead(snapshot []byte) (uint64, error) {
+// offset of the datalog snapshot, past the zero bytes that pad the head.
+func (c *Compiled) loadHead(snapshot []byte) (int, error) {
 	if len(snapshot) < 8 {
 		return 0, errors.New("world: compiled snapshot cut short")
 	}
 	n := binary.LittleEndian.Uint64(snapshot)
 	if n > uint64(len(snapshot)-8) {
 		return 0, errors.New("world: compiled snapshot cut short")
+	}
+	at := 8 + int(n) + headPad(int(n))
+	if at > len(snapshot) {
+		return 0, errors.New("world: compiled snapshot cut short")
+	}
+	for _, b := range snapshot[8+n : at] {
+		if b != 0 {
+			return 0, errors.New("world: compiled snapshot: padding not zero")
+		}
 	}
 	var fs compiledFindings
 	if err := json.Unmarshal(snapshot[8:8+n], &fs); err != nil {
@@ -139,8 +162,14 @@ func (c *Compiled) loadHead(snapshot []byte) (uint64, error) {
 	}
 	c.citations, c.references = fs.Citations, fs.References
 	c.lowering = &entryLowering{arity: fs.Arity, claims: fs.ArityClaims}
-	return n, nil
+	return at, nil
 }
+
+// headPad is the number of zero bytes after findings of n bytes (and
+// their length, 8 bytes): the datalog snapshot then begins at a multiple
+// of 8 from the start, so that where the whole lies aligned its columns
+// do too (datalog.LoadSnapshotAliased).
+func headPad(n int) int { return (8 - n%8) % 8 }
 
 // WriteCompiled writes a snapshot of the world's evaluated program to out,
 // for Input.Compiled of a later Compile of the same input. It refuses
@@ -160,7 +189,8 @@ func (w *World) WriteCompiled(out io.Writer) error {
 		return err
 	}
 	head := binary.LittleEndian.AppendUint64(nil, uint64(len(fs)))
-	if _, err := out.Write(append(head, fs...)); err != nil {
+	head = append(append(head, fs...), make([]byte, headPad(len(fs)))...)
+	if _, err := out.Write(head); err != nil {
 		return err
 	}
 	return w.prog.Snapshot(out, w.model)

@@ -2,6 +2,7 @@ package world
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -101,4 +102,65 @@ func findingsJSON(t *testing.T, w *World) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestCompiledAlignedSnapshot: the datalog snapshot after the findings
+// begins at a multiple of 8 from the start of what WriteCompiled wrote,
+// past zero padding; a padding byte that is not zero is refused; and an
+// aliased load restores the same world as a copying one.
+func TestCompiledAlignedSnapshot(t *testing.T) {
+	padded := 0
+	for seed := range uint64(20) {
+		objs := randomWorld(rand.New(rand.NewPCG(seed, 9)))
+		w := mustCompile(t, Input{Scope: "camelot", Base: entriesOf(t, objs)})
+		var buf bytes.Buffer
+		if err := w.WriteCompiled(&buf); err != nil {
+			if errors.Is(err, datalog.ErrNoSnapshot) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		b := buf.Bytes()
+		n := int(binary.LittleEndian.Uint64(b))
+		at := (8 + n + 7) &^ 7
+		if !bytes.HasPrefix(b[at:], []byte("DLSNAP")) {
+			t.Fatalf("seed %d: no snapshot at offset %d, after %d bytes of findings", seed, at, n)
+		}
+		for _, c := range []struct {
+			name    string
+			load    func([]byte) *Compiled
+			pad     int // a padding byte made 1, or -1
+			restore bool
+		}{
+			{"copied", StartLoadCompiled, -1, true},
+			{"aliased", StartLoadCompiledAliased, -1, true},
+			{"bad padding", StartLoadCompiled, 8 + n, false},
+		} {
+			data := bytes.Clone(b)
+			if c.pad >= 0 {
+				if c.pad == at {
+					continue // no padding after these findings
+				}
+				padded++
+				data[c.pad] = 1
+			}
+			cp := c.load(data)
+			if err := cp.Err(); (err == nil) != c.restore {
+				t.Fatalf("seed %d, %s: load error %v", seed, c.name, err)
+			}
+			if !c.restore {
+				continue
+			}
+			got := mustCompile(t, Input{Scope: "camelot", Base: entriesOf(t, objs), Compiled: cp})
+			if !got.Restored() {
+				t.Fatalf("seed %d, %s: not restored", seed, c.name)
+			}
+			if g, x := findingsJSON(t, got), findingsJSON(t, w); g != x {
+				t.Fatalf("seed %d, %s: findings differ", seed, c.name)
+			}
+		}
+	}
+	if padded == 0 {
+		t.Fatal("no findings needed padding")
+	}
 }
