@@ -165,21 +165,6 @@ func (v entryVec) filterTail(from int, keep func(Entry) bool) entryVec {
 
 var errLazyTail = errors.New("world: a tail cut into the lazily read entries")
 
-func (v entryVec) ptrs() iter.Seq[*Entry] {
-	return func(yield func(*Entry) bool) {
-		for i := range v.base() {
-			if !yield(v.lz.ptr(i)) {
-				return
-			}
-		}
-		for e := range v.rest.ptrs() {
-			if !yield(e) {
-				return
-			}
-		}
-	}
-}
-
 // all yields copies of the entries, as at reads them.
 func (v entryVec) all() iter.Seq[Entry] {
 	return func(yield func(Entry) bool) {
