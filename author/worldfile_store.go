@@ -154,7 +154,7 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 			}
 		}()
 		if reserved {
-			compiled = world.StartLoadCompiledAliased(snapshot)
+			compiled = world.StartLoadCompiledAliased(snapshot, releaseMapped)
 		} else {
 			compiled = world.StartLoadCompiled(snapshot)
 		}

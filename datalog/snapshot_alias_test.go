@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 
@@ -29,7 +30,28 @@ var snapLoaders = []struct {
 func loadCopied(_ *testing.T, data []byte) (*Program, *Model, error) { return LoadSnapshot(data) }
 
 func loadMapped(t *testing.T, data []byte) (*Program, *Model, error) {
-	return LoadSnapshotAliased(mapReadOnly(t, data))
+	return LoadSnapshotAliased(mapReadOnly(t, data), dropPages)
+}
+
+func init() {
+	// Every stretch a load is done with is given back: a column used in
+	// place is then read again from the page cache, as at scale.
+	releaseStep = 1
+}
+
+// dropped counts the bytes dropPages was handed.
+var dropped atomic.Int64
+
+// dropPages gives back the pages wholly inside b, a stretch of a
+// read-only mapping, as a world file's loader does.
+func dropPages(b []byte) {
+	dropped.Add(int64(len(b)))
+	page := uintptr(os.Getpagesize())
+	start := uintptr(unsafe.Pointer(&b[0]))
+	lo, hi := (start+page-1)&^(page-1), (start+uintptr(len(b)))&^(page-1)
+	if hi > lo {
+		unix.Madvise(b[lo-start:hi-start], unix.MADV_DONTNEED)
+	}
 }
 
 // mapReadOnly writes data to a file and maps it read-only, shared, as a
@@ -138,16 +160,20 @@ func TestSnapshotAliasesColumns(t *testing.T) {
 		load    func([]byte) (*Program, *Model, error)
 		inPlace bool
 	}{
-		{"aliased", func(*testing.T) []byte { return alignedCopy(buf.Bytes(), 0) }, LoadSnapshotAliased, true},
-		{"mapped", func(t *testing.T) []byte { return mapReadOnly(t, buf.Bytes()) }, LoadSnapshotAliased, true},
-		{"odd address", func(*testing.T) []byte { return alignedCopy(buf.Bytes(), 1) }, LoadSnapshotAliased, false},
-		{"4 past 8", func(*testing.T) []byte { return alignedCopy(buf.Bytes(), 4) }, LoadSnapshotAliased, false},
+		{"aliased", func(*testing.T) []byte { return alignedCopy(buf.Bytes(), 0) }, aliasedNoRelease, true},
+		{"mapped", func(t *testing.T) []byte { return mapReadOnly(t, buf.Bytes()) }, aliasedDropping, true},
+		{"odd address", func(*testing.T) []byte { return alignedCopy(buf.Bytes(), 1) }, aliasedNoRelease, false},
+		{"4 past 8", func(*testing.T) []byte { return alignedCopy(buf.Bytes(), 4) }, aliasedNoRelease, false},
 		{"copied", func(*testing.T) []byte { return alignedCopy(buf.Bytes(), 0) }, LoadSnapshot, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := c.data(t)
+			before := dropped.Load()
 			q, qm, err := c.load(data)
 			must(t, err)
+			if c.name == "mapped" && dropped.Load() == before {
+				t.Error("the load gave back nothing of the mapping")
+			}
 			if got := fullDump(qm); got != want {
 				t.Fatal("the loaded model differs from the snapshotted one")
 			}
@@ -169,6 +195,10 @@ func TestSnapshotAliasesColumns(t *testing.T) {
 	}
 }
 
+func aliasedNoRelease(b []byte) (*Program, *Model, error) { return LoadSnapshotAliased(b, nil) }
+
+func aliasedDropping(b []byte) (*Program, *Model, error) { return LoadSnapshotAliased(b, dropPages) }
+
 // TestSnapshotPadding: a snapshot pads its columns with zero bytes, and a
 // load refuses a padding byte that is not zero.
 func TestSnapshotPadding(t *testing.T) {
@@ -181,7 +211,7 @@ func TestSnapshotPadding(t *testing.T) {
 	var buf bytes.Buffer
 	must(t, p.Snapshot(&buf, m))
 	good := buf.Bytes()
-	for _, load := range []func([]byte) (*Program, *Model, error){LoadSnapshot, LoadSnapshotAliased} {
+	for _, load := range []func([]byte) (*Program, *Model, error){LoadSnapshot, aliasedNoRelease} {
 		pads := 0
 		for i, c := range good {
 			if c != 0 {

@@ -132,6 +132,27 @@ type snapReader struct {
 	err   error
 	size  int
 	alias bool
+	// all is the whole snapshot, of which release is handed what has
+	// been read up to where given has got (giveBack).
+	all     []byte
+	release func([]byte)
+	given   int
+}
+
+// releaseStep is the least stretch giveBack hands to release (tests
+// lower it).
+var releaseStep = 4 << 20
+
+// giveBack hands release the bytes read since it last did, once they are
+// a stretch worth handing: a relation or hash checked is done with.
+func (r *snapReader) giveBack() {
+	if r.release == nil || r.err != nil {
+		return
+	}
+	if at := r.size - len(r.b); at-r.given >= releaseStep {
+		r.release(r.all[r.given:at])
+		r.given = at
+	}
 }
 
 // littleEndian says the machine's byte order is the snapshot's: on any

@@ -19,7 +19,7 @@ import (
 // it; both are independent of every other program and of data, which the
 // caller may change or free once it returns.
 func LoadSnapshot(data []byte) (*Program, *Model, error) {
-	return loadSnapshot(data, false)
+	return loadSnapshot(data, false, nil)
 }
 
 // LoadSnapshotAliased is LoadSnapshot for bytes that outlive the program,
@@ -41,12 +41,17 @@ func LoadSnapshot(data []byte) (*Program, *Model, error) {
 // from the columns keep the loaded generation, and every adopted segment
 // has its length as capacity, so an append copies it. On a read-only
 // mapping a write would fault, never corrupt.
-func LoadSnapshotAliased(data []byte) (*Program, *Model, error) {
-	return loadSnapshot(data, true)
+//
+// release, when not nil, is handed each stretch of data the load is done
+// with, in order, as it goes (a mapping's pages can then leave the
+// process's resident set: read again, they are mapped again); the last
+// stretch is the caller's to give back.
+func LoadSnapshotAliased(data []byte, release func([]byte)) (*Program, *Model, error) {
+	return loadSnapshot(data, true, release)
 }
 
-func loadSnapshot(data []byte, alias bool) (*Program, *Model, error) {
-	r := &snapReader{b: data, size: len(data), alias: alias}
+func loadSnapshot(data []byte, alias bool, release func([]byte)) (*Program, *Model, error) {
+	r := &snapReader{b: data, size: len(data), alias: alias, all: data, release: release}
 	if string(r.take(len(snapMagic))) != snapMagic {
 		r.fail("not a snapshot")
 		return nil, nil, r.err
@@ -266,6 +271,7 @@ func readFactSet(r *snapReader, p *Program, pred uint32, gen uint64) *factSet {
 	}
 	f.version = versionClock.Add(1)
 	f.base = f.version
+	r.giveBack()
 	return f
 }
 
@@ -321,6 +327,7 @@ func readRelation(r *snapReader, p *Program, gen uint64) *relation {
 	}
 	readProvenance(r, p, rel, nil)
 	readIndexes(r, rel)
+	r.giveBack()
 	return rel
 }
 
@@ -486,6 +493,7 @@ func readHash(r *snapReader, gen uint64, lim uint32) phash {
 		return h
 	}
 	h.segs, h.cnt, h.gd, h.fk, h.n = segs, cnt, uint8(gd), uint8(fk), n
+	r.giveBack()
 	return h
 }
 

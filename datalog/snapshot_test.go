@@ -266,7 +266,7 @@ func TestSnapshotRefusals(t *testing.T) {
 						t.Fatalf("byte %d: load panicked: %v", i, r)
 					}
 				}()
-				for _, load := range []func([]byte) (*Program, *Model, error){LoadSnapshot, LoadSnapshotAliased} {
+				for _, load := range []func([]byte) (*Program, *Model, error){LoadSnapshot, aliasedNoRelease} {
 					q, qm, err := load(bad)
 					if err == nil {
 						// A change the checks cannot see must still be a working program.

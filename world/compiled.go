@@ -104,17 +104,21 @@ func LoadCompiled(snapshot []byte) (*Compiled, error) {
 // of the input and the start of the Compile it is given to, which waits
 // for it only where it needs it. The caller must keep snapshot's bytes
 // unchanged until Err returns.
-func StartLoadCompiled(snapshot []byte) *Compiled { return startLoadCompiled(snapshot, false) }
+func StartLoadCompiled(snapshot []byte) *Compiled { return startLoadCompiled(snapshot, false, nil) }
 
 // StartLoadCompiledAliased is StartLoadCompiled for bytes that outlive the
 // compiled program and every world built from it (a read-only mapping of
 // a file never written in place, kept mapped for the process's life):
 // the snapshot's columns are used in place where they lie aligned
 // (datalog.LoadSnapshotAliased) instead of copied. The caller must never
-// change the bytes, nor unmap them once the load succeeded.
-func StartLoadCompiledAliased(snapshot []byte) *Compiled { return startLoadCompiled(snapshot, true) }
+// change the bytes, nor unmap them once the load succeeded. release, when
+// not nil, is handed the stretches of the snapshot the load is done with
+// as it goes (datalog.LoadSnapshotAliased).
+func StartLoadCompiledAliased(snapshot []byte, release func([]byte)) *Compiled {
+	return startLoadCompiled(snapshot, true, release)
+}
 
-func startLoadCompiled(snapshot []byte, alias bool) *Compiled {
+func startLoadCompiled(snapshot []byte, alias bool, release func([]byte)) *Compiled {
 	c := &Compiled{head: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
@@ -125,11 +129,11 @@ func startLoadCompiled(snapshot []byte, alias bool) *Compiled {
 			c.err = err
 			return
 		}
-		load := datalog.LoadSnapshot
 		if alias {
-			load = datalog.LoadSnapshotAliased
+			c.prog, c.model, c.err = datalog.LoadSnapshotAliased(snapshot[at:], release)
+		} else {
+			c.prog, c.model, c.err = datalog.LoadSnapshot(snapshot[at:])
 		}
-		c.prog, c.model, c.err = load(snapshot[at:])
 	}()
 	return c
 }

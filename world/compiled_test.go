@@ -133,7 +133,7 @@ func TestCompiledAlignedSnapshot(t *testing.T) {
 			restore bool
 		}{
 			{"copied", StartLoadCompiled, -1, true},
-			{"aliased", StartLoadCompiledAliased, -1, true},
+			{"aliased", func(b []byte) *Compiled { return StartLoadCompiledAliased(b, nil) }, -1, true},
 			{"bad padding", StartLoadCompiled, 8 + n, false},
 		} {
 			data := bytes.Clone(b)
