@@ -176,6 +176,7 @@ func TestPrintSizeGolden(t *testing.T) {
 		build: s(2700, 362, 1), openFirst: s(1160, 195, 1), again: s(1150, 194, 4), importDry: s(1180, 201, 4),
 		cache: "none persisted (the first open left no file in the store), so this open compiles again",
 		serve: serveResult{openCold: 1210 * time.Millisecond, openWarm: 2500 * time.Microsecond, rssOpen: 206 << 20,
+			rssOpenNow: 150 << 20, touch: 42 * time.Millisecond, rssTouched: 171 << 20,
 			adds: adds, gcShare: 0.123, gcs: 7, rssAdds: 304 << 20, materialize: 850 * time.Millisecond,
 			openNew: 1800 * time.Millisecond, rssEnd: 402 << 20},
 		log: s(34, 17, 5), gitLog: s(2, 8, 5), show: s(28, 26, 5), gitShow: sample{err: "exit status 128: fatal: bad revision"},

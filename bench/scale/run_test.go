@@ -37,7 +37,7 @@ func TestRunSizeSmall(t *testing.T) {
 	}
 	sv := res.serve
 	if sv.err != "" || len(sv.adds) != 30 || sv.openCold <= 0 || sv.openWarm <= 0 || sv.materialize <= 0 || sv.openNew <= 0 ||
-		sv.rssOpen <= 0 || sv.rssAdds < sv.rssOpen || sv.rssEnd < sv.rssAdds {
+		sv.rssOpen <= 0 || sv.rssAdds < sv.rssOpen || sv.rssEnd < sv.rssAdds || sv.rssOpenNow <= 0 || sv.touch <= 0 || sv.rssTouched <= 0 {
 		t.Errorf("serve: %+v", sv)
 	}
 	if sv.gcShare != -1 && (sv.gcShare < 0 || sv.gcShare > 1) {
@@ -48,7 +48,7 @@ func TestRunSizeSmall(t *testing.T) {
 	}
 	var b bytes.Buffer
 	printSize(&b, res)
-	if strings.Contains(b.String(), "failed") || strings.Count(b.String(), "\n") != 18 {
+	if strings.Contains(b.String(), "failed") || strings.Count(b.String(), "\n") != 20 {
 		t.Errorf("table:\n%s", b.String())
 	}
 }

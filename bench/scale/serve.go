@@ -18,6 +18,11 @@ type serveResult struct {
 	openCold time.Duration // process start to the first author.open's answer
 	openWarm time.Duration // a second author.open in the same process
 	rssOpen  int64         // peak RSS once the first workspace is open
+	// rssOpenNow is the RSS right after the open; touch the first page of
+	// a query that reads a whole derived relation, and rssTouched the RSS
+	// after it: a world read in place grows with what a session reads.
+	rssOpenNow, rssTouched int64
+	touch                  time.Duration
 	adds     []time.Duration
 	gcShare  float64 // GC CPU over process CPU while the adds ran
 	gcs      int     // collections while the adds ran
@@ -172,6 +177,12 @@ func (s *session) drive(np, adds int) (serveResult, error) {
 	ws, _ := m["workspace"].(string)
 	pid := s.cmd.Process.Pid
 	res.rssOpen = procStatus(pid, "VmHWM")
+	res.rssOpenNow = procStatus(pid, "VmRSS")
+	goal := map[string]any{"pred": "lineage", "args": []map[string]any{{"var": "X"}, {"var": "Y"}}}
+	if _, res.touch, err = s.call("author.query", map[string]any{"workspace": ws, "goal": goal, "limit": 10}); err != nil {
+		return res, err
+	}
+	res.rssTouched = procStatus(pid, "VmRSS")
 	m, res.openWarm, err = s.call("author.open", map[string]any{"scope": scopeName})
 	if err != nil {
 		return res, err

@@ -88,6 +88,8 @@ func printServe(tw io.Writer, r *sizeResult) {
 		return
 	}
 	fmt.Fprintf(tw, "open: serve, author.open (cold process)\t%s\t%s\tprocess start to the answer; RSS once open\n", dur(s.openCold), bytesIEC(s.rssOpen))
+	fmt.Fprintf(tw, "resident: serve, right after the open\t\t%s\tVmRSS, the open's pages given back\n", bytesIEC(s.rssOpenNow))
+	fmt.Fprintf(tw, "resident: serve, after a page of lineage(X, Y)\t%s\t%s\tits first page reads every lineage atom\n", dur(s.touch), bytesIEC(s.rssTouched))
 	fmt.Fprintf(tw, "open: serve, author.open again\t%s\t\tsame process, its workspace cache\n", dur(s.openWarm))
 	gc := fmt.Sprintf("GC %.0f%% of CPU over them (%d collections)", 100*s.gcShare, s.gcs)
 	if s.gcShare < 0 {
