@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"iter"
 	"runtime"
 	"slices"
@@ -55,13 +56,14 @@ type entryWriter struct {
 	size   uint64
 	intern map[string]uint64
 	buf    []byte
-	// provs holds the bytes of provenances written, by pointer: after its
+	// provs holds the bytes of provenances written, by value: after its
 	// first record a provenance's strings are all interned, so every later
-	// record of it is the same references, and the facts of a session
-	// share one provenance pointer (DL-0353). Direct-mapped, so that a
-	// scope whose every claim has a provenance of its own holds no more
-	// than the slots.
-	provs [64]provBytes
+	// record of it is the same references (DL-0353). Direct-mapped, so
+	// that a scope whose every claim has a provenance of its own holds no
+	// more than the slots. rec records those references (recBuf).
+	provs  [64]provBytes
+	rec    *bufio.Writer
+	recBuf bytes.Buffer
 }
 
 func (ew *entryWriter) write(p []byte) {
@@ -89,20 +91,47 @@ func (ew *entryWriter) str(s string, shared bool) {
 }
 
 func (ew *entryWriter) prov(p *objects.Provenance) {
-	slot := &ew.provs[(uintptr(unsafe.Pointer(p))>>4)%uintptr(len(ew.provs))]
-	if slot.p == p {
+	slot := &ew.provs[ew.provHash(p)%uint64(len(ew.provs))]
+	if slot.p == p || slot.p != nil && sameProvenance(slot.p, p) {
 		ew.write(slot.b)
 		return
 	}
 	ew.provFields(p) // its new strings go out as literals, interned
 	// From now on it is written as references only: record those bytes.
-	var rec bytes.Buffer
+	if ew.rec == nil {
+		ew.rec = bufio.NewWriter(&ew.recBuf)
+	}
+	ew.recBuf.Reset()
 	bw, size := ew.bw, ew.size
-	ew.bw = bufio.NewWriter(&rec)
+	ew.bw = ew.rec
 	ew.provFields(p)
 	ew.bw.Flush()
 	ew.bw, ew.size = bw, size
-	*slot = provBytes{p, rec.Bytes()}
+	*slot = provBytes{p, bytes.Clone(ew.recBuf.Bytes())}
+}
+
+// provHash places a provenance in the cache by its value, not its
+// pointer: the facts of a world read in place (DL-0395) each decode a
+// provenance of their own, equal to their session's.
+func (ew *entryWriter) provHash(p *objects.Provenance) uint64 {
+	var h maphash.Hash
+	h.SetSeed(provSeed)
+	for _, s := range [...]string{string(p.Kind), p.Origin, p.Hyp, string(p.State)} {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	for _, d := range p.Decisions {
+		h.WriteString(d)
+		h.WriteByte(0)
+	}
+	return h.Sum64()
+}
+
+var provSeed = maphash.MakeSeed()
+
+// sameProvenance reports whether a and b are equal in every field.
+func sameProvenance(a, b *objects.Provenance) bool {
+	return a.Kind == b.Kind && a.Origin == b.Origin && a.Hyp == b.Hyp && a.State == b.State && slices.Equal(a.Decisions, b.Decisions)
 }
 
 // provFields writes a provenance's fields, interning its strings.
