@@ -11,6 +11,7 @@ package author
 import (
 	"bytes"
 	"encoding/binary"
+	"hash/maphash"
 	"iter"
 	"runtime"
 	"slices"
@@ -53,6 +54,7 @@ type fileBase struct {
 	intern []chunks         // each part's interned strings, by where their literals start in it
 	keyed  map[string][]int // the facts of each key in world.KeysFiled
 	idents []ident          // the entities, in order
+	provs  [256]atomic.Pointer[cachedProv]
 }
 
 // ident is an entity's position and ident, copied out of the mapping (a
@@ -405,7 +407,20 @@ func (r *baseReader) str() string {
 	return unsafe.String(&r.b.p[r.at-n], n)
 }
 
+// prov reads a provenance, the same pointer as an earlier record's of the
+// part when their provenance bytes are the same (a direct-mapped cache,
+// as decodeEntries shares them, DL-0352): the facts of a session then
+// share one, read or written.
 func (r *baseReader) prov() *objects.Provenance {
+	start := r.at
+	r.skipProv()
+	key := r.b.p[start:r.at]
+	slot := &r.b.provs[maphash.Bytes(provSeed, key)%uint64(len(r.b.provs))]
+	if c := slot.Load(); c != nil && c.part == r.k && c.key == string(key) {
+		return c.p
+	}
+	end := r.at
+	r.at = start
 	p := &objects.Provenance{Kind: objects.ProvenanceKind(r.str()), Origin: r.str(), Hyp: r.str(), State: objects.CitedState(r.str())}
 	if n := r.uvarint(); n > 0 {
 		p.Decisions = make([]string, n)
@@ -413,5 +428,30 @@ func (r *baseReader) prov() *objects.Provenance {
 			p.Decisions[i] = r.str()
 		}
 	}
+	r.at = end
+	slot.Store(&cachedProv{part: r.k, key: string(key), p: p})
 	return p
+}
+
+// skipProv passes over a provenance's fields.
+func (r *baseReader) skipProv() {
+	for range 4 {
+		r.skipStr()
+	}
+	for range r.uvarint() {
+		r.skipStr()
+	}
+}
+
+func (r *baseReader) skipStr() {
+	if v := r.uvarint(); v&1 == 0 {
+		r.at += int(v >> 1)
+	}
+}
+
+// cachedProv is a provenance read, by its part and bytes.
+type cachedProv struct {
+	part int
+	key  string
+	p    *objects.Provenance
 }

@@ -66,6 +66,13 @@ func TestFileBaseReadsAsDecoded(t *testing.T) {
 			if b.ID(i) != e.ID || b.Type(i) != e.Object.Type() || !reflect.DeepEqual(b.Object(i), e.Object) {
 				t.Fatalf("parts of %d: entry %d reads %+v, decoded %+v", size, i, b.Object(i), e.Object)
 			}
+			if f, ok := e.Object.(*objects.Fact); ok && f.Provenance != nil {
+				// Read again, a record shares the provenance it read before.
+				x, y := b.Object(i).(*objects.Fact), b.Object(i).(*objects.Fact)
+				if x.Provenance != y.Provenance {
+					t.Fatalf("parts of %d: entry %d read twice holds two provenances", size, i)
+				}
+			}
 			name := ""
 			switch o := e.Object.(type) {
 			case *objects.Fact:

@@ -23,10 +23,10 @@ type serveResult struct {
 	// after it: a world read in place grows with what a session reads.
 	rssOpenNow, rssTouched int64
 	touch                  time.Duration
-	adds     []time.Duration
-	gcShare  float64 // GC CPU over process CPU while the adds ran
-	gcs      int     // collections while the adds ran
-	rssAdds  int64   // peak RSS after the adds
+	adds                   []time.Duration
+	gcShare                float64 // GC CPU over process CPU while the adds ran
+	gcs                    int     // collections while the adds ran
+	rssAdds                int64   // peak RSS after the adds
 	// materialize commits 10 facts staged in a second workspace; openNew
 	// is the author.open of the new head that follows.
 	materialize, openNew time.Duration
