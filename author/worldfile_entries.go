@@ -212,32 +212,38 @@ var partEntries uint64 = 1 << 20
 // canonical records) can then go once the section is read, about two
 // thirds of a 10M-object file that a substring would keep alive.
 type entryReader struct {
-	p      []byte
+	sectionCursor
 	arena  strArena
-	at     int
 	intern []string
-	err    error
 	provs  [64]provSlot // provenances read, to share (prov)
 	decIdx []uint64     // scratch: the decisions being read, by index
 	decStr []string     // and by value
 }
 
-func (r *entryReader) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = wfErr(format, args...)
+// sectionCursor reads a section's varints; its first error sticks, and every
+// read after it returns zero.
+type sectionCursor struct {
+	p   []byte
+	at  int
+	err error
+}
+
+func (c *sectionCursor) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = wfErr(format, args...)
 	}
 }
 
-func (r *entryReader) uvarint() uint64 {
-	if r.err != nil {
+func (c *sectionCursor) uvarint() uint64 {
+	if c.err != nil {
 		return 0
 	}
-	v, l := binary.Uvarint(r.p[r.at:])
+	v, l := binary.Uvarint(c.p[c.at:])
 	if l <= 0 {
-		r.fail("bad varint at %d", r.at)
+		c.fail("bad varint at %d", c.at)
 		return 0
 	}
-	r.at += l
+	c.at += l
 	return v
 }
 

@@ -150,7 +150,7 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (keyed [][]int,
 	if len(part) >= 1<<32 {
 		return nil, nil, wfErr("part %d of %d bytes", k, len(part))
 	}
-	s := &partScan{p: part}
+	s := &partScan{sectionCursor: sectionCursor{p: part}}
 	keyed = make([][]int, len(world.KeysFiled))
 	var arena strArena
 	for i := lo; i < hi; i++ {
@@ -216,31 +216,9 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (keyed [][]int,
 // partScan walks a part's records, checking them and noting its interned
 // strings.
 type partScan struct {
-	p      []byte
-	at     int
+	sectionCursor
 	intern chunks // where each interned string's literal starts
 	filed  []int8 // for each interned string, its index in world.KeysFiled, or -1
-	err    error
-}
-
-func (s *partScan) fail(format string, args ...any) {
-	if s.err == nil {
-		s.err = wfErr(format, args...)
-	}
-	s.at = len(s.p)
-}
-
-func (s *partScan) uvarint() uint64 {
-	if s.err != nil {
-		return 0
-	}
-	v, l := binary.Uvarint(s.p[s.at:])
-	if l <= 0 {
-		s.fail("bad varint at %d", s.at)
-		return 0
-	}
-	s.at += l
-	return v
 }
 
 // take skips n bytes and returns where they start.
