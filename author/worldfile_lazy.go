@@ -54,6 +54,7 @@ type fileBase struct {
 	intern []chunks         // each part's interned strings, by where their literals start in it
 	keyed  map[string][]int // the facts of each key in world.KeysFiled
 	idents []ident          // the entities, in order
+	ofType [][]uint32       // each type's entries, by typeCodes index
 	provs  [256]atomic.Pointer[cachedProv]
 }
 
@@ -133,6 +134,7 @@ func openFileBase(p []byte, release func([]byte)) (*fileBase, error) {
 		}
 	}
 	b.idents = slices.Concat(idents...)
+	b.ofType = groupByType(b.types)
 	b.keyed = map[string][]int{}
 	for j, key := range world.KeysFiled {
 		for k := range keyed {
@@ -211,6 +213,23 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (keyed [][]int,
 		release(part) // read again only where the world asks
 	}
 	return keyed, idents, nil
+}
+
+// groupByType lists the positions of each type code in types, each list
+// made at its size.
+func groupByType(types []uint8) [][]uint32 {
+	var counts [256]int
+	for _, code := range types {
+		counts[code]++
+	}
+	out := make([][]uint32, len(typeCodes))
+	for code := range out {
+		out[code] = make([]uint32, 0, counts[code])
+	}
+	for i, code := range types {
+		out[code] = append(out[code], uint32(i))
+	}
+	return out
 }
 
 // partScan walks a part's records, checking them and noting its interned
@@ -313,6 +332,13 @@ func (b *fileBase) ID(i int) objects.ID {
 func (b *fileBase) Type(i int) objects.Type { return typeCodes[b.types[i]] }
 
 func (b *fileBase) Keyed(key string) []int { return b.keyed[key] }
+
+func (b *fileBase) OfType(t objects.Type) []uint32 {
+	if code, ok := typeCode(t); ok {
+		return b.ofType[code]
+	}
+	return nil
+}
 
 func (b *fileBase) Idents() iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {

@@ -84,6 +84,17 @@ func TestFileBaseReadsAsDecoded(t *testing.T) {
 				t.Fatalf("parts of %d: entry %d named %q, want %q", size, i, b.Name(i), name)
 			}
 		}
+		for _, ty := range typeCodes {
+			var of []uint32
+			for i, e := range want {
+				if e.Object.Type() == ty {
+					of = append(of, uint32(i))
+				}
+			}
+			if !slices.Equal(b.OfType(ty), of) {
+				t.Fatalf("parts of %d: entries of type %s at %v, want %v", size, ty, b.OfType(ty), of)
+			}
+		}
 		var idents []ident
 		for i, e := range want {
 			if en, ok := e.Object.(*objects.Entity); ok {

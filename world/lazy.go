@@ -11,6 +11,7 @@ package world
 import (
 	"errors"
 	"iter"
+	"slices"
 	"sync/atomic"
 
 	"github.com/deloreis/deloreis/objects"
@@ -32,6 +33,9 @@ type EntryBase interface {
 	// Keyed lists, in order, the facts whose key is key; it is asked
 	// only for the keys in KeysFiled, which a base may note when opened.
 	Keyed(key string) []int
+	// OfType lists, in order, the positions of the entries of type t;
+	// the caller never writes the list.
+	OfType(t objects.Type) []uint32
 	// Idents yields, in order, each entity's position and ident (Name),
 	// which the index keeps as a map key: a string of its own, not a view
 	// of where the base is kept.
@@ -263,35 +267,43 @@ func (v kindVec) all() iter.Seq[*Entry] {
 // base that is not in id order breaks the contract, not this).
 func newLazyIndex(src EntryBase) (*index, error) {
 	lz := newLazyEntries(src)
-	counts := map[objects.Type]int{}
-	for i := range lz.n {
-		counts[src.Type(i)]++
+	pos := map[objects.Type][]uint32{}
+	total := 0
+	for _, t := range allTypes {
+		ps := src.OfType(t)
+		for k, p := range ps {
+			if int(p) >= lz.n || k > 0 && p <= ps[k-1] {
+				return nil, errLazyTypes
+			}
+		}
+		pos[t], total = ps, total+len(ps)
+	}
+	if total != lz.n {
+		return nil, errLazyTypes
 	}
 	ix := &index{
 		order:     &entityOrder{},
 		entries:   entryVec{lz: lz, n: lz.n},
-		entities:  make(map[string]named[*objects.Entity], counts[objects.TypeEntity]),
+		entities:  make(map[string]named[*objects.Entity], len(pos[objects.TypeEntity])),
 		events:    map[string]named[*objects.Event]{},
 		decisions: map[string]named[*objects.Decision]{},
 		questions: map[string]named[*objects.Question]{},
 		optionOf:  map[string]string{},
 	}
-	pos := map[objects.Type][]uint32{}
-	for _, t := range bigKinds {
-		pos[t] = make([]uint32, 0, counts[t])
-	}
 	var lang []uint32
-	for i := range lz.n {
-		switch t := src.Type(i); t {
+	for _, t := range allTypes {
+		switch t {
 		case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
-			pos[t] = append(pos[t], uint32(i))
 		case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
-			lang = append(lang, uint32(i))
+			lang = append(lang, pos[t]...)
 		case objects.TypeEntity: // filed below, by name
 		default:
-			ix.file(lz.ptr(i))
+			for _, i := range pos[t] {
+				ix.file(lz.ptr(int(i)))
+			}
 		}
 	}
+	slices.Sort(lang) // in index order, as newIndex files them
 	for i, ident := range src.Idents() {
 		if i < 0 || i >= lz.n || src.Type(i) != objects.TypeEntity {
 			return nil, errLazyIdents
@@ -316,9 +328,6 @@ func newLazyIndex(src EntryBase) (*index, error) {
 	return ix, nil
 }
 
-// bigKinds are the kinds an index keeps in vectors of their own.
-var bigKinds = []objects.Type{objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs}
-
 // fileLazyEntity files entity i of lz by its name, the smallest id
 // winning, as file does; its object is read when first asked for
 // (named.object).
@@ -329,7 +338,17 @@ func (ix *index) fileLazyEntity(lz *lazyEntries, i int, ident string) {
 	ix.entities[ident] = named[*objects.Entity]{lz: lz, pos: uint32(i)}
 }
 
+// allTypes are the object types, each a kind a base lists.
+var allTypes = []objects.Type{
+	objects.TypeEntity, objects.TypeFact, objects.TypeRelation, objects.TypeEvent, objects.TypeBefore,
+	objects.TypeQuestion, objects.TypeHypothesis, objects.TypeRule, objects.TypeFunctional, objects.TypeInertial,
+	objects.TypeSameAs, objects.TypePredicateSameAs, objects.TypeState, objects.TypeDecision, objects.TypeAttack,
+	objects.TypeStanding, objects.TypeRatify, objects.TypeDialect, objects.TypeWord, objects.TypeName,
+	objects.TypeDerivation, objects.TypeLedgerEntry,
+}
+
 var (
+	errLazyTypes  = errors.New("world: a lazily read base lists its entries by type out of order, or not all of them")
 	errLazyKeyed  = errors.New("world: a lazily read base lists a fact that is none")
 	errLazyIdents = errors.New("world: a lazily read base lists an entity that is none")
 )

@@ -64,6 +64,16 @@ func (b *memBase) Keyed(key string) []int {
 	return out
 }
 
+func (b *memBase) OfType(t objects.Type) []uint32 {
+	var out []uint32
+	for i, ty := range b.types {
+		if ty == t {
+			out = append(out, uint32(i))
+		}
+	}
+	return out
+}
+
 func (b *memBase) Idents() iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
 		for i, ty := range b.types {
@@ -335,7 +345,31 @@ func TestLazyBaseRefused(t *testing.T) {
 	if _, err := Compile(Input{Scope: "camelot", Lazy: mb}); err == nil {
 		t.Error("a base listing an entity among the answers was taken")
 	}
+	mb.keyedAlso = -1
+	for _, bad := range []func([]uint32) []uint32{
+		func(ps []uint32) []uint32 { return append(ps, ps...) },           // listed twice
+		func(ps []uint32) []uint32 { return ps[:len(ps)-1] },              // one left out
+		func(ps []uint32) []uint32 { return append(ps, uint32(len(ps))) }, // one more
+	} {
+		if _, err := Compile(Input{Scope: "camelot", Lazy: &typesAltered{mb, bad}}); err == nil {
+			t.Error("a base listing its entries by type wrongly was taken")
+		}
+	}
 	if _, err := Compile(Input{Scope: "camelot", Lazy: newMemBase(t, base), Base: base}); err == nil {
 		t.Error("a base both lazy and given was taken")
 	}
+}
+
+// typesAltered is a base whose list of facts is altered.
+type typesAltered struct {
+	*memBase
+	alter func([]uint32) []uint32
+}
+
+func (b *typesAltered) OfType(t objects.Type) []uint32 {
+	ps := b.memBase.OfType(t)
+	if t == objects.TypeFact {
+		ps = b.alter(ps)
+	}
+	return ps
 }
