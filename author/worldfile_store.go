@@ -214,20 +214,12 @@ func (c *worldCache) compileInPlace(entries []byte, scope string, compiled *worl
 	if err != nil {
 		return nil, false, err
 	}
-	if err := compiled.Err(); err != nil {
-		return nil, false, err // evaluated: from decoded entries, not ones read in place
-	}
-	w, err = world.Compile(world.Input{Scope: scope, Lazy: fb, Dialects: c.dialects, Compiled: compiled})
-	if err == nil && !w.Restored() {
-		// The snapshot is not of this lowering (a file altered, its
-		// checksum made again): a world evaluated over entries read in
-		// place would keep the mapping for nothing. Evaluated again.
-		return nil, true, errNotRestored
-	}
+	// A snapshot that does not load or fit (a file altered, its checksum
+	// made again) is refused, not evaluated over: the caller decodes the
+	// entries and evaluates, and the mapping is not kept for nothing.
+	w, err = world.Compile(world.Input{Scope: scope, Lazy: fb, Dialects: c.dialects, Compiled: compiled, RestoreOnly: true})
 	return w, true, err
 }
-
-var errNotRestored = wfErr("the compiled section does not fit its entries")
 
 // builtWorld is the outcome of a build that is over.
 func builtWorld(w *world.World) func() (*world.World, error) {

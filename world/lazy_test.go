@@ -2,6 +2,7 @@ package world
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"iter"
 	"math/rand/v2"
@@ -372,4 +373,34 @@ func (b *typesAltered) OfType(t objects.Type) []uint32 {
 		ps = b.alter(ps)
 	}
 	return ps
+}
+
+// TestRestoreOnly: under RestoreOnly a snapshot that does not fit its
+// input is an error, not an evaluation over the lazily read entries.
+func TestRestoreOnly(t *testing.T) {
+	base := canonicalEntries(t, randomWorld(rand.New(rand.NewPCG(3, 17))))
+	w := mustCompile(t, Input{Scope: "camelot", Base: base})
+	var buf bytes.Buffer
+	if err := w.WriteCompiled(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, tamper := range []bool{false, true} {
+		c, err := LoadCompiled(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tamper {
+			for pred := range c.lowering.arity {
+				c.lowering.arity[pred] += 5
+			}
+		}
+		mb := newMemBase(t, base)
+		got, err := Compile(Input{Scope: "camelot", Lazy: mb, Compiled: c, RestoreOnly: true})
+		switch {
+		case tamper && !errors.Is(err, ErrNotRestored):
+			t.Fatalf("a snapshot that does not fit: %v", err)
+		case !tamper && (err != nil || !got.Restored()):
+			t.Fatalf("a snapshot that fits: %v", err)
+		}
+	}
 }

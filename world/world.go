@@ -53,6 +53,11 @@ type Input struct {
 	// meant for a restore from Compiled, which reads none of them; a
 	// compile that evaluates reads them all.
 	Lazy EntryBase
+	// RestoreOnly, with Compiled, makes a snapshot that does not load or
+	// fit an error (ErrNotRestored) instead of an evaluation: a caller
+	// reading its entries in place would rather decode them and evaluate
+	// than evaluate over them and keep the mapping for nothing.
+	RestoreOnly bool
 
 	// legacy lowers entity identity as before DL-0040: the closure and a
 	// carry rule per predicate in the program. Tests compare against it.
@@ -155,7 +160,7 @@ func Compile(in Input) (*World, error) {
 		entryChecks = w.startEntryChecks()
 	}
 	saved := in.Compiled
-	if err := w.evaluate(in.Compiled); err != nil {
+	if err := w.evaluate(in.Compiled, in.RestoreOnly); err != nil {
 		if entryChecks != nil {
 			entryChecks() // let it finish: it reads w
 		}
@@ -178,7 +183,7 @@ func Compile(in Input) (*World, error) {
 // stratified loses the rules on the cycle (staged ones first), each with a
 // rule.unstratifiable finding, and is evaluated again: a bad rule must
 // never make the whole world unreadable.
-func (w *World) evaluate(compiled *Compiled) error {
+func (w *World) evaluate(compiled *Compiled, restoreOnly bool) error {
 	if compiled != nil {
 		// A snapshot not taken leaves nothing of the attempt behind: a
 		// rule it left out, say, is left out again only if the lowering
@@ -187,10 +192,17 @@ func (w *World) evaluate(compiled *Compiled) error {
 		if err := w.evaluateWith(compiled); err == nil && w.restored {
 			return nil
 		}
+		if restoreOnly {
+			return ErrNotRestored
+		}
 		w.restoreLowering(saved)
 	}
 	return w.evaluateWith(nil)
 }
+
+// ErrNotRestored is Compile's error, under Input.RestoreOnly, for a
+// snapshot that did not load or does not fit the input.
+var ErrNotRestored = errors.New("world: the compiled snapshot was not taken")
 
 // evaluateWith is evaluate, taking compiled's program and model when the
 // lowering has their shape and returning errNotTaken when it has not.
