@@ -23,17 +23,20 @@ import (
 	"github.com/deloreis/deloreis/world"
 )
 
-// typeCodes numbers the object types for fileBase's one byte per entry.
-var typeCodes = []objects.Type{
-	objects.TypeEntity, objects.TypeFact, objects.TypeRelation, objects.TypeEvent, objects.TypeBefore,
-	objects.TypeQuestion, objects.TypeHypothesis, objects.TypeRule, objects.TypeFunctional, objects.TypeInertial,
-	objects.TypeSameAs, objects.TypePredicateSameAs, objects.TypeState, objects.TypeDecision, objects.TypeAttack,
-	objects.TypeStanding, objects.TypeRatify, objects.TypeDialect, objects.TypeWord, objects.TypeName,
-	objects.TypeDerivation, objects.TypeLedgerEntry,
-}
+// typeCodes numbers the object types for fileBase's one byte per entry:
+// a type's code is its place in objects.Types.
+var typeCodes = objects.Types()
 
 // The codes of the two kinds with records of their own.
-const codeEntity, codeFact = 0, 1
+var codeEntity, codeFact = mustCode(objects.TypeEntity), mustCode(objects.TypeFact)
+
+func mustCode(t objects.Type) uint8 {
+	code, ok := typeCode(t)
+	if !ok {
+		panic("author: no code for object type " + string(t))
+	}
+	return code
+}
 
 func typeCode(t objects.Type) (uint8, bool) {
 	for i, x := range typeCodes {

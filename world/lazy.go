@@ -269,7 +269,7 @@ func newLazyIndex(src EntryBase) (*index, error) {
 	lz := newLazyEntries(src)
 	pos := map[objects.Type][]uint32{}
 	total := 0
-	for _, t := range allTypes {
+	for _, t := range lazyTypes {
 		ps := src.OfType(t)
 		for k, p := range ps {
 			if int(p) >= lz.n || k > 0 && p <= ps[k-1] {
@@ -291,7 +291,7 @@ func newLazyIndex(src EntryBase) (*index, error) {
 		optionOf:  map[string]string{},
 	}
 	var lang []uint32
-	for _, t := range allTypes {
+	for _, t := range lazyTypes {
 		switch t {
 		case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
 		case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
@@ -338,14 +338,8 @@ func (ix *index) fileLazyEntity(lz *lazyEntries, i int, ident string) {
 	ix.entities[ident] = named[*objects.Entity]{lz: lz, pos: uint32(i)}
 }
 
-// allTypes are the object types, each a kind a base lists.
-var allTypes = []objects.Type{
-	objects.TypeEntity, objects.TypeFact, objects.TypeRelation, objects.TypeEvent, objects.TypeBefore,
-	objects.TypeQuestion, objects.TypeHypothesis, objects.TypeRule, objects.TypeFunctional, objects.TypeInertial,
-	objects.TypeSameAs, objects.TypePredicateSameAs, objects.TypeState, objects.TypeDecision, objects.TypeAttack,
-	objects.TypeStanding, objects.TypeRatify, objects.TypeDialect, objects.TypeWord, objects.TypeName,
-	objects.TypeDerivation, objects.TypeLedgerEntry,
-}
+// lazyTypes are the object types, each a list a base gives.
+var lazyTypes = objects.Types()
 
 var (
 	errLazyTypes  = errors.New("world: a lazily read base lists its entries by type out of order, or not all of them")
