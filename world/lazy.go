@@ -347,17 +347,20 @@ var (
 	errLazyIdents = errors.New("world: a lazily read base lists an entity that is none")
 )
 
-// ofType yields the entries of type t, reading of a lazy base only the
-// leaves that hold one; name, when not nil, picks from those of a lazy
-// base the ones whose Name it accepts before any leaf is read.
+// ofType yields the entries of type t, reading of a lazy base only its
+// list of them and the leaves that hold one; name, when not nil, picks
+// from those of a lazy base the ones whose Name it accepts before any
+// leaf is read.
 func (v entryVec) ofType(t objects.Type, name func(string) bool) iter.Seq[*Entry] {
 	return func(yield func(*Entry) bool) {
-		for i := range v.base() {
-			if v.lz.src.Type(i) != t || name != nil && !name(v.lz.src.Name(i)) {
-				continue
-			}
-			if !yield(v.lz.ptr(i)) {
-				return
+		if v.lz != nil {
+			for _, i := range v.lz.src.OfType(t) {
+				if name != nil && !name(v.lz.src.Name(int(i))) {
+					continue
+				}
+				if !yield(v.lz.ptr(int(i))) {
+					return
+				}
 			}
 		}
 		for e := range v.rest.ptrs() {
