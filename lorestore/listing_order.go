@@ -1,7 +1,7 @@
 // Reading a long listing in sweeps of the packs: every file is located
 // in the packs first; then, window by window of the listing, the window's
-// files are inflated in the order the packs hold them, giving back the
-// pages passed, and decoded in the listing's order.
+// files are inflated in the order the packs hold them, read with
+// positioned reads of the pack files, and decoded in the listing's order.
 //
 // A listing is in id order, which is random against the packs: read in
 // that order, each window between two releases faulted in a page per
@@ -160,13 +160,14 @@ func (r *passedSpan) end(lo, hi int) {
 const sweepFiles = 1 << 18
 
 // readSwept is ReadInto's read in windows of sweepFiles files of the
-// listing. Each window's packed files are inflated in pack order, the
-// pages passed given back as the sweep goes, and then checked and decoded
-// in the listing's order, so that the objects are allocated in the order
-// a compile walks them. The pack is a few MB resident instead of all of
-// it; each window faults in about the pages a window read in the listing's
-// order does. The same files, checks, errors and places as ReadInto: on
-// an error the windows after it are not read.
+// listing. Each window's packed files are inflated in pack order, and
+// then checked and decoded in the listing's order, so that the objects
+// are allocated in the order a compile walks them. The packs are read
+// with positioned reads of their files, which map nothing: a window
+// touches about every page of a big pack, and faulting a mapping's pages
+// in again on each of 40 sweeps cost more than the rest of the read
+// (DL-0396). The same files, checks, errors and places as ReadInto: on an
+// error the windows after it are not read.
 func (l Listing) readSwept(put func(i int, e Entry)) error {
 	return l.readSweeps(sweepFiles, put)
 }
@@ -187,7 +188,9 @@ func (l Listing) readSweeps(window int, put func(i int, e Entry)) error {
 		sizes[p] = v.PackSize(p)
 	}
 	n := min(l.n, window)
-	sw := sweep{v: v, types: make([]plumbing.ObjectType, n), data: make([][]byte, n), errs: make([]error, n)}
+	files := v.OpenFiles()
+	defer files.Close()
+	sw := sweep{v: v, files: files, types: make([]plumbing.ObjectType, n), data: make([][]byte, n), errs: make([]error, n)}
 	file := l.fileAt()
 	for w := 0; w < l.n; w += window {
 		hi := min(l.n, w+window)
@@ -228,31 +231,46 @@ func (l Listing) fileAt() func(i int) fileRef {
 // window, until it is decoded.
 type sweep struct {
 	v     *odb.View
+	files *odb.PackFiles
 	types []plumbing.ObjectType
 	data  [][]byte
 	errs  []error
 }
 
 // inflate reads the window's packed files (locs, by place in the window)
-// in pack order on several goroutines, giving back the pages passed.
+// in pack order on several goroutines. They are read from the pack files
+// (sw.files) where it can; a pack read through its mapping has the pages
+// passed given back as the sweep goes.
 func (sw *sweep) inflate(locs []odb.Loc, sizes []int64) {
 	clear(sw.errs)
 	order := packOrder(sizes, locs)
+	mapped := sw.files.Mapped()
 	rel := passedSpan{v: sw.v, locs: locs, order: order}
 	runs := (len(order) + readRun - 1) / readRun
 	inParallel(runs, func(k int) error {
 		lo, hi := k*readRun, min(len(order), (k+1)*readRun)
-		rel.begin(lo)
-		defer rel.end(lo, hi)
-		for _, i := range order[lo:hi] {
-			if locs[i] != unlocated {
-				sw.types[i], sw.data[i], sw.errs[i] = sw.v.ReadAt(locs[i])
-			}
+		if mapped {
+			rel.begin(lo)
+			defer rel.end(lo, hi)
 		}
+		run := order[lo:hi]
+		for len(run) > 0 && locs[run[len(run)-1]] == unlocated {
+			run = run[:len(run)-1] // the unlocated sort last; decode reads them
+		}
+		scratch := scratchPool.Get().(*[]byte)
+		defer scratchPool.Put(scratch)
+		sw.files.ReadRun(len(run), func(k int) odb.Loc { return locs[run[k]] }, scratch,
+			func(k int, t plumbing.ObjectType, data []byte, err error) {
+				i := run[k]
+				sw.types[i], sw.data[i], sw.errs[i] = t, data, err
+			})
 		return nil
 	})
 	sw.v.ReleasePackPages(false) // the sweep is over: what the last runs passed too
 }
+
+// scratchPool holds the buffers the sweeps read packs into.
+var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // decode checks and decodes file f, at place i of the window: what sweep
 // inflated, or read now when it is not packed.
