@@ -38,19 +38,17 @@ const orderReleaseBytes = 1 << 20
 
 // locate finds every file of the listing in v's packs, on several
 // goroutines: locs[i] is where the listing's file i lies, or unlocated.
+// The names are met in sorted order (View.LocateAll), through a list of
+// them that lives as long as the call (8 B a file).
 func (l Listing) locate(v *odb.View) []odb.Loc {
-	parts := l.runs(1 << 12)
-	locs := make([]odb.Loc, l.n)
-	inParallel(len(parts), func(k int) error {
-		for i, f := range parts[k].fs {
-			loc, ok := v.Locate(f.blob)
-			if !ok {
-				loc = unlocated
-			}
-			locs[parts[k].at+i] = loc
+	names := make([]*plumbing.Hash, 0, l.n)
+	for _, p := range l.parts {
+		for j := range p {
+			names = append(names, &p[j].blob)
 		}
-		return nil
-	})
+	}
+	locs := make([]odb.Loc, l.n)
+	v.LocateAll(l.n, func(i int) *plumbing.Hash { return names[i] }, locs, unlocated)
 	return locs
 }
 

@@ -1,0 +1,176 @@
+// Locating many objects at once: the names are sorted first and then met
+// by a cursor moving forward through each index, so that the indexes are
+// read front to back instead of probed at random. At 10M objects, a probe
+// of a 280 MB index misses the cache and the TLB four or five times; the
+// sorted walk costs a fraction of that (DL-0397).
+
+package odb
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// locateChunk is how many sorted names one goroutine of LocateAll meets
+// with its cursors; each chunk starts its cursors with a search. (A
+// variable: tests make chunks of a few names.)
+var locateChunk = 1 << 15
+
+// bucketBits: LocateAll sorts names by their top bucketBits bits with a
+// counting sort, then each bucket (ten names at most, mostly, for names
+// spread as hashes are) with a comparison sort, so that names crafted to
+// share a prefix cost n log n, not more.
+const bucketBits = 20
+
+// LocateAll is Locate for n names at once: out[i] is where name(i) lies,
+// or missing when Locate would report false. It works on every core, and
+// holds 16 B a name while it does. name must be safe for concurrent use.
+func (v *View) LocateAll(n int, name func(i int) *plumbing.Hash, out []Loc, missing Loc) {
+	out = out[:n]
+	if len(v.s.packs) > locMaxPack+1 || len(v.s.packs) == 0 {
+		for i := range out {
+			out[i] = missing
+		}
+		return
+	}
+	sorted := sortNames(n, name)
+	chunks := (n + locateChunk - 1) / locateChunk
+	inChunks(chunks, func() func(c int) {
+		cur := make([]int, len(v.s.packs))
+		return func(c int) {
+			part := sorted[c*locateChunk : min(n, (c+1)*locateChunk)]
+			v.locateSorted(part, name, out, missing, cur)
+		}
+	})
+}
+
+// inChunks runs chunks 0..n-1 on up to GOMAXPROCS goroutines, each with
+// the function worker makes for it.
+func inChunks(n int, worker func() func(c int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			do := worker()
+			for c := int(next.Add(1) - 1); c < n; c = int(next.Add(1) - 1) {
+				do(c)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// A sortedName is a name's first eight bytes, big-endian, and its place.
+type sortedName struct {
+	key uint64
+	i   int32
+}
+
+// locateSorted locates the names of sorted with one cursor per pack,
+// each started where the first name would lie.
+func (v *View) locateSorted(sorted []sortedName, name func(i int) *plumbing.Hash, out []Loc, missing Loc, cur []int) {
+	first := name(int(sorted[0].i))
+	for p, pk := range v.s.packs {
+		cur[p] = pk.idx.lowerBound(first)
+	}
+	for _, sn := range sorted {
+		h := name(int(sn.i))
+		out[sn.i] = missing
+		for p, pk := range v.s.packs {
+			k := pk.idx.gallop(cur[p], h, sn.key)
+			cur[p] = k
+			if k < pk.idx.n && pk.idx.cmp(k, h, sn.key) == 0 {
+				if off, ok := pk.idx.offset(k); ok && off < locMaxOff {
+					out[sn.i] = Loc(uint64(p)<<locOffBits | off)
+				}
+				break // Locate, too, stops at the first pack that names it
+			}
+		}
+	}
+}
+
+// lowerBound is the first position whose name is not below h.
+func (ix *idxFile) lowerBound(h *plumbing.Hash) int {
+	key := binary.BigEndian.Uint64(h[:8])
+	lo, hi := 0, ix.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ix.cmp(m, h, key) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// gallop is the first position from k on whose name is not below h
+// (whose first eight bytes are key): steps of 1, 2, 4... past the names
+// below it, then halving the last.
+func (ix *idxFile) gallop(k int, h *plumbing.Hash, key uint64) int {
+	if k >= ix.n || ix.cmp(k, h, key) >= 0 {
+		return k
+	}
+	lo, step := k, 1 // name lo is below h
+	hi := lo + step
+	for hi < ix.n && ix.cmp(hi, h, key) < 0 {
+		lo, step = hi, step*2
+		hi = lo + step
+	}
+	hi = min(hi, ix.n)
+	for lo+1 < hi { // name lo is below h; hi is not, or is the end
+		m := int(uint(lo+hi) >> 1)
+		if ix.cmp(m, h, key) < 0 {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return hi
+}
+
+// sortNames returns the names' keys and places sorted by name: counted
+// into buckets by their top bits, then each bucket sorted by key, and by
+// the whole name where keys are equal.
+func sortNames(n int, name func(i int) *plumbing.Hash) []sortedName {
+	keys := make([]uint64, n)
+	start := make([]int32, 1<<bucketBits+1)
+	for i := range n {
+		keys[i] = binary.BigEndian.Uint64(name(i)[:8])
+		start[keys[i]>>(64-bucketBits)+1]++
+	}
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	sorted := make([]sortedName, n)
+	next := slices.Clone(start[:1<<bucketBits])
+	for i, k := range keys {
+		b := k >> (64 - bucketBits)
+		sorted[next[b]] = sortedName{k, int32(i)}
+		next[b]++
+	}
+	byName := func(x, y sortedName) int {
+		if c := cmp.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return cmp.Or(bytes.Compare(name(int(x.i))[8:], name(int(y.i))[8:]), cmp.Compare(x.i, y.i))
+	}
+	const perChunk = 1 << 12
+	inChunks((1<<bucketBits)/perChunk, func() func(c int) {
+		return func(c int) {
+			for b := c * perChunk; b < (c+1)*perChunk; b++ {
+				if bucket := sorted[start[b]:start[b+1]]; len(bucket) > 1 {
+					slices.SortFunc(bucket, byName)
+				}
+			}
+		}
+	})
+	return sorted
+}

@@ -1,0 +1,111 @@
+package odb
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// TestLocateAllAsLocate: for names in three packs, loose, unknown and
+// asked twice, in chunks of every size, LocateAll gives what Locate
+// gives, name by name.
+func TestLocateAllAsLocate(t *testing.T) {
+	dir := initBare(t)
+	db := openDB(t, dir, Options{AutoPackLimit: -1})
+	r := rand.New(rand.NewPCG(11, 12))
+	var hs []plumbing.Hash
+	for range 3 {
+		b := db.NewBatch()
+		for range 200 {
+			hs = append(hs, b.Add(plumbing.BlobObject, blob(r, 20+r.IntN(300))))
+		}
+		if err := b.Write(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hs = append(hs, plumbing.NewHash(string(bytes.TrimSpace(git(t, dir, []byte("loose\n"), "hash-object", "-w", "--stdin")))))
+	for range 50 {
+		var h plumbing.Hash
+		for i := range h {
+			h[i] = byte(r.Uint32())
+		}
+		hs = append(hs, h)
+	}
+	hs = append(hs, hs[:40]...)
+	r.Shuffle(len(hs), func(i, j int) { hs[i], hs[j] = hs[j], hs[i] })
+
+	v, err := db.View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if v.Packs() != 3 {
+		t.Fatalf("%d packs, want 3", v.Packs())
+	}
+	const missing = ^Loc(0)
+	want := make([]Loc, len(hs))
+	found := 0
+	for i := range hs {
+		if l, ok := v.Locate(hs[i]); ok {
+			want[i] = l
+			found++
+		} else {
+			want[i] = missing
+		}
+	}
+	if found != 600+40 {
+		t.Fatalf("Locate found %d names, want 640", found)
+	}
+	defer func(n int) { locateChunk = n }(locateChunk)
+	for _, chunk := range []int{1, 7, 100, 1 << 15} {
+		locateChunk = chunk
+		got := make([]Loc, len(hs))
+		v.LocateAll(len(hs), func(i int) *plumbing.Hash { return &hs[i] }, got, missing)
+		for i := range hs {
+			if got[i] != want[i] {
+				t.Fatalf("chunks of %d: name %d (%s) at %x, Locate says %x", chunk, i, hs[i], got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestSortNames: names sharing their first bytes (as crafted names
+// could), names equal, and names spread all sort as a comparison sort
+// sorts them.
+func TestSortNames(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	var hs []plumbing.Hash
+	for k := range 3000 {
+		var h plumbing.Hash
+		for i := range h {
+			h[i] = byte(r.Uint32())
+		}
+		if k%3 == 0 {
+			copy(h[:6], "\x5a\x5a\x5a\x5a\x5a\x5a") // one bucket, many names
+		}
+		hs = append(hs, h)
+	}
+	hs = append(hs, hs[:500]...)
+	var got []int32
+	for _, sn := range sortNames(len(hs), func(i int) *plumbing.Hash { return &hs[i] }) {
+		if sn.key != binary.BigEndian.Uint64(hs[sn.i][:8]) {
+			t.Fatalf("name %d listed with key %x", sn.i, sn.key)
+		}
+		got = append(got, sn.i)
+	}
+	want := make([]int32, len(hs))
+	for i := range want {
+		want[i] = int32(i)
+	}
+	slices.SortFunc(want, func(x, y int32) int {
+		return cmp.Or(bytes.Compare(hs[x][:], hs[y][:]), cmp.Compare(x, y))
+	})
+	if !slices.Equal(got, want) {
+		t.Fatal("sortNames does not sort as a comparison sort does")
+	}
+}
