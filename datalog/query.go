@@ -51,8 +51,13 @@ func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) 
 		}
 	}
 	consts := m.consts.snapshot()
-	order := m.queryOrder(q, rel, consts, func() []uint32 { return matchingRows(rel, cols, key) })
-	from = min(max(from, 0), len(order))
+	from = max(from, 0)
+	need := -1 // the rows up to the page's end: every one
+	if limit >= 0 {
+		need = from + limit
+	}
+	order, total := m.queryOrder(q, rel, consts, func() []uint32 { return matchingRows(rel, cols, key) }, need)
+	from = min(from, len(order))
 	end := len(order)
 	if limit >= 0 {
 		end = min(end, from+limit)
@@ -63,7 +68,7 @@ func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) 
 		b, _ := bindQuery(q, args)
 		out = append(out, Answer{Args: args, Bindings: b, Grade: g.gradeAtom(pid, row), Support: m.publicPoly(pid, row)})
 	}
-	return out, len(order)
+	return out, total
 }
 
 // matchingRows returns the live rows of rel whose columns cols hold key.
@@ -88,16 +93,22 @@ func matchingRows(rel *relation, cols []int, key []uint32) []uint32 {
 }
 
 // queryOrder returns the rows of rel among candidates (listed only when
-// no order is kept) that match q, ordered by their arguments. A large
-// order is kept with the model (it never changes), a few patterns at a
-// time, so that reading the next page of a query costs the page, not the
-// sort again.
-func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates func() []uint32) []uint32 {
+// no order is kept) that match q, ordered by their arguments, and how
+// many match. A large order is kept with the model (it never changes), a
+// few patterns at a time, so that reading the next page of a query costs
+// the page, not the sort again. A page near the start of a large order
+// not kept (need, the rows up to its end, at most a pageShare of them) is
+// selected instead of sorted: only its first need rows are returned, and
+// nothing is kept.
+func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates func() []uint32, need int) ([]uint32, int) {
 	key := patternKey(q)
 	if order, ok := m.orders.find(key); ok {
-		return order
+		return order, len(order)
 	}
 	rows := candidates()
+	if need >= 0 && len(rows) >= keptOrderMin && need <= len(rows)/pageShare {
+		return selectFirst(q, rel, consts, rows, need)
+	}
 	type match struct {
 		row  uint32
 		args []string
@@ -117,7 +128,89 @@ func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates fu
 	if len(order) >= keptOrderMin {
 		m.orders.keep(key, order)
 	}
-	return order
+	return order, len(order)
+}
+
+// pageShare: a page whose end lies within the first 1/pageShare of a
+// large query's candidates is selected rather than the whole sorted.
+const pageShare = 16
+
+// selectFirst returns the first need rows among rows that match q, in
+// the order of their arguments, and how many match: one pass keeping the
+// need least in a heap, no row's arguments copied. Rows are distinct
+// tuples, so the order is total and the rows are those a sort would put
+// first.
+func selectFirst(q Atom, rel *relation, consts nameList, rows []uint32, need int) ([]uint32, int) {
+	args := make([]string, rel.arity)
+	cmpRows := func(a, b uint32) int {
+		ra, rb := rel.row(a), rel.row(b)
+		for i := range ra {
+			if ra[i] == rb[i] {
+				continue
+			}
+			if c := strings.Compare(consts.at(ra[i]), consts.at(rb[i])); c != 0 {
+				return c
+			}
+		}
+		return 0
+	}
+	h := rowHeap{above: func(a, b uint32) bool { return cmpRows(a, b) > 0 }} // the greatest on top
+	total := 0
+	for _, row := range rows {
+		for i, v := range rel.row(row) {
+			args[i] = consts.at(v)
+		}
+		if !matchQuery(q, args) {
+			continue
+		}
+		total++
+		switch {
+		case len(h.rows) < need:
+			h.push(row)
+		case need > 0 && cmpRows(row, h.rows[0]) < 0:
+			h.rows[0] = row
+			h.down(0)
+		}
+	}
+	slices.SortFunc(h.rows, cmpRows)
+	return h.rows, total
+}
+
+// rowHeap is a binary heap of rows, each above its children:
+// above(child, parent) never holds.
+type rowHeap struct {
+	rows  []uint32
+	above func(a, b uint32) bool
+}
+
+func (h *rowHeap) push(row uint32) {
+	h.rows = append(h.rows, row)
+	for i := len(h.rows) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.above(h.rows[i], h.rows[p]) {
+			return
+		}
+		h.rows[p], h.rows[i] = h.rows[i], h.rows[p]
+		i = p
+	}
+}
+
+// down moves the row at i down to its place.
+func (h *rowHeap) down(i int) {
+	for n := len(h.rows); ; {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && h.above(h.rows[c+1], h.rows[c]) {
+			c++
+		}
+		if !h.above(h.rows[c], h.rows[i]) {
+			return
+		}
+		h.rows[i], h.rows[c] = h.rows[c], h.rows[i]
+		i = c
+	}
 }
 
 // keptOrders is how many query orders a model keeps, the oldest going

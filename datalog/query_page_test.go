@@ -120,3 +120,76 @@ func TestQueryPageKeepsOrder(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestQueryPageSelects: a page near the start of a large query is
+// selected, not sorted, and keeps nothing; its answers and total are
+// those of the sorted query, for a free pattern, a constant and a
+// repeated variable, and for pages of any size from any place up to the
+// selection's bound. A page past it sorts, and keeps the order.
+func TestQueryPageSelects(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	const n = 8 * keptOrderMin
+	word := func() string {
+		b := make([]byte, 1+r.IntN(4))
+		for i := range b {
+			b[i] = "abc"[r.IntN(3)]
+		}
+		return string(b)
+	}
+	seen := map[[2]string]bool{}
+	var facts [][]string
+	for len(facts) < n {
+		x, y := word()+fmt.Sprint(r.IntN(n)), word()
+		switch r.IntN(8) {
+		case 0:
+			x = "c1" // a constant with many answers
+		case 1:
+			y = x // rows the repeated variable matches
+		}
+		if !seen[[2]string{x, y}] {
+			seen[[2]string{x, y}] = true
+			facts = append(facts, []string{x, y})
+		}
+	}
+	model := func() *Model {
+		p := NewProgram()
+		for _, f := range facts {
+			must(t, p.AddFact("e", f, One()))
+		}
+		return evalOK(t, p)
+	}
+	v := MapValuation{}
+	patterns := []Atom{
+		{Pred: "e", Args: []Term{{Var: "X"}, {Var: "Y"}}},
+		{Pred: "e", Args: []Term{{Const: "c1"}, {Var: "Y"}}},
+		{Pred: "e", Args: []Term{{Var: "X"}, {Var: "X"}}},
+	}
+	sorted, paged := model(), model()
+	for _, q := range patterns {
+		all := sorted.Query(q, v)
+		if len(all) < 16 {
+			t.Fatalf("%v: %d answers, too few to page", q, len(all))
+		}
+		for _, size := range []int{0, 1, 10, 64} {
+			for _, from := range []int{0, 1, 5, 63, 200} {
+				page, total := paged.QueryPage(q, v, from, size)
+				want := all[min(from, len(all)):min(from+size, len(all))]
+				if total != len(all) || fmt.Sprint(page) != fmt.Sprint(want) {
+					t.Fatalf("%v from %d, %d: %v (total %d), want %v (total %d)", q, from, size, page, total, want, len(all))
+				}
+			}
+		}
+	}
+	if k := len(paged.orders.kept); k != 0 {
+		t.Fatalf("selected pages kept %d orders", k)
+	}
+	q := patterns[0]
+	all := sorted.Query(q, v)
+	page, _ := paged.QueryPage(q, v, n/2, 10)
+	if fmt.Sprint(page) != fmt.Sprint(all[n/2:n/2+10]) {
+		t.Fatalf("a page past the bound: %v, want %v", page, all[n/2:n/2+10])
+	}
+	if k := len(paged.orders.kept); k != 1 {
+		t.Fatalf("a page past the bound kept %d orders, want 1", k)
+	}
+}
