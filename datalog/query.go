@@ -56,7 +56,7 @@ func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) 
 	if limit >= 0 {
 		need = from + limit
 	}
-	order, total := m.queryOrder(q, rel, consts, func() []uint32 { return matchingRows(rel, cols, key) }, need)
+	order, total := m.queryOrder(q, rel, consts, candidateRows{rel, cols, key}, need)
 	from = min(from, len(order))
 	end := len(order)
 	if limit >= 0 {
@@ -71,28 +71,50 @@ func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) 
 	return out, total
 }
 
-// matchingRows returns the live rows of rel whose columns cols hold key.
-func matchingRows(rel *relation, cols []int, key []uint32) []uint32 {
-	var rows []uint32
+// candidateRows are the live rows of rel whose columns cols hold key.
+type candidateRows struct {
+	rel  *relation
+	cols []int
+	key  []uint32
+}
+
+// each yields the rows.
+func (c candidateRows) each(yield func(row uint32) bool) {
+	rel := c.rel
 	switch {
-	case len(cols) == 0:
-		rows = rel.liveRows()
-	case len(cols) == rel.arity:
-		if r, ok := rel.find(key); ok {
-			rows = []uint32{r}
+	case len(c.cols) == 0:
+		for i := range rel.n {
+			if rel.alive(uint32(i)) && !yield(uint32(i)) {
+				return
+			}
+		}
+	case len(c.cols) == rel.arity:
+		if r, ok := rel.find(c.key); ok {
+			yield(r)
 		}
 	default:
-		ix := rel.index(cols)
-		for h := ix.lookup(rel, key); h != 0; h = ix.nextOf(h - 1) {
-			if rel.alive(h - 1) {
-				rows = append(rows, h-1)
+		ix := rel.index(c.cols)
+		for h := ix.lookup(rel, c.key); h != 0; h = ix.nextOf(h - 1) {
+			if rel.alive(h-1) && !yield(h-1) {
+				return
 			}
 		}
 	}
-	return rows
 }
 
-// queryOrder returns the rows of rel among candidates (listed only when
+// count is how many rows there are.
+func (c candidateRows) count() int {
+	if len(c.cols) == 0 {
+		return c.rel.live
+	}
+	n := 0
+	for range c.each {
+		n++
+	}
+	return n
+}
+
+// queryOrder returns the rows of rel among candidates (read only when
 // no order is kept) that match q, ordered by their arguments, and how
 // many match. A large order is kept with the model (it never changes), a
 // few patterns at a time, so that reading the next page of a query costs
@@ -100,21 +122,21 @@ func matchingRows(rel *relation, cols []int, key []uint32) []uint32 {
 // not kept (need, the rows up to its end, at most a pageShare of them) is
 // selected instead of sorted: only its first need rows are returned, and
 // nothing is kept.
-func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates func() []uint32, need int) ([]uint32, int) {
+func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates candidateRows, need int) ([]uint32, int) {
 	key := patternKey(q)
 	if order, ok := m.orders.find(key); ok {
 		return order, len(order)
 	}
-	rows := candidates()
-	if need >= 0 && len(rows) >= keptOrderMin && need <= len(rows)/pageShare {
-		return selectFirst(q, rel, consts, rows, need)
+	n := candidates.count()
+	if need >= 0 && n >= keptOrderMin && need <= n/pageShare {
+		return selectFirst(q, rel, consts, candidates, need)
 	}
 	type match struct {
 		row  uint32
 		args []string
 	}
-	matches := make([]match, 0, len(rows))
-	for _, row := range rows {
+	matches := make([]match, 0, n)
+	for row := range candidates.each {
 		args := m.argStrings(rel, row, consts)
 		if matchQuery(q, args) {
 			matches = append(matches, match{row, args})
@@ -137,10 +159,10 @@ const pageShare = 16
 
 // selectFirst returns the first need rows among rows that match q, in
 // the order of their arguments, and how many match: one pass keeping the
-// need least in a heap, no row's arguments copied. Rows are distinct
+// need least in a heap, no row listed and no row's arguments copied. Rows are distinct
 // tuples, so the order is total and the rows are those a sort would put
 // first.
-func selectFirst(q Atom, rel *relation, consts nameList, rows []uint32, need int) ([]uint32, int) {
+func selectFirst(q Atom, rel *relation, consts nameList, candidates candidateRows, need int) ([]uint32, int) {
 	args := make([]string, rel.arity)
 	cmpRows := func(a, b uint32) int {
 		ra, rb := rel.row(a), rel.row(b)
@@ -156,7 +178,7 @@ func selectFirst(q Atom, rel *relation, consts nameList, rows []uint32, need int
 	}
 	h := rowHeap{above: func(a, b uint32) bool { return cmpRows(a, b) > 0 }} // the greatest on top
 	total := 0
-	for _, row := range rows {
+	for row := range candidates.each {
 		for i, v := range rel.row(row) {
 			args[i] = consts.at(v)
 		}
