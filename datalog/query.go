@@ -120,16 +120,21 @@ func (c candidateRows) count() int {
 // few patterns at a time, so that reading the next page of a query costs
 // the page, not the sort again. A page near the start of a large order
 // not kept (need, the rows up to its end, at most a pageShare of them) is
-// selected instead of sorted: only its first need rows are returned, and
-// nothing is kept.
+// selected instead of sorted: only the order's first rows are returned
+// (need of them, or selectedMin when that is more and still near the
+// start), and kept as the start of the order, so that the next pages
+// near it cost the page too.
 func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates candidateRows, need int) ([]uint32, int) {
 	key := patternKey(q)
-	if order, ok := m.orders.find(key); ok {
-		return order, len(order)
+	if k, ok := m.orders.find(key); ok && k.holds(need) {
+		return k.rows, k.total
 	}
 	n := candidates.count()
 	if need >= 0 && n >= keptOrderMin && need <= n/pageShare {
-		return selectFirst(q, rel, consts, candidates, need)
+		first := max(need, min(selectedMin, n/pageShare))
+		rows, total := selectFirst(q, rel, consts, candidates, first)
+		m.orders.keep(keptOrder{key: key, rows: rows, total: total, start: true})
+		return rows, total
 	}
 	type match struct {
 		row  uint32
@@ -148,7 +153,7 @@ func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates ca
 		order[i] = x.row
 	}
 	if len(order) >= keptOrderMin {
-		m.orders.keep(key, order)
+		m.orders.keep(keptOrder{key: key, rows: order, total: len(order)})
 	}
 	return order, len(order)
 }
@@ -156,6 +161,10 @@ func (m *Model) queryOrder(q Atom, rel *relation, consts nameList, candidates ca
 // pageShare: a page whose end lies within the first 1/pageShare of a
 // large query's candidates is selected rather than the whole sorted.
 const pageShare = 16
+
+// selectedMin is how many rows a selection keeps at least: the first 25
+// pages of ten.
+const selectedMin = 256
 
 // selectFirst returns the first need rows among rows that match q, in
 // the order of their arguments, and how many match: one pass keeping the
@@ -242,10 +251,18 @@ const (
 	keptOrderMin = 1024
 )
 
-// keptOrder is the order of one query pattern's matches.
+// keptOrder is the order of one query pattern's matches, or its start.
 type keptOrder struct {
-	key  string
-	rows []uint32
+	key   string
+	rows  []uint32
+	total int  // how many rows match
+	start bool // rows are the order's first, selected (total may be more)
+}
+
+// holds reports whether the order's first need rows are kept (every
+// row's when need is negative).
+func (k keptOrder) holds(need int) bool {
+	return !k.start || len(k.rows) == k.total || need >= 0 && need <= len(k.rows)
 }
 
 // queryOrders are a model's kept orders.
@@ -255,31 +272,36 @@ type queryOrders struct {
 }
 
 // find returns the order kept for key.
-func (o *queryOrders) find(key string) ([]uint32, bool) {
+func (o *queryOrders) find(key string) (keptOrder, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, k := range o.kept {
 		if k.key == key {
-			return k.rows, true
+			return k, true
 		}
 	}
-	return nil, false
+	return keptOrder{}, false
 }
 
-// keep keeps order for key, letting the oldest go when full; a reader
-// that sorted the same pattern at the same time keeps nothing twice.
-func (o *queryOrders) keep(key string, order []uint32) {
+// keep keeps an order, letting the oldest go when full. An order kept for
+// the same pattern stays unless the new one holds more rows (a whole
+// order where the start was kept, a longer start): a reader that sorted
+// the same pattern at the same time keeps nothing twice.
+func (o *queryOrders) keep(k keptOrder) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for _, k := range o.kept {
-		if k.key == key {
+	for i, old := range o.kept {
+		if old.key == k.key {
+			if len(k.rows) > len(old.rows) || old.start && !k.start {
+				o.kept[i] = k
+			}
 			return
 		}
 	}
 	if len(o.kept) == keptOrders {
 		o.kept = o.kept[1:]
 	}
-	o.kept = append(o.kept, keptOrder{key, order})
+	o.kept = append(o.kept, k)
 }
 
 // patternKey names a query pattern: its predicate and terms.

@@ -122,10 +122,11 @@ func TestQueryPageKeepsOrder(t *testing.T) {
 }
 
 // TestQueryPageSelects: a page near the start of a large query is
-// selected, not sorted, and keeps nothing; its answers and total are
-// those of the sorted query, for a free pattern, a constant and a
-// repeated variable, and for pages of any size from any place up to the
-// selection's bound. A page past it sorts, and keeps the order.
+// selected, not sorted, and keeps the start of the order; its answers and
+// total are those of the sorted query, for a free pattern, a constant and
+// a repeated variable, and for pages of any size from any place up to
+// the selection's bound, within the kept start and past it. A page past
+// the bound sorts, and keeps the whole order in the start's place.
 func TestQueryPageSelects(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	const n = 8 * keptOrderMin
@@ -180,8 +181,22 @@ func TestQueryPageSelects(t *testing.T) {
 			}
 		}
 	}
-	if k := len(paged.orders.kept); k != 0 {
-		t.Fatalf("selected pages kept %d orders", k)
+	// Every order kept is the start of the sorted order, or all of it;
+	// the free pattern's pages were all selected: it keeps a start of at
+	// least selectedMin rows.
+	for _, k := range paged.orders.kept {
+		var all []Answer
+		for _, q := range patterns {
+			if patternKey(q) == k.key {
+				all = sorted.Query(q, v)
+			}
+		}
+		if k.total != len(all) || len(k.rows) > len(all) || !k.start && len(k.rows) != len(all) {
+			t.Fatalf("%q kept %d rows (start %v) of %d, want of %d", k.key, len(k.rows), k.start, k.total, len(all))
+		}
+	}
+	if k, ok := paged.orders.find(patternKey(patterns[0])); !ok || !k.start || len(k.rows) < selectedMin {
+		t.Fatalf("the free pattern kept %v a start %v of %d rows", ok, k.start, len(k.rows))
 	}
 	q := patterns[0]
 	all := sorted.Query(q, v)
@@ -189,7 +204,11 @@ func TestQueryPageSelects(t *testing.T) {
 	if fmt.Sprint(page) != fmt.Sprint(all[n/2:n/2+10]) {
 		t.Fatalf("a page past the bound: %v, want %v", page, all[n/2:n/2+10])
 	}
-	if k := len(paged.orders.kept); k != 1 {
-		t.Fatalf("a page past the bound kept %d orders, want 1", k)
+	if k, _ := paged.orders.find(patternKey(q)); k.start || len(k.rows) != len(all) {
+		t.Fatalf("a page past the bound kept a start (%v) of %d rows, want the whole order", k.start, len(k.rows))
+	}
+	page, _ = paged.QueryPage(q, v, 3, 10)
+	if fmt.Sprint(page) != fmt.Sprint(all[3:13]) {
+		t.Fatalf("a page from the whole order: %v, want %v", page, all[3:13])
 	}
 }
