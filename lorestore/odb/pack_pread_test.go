@@ -65,6 +65,25 @@ func preadStore(t *testing.T) (string, []plumbing.Hash) {
 	return dir, hs
 }
 
+// openView opens the store at dir and a view of its packs, both closed
+// when the test ends.
+func openView(t *testing.T, dir string) *View {
+	t.Helper()
+	v, err := openDB(t, dir, Options{}).View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(v.Close)
+	return v
+}
+
+// filesOf opens v's pack files, closed when the test ends (before v).
+func filesOf(t *testing.T, v *View) *PackFiles {
+	pf := v.OpenFiles()
+	t.Cleanup(pf.Close)
+	return pf
+}
+
 // readResult is what one read gave, comparable.
 type readResult struct {
 	typ  plumbing.ObjectType
@@ -133,14 +152,8 @@ func locsOf(t *testing.T, v *View, hs []plumbing.Hash) []Loc {
 // the mapping, in runs of every length and alone.
 func TestPackFilesReadAsMapped(t *testing.T) {
 	dir, hs := preadStore(t)
-	db := openDB(t, dir, Options{})
-	v, err := db.View()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	pf := v.OpenFiles()
-	defer pf.Close()
+	v := openView(t, dir)
+	pf := filesOf(t, v)
 	if pf.Mapped() {
 		t.Fatal("the pack is read through its mapping, not its file")
 	}
@@ -189,15 +202,8 @@ func TestPackFilesCorrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(fmt.Sprint("flip-", round), func(t *testing.T) {
-			db := openDB(t, dir, Options{})
-			v, err := db.View()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer v.Close()
-			pf := v.OpenFiles()
-			defer pf.Close()
-			readAll(t, v, pf, locsOf(t, v, hs), 16)
+			v := openView(t, dir)
+			readAll(t, v, filesOf(t, v), locsOf(t, v, hs), 16)
 		})
 	}
 	if err := os.WriteFile(path, clean, 0o644); err != nil {
@@ -230,12 +236,7 @@ func TestPackFilesCorrupt(t *testing.T) {
 			if err := os.WriteFile(path, clean, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			db := openDB(t, dir, Options{})
-			v, err := db.View()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer v.Close()
+			v := openView(t, dir)
 			// The file changes under the mapping: write it anew, so the
 			// mapping keeps the old inode's pages.
 			tmp := filepath.Join(t.TempDir(), "keep")
@@ -246,8 +247,7 @@ func TestPackFilesCorrupt(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.alter(t)
-			pf := v.OpenFiles()
-			defer pf.Close()
+			pf := filesOf(t, v)
 			if !pf.Mapped() {
 				t.Fatal("a pack file not the one mapped is read")
 			}
