@@ -39,11 +39,8 @@ func TestLocateAllAsLocate(t *testing.T) {
 	hs = append(hs, hs[:40]...)
 	r.Shuffle(len(hs), func(i, j int) { hs[i], hs[j] = hs[j], hs[i] })
 
-	v, err := db.View()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
+	db.Close() // reopened: its packs mapped, not held as written
+	v := openView(t, dir)
 	if v.Packs() != 3 {
 		t.Fatalf("%d packs, want 3", v.Packs())
 	}
@@ -61,6 +58,34 @@ func TestLocateAllAsLocate(t *testing.T) {
 	if found != 600+40 {
 		t.Fatalf("Locate found %d names, want 640", found)
 	}
+	// Only the largest pack's file opened: the other two read through
+	// their mappings, and read the same.
+	defer func(n int) { maxPackFiles = n }(maxPackFiles)
+	maxPackFiles = 1
+	pf := filesOf(t, v)
+	opened := 0
+	for i, f := range pf.files {
+		if f != nil {
+			opened++
+			for j := range pf.files {
+				if len(v.s.packs[j].data) > len(v.s.packs[i].data) {
+					t.Fatalf("pack %d opened, a larger one (%d) not", i, j)
+				}
+			}
+		}
+	}
+	if opened != 1 || !pf.Mapped() {
+		t.Fatalf("%d pack files opened, want 1 and the rest mapped", opened)
+	}
+	var located []Loc
+	for _, l := range want {
+		if l != missing {
+			located = append(located, l)
+		}
+	}
+	slices.Sort(located)
+	readAll(t, v, pf, located, 16)
+
 	defer func(n int) { locateChunk = n }(locateChunk)
 	for _, chunk := range []int{1, 7, 100, 1 << 15} {
 		locateChunk = chunk

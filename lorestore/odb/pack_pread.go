@@ -10,7 +10,9 @@ package odb
 
 import (
 	"bytes"
+	"cmp"
 	"os"
+	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -26,12 +28,26 @@ type PackFiles struct {
 	files []*os.File // by place in the view; nil: read through the mapping
 }
 
-// OpenFiles opens the view's pack files for ReadAt. A pack whose file is
-// gone, or is not the file mapped (its size or trailer differs), is read
-// through its mapping instead, as is a pack held in memory.
+// maxPackFiles is how many pack files OpenFiles opens at most, the
+// largest first: a store whose packs are not rolled up must not run a
+// server out of descriptors. (A variable: tests open fewer.)
+var maxPackFiles = 64
+
+// OpenFiles opens the view's pack files for ReadAt, the maxPackFiles
+// largest. A pack whose file is not opened, is gone, or is not the file
+// mapped (its size or trailer differs), is read through its mapping
+// instead, as is a pack held in memory.
 func (v *View) OpenFiles() *PackFiles {
 	pf := &PackFiles{v: v, files: make([]*os.File, len(v.s.packs))}
-	for i, p := range v.s.packs {
+	bySize := make([]int, len(v.s.packs))
+	for i := range bySize {
+		bySize[i] = i
+	}
+	slices.SortStableFunc(bySize, func(a, b int) int {
+		return cmp.Compare(len(v.s.packs[b].data), len(v.s.packs[a].data))
+	})
+	for _, i := range bySize[:min(len(bySize), maxPackFiles)] {
+		p := v.s.packs[i]
 		if p.heap || len(p.data) < packHeaderLen+hashLen {
 			continue
 		}
