@@ -102,8 +102,9 @@ func (pf *PackFiles) Mapped() bool {
 
 // ReadAt returns what View.ReadAt returns for l. An undeltified entry is
 // read from the file into *scratch (grown as needed, for the caller to
-// pass again); a delta, or an entry the read cannot make sense of, is read
-// through the mapping, so that errors are View.ReadAt's own.
+// pass again); a delta, an entry of more than spanMax bytes, or one the
+// read cannot make sense of, is read through the mapping, so that errors
+// are View.ReadAt's own.
 func (pf *PackFiles) ReadAt(l Loc, scratch *[]byte) (plumbing.ObjectType, []byte, error) {
 	f, end, ok := pf.file(l)
 	if !ok {
@@ -115,9 +116,11 @@ func (pf *PackFiles) ReadAt(l Loc, scratch *[]byte) (plumbing.ObjectType, []byte
 		if t, out, ok := entryIn(got, avail); ok {
 			return t, out, nil
 		}
-		if h, _, n, ok := decodeEntryHeader(got); ok && isBaseType(h.typ) && uint64(len(got)) < avail {
+		if h, _, n, ok := decodeEntryHeader(got); ok && isBaseType(h.typ) && uint64(len(got)) < avail && h.size <= spanMax {
 			// The stream runs past the first read: read as much as a
-			// stored (uncompressed) stream of that size takes.
+			// stored (uncompressed) stream of that size takes. A larger
+			// entry is read through the mapping, which copies nothing:
+			// its pages are faulted in once.
 			if got, ok = preadAt(f, scratch, off, min(avail, uint64(n)+storedBound(h.size))); ok {
 				if t, out, ok := entryIn(got, avail); ok {
 					return t, out, nil
