@@ -65,12 +65,9 @@ func TestCompiledEntryLowering(t *testing.T) {
 		t.Fatal("the compile found no claim left out for its arity")
 	}
 	want := findingsJSON(t, w)
-	var buf bytes.Buffer
-	if err := w.WriteCompiled(&buf); err != nil {
-		t.Fatal(err)
-	}
+	compiled := compiledBytes(t, w)
 	for _, tamper := range []bool{false, true} {
-		c, err := LoadCompiled(buf.Bytes())
+		c, err := LoadCompiled(compiled)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,4 +160,14 @@ func TestCompiledAlignedSnapshot(t *testing.T) {
 	if padded == 0 {
 		t.Fatal("no findings needed padding")
 	}
+}
+
+// compiledBytes is w's compiled snapshot, written whole.
+func compiledBytes(t *testing.T, w *World) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := w.WriteCompiled(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

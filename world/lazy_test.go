@@ -380,12 +380,9 @@ func (b *typesAltered) OfType(t objects.Type) []uint32 {
 func TestRestoreOnly(t *testing.T) {
 	base := canonicalEntries(t, randomWorld(rand.New(rand.NewPCG(3, 17))))
 	w := mustCompile(t, Input{Scope: "camelot", Base: base})
-	var buf bytes.Buffer
-	if err := w.WriteCompiled(&buf); err != nil {
-		t.Fatal(err)
-	}
+	compiled := compiledBytes(t, w)
 	for _, tamper := range []bool{false, true} {
-		c, err := LoadCompiled(buf.Bytes())
+		c, err := LoadCompiled(compiled)
 		if err != nil {
 			t.Fatal(err)
 		}
