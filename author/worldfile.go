@@ -1,5 +1,5 @@
-// The compiled world file, format v4 (DL-0300, DL-0384, DL-0390): what a (commit, scope)'s
-// world was built from, kept beside the store so that a fresh process
+// The compiled world file, format v5 (DL-0300, DL-0384, DL-0390,
+// DL-0400): what a (commit, scope)'s world was built from, kept beside the store so that a fresh process
 // opening a commit someone compiled before skips the read phase (pack
 // reads, inflate, tree walk, per-object hash check). It is derived data:
 // every field that names what it is about is checked against the store
@@ -15,7 +15,8 @@
 //	body: sections, each kind u32 | 0 u32 | length u64 | payload | pad to 8
 //
 // The first section is the scope's committed entries
-// (worldfile_entries.go). A second, optional, is the compiled world: the
+// (worldfile_entries.go), the second their index (worldfile_index.go).
+// A third, optional, is the compiled world: the
 // build key of the program that wrote it (compiledKey) and a snapshot of
 // the world's evaluated datalog program (datalog.Snapshot), used only by
 // a program of the same build key, so that an open restores the program
@@ -41,11 +42,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/zeebo/blake3"
 	"github.com/zeebo/xxh3"
+	"golang.org/x/sys/unix"
 )
 
 const (
 	wfMagic   = "DLWORLD\x00"
-	wfVersion = 4
+	wfVersion = 5
 	// wfFixed is the header up to the scope's length.
 	wfFixed = 8 + 4 + 4 + 32 + 20 + 20 + 32 + 8 + wfSumSize
 	// wfSumSize is the body checksum's size: an XXH3-128 (DL-0390).
@@ -141,6 +143,19 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	binary.LittleEndian.PutUint64(sec[8:], size)
 	binary.LittleEndian.PutUint64(sec[16:], n)
 	sections := []sectionAt{{at: int64(len(head)), head: sec[:]}}
+	// The index is made from the entries on disk, their count in place.
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(sec[:], int64(len(head))); err != nil {
+		return err
+	}
+	isec, err := writeIndexSection(f, bw, int64(len(head))+16, int64(size))
+	if err != nil {
+		return err
+	}
+	sections = append(sections, sectionAt{at: int64(len(head)) + bodyLen, head: isec.head})
+	bodyLen += isec.len
 	if compiled != nil {
 		// The entries on disk first: compiled may wait for the compile.
 		if err := bw.Flush(); err != nil {
@@ -184,6 +199,37 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	return err
 }
 
+// writeIndexSection writes the index section of the entries section
+// that lies at [at, at+size) of f, which is written up to there: it maps the
+// entries back and scans them (openFileBase, which makes the index), so
+// that what an open will hold the index to decides what it says. It
+// returns the section's header and whole length.
+func writeIndexSection(f *os.File, bw *bufio.Writer, at, size int64) (sec struct {
+	head []byte
+	len  int64
+}, err error) {
+	data, err := unix.Mmap(int(f.Fd()), 0, int(at+size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return sec, err
+	}
+	defer unix.Munmap(data)
+	b, err := openFileBase(data[at:], nil, releaseMapped)
+	if err != nil {
+		return sec, err
+	}
+	bw.Write(make([]byte, 16))
+	n, err := b.writeIndex(bw)
+	if err != nil {
+		return sec, err
+	}
+	bw.Write(make([]byte, pad8(int(n))))
+	sec.head = make([]byte, 16)
+	binary.LittleEndian.PutUint32(sec.head[0:], wfSectionIndex)
+	binary.LittleEndian.PutUint64(sec.head[8:], uint64(n))
+	sec.len = 16 + n + int64(pad8(int(n)))
+	return sec, nil
+}
+
 // sectionAt is a section header to write at an offset once its length is
 // known.
 type sectionAt struct {
@@ -217,6 +263,7 @@ type wfBody struct {
 	body     []byte // every section
 	sum      []byte
 	entries  []byte // the entries section's payload
+	index    []byte // the index section's payload (worldfile_index.go)
 	compiled []byte // the compiled section's payload, nil when there is none
 }
 
@@ -274,6 +321,8 @@ func locateWorldFile(data []byte, want wfHeader) (wfBody, error) {
 		switch kind {
 		case wfSectionEntries:
 			b.entries = payload
+		case wfSectionIndex:
+			b.index = payload
 		case wfSectionCompiled:
 			b.compiled = payload
 		default:
@@ -281,8 +330,8 @@ func locateWorldFile(data []byte, want wfHeader) (wfBody, error) {
 		}
 		rest = rest[16+int(n)+pad8(int(n%8)):]
 	}
-	if b.entries == nil {
-		return b, wfErr("no entries section")
+	if b.entries == nil || b.index == nil {
+		return b, wfErr("no entries or no index section")
 	}
 	return b, nil
 }

@@ -194,7 +194,7 @@ func entriesSectionOf(t *testing.T, w *world.World) []byte {
 	var buf bytes.Buffer
 	bw := bufio.NewWriter(&buf)
 	bw.Write(make([]byte, 8))
-	n, _, err := writeEntries(bw, w.Objects())
+	n, _, err := writeEntries(bw, w.ObjectsByID()) // as a world file holds them
 	if err != nil || bw.Flush() != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
-	"iter"
 	"runtime"
 	"slices"
 	"sync"
@@ -47,25 +46,21 @@ func typeCode(t objects.Type) (uint8, bool) {
 	return 0, false
 }
 
-// fileBase is the entries of a mapped section, read in place.
+// fileBase is the entries of a mapped section, read in place, with the
+// columns of its index (worldfile_index.go): views of the mapped index
+// section when the file has one, made by the scan when it has not.
 type fileBase struct {
 	p      []byte           // the section
 	size   int              // entries per part
 	starts []int            // where each part starts in p
 	offs   []uint32         // where each entry starts in its part
 	types  []uint8          // each entry's type, a typeCodes index
-	intern []chunks         // each part's interned strings, by where their literals start in it
+	intern [][]uint32       // each part's interned strings, by where their fields start in it
 	keyed  map[string][]int // the facts of each key in world.KeysFiled
-	idents []ident          // the entities, in order
+	ents   identCol         // the entities by ident
 	ofType [][]uint32       // each type's entries, by typeCodes index
 	provs  [256]atomic.Pointer[cachedProv]
-}
-
-// ident is an entity's position and ident, copied out of the mapping (a
-// world keeps it as a map key, which every lookup reads).
-type ident struct {
-	pos  int
-	name string
+	verify bool // the columns are the file's, held to the scan; else the scan makes them
 }
 
 // chunks is a list of uint32 grown a chunk at a time, never copied: a
@@ -83,31 +78,31 @@ func (c *chunks) push(x uint32) {
 	*last = append(*last, x)
 }
 
-func (c chunks) len() int {
-	if len(c) == 0 {
-		return 0
-	}
-	return (len(c)-1)*chunkLen + len(c[len(c)-1])
-}
-
 func (c chunks) at(i uint64) uint32 { return c[i/chunkLen][i%chunkLen] }
 
 // openFileBase scans the section p, giving each part's pages back when
 // done with them (release, when not nil). Its part table is checked as
 // decodeEntries checks it, and so is every record: an entry that scans
 // decodes without error later. A part of 4 GiB or more is refused (its
-// offsets would not fit), as is anything decodeEntries refuses.
-func openFileBase(p []byte, release func([]byte)) (*fileBase, error) {
+// offsets would not fit), as is anything decodeEntries refuses. index is
+// the file's index section, whose columns the base then reads in place
+// once every one is held to the scan (and given back, release); with no
+// index the scan makes them on the heap (a writer's index, and tests).
+func openFileBase(p, index []byte, release func([]byte)) (*fileBase, error) {
 	count, size, starts, err := entryParts(p)
 	if err != nil {
 		return nil, err
 	}
 	nparts := len(starts) - 1
-	b := &fileBase{p: p, size: int(size), starts: starts, offs: make([]uint32, count), types: make([]uint8, count),
-		intern: make([]chunks, nparts)}
-	errs := make([]error, nparts)
-	keyed := make([][][]int, nparts) // per part, per key in world.KeysFiled
-	idents := make([][]ident, nparts)
+	b := &fileBase{p: p, size: int(size), starts: starts, verify: index != nil}
+	if b.verify {
+		if err := b.readIndex(index, count, nparts); err != nil {
+			return nil, err
+		}
+	} else {
+		b.offs, b.types, b.intern = make([]uint32, count), make([]uint8, count), make([][]uint32, nparts)
+	}
+	scans := make([]partResult, nparts)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), nparts) {
@@ -119,15 +114,20 @@ func openFileBase(p []byte, release func([]byte)) (*fileBase, error) {
 				}
 				lo := k * b.size
 				hi := min(int(count), lo+b.size)
-				keyed[k], idents[k], errs[k] = b.scanPart(k, lo, hi, release)
+				scans[k] = b.scanPart(k, lo, hi, release)
 			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	var sum uint64
+	nents := 0
+	var refs []entityRef
+	for _, r := range scans {
+		if r.err != nil {
+			return nil, r.err
 		}
+		sum, nents = sum+r.sum, nents+r.nents
+		refs = append(refs, r.refs...)
 	}
 	// Each part is in id order; so must be where one meets the next.
 	for k := 1; k < nparts; k++ {
@@ -136,37 +136,62 @@ func openFileBase(p []byte, release func([]byte)) (*fileBase, error) {
 			return nil, errNotInOrder
 		}
 	}
-	b.idents = slices.Concat(idents...)
-	b.ofType = groupByType(b.types)
+	if b.verify {
+		if err := b.checkIndex(sum, nents); err != nil {
+			return nil, err
+		}
+		if release != nil {
+			release(index) // read again only where the world asks
+		}
+	} else {
+		b.ofType = groupByType(b.types)
+		b.ents = sortedIdents(refs)
+	}
 	b.keyed = map[string][]int{}
 	for j, key := range world.KeysFiled {
-		for k := range keyed {
-			b.keyed[key] = append(b.keyed[key], keyed[k][j]...)
+		for _, r := range scans {
+			b.keyed[key] = append(b.keyed[key], r.keyed[j]...)
 		}
 	}
 	return b, nil
 }
 
-// scanPart checks part k, entries lo to hi, and notes where they are,
-// which facts have each key of world.KeysFiled, and the entities' idents;
+// partResult is what scanning a part finds beside its columns.
+type partResult struct {
+	keyed [][]int     // the facts of each key in world.KeysFiled
+	refs  []entityRef // its entities, when the scan makes the columns
+	sum   uint64      // identMix summed over its entities
+	nents int
+	err   error
+}
+
+// scanPart checks part k, entries lo to hi, and notes (or, verifying,
+// checks) where they are, their types and interned strings; it notes
+// which facts have each key of world.KeysFiled and the entities' idents;
 // then it gives the part's pages back (release).
-func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (keyed [][]int, idents []ident, err error) {
+func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult) {
+	fail := func(err error) partResult { return partResult{err: err} }
 	part := b.p[b.starts[k]:b.starts[k+1]]
 	if len(part) >= 1<<32 {
-		return nil, nil, wfErr("part %d of %d bytes", k, len(part))
+		return fail(wfErr("part %d of %d bytes", k, len(part)))
 	}
-	s := &partScan{sectionCursor: sectionCursor{p: part}}
-	keyed = make([][]int, len(world.KeysFiled))
-	var arena strArena
+	s := &partScan{sectionCursor: sectionCursor{p: part}, verify: b.verify}
+	if b.verify {
+		s.col = b.intern[k]
+	}
+	res.keyed = make([][]int, len(world.KeysFiled))
 	for i := lo; i < hi; i++ {
-		b.offs[i] = uint32(s.at)
+		if !note(b.verify, &b.offs[i], uint32(s.at)) {
+			return fail(wfErr("index: entry %d at %d, the index says %d", i, s.at, b.offs[i]))
+		}
 		at := s.take(33)
 		if s.err != nil {
-			return nil, nil, s.err
+			return fail(s.err)
 		}
 		if i > lo && bytes.Compare(part[b.offs[i-1]:][:32], part[at:at+32]) >= 0 {
-			return nil, nil, errNotInOrder
+			return fail(errNotInOrder)
 		}
+		var code uint8
 		switch tag := part[at+32]; tag {
 		case tagFact, tagEntity:
 			s.str(true)
@@ -174,48 +199,71 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (keyed [][]int,
 			key := s.str(true)
 			s.str(false)
 			s.prov()
-			b.types[i] = codeFact
+			code = codeFact
 			if tag == tagEntity {
-				b.types[i] = codeEntity
+				code = codeEntity
 				if s.err == nil {
-					idents = append(idents, ident{pos: i, name: arena.add(s.view(nameAt))})
+					name := s.view(nameAt)
+					res.sum += identMix(unsafe.String(unsafe.SliceData(name), len(name)), uint32(i))
+					res.nents++
+					if !b.verify {
+						res.refs = append(res.refs, entityRef{pos: uint32(i), name: string(name)})
+					}
 				}
 			} else if key >= 0 {
-				keyed[key] = append(keyed[key], i)
+				res.keyed[key] = append(res.keyed[key], i)
 			}
 		case tagCanonical:
 			n := s.uvarint()
 			if n > uint64(len(part)) {
-				return nil, nil, wfErr("entry %d: %d bytes", i, n)
+				return fail(wfErr("entry %d: %d bytes", i, n))
 			}
 			at := s.take(int(n))
 			if s.err != nil {
-				return nil, nil, s.err
+				return fail(s.err)
 			}
 			o, err := objects.Decode(part[at:s.at])
 			if err != nil {
-				return nil, nil, wfErr("entry %d: %v", i, err)
+				return fail(wfErr("entry %d: %v", i, err))
 			}
-			code, ok := typeCode(o.Type())
+			c, ok := typeCode(o.Type())
 			if !ok {
-				return nil, nil, wfErr("entry %d: type %s", i, o.Type())
+				return fail(wfErr("entry %d: type %s", i, o.Type()))
 			}
-			b.types[i] = code
+			code = c
 		default:
-			return nil, nil, wfErr("entry %d: tag %d", i, tag)
+			return fail(wfErr("entry %d: tag %d", i, tag))
 		}
 		if s.err != nil {
-			return nil, nil, s.err
+			return fail(s.err)
+		}
+		if !note(b.verify, &b.types[i], code) {
+			return fail(wfErr("index: entry %d of type %d, the index says %d", i, code, b.types[i]))
 		}
 	}
 	if s.at != len(part) {
-		return nil, nil, wfErr("%d bytes after the last entry of a part", len(part)-s.at)
+		return fail(wfErr("%d bytes after the last entry of a part", len(part)-s.at))
 	}
-	b.intern[k] = s.intern
+	if b.verify && s.n != len(s.col) {
+		return fail(wfErr("index: part %d interns %d strings, the index lists %d", k, s.n, len(s.col)))
+	}
+	if !b.verify {
+		b.intern[k] = slices.Concat(s.intern...)
+	}
 	if release != nil {
 		release(part) // read again only where the world asks
 	}
-	return keyed, idents, nil
+	return res
+}
+
+// note puts v in *at when the scan makes the columns; verifying, it
+// reports whether *at holds v already.
+func note[T uint8 | uint32](verify bool, at *T, v T) bool {
+	if verify {
+		return *at == v
+	}
+	*at = v
+	return true
 }
 
 // groupByType lists the positions of each type code in types, each list
@@ -236,11 +284,22 @@ func groupByType(types []uint8) [][]uint32 {
 }
 
 // partScan walks a part's records, checking them and noting its interned
-// strings.
+// strings (or, verifying, holding them to the index's column).
 type partScan struct {
 	sectionCursor
-	intern chunks // where each interned string's literal starts
-	filed  []int8 // for each interned string, its index in world.KeysFiled, or -1
+	verify bool
+	col    []uint32 // verifying: where the index says each interned string's field starts
+	intern chunks   // else: where each one's field starts, as found
+	n      int      // the interned strings met
+	filed  []int8   // for each interned string, its index in world.KeysFiled, or -1
+}
+
+// internAt is where interned string j's field starts.
+func (s *partScan) internAt(j uint64) uint32 {
+	if s.verify {
+		return s.col[j]
+	}
+	return s.intern.at(j)
 }
 
 // take skips n bytes and returns where they start.
@@ -258,7 +317,7 @@ func (s *partScan) take(n int) int {
 func (s *partScan) view(at int) []byte {
 	v, l := binary.Uvarint(s.p[at:])
 	if v&1 == 1 {
-		return s.view(int(s.intern.at(v >> 1)))
+		return s.view(int(s.internAt(v >> 1)))
 	}
 	return s.p[at+l : at+l+int(v>>1)]
 }
@@ -270,7 +329,7 @@ func (s *partScan) str(shared bool) int {
 	at := s.at
 	v := s.uvarint()
 	if v&1 == 1 {
-		if v>>1 >= uint64(s.intern.len()) {
+		if v>>1 >= uint64(s.n) {
 			s.fail("unknown string %d", v>>1)
 			return -1
 		}
@@ -293,7 +352,15 @@ func (s *partScan) str(shared bool) int {
 			filed = int8(j)
 		}
 	}
-	s.intern.push(uint32(at))
+	if s.verify {
+		if s.n >= len(s.col) || s.col[s.n] != uint32(at) {
+			s.fail("index: interned string %d disagrees", s.n)
+			return -1
+		}
+	} else {
+		s.intern.push(uint32(at))
+	}
+	s.n++
 	s.filed = append(s.filed, filed)
 	return int(filed)
 }
@@ -317,7 +384,8 @@ func (s *partScan) prov() {
 // a world with a staged or advanced tail.
 var errNotInOrder = wfErr("entries not in id order")
 
-// Len, ID, Type, Name, Object and Keyed are world.EntryBase's.
+// Len, ID, Type, Name, Object, Keyed, OfType and Entities are
+// world.EntryBase's.
 
 func (b *fileBase) Len() int { return len(b.offs) }
 
@@ -343,15 +411,7 @@ func (b *fileBase) OfType(t objects.Type) []uint32 {
 	return nil
 }
 
-func (b *fileBase) Idents() iter.Seq2[int, string] {
-	return func(yield func(int, string) bool) {
-		for _, id := range b.idents {
-			if !yield(id.pos, id.name) {
-				return
-			}
-		}
-	}
-}
+func (b *fileBase) Entities() world.EntityIdents { return &b.ents }
 
 func (b *fileBase) Name(i int) string {
 	switch b.Type(i) {
@@ -403,7 +463,7 @@ func (r *baseReader) uvarint() uint64 {
 func (r *baseReader) str() string {
 	v := r.uvarint()
 	if v&1 == 1 {
-		lit := baseReader{b: r.b, at: r.b.starts[r.k] + int(r.b.intern[r.k].at(v>>1))}
+		lit := baseReader{b: r.b, at: r.b.starts[r.k] + int(r.b.intern[r.k][v>>1])}
 		return lit.str()
 	}
 	n := int(v >> 1)

@@ -3,6 +3,7 @@ package author
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -44,7 +45,8 @@ func lazyTestWorld(t *testing.T) *world.World {
 }
 
 // TestFileBaseReadsAsDecoded: a section read in place gives, entry by
-// entry, what decodeEntries decodes, for parts of every size.
+// entry, what decodeEntries decodes, for parts of every size, whether its
+// scan made the index or held the file's index to the entries.
 func TestFileBaseReadsAsDecoded(t *testing.T) {
 	w := lazyTestWorld(t)
 	defer func(old uint64) { partEntries = old }(partEntries)
@@ -55,69 +57,116 @@ func TestFileBaseReadsAsDecoded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := openFileBase(sec, nil)
+		made, err := openFileBase(sec, nil, nil)
 		if err != nil {
 			t.Fatalf("parts of %d: %v", size, err)
 		}
-		if b.Len() != len(want) {
-			t.Fatalf("parts of %d: %d entries, decoded %d", size, b.Len(), len(want))
+		read, err := openFileBase(sec, indexOf(t, made), nil)
+		if err != nil {
+			t.Fatalf("parts of %d, the index read: %v", size, err)
 		}
+		for _, b := range []*fileBase{made, read} {
+			where := fmt.Sprintf("parts of %d, index read %v", size, b.verify)
+			if !b.verify && b != made || b.verify && b != read {
+				t.Fatalf("%s: the base does not say how its index came", where)
+			}
+			checkBaseReads(t, where, b, want)
+		}
+	}
+}
+
+// indexOf is the index section b's scan made.
+func indexOf(t *testing.T, b *fileBase) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := b.writeIndex(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// checkBaseReads holds b, entry by entry and list by list, to the
+// decoded entries want.
+func checkBaseReads(t *testing.T, where string, b *fileBase, want []world.Entry) {
+	t.Helper()
+	if b.Len() != len(want) {
+		t.Fatalf("%s: %d entries, decoded %d", where, b.Len(), len(want))
+	}
+	for i, e := range want {
+		if b.ID(i) != e.ID || b.Type(i) != e.Object.Type() || !reflect.DeepEqual(b.Object(i), e.Object) {
+			t.Fatalf("%s: entry %d reads %+v, decoded %+v", where, i, b.Object(i), e.Object)
+		}
+		if f, ok := e.Object.(*objects.Fact); ok && f.Provenance != nil {
+			// Read again, a record shares the provenance it read before.
+			x, y := b.Object(i).(*objects.Fact), b.Object(i).(*objects.Fact)
+			if x.Provenance != y.Provenance {
+				t.Fatalf("%s: entry %d read twice holds two provenances", where, i)
+			}
+		}
+		name := ""
+		switch o := e.Object.(type) {
+		case *objects.Fact:
+			name = o.Key
+		case *objects.Entity:
+			name = o.Ident
+		}
+		if b.Name(i) != name {
+			t.Fatalf("%s: entry %d named %q, want %q", where, i, b.Name(i), name)
+		}
+	}
+	for _, ty := range typeCodes {
+		var of []uint32
 		for i, e := range want {
-			if b.ID(i) != e.ID || b.Type(i) != e.Object.Type() || !reflect.DeepEqual(b.Object(i), e.Object) {
-				t.Fatalf("parts of %d: entry %d reads %+v, decoded %+v", size, i, b.Object(i), e.Object)
-			}
-			if f, ok := e.Object.(*objects.Fact); ok && f.Provenance != nil {
-				// Read again, a record shares the provenance it read before.
-				x, y := b.Object(i).(*objects.Fact), b.Object(i).(*objects.Fact)
-				if x.Provenance != y.Provenance {
-					t.Fatalf("parts of %d: entry %d read twice holds two provenances", size, i)
-				}
-			}
-			name := ""
-			switch o := e.Object.(type) {
-			case *objects.Fact:
-				name = o.Key
-			case *objects.Entity:
-				name = o.Ident
-			}
-			if b.Name(i) != name {
-				t.Fatalf("parts of %d: entry %d named %q, want %q", size, i, b.Name(i), name)
+			if e.Object.Type() == ty {
+				of = append(of, uint32(i))
 			}
 		}
-		for _, ty := range typeCodes {
-			var of []uint32
-			for i, e := range want {
-				if e.Object.Type() == ty {
-					of = append(of, uint32(i))
-				}
-			}
-			if !slices.Equal(b.OfType(ty), of) {
-				t.Fatalf("parts of %d: entries of type %s at %v, want %v", size, ty, b.OfType(ty), of)
+		if !slices.Equal(b.OfType(ty), of) {
+			t.Fatalf("%s: entries of type %s at %v, want %v", where, ty, b.OfType(ty), of)
+		}
+	}
+	// Under each ident, the entity of least position.
+	first := map[string]int{}
+	for i, e := range want {
+		if en, ok := e.Object.(*objects.Entity); ok {
+			if _, seen := first[en.Ident]; !seen {
+				first[en.Ident] = i
 			}
 		}
-		var idents []ident
+	}
+	ents := b.Entities()
+	got := map[string]int{}
+	prev := ""
+	for name, pos := range ents.All() {
+		if _, dup := got[name]; dup || name <= prev && len(got) > 0 {
+			t.Fatalf("%s: entity %q yielded out of order or twice", where, name)
+		}
+		got[name], prev = pos, name
+	}
+	if len(first) == 0 || ents.Len() != len(first) || !maps.Equal(got, first) {
+		t.Fatalf("%s: %d entities %v, want %v", where, ents.Len(), got, first)
+	}
+	for name, pos := range first {
+		if p, ok := ents.Find(name); !ok || p != pos {
+			t.Fatalf("%s: entity %q found at %d (%v), want %d", where, name, p, ok, pos)
+		}
+		for _, miss := range []string{name + "\x00", name[:len(name)-1]} {
+			if _, ok := first[miss]; !ok {
+				if _, found := ents.Find(miss); found {
+					t.Fatalf("%s: entity %q found, which is none", where, miss)
+				}
+			}
+		}
+	}
+	for _, key := range world.KeysFiled {
+		var keyed []int
 		for i, e := range want {
-			if en, ok := e.Object.(*objects.Entity); ok {
-				idents = append(idents, ident{i, en.Ident})
+			if f, ok := e.Object.(*objects.Fact); ok && f.Key == key {
+				keyed = append(keyed, i)
 			}
 		}
-		var got []ident
-		for i, name := range b.Idents() {
-			got = append(got, ident{i, name})
-		}
-		if len(idents) == 0 || !slices.Equal(got, idents) {
-			t.Fatalf("parts of %d: entities %v, want %v", size, got, idents)
-		}
-		for _, key := range world.KeysFiled {
-			var keyed []int
-			for i, e := range want {
-				if f, ok := e.Object.(*objects.Fact); ok && f.Key == key {
-					keyed = append(keyed, i)
-				}
-			}
-			if len(keyed) == 0 || !slices.Equal(b.Keyed(key), keyed) {
-				t.Fatalf("parts of %d: facts of key %q at %v, want %v", size, key, b.Keyed(key), keyed)
-			}
+		if len(keyed) == 0 || !slices.Equal(b.Keyed(key), keyed) {
+			t.Fatalf("%s: facts of key %q at %v, want %v", where, key, b.Keyed(key), keyed)
 		}
 	}
 }
@@ -125,12 +174,20 @@ func TestFileBaseReadsAsDecoded(t *testing.T) {
 // TestFileBaseRefusesWhatDecodeRefuses: with any one byte of a section
 // altered, the scan takes it exactly when decodeEntries does and the
 // entries are in id order, each once, and then reads what it decodes: an
-// entry that scanned never fails to read.
+// entry that scanned never fails to read. So does a base reading the
+// index its scan made of the altered bytes, and a base holding the
+// altered bytes to the index of the bytes before is refused or reads the
+// same.
 func TestFileBaseRefusesWhatDecodeRefuses(t *testing.T) {
 	w := lazyTestWorld(t)
 	defer func(old uint64) { partEntries = old }(partEntries)
 	partEntries = 50
 	sec := entriesSectionOf(t, w)
+	good, err := openFileBase(sec, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goodIndex := indexOf(t, good)
 	refused, tried := 0, 0
 	for at := range sec {
 		if at > 1500 && at < len(sec)-200 && at%13 != 0 {
@@ -141,7 +198,7 @@ func TestFileBaseRefusesWhatDecodeRefuses(t *testing.T) {
 			bad := slices.Clone(sec)
 			bad[at] ^= x
 			want, derr := decodeEntries(bad)
-			b, berr := openFileBase(bad, nil)
+			b, berr := openFileBase(bad, nil, nil)
 			for i := 1; derr == nil && i < len(want); i++ {
 				if bytes.Compare(want[i-1].ID[:], want[i].ID[:]) >= 0 {
 					derr = errNotInOrder // decoded, but not in order as a base must be
@@ -150,18 +207,86 @@ func TestFileBaseRefusesWhatDecodeRefuses(t *testing.T) {
 			if (derr == nil) != (berr == nil) {
 				t.Fatalf("byte %d ^ %#x: decode says %v, the scan %v", at, x, derr, berr)
 			}
+			if stale, err := openFileBase(bad, goodIndex, nil); err == nil {
+				checkBaseReads(t, fmt.Sprintf("byte %d ^ %#x, the index before", at, x), stale, want)
+			}
 			if berr != nil {
 				refused++
 				continue
 			}
+			where := fmt.Sprintf("byte %d ^ %#x", at, x)
 			for i, e := range want {
 				if b.ID(i) != e.ID || !reflect.DeepEqual(b.Object(i), e.Object) {
-					t.Fatalf("byte %d ^ %#x: entry %d reads %+v, decoded %+v", at, x, i, b.Object(i), e.Object)
+					t.Fatalf("%s: entry %d reads %+v, decoded %+v", where, i, b.Object(i), e.Object)
+				}
+			}
+			read, err := openFileBase(bad, indexOf(t, b), nil)
+			if err != nil {
+				t.Fatalf("%s: its own index refused: %v", where, err)
+			}
+			for i, e := range want {
+				if read.ID(i) != e.ID || !reflect.DeepEqual(read.Object(i), e.Object) {
+					t.Fatalf("%s, index read: entry %d reads %+v, decoded %+v", where, i, read.Object(i), e.Object)
 				}
 			}
 		}
 	}
 	if refused == 0 || refused == tried {
 		t.Fatalf("%d of %d alterations refused", refused, tried)
+	}
+}
+
+// TestFileBaseIndexHeldToEntries: with any one byte of the index altered,
+// or the index of other entries given, the base is refused, or reads
+// exactly what the entries decode to (a byte of padding).
+func TestFileBaseIndexHeldToEntries(t *testing.T) {
+	w := lazyTestWorld(t)
+	defer func(old uint64) { partEntries = old }(partEntries)
+	partEntries = 50
+	sec := entriesSectionOf(t, w)
+	want, err := decodeEntries(sec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, err := openFileBase(sec, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := indexOf(t, made)
+	refused := 0
+	for at := range index {
+		for _, x := range []byte{0x01, 0x80} {
+			bad := slices.Clone(index)
+			bad[at] ^= x
+			b, err := openFileBase(sec, bad, nil)
+			if err != nil {
+				refused++
+				continue
+			}
+			checkBaseReads(t, fmt.Sprintf("index byte %d ^ %#x", at, x), b, want)
+		}
+	}
+	// Nearly every byte is a value the scan or the checks hold: only
+	// padding may change unseen.
+	if refused < 2*len(index)*9/10 {
+		t.Fatalf("%d of %d alterations of the index refused", refused, 2*len(index))
+	}
+	for _, cut := range []int{0, 8, len(index) / 2, len(index) - 8} {
+		if _, err := openFileBase(sec, index[:cut], nil); err == nil {
+			t.Errorf("an index cut to %d bytes was taken", cut)
+		}
+	}
+	// The index of the same entries but one entity renamed.
+	w2 := lazyTestWorld(t)
+	other, err := w2.Stage([]objects.Object{&objects.Entity{Kind: objects.KindPerson, Ident: "e-0x", Name: "X", Provenance: objects.Proposed("s-0")}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherBase, err := openFileBase(entriesSectionOf(t, other), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := openFileBase(sec, indexOf(t, otherBase), nil); err == nil {
+		t.Error("the index of other entries was taken")
 	}
 }

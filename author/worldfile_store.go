@@ -136,7 +136,7 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 	// with it (a part read again is mapped again).
 	var compiled *world.Compiled
 	released := make(chan struct{})
-	reserved, inPlace := false, false
+	reserved, inPlace, refused := false, false, false
 	if snapshot != nil {
 		// The snapshot is loaded, and the entries read, in place when the
 		// mapping can be kept; the reservation is given back unless the
@@ -171,16 +171,18 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 	restore := compiled
 	if reserved {
 		// A world restored from this build's snapshot reads its entries
-		// in place, each when asked for (DL-0395); a file it cannot read
-		// so (not in id order: written before DL-0395) is decoded.
+		// in place (DL-0395). A file whose entries or index the scan
+		// refuses is refused: a file of this format is written in id
+		// order with the index its entries make (DL-0400).
 		var tried bool
-		w, tried, err = c.compileInPlace(b.entries, scope, compiled)
+		w, tried, err = c.compileInPlace(b.entries, b.index, scope, compiled)
 		inPlace = err == nil
+		refused = !tried && err != nil
 		if tried && !inPlace {
 			restore = nil // a Compiled serves one Compile: the decoded entries are evaluated
 		}
 	}
-	if !inPlace {
+	if !inPlace && !refused {
 		var base []world.Entry
 		base, err = decodeEntries(b.entries)
 		if err == nil {
@@ -207,10 +209,11 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 
 // compileInPlace compiles a world restored from compiled over the
 // entries read in place. A section that does not scan, or is not in id
-// order, or whose snapshot does not load or fit, is an error; the caller
-// decodes it instead. tried says compiled was handed to a Compile.
-func (c *worldCache) compileInPlace(entries []byte, scope string, compiled *world.Compiled) (w *world.World, tried bool, err error) {
-	fb, err := openFileBase(entries, releaseMapped)
+// order, or whose index does not hold, is an error, and tried is false;
+// one whose snapshot does not load or fit is an error the caller decodes
+// the entries after. tried says compiled was handed to a Compile.
+func (c *worldCache) compileInPlace(entries, index []byte, scope string, compiled *world.Compiled) (w *world.World, tried bool, err error) {
+	fb, err := openFileBase(entries, index, releaseMapped)
 	if err != nil {
 		return nil, false, err
 	}

@@ -181,16 +181,19 @@ func fileNamesItsObjects(t *testing.T, s *lorestore.Store, commit plumbing.Hash,
 var corruptions = []struct {
 	name string
 	do   func(t *testing.T, h *harness, path string, other map[string]string)
+	// inPlace says the corruption is seen only by an open that reads
+	// the entries in place: a decoding open does not read the index.
+	inPlace bool
 }{
 	{"flipped body byte", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte { b[len(b)-40] ^= 0x20; return b })
-	}},
+	}, false},
 	{"truncated", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte { return b[:len(b)*2/3] })
-	}},
+	}, false},
 	{"empty", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func([]byte) []byte { return nil })
-	}},
+	}, false},
 	{"garbage", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte {
 			r := rand.New(rand.NewPCG(1, 2))
@@ -199,47 +202,64 @@ var corruptions = []struct {
 			}
 			return b
 		})
-	}},
-	{"another commit", func(t *testing.T, h *harness, path string, o map[string]string) { copyFile(t, o["parent"], path) }},
-	{"another scope", func(t *testing.T, h *harness, path string, o map[string]string) { copyFile(t, o["scope"], path) }},
-	{"foreign store", func(t *testing.T, h *harness, path string, o map[string]string) { copyFile(t, o["foreign"], path) }},
+	}, false},
+	{"another commit", func(t *testing.T, h *harness, path string, o map[string]string) { copyFile(t, o["parent"], path) }, false},
+	{"another scope", func(t *testing.T, h *harness, path string, o map[string]string) { copyFile(t, o["scope"], path) }, false},
+	{"foreign store", func(t *testing.T, h *harness, path string, o map[string]string) { copyFile(t, o["foreign"], path) }, false},
 	{"another tree hash", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte { b[16+32+20] ^= 1; return b })
-	}},
+	}, false},
 	{"another world format", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte { b[16] ^= 1; return b })
-	}},
+	}, false},
 	{"another format version", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], wfVersion+1); return b })
-	}},
+	}, false},
 	{"another dialects hash", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte { b[16+32+20+20] ^= 1; return b })
-	}},
+	}, false},
 	{"checksummed canonical bytes that do not decode", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte {
 			i := bytes.Index(b, []byte(`{"`))
 			b[i] = '['
 			return resum(t, b)
 		})
-	}},
+	}, false},
 	{"checksummed record of an unknown tag", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte {
 			b[bodyAt(b)+16+8+32] = 9
 			return resum(t, b)
 		})
-	}},
+	}, false},
+	{"checksummed index of another ident", func(t *testing.T, h *harness, path string, _ map[string]string) {
+		editFile(t, path, func(b []byte) []byte {
+			ix := indexSection(b)
+			i := bytes.LastIndex(ix, []byte("galahad"))
+			ix[i] = 'G' // still sorted, and where it was: only the sum tells
+			return resum(t, b)
+		})
+	}, true},
+	{"checksummed index of another offset", func(t *testing.T, h *harness, path string, _ map[string]string) {
+		editFile(t, path, func(b []byte) []byte {
+			ix := indexSection(b)
+			ix[16+5*8+4]++ // the second entry's offset
+			return resum(t, b)
+		})
+	}, true},
 	{"checksummed record cut short", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte {
 			at := bodyAt(b) + 16 + 8 + 33 // the first record's first string
 			b[at] = 0x7e                  // a literal of 63 bytes where a short one was
 			return resum(t, b)
 		})
-	}},
+	}, false},
 }
 
 // TestWorldFileCorruption: every corruption is detected, the file is not
 // used (the world is compiled and reads as a compile), and the file is
-// rewritten so that the next fresh open loads it.
+// rewritten so that the next fresh open loads it; by an open that decodes
+// the entries (no mapping may be kept) and by one that reads them in
+// place.
 func TestWorldFileCorruption(t *testing.T) {
 	h := newHarness(t, "camelot", "avalon")
 	for _, scope := range []string{"camelot", "avalon"} {
@@ -277,11 +297,35 @@ func TestWorldFileCorruption(t *testing.T) {
 	}
 	path := worldFilePath(h.store, head, "camelot")
 	for _, tc := range corruptions {
-		t.Run(tc.name, func(t *testing.T) {
+		for _, inPlace := range []bool{false, true} {
+			if tc.inPlace && !inPlace {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s, in place %v", tc.name, inPlace), func(t *testing.T) {
+				corruptOnce(t, h, head, path, others, tc.do, inPlace)
+			})
+		}
+	}
+}
+
+// corruptOnce opens head's world from its file (in place or not), does
+// the corruption, and holds the open after it to a compile.
+func corruptOnce(t *testing.T, h *harness, head plumbing.Hash, path string, others map[string]string,
+	do func(*testing.T, *harness, string, map[string]string), inPlace bool) {
+	if inPlace {
+		keepBudget(t, 100, 1<<40)
+	} else {
+		keepBudget(t, 0, 0)
+	}
+	{
+		{
 			_, c := freshGet(t, h.store, head, "camelot")
 			wantCounts(t, c, 0, 0, 1, 0)
+			if (c.inPlace == 1) != inPlace {
+				t.Fatalf("%d opens in place", c.inPlace)
+			}
 			good := readFile(t, path)
-			tc.do(t, h, path, others)
+			do(t, h, path, others)
 			if bytes.Equal(readFile(t, path), good) {
 				t.Fatal("the corruption changed nothing")
 			}
@@ -300,7 +344,7 @@ func TestWorldFileCorruption(t *testing.T) {
 			if (compiledSection(got) == nil) != (compiledSection(good) == nil) {
 				t.Fatal("the rebuilt world's file has a compiled section where the first had none, or none where it had one")
 			}
-		})
+		}
 	}
 }
 
@@ -351,10 +395,17 @@ func entriesSection(b []byte) []byte {
 	return b[at : at+16+n+pad8(n)]
 }
 
+// indexSection returns a file's index section, header to padding.
+func indexSection(b []byte) []byte {
+	at := bodyAt(b) + len(entriesSection(b))
+	n := int(binary.LittleEndian.Uint64(b[at+8:]))
+	return b[at : at+16+n+pad8(n)]
+}
+
 // compiledSection returns a file's compiled section's payload, nil when
 // it has none.
 func compiledSection(b []byte) []byte {
-	at := bodyAt(b) + len(entriesSection(b))
+	at := bodyAt(b) + len(entriesSection(b)) + len(indexSection(b))
 	if at+16 > len(b) || binary.LittleEndian.Uint32(b[at:]) != wfSectionCompiled {
 		return nil
 	}

@@ -288,8 +288,8 @@ func (w *World) knownSorted() []string {
 }
 
 func (w *World) knownIDs() []string {
-	ids := make([]string, 0, len(w.ix.entities)+len(w.ix.events))
-	for id := range w.ix.entities {
+	ids := make([]string, 0, w.ix.entities.len()+len(w.ix.events))
+	for id := range w.ix.entities.all() {
 		ids = append(ids, id)
 	}
 	for id := range w.ix.events {
@@ -324,8 +324,8 @@ func (w *World) checkIdentityOf(claims iter.Seq[Entry]) {
 			w.emit(groupIdentity, f)
 			continue
 		}
-		l, lok := w.ix.entities[s.Left]
-		r, rok := w.ix.entities[s.Right]
+		l, lok := w.ix.entities.get(s.Left)
+		r, rok := w.ix.entities.get(s.Right)
 		if lok && rok && l.object().Kind != r.object().Kind {
 			f := newFinding(CodeSortMismatch, "%s is a %s and %s a %s; they are declared the same.", s.Left, l.object().Kind, s.Right, r.object().Kind)
 			f.Citations = cite

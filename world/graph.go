@@ -52,7 +52,7 @@ func (a GraphAttack) Defeats() bool { return a.AttackerLabel == datalog.In }
 // Graph returns the world as a graph.
 func (w *World) Graph() Graph {
 	var g Graph
-	for id, e := range w.ix.entities {
+	for id, e := range w.ix.entities.all() {
 		g.Entities = append(g.Entities, GraphEntity{ID: id, Kind: string(e.object().Kind), Name: e.object().Name, Grade: w.ClaimGrade(e.id())})
 	}
 	sort.Slice(g.Entities, func(i, j int) bool { return g.Entities[i].ID < g.Entities[j].ID })
@@ -81,9 +81,7 @@ func (w *World) graphEdges() []GraphEdge {
 		if len(a.args) != 2 || a.grade == datalog.Dead {
 			continue
 		}
-		_, from := w.ix.entities[a.args[0]]
-		_, to := w.ix.entities[a.args[1]]
-		if !from || !to {
+		if !w.ix.entities.has(a.args[0]) || !w.ix.entities.has(a.args[1]) {
 			continue
 		}
 		out = append(out, GraphEdge{Pred: a.pred, From: a.args[0], To: a.args[1], Grade: a.grade,

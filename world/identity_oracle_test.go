@@ -176,7 +176,7 @@ func oracleDiff(got, want *World) string {
 	preds := slices.DeleteFunc(want.model.Preds(), func(p string) bool { return strings.HasPrefix(p, "@") })
 	preds = append(preds, "seat", "person")
 	names := []string{"v1", "ev1", "nobody"}
-	for n := range want.ix.entities {
+	for n := range want.ix.entities.all() {
 		names = append(names, n)
 	}
 	slices.Sort(names)

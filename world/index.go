@@ -59,8 +59,8 @@ type index struct {
 	entries entryVec
 	byID    idIndex
 
-	entities  map[string]named[*objects.Entity] // by id; the smallest object id wins
-	order     *entityOrder                      // entities' ids sorted, made on first use; new with every new entities map
+	entities  entityMap    // by id; the smallest object id wins (entities.go)
+	order     *entityOrder // entities' ids sorted, made on first use; new with every new entities map
 	events    map[string]named[*objects.Event]
 	decisions map[string]named[*objects.Decision]
 	questions map[string]named[*objects.Question]
@@ -136,7 +136,7 @@ func sortEntries(es []Entry) {
 func newIndex(entries []Entry) *index {
 	ix := &index{
 		order:     &entityOrder{},
-		entities:  map[string]named[*objects.Entity]{},
+		entities:  newEntityMap(0),
 		events:    map[string]named[*objects.Event]{},
 		decisions: map[string]named[*objects.Decision]{},
 		questions: map[string]named[*objects.Question]{},
@@ -176,7 +176,7 @@ func newIndex(entries []Entry) *index {
 	}
 	// The entities are many at scale (a million in the 10M bench world):
 	// a map made at its size is never rehashed as it fills.
-	ix.entities = make(map[string]named[*objects.Entity], counts[objects.TypeEntity])
+	ix.entities = newEntityMap(counts[objects.TypeEntity])
 	big := map[objects.Type][]*Entry{}
 	for _, t := range []objects.Type{objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs} {
 		big[t] = hugemem.Make[*Entry](counts[t])[:0]
@@ -270,8 +270,8 @@ func (ix *index) file(p *Entry) {
 	e := *p
 	switch o := e.Object.(type) {
 	case *objects.Entity:
-		if cur, ok := ix.entities[o.Ident]; !ok || lessID(e.ID, cur.id()) {
-			ix.entities[o.Ident] = named[*objects.Entity]{obj: o, at: p}
+		if cur, ok := ix.entities.get(o.Ident); !ok || lessID(e.ID, cur.id()) {
+			ix.entities.set(o.Ident, named[*objects.Entity]{obj: o, at: p})
 		}
 	case *objects.Event:
 		if cur, ok := ix.events[o.Ident]; !ok || lessID(e.ID, cur.id()) {
@@ -352,7 +352,7 @@ func (ix *index) derive(adds []Entry) (*index, []Entry) {
 		kinds[e.Object.Type()] = true
 	}
 	if kinds[objects.TypeEntity] {
-		n.entities, n.order = cloneMap(ix.entities), &entityOrder{}
+		n.entities, n.order = ix.entities.with(), &entityOrder{}
 	}
 	if kinds[objects.TypeEvent] {
 		n.events = cloneMap(ix.events)
@@ -468,7 +468,7 @@ func (ix *index) forgetNamed(gone []Entry) {
 		return
 	}
 	if len(idents[objects.TypeEntity]) > 0 {
-		ix.entities, ix.order = without(ix.entities, idents[objects.TypeEntity]), &entityOrder{}
+		ix.entities, ix.order = ix.entities.without(idents[objects.TypeEntity]), &entityOrder{}
 	}
 	ix.events = without(ix.events, idents[objects.TypeEvent])
 	ix.decisions = without(ix.decisions, idents[objects.TypeDecision])
@@ -549,13 +549,13 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 
 // isEra reports whether id is a declared era entity.
 func (ix *index) isEra(id string) bool {
-	e, ok := ix.entities[id]
+	e, ok := ix.entities.get(id)
 	return ok && e.object().Kind == objects.KindEra
 }
 
 // known reports whether id names an entity or an event in scope.
 func (ix *index) known(id string) bool {
-	if _, ok := ix.entities[id]; ok {
+	if ix.entities.has(id) {
 		return true // the common case: one lookup, not two
 	}
 	_, ok := ix.events[id]

@@ -25,11 +25,11 @@ func TestNewIndexEntitiesApart(t *testing.T) {
 		return newIndex(entriesOf(t, objs))
 	}
 	one, two := index(1<<30), index(1)
-	if len(one.entities) != 3000 || len(two.entities) != len(one.entities) {
-		t.Fatalf("%d and %d entities filed; want 3000", len(one.entities), len(two.entities))
+	if one.entities.len() != 3000 || two.entities.len() != one.entities.len() {
+		t.Fatalf("%d and %d entities filed; want 3000", one.entities.len(), two.entities.len())
 	}
-	for ident, n := range one.entities {
-		if m := two.entities[ident]; m.id() != n.id() || m.obj.Name != n.obj.Name {
+	for ident, n := range one.entities.all() {
+		if m, _ := two.entities.get(ident); m.id() != n.id() || m.obj.Name != n.obj.Name {
 			t.Fatalf("%s: filed apart %s (%s), together %s (%s)", ident, m.id(), m.obj.Name, n.id(), n.obj.Name)
 		}
 	}

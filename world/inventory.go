@@ -27,7 +27,7 @@ type EntityInfo struct {
 // Entities lists the entities of the world by id (the record each id
 // resolves to: the one with the smallest object id).
 func (w *World) Entities() []EntityInfo {
-	out, _ := w.EntityPage("", 0, len(w.ix.entities))
+	out, _ := w.EntityPage("", 0, w.ix.entities.len())
 	return out
 }
 
@@ -37,12 +37,12 @@ func (w *World) Entities() []EntityInfo {
 // million entities of a large world reads the sorted ids once per set of
 // entities (entityOrder), not every entity per page.
 func (w *World) EntityPage(kind string, from, limit int) ([]EntityInfo, int) {
-	ids := w.ix.order.sorted(w.ix.entities, kind)
+	ids := w.ix.order.sorted(&w.ix.entities, kind)
 	from = min(max(from, 0), len(ids))
 	page := ids[from:min(from+max(limit, 0), len(ids))]
 	out := make([]EntityInfo, 0, len(page))
 	for _, id := range page {
-		n := w.ix.entities[id]
+		n, _ := w.ix.entities.get(id)
 		e, _ := w.ix.byID.get(n.id())
 		out = append(out, EntityInfo{ID: id, Kind: string(n.object().Kind), Name: n.object().Name,
 			Grade: w.ClaimGrade(n.id()), Staged: e != nil && e.Staged, Claim: n.id().String()})
@@ -61,14 +61,14 @@ type entityOrder struct {
 
 // sorted returns the sorted ids of the entities of kind in m, the map this
 // order belongs to.
-func (o *entityOrder) sorted(m map[string]named[*objects.Entity], kind string) []string {
+func (o *entityOrder) sorted(m *entityMap, kind string) []string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if ids, ok := o.byKind[kind]; ok {
 		return ids
 	}
-	ids := make([]string, 0, len(m))
-	for id, n := range m {
+	ids := make([]string, 0, m.len())
+	for id, n := range m.all() {
 		if kind == "" || string(n.object().Kind) == kind {
 			ids = append(ids, id)
 		}

@@ -36,10 +36,9 @@ type EntryBase interface {
 	// OfType lists, in order, the positions of the entries of type t;
 	// the caller never writes the list.
 	OfType(t objects.Type) []uint32
-	// Idents yields, in order, each entity's position and ident (Name),
-	// which the index keeps as a map key: a string of its own, not a view
-	// of where the base is kept.
-	Idents() iter.Seq2[int, string]
+	// Entities is the base's entities by ident (Name), which the index
+	// reads where the base keeps them (entities.go).
+	Entities() EntityIdents
 }
 
 // KeysFiled are the fact keys an index files facts under (the answers to
@@ -270,12 +269,9 @@ func newLazyIndex(src EntryBase) (*index, error) {
 	pos := map[objects.Type][]uint32{}
 	total := 0
 	for _, t := range lazyTypes {
+		// Each list's order and range are the base's to check when it
+		// is opened: read again here, a mapped list would stay resident.
 		ps := src.OfType(t)
-		for k, p := range ps {
-			if int(p) >= lz.n || k > 0 && p <= ps[k-1] {
-				return nil, errLazyTypes
-			}
-		}
 		pos[t], total = ps, total+len(ps)
 	}
 	if total != lz.n {
@@ -284,7 +280,7 @@ func newLazyIndex(src EntryBase) (*index, error) {
 	ix := &index{
 		order:     &entityOrder{},
 		entries:   entryVec{lz: lz, n: lz.n},
-		entities:  make(map[string]named[*objects.Entity], len(pos[objects.TypeEntity])),
+		entities:  lazyEntityMap(src.Entities(), lz),
 		events:    map[string]named[*objects.Event]{},
 		decisions: map[string]named[*objects.Decision]{},
 		questions: map[string]named[*objects.Question]{},
@@ -296,7 +292,7 @@ func newLazyIndex(src EntryBase) (*index, error) {
 		case objects.TypeFact, objects.TypeRelation, objects.TypeBefore, objects.TypeState, objects.TypeSameAs:
 		case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
 			lang = append(lang, pos[t]...)
-		case objects.TypeEntity: // filed below, by name
+		case objects.TypeEntity: // read by name from the base (entities.go)
 		default:
 			for _, i := range pos[t] {
 				ix.file(lz.ptr(int(i)))
@@ -304,12 +300,6 @@ func newLazyIndex(src EntryBase) (*index, error) {
 		}
 	}
 	slices.Sort(lang) // in index order, as newIndex files them
-	for i, ident := range src.Idents() {
-		if i < 0 || i >= lz.n || src.Type(i) != objects.TypeEntity {
-			return nil, errLazyIdents
-		}
-		ix.fileLazyEntity(lz, i, ident)
-	}
 	for _, i := range src.Keyed(answerKey) {
 		if i < 0 || i >= lz.n || src.Type(i) != objects.TypeFact {
 			return nil, errLazyKeyed
@@ -328,23 +318,12 @@ func newLazyIndex(src EntryBase) (*index, error) {
 	return ix, nil
 }
 
-// fileLazyEntity files entity i of lz by its name, the smallest id
-// winning, as file does; its object is read when first asked for
-// (named.object).
-func (ix *index) fileLazyEntity(lz *lazyEntries, i int, ident string) {
-	if cur, ok := ix.entities[ident]; ok && !lessID(lz.id(i), cur.id()) {
-		return
-	}
-	ix.entities[ident] = named[*objects.Entity]{lz: lz, pos: uint32(i)}
-}
-
 // lazyTypes are the object types, each a list a base gives.
 var lazyTypes = objects.Types()
 
 var (
-	errLazyTypes  = errors.New("world: a lazily read base lists its entries by type out of order, or not all of them")
-	errLazyKeyed  = errors.New("world: a lazily read base lists a fact that is none")
-	errLazyIdents = errors.New("world: a lazily read base lists an entity that is none")
+	errLazyTypes = errors.New("world: a lazily read base lists its entries by type out of order, or not all of them")
+	errLazyKeyed = errors.New("world: a lazily read base lists a fact that is none")
 )
 
 // ofType yields the entries of type t, reading of a lazy base only its

@@ -2,6 +2,7 @@ package world
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"iter"
@@ -75,10 +76,47 @@ func (b *memBase) OfType(t objects.Type) []uint32 {
 	return out
 }
 
-func (b *memBase) Idents() iter.Seq2[int, string] {
-	return func(yield func(int, string) bool) {
-		for i, ty := range b.types {
-			if ty == objects.TypeEntity && !yield(i, strings.Clone(b.names[i])) {
+func (b *memBase) Entities() EntityIdents {
+	var s memIdents
+	for i, ty := range b.types {
+		if ty == objects.TypeEntity {
+			s = append(s, memIdent{strings.Clone(b.names[i]), i})
+		}
+	}
+	slices.SortFunc(s, func(x, y memIdent) int { return cmp.Or(strings.Compare(x.name, y.name), x.pos-y.pos) })
+	return s
+}
+
+// memIdents is a base's entities sorted by ident, then position.
+type memIdents []memIdent
+
+type memIdent struct {
+	name string
+	pos  int
+}
+
+func (s memIdents) Len() int {
+	n := 0
+	for k := range s {
+		if k == 0 || s[k].name != s[k-1].name {
+			n++
+		}
+	}
+	return n
+}
+
+func (s memIdents) Find(ident string) (int, bool) {
+	k, ok := slices.BinarySearchFunc(s, ident, func(x memIdent, id string) int { return strings.Compare(x.name, id) })
+	if !ok {
+		return 0, false
+	}
+	return s[k].pos, true
+}
+
+func (s memIdents) All() iter.Seq2[string, int] {
+	return func(yield func(string, int) bool) {
+		for k := range s {
+			if (k == 0 || s[k].name != s[k-1].name) && !yield(s[k].name, s[k].pos) {
 				return
 			}
 		}
