@@ -148,26 +148,49 @@ func (b *fileBase) writeIndex(w io.Writer) (int64, error) {
 	}
 	u64 := func(v uint64) { put(binary.LittleEndian.AppendUint64(nil, v)) }
 	pad := func() { put(make([]byte, pad8(int(n%8)))) }
-	u32s := func(vs []uint32) {
-		buf := make([]byte, 0, 4096)
+	raw := make([]byte, 0, 4096)
+	u32sRaw := func(vs []uint32) { // a part of a column, not padded
 		for _, v := range vs {
-			if buf = binary.LittleEndian.AppendUint32(buf, v); len(buf) == cap(buf) {
-				put(buf)
-				buf = buf[:0]
+			if raw = binary.LittleEndian.AppendUint32(raw, v); len(raw) == cap(raw) {
+				put(raw)
+				raw = raw[:0]
 			}
 		}
-		put(buf)
+		put(raw)
+		raw = raw[:0]
+	}
+	u32s := func(vs []uint32) {
+		u32sRaw(vs)
 		pad()
 	}
-	for _, v := range []uint64{uint64(len(b.offs)), uint64(len(b.intern)), uint64(len(b.ofType)), uint64(len(b.ents.pos)), uint64(len(b.ents.blob))} {
+	for _, v := range []uint64{uint64(len(b.offs)), uint64(len(b.intern)), uint64(len(typeCodes)), uint64(len(b.ents.pos)), uint64(len(b.ents.blob))} {
 		u64(v)
 	}
 	u32s(b.offs)
 	put(b.types)
 	pad()
-	for _, ps := range b.ofType {
-		u64(uint64(len(ps)))
-		u32s(ps)
+	// Each type's entries, streamed from the types: a writer's base never
+	// makes the lists (10M entries, 40 MB).
+	var counts [256]int
+	for _, code := range b.types {
+		counts[code]++
+	}
+	buf := make([]uint32, 0, 1<<12)
+	for code := range typeCodes {
+		u64(uint64(counts[code]))
+		if counts[code] == 0 {
+			continue // most types: no pass over the types for them
+		}
+		for i, c := range b.types {
+			if int(c) == code {
+				if buf = append(buf, uint32(i)); len(buf) == cap(buf) {
+					u32sRaw(buf)
+					buf = buf[:0]
+				}
+			}
+		}
+		u32s(buf)
+		buf = buf[:0]
 	}
 	for _, ps := range b.intern {
 		u64(uint64(len(ps)))

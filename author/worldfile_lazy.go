@@ -59,6 +59,7 @@ type fileBase struct {
 	keyed  map[string][]int // the facts of each key in world.KeysFiled
 	ents   identCol         // the entities by ident
 	ofType [][]uint32       // each type's entries, by typeCodes index
+	group  sync.Once        // makes ofType from types, when the scan made the columns
 	provs  [256]atomic.Pointer[cachedProv]
 	verify bool // the columns are the file's, held to the scan; else the scan makes them
 }
@@ -144,8 +145,7 @@ func openFileBase(p, index []byte, release func([]byte)) (*fileBase, error) {
 			release(index) // read again only where the world asks
 		}
 	} else {
-		b.ofType = groupByType(b.types)
-		b.ents = sortedIdents(refs)
+		b.ents = sortedIdents(refs) // ofType is made when first asked for (typeLists)
 	}
 	b.keyed = map[string][]int{}
 	for j, key := range world.KeysFiled {
@@ -207,7 +207,7 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult
 					res.sum += identMix(unsafe.String(unsafe.SliceData(name), len(name)), uint32(i))
 					res.nents++
 					if !b.verify {
-						res.refs = append(res.refs, entityRef{pos: uint32(i), name: string(name)})
+						res.refs = append(res.refs, entityRef{pos: uint32(i), name: unsafe.String(unsafe.SliceData(name), len(name))})
 					}
 				}
 			} else if key >= 0 {
@@ -264,6 +264,18 @@ func note[T uint8 | uint32](verify bool, at *T, v T) bool {
 	}
 	*at = v
 	return true
+}
+
+// typeLists is each type's entries: the index's, or, when the scan made
+// the columns, lists made from the types on first use (a writer, which
+// streams them, never asks: writeIndex).
+func (b *fileBase) typeLists() [][]uint32 {
+	b.group.Do(func() {
+		if b.ofType == nil {
+			b.ofType = groupByType(b.types)
+		}
+	})
+	return b.ofType
 }
 
 // groupByType lists the positions of each type code in types, each list
@@ -406,7 +418,7 @@ func (b *fileBase) Keyed(key string) []int { return b.keyed[key] }
 
 func (b *fileBase) OfType(t objects.Type) []uint32 {
 	if code, ok := typeCode(t); ok {
-		return b.ofType[code]
+		return b.typeLists()[code]
 	}
 	return nil
 }

@@ -42,7 +42,8 @@ type relation struct {
 	// bytes, not a slice header.
 	hasPolys bool
 	prefs    pvec[uint32]
-	pstore   pvec[ipoly] // the supports that are neither zero nor One, by handle-2
+	pbase    *polyBase   // the stored supports a snapshot gave, by handle-2 (pbase.go)
+	pstore   pvec[ipoly] // the supports stored since, neither zero nor One, by handle-2-pbase.len()
 	ntaint   int         // live tainted rows
 
 	// parent is the version this one was derived from, whose first pn rows
@@ -62,7 +63,7 @@ func newRelation(pred uint32, arity int, gen uint64) *relation {
 // derive returns a new version of r under gen, sharing all of r's storage.
 func (r *relation) derive(gen uint64) *relation {
 	d := &relation{pred: r.pred, arity: r.arity, gen: gen, n: r.n, live: r.live, dead: r.dead,
-		data: r.data, flags: r.flags, nf: r.nf, set: r.set, hasPolys: r.hasPolys, prefs: r.prefs, pstore: r.pstore, ntaint: r.ntaint,
+		data: r.data, flags: r.flags, nf: r.nf, set: r.set, hasPolys: r.hasPolys, prefs: r.prefs, pbase: r.pbase, pstore: r.pstore, ntaint: r.ntaint,
 		parent: weak.Make(r), pn: r.n}
 	r.mu.Lock()
 	d.idx = make(map[string]*index, len(r.idx))
@@ -133,16 +134,29 @@ func (r *relation) poly(i uint32) ipoly {
 	case h&polyUnit != 0:
 		return unitPoly(h &^ polyUnit)
 	default:
-		return r.pstore.get(h - polyStored)
+		return r.stored(h - polyStored)
 	}
 }
 
+// stored returns stored support k: the base's, or one stored since.
+func (r *relation) stored(k uint32) ipoly {
+	if nb := uint32(r.pbase.len()); k >= nb {
+		return r.pstore.get(k - nb)
+	}
+	return r.pbase.get(k)
+}
+
+// storedLen is the number of stored supports.
+func (r *relation) storedLen() int { return r.pbase.len() + r.pstore.rows() }
+
 // setPoly sets row i's support. A row that once had a stored support keeps
-// its pstore row, whatever it is set to later, so nothing is left unused.
+// its pstore row, whatever it is set to later, so nothing is left unused;
+// one of the base's, which is never written, takes a handle anew.
 func (r *relation) setPoly(i uint32, p ipoly) {
 	h := r.prefs.get(i)
-	if h >= polyStored && h&polyUnit == 0 {
-		r.pstore.set(h-polyStored, p, r.gen)
+	nb := uint32(r.pbase.len())
+	if h >= polyStored && h&polyUnit == 0 && h-polyStored >= nb {
+		r.pstore.set(h-polyStored-nb, p, r.gen)
 		return
 	}
 	switch l, unit := unitLit(p); {
@@ -155,7 +169,7 @@ func (r *relation) setPoly(i uint32, p ipoly) {
 	default:
 		k := uint32(r.pstore.rows())
 		r.pstore.push1(k, p, r.gen)
-		r.setRef(i, h, k+polyStored)
+		r.setRef(i, h, nb+k+polyStored)
 	}
 }
 
@@ -309,7 +323,7 @@ func (r *relation) enableProvenance() {
 	}
 	r.hasPolys = true
 	r.prefs = newPvec[uint32](1, r.gen)
-	r.pstore = newPvecShift[ipoly](1, wideShift, r.gen)
+	r.pbase, r.pstore = nil, newPvecShift[ipoly](1, wideShift, r.gen)
 	r.prefs.pushFill(0, r.n, polyOne, r.gen)
 }
 

@@ -29,7 +29,7 @@ var ErrNoSnapshot = errors.New("datalog: no snapshot of this state")
 // snapMagic begins every snapshot; its last byte is the format's version
 // (2: columns aligned, snapshot_codec.go), so that a snapshot of another
 // format is refused whole.
-const snapMagic = "DLSNAP\x00\x02"
+const snapMagic = "DLSNAP\x00\x03"
 
 // Snapshot writes p and m, the model p last evaluated, to w. It refuses
 // with ErrNoSnapshot when m is not p's last model, p changed since, or
@@ -325,17 +325,7 @@ func writeProvenance(s *snapWriter, r *relation, sharedPrefs bool) {
 	if !sharedPrefs {
 		writeU32s(s, &r.prefs)
 	}
-	s.n(r.pstore.rows())
-	for i := range r.pstore.rows() {
-		q := r.pstore.get(uint32(i))
-		s.n(len(q))
-		for _, mo := range q {
-			s.n(len(mo.lits))
-			for _, l := range mo.lits {
-				s.n(int(l))
-			}
-		}
-	}
+	writePolyColumns(s, r)
 }
 
 func writeIndexes(s *snapWriter, r *relation) {

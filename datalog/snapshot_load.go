@@ -345,26 +345,10 @@ func readProvenance(r *snapReader, p *Program, rel *relation, prefs *pvec[uint32
 	}
 	rel.pstore = newPvecShift[ipoly](1, wideShift, rel.gen)
 	nlits := uint64(p.lits.n)
-	nstored := r.n(1)
-	for i := range nstored {
-		q := make(ipoly, r.n(1))
-		for k := range q {
-			lits := make([]uint32, r.n(1))
-			for j := range lits {
-				lits[j] = uint32(r.small(nlits))
-			}
-			if !slices.IsSorted(lits) {
-				r.fail("monomial out of order")
-			}
-			q[k] = mono{sig: sigOf(lits), lits: lits}
-		}
-		if r.err != nil {
-			return
-		}
-		if len(q) == 0 {
-			q = nil
-		}
-		rel.pstore.push1(uint32(i), q, rel.gen)
+	rel.pbase = readPolyBase(r, int(nlits))
+	nstored := rel.pbase.len()
+	if r.err != nil {
+		return
 	}
 	if rel.prefs.rows() != rel.n {
 		r.fail("%d supports for %d rows", rel.prefs.rows(), rel.n)

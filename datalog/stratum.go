@@ -176,7 +176,7 @@ func (e *evaluator) factRel(i int, f *factSet) (*relation, bool) {
 		// Every support is One or a unit, and the fact set's handles say
 		// which: they are the relation's support handles as they stand.
 		rel.hasPolys, rel.prefs = true, f.ents
-		rel.pstore = newPvecShift[ipoly](1, wideShift, rel.gen)
+		rel.pbase, rel.pstore = nil, newPvecShift[ipoly](1, wideShift, rel.gen)
 	case e.poly:
 		rel.enableProvenance()
 	}
