@@ -200,9 +200,9 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 }
 
 // writeIndexSection writes the index section of the entries section
-// that lies at [at, at+size) of f, which is written up to there: it maps the
-// entries back and scans them (openFileBase, which makes the index), so
-// that what an open will hold the index to decides what it says. It
+// that lies at [at, at+size) of f, which is written up to there: it maps
+// the entries back and scans them (writeIndexOf), so that what an open
+// will hold the index to decides what it says. It
 // returns the section's header and whole length.
 func writeIndexSection(f *os.File, bw *bufio.Writer, at, size int64) (sec struct {
 	head []byte
@@ -213,12 +213,8 @@ func writeIndexSection(f *os.File, bw *bufio.Writer, at, size int64) (sec struct
 		return sec, err
 	}
 	defer unix.Munmap(data)
-	b, err := openFileBase(data[at:], nil, releaseMapped)
-	if err != nil {
-		return sec, err
-	}
 	bw.Write(make([]byte, 16))
-	n, err := b.writeIndex(bw)
+	n, err := writeIndexOf(data[at:], bw, releaseMapped)
 	if err != nil {
 		return sec, err
 	}

@@ -6,8 +6,9 @@
 // open, so that its resident memory grows with what a session reads.
 //
 // The writer builds the section by scanning the entries it has just
-// written (openFileBase with no index), so the scan alone decides what
-// an index says. An open scans the entries again, as before, and holds
+// written (the scan an open runs, with no index), so the scan alone
+// decides what an index says; it streams each part's columns out as the
+// part's scan ends. An open scans the entries again, as before, and holds
 // every column to what the scan finds; a column that disagrees refuses
 // the file. The entities are checked without reading any record out of
 // order: their column holds the idents themselves, which must be sorted,
@@ -16,11 +17,13 @@
 //
 // Layout (little-endian, every column padded to 8 bytes):
 //
-//	count u64 | parts u64 | types u64 | entities u64 | ident bytes u64
-//	offsets u32[count] | types u8[count]
+//	count u64 | parts u64 | type codes u64
+//	per part: n u64, offsets u32[n], m u64, where its interned strings'
+//	  fields start u32[m]
+//	types u8[count]
 //	per type code: n u64, positions u32[n]
-//	per part: n u64, where its interned strings' fields start u32[n]
-//	entities: positions u32[entities], ident ends u64[entities], idents
+//	entities u64 | ident bytes u64 | positions u32[entities] |
+//	  ident ends u64[entities] | idents
 
 package author
 
@@ -137,74 +140,105 @@ func identMix(name string, pos uint32) uint64 {
 	return h ^ h>>33
 }
 
-// writeIndex writes the index of b, a base openFileBase built (given no
-// index), as a section's payload; it returns the bytes written.
-func (b *fileBase) writeIndex(w io.Writer) (int64, error) {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	var n int64
-	put := func(p []byte) {
-		bw.Write(p)
-		n += int64(len(p))
+// writeIndexOf writes the index of the entries section p as a section's
+// payload and returns the bytes written. It scans p as an open does, with
+// no index (so the scan alone decides what the index says), streaming
+// each part's offsets and interned strings out as its scan ends: what it
+// holds is a byte per entry and the entities (DL-0400).
+func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, error) {
+	b, err := newFileBase(p, false)
+	if err != nil {
+		return 0, err
 	}
-	u64 := func(v uint64) { put(binary.LittleEndian.AppendUint64(nil, v)) }
-	pad := func() { put(make([]byte, pad8(int(n%8)))) }
-	raw := make([]byte, 0, 4096)
-	u32sRaw := func(vs []uint32) { // a part of a column, not padded
-		for _, v := range vs {
-			if raw = binary.LittleEndian.AppendUint32(raw, v); len(raw) == cap(raw) {
-				put(raw)
-				raw = raw[:0]
-			}
+	iw := &indexWriter{bw: bufio.NewWriterSize(w, 1<<20), raw: make([]byte, 0, 4096)}
+	for _, v := range []int{b.count, len(b.starts) - 1, len(typeCodes)} {
+		iw.u64(uint64(v))
+	}
+	var refs []entityRef
+	err = b.scanAll(release, func(k int, r *partResult) error {
+		iw.u64(uint64(len(r.offs)))
+		iw.u32s(r.offs)
+		iw.u64(uint64(len(r.intern)))
+		iw.u32s(r.intern)
+		refs = append(refs, r.refs...)
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	iw.put(b.types)
+	iw.pad()
+	iw.typeLists(b.types)
+	ents := sortedIdents(refs)
+	iw.u64(uint64(len(ents.pos)))
+	iw.u64(uint64(len(ents.blob)))
+	iw.u32s(ents.pos)
+	for _, e := range ents.ends {
+		iw.u64(e)
+	}
+	iw.put(ents.blob)
+	iw.pad()
+	return iw.n, iw.bw.Flush()
+}
+
+// indexWriter writes an index section's columns, each padded to 8 bytes.
+type indexWriter struct {
+	bw  *bufio.Writer
+	n   int64
+	raw []byte
+}
+
+func (iw *indexWriter) put(p []byte) {
+	iw.bw.Write(p)
+	iw.n += int64(len(p))
+}
+
+func (iw *indexWriter) u64(v uint64) { iw.put(binary.LittleEndian.AppendUint64(iw.raw[:0], v)) }
+
+func (iw *indexWriter) pad() { iw.put(make([]byte, pad8(int(iw.n%8)))) }
+
+// u32sRaw writes a part of a column, unpadded.
+func (iw *indexWriter) u32sRaw(vs []uint32) {
+	for len(vs) > 0 {
+		k := min(len(vs), 1024)
+		raw := iw.raw[:0]
+		for _, v := range vs[:k] {
+			raw = binary.LittleEndian.AppendUint32(raw, v)
 		}
-		put(raw)
-		raw = raw[:0]
+		iw.put(raw)
+		iw.raw, vs = raw, vs[k:]
 	}
-	u32s := func(vs []uint32) {
-		u32sRaw(vs)
-		pad()
-	}
-	for _, v := range []uint64{uint64(len(b.offs)), uint64(len(b.intern)), uint64(len(typeCodes)), uint64(len(b.ents.pos)), uint64(len(b.ents.blob))} {
-		u64(v)
-	}
-	u32s(b.offs)
-	put(b.types)
-	pad()
-	// Each type's entries, streamed from the types: a writer's base never
-	// makes the lists (10M entries, 40 MB).
+}
+
+func (iw *indexWriter) u32s(vs []uint32) {
+	iw.u32sRaw(vs)
+	iw.pad()
+}
+
+// typeLists writes each type's entries, streamed from the types: the
+// lists of 10M entries are 40 MB a writer need not hold.
+func (iw *indexWriter) typeLists(types []uint8) {
 	var counts [256]int
-	for _, code := range b.types {
+	for _, code := range types {
 		counts[code]++
 	}
 	buf := make([]uint32, 0, 1<<12)
 	for code := range typeCodes {
-		u64(uint64(counts[code]))
+		iw.u64(uint64(counts[code]))
 		if counts[code] == 0 {
 			continue // most types: no pass over the types for them
 		}
-		for i, c := range b.types {
+		for i, c := range types {
 			if int(c) == code {
 				if buf = append(buf, uint32(i)); len(buf) == cap(buf) {
-					u32sRaw(buf)
+					iw.u32sRaw(buf)
 					buf = buf[:0]
 				}
 			}
 		}
-		u32s(buf)
+		iw.u32s(buf)
 		buf = buf[:0]
 	}
-	for _, ps := range b.intern {
-		u64(uint64(len(ps)))
-		u32s(ps)
-	}
-	u32s(b.ents.pos)
-	ends := make([]byte, 0, 8*len(b.ents.ends))
-	for _, e := range b.ents.ends {
-		ends = binary.LittleEndian.AppendUint64(ends, e)
-	}
-	put(ends)
-	put(b.ents.blob)
-	pad()
-	return n, bw.Flush()
 }
 
 // colReader reads an index section's columns, each padded to 8 bytes.
@@ -275,26 +309,32 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // readIndex reads the columns of an index section into b, which has its
 // count and parts: their shapes are checked here, their values by the
 // scan (verify) and checkIndex.
-func (b *fileBase) readIndex(p []byte, count uint64, nparts int) error {
+func (b *fileBase) readIndex(p []byte) error {
 	r := &colReader{p: p}
-	n, parts, types, ents, blob := r.u64(), r.u64(), r.u64(), r.u64(), r.u64()
-	if r.err == nil && (n != count || parts != uint64(nparts) || types != uint64(len(typeCodes)) || ents > count) {
-		return wfErr("index of %d entries in %d parts, %d types, %d entities: the section has %d in %d", n, parts, types, ents, count, nparts)
+	nparts := len(b.starts) - 1
+	n, parts, types := r.u64(), r.u64(), r.u64()
+	if r.err == nil && (n != uint64(b.count) || parts != uint64(nparts) || types != uint64(len(typeCodes))) {
+		return wfErr("index of %d entries in %d parts, %d types: the section has %d in %d", n, parts, types, b.count, nparts)
 	}
-	b.offs, b.types = r.u32s(n), r.u8s(n)
+	b.offs, b.intern = make([][]uint32, nparts), make([][]uint32, nparts)
+	for k := range nparts {
+		if m := r.u64(); r.err == nil && m != uint64(min(b.count-k*b.size, b.size)) {
+			return wfErr("index: part %d of %d entries", k, m)
+		}
+		b.offs[k] = r.u32s(uint64(min(b.count-k*b.size, b.size)))
+		b.intern[k] = r.u32s(r.u64())
+	}
+	b.types = r.u8s(n)
 	b.ofType = make([][]uint32, types)
 	for t := range b.ofType {
 		b.ofType[t] = r.u32s(r.u64())
 	}
-	b.intern = make([][]uint32, parts)
-	for k := range b.intern {
-		b.intern[k] = r.u32s(r.u64())
-	}
+	ents, blob := r.u64(), r.u64()
 	b.ents.pos, b.ents.ends, b.ents.blob = r.u32s(ents), r.u64s(ents), r.take(blob, 1)
 	if r.err != nil {
 		return r.err
 	}
-	if r.at != len(p) || uint64(len(b.offs)) != n || uint64(len(b.types)) != n {
+	if r.at != len(p) || uint64(len(b.types)) != n {
 		return wfErr("index: %d bytes after its columns", len(p)-r.at)
 	}
 	return nil

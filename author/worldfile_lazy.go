@@ -53,7 +53,8 @@ type fileBase struct {
 	p      []byte           // the section
 	size   int              // entries per part
 	starts []int            // where each part starts in p
-	offs   []uint32         // where each entry starts in its part
+	count  int              // entries
+	offs   [][]uint32       // where each entry of each part starts in it
 	types  []uint8          // each entry's type, a typeCodes index
 	intern [][]uint32       // each part's interned strings, by where their fields start in it
 	keyed  map[string][]int // the facts of each key in world.KeysFiled
@@ -88,54 +89,36 @@ func (c chunks) at(i uint64) uint32 { return c[i/chunkLen][i%chunkLen] }
 // offsets would not fit), as is anything decodeEntries refuses. index is
 // the file's index section, whose columns the base then reads in place
 // once every one is held to the scan (and given back, release); with no
-// index the scan makes them on the heap (a writer's index, and tests).
+// index the scan makes them on the heap (tests; a writer streams them
+// instead: writeIndexOf).
 func openFileBase(p, index []byte, release func([]byte)) (*fileBase, error) {
-	count, size, starts, err := entryParts(p)
+	b, err := newFileBase(p, index != nil)
 	if err != nil {
 		return nil, err
 	}
-	nparts := len(starts) - 1
-	b := &fileBase{p: p, size: int(size), starts: starts, verify: index != nil}
 	if b.verify {
-		if err := b.readIndex(index, count, nparts); err != nil {
+		if err := b.readIndex(index); err != nil {
 			return nil, err
 		}
 	} else {
-		b.offs, b.types, b.intern = make([]uint32, count), make([]uint8, count), make([][]uint32, nparts)
+		b.offs, b.intern = make([][]uint32, len(b.starts)-1), make([][]uint32, len(b.starts)-1)
 	}
-	scans := make([]partResult, nparts)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), nparts) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= nparts {
-					return
-				}
-				lo := k * b.size
-				hi := min(int(count), lo+b.size)
-				scans[k] = b.scanPart(k, lo, hi, release)
-			}
-		})
-	}
-	wg.Wait()
 	var sum uint64
 	nents := 0
 	var refs []entityRef
-	for _, r := range scans {
-		if r.err != nil {
-			return nil, r.err
+	keyed := make([][]int, len(world.KeysFiled))
+	err = b.scanAll(release, func(k int, r *partResult) error {
+		if !b.verify {
+			b.offs[k], b.intern[k] = r.offs, r.intern
 		}
-		sum, nents = sum+r.sum, nents+r.nents
-		refs = append(refs, r.refs...)
-	}
-	// Each part is in id order; so must be where one meets the next.
-	for k := 1; k < nparts; k++ {
-		x, y := b.ID(k*b.size-1), b.ID(k*b.size)
-		if bytes.Compare(x[:], y[:]) >= 0 {
-			return nil, errNotInOrder
+		sum, nents, refs = sum+r.sum, nents+r.nents, append(refs, r.refs...)
+		for j := range keyed {
+			keyed[j] = append(keyed[j], r.keyed[j]...)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if b.verify {
 		if err := b.checkIndex(sum, nents); err != nil {
@@ -149,20 +132,72 @@ func openFileBase(p, index []byte, release func([]byte)) (*fileBase, error) {
 	}
 	b.keyed = map[string][]int{}
 	for j, key := range world.KeysFiled {
-		for _, r := range scans {
-			b.keyed[key] = append(b.keyed[key], r.keyed[j]...)
-		}
+		b.keyed[key] = keyed[j]
 	}
 	return b, nil
 }
 
-// partResult is what scanning a part finds beside its columns.
+// newFileBase is the base of section p before its scan: its parts, and
+// the types column when the scan makes it.
+func newFileBase(p []byte, verify bool) (*fileBase, error) {
+	count, size, starts, err := entryParts(p)
+	if err != nil {
+		return nil, err
+	}
+	b := &fileBase{p: p, count: int(count), size: int(size), starts: starts, verify: verify}
+	if !verify {
+		b.types = make([]uint8, count)
+	}
+	return b, nil
+}
+
+// scanAll scans every part, as many at once as there are cores, and hands
+// each part's result to done in part order, so that a writer can stream
+// a part's columns out and drop them. It checks that each part's last
+// entry sorts before the next part's first.
+func (b *fileBase) scanAll(release func([]byte), done func(k int, r *partResult) error) error {
+	nparts := len(b.starts) - 1
+	batch := make([]partResult, max(1, min(runtime.GOMAXPROCS(0), nparts)))
+	var last objects.ID // the previous part's last entry
+	for first := 0; first < nparts; first += len(batch) {
+		n := min(len(batch), nparts-first)
+		var wg sync.WaitGroup
+		for j := range n {
+			k := first + j
+			wg.Go(func() {
+				lo := k * b.size
+				batch[j] = b.scanPart(k, lo, min(b.count, lo+b.size), release)
+			})
+		}
+		wg.Wait()
+		for j := range n {
+			if batch[j].err != nil {
+				return batch[j].err
+			}
+			// Each part is in id order; so must be where one meets the next.
+			if first+j > 0 && bytes.Compare(last[:], batch[j].first[:]) >= 0 {
+				return errNotInOrder
+			}
+			last = batch[j].last
+			if err := done(first+j, &batch[j]); err != nil {
+				return err
+			}
+			batch[j] = partResult{}
+		}
+	}
+	return nil
+}
+
+// partResult is what scanning a part finds.
 type partResult struct {
-	keyed [][]int     // the facts of each key in world.KeysFiled
-	refs  []entityRef // its entities, when the scan makes the columns
-	sum   uint64      // identMix summed over its entities
-	nents int
-	err   error
+	first, last objects.ID  // its first and last entries' ids
+	offs        []uint32    // where its entries start, when the scan makes the columns
+	intern      []uint32    // where its interned strings' fields start, likewise
+	keyed       [][]int     // the facts of each key in world.KeysFiled
+	refs        []entityRef // its entities, when the scan makes the columns
+	sum         uint64      // identMix summed over its entities
+	nents       int
+	err         error
 }
 
 // scanPart checks part k, entries lo to hi, and notes (or, verifying,
@@ -176,20 +211,34 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult
 		return fail(wfErr("part %d of %d bytes", k, len(part)))
 	}
 	s := &partScan{sectionCursor: sectionCursor{p: part}, verify: b.verify}
+	var offs []uint32
 	if b.verify {
-		s.col = b.intern[k]
+		s.col, offs = b.intern[k], b.offs[k]
+	} else {
+		offs = make([]uint32, hi-lo)
 	}
 	res.keyed = make([][]int, len(world.KeysFiled))
+	given := 0 // the part's pages given back up to here, as the scan passes them
 	for i := lo; i < hi; i++ {
-		if !note(b.verify, &b.offs[i], uint32(s.at)) {
-			return fail(wfErr("index: entry %d at %d, the index says %d", i, s.at, b.offs[i]))
+		if release != nil && s.at-given >= scanRelease {
+			release(part[given:s.at]) // a page read again (an interned string) is mapped again
+			given = s.at
+		}
+		if !note(b.verify, &offs[i-lo], uint32(s.at)) {
+			return fail(wfErr("index: entry %d at %d, the index says %d", i, s.at, offs[i-lo]))
 		}
 		at := s.take(33)
 		if s.err != nil {
 			return fail(s.err)
 		}
-		if i > lo && bytes.Compare(part[b.offs[i-1]:][:32], part[at:at+32]) >= 0 {
+		if i > lo && bytes.Compare(part[offs[i-lo-1]:][:32], part[at:at+32]) >= 0 {
 			return fail(errNotInOrder)
+		}
+		if i == lo {
+			res.first = objects.ID(part[at : at+32])
+		}
+		if i == hi-1 {
+			res.last = objects.ID(part[at : at+32])
 		}
 		var code uint8
 		switch tag := part[at+32]; tag {
@@ -248,13 +297,18 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult
 		return fail(wfErr("index: part %d interns %d strings, the index lists %d", k, s.n, len(s.col)))
 	}
 	if !b.verify {
-		b.intern[k] = slices.Concat(s.intern...)
+		res.offs, res.intern = offs, slices.Concat(s.intern...)
 	}
 	if release != nil {
 		release(part) // read again only where the world asks
 	}
 	return res
 }
+
+// scanRelease is how far a scan gets past the pages it last gave back
+// before it gives back those it passed: two scans at once over parts of
+// 130 MB each held 260 MB of the file resident.
+const scanRelease = 8 << 20
 
 // note puts v in *at when the scan makes the columns; verifying, it
 // reports whether *at holds v already.
@@ -399,12 +453,12 @@ var errNotInOrder = wfErr("entries not in id order")
 // Len, ID, Type, Name, Object, Keyed, OfType and Entities are
 // world.EntryBase's.
 
-func (b *fileBase) Len() int { return len(b.offs) }
+func (b *fileBase) Len() int { return b.count }
 
 // record is where entry i starts in the section, and its part.
 func (b *fileBase) record(i int) (at, k int) {
 	k = i / b.size
-	return b.starts[k] + int(b.offs[i]), k
+	return b.starts[k] + int(b.offs[k][i-k*b.size]), k
 }
 
 func (b *fileBase) ID(i int) objects.ID {

@@ -242,7 +242,7 @@ var corruptions = []struct {
 	{"checksummed index of another offset", func(t *testing.T, h *harness, path string, _ map[string]string) {
 		editFile(t, path, func(b []byte) []byte {
 			ix := indexSection(b)
-			ix[16+5*8+4]++ // the second entry's offset
+			ix[16+4*8+4]++ // the second entry's offset: after the section header, the index header and the part's count
 			return resum(t, b)
 		})
 	}, true},
