@@ -113,7 +113,11 @@ func sortedIdents(refs []entityRef) identCol {
 		return int(x.pos) - int(y.pos)
 	})
 	c := identCol{pos: make([]uint32, len(refs)), ends: make([]uint64, len(refs))}
-	var blob []byte
+	size := 0
+	for _, r := range refs {
+		size += len(r.name)
+	}
+	blob := make([]byte, 0, size)
 	for j, r := range refs {
 		c.pos[j] = r.pos
 		blob = append(blob, r.name...)
@@ -158,8 +162,15 @@ func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, error) {
 	err = b.scanAll(release, func(k int, r *partResult) error {
 		iw.u64(uint64(len(r.offs)))
 		iw.u32s(r.offs)
-		iw.u64(uint64(len(r.intern)))
-		iw.u32s(r.intern)
+		n := 0
+		for _, c := range r.intern {
+			n += len(c)
+		}
+		iw.u64(uint64(n))
+		for _, c := range r.intern {
+			iw.u32sRaw(c)
+		}
+		iw.pad()
 		refs = append(refs, r.refs...)
 		return nil
 	})

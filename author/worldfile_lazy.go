@@ -109,7 +109,7 @@ func openFileBase(p, index []byte, release func([]byte)) (*fileBase, error) {
 	keyed := make([][]int, len(world.KeysFiled))
 	err = b.scanAll(release, func(k int, r *partResult) error {
 		if !b.verify {
-			b.offs[k], b.intern[k] = r.offs, r.intern
+			b.offs[k], b.intern[k] = r.offs, slices.Concat(r.intern...)
 		}
 		sum, nents, refs = sum+r.sum, nents+r.nents, append(refs, r.refs...)
 		for j := range keyed {
@@ -192,7 +192,7 @@ func (b *fileBase) scanAll(release func([]byte), done func(k int, r *partResult)
 type partResult struct {
 	first, last objects.ID  // its first and last entries' ids
 	offs        []uint32    // where its entries start, when the scan makes the columns
-	intern      []uint32    // where its interned strings' fields start, likewise
+	intern      chunks      // where its interned strings' fields start, likewise
 	keyed       [][]int     // the facts of each key in world.KeysFiled
 	refs        []entityRef // its entities, when the scan makes the columns
 	sum         uint64      // identMix summed over its entities
@@ -297,7 +297,7 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult
 		return fail(wfErr("index: part %d interns %d strings, the index lists %d", k, s.n, len(s.col)))
 	}
 	if !b.verify {
-		res.offs, res.intern = offs, slices.Concat(s.intern...)
+		res.offs, res.intern = offs, s.intern
 	}
 	if release != nil {
 		release(part) // read again only where the world asks

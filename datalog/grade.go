@@ -128,7 +128,7 @@ func (g *Grader) litTruth(id uint32) Truth {
 	li := g.m.info.at(id)
 	switch li.kind {
 	case litVar:
-		t = g.v.Truth(li.name)
+		t = g.v.Truth(g.m.info.extraOf(li).name)
 		if t > True {
 			t = Unknown
 		}
@@ -140,7 +140,7 @@ func (g *Grader) litTruth(id uint32) Truth {
 			}
 		}
 	case litForeign:
-		f := li.foreign
+		f := g.m.info.extraOf(li).foreign
 		if g.foreign == nil {
 			g.foreign = map[*Model]*Grader{}
 		}

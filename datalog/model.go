@@ -147,10 +147,11 @@ func (m *Model) plitOf(id uint32) plit {
 		row, _ := m.rels[li.pred].find(li.args)
 		return plit{name: m.info.name(id), neg: &atomRef{m: m, pred: li.pred, row: row}}
 	case litForeign:
-		f := li.foreign
-		return plit{name: li.name, neg: &f}
+		x := m.info.extraOf(li)
+		f := x.foreign
+		return plit{name: x.name, neg: &f}
 	}
-	return plit{name: li.name}
+	return plit{name: m.info.extraOf(li).name}
 }
 
 // argStrings renders a row's constants.

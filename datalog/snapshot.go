@@ -2,10 +2,10 @@
 // as bytes that LoadSnapshot (snapshot_load.go) turns back into a program
 // and model that answer, and go on evaluating incrementally, exactly as
 // the originals would, without lowering a fact or running a rule
-// (DL-0384). Interned names, literals, every relation's rows, hashes,
-// supports and indexes are written as they stand; what is cheap to make
-// again (the interners' hash tables, the literal maps, the
-// stratification) is made again on load.
+// (DL-0384). Interned names, literals and their negated atoms' table,
+// every relation's rows, hashes, supports and indexes are written as they
+// stand; what is cheap to make again (the interners' hash tables, the
+// variables' map, the stratification) is made again on load.
 //
 // A snapshot holds the common state only. Snapshot refuses
 // (ErrNoSnapshot) a model with truncated atoms (their grounding regions),
@@ -27,9 +27,10 @@ import (
 var ErrNoSnapshot = errors.New("datalog: no snapshot of this state")
 
 // snapMagic begins every snapshot; its last byte is the format's version
-// (2: columns aligned, snapshot_codec.go), so that a snapshot of another
-// format is refused whole.
-const snapMagic = "DLSNAP\x00\x03"
+// (2: columns aligned, snapshot_codec.go; 3: literals and their hash in
+// columns, snapshot_lits.go; 4: stored supports in columns, pbase.go), so
+// that a snapshot of another format is refused whole.
+const snapMagic = "DLSNAP\x00\x04"
 
 // Snapshot writes p and m, the model p last evaluated, to w. It refuses
 // with ErrNoSnapshot when m is not p's last model, p changed since, or
@@ -49,11 +50,11 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 	// as m knew them (none it holds is newer), the constants all.
 	writeNames(s, p.consts.snapshot())
 	writeNames(s, m.predNames)
-	writeLits(s, p.lits, m.info.len())
 	s.n(len(p.arity))
 	for _, a := range p.arity {
 		s.n(a + 1)
 	}
+	writeLits(s, p.lits, m.info.len())
 	s.n(len(p.rules))
 	for _, r := range p.rules {
 		writeRule(s, r.rule)
@@ -130,9 +131,12 @@ func (p *Program) Snapshotable(m *Model) error {
 		}
 	}
 	lits := p.lits.snapshot()
-	for id := range m.info.len() {
-		if lits.at(uint32(id)).kind == litForeign {
-			return ErrNoSnapshot
+	nargs := 0
+	for id := range uint32(m.info.len()) {
+		li := lits.at(id)
+		nargs += len(li.args)
+		if li.kind == litForeign || li.pred > litXMask || nargs > 1<<32-1 {
+			return ErrNoSnapshot // past what the literals' columns hold
 		}
 	}
 	for _, f := range p.facts {
@@ -177,35 +181,6 @@ func writeNames(s *snapWriter, names nameList) {
 	s.n(names.len())
 	for id := range names.len() {
 		s.str(names.at(uint32(id)))
-	}
-}
-
-// writeLits writes the literals in id order, then the variables whose
-// unit support has its shared entry.
-func writeLits(s *snapWriter, t *litTable, n int) {
-	lits := t.snapshot()
-	s.n(n)
-	var units []uint32
-	for id := range n {
-		li := lits.at(uint32(id))
-		s.n(int(li.kind))
-		switch li.kind {
-		case litVar:
-			s.str(li.name)
-			if t.unitEntry(uint32(id)) != nil {
-				units = append(units, uint32(id))
-			}
-		case litNeg:
-			s.n(int(li.pred))
-			s.n(len(li.args))
-			for _, a := range li.args {
-				s.n(int(a))
-			}
-		}
-	}
-	s.n(len(units))
-	for _, u := range units {
-		s.n(int(u))
 	}
 }
 

@@ -5,7 +5,8 @@
 //
 // Columns are aligned: zero bytes pad the snapshot before each column of
 // uint32 to an offset (from the snapshot's first byte) that is a multiple
-// of 4, and before each hash segment of uint64 to a multiple of 8. A
+// of 4, and before each column of uint64 (a hash's slots) to a multiple
+// of 8. A
 // reader allowed to alias (LoadSnapshotAliased) then uses a column whose
 // bytes lie aligned in memory in place, as a slice of the bytes, instead
 // of copying it.
@@ -259,6 +260,27 @@ func (r *snapReader) u32s(k int) []uint32 {
 	out := hugemem.Make[uint32](k)
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+// u64s reads a column of k little-endian uint64s, aligned (align(8)):
+// in place when the reader may alias it, else into a new slice.
+func (r *snapReader) u64s(k int) []uint64 {
+	r.align(8)
+	if r.err != nil {
+		return nil
+	}
+	b := r.take(8 * k)
+	if b == nil && k > 0 {
+		return nil
+	}
+	if out := aliasAs[uint64](r, b); out != nil {
+		return out
+	}
+	out := hugemem.Make[uint64](k)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint64(b[8*i:])
 	}
 	return out
 }

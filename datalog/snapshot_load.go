@@ -9,7 +9,6 @@ import (
 	"encoding/binary"
 
 	"github.com/deloreis/deloreis/internal/hugemem"
-	"math/bits"
 	"slices"
 	"weak"
 )
@@ -25,10 +24,10 @@ func LoadSnapshot(data []byte) (*Program, *Model, error) {
 // LoadSnapshotAliased is LoadSnapshot for bytes that outlive the program,
 // the model and every program and model derived from them (in practice,
 // the process): a read-only mapping of a file that is never written in
-// place, say. Columns of rows, supports and index chains and the slots of
-// hashes are then used in place, not copied, wherever their bytes lie
-// aligned in memory (and the machine is little-endian); the rest is
-// copied as LoadSnapshot copies it. Every value is checked all the same.
+// place, say. Columns of literals, rows, supports and index chains and
+// the slots of hashes are then used in place, not copied, wherever their
+// bytes lie aligned in memory (and the machine is little-endian); the
+// rest is copied as LoadSnapshot copies it. Every value is checked all the same.
 // The caller must never change data, and must not unmap or free it while
 // anything loaded from it may be used.
 //
@@ -39,8 +38,10 @@ func LoadSnapshot(data []byte) (*Program, *Model, error) {
 // once the load returns (the program moves on to a generation of its own,
 // and each evaluation makes a model of a new one), chunks and pages cut
 // from the columns keep the loaded generation, and every adopted segment
-// has its length as capacity, so an append copies it. On a read-only
-// mapping a write would fault, never corrupt.
+// has its length as capacity, so an append copies it. The literal table
+// files the literals interned after the load, and their negated atoms,
+// in records and a hash of its own (lits.go). On a read-only mapping a
+// write would fault, never corrupt.
 //
 // release, when not nil, is handed each stretch of data the load is done
 // with, in order, as it goes (a mapping's pages can then leave the
@@ -63,7 +64,6 @@ func loadSnapshot(data []byte, alias bool, release func([]byte)) (*Program, *Mod
 	}
 	readNames(r, p.consts)
 	readNames(r, p.preds)
-	readLits(r, p)
 	npred := r.n(1)
 	if r.err == nil && npred > p.preds.n {
 		r.fail("%d arities for %d predicates", npred, p.preds.n)
@@ -73,6 +73,8 @@ func loadSnapshot(data []byte, alias bool, release func([]byte)) (*Program, *Mod
 	for i := range p.arity {
 		p.arity[i] = int(r.small(1<<16)) - 1
 	}
+	readLits(r, p)
+	r.giveBack()
 	for range r.n(1) {
 		if r.err != nil {
 			break
@@ -114,64 +116,6 @@ func readNames(r *snapReader, in *interner) {
 			r.fail("name %q twice", s)
 			return
 		}
-	}
-}
-
-func readLits(r *snapReader, p *Program) {
-	t := p.lits
-	nconst, npred := uint64(p.consts.n), uint64(p.preds.n)
-	n := r.n(1)
-	if n > 1<<12 {
-		// Room for every literal, as if all were negated atoms: no growth.
-		t.negs.slots = hugemem.Make[uint64](1 << bits.Len(uint(n+n/3)))
-	}
-	var arena []uint32 // the atoms' arguments, sliced from shared arrays
-	for i := range n {
-		var id uint32
-		switch kind := uint8(r.small(2)); kind {
-		case litVar:
-			id = t.varLit(r.str())
-		case litNeg:
-			pred := uint32(r.small(npred))
-			k := r.n(1)
-			if len(arena)+k > cap(arena) {
-				arena = make([]uint32, 0, max(1<<16, k))
-			}
-			lo := len(arena)
-			for range k {
-				arena = append(arena, uint32(r.small(nconst)))
-			}
-			if r.err != nil {
-				return
-			}
-			args := arena[lo:len(arena):len(arena)]
-			h := negHash(pred, args)
-			if _, dup := t.findNeg(pred, args, h); dup {
-				r.fail("literal %d twice", i)
-				return
-			}
-			id = t.push(litInfo{kind: litNeg, pred: pred, args: args})
-			t.addNeg(id, h)
-		}
-		if r.err != nil {
-			return
-		}
-		if id != uint32(i) {
-			r.fail("literal %d twice", i)
-			return
-		}
-	}
-	for range r.n(1) {
-		lit := uint32(r.small(uint64(t.n)))
-		if r.err != nil {
-			return
-		}
-		li := t.snapshot().at(lit)
-		if li.kind != litVar {
-			r.fail("unit entry of a negated literal")
-			return
-		}
-		t.canonical(p, VarPoly(li.name))
 	}
 }
 
