@@ -218,7 +218,8 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult
 		offs = make([]uint32, hi-lo)
 	}
 	res.keyed = make([][]int, len(world.KeysFiled))
-	given := 0 // the part's pages given back up to here, as the scan passes them
+	given := 0         // the part's pages given back up to here, as the scan passes them
+	var arena strArena // the entities' idents, when the scan makes the columns
 	for i := lo; i < hi; i++ {
 		if release != nil && s.at-given >= scanRelease {
 			release(part[given:s.at]) // a page read again (an interned string) is mapped again
@@ -256,7 +257,10 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult
 					res.sum += identMix(unsafe.String(unsafe.SliceData(name), len(name)), uint32(i))
 					res.nents++
 					if !b.verify {
-						res.refs = append(res.refs, entityRef{pos: uint32(i), name: unsafe.String(unsafe.SliceData(name), len(name))})
+						// Copied: sorting views of the mapping would
+						// fault the whole file back in (an entity or two
+						// a page).
+						res.refs = append(res.refs, entityRef{pos: uint32(i), name: arena.add(name)})
 					}
 				}
 			} else if key >= 0 {
