@@ -211,7 +211,7 @@ func (s *Store) readRawTree(h plumbing.Hash) ([]rawEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	t, data, err := s.db.Read(h)
+	t, data, err := s.objs.Read(h)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -60,7 +61,13 @@ func (s *Store) fetch(ctx context.Context, target remoteTarget, o FetchOptions) 
 		return FetchResult{}, err
 	}
 	res := FetchResult{Head: adv.HeadBranch}
-	if err := s.fetchObjects(ctx, sess, heads, o.Progress); err != nil {
+	// A plain fetch publishes what it received at once: its tracking refs
+	// are the quarantine (DL-0030).
+	q, err := s.fetchObjects(ctx, sess, heads, o.Progress)
+	if err == nil && q != nil {
+		err = q.Publish()
+	}
+	if err != nil {
 		return FetchResult{}, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
 	}
 	for _, name := range sortedKeys(heads) {
@@ -109,8 +116,10 @@ func pickHeads(adv *Advertisement, branches []string) (map[string]plumbing.Hash,
 }
 
 // fetchObjects asks for the heads we lack, telling the remote every commit
-// our refs name, and stores the pack it answers with.
-func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[string]plumbing.Hash, p Progress) error {
+// our refs name, and receives the pack it answers with into quarantine:
+// the caller publishes or discards it. It returns nil when nothing was
+// asked for.
+func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[string]plumbing.Hash, p Progress) (*odb.Quarantine, error) {
 	var wants, haves []plumbing.Hash
 	seen := map[plumbing.Hash]bool{}
 	for _, h := range heads {
@@ -123,11 +132,11 @@ func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[
 		}
 	}
 	if len(wants) == 0 {
-		return nil
+		return nil, nil
 	}
 	local, err := s.refs.List("refs/")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, r := range local {
 		if ok, _ := s.hasCommit(r.Hash); ok {
@@ -136,10 +145,10 @@ func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[
 	}
 	pack, err := sess.FetchPack(ctx, wants, haves, p == nil)
 	if err != nil || pack == nil {
-		return err
+		return nil, err
 	}
 	defer pack.Close()
-	return s.db.IngestPack(pack, func(n int) { p.report("receiving objects", n, 0) })
+	return s.db.Receive(pack, func(n int) { p.report("receiving objects", n, 0) })
 }
 
 func (s *Store) writeFetchHead(url string, heads map[string]plumbing.Hash) error {

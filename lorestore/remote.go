@@ -301,7 +301,7 @@ func (s *Store) pushCommands(adv *Advertisement, o PushOptions) ([]RefCommand, [
 }
 
 func (s *Store) hasCommit(h plumbing.Hash) (bool, error) {
-	ok, err := s.db.Has(h)
+	ok, err := s.objs.Has(h)
 	if err != nil || !ok {
 		return false, err
 	}

@@ -110,7 +110,7 @@ func (sn *Snapshot) Commit() plumbing.Hash { return sn.commit }
 func (sn *Snapshot) Header() Header { return sn.header }
 
 func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
-	t, data, err := s.db.Read(h)
+	t, data, err := s.objs.Read(h)
 	return blobData(h, t, data, err)
 }
 

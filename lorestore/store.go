@@ -89,6 +89,7 @@ type Store struct {
 	gitDir string
 	opts   Options
 	db     *odb.DB
+	objs   objectSource // where reads go: db, or a quarantine over it
 	refs   *refs.Store
 	pinned plumbing.Hash // non-zero: read-only at this commit
 
@@ -98,6 +99,13 @@ type Store struct {
 
 	rolling    atomic.Bool    // a background roll-up of packs is running
 	background sync.WaitGroup // background work Close waits for
+}
+
+// objectSource is where a store reads objects: its database, or, while a
+// sync verifies a fetched pack, that pack in quarantine over the database.
+type objectSource interface {
+	Read(h plumbing.Hash) (plumbing.ObjectType, []byte, error)
+	Has(h plumbing.Hash) (bool, error)
 }
 
 // cache bounds: past these, a map is dropped and refilled.
@@ -238,6 +246,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		gitDir:  gitDir,
 		opts:    opts,
 		db:      db,
+		objs:    db,
 		refs:    rs,
 		trees:   make(map[plumbing.Hash][]treeEntry),
 		commits: make(map[plumbing.Hash]*gitCommit),
@@ -312,7 +321,7 @@ func (s *Store) treeEntries(h plumbing.Hash, fill bool) ([]treeEntry, error) {
 	if ok {
 		return es, nil
 	}
-	t, data, err := s.db.Read(h)
+	t, data, err := s.objs.Read(h)
 	if err != nil {
 		return nil, err
 	}
@@ -345,7 +354,7 @@ func (s *Store) readCommit(h plumbing.Hash) (*gitCommit, error) {
 	if ok {
 		return c, nil
 	}
-	t, data, err := s.db.Read(h)
+	t, data, err := s.objs.Read(h)
 	if err != nil {
 		if errors.Is(err, odb.ErrNotFound) {
 			return nil, &RevisionError{Rev: h.String(), Reason: "no such commit"}

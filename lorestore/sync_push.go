@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -34,9 +35,11 @@ func (e *leaseError) Error() string {
 }
 
 // syncFetch fetches one branch of the remote and returns its head (zero
-// when the remote has no such branch). Every commit it brings that no
-// local branch reaches is verified before the remote-tracking ref moves,
-// so not even quarantine holds content a branch would refuse.
+// when the remote has no such branch). The pack it receives stays in
+// quarantine while every commit it brings that no local branch reaches is
+// verified; only then is the pack published and the remote-tracking ref
+// moved. A refused pack is discarded: the store holds nothing of it
+// (DL-0252, DL-0403).
 func (s *Store) syncFetch(ctx context.Context, target remoteTarget, ref string, p Progress) (plumbing.Hash, error) {
 	sess, err := dial(ctx, target.url, UploadPack)
 	if err != nil {
@@ -55,14 +58,11 @@ func (s *Store) syncFetch(ctx context.Context, target remoteTarget, ref string, 
 		return plumbing.ZeroHash, nil
 	}
 	heads := map[string]plumbing.Hash{ref: h}
-	if err := s.fetchObjects(ctx, sess, heads, p); err != nil {
+	q, err := s.fetchObjects(ctx, sess, heads, p)
+	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
 	}
-	trusted, err := s.branchHeads()
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if err := s.verifyNew(h, trusted); err != nil {
+	if err := s.verifyFetched(h, q); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	if tr := target.tracking(ref[len("refs/heads/"):]); tr != "" {
@@ -71,6 +71,41 @@ func (s *Store) syncFetch(ctx context.Context, target remoteTarget, ref string, 
 		}
 	}
 	return h, nil
+}
+
+// verifyFetched verifies what head brings that no local branch reaches,
+// reading through q when a pack was received, and publishes q when the
+// content is accepted, discarding it otherwise.
+func (s *Store) verifyFetched(head plumbing.Hash, q *odb.Quarantine) error {
+	v := s
+	if q != nil {
+		defer q.Discard() // no effect once published
+		v = s.quarantined(q)
+	}
+	trusted, err := s.branchHeads()
+	if err != nil {
+		return err
+	}
+	if err := v.verifyNew(head, trusted); err != nil || q == nil {
+		return err
+	}
+	return q.Publish()
+}
+
+// quarantined is a view of s for reading only, whose reads see q's
+// objects over the database. Its caches are its own, so nothing read from
+// q stays in s's caches when q is discarded.
+func (s *Store) quarantined(q *odb.Quarantine) *Store {
+	return &Store{
+		gitDir:  s.gitDir,
+		opts:    s.opts,
+		db:      s.db,
+		objs:    q,
+		refs:    s.refs,
+		pinned:  s.pinned,
+		trees:   make(map[plumbing.Hash][]treeEntry),
+		commits: make(map[plumbing.Hash]*gitCommit),
+	}
 }
 
 // branchHeads lists the commits the local branches point at: what a

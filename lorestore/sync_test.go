@@ -207,22 +207,35 @@ func receivePack(t *testing.T, url string) (RemoteSession, *Advertisement) {
 
 // TestSyncRefusesCorruptIncoming: a remote whose branch real git moved
 // onto content a lore branch must not hold is refused before any ref of
-// the replica moves (not even origin/main), and the replica pushes
-// nothing over it.
+// the replica moves (not even origin/main), the replica pushes nothing
+// over it, and the store keeps nothing of what it received.
 func TestSyncRefusesCorruptIncoming(t *testing.T) {
 	for name, edits := range badEdits(t) {
 		t.Run(name, func(t *testing.T) {
 			_, dir, side := corruptSide(t, edits, false)
+			// The replica must not have the side branch's objects before
+			// the sync: it clones the remote without that branch.
+			git(t, dir, "--git-dir", dir, "update-ref", "-d", "refs/heads/side")
 			c := cloneOf(t, dir)
+			if ok, _ := c.db.Has(side); ok {
+				t.Fatal("the clone already holds the side commit; the test would prove nothing")
+			}
 			commitFacts(t, c, "camelot", 20, 21)
 			git(t, dir, "--git-dir", dir, "update-ref", "refs/heads/main", side.String())
 			before := dirState(t, filepath.Join(c.Dir(), "refs"))
+			packs := dirState(t, filepath.Join(c.Dir(), "objects", "pack"))
 			res, err := c.Sync(context.Background(), "origin", SyncOptions{})
 			wantRefused(t, err)
 			if res.Pushed {
 				t.Fatal("a refused sync pushed")
 			}
 			sameState(t, before, dirState(t, filepath.Join(c.Dir(), "refs")))
+			// The refused pack was quarantined and discarded: not one of
+			// its objects is in the store (DL-0403).
+			sameState(t, packs, dirState(t, filepath.Join(c.Dir(), "objects", "pack")))
+			if ok, err := c.db.Has(side); ok || err != nil {
+				t.Fatalf("the refused commit is in the store: %v, %v", ok, err)
+			}
 			if remoteHead(t, dir) != side {
 				t.Fatal("the remote moved")
 			}

@@ -148,8 +148,13 @@ func setRef(t testing.TB, dir, name string, h plumbing.Hash) {
 	}
 }
 
+// objectReader is what mustRead reads from: a DB or a Quarantine.
+type objectReader interface {
+	Read(h plumbing.Hash) (plumbing.ObjectType, []byte, error)
+}
+
 // mustRead reads h and compares it with want.
-func mustRead(t testing.TB, db *DB, h plumbing.Hash, wantT plumbing.ObjectType, want []byte) {
+func mustRead(t testing.TB, db objectReader, h plumbing.Hash, wantT plumbing.ObjectType, want []byte) {
 	t.Helper()
 	typ, data, err := db.Read(h)
 	if err != nil {

@@ -94,52 +94,11 @@ type ingestEntry struct {
 // with the number of entries received so far, and with the total once the
 // pack is stored.
 func (db *DB) IngestPack(r io.Reader, progress func(done int)) error {
-	if db.closed.Load() {
-		return ErrClosed
-	}
-	f, err := db.takeTemp(tmpPackPrefix)
+	q, err := db.Receive(r, progress)
 	if err != nil {
 		return err
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	ents, trailer, err := streamPack(r, f, progress)
-	if err != nil {
-		return err
-	}
-
-	if len(ents) == 0 {
-		return nil
-	}
-	entries, missing, err := db.indexReceived(f.Name(), ents)
-	if err == nil && len(missing) > 0 {
-		// A thin pack: append the missing bases from this repository, as
-		// `git index-pack --fix-thin` does, and index again.
-		if ents, trailer, err = db.fixThin(f, ents, missing); err == nil {
-			entries, missing, err = db.indexReceived(f.Name(), ents)
-			if err == nil && len(missing) > 0 {
-				err = ErrThinPack
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	pub, err := db.publish(f, trailer, entries, false)
-	if err != nil {
-		return err
-	}
-	if progress != nil {
-		progress(len(ents))
-	}
-	ok = true
-	f.Close()
-	return db.addPack(pub)
+	return q.Publish()
 }
 
 // streamPack copies one pack from r to f, delimiting and CRC-ing every

@@ -55,7 +55,7 @@ func allObjects(t testing.TB, gitDir string) []plumbing.Hash {
 
 // compareWithGit reads every object with db and with `git cat-file --batch`
 // from gitDir and fails on any difference.
-func compareWithGit(t testing.TB, db *DB, gitDir string, hs []plumbing.Hash) {
+func compareWithGit(t testing.TB, db objectReader, gitDir string, hs []plumbing.Hash) {
 	t.Helper()
 	var in bytes.Buffer
 	for _, h := range hs {
