@@ -64,6 +64,11 @@ type entryWriter struct {
 	provs  [64]provBytes
 	rec    *bufio.Writer
 	recBuf bytes.Buffer
+	// scratch holds what write is given from the stack: bufio may pass a
+	// slice on to its io.Writer, so a stack array handed to it escapes,
+	// one allocation per varint (about 1 GB of garbage over a 10M-entry
+	// first compile).
+	scratch [32]byte
 }
 
 func (ew *entryWriter) write(p []byte) {
@@ -72,8 +77,13 @@ func (ew *entryWriter) write(p []byte) {
 }
 
 func (ew *entryWriter) uvarint(v uint64) {
-	var l [binary.MaxVarintLen64]byte
-	ew.write(l[:binary.PutUvarint(l[:], v)])
+	ew.write(ew.scratch[:binary.PutUvarint(ew.scratch[:], v)])
+}
+
+// tag writes one byte.
+func (ew *entryWriter) tag(b byte) {
+	ew.bw.WriteByte(b)
+	ew.size++
 }
 
 // str writes s; shared strings are interned.
@@ -161,13 +171,15 @@ func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint
 			clear(ew.intern)
 			ew.provs = [len(ew.provs)]provBytes{}
 		}
-		ew.write(e.ID[:])
+		// Through scratch: slicing e itself would move every entry's copy
+		// to the heap.
+		ew.write(ew.scratch[:copy(ew.scratch[:], e.ID[:])])
 		switch o := e.Object.(type) {
 		case *objects.Fact:
 			if err := o.Validate(); err != nil {
 				return 0, 0, err
 			}
-			ew.write([]byte{tagFact})
+			ew.tag(tagFact)
 			ew.str(o.Entity, true)
 			ew.str(o.Key, true)
 			ew.str(o.Value, false)
@@ -176,7 +188,7 @@ func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint
 			if err := o.Validate(); err != nil {
 				return 0, 0, err
 			}
-			ew.write([]byte{tagEntity})
+			ew.tag(tagEntity)
 			ew.str(string(o.Kind), true)
 			ew.str(o.Ident, true)
 			ew.str(o.Name, false)
@@ -185,7 +197,7 @@ func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint
 			if ew.buf, err = e.Object.AppendCanonical(ew.buf[:0]); err != nil {
 				return 0, 0, err
 			}
-			ew.write([]byte{tagCanonical})
+			ew.tag(tagCanonical)
 			ew.uvarint(uint64(len(ew.buf)))
 			ew.write(ew.buf)
 		}

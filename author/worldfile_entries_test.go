@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"testing"
@@ -210,4 +211,25 @@ func entryOf(t *testing.T, o objects.Object) world.Entry {
 		t.Fatal(err)
 	}
 	return world.Entry{ID: id, Object: o}
+}
+
+// TestWorldFileEntriesWriteAllocates: writing entries allocates per
+// section, not per entry. Handing bufio a slice of a stack value moves
+// that value to the heap, once per entry: about 1 GB of garbage in a
+// first compile of 10M entries, and 400 MB more at its peak.
+func TestWorldFileEntriesWriteAllocates(t *testing.T) {
+	prov := objects.Proposed("s-1")
+	var in []world.Entry
+	for i := range 4096 {
+		in = append(in, entryOf(t, &objects.Fact{Entity: fmt.Sprint("e-", i%7), Key: "k", Value: fmt.Sprint(i), Provenance: prov}))
+	}
+	bw := bufio.NewWriterSize(io.Discard, 1<<16)
+	allocs := testing.AllocsPerRun(3, func() {
+		if _, _, err := writeEntries(bw, slices.Values(in)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 64 {
+		t.Fatalf("writing %d entries allocated %.0f times; want a few per section", len(in), allocs)
+	}
 }
