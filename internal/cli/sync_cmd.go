@@ -59,7 +59,8 @@ func newSyncCmd(g *globals) *cobra.Command {
 		Use:   "sync [remote]",
 		Short: "Fetch a branch (default main) from a remote (default origin), merge it, push the result with a lease",
 		Long: `Fetch the branch from the remote into its remote-tracking ref (every
-incoming commit verified first), bring it into the local branch (a
+incoming commit verified first; a refused fetch keeps nothing of what it
+received), bring it into the local branch (a
 fast-forward, or a merge commit), and push the result on the condition
 that the remote's branch is still what was fetched; when another replica
 pushed in between, fetch and try again (a few times, waiting longer each
