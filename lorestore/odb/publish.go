@@ -68,25 +68,40 @@ func (db *DB) lockPacks() (func(), error) {
 // the pair visible: the .pack first, the .idx last (fsyncing first when
 // asked). f stays open for the caller to close.
 func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry, keepIdx bool) (published, error) {
-	xf, err := db.takeTemp(tmpIdxPrefix)
+	var idxMem *bytes.Buffer
+	if keepIdx {
+		idxMem = new(bytes.Buffer)
+	}
+	xf, err := db.tempIndex(entries, trailer, idxMem)
 	if err != nil {
 		return published{}, err
 	}
 	defer xf.Close()
-	var idxOut io.Writer = xf
-	var idxMem bytes.Buffer
-	if keepIdx {
-		idxOut = io.MultiWriter(xf, &idxMem)
-	}
-	if _, err := writeIdx(idxOut, entries, trailer); err != nil {
-		os.Remove(xf.Name())
-		return published{}, fmt.Errorf("odb: write index: %w", err)
-	}
 	pub, err := db.publishFiles(f, xf, trailer)
 	if err == nil && keepIdx {
 		pub.idx = idxMem.Bytes()
 	}
 	return pub, err
+}
+
+// tempIndex writes the index of entries, for the pack whose trailer is
+// given, to a new temporary file (and to mem, when not nil) and returns
+// the file, open and flocked. On failure nothing is left behind.
+func (db *DB) tempIndex(entries []idxEntry, trailer []byte, mem *bytes.Buffer) (*os.File, error) {
+	xf, err := db.takeTemp(tmpIdxPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var out io.Writer = xf
+	if mem != nil {
+		out = io.MultiWriter(xf, mem)
+	}
+	if _, err := writeIdx(out, entries, trailer); err != nil {
+		xf.Close()
+		os.Remove(xf.Name())
+		return nil, fmt.Errorf("odb: write index: %w", err)
+	}
+	return xf, nil
 }
 
 // publishFiles makes the complete temporary pack f and its index xf

@@ -12,9 +12,7 @@
 package odb
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 
@@ -60,11 +58,7 @@ func (db *DB) Receive(r io.Reader, progress func(done int)) (*Quarantine, error)
 		return nil, err
 	}
 	if len(ents) == 0 {
-		ok = true
-		f.Close()
-		os.Remove(f.Name())
-		q.f = nil
-		return q, nil
+		return &Quarantine{db: db}, nil // the deferred Discard removes f
 	}
 	entries, missing, err := db.indexReceived(f.Name(), ents)
 	if err == nil && len(missing) > 0 {
@@ -94,18 +88,11 @@ func (db *DB) Receive(r io.Reader, progress func(done int)) (*Quarantine, error)
 // index writes the pack's index to a temporary file and maps both, so
 // that the pack can be read before it is published.
 func (q *Quarantine) index(entries []idxEntry) error {
-	xf, err := q.db.takeTemp(tmpIdxPrefix)
+	xf, err := q.db.tempIndex(entries, q.trailer, nil)
 	if err != nil {
 		return err
 	}
 	q.xf = xf
-	w := bufio.NewWriterSize(xf, 1<<20)
-	if _, err := writeIdx(w, entries, q.trailer); err != nil {
-		return fmt.Errorf("odb: write index: %w", err)
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("odb: write index: %w", err)
-	}
 	p := &pack{id: q.db.nextID.Add(1), base: q.f.Name()}
 	if p.idxMap, err = mapFile(xf.Name()); err != nil {
 		return err
