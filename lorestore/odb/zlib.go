@@ -62,7 +62,12 @@ func inflate(src []byte, size uint64) ([]byte, int, error) {
 	if err := zlibHeader(src, size); err != nil {
 		return nil, 0, err
 	}
-	if out, n, ok := inflateSmall(src[2:], size); ok {
+	if size <= maxPrealloc {
+		out := make([]byte, size)
+		n, ok := inflateInto(out, src[2:])
+		if !ok {
+			return inflateGeneral(src, size)
+		}
 		end := 2 + n
 		if end+4 > len(src) || binary.BigEndian.Uint32(src[end:]) != adler32.Checksum(out) {
 			return nil, 0, errZlibSum

@@ -1,14 +1,17 @@
-// The fast path for small streams must give the general decoder's answer:
-// the same data and length for every stream it takes, and a refusal for
-// every stream the general decoder refuses, damaged or not.
+// The fast path must give the general decoder's answer: the same data and
+// length for every stream it takes, and a refusal for every stream the
+// general decoder refuses, damaged or not.
 
 package odb
 
 import (
 	"bytes"
+	"compress/zlib"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	kzlib "github.com/klauspost/compress/zlib"
 )
 
@@ -27,10 +30,10 @@ func sameInflate(t *testing.T, z []byte, size uint64) bool {
 	if gerr == nil && (gn != wn || !bytes.Equal(got, want)) {
 		t.Fatalf("size %d: %d bytes from %d, the general decoder %d from %d", size, len(got), gn, len(want), wn)
 	}
-	if len(z) < 2 {
+	if len(z) < 2 || size > maxPrealloc {
 		return false
 	}
-	_, _, ok := inflateSmall(z[2:], size)
+	_, ok := inflateInto(make([]byte, size), z[2:])
 	return ok
 }
 
@@ -60,7 +63,7 @@ func TestInflateSmallAgrees(t *testing.T) {
 			t.Fatalf("the fast path declined a %d-byte stream of our own encoder", len(src))
 		}
 		took++
-		// Another encoder's dynamic blocks: declined, the general answer.
+		// Another encoder's dynamic blocks: the general answer.
 		var buf bytes.Buffer
 		zw, _ := kzlib.NewWriterLevel(&buf, kzlib.BestCompression)
 		zw.Write(src)
@@ -132,6 +135,123 @@ func TestInflateSmallEdges(t *testing.T) {
 	}
 }
 
+// encoders compress with every encoder and level the stores this package
+// reads are written by: git's (zlib's levels), Go's, klauspost's, and
+// this package's own, large trees included.
+var encoders = []struct {
+	name string
+	z    func(src []byte) []byte
+}{
+	{"klauspost huffman-only", kzlibAt(kzlib.HuffmanOnly)},
+	{"klauspost best-speed", kzlibAt(kzlib.BestSpeed)},
+	{"klauspost default", kzlibAt(kzlib.DefaultCompression)},
+	{"klauspost best", kzlibAt(kzlib.BestCompression)},
+	{"go stored", zlibAt(zlib.NoCompression)},
+	{"go best-speed", zlibAt(zlib.BestSpeed)},
+	{"go best", zlibAt(zlib.BestCompression)},
+	{"our tree", ourTreeZlib},
+}
+
+// ourTreeZlib is how this package compresses a large tree.
+func ourTreeZlib(src []byte) []byte {
+	d := deflaters.Get().(*deflater)
+	defer deflaters.Put(d)
+	return appendDeflate(nil, d, plumbing.TreeObject, src)
+}
+
+func kzlibAt(level int) func([]byte) []byte {
+	return func(src []byte) []byte {
+		var buf bytes.Buffer
+		zw, _ := kzlib.NewWriterLevel(&buf, level)
+		zw.Write(src)
+		zw.Close()
+		return buf.Bytes()
+	}
+}
+
+func zlibAt(level int) func([]byte) []byte {
+	return func(src []byte) []byte {
+		var buf bytes.Buffer
+		zw, _ := zlib.NewWriterLevel(&buf, level)
+		zw.Write(src)
+		zw.Close()
+		return buf.Bytes()
+	}
+}
+
+// treeLike is n bytes shaped as a large shard tree: mode, hex name, hash.
+func treeLike(r *rand.Rand, n int) []byte {
+	var b []byte
+	for len(b) < n {
+		var id [32]byte
+		var h [20]byte
+		for i := range id {
+			id[i] = byte(r.Uint32())
+		}
+		for i := range h {
+			h[i] = byte(r.Uint32())
+		}
+		b = fmt.Appendf(b, "100644 %x.json\x00", id)
+		b = append(b, h[:]...)
+	}
+	return b[:n]
+}
+
+// TestInflateIntoAgrees holds the fast path to the general decoder on
+// dynamic-code, stored and multi-block streams of every encoder, whole and
+// damaged, and requires it to take every whole stream.
+func TestInflateIntoAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	var srcs [][]byte
+	for _, n := range []int{0, 1, 100, 5000, 70000, 300000} {
+		srcs = append(srcs, treeLike(r, n), blob(r, n), bytes.Repeat([]byte{'q'}, n))
+	}
+	for _, enc := range encoders {
+		for _, src := range srcs {
+			z := enc.z(src)
+			if !sameInflate(t, z, uint64(len(src))) {
+				t.Fatalf("%s: the fast path declined a whole %d-byte stream", enc.name, len(src))
+			}
+			for range 30 {
+				d := bytes.Clone(z)
+				d[r.IntN(len(d))] ^= 1 << r.IntN(8)
+				sameInflate(t, d, uint64(len(src)))
+			}
+			if len(z) > 0 {
+				sameInflate(t, z[:r.IntN(len(z))], uint64(len(src)))
+			}
+			sameInflate(t, z, uint64(len(src))+1)
+		}
+	}
+}
+
+// TestHuffTableCodes: the codes the general decoder refuses as incomplete
+// or over-subscribed, the fast path's tables refuse too; a single
+// distance code of one bit, and none, it builds.
+func TestHuffTableCodes(t *testing.T) {
+	cases := []struct {
+		name    string
+		lengths []uint8
+		single  bool
+		want    bool
+	}{
+		{"complete", []uint8{1, 2, 3, 3}, false, true},
+		{"over-subscribed", []uint8{1, 1, 2}, false, false},
+		{"incomplete", []uint8{1, 2, 0, 3}, false, false},
+		{"one code of one bit", []uint8{0, 1, 0}, true, true},
+		{"one code of one bit, not for distances", []uint8{0, 1, 0}, false, false},
+		{"one code of two bits", []uint8{0, 2}, true, false},
+		{"none", []uint8{0, 0}, true, true},
+		{"deep codes", append(bytes.Repeat([]uint8{15}, 2), 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), false, true},
+	}
+	for _, c := range cases {
+		var h huffTable
+		if got := h.build(c.lengths, 4, c.single, func(s int) uint32 { return ent(entLit, s, 0) }); got != c.want {
+			t.Errorf("%s: build = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 func bitsReverse5(c int) int {
 	r := 0
 	for i := range 5 {
@@ -149,10 +269,15 @@ func adlerOf(b []byte) uint32 {
 	return s<<16 | a
 }
 
-func FuzzInflateSmall(f *testing.F) {
+func FuzzInflate(f *testing.F) {
 	fd := &fastDeflater{}
 	for _, s := range []string{"", "a", "hello hello hello hello", `{"entity":"p-1","key":"mentor","value":"p-3"}`} {
 		f.Add(fd.appendSmallZlib(nil, []byte(s)), uint16(len(s)))
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, enc := range encoders {
+		src := treeLike(r, 700)
+		f.Add(enc.z(src), uint16(len(src)))
 	}
 	f.Fuzz(func(t *testing.T, z []byte, size uint16) {
 		sameInflate(t, z, uint64(size))
@@ -180,6 +305,27 @@ func BenchmarkInflateSmall(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				if _, _, err := c.f(zs[i%len(zs)], sizes[i%len(zs)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkInflateTree inflates a 4 MB shard tree as this package writes
+// it (Huffman codes only; a 10M-object scope has 256 such) by the fast
+// path and by the general decoder.
+func BenchmarkInflateTree(b *testing.B) {
+	src := treeLike(rand.New(rand.NewPCG(7, 8)), 4<<20)
+	z := ourTreeZlib(src)
+	for _, c := range []struct {
+		name string
+		f    func([]byte, uint64) ([]byte, int, error)
+	}{{"fast", inflate}, {"general", inflateGeneral}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, _, err := c.f(z, uint64(len(src))); err != nil {
 					b.Fatal(err)
 				}
 			}
