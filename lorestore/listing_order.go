@@ -43,8 +43,8 @@ const orderReleaseBytes = 1 << 20
 func (l Listing) locate(v *odb.View) []odb.Loc {
 	names := make([]*plumbing.Hash, 0, l.n)
 	for _, p := range l.parts {
-		for j := range p {
-			names = append(names, &p[j].blob)
+		for j := range p.files {
+			names = append(names, &p.files[j].blob)
 		}
 	}
 	locs := make([]odb.Loc, l.n)
@@ -153,9 +153,9 @@ func (r *passedSpan) end(lo, hi int) {
 }
 
 // sweepFiles is how many files of the listing readSwept reads per sweep
-// of the packs: their inflated bytes (about 80 MB of lore objects) are
+// of the packs (DL-0405): their inflated bytes (about 210 MB of lore objects) are
 // held from the sweep until they are decoded.
-const sweepFiles = 1 << 18
+const sweepFiles = 1 << 20
 
 // readSwept is ReadInto's read in windows of sweepFiles files of the
 // listing. Each window's packed files are inflated in pack order, and
@@ -217,11 +217,11 @@ func (l Listing) readSweeps(window int, put func(i int, e Entry)) error {
 func (l Listing) fileAt() func(i int) fileRef {
 	starts := make([]int, len(l.parts)+1)
 	for k, p := range l.parts {
-		starts[k+1] = starts[k] + len(p)
+		starts[k+1] = starts[k] + len(p.files)
 	}
 	return func(i int) fileRef {
 		k := sort.SearchInts(starts, i+1) - 1
-		return l.parts[k][i-starts[k]]
+		return l.parts[k].ref(i - starts[k])
 	}
 }
 

@@ -47,7 +47,9 @@ func listLocs(t *testing.T, s *Store, scope string) (Listing, []fileRef, []odb.L
 	defer v.Close()
 	var files []fileRef
 	for _, p := range l.parts {
-		files = append(files, p...)
+		for i := range p.files {
+			files = append(files, p.ref(i))
+		}
 	}
 	return l, files, l.locate(v)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -44,8 +43,13 @@ func TestListingOrderAndCount(t *testing.T) {
 		}
 	}
 	// The same files as one big part (an unsharded section's shape) are
-	// shared out in runs and land in the same places.
-	one := Listing{sn: sn, parts: [][]fileRef{slices.Concat(l.parts...)}, n: l.n}
+	// shared out in runs and land in the same places (its folder is only
+	// named in errors).
+	var all []idFile
+	for _, p := range l.parts {
+		all = append(all, p.files...)
+	}
+	one := Listing{sn: sn, parts: []listPart{{dir: l.parts[0].dir, files: all}}, n: l.n}
 	again := make([]Entry, one.Len())
 	if err := one.ReadInto(func(i int, e Entry) { again[i] = e }); err != nil {
 		t.Fatal(err)

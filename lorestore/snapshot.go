@@ -245,7 +245,7 @@ func (sn *Snapshot) IDs(scope string, kind Kind) ([]objects.ID, error) {
 	}
 	ids := make([]objects.ID, 0, l.n)
 	for _, part := range l.parts {
-		for _, f := range part {
+		for _, f := range part.files {
 			ids = append(ids, f.id)
 		}
 	}
