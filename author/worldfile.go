@@ -161,6 +161,7 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 		if err := bw.Flush(); err != nil {
 			return err
 		}
+		startWriteback(f, int64(len(head))+bodyLen)
 		cs := &lazySection{w: bw, kind: wfSectionCompiled}
 		switch err := compiled(cs); {
 		case errors.Is(err, datalog.ErrNoSnapshot):
