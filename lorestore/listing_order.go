@@ -153,11 +153,21 @@ func (r *passedSpan) end(lo, hi int) {
 }
 
 // sweepFiles is how many files of the listing readSwept reads per sweep
-// of the packs (DL-0405): their inflated bytes (about 210 MB of lore objects) are
-// held from the sweep until they are decoded.
-const sweepFiles = 1 << 20
+// of the packs at least, and mostSweeps how many sweeps it makes at most
+// of a longer listing (DL-0405): a window's inflated bytes (about 55 MB of
+// lore objects a 256K window) are held from its sweep until they are
+// decoded, and each sweep reads about all of a large pack.
+const (
+	sweepFiles = 1 << 18
+	mostSweeps = 10
+)
 
-// readSwept is ReadInto's read in windows of sweepFiles files of the
+// sweepWindow is how many files a sweep of a listing of n files takes.
+func sweepWindow(n int) int {
+	return max(sweepFiles, (n+mostSweeps-1)/mostSweeps)
+}
+
+// readSwept is ReadInto's read in windows of sweepWindow files of the
 // listing. Each window's packed files are inflated in pack order, and
 // then checked and decoded in the listing's order, so that the objects
 // are allocated in the order a compile walks them. The packs are read
@@ -167,7 +177,7 @@ const sweepFiles = 1 << 20
 // (DL-0396). The same files, checks, errors and places as ReadInto: on an
 // error the windows after it are not read.
 func (l Listing) readSwept(put func(i int, e Entry)) error {
-	return l.readSweeps(sweepFiles, put)
+	return l.readSweeps(sweepWindow(l.n), put)
 }
 
 // readSweeps is readSwept in windows of window files.

@@ -329,3 +329,17 @@ func TestPackOrderSparse(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepWindow: a listing is read in windows of at least sweepFiles
+// files and, when longer, in at most mostSweeps sweeps.
+func TestSweepWindow(t *testing.T) {
+	for _, n := range []int{1, sweepFiles, 1_000_000, 3_000_000, 10_000_018} {
+		w := sweepWindow(n)
+		if sweeps := (n + w - 1) / w; w < sweepFiles || sweeps > mostSweeps {
+			t.Errorf("%d files: windows of %d, %d sweeps", n, w, sweeps)
+		}
+	}
+	if got := sweepWindow(10_000_000); got != 1_000_000 {
+		t.Errorf("10M files: windows of %d, want 1M", got)
+	}
+}
