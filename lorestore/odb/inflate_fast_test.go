@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -64,11 +65,7 @@ func TestInflateSmallAgrees(t *testing.T) {
 		}
 		took++
 		// Another encoder's dynamic blocks: the general answer.
-		var buf bytes.Buffer
-		zw, _ := kzlib.NewWriterLevel(&buf, kzlib.BestCompression)
-		zw.Write(src)
-		zw.Close()
-		sameInflate(t, buf.Bytes(), uint64(len(src)))
+		sameInflate(t, kzlibAt(kzlib.BestCompression)(src), uint64(len(src)))
 		// Damaged: a flipped bit, a cut, a wrong size, bytes after.
 		for range 20 {
 			d := bytes.Clone(z)
@@ -159,20 +156,15 @@ func ourTreeZlib(src []byte) []byte {
 	return appendDeflate(nil, d, plumbing.TreeObject, src)
 }
 
-func kzlibAt(level int) func([]byte) []byte {
-	return func(src []byte) []byte {
-		var buf bytes.Buffer
-		zw, _ := kzlib.NewWriterLevel(&buf, level)
-		zw.Write(src)
-		zw.Close()
-		return buf.Bytes()
-	}
-}
+func kzlibAt(level int) func([]byte) []byte { return zlibWith(kzlib.NewWriterLevel, level) }
 
-func zlibAt(level int) func([]byte) []byte {
+func zlibAt(level int) func([]byte) []byte { return zlibWith(zlib.NewWriterLevel, level) }
+
+// zlibWith compresses with the writers open makes, at level.
+func zlibWith[W io.WriteCloser](open func(io.Writer, int) (W, error), level int) func([]byte) []byte {
 	return func(src []byte) []byte {
 		var buf bytes.Buffer
-		zw, _ := zlib.NewWriterLevel(&buf, level)
+		zw, _ := open(&buf, level)
 		zw.Write(src)
 		zw.Close()
 		return buf.Bytes()
