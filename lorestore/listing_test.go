@@ -5,8 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/deloreis/deloreis/objects"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // TestListingOrderAndCount lists a section spread over many shards on
@@ -120,5 +124,40 @@ func TestListingRefusesStrayFiles(t *testing.T) {
 				t.Fatalf("Objects: %v, want a CorruptError", err)
 			}
 		})
+	}
+}
+
+// TestPartsOf: files are grouped into a part per run of one folder, in
+// order, whatever the shape: one folder, a folder per file, none.
+func TestPartsOf(t *testing.T) {
+	ref := func(dir string, b byte) fileRef { return fileRef{id: objects.ID{b}, blob: plumbing.Hash{b}, dir: dir} }
+	cases := []struct {
+		name string
+		fs   []fileRef
+		want []int // files per part
+	}{
+		{"none", nil, nil},
+		{"one folder", []fileRef{ref("a/", 1), ref("a/", 2), ref("a/", 3)}, []int{3}},
+		{"a folder per file", []fileRef{ref("a/", 1), ref("b/", 2), ref("c/", 3)}, []int{1, 1, 1}},
+		{"runs", []fileRef{ref("a/", 1), ref("a/", 2), ref("b/", 3), ref("c/", 4), ref("c/", 5)}, []int{2, 1, 2}},
+	}
+	for _, c := range cases {
+		parts := partsOf(c.fs)
+		var got []int
+		var back []fileRef
+		for _, p := range parts {
+			got = append(got, len(p.files))
+			for i := range p.files {
+				back = append(back, p.ref(i))
+			}
+		}
+		if !slices.Equal(got, c.want) || !slices.Equal(back, c.fs) {
+			t.Errorf("%s: parts of %v, files %v; want parts of %v, files %v", c.name, got, back, c.want, c.fs)
+		}
+		for _, p := range parts {
+			if len(p.files) > 0 && cap(p.files) != len(p.files) {
+				t.Errorf("%s: a part of %d files has room for %d: an append would run into the next", c.name, len(p.files), cap(p.files))
+			}
+		}
 	}
 }
