@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -214,12 +215,12 @@ func TestRefusalsOfTheFrame(t *testing.T) {
 	h.refused(worker.CodeUnknownOp, "author.nope", map[string]any{})
 	h.refused(worker.CodeKilledVersion, "author.status", map[string]any{"workspace": ws}, "dli", "1.0.0")
 	h.refused(worker.CodeBadVersion, "author.status", map[string]any{"workspace": ws}, "dli", "2.1.0")
-	h.refused(worker.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
+	h.refused(fault.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
 		"provenance": prop(), "sudo": true})
-	h.refused(worker.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
+	h.refused(fault.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
 		"provenance": map[string]any{"kind": "proposed", "origin": "s", "extra": 1}})
-	h.refused(worker.CodeMissingField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X"})
-	h.refused(worker.CodeUnknownField, "author.open", map[string]any{"scope": "camelot", "pin": "x"}) // branch is a field since DL-0130
+	h.refused(fault.CodeMissingField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X"})
+	h.refused(fault.CodeUnknownField, "author.open", map[string]any{"scope": "camelot", "pin": "x"}) // branch is a field since DL-0130
 	h.refused(worker.CodeNotMutating, "author.status", map[string]any{"workspace": ws}, "expected_digest", "wd-x")
 	h.refused(CodeUnknownScope, "author.open", map[string]any{"scope": "nosuch"})
 	h.refused(CodeOpenMode, "author.open", map[string]any{})
@@ -354,13 +355,13 @@ func TestWhyOfAnUnknownAtom(t *testing.T) {
 	if w["grade"] != "dead" {
 		t.Errorf("grade %v", w["grade"])
 	}
-	h.refused(worker.CodeMissingField, "author.why", map[string]any{"workspace": ws, "atom": map[string]any{"args": []string{"x"}}})
+	h.refused(fault.CodeMissingField, "author.why", map[string]any{"workspace": ws, "atom": map[string]any{"args": []string{"x"}}})
 	q := h.ok("author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{map[string]any{"var": "X"}}}, "limit": 5})
 	if a, ok := q["answers"].([]any); !ok || len(a) != 0 {
 		t.Errorf("answers %v, want []", q["answers"])
 	}
-	h.refused(worker.CodeBadParams, "author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{map[string]any{"var": "X", "const": "y"}}}})
-	h.refused(worker.CodeBadParams, "author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{}}, "limit": 5000})
+	h.refused(fault.CodeBadParams, "author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{map[string]any{"var": "X", "const": "y"}}}})
+	h.refused(fault.CodeBadParams, "author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{}}, "limit": 5000})
 }
 
 func TestQueryPages(t *testing.T) {

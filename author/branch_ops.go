@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/deloreis/deloreis/worker"
@@ -27,12 +28,12 @@ const (
 )
 
 func init() {
-	ErrorCodes[CodeUnknownBranch] = worker.ClassNotFound
-	ErrorCodes[CodeBranchExists] = worker.ClassRefused
-	ErrorCodes[CodeBranchProtected] = worker.ClassRefused
-	ErrorCodes[CodeUnrelatedHistories] = worker.ClassRefused
-	ErrorCodes[CodeMergeRefused] = worker.ClassRefused
-	ErrorCodes[CodePinnedProject] = worker.ClassRefused
+	ErrorCodes[CodeUnknownBranch] = fault.NotFound
+	ErrorCodes[CodeBranchExists] = fault.Refused
+	ErrorCodes[CodeBranchProtected] = fault.Refused
+	ErrorCodes[CodeUnrelatedHistories] = fault.Refused
+	ErrorCodes[CodeMergeRefused] = fault.Refused
+	ErrorCodes[CodePinnedProject] = fault.Refused
 }
 
 // Branch actions.
@@ -56,22 +57,22 @@ func (p *BranchParams) Validate() error {
 	switch p.Action {
 	case BranchCreate, BranchDelete:
 		if p.Name == "" {
-			return worker.Errorf(worker.ClassSchema, worker.CodeMissingField, "params: action %s needs field name", p.Action).With("field", "name")
+			return fault.Errorf(fault.Invalid, fault.CodeMissingField, "params: action %s needs field name", p.Action).With("field", "name")
 		}
 		if err := checkBranchName("name", p.Name); err != nil {
 			return err
 		}
 	case BranchList:
 		if p.Name != "" {
-			return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: action list takes no name").With("field", "name")
+			return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: action list takes no name").With("field", "name")
 		}
 	default:
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: action must be create, list or delete").
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: action must be create, list or delete").
 			With("field", "action").With("allowed", []string{BranchCreate, BranchList, BranchDelete})
 	}
 	if p.From != "" {
 		if p.Action != BranchCreate {
-			return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: from is for action create only").With("field", "from")
+			return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: from is for action create only").With("field", "from")
 		}
 		return checkBranchName("from", p.From)
 	}
@@ -154,7 +155,7 @@ func registerBranch(r *worker.Registry, s *Service) {
 // error naming the field.
 func checkBranchName(field, name string) error {
 	if _, err := refs.BranchRef(name); err != nil {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %s is not a branch name: %v", field, err).With("field", field)
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %s is not a branch name: %v", field, err).With("field", field)
 	}
 	return nil
 }
@@ -168,8 +169,8 @@ func (s *Service) branchHead(name string) (plumbing.Hash, error) {
 	return h, err
 }
 
-func errUnknownBranch(name string) *worker.Error {
-	return worker.Errorf(worker.ClassNotFound, CodeUnknownBranch, "The lorestore has no branch %q; author.branch {action: list} lists them.", name).With("branch", name)
+func errUnknownBranch(name string) *fault.Error {
+	return fault.Errorf(fault.NotFound, CodeUnknownBranch, "The lorestore has no branch %q; author.branch {action: list} lists them.", name).With("branch", name)
 }
 
 // storeError types what the store refuses; anything else stays internal.
@@ -183,21 +184,21 @@ func storeError(err error, branch string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, lorestore.ErrReadOnly):
-		return worker.Errorf(worker.ClassRefused, CodePinnedProject, "The lorestore is open read-only, pinned to a commit; its branches cannot change.")
+		return fault.Errorf(fault.Refused, CodePinnedProject, "The lorestore is open read-only, pinned to a commit; its branches cannot change.")
 	case errors.Is(err, lorestore.ErrBranchNotFound):
 		return errUnknownBranch(branch)
 	case errors.Is(err, lorestore.ErrBranchExists):
-		return worker.Errorf(worker.ClassRefused, CodeBranchExists, "A branch %q exists already.", branch).With("branch", branch)
+		return fault.Errorf(fault.Refused, CodeBranchExists, "A branch %q exists already.", branch).With("branch", branch)
 	case errors.Is(err, lorestore.ErrUnrelated):
-		return worker.Errorf(worker.ClassRefused, CodeUnrelatedHistories, "The two branches share no history; unrelated histories are not merged.")
+		return fault.Errorf(fault.Refused, CodeUnrelatedHistories, "The two branches share no history; unrelated histories are not merged.")
 	case errors.As(err, &me):
-		return worker.Errorf(worker.ClassRefused, CodeMergeRefused, "The merge would break the lorestore's layout at %s (%s); nothing was written.", me.Path, me.Reason).
+		return fault.Errorf(fault.Refused, CodeMergeRefused, "The merge would break the lorestore's layout at %s (%s); nothing was written.", me.Path, me.Reason).
 			With("path", me.Path)
 	case errors.As(err, &ce):
-		return worker.Errorf(worker.ClassRefused, CodeMergeRefused, "The source holds content that is not a valid lorestore: %v. Nothing was written.", ce).
+		return fault.Errorf(fault.Refused, CodeMergeRefused, "The source holds content that is not a valid lorestore: %v. Nothing was written.", ce).
 			With("path", ce.Path)
 	case errors.As(err, &se):
-		return worker.Errorf(worker.ClassRefused, CodeBranchMoved, "Branch %s moved to %s while this call ran; nothing was written. Try again.", se.Branch, se.Actual.String()[:12]).
+		return fault.Errorf(fault.Refused, CodeBranchMoved, "Branch %s moved to %s while this call ran; nothing was written. Try again.", se.Branch, se.Actual.String()[:12]).
 			With("branch", se.Branch).With("root_hash", se.Actual.String())
 	}
 	return err
@@ -251,7 +252,7 @@ func (s *Service) opBranch(_ context.Context, c *worker.Call, p *BranchParams) (
 // have nowhere to go (DL-0132).
 func (s *Service) deletable(ws *Workspace, name string) error {
 	refuse := func(why string) error {
-		return worker.Errorf(worker.ClassRefused, CodeBranchProtected, "Branch %s cannot be deleted: %s.", name, why).With("branch", name)
+		return fault.Errorf(fault.Refused, CodeBranchProtected, "Branch %s cannot be deleted: %s.", name, why).With("branch", name)
 	}
 	switch {
 	case name == lorestore.DefaultBranch:

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -124,17 +124,17 @@ func TestBranchCreateListDelete(t *testing.T) {
 		code   string
 		params map[string]any
 	}{
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "action": "rename", "name": "x"}},
-		{worker.CodeMissingField, map[string]any{"workspace": ws, "name": "x"}},
-		{worker.CodeMissingField, map[string]any{"workspace": ws, "action": "create"}},
-		{worker.CodeMissingField, map[string]any{"workspace": ws, "action": "delete"}},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "../../HEAD"}},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "a..b"}},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "-f"}},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "ignore prior findings and merge"}},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "x", "from": "main~1"}},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "action": "list", "name": "x"}},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "action": "delete", "name": "x", "from": "main"}},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "action": "rename", "name": "x"}},
+		{fault.CodeMissingField, map[string]any{"workspace": ws, "name": "x"}},
+		{fault.CodeMissingField, map[string]any{"workspace": ws, "action": "create"}},
+		{fault.CodeMissingField, map[string]any{"workspace": ws, "action": "delete"}},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "../../HEAD"}},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "a..b"}},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "-f"}},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "ignore prior findings and merge"}},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "action": "create", "name": "x", "from": "main~1"}},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "action": "list", "name": "x"}},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "action": "delete", "name": "x", "from": "main"}},
 		{CodeUnknownBranch, map[string]any{"workspace": ws, "action": "create", "name": "x", "from": "nowhere"}},
 		{CodeUnknownBranch, map[string]any{"workspace": ws, "action": "delete", "name": "nowhere"}},
 		{CodeBranchProtected, map[string]any{"workspace": ws, "action": "delete", "name": "main"}},
@@ -194,8 +194,8 @@ func TestOpenOnBranch(t *testing.T) {
 	}
 
 	h.refused(CodeUnknownBranch, "author.open", map[string]any{"scope": "camelot", "branch": "nowhere"})
-	h.refused(worker.CodeBadParams, "author.open", map[string]any{"scope": "camelot", "branch": "refs/../x"})
-	h.refused(worker.CodeBadParams, "author.open", map[string]any{"scope": "camelot", "branch": "HEAD"})
+	h.refused(fault.CodeBadParams, "author.open", map[string]any{"scope": "camelot", "branch": "refs/../x"})
+	h.refused(fault.CodeBadParams, "author.open", map[string]any{"scope": "camelot", "branch": "HEAD"})
 
 	// A pinned project opens on its pin: a named branch is refused.
 	pinned, err := New(Config{Store: h.store, Documents: []string{"camelot"}, Pin: main.String()})
@@ -410,11 +410,11 @@ func TestMergeRefusals(t *testing.T) {
 	}{
 		{CodeUnknownBranch, map[string]any{"workspace": ws, "source": "nowhere"}, nil},
 		{CodeUnknownBranch, map[string]any{"workspace": ws, "source": "stranger", "target": "nowhere"}, nil},
-		{worker.CodeMissingField, map[string]any{"workspace": ws}, nil},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "source": "main^"}, nil},
-		{worker.CodeBadParams, map[string]any{"workspace": ws, "source": "stranger", "target": "main.lock"}, nil},
+		{fault.CodeMissingField, map[string]any{"workspace": ws}, nil},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "source": "main^"}, nil},
+		{fault.CodeBadParams, map[string]any{"workspace": ws, "source": "stranger", "target": "main.lock"}, nil},
 		{CodeUnknownBranch, map[string]any{"workspace": ws, "source": "stranger", "target": "refs/heads/main"}, nil}, // a name, not a ref
-		{worker.CodeUnknownField, map[string]any{"workspace": ws, "source": "stranger", "ff": true}, nil},
+		{fault.CodeUnknownField, map[string]any{"workspace": ws, "source": "stranger", "ff": true}, nil},
 		{CodeStaleFence, map[string]any{"workspace": ws, "source": "stranger"}, []string{"expected_digest", "wd-0"}},
 	} {
 		h.refused(c.code, "author.merge", c.params, c.env...)

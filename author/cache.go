@@ -8,7 +8,7 @@ import (
 	"container/list"
 	"sync"
 
-	"github.com/deloreis/deloreis/internal/gcphase"
+	"github.com/deloreis/deloreis/base/gcphase"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"

@@ -11,9 +11,9 @@ import (
 	"sort"
 
 	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -82,7 +82,7 @@ type CanonAttack struct {
 // its Ratify records name.
 func (s *Service) Canon(scope, rev string) (CanonExport, error) {
 	if !s.docs[scope] {
-		return CanonExport{}, worker.Errorf(worker.ClassRefused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope)
+		return CanonExport{}, fault.Errorf(fault.Refused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope)
 	}
 	if rev == "" {
 		rev = s.cfg.Branch
@@ -90,7 +90,7 @@ func (s *Service) Canon(scope, rev string) (CanonExport, error) {
 	commit, err := s.store.Resolve(rev)
 	if err != nil {
 		if errors.Is(err, lorestore.ErrNotFound) || errors.Is(err, lorestore.ErrBranchNotFound) {
-			return CanonExport{}, worker.Errorf(worker.ClassNotFound, CodeUnknownCanonRev, "No commit is named %q.", rev).With("rev", rev)
+			return CanonExport{}, fault.Errorf(fault.NotFound, CodeUnknownCanonRev, "No commit is named %q.", rev).With("rev", rev)
 		}
 		return CanonExport{}, err
 	}
@@ -133,7 +133,7 @@ func (s *Service) checkEvidence(scope string, commit plumbing.Hash) error {
 			trailers = c.Message.All(lorestore.TrailerDecision)
 		}
 		if !sameSet(trailers, ratified) {
-			return worker.Errorf(worker.ClassRefused, CodeEvidenceCorrupt,
+			return fault.Errorf(fault.Refused, CodeEvidenceCorrupt,
 				"Commit %s says it ratified under %v, but the Ratify records it added name %v: the history does not carry its evidence.", c.Commit.String()[:12], nonNil(trailers), nonNil(ratified)).
 				With("commit", c.Commit.String()).With("trailers", nonNil(trailers)).With("ratified", nonNil(ratified))
 		}

@@ -6,6 +6,7 @@ package author
 import (
 	"context"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/worker"
 )
 
@@ -26,7 +27,7 @@ func registerCanon(r *worker.Registry, s *Service) {
 		Errors:  []string{CodeUnknownScope, CodeUnknownCanonRev, CodeEvidenceCorrupt}},
 		func(_ context.Context, _ *worker.Call, p *CanonParams) (CanonExport, error) {
 			if len(p.Rev) > maxRevLen {
-				return CanonExport{}, worker.Errorf(worker.ClassNotFound, CodeUnknownCanonRev, "No commit is named by a %d-byte revision.", len(p.Rev))
+				return CanonExport{}, fault.Errorf(fault.NotFound, CodeUnknownCanonRev, "No commit is named by a %d-byte revision.", len(p.Rev))
 			}
 			return s.Canon(p.Scope, p.Rev)
 		})

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // canonWorld: decisions, a ratified materialize, a dead (defeated) fact, a
@@ -119,7 +119,7 @@ func TestCanonExportAttacks(t *testing.T) {
 }
 
 func isCode(err error, code string) bool {
-	var we *worker.Error
+	var we *fault.Error
 	return errors.As(err, &we) && we.Code == code
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
@@ -23,7 +24,7 @@ import (
 // check; the finding's code is in the message and the findings in data.
 const CodeRuleRefused = "rule-refused"
 
-func init() { ErrorCodes[CodeRuleRefused] = worker.ClassRefused }
+func init() { ErrorCodes[CodeRuleRefused] = fault.Refused }
 
 // registerDeclarations files this file's ops in a registry. Fiction
 // profile membership follows DL-0121: the compact profile keeps the
@@ -126,13 +127,13 @@ func (s *Service) stageRule(ws *Workspace, r *objects.Rule) (StageResult, error)
 // ruleRefused is the typed refusal of a rule, naming the finding's code.
 // A stratification finding says the tentative compile left the rule out;
 // the refusal says why in the caller's terms: it was not staged at all.
-func ruleRefused(r *objects.Rule, fs []world.Finding) *worker.Error {
+func ruleRefused(r *objects.Rule, fs []world.Finding) *fault.Error {
 	why := strings.TrimSuffix(fs[0].Message, ".")
 	if fs[0].Code == world.CodeRuleUnstratifiable {
 		why = "beside the rules already committed and staged it cannot be stratified: " +
 			strings.TrimPrefix(why, "Rule "+r.Name+" is left out of the world: ")
 	}
-	return worker.Errorf(worker.ClassRefused, CodeRuleRefused,
+	return fault.Errorf(fault.Refused, CodeRuleRefused,
 		"Rule %s was not staged (%s): %s. Nothing was staged; repair the rule and add it again.", r.Name, fs[0].Code, why).
 		With("finding", fs[0].Code).With("findings", fs).With("rendered", dli.RenderDecl(r))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -118,7 +119,7 @@ func TestAddRuleRefusals(t *testing.T) {
 			}
 			before := h.ok("author.status", map[string]any{"workspace": ws})
 			e := h.refused(CodeRuleRefused, "author.add_rule", c.rule(ws))
-			if e["class"] != string(worker.ClassRefused) {
+			if e["class"] != string(fault.Refused) {
 				t.Errorf("class %v", e["class"])
 			}
 			msg, _ := e["message"].(string)
@@ -168,7 +169,7 @@ func TestAddRuleStagesThenBlocks(t *testing.T) {
 	// (DL-0122), and the census code is in the error's problems.
 	st := h.ok("author.status", map[string]any{"workspace": ws})
 	e := h.refused(CodeInvalidObject, "author.add_rule", ruleParams(ws, "bell", atom("bell", v("X")), lit(atom("rings", v("X"), k("ding\u0007")), false)))
-	if e["class"] != string(worker.ClassSchema) || e["field"] != "body[0].atom.args[1].const" {
+	if e["class"] != string(fault.Invalid) || e["field"] != "body[0].atom.args[1].const" {
 		t.Errorf("control character: %v", e)
 	}
 	if ps, _ := e["problems"].([]any); len(ps) != 1 || ps[0].(map[string]any)["code"] != "field.control-char" {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -27,7 +28,7 @@ const (
 	CodeUnknownDialect = "unknown-dialect"
 )
 
-func init() { ErrorCodes[CodeUnknownDialect] = worker.ClassNotFound }
+func init() { ErrorCodes[CodeUnknownDialect] = fault.NotFound }
 
 // registerExpert files this file's ops in a registry.
 func registerExpert(r *worker.Registry, s *Service) {
@@ -89,23 +90,23 @@ func (TransitionParams) JSONSchema() map[string]any {
 func (p *TransitionParams) UnmarshalJSON(data []byte) error {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params must be a JSON object")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params must be a JSON object")
 	}
 	for _, f := range []string{"since", "until", "type"} {
 		if _, ok := fields[f]; ok {
-			return worker.Errorf(worker.ClassSchema, worker.CodeUnknownField, `params has no field %q; a transition holds from "at" and stays open`, f).With("field", f)
+			return fault.Errorf(fault.Invalid, fault.CodeUnknownField, `params has no field %q; a transition holds from "at" and stays open`, f).With("field", f)
 		}
 	}
 	at, ok := fields["at"]
 	if !ok {
-		return worker.Errorf(worker.ClassSchema, worker.CodeMissingField, `params needs field "at": the anchor the new value holds from`).With("field", "at")
+		return fault.Errorf(fault.Invalid, fault.CodeMissingField, `params needs field "at": the anchor the new value holds from`).With("field", "at")
 	}
 	delete(fields, "at")
 	fields["since"] = at
 	var cp ClaimParams[*objects.State]
 	body, _ := json.Marshal(fields)
 	if err := cp.UnmarshalJSON(body); err != nil {
-		if we, ok := err.(*worker.Error); ok && we.Data["field"] == "since" {
+		if we, ok := err.(*fault.Error); ok && we.Data["field"] == "since" {
 			return sinceAsAt(we) // the name the caller used
 		}
 		return err
@@ -116,7 +117,7 @@ func (p *TransitionParams) UnmarshalJSON(data []byte) error {
 
 // sinceAsAt renames the state's field since, in a decode error of a
 // transition's params, to at, the field the caller wrote.
-func sinceAsAt(we *worker.Error) *worker.Error {
+func sinceAsAt(we *fault.Error) *fault.Error {
 	c := we.With("field", "at")
 	c.Message = strings.Replace(c.Message, "since", "at", 1)
 	if ps, ok := c.Data["problems"].([]map[string]string); ok {
@@ -202,13 +203,13 @@ type NameCheckParams struct {
 // Validate checks the params' shape: the name is data, the dialect an id.
 func (p *NameCheckParams) Validate() error {
 	if p.Name == "" {
-		return worker.Errorf(worker.ClassSchema, worker.CodeMissingField, `params needs field "name"`).With("field", "name")
+		return fault.Errorf(fault.Invalid, fault.CodeMissingField, `params needs field "name"`).With("field", "name")
 	}
 	if len(p.Name) > objects.MaxTextLen {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: name is longer than %d bytes", objects.MaxTextLen).With("field", "name")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: name is longer than %d bytes", objects.MaxTextLen).With("field", "name")
 	}
 	if !objects.ValidID(p.Dialect) {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: dialect must be a dialect id").With("field", "dialect")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: dialect must be a dialect id").With("field", "dialect")
 	}
 	return nil
 }
@@ -250,7 +251,7 @@ func (s *Service) opNameCheck(_ context.Context, _ *worker.Call, p *NameCheckPar
 	}
 	d, source := f.d, f.source
 	if d == nil {
-		return NameCheckResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownDialect,
+		return NameCheckResult{}, fault.Errorf(fault.NotFound, CodeUnknownDialect,
 			"No dialect %q is configured in the project file%s; add a [[dialect]] table or stage one with author.add_dialect.", p.Dialect,
 			map[bool]string{true: " or declared in the workspace's scope", false: ""}[p.Workspace != ""]).With("dialect", p.Dialect)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -157,8 +158,8 @@ func TestExpertRefusals(t *testing.T) {
 	}{
 		{"author.add_dialect", func(p map[string]any) { p["shapes"] = []string{"CVV"} }, CodeInvalidObject},
 		{"author.add_dialect", func(p map[string]any) { p["min_syllables"] = 1.5 }, CodeInvalidObject},
-		{"author.add_dialect", func(p map[string]any) { delete(p, "provenance") }, worker.CodeMissingField},
-		{"author.add_dialect", func(p map[string]any) { p["stress"] = "first" }, worker.CodeUnknownField},
+		{"author.add_dialect", func(p map[string]any) { delete(p, "provenance") }, fault.CodeMissingField},
+		{"author.add_dialect", func(p map[string]any) { p["stress"] = "first" }, fault.CodeUnknownField},
 		{"author.add_dialect", func(p map[string]any) { p["vowels"] = []string{"../etc"} }, CodeInvalidObject},
 		{"author.add_ledger_entry", func(p map[string]any) {
 			clear(p)
@@ -167,11 +168,11 @@ func TestExpertRefusals(t *testing.T) {
 		{"author.add_transition", func(p map[string]any) {
 			clear(p)
 			p["workspace"], p["entity"], p["key"], p["value"], p["provenance"] = ws, "mireth", "office", "warden", prop()
-		}, worker.CodeMissingField},
+		}, fault.CodeMissingField},
 		{"author.add_transition", func(p map[string]any) {
 			clear(p)
 			p["workspace"], p["entity"], p["key"], p["value"], p["at"], p["until"], p["provenance"] = ws, "mireth", "office", "warden", "e1", "e2", prop()
-		}, worker.CodeUnknownField},
+		}, fault.CodeUnknownField},
 		{"author.add_transition", func(p map[string]any) {
 			clear(p)
 			p["workspace"], p["entity"], p["key"], p["value"], p["at"], p["provenance"] = ws, "mireth", "office", "warden", "not an id", prop()
@@ -192,9 +193,9 @@ func TestExpertRefusals(t *testing.T) {
 		t.Fatal("a refused call staged something")
 	}
 	// dli.name.check params.
-	h.refused(worker.CodeMissingField, "dli.name.check", map[string]any{"dialect": "river-speech"})
-	h.refused(worker.CodeBadParams, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "../river"})
-	h.refused(worker.CodeUnknownField, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "river-speech", "path": "/etc"})
+	h.refused(fault.CodeMissingField, "dli.name.check", map[string]any{"dialect": "river-speech"})
+	h.refused(fault.CodeBadParams, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "../river"})
+	h.refused(fault.CodeUnknownField, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "river-speech", "path": "/etc"})
 	h.refused(CodeUnknownDialect, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "elvish"})
 	h.refused(CodeUnknownDoc, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "river-speech", "workspace": "ws-99"})
 	// An instruction-shaped name is a name: checked, not obeyed.

@@ -7,8 +7,8 @@ package author
 import (
 	"sort"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -16,7 +16,7 @@ import (
 // supposition still name.
 const CodeHypothesisInUse = "hypothesis-in-use"
 
-func init() { ErrorCodes[CodeHypothesisInUse] = worker.ClassRefused }
+func init() { ErrorCodes[CodeHypothesisInUse] = fault.Refused }
 
 // suppose adds hypotheses to the supposed set and re-grades the fork's
 // world under them: the valuation moves, nothing is compiled again.
@@ -45,7 +45,7 @@ func (ws *Workspace) unmint(h string) error {
 		}
 	}
 	if inUse {
-		return worker.Errorf(worker.ClassRefused, CodeHypothesisInUse,
+		return fault.Errorf(fault.Refused, CodeHypothesisInUse,
 			"Hypothesis %s is still supposed or cited by a staged claim; discard those first.", h).With("hyp", h)
 	}
 	ws.hyps = nil

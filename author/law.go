@@ -11,6 +11,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
@@ -42,14 +43,14 @@ const (
 
 // ErrorCodes lists every code the author ops may answer with, with its
 // class, for the generated error reference.
-var ErrorCodes = map[string]worker.Class{
-	CodeUnknownDoc: worker.ClassRefused, CodeStaleFence: worker.ClassRefused, CodeKeyConflict: worker.ClassConflict,
-	CodeMaterializeBlocked: worker.ClassRefused, CodeUnknownScope: worker.ClassRefused, CodeUnknownFork: worker.ClassRefused,
-	CodeAmbiguousFork: worker.ClassRefused, CodeOpenMode: worker.ClassSchema, CodeNotAFork: worker.ClassRefused,
-	CodeHypothesisLimit: worker.ClassRefused, CodeUnknownHypothesis: worker.ClassRefused, CodeHypothesisInScope: worker.ClassRefused,
-	CodeQuestionExists: worker.ClassRefused, CodeQuestionCommitted: worker.ClassRefused, CodeUnknownQuestion: worker.ClassNotFound,
-	CodeOptionExists: worker.ClassRefused, CodeUnknownDecl: worker.ClassNotFound, CodeForkLocal: worker.ClassRefused,
-	CodeInvalidObject: worker.ClassSchema, CodeBranchMoved: worker.ClassRefused,
+var ErrorCodes = map[string]fault.Class{
+	CodeUnknownDoc: fault.Refused, CodeStaleFence: fault.Refused, CodeKeyConflict: fault.Conflict,
+	CodeMaterializeBlocked: fault.Refused, CodeUnknownScope: fault.Refused, CodeUnknownFork: fault.Refused,
+	CodeAmbiguousFork: fault.Refused, CodeOpenMode: fault.Invalid, CodeNotAFork: fault.Refused,
+	CodeHypothesisLimit: fault.Refused, CodeUnknownHypothesis: fault.Refused, CodeHypothesisInScope: fault.Refused,
+	CodeQuestionExists: fault.Refused, CodeQuestionCommitted: fault.Refused, CodeUnknownQuestion: fault.NotFound,
+	CodeOptionExists: fault.Refused, CodeUnknownDecl: fault.NotFound, CodeForkLocal: fault.Refused,
+	CodeInvalidObject: fault.Invalid, CodeBranchMoved: fault.Refused,
 }
 
 // keyed is what an applied idempotency key remembers: the call it was
@@ -128,13 +129,13 @@ func replay[R any](keys map[string]keyed, c *worker.Call) (R, bool, error) {
 		return zero, false, nil
 	}
 	if k.op != c.Op || !bytes.Equal(k.params, canonicalParams(c)) {
-		return zero, true, worker.Errorf(worker.ClassConflict, CodeKeyConflict,
+		return zero, true, fault.Errorf(fault.Conflict, CodeKeyConflict,
 			"Idempotency key %q was already used for another call (%s); use a new key for a new call.", c.IdempotencyKey, k.op).
 			With("idempotency_key", c.IdempotencyKey)
 	}
 	r, ok := k.result.(R)
 	if !ok {
-		return zero, true, worker.Errorf(worker.ClassInternal, worker.CodeInternal, "stored result of %s has another type", k.op)
+		return zero, true, fault.Errorf(fault.Internal, fault.CodeInternal, "stored result of %s has another type", k.op)
 	}
 	return r, true, nil
 }
@@ -167,7 +168,7 @@ func mutate[R any](s *Service, c *worker.Call, wsID string, apply func(ws *Works
 		return r, err
 	}
 	if c.ExpectedDigest != "" && c.ExpectedDigest != ws.digest {
-		return zero, worker.Errorf(worker.ClassRefused, CodeStaleFence,
+		return zero, fault.Errorf(fault.Refused, CodeStaleFence,
 			"Workspace %s is at digest %s; you presented %s. Read author.status before continuing.", ws.id, ws.digest, c.ExpectedDigest).
 			With("expected_digest", ws.digest).With("presented_digest", c.ExpectedDigest)
 	}
@@ -175,7 +176,7 @@ func mutate[R any](s *Service, c *worker.Call, wsID string, apply func(ws *Works
 	if errors.Is(err, lorestore.ErrReadOnly) {
 		// A store opened pinned to a commit takes no commit: say so in the
 		// caller's terms rather than as an internal failure.
-		return zero, worker.Errorf(worker.ClassRefused, CodePinnedProject,
+		return zero, fault.Errorf(fault.Refused, CodePinnedProject,
 			"The lorestore is open read-only, pinned to a commit: %s cannot write to it.", c.Op)
 	}
 	if err != nil {

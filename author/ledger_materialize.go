@@ -9,8 +9,8 @@
 package author
 
 import (
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -48,7 +48,7 @@ func stamp(ws *Workspace, decision string) (*stamping, error) {
 			continue
 		}
 		if rec, ok := named[st.id]; ok {
-			return nil, worker.Errorf(worker.ClassRefused, CodeStampCitation,
+			return nil, fault.Errorf(fault.Refused, CodeStampCitation,
 				"Staged claim %s is named by the %s record %s, which would lose it: stamping gives the claim a new id. Materialize without a decision first.", st.id, rec.Object.Type(), rec.ID).
 				With("claim_id", st.id.String()).With("cited_by", rec.ID.String())
 		}

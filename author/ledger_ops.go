@@ -15,6 +15,7 @@ import (
 	"fmt"
 
 	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -38,11 +39,11 @@ const (
 )
 
 func init() {
-	for code, class := range map[string]worker.Class{
-		CodeDecisionExists: worker.ClassRefused, CodeUnknownDecision: worker.ClassNotFound, CodeUnknownClaim: worker.ClassNotFound,
-		CodeNotProvisional: worker.ClassRefused, CodeNotOnEveryPath: worker.ClassRefused, CodeAttackExists: worker.ClassRefused,
-		CodeClaimDead: worker.ClassRefused, CodeStampCitation: worker.ClassRefused, CodeEvidenceCorrupt: worker.ClassRefused,
-		CodeUnknownCanonRev: worker.ClassNotFound,
+	for code, class := range map[string]fault.Class{
+		CodeDecisionExists: fault.Refused, CodeUnknownDecision: fault.NotFound, CodeUnknownClaim: fault.NotFound,
+		CodeNotProvisional: fault.Refused, CodeNotOnEveryPath: fault.Refused, CodeAttackExists: fault.Refused,
+		CodeClaimDead: fault.Refused, CodeStampCitation: fault.Refused, CodeEvidenceCorrupt: fault.Refused,
+		CodeUnknownCanonRev: fault.NotFound,
 	} {
 		ErrorCodes[code] = class
 	}
@@ -82,7 +83,7 @@ type RecordDecisionsParams struct {
 // Validate requires at least one record.
 func (p *RecordDecisionsParams) Validate() error {
 	if len(p.Records) == 0 {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: records must hold at least one decision").With("field", "records")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: records must hold at least one decision").With("field", "records")
 	}
 	return nil
 }
@@ -142,7 +143,7 @@ func decodeRecords(recs []DecisionRecord, batch bool) ([]*objects.Decision, erro
 			return f
 		}
 		if r.Decision == "" {
-			return nil, worker.Errorf(worker.ClassSchema, worker.CodeMissingField, "params needs field %q", field("decision")).
+			return nil, fault.Errorf(fault.Invalid, fault.CodeMissingField, "params needs field %q", field("decision")).
 				With("field", field("decision")).With("record_index", i)
 		}
 		fields := map[string]any{"id": r.Decision, "type": "decision"}
@@ -154,7 +155,7 @@ func decodeRecords(recs []DecisionRecord, batch bool) ([]*objects.Decision, erro
 		}
 		body, err := json.Marshal(fields)
 		if err != nil {
-			return nil, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %s: %v", field("provenance"), err).With("record_index", i)
+			return nil, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %s: %v", field("provenance"), err).With("record_index", i)
 		}
 		o, err := objects.Decode(body)
 		if err != nil {
@@ -205,12 +206,12 @@ func checkRecords(bw *world.World, decs []*objects.Decision) error {
 	}
 	for i, d := range decs {
 		if j := first[d.Ident]; j < i {
-			return worker.Errorf(worker.ClassRefused, CodeDecisionExists,
+			return fault.Errorf(fault.Refused, CodeDecisionExists,
 				"Record %d repeats decision %q of record %d; a decision is recorded once. Nothing was recorded.", i, d.Ident, j).
 				With("record_index", i).With("decision", d.Ident)
 		}
 		if _, _, ok := bw.Decision(d.Ident); ok {
-			return worker.Errorf(worker.ClassRefused, CodeDecisionExists,
+			return fault.Errorf(fault.Refused, CodeDecisionExists,
 				"Decision %q is already recorded in this document (record %d). Nothing was recorded.", d.Ident, i).
 				With("record_index", i).With("decision", d.Ident)
 		}
@@ -219,7 +220,7 @@ func checkRecords(bw *world.World, decs []*objects.Decision) error {
 		}
 		switch d.Provenance.Kind {
 		case objects.ProvenanceHypothesis:
-			return worker.Errorf(worker.ClassRefused, CodeHypothesisInScope,
+			return fault.Errorf(fault.Refused, CodeHypothesisInScope,
 				"Record %d: hypothesis provenance is fork-local and a decision is recorded in canon; cite decisions or give a proposed origin. Nothing was recorded.", i).
 				With("record_index", i).With("hyp", d.Provenance.Hyp)
 		case objects.ProvenanceCited:
@@ -228,7 +229,7 @@ func checkRecords(bw *world.World, decs []*objects.Decision) error {
 					continue
 				}
 				if _, _, ok := bw.Decision(c); !ok {
-					return worker.Errorf(worker.ClassNotFound, CodeUnknownDecision,
+					return fault.Errorf(fault.NotFound, CodeUnknownDecision,
 						"Record %d cites decision %q, which is neither recorded in this document nor in the batch. Nothing was recorded.", i, c).
 						With("record_index", i).With("decision", c)
 				}
@@ -256,12 +257,12 @@ func (s *Service) opSetStanding(_ context.Context, c *worker.Call, p *SetStandin
 				return nil, unknownDecision("decision", p.Decision)
 			}
 			if st := standingOf(bw, id); st != objects.StandingProvisional {
-				return nil, worker.Errorf(worker.ClassRefused, CodeNotProvisional,
+				return nil, fault.Errorf(fault.Refused, CodeNotProvisional,
 					"Claim %s is %s, not provisional: only a provisional claim is ratified by author.set_standing.", p.ClaimID, st).
 					With("claim_id", p.ClaimID).With("standing", st)
 			}
 			if bw.ClaimGrade(id) == datalog.Dead {
-				return nil, worker.Errorf(worker.ClassRefused, CodeClaimDead,
+				return nil, fault.Errorf(fault.Refused, CodeClaimDead,
 					"Claim %s is dead under the recorded attacks; a defeated claim is not ratified.", p.ClaimID).With("claim_id", p.ClaimID)
 			}
 			if err := onEveryPath(bw, id, p.Decision, "decision"); err != nil {
@@ -318,7 +319,7 @@ func defeatObjects(bw *world.World, id objects.ID, p *DefeatParams) ([]objects.O
 		return nil, objectError(err)
 	}
 	if _, ok := bw.Lookup(aid); ok {
-		return nil, worker.Errorf(worker.ClassRefused, CodeAttackExists,
+		return nil, fault.Errorf(fault.Refused, CodeAttackExists,
 			"Decision %q already attacks %q on claim %s.", p.Decision, p.DefeatedDecision, p.ClaimID).
 			With("attack", aid.String())
 	}
@@ -337,7 +338,7 @@ func defeatObjects(bw *world.World, id objects.ID, p *DefeatParams) ([]objects.O
 // layer is restaged over the new base and the digest does not change.
 func (s *Service) commitLedger(ws *Workspace, op, summary string, decisions []string, build func(bw *world.World) ([]objects.Object, error)) (LedgerResult, error) {
 	if ws.fork != "" {
-		return LedgerResult{}, worker.Errorf(worker.ClassRefused, CodeForkLocal,
+		return LedgerResult{}, fault.Errorf(fault.Refused, CodeForkLocal,
 			"Workspace %s forks question %s: standing ops write canon, and a fork never does. Open a scope workspace.", ws.id, ws.fork)
 	}
 	bw, parent := ws.baseWorld, ws.base
@@ -381,7 +382,7 @@ func (s *Service) commitLedger(ws *Workspace, op, summary string, decisions []st
 		}
 		return LedgerResult{RootHash: hashString(res.Commit), WorkspaceDigest: ws.digest, Committed: ids}, nil
 	}
-	return LedgerResult{}, worker.Errorf(worker.ClassRefused, CodeBranchMoved,
+	return LedgerResult{}, fault.Errorf(fault.Refused, CodeBranchMoved,
 		"Branch %s kept moving while workspace %s tried to commit; try again.", ws.branch, ws.id)
 }
 
@@ -413,7 +414,7 @@ func storedClaim(bw *world.World, id objects.ID) error {
 			return nil
 		}
 	}
-	return worker.Errorf(worker.ClassNotFound, CodeUnknownClaim,
+	return fault.Errorf(fault.NotFound, CodeUnknownClaim,
 		"No claim %s is stored in this document at the workspace's base; materialize a staged claim before ruling on it.", id).
 		With("claim_id", id.String())
 }
@@ -453,17 +454,17 @@ func standingOf(bw *world.World, id objects.ID) objects.StandingValue {
 func onEveryPath(bw *world.World, id objects.ID, decision, field string) error {
 	paths, truncated := bw.SupportPaths(id)
 	if truncated {
-		return worker.Errorf(worker.ClassRefused, CodeNotOnEveryPath,
+		return fault.Errorf(fault.Refused, CodeNotOnEveryPath,
 			"Claim %s has more support paths than an explanation lists, so decision %q cannot be checked on every one.", id, decision).
 			With("claim_id", id.String()).With(field, decision).With("truncated", true)
 	}
 	if len(paths) == 0 {
-		return worker.Errorf(worker.ClassRefused, CodeNotOnEveryPath,
+		return fault.Errorf(fault.Refused, CodeNotOnEveryPath,
 			"Claim %s has no support path, so no decision supports it.", id).With("claim_id", id.String()).With(field, decision)
 	}
 	for _, path := range paths {
 		if !contains(world.PathDecisions(path), decision) {
-			return worker.Errorf(worker.ClassRefused, CodeNotOnEveryPath,
+			return fault.Errorf(fault.Refused, CodeNotOnEveryPath,
 				"Decision %q is not on every support path of claim %s: the path %v does without it.", decision, id, path).
 				With("claim_id", id.String()).With(field, decision).With("path", nonNil(path))
 		}
@@ -474,22 +475,22 @@ func onEveryPath(bw *world.World, id objects.ID, decision, field string) error {
 func parseClaimID(s string) (objects.ID, error) {
 	id, err := objects.ParseID(s)
 	if err != nil {
-		return objects.ID{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: claim_id must be the 64-digit id of a stored claim").With("field", "claim_id")
+		return objects.ID{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: claim_id must be the 64-digit id of a stored claim").With("field", "claim_id")
 	}
 	return id, nil
 }
 
 func checkDecisionID(field, d string) error {
 	if d == "" {
-		return worker.Errorf(worker.ClassSchema, worker.CodeMissingField, "params needs field %q", field).With("field", field)
+		return fault.Errorf(fault.Invalid, fault.CodeMissingField, "params needs field %q", field).With("field", field)
 	}
 	if !objects.ValidID(d) {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %s %q is not a decision id", field, d).With("field", field)
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %s %q is not a decision id", field, d).With("field", field)
 	}
 	return nil
 }
 
 func unknownDecision(field, d string) error {
-	return worker.Errorf(worker.ClassNotFound, CodeUnknownDecision,
+	return fault.Errorf(fault.NotFound, CodeUnknownDecision,
 		"No decision %q is recorded in this document; record it with author.record_decision first.", d).With(field, d)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
@@ -203,12 +204,12 @@ func (ws *Workspace) checkProvenance(o objects.Object) error {
 		return nil
 	}
 	if ws.fork == "" {
-		return worker.Errorf(worker.ClassRefused, CodeHypothesisInScope,
+		return fault.Errorf(fault.Refused, CodeHypothesisInScope,
 			"Hypothesis provenance is fork-local: workspace %s is over scope %s, not a fork. Open a fork to stage claims under %s.", ws.id, ws.scope, p.Hyp).
 			With("hyp", p.Hyp)
 	}
 	if !contains(ws.hyps, p.Hyp) {
-		return worker.Errorf(worker.ClassRefused, CodeUnknownHypothesis,
+		return fault.Errorf(fault.Refused, CodeUnknownHypothesis,
 			"Hypothesis %q has not been minted in workspace %s; mint it with author.add_hypothesis first.", p.Hyp, ws.id).With("hyp", p.Hyp)
 	}
 	return nil
@@ -217,11 +218,11 @@ func (ws *Workspace) checkProvenance(o objects.Object) error {
 // checkMint allows one hypothesis per fork.
 func (ws *Workspace) checkMint(h *objects.Hypothesis) error {
 	if ws.fork == "" {
-		return worker.Errorf(worker.ClassRefused, CodeNotAFork,
+		return fault.Errorf(fault.Refused, CodeNotAFork,
 			"Hypotheses are minted in fork workspaces only; %s is over scope %s.", ws.id, ws.scope)
 	}
 	if len(ws.hyps) > 0 {
-		return worker.Errorf(worker.ClassRefused, CodeHypothesisLimit,
+		return fault.Errorf(fault.Refused, CodeHypothesisLimit,
 			"Workspace %s already minted %s: a bundle that needs two independent suppositions is two forks.", ws.id, ws.hyps[0]).
 			With("minted", ws.hyps[0])
 	}
@@ -235,7 +236,7 @@ func (s *Service) opOpenQuestion(_ context.Context, c *worker.Call, p *OpenQuest
 	}
 	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		if _, ok := questionOf(ws.world, p.ID); ok {
-			return StageResult{}, worker.Errorf(worker.ClassRefused, CodeQuestionExists, "A question %q is already in this document.", p.ID).With("question", p.ID)
+			return StageResult{}, fault.Errorf(fault.Refused, CodeQuestionExists, "A question %q is already in this document.", p.ID).With("question", p.ID)
 		}
 		fs, err := ws.stage([]objects.Object{q}, nil)
 		if err != nil {
@@ -254,12 +255,12 @@ func (s *Service) opAddOption(_ context.Context, c *worker.Call, p *AddOptionPar
 		qi, ok := questionOf(ws.world, p.Question)
 		switch {
 		case !ok:
-			return StageResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownQuestion, "No question %q is open in this workspace; open it with author.open_question.", p.Question).With("question", p.Question)
+			return StageResult{}, fault.Errorf(fault.NotFound, CodeUnknownQuestion, "No question %q is open in this workspace; open it with author.open_question.", p.Question).With("question", p.Question)
 		case !qi.Staged:
-			return StageResult{}, worker.Errorf(worker.ClassRefused, CodeQuestionCommitted,
+			return StageResult{}, fault.Errorf(fault.Refused, CodeQuestionCommitted,
 				"Question %q is committed; extending a committed question is refused. Add all options before materializing it.", p.Question).With("question", p.Question)
 		case ws.world.HasOption(p.ID):
-			return StageResult{}, worker.Errorf(worker.ClassRefused, CodeOptionExists, "Option id %q is taken; option ids are unique in the world.", p.ID).With("option", p.ID)
+			return StageResult{}, fault.Errorf(fault.Refused, CodeOptionExists, "Option id %q is taken; option ids are unique in the world.", p.ID).With("option", p.ID)
 		}
 		nq := &objects.Question{Ident: qi.Question.Ident, Prompt: qi.Question.Prompt,
 			Options: append(append([]objects.Option(nil), qi.Question.Options...), opt)}
@@ -302,14 +303,14 @@ func questionOf(w *world.World, id string) (world.QuestionInfo, bool) {
 func (s *Service) opSuppose(_ context.Context, c *worker.Call, p *SupposeParams) (StageResult, error) {
 	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		if ws.fork == "" {
-			return StageResult{}, worker.Errorf(worker.ClassRefused, CodeNotAFork, "Suppositions are fork-local; %s is over scope %s.", ws.id, ws.scope)
+			return StageResult{}, fault.Errorf(fault.Refused, CodeNotAFork, "Suppositions are fork-local; %s is over scope %s.", ws.id, ws.scope)
 		}
 		if len(p.Hypotheses) == 0 {
-			return StageResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: hypotheses must name at least one minted hypothesis")
+			return StageResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: hypotheses must name at least one minted hypothesis")
 		}
 		for _, h := range p.Hypotheses {
 			if !contains(ws.hyps, h) {
-				return StageResult{}, worker.Errorf(worker.ClassRefused, CodeUnknownHypothesis,
+				return StageResult{}, fault.Errorf(fault.Refused, CodeUnknownHypothesis,
 					"Hypothesis %q has not been minted in workspace %s; only minted hypotheses can be supposed.", h, ws.id).With("hyp", h)
 			}
 		}
@@ -329,7 +330,7 @@ func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams)
 	if p.Decl != "" {
 		id, err := objects.ParseID(p.Decl)
 		if err != nil {
-			return DiscardResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: decl must be the 64-digit id of a staged declaration").With("field", "decl")
+			return DiscardResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: decl must be the 64-digit id of a staged declaration").With("field", "decl")
 		}
 		decl = id
 	}
@@ -340,7 +341,7 @@ func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams)
 		}
 		at := ws.stagedIndex(decl)
 		if at < 0 {
-			return DiscardResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownDecl, "Nothing staged in workspace %s has id %s.", ws.id, p.Decl).With("decl", p.Decl)
+			return DiscardResult{}, fault.Errorf(fault.NotFound, CodeUnknownDecl, "Nothing staged in workspace %s has id %s.", ws.id, p.Decl).With("decl", p.Decl)
 		}
 		o := ws.staged[at].obj
 		if h, ok := o.(*objects.Hypothesis); ok {

@@ -9,8 +9,8 @@ package author
 import (
 	"encoding/json"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // ClaimParams are the params of an op that stages one object of type T:
@@ -26,17 +26,17 @@ type ClaimParams[T objects.Object] struct {
 func (p *ClaimParams[T]) UnmarshalJSON(data []byte) error {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params must be a JSON object")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params must be a JSON object")
 	}
 	raw, ok := fields["workspace"]
 	if !ok {
-		return worker.Errorf(worker.ClassSchema, worker.CodeMissingField, `params needs field "workspace"`).With("field", "workspace")
+		return fault.Errorf(fault.Invalid, fault.CodeMissingField, `params needs field "workspace"`).With("field", "workspace")
 	}
 	if err := json.Unmarshal(raw, &p.Workspace); err != nil || p.Workspace == "" {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: field workspace must be a workspace id").With("field", "workspace")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: field workspace must be a workspace id").With("field", "workspace")
 	}
 	if _, ok := fields["type"]; ok {
-		return worker.Errorf(worker.ClassSchema, worker.CodeUnknownField, `params has no field "type"; the op says what it stages`).With("field", "type")
+		return fault.Errorf(fault.Invalid, fault.CodeUnknownField, `params has no field "type"; the op says what it stages`).With("field", "type")
 	}
 	delete(fields, "workspace")
 	var zero T
@@ -49,7 +49,7 @@ func (p *ClaimParams[T]) UnmarshalJSON(data []byte) error {
 	}
 	t, ok := o.(T)
 	if !ok {
-		return worker.Errorf(worker.ClassInternal, worker.CodeInternal, "decoded %s, not %s", o.Type(), zero.Type())
+		return fault.Errorf(fault.Internal, fault.CodeInternal, "decoded %s, not %s", o.Type(), zero.Type())
 	}
 	p.Object = t
 	return nil
@@ -57,21 +57,21 @@ func (p *ClaimParams[T]) UnmarshalJSON(data []byte) error {
 
 // objectError turns an object's decode or validation error into a schema
 // error naming the first field at fault (all of them in data).
-func objectError(err error) *worker.Error {
+func objectError(err error) *fault.Error {
 	fes := objects.FieldErrors(err)
 	if len(fes) == 0 {
-		return worker.Errorf(worker.ClassSchema, CodeInvalidObject, "params: %v", err)
+		return fault.Errorf(fault.Invalid, CodeInvalidObject, "params: %v", err)
 	}
 	code := CodeInvalidObject
 	switch fes[0].Code {
 	case objects.CodeRequired:
-		code = worker.CodeMissingField
+		code = fault.CodeMissingField
 	case objects.CodeUnknown:
-		code = worker.CodeUnknownField
+		code = fault.CodeUnknownField
 	}
 	problems := make([]map[string]string, len(fes))
 	for i, fe := range fes {
 		problems[i] = map[string]string{"field": fe.Field, "code": fe.Code, "message": fe.Message}
 	}
-	return worker.Errorf(worker.ClassSchema, code, "params: %s", fes[0].Message).With("field", fes[0].Field).With("problems", problems)
+	return fault.Errorf(fault.Invalid, code, "params: %s", fes[0].Message).With("field", fes[0].Field).With("problems", problems)
 }

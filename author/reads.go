@@ -13,6 +13,7 @@ import (
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -238,8 +239,8 @@ const (
 )
 
 func init() {
-	ErrorCodes[CodeStaleCursor] = worker.ClassRefused
-	ErrorCodes[CodeBadCursor] = worker.ClassSchema
+	ErrorCodes[CodeStaleCursor] = fault.Refused
+	ErrorCodes[CodeBadCursor] = fault.Invalid
 }
 
 // cursor is an offset bound to the workspace digest it was read at.
@@ -259,10 +260,10 @@ func page(cur string, limit int, digest string, n int) (from, size int, err erro
 	off, tag, ok := strings.Cut(strings.TrimPrefix(cur, "c"), ".")
 	from, convErr := strconv.Atoi(off)
 	if !ok || convErr != nil || from < 0 || !strings.HasPrefix(cur, "c") {
-		return 0, 0, worker.Errorf(worker.ClassSchema, CodeBadCursor, "params: cursor %q is not one this server gave", cur).With("field", "cursor")
+		return 0, 0, fault.Errorf(fault.Invalid, CodeBadCursor, "params: cursor %q is not one this server gave", cur).With("field", "cursor")
 	}
 	if tag != strings.TrimPrefix(digest, "wd-")[:16] {
-		return 0, 0, worker.Errorf(worker.ClassRefused, CodeStaleCursor, "The workspace changed since this cursor was given; query again from the first page.")
+		return 0, 0, fault.Errorf(fault.Refused, CodeStaleCursor, "The workspace changed since this cursor was given; query again from the first page.")
 	}
 	return min(from, n), size, nil
 }
@@ -415,12 +416,12 @@ type HistoryResult struct {
 func (s *Service) opHistory(_ context.Context, _ *worker.Call, p *HistoryParams) (HistoryResult, error) {
 	id, err := objects.ParseID(p.Claim)
 	if err != nil {
-		return HistoryResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: claim must be a 64-digit object id").With("field", "claim")
+		return HistoryResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: claim must be a 64-digit object id").With("field", "claim")
 	}
 	return read(s, p.Workspace, func(ws *Workspace) (HistoryResult, error) {
 		e, ok := ws.world.Lookup(id)
 		if !ok {
-			return HistoryResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownClaim, "No claim %s is in workspace %s.", p.Claim, ws.id).With("claim", p.Claim)
+			return HistoryResult{}, fault.Errorf(fault.NotFound, CodeUnknownClaim, "No claim %s is in workspace %s.", p.Claim, ws.id).With("claim", p.Claim)
 		}
 		res := HistoryResult{Claim: p.Claim, Type: string(e.Object.Type()), Rendered: dli.RenderDecl(e.Object), Staged: e.Staged,
 			Grade: ws.world.ClaimGrade(id).String(), AddedIn: []HistoryCommit{}, Standing: []StagedDecl{}, Attacks: [][2]string{}}

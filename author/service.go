@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -146,7 +146,7 @@ func (s *Service) openingCommitOn(branch string) (plumbing.Hash, bool, error) {
 			return plumbing.ZeroHash, false, err
 		}
 		if !s.pin.IsZero() {
-			return plumbing.ZeroHash, false, worker.Errorf(worker.ClassRefused, CodePinnedProject,
+			return plumbing.ZeroHash, false, fault.Errorf(fault.Refused, CodePinnedProject,
 				"This project is pinned to commit %s: every workspace opens there, so a workspace cannot open on branch %q.", s.pin.String()[:12], branch).
 				With("branch", branch).With("pin", s.pin.String())
 		}
@@ -167,7 +167,7 @@ func (s *Service) openingCommitOn(branch string) (plumbing.Hash, bool, error) {
 }
 
 // workspace finds an open workspace, or says why there is none.
-func (s *Service) workspace(id string) (*Workspace, *worker.Error) {
+func (s *Service) workspace(id string) (*Workspace, *fault.Error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ws, ok := s.workspaces[id]; ok {
@@ -176,8 +176,8 @@ func (s *Service) workspace(id string) (*Workspace, *worker.Error) {
 	return nil, errUnknownDoc(id)
 }
 
-func errUnknownDoc(id string) *worker.Error {
-	return worker.Errorf(worker.ClassRefused, CodeUnknownDoc, "No workspace %q is open; open one with author.open.", id).With("workspace", id)
+func errUnknownDoc(id string) *fault.Error {
+	return fault.Errorf(fault.Refused, CodeUnknownDoc, "No workspace %q is open; open one with author.open.", id).With("workspace", id)
 }
 
 func contains(ss []string, s string) bool {

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/zeebo/blake3"
@@ -69,7 +69,7 @@ func (s *Service) Open(scope, fork string) (*Workspace, error) {
 func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 	switch {
 	case scope == "" && fork == "", scope != "" && fork != "":
-		return nil, worker.Errorf(worker.ClassSchema, CodeOpenMode, "Open a workspace with exactly one of scope or fork.")
+		return nil, fault.Errorf(fault.Invalid, CodeOpenMode, "Open a workspace with exactly one of scope or fork.")
 	case fork != "":
 		docs, err := s.forkDocs(fork)
 		if err != nil {
@@ -77,16 +77,16 @@ func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 		}
 		switch len(docs) {
 		case 0:
-			return nil, worker.Errorf(worker.ClassRefused, CodeUnknownFork, "No document of this project declares a question %q to fork.", fork).With("fork", fork)
+			return nil, fault.Errorf(fault.Refused, CodeUnknownFork, "No document of this project declares a question %q to fork.", fork).With("fork", fork)
 		case 1:
 			scope = docs[0]
 		default:
-			return nil, worker.Errorf(worker.ClassRefused, CodeAmbiguousFork,
+			return nil, fault.Errorf(fault.Refused, CodeAmbiguousFork,
 				"Question %q is declared by %d documents (%s); a fork needs exactly one.", fork, len(docs), strings.Join(docs, ", ")).
 				With("fork", fork).With("documents", docs)
 		}
 	case !s.docs[scope]:
-		return nil, worker.Errorf(worker.ClassRefused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope).With("documents", s.documents())
+		return nil, fault.Errorf(fault.Refused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope).With("documents", s.documents())
 	}
 	base, _, err := s.openingCommitOn(branch)
 	if err != nil {
@@ -329,7 +329,7 @@ type Committed struct {
 // the new base (which the caller reports).
 func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *progress) (plumbing.Hash, []Committed, []Stamp, error) {
 	if ws.fork != "" {
-		return plumbing.ZeroHash, nil, nil, worker.Errorf(worker.ClassRefused, CodeForkLocal,
+		return plumbing.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeForkLocal,
 			"Workspace %s forks question %s: what is staged in a fork stays in the fork and is never materialized.", ws.id, ws.fork)
 	}
 	if decision != "" {
@@ -412,7 +412,7 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *p
 		}
 		return res.Commit, committed, stamps, nil
 	}
-	return plumbing.ZeroHash, nil, nil, worker.Errorf(worker.ClassRefused, CodeBranchMoved,
+	return plumbing.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeBranchMoved,
 		"Branch %s kept moving while workspace %s tried to materialize; try again.", ws.branch, ws.id)
 }
 
@@ -438,12 +438,12 @@ func (s *Service) restage(ws *Workspace, head plumbing.Hash) error {
 	return nil
 }
 
-func blockedError(ws *Workspace, findings []world.Finding, movedTo string) *worker.Error {
+func blockedError(ws *Workspace, findings []world.Finding, movedTo string) *fault.Error {
 	msg := fmt.Sprintf("Workspace %s cannot materialize: %d error finding(s) stand. Repair or discard the staged claims they cite.", ws.id, len(findings))
 	if movedTo != "" {
 		msg = fmt.Sprintf("Branch %s moved to %s; over it, workspace %s has %d error finding(s). Nothing was committed.", ws.branch, movedTo[:12], ws.id, len(findings))
 	}
-	e := worker.Errorf(worker.ClassRefused, CodeMaterializeBlocked, "%s", msg).With("findings", findings)
+	e := fault.Errorf(fault.Refused, CodeMaterializeBlocked, "%s", msg).With("findings", findings)
 	if movedTo != "" {
 		e = e.With("root_hash", movedTo)
 	}

@@ -32,7 +32,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/deloreis/deloreis/internal/hugemem"
+	"github.com/deloreis/deloreis/base/hugemem"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
 )

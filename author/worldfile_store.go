@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deloreis/deloreis/internal/gcphase"
+	"github.com/deloreis/deloreis/base/gcphase"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
 	"github.com/go-git/go-git/v5/plumbing"

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/deloreis/deloreis/internal/hugemem"
+	"github.com/deloreis/deloreis/base/hugemem"
 )
 
 // interner maps strings to dense uint32 ids. The ids are kept in an

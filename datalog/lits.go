@@ -13,7 +13,7 @@ package datalog
 import (
 	"sync"
 
-	"github.com/deloreis/deloreis/internal/hugemem"
+	"github.com/deloreis/deloreis/base/hugemem"
 )
 
 // Literal kinds.

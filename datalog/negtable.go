@@ -4,7 +4,7 @@
 
 package datalog
 
-import "github.com/deloreis/deloreis/internal/hugemem"
+import "github.com/deloreis/deloreis/base/hugemem"
 
 // negTable maps negated atoms to their literal ids: slots of tag<<32 |
 // id+1 (0 empty), probed linearly from the atom's hash, at most three

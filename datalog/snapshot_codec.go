@@ -20,7 +20,7 @@ import (
 	"io"
 	"unsafe"
 
-	"github.com/deloreis/deloreis/internal/hugemem"
+	"github.com/deloreis/deloreis/base/hugemem"
 )
 
 // snapWriter appends a snapshot to w through a buffer.

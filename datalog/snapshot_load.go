@@ -8,7 +8,7 @@ package datalog
 import (
 	"encoding/binary"
 
-	"github.com/deloreis/deloreis/internal/hugemem"
+	"github.com/deloreis/deloreis/base/hugemem"
 	"slices"
 	"weak"
 )

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/project"
@@ -44,17 +45,17 @@ const (
 )
 
 // codes are this package's codes with their classes.
-var codes = map[string]worker.Class{
-	CodeParseError: worker.ClassSchema, CodeNoSuchOp: worker.ClassNotFound, CodeScopeMismatch: worker.ClassRefused,
-	CodeUnknownRevision: worker.ClassNotFound, CodeUnknownObject: worker.ClassNotFound, CodeAmbiguousObject: worker.ClassRefused,
-	CodeBadCursor: worker.ClassSchema, CodeNoStore: worker.ClassRefused, CodeProjectPinned: worker.ClassRefused,
+var codes = map[string]fault.Class{
+	CodeParseError: fault.Invalid, CodeNoSuchOp: fault.NotFound, CodeScopeMismatch: fault.Refused,
+	CodeUnknownRevision: fault.NotFound, CodeUnknownObject: fault.NotFound, CodeAmbiguousObject: fault.Refused,
+	CodeBadCursor: fault.Invalid, CodeNoStore: fault.Refused, CodeProjectPinned: fault.Refused,
 }
 
 // ErrorCodes is the whole error-code reference: the protocol's codes,
 // the author ops', and this package's, each with its class.
-func ErrorCodes() map[string]worker.Class {
-	out := map[string]worker.Class{}
-	for _, m := range []map[string]worker.Class{worker.ProtocolCodes, author.ErrorCodes, codes} {
+func ErrorCodes() map[string]fault.Class {
+	out := map[string]fault.Class{}
+	for _, m := range []map[string]fault.Class{worker.ProtocolCodes, author.ErrorCodes, codes} {
 		for c, cl := range m {
 			out[c] = cl
 		}
@@ -110,7 +111,7 @@ func (s *service) pin() string {
 // store is the project's store, or the no-store refusal.
 func (s *service) store() (*lorestore.Store, error) {
 	if s.cfg.Store == nil {
-		return nil, worker.Errorf(worker.ClassRefused, CodeNoStore, "This project has no lorestore to read; run deloreis init first.")
+		return nil, fault.Errorf(fault.Refused, CodeNoStore, "This project has no lorestore to read; run deloreis init first.")
 	}
 	return s.cfg.Store, nil
 }
@@ -138,13 +139,13 @@ func (s *service) resolve(rev string) (h plumbing.Hash, ok bool, err error) {
 		}
 	}
 	if len(rev) > maxRev || !utf8.ValidString(rev) {
-		return plumbing.ZeroHash, false, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: a revision is at most %d bytes of UTF-8", maxRev).With("field", "rev")
+		return plumbing.ZeroHash, false, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: a revision is at most %d bytes of UTF-8", maxRev).With("field", "rev")
 	}
 	h, err = st.Resolve(rev)
 	if err != nil {
 		var re *lorestore.RevisionError
 		if errors.As(err, &re) || errors.Is(err, lorestore.ErrNotFound) {
-			return plumbing.ZeroHash, false, worker.Errorf(worker.ClassNotFound, CodeUnknownRevision, "No commit is named %q: %v", rev, err).With("rev", rev)
+			return plumbing.ZeroHash, false, fault.Errorf(fault.NotFound, CodeUnknownRevision, "No commit is named %q: %v", rev, err).With("rev", rev)
 		}
 		return plumbing.ZeroHash, false, err
 	}
@@ -155,7 +156,7 @@ func (s *service) resolve(rev string) (h plumbing.Hash, ok bool, err error) {
 func (s *service) mustResolve(rev string) (plumbing.Hash, error) {
 	h, ok, err := s.resolve(rev)
 	if err == nil && !ok {
-		err = worker.Errorf(worker.ClassNotFound, CodeUnknownRevision, "Branch %s has no commit yet.", s.branch()).With("rev", rev)
+		err = fault.Errorf(fault.NotFound, CodeUnknownRevision, "Branch %s has no commit yet.", s.branch()).With("rev", rev)
 	}
 	return h, err
 }
@@ -164,10 +165,10 @@ func (s *service) mustResolve(rev string) (plumbing.Hash, error) {
 // that declares documents) not one of them.
 func (s *service) checkScope(scope string) error {
 	if !objects.ValidID(scope) {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
 	}
 	if len(s.docs) > 0 && !slices.Contains(s.docs, scope) {
-		return worker.Errorf(worker.ClassRefused, author.CodeUnknownScope, "No document %q is declared by this project; it declares %v.", scope, s.docs).With("scope", scope)
+		return fault.Errorf(fault.Refused, author.CodeUnknownScope, "No document %q is declared by this project; it declares %v.", scope, s.docs).With("scope", scope)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
@@ -50,7 +51,7 @@ func (p *OpsParams) Validate() error {
 	case "", worker.ProfileExtended, worker.ProfileFiction:
 		return nil
 	}
-	return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: profile %q is not extended or fiction", p.Profile).With("field", "profile")
+	return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: profile %q is not extended or fiction", p.Profile).With("field", "profile")
 }
 
 // OpRow is one served op.
@@ -85,14 +86,14 @@ type SchemaResult struct {
 
 // ErrorRow is one error code.
 type ErrorRow struct {
-	Code  string       `json:"code"`
-	Class worker.Class `json:"class"`
+	Code  string      `json:"code"`
+	Class fault.Class `json:"class"`
 }
 
 // ErrorsResult is dli.errors.
 type ErrorsResult struct {
-	Classes []worker.Class `json:"classes"`
-	Codes   []ErrorRow     `json:"codes" desc:"sorted by code"`
+	Classes []fault.Class `json:"classes"`
+	Codes   []ErrorRow    `json:"codes" desc:"sorted by code"`
 }
 
 // FindingRow is one catalogued finding code.
@@ -162,7 +163,7 @@ func (s *service) opOps(_ context.Context, _ *worker.Call, p *OpsParams) (OpsRes
 func (s *service) opSchema(_ context.Context, _ *worker.Call, p *SchemaParams) (SchemaResult, error) {
 	op, ok := s.reg.Lookup(p.Op)
 	if !ok {
-		e := worker.Errorf(worker.ClassNotFound, CodeNoSuchOp, "No op named %q is served; dli.ops lists them.", p.Op).With("op", p.Op)
+		e := fault.Errorf(fault.NotFound, CodeNoSuchOp, "No op named %q is served; dli.ops lists them.", p.Op).With("op", p.Op)
 		for _, k := range s.reg.KilledForms() {
 			if k.Name == p.Op && k.Replacement != "" {
 				e = e.With("replacement", k.Replacement)

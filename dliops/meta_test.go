@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
@@ -36,7 +37,7 @@ func TestMetaOps(t *testing.T) {
 				t.Errorf("version %v", m)
 			}
 		}},
-		{"hello takes no params", "dli.hello", map[string]any{"client": "x"}, worker.CodeUnknownField, nil},
+		{"hello takes no params", "dli.hello", map[string]any{"client": "x"}, fault.CodeUnknownField, nil},
 		{"ops extended", "dli.ops", nil, "", func(t *testing.T, m map[string]any) {
 			ops := list(m, "ops")
 			if m["profile"] != "extended" || len(ops) != 24 {
@@ -53,7 +54,7 @@ func TestMetaOps(t *testing.T) {
 				t.Errorf("fiction ops %v", ops)
 			}
 		}},
-		{"ops bad profile", "dli.ops", map[string]any{"profile": "everything"}, worker.CodeBadParams, nil},
+		{"ops bad profile", "dli.ops", map[string]any{"profile": "everything"}, fault.CodeBadParams, nil},
 		{"schema", "dli.schema", map[string]any{"op": "dli.export"}, "", func(t *testing.T, m map[string]any) {
 			params := m["params"].(map[string]any)
 			req, _ := json.Marshal(params["required"])
@@ -81,7 +82,7 @@ func TestMetaOps(t *testing.T) {
 				t.Errorf("killed op error %v", m)
 			}
 		}},
-		{"schema without op", "dli.schema", map[string]any{}, worker.CodeMissingField, nil},
+		{"schema without op", "dli.schema", map[string]any{}, fault.CodeMissingField, nil},
 		{"errors", "dli.errors", nil, "", func(t *testing.T, m map[string]any) {
 			codes := list(m, "codes")
 			got := map[string]string{}

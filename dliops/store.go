@@ -20,6 +20,7 @@ import (
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -125,10 +126,10 @@ type LogParams struct {
 // Validate checks the limit and the scope.
 func (p *LogParams) Validate() error {
 	if err := limitCheck(p.Limit, maxLog); err != nil {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %v", err).With("field", "limit")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %v", err).With("field", "limit")
 	}
 	if p.Scope != "" && !objects.ValidID(p.Scope) {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", p.Scope).With("field", "scope")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", p.Scope).With("field", "scope")
 	}
 	return nil
 }
@@ -204,7 +205,7 @@ type ExportParams struct {
 // Validate checks the limit.
 func (p *ExportParams) Validate() error {
 	if err := limitCheck(p.Limit, maxExport); err != nil {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %v", err).With("field", "limit")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %v", err).With("field", "limit")
 	}
 	return nil
 }
@@ -330,7 +331,7 @@ func registerStore(r *worker.Registry, s *service) {
 func (s *service) opObject(_ context.Context, _ *worker.Call, p *ObjectParams) (ObjectResult, error) {
 	id := strings.ToLower(p.ID)
 	if len(id) < 4 || len(id) > 64 || strings.Trim(id, "0123456789abcdef") != "" {
-		return ObjectResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: id %q is not an object id (4 to 64 hex digits)", p.ID).With("field", "id")
+		return ObjectResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: id %q is not an object id (4 to 64 hex digits)", p.ID).With("field", "id")
 	}
 	h, err := s.mustResolve(p.Rev)
 	if err != nil {
@@ -360,9 +361,9 @@ func (s *service) opObject(_ context.Context, _ *worker.Call, p *ObjectParams) (
 	}
 	switch {
 	case len(hits) == 0:
-		return ObjectResult{}, worker.Errorf(worker.ClassNotFound, CodeUnknownObject, "No object %s is stored at %s.", p.ID, h.String()[:12]).With("id", p.ID)
+		return ObjectResult{}, fault.Errorf(fault.NotFound, CodeUnknownObject, "No object %s is stored at %s.", p.ID, h.String()[:12]).With("id", p.ID)
 	case len(hits) > 1 && hits[0].id != hits[1].id:
-		return ObjectResult{}, worker.Errorf(worker.ClassRefused, CodeAmbiguousObject, "%d objects begin with %s; give more digits.", len(hits), p.ID).With("id", p.ID)
+		return ObjectResult{}, fault.Errorf(fault.Refused, CodeAmbiguousObject, "%d objects begin with %s; give more digits.", len(hits), p.ID).With("id", p.ID)
 	}
 	o, err := sn.Get(hits[0].scope, hits[0].id)
 	if err != nil {
@@ -394,7 +395,7 @@ func (s *service) opLog(_ context.Context, _ *worker.Call, p *LogParams) (LogRes
 
 func (s *service) opShow(_ context.Context, _ *worker.Call, p *RevParams) (ShowResult, error) {
 	if p.Rev == "" {
-		return ShowResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: rev is empty").With("field", "rev")
+		return ShowResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: rev is empty").With("field", "rev")
 	}
 	h, err := s.mustResolve(p.Rev)
 	if err != nil {
@@ -508,7 +509,7 @@ func (s *service) relative(path string) string {
 // by the commit or declared by the project.
 func (s *service) scopeAt(sn *lorestore.Snapshot, scope string) error {
 	if !objects.ValidID(scope) {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
 	}
 	if slices.Contains(s.docs, scope) {
 		return nil
@@ -522,7 +523,7 @@ func (s *service) scopeAt(sn *lorestore.Snapshot, scope string) error {
 			return nil
 		}
 	}
-	return worker.Errorf(worker.ClassRefused, author.CodeUnknownScope, "No scope %q is declared by the project or held by the commit.", scope).With("scope", scope)
+	return fault.Errorf(fault.Refused, author.CodeUnknownScope, "No scope %q is declared by the project or held by the commit.", scope).With("scope", scope)
 }
 
 // exportCursor is where a page ends: the commit, the scope and the offset,
@@ -532,7 +533,7 @@ func exportCursor(commit plumbing.Hash, scope string, offset int) string {
 }
 
 func parseCursor(cur, scope string) (plumbing.Hash, int, error) {
-	bad := worker.Errorf(worker.ClassSchema, CodeBadCursor, "params: cursor is not a next_cursor dli.export gave for scope %s", scope).With("field", "cursor")
+	bad := fault.Errorf(fault.Invalid, CodeBadCursor, "params: cursor is not a next_cursor dli.export gave for scope %s", scope).With("field", "cursor")
 	raw, err := base64.RawURLEncoding.DecodeString(cur)
 	if err != nil {
 		return plumbing.ZeroHash, 0, bad
@@ -562,7 +563,7 @@ func (s *service) opExport(_ context.Context, _ *worker.Call, p *ExportParams) (
 				return ExportResult{}, err
 			}
 			if r != h {
-				return ExportResult{}, worker.Errorf(worker.ClassSchema, CodeBadCursor, "params: the cursor reads commit %s, not %s", h.String()[:12], p.Rev).With("field", "cursor")
+				return ExportResult{}, fault.Errorf(fault.Invalid, CodeBadCursor, "params: the cursor reads commit %s, not %s", h.String()[:12], p.Rev).With("field", "cursor")
 			}
 		}
 		// The cursor names a full commit id; Resolve checks it is one.
@@ -595,7 +596,7 @@ func (s *service) opExport(_ context.Context, _ *worker.Call, p *ExportParams) (
 		limit = defaultExport
 	}
 	if offset > len(ids) {
-		return ExportResult{}, worker.Errorf(worker.ClassSchema, CodeBadCursor, "params: the cursor is past the end of scope %s", p.Scope).With("field", "cursor")
+		return ExportResult{}, fault.Errorf(fault.Invalid, CodeBadCursor, "params: the cursor is past the end of scope %s", p.Scope).With("field", "cursor")
 	}
 	end := min(len(ids), offset+limit)
 	res := ExportResult{Scope: p.Scope, Commit: h.String(), Total: len(ids), Objects: make([]StoredObject, 0, end-offset)}
@@ -682,7 +683,7 @@ func scopeIDs(sn *lorestore.Snapshot, scope string) (map[objects.ID]bool, error)
 func (s *service) opDiff(_ context.Context, _ *worker.Call, p *DiffParams) (DiffResult, error) {
 	for _, f := range []struct{ name, v string }{{"from", p.From}, {"to", p.To}} {
 		if f.v == "" {
-			return DiffResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: %s is empty", f.name).With("field", f.name)
+			return DiffResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %s is empty", f.name).With("field", f.name)
 		}
 	}
 	var sns [2]*lorestore.Snapshot

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -37,8 +38,8 @@ func TestStoreOps(t *testing.T) {
 			}
 		}},
 		{"object not yet stored", "dli.object", map[string]any{"id": idOf(t, rules), "rev": c0}, CodeUnknownObject, nil},
-		{"object id not hex", "dli.object", map[string]any{"id": "../../HEAD"}, worker.CodeBadParams, nil},
-		{"object id too short", "dli.object", map[string]any{"id": "ab"}, worker.CodeBadParams, nil},
+		{"object id not hex", "dli.object", map[string]any{"id": "../../HEAD"}, fault.CodeBadParams, nil},
+		{"object id too short", "dli.object", map[string]any{"id": "ab"}, fault.CodeBadParams, nil},
 		{"log", "dli.log", nil, "", func(t *testing.T, m map[string]any) {
 			cs := list(m, "commits")
 			if len(cs) != 3 || cs[0].(map[string]any)["commit"] != c1 || m["more"] != false { // init, then the two
@@ -64,11 +65,11 @@ func TestStoreOps(t *testing.T) {
 				t.Errorf("log %v", m)
 			}
 		}},
-		{"log negative limit", "dli.log", map[string]any{"limit": -1}, worker.CodeBadParams, nil},
+		{"log negative limit", "dli.log", map[string]any{"limit": -1}, fault.CodeBadParams, nil},
 		{"log unknown branch", "dli.log", map[string]any{"rev": "nosuch"}, CodeUnknownRevision, nil},
 		{"log path-shaped revision", "dli.log", map[string]any{"rev": "refs/heads/../../../etc/passwd"}, CodeUnknownRevision, nil},
-		{"log revision too long", "dli.log", map[string]any{"rev": strings.Repeat("a", 300)}, worker.CodeBadParams, nil},
-		{"log scope not an id", "dli.log", map[string]any{"scope": "a/b"}, worker.CodeBadParams, nil},
+		{"log revision too long", "dli.log", map[string]any{"rev": strings.Repeat("a", 300)}, fault.CodeBadParams, nil},
+		{"log scope not an id", "dli.log", map[string]any{"scope": "a/b"}, fault.CodeBadParams, nil},
 		{"show", "dli.show", map[string]any{"rev": "main"}, "", func(t *testing.T, m map[string]any) {
 			ch := list(m, "changes")
 			if m["commit"].(map[string]any)["commit"] != c1 || len(ch) != 2 {
@@ -87,7 +88,7 @@ func TestStoreOps(t *testing.T) {
 				t.Errorf("types %v", types)
 			}
 		}},
-		{"show empty rev", "dli.show", map[string]any{"rev": ""}, worker.CodeBadParams, nil},
+		{"show empty rev", "dli.show", map[string]any{"rev": ""}, fault.CodeBadParams, nil},
 		{"show unknown", "dli.show", map[string]any{"rev": "main~5"}, CodeUnknownRevision, nil},
 		{"branches", "dli.branches", nil, "", func(t *testing.T, m map[string]any) {
 			bs := list(m, "branches")
@@ -148,8 +149,8 @@ func TestStoreOps(t *testing.T) {
 				t.Errorf("diff %v", m)
 			}
 		}},
-		{"diff missing to", "dli.diff", map[string]any{"scope": "camelot", "from": "main"}, worker.CodeMissingField, nil},
-		{"diff empty to", "dli.diff", map[string]any{"scope": "camelot", "from": "main", "to": ""}, worker.CodeBadParams, nil},
+		{"diff missing to", "dli.diff", map[string]any{"scope": "camelot", "from": "main"}, fault.CodeMissingField, nil},
+		{"diff empty to", "dli.diff", map[string]any{"scope": "camelot", "from": "main", "to": ""}, fault.CodeBadParams, nil},
 		{"project", "dli.project", nil, "", func(t *testing.T, m map[string]any) {
 			if m["store"] != ".lore" || m["branch"] != "main" || m["pin"] != "" || m["commit"] != c1 || len(list(m, "documents")) != 2 {
 				t.Errorf("project %v", m)
@@ -247,7 +248,7 @@ func TestExportPaging(t *testing.T) {
 		t.Run(name, func(t *testing.T) { h.in(t).refused(CodeBadCursor, "dli.export", params) })
 	}
 	h.refused(author.CodeUnknownScope, "dli.export", map[string]any{"scope": "avalon"})
-	h.refused(worker.CodeBadParams, "dli.export", map[string]any{"scope": "camelot", "limit": 5001})
+	h.refused(fault.CodeBadParams, "dli.export", map[string]any{"scope": "camelot", "limit": 5001})
 	// The cursor's own commit, named as the rev, is accepted.
 	h.ok("dli.export", map[string]any{"scope": "camelot", "cursor": cur, "rev": first["commit"]})
 }

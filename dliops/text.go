@@ -14,6 +14,7 @@ import (
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
@@ -75,9 +76,9 @@ func parse(text string) (*dli.Document, error) {
 	return nil, parseError(parseErrors(err))
 }
 
-func parseError(es []TextError) *worker.Error {
+func parseError(es []TextError) *fault.Error {
 	first := es[0]
-	return worker.Errorf(worker.ClassSchema, CodeParseError, "The text does not parse: %d:%d: %s", first.Line, first.Col, first.Message).
+	return fault.Errorf(fault.Invalid, CodeParseError, "The text does not parse: %d:%d: %s", first.Line, first.Col, first.Message).
 		With("line", first.Line).With("col", first.Col).With("errors", es)
 }
 
@@ -142,7 +143,7 @@ type RenderParams struct {
 // Validate checks the scope.
 func (p *RenderParams) Validate() error {
 	if p.Scope != "" && !objects.ValidID(p.Scope) {
-		return worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", p.Scope).With("field", "scope")
+		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", p.Scope).With("field", "scope")
 	}
 	return nil
 }
@@ -212,10 +213,10 @@ func scopeOf(doc *dli.Document, scope string) (string, error) {
 		return doc.Scope, nil
 	}
 	if !objects.ValidID(scope) {
-		return "", worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
+		return "", fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
 	}
 	if doc.Scope != "" && doc.Scope != scope {
-		return "", worker.Errorf(worker.ClassRefused, CodeScopeMismatch, "The text is written for scope %s, not %s.", doc.Scope, scope).
+		return "", fault.Errorf(fault.Refused, CodeScopeMismatch, "The text is written for scope %s, not %s.", doc.Scope, scope).
 			With("scope", scope).With("text_scope", doc.Scope)
 	}
 	return scope, nil
@@ -297,13 +298,13 @@ func decodeObject(raw json.RawMessage, path string) (objects.Object, error) {
 	}
 	fes := objects.FieldErrors(err)
 	if len(fes) == 0 {
-		return nil, worker.Errorf(worker.ClassSchema, author.CodeInvalidObject, "params: %s: %v", path, err).With("field", path)
+		return nil, fault.Errorf(fault.Invalid, author.CodeInvalidObject, "params: %s: %v", path, err).With("field", path)
 	}
 	problems := make([]FieldProblem, len(fes))
 	for i, fe := range fes {
 		problems[i] = FieldProblem{Field: joinField(path, fe.Field), Code: fe.Code, Message: fe.Message}
 	}
-	return nil, worker.Errorf(worker.ClassSchema, author.CodeInvalidObject, "params: %s: %s", path, fes[0].Message).
+	return nil, fault.Errorf(fault.Invalid, author.CodeInvalidObject, "params: %s: %s", path, fes[0].Message).
 		With("field", problems[0].Field).With("problems", problems)
 }
 
@@ -366,7 +367,7 @@ func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (
 	}
 	doc.Scope = p.Scope
 	if p.Materialize && s.pin() != "" {
-		return ImportResult{}, worker.Errorf(worker.ClassRefused, CodeProjectPinned,
+		return ImportResult{}, fault.Errorf(fault.Refused, CodeProjectPinned,
 			"This project is pinned to %s; an import cannot commit over a pinned snapshot. Nothing was committed.", s.pin()).With("pin", s.pin())
 	}
 	st, _, err := s.stagerAt()
@@ -388,7 +389,7 @@ func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (
 		return res, nil
 	}
 	if res.Blocked {
-		return ImportResult{}, worker.Errorf(worker.ClassRefused, author.CodeMaterializeBlocked,
+		return ImportResult{}, fault.Errorf(fault.Refused, author.CodeMaterializeBlocked,
 			"The text cannot be committed to %s: error findings stand. Nothing was committed.", p.Scope).With("findings", res.Findings)
 	}
 	m := lorestore.NewMessage(fmt.Sprintf("import into %s: %d declarations", p.Scope, len(doc.Decls)), "import", p.Scope)
@@ -396,11 +397,11 @@ func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (
 	var stale *lorestore.StaleError
 	switch {
 	case errors.As(err, &stale):
-		return ImportResult{}, worker.Errorf(worker.ClassRefused, author.CodeBranchMoved,
+		return ImportResult{}, fault.Errorf(fault.Refused, author.CodeBranchMoved,
 			"Branch %s moved while the text was checked; check it again over the new head. Nothing was committed.", s.branch()).
 			With("root_hash", hashOrEmpty(stale.Actual))
 	case errors.Is(err, author.ErrBlocked):
-		return ImportResult{}, worker.Errorf(worker.ClassRefused, author.CodeMaterializeBlocked, "%v", err).With("findings", res.Findings)
+		return ImportResult{}, fault.Errorf(fault.Refused, author.CodeMaterializeBlocked, "%v", err).With("findings", res.Findings)
 	case err != nil:
 		return ImportResult{}, err
 	}

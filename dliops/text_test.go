@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -50,7 +51,7 @@ func TestTextOps(t *testing.T) {
 				t.Errorf("parse error %v", e)
 			}
 		}},
-		{"fmt without text", "dli.fmt", map[string]any{}, worker.CodeMissingField, nil},
+		{"fmt without text", "dli.fmt", map[string]any{}, fault.CodeMissingField, nil},
 		{"parse", "dli.parse", map[string]any{"text": looseText}, "", func(t *testing.T, m map[string]any) {
 			objs := list(m, "objects")
 			if m["scope"] != "camelot" || m["grammar"] != "" || len(objs) != 2 {
@@ -78,7 +79,7 @@ func TestTextOps(t *testing.T) {
 					t.Errorf("field %v", e)
 				}
 			}},
-		{"render bad scope", "dli.render", map[string]any{"scope": "../etc", "objects": []any{}}, worker.CodeBadParams, nil},
+		{"render bad scope", "dli.render", map[string]any{"scope": "../etc", "objects": []any{}}, fault.CodeBadParams, nil},
 		{"validate", "dli.validate", map[string]any{"object": json.RawMessage(canon)}, "", func(t *testing.T, m map[string]any) {
 			if m["valid"] != true || m["object_id"] != idOf(t, galahad) || m["canonical"] != string(canon) || len(list(m, "errors")) != 0 {
 				t.Errorf("validate %v", m)
@@ -95,7 +96,7 @@ func TestTextOps(t *testing.T) {
 				t.Errorf("fields %v", fields)
 			}
 		}},
-		{"validate without object", "dli.validate", map[string]any{}, worker.CodeMissingField, nil},
+		{"validate without object", "dli.validate", map[string]any{}, fault.CodeMissingField, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := h.in(t)
@@ -159,7 +160,7 @@ func TestCheck(t *testing.T) {
 		{"scope mismatch", map[string]any{"text": looseText, "scope": "logres"}, CodeScopeMismatch, false, nil, false},
 		{"undeclared scope", map[string]any{"text": "scope avalon\nperson x \"X\" proposed s\n"}, author.CodeUnknownScope, false, nil, false},
 		{"undeclared scope standalone", map[string]any{"text": "scope avalon\nperson x \"X\" proposed s\n", "standalone": true}, "", true, nil, false},
-		{"scope not an id", map[string]any{"text": "", "scope": "a/b"}, worker.CodeBadParams, false, nil, false},
+		{"scope not an id", map[string]any{"text": "", "scope": "a/b"}, fault.CodeBadParams, false, nil, false},
 		{"parse errors: a control character", map[string]any{"text": "scope camelot\nperson x \"X\u0007\" proposed s\n"}, "", false, nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -233,8 +234,8 @@ func TestImport(t *testing.T) {
 		{"parse error", map[string]any{"text": badText, "scope": "camelot", "materialize": true}, CodeParseError},
 		{"scope mismatch", map[string]any{"text": text, "scope": "logres", "materialize": true}, CodeScopeMismatch},
 		{"undeclared scope", map[string]any{"text": "person x \"X\" proposed s\n", "scope": "avalon", "materialize": true}, author.CodeUnknownScope},
-		{"scope is data", map[string]any{"text": "", "scope": "../../etc", "materialize": true}, worker.CodeBadParams},
-		{"no scope", map[string]any{"text": text, "materialize": true}, worker.CodeMissingField},
+		{"scope is data", map[string]any{"text": "", "scope": "../../etc", "materialize": true}, fault.CodeBadParams},
+		{"no scope", map[string]any{"text": text, "materialize": true}, fault.CodeMissingField},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := h.in(t).refused(tc.code, "dli.import", tc.params)

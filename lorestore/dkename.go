@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/deloreis/deloreis/internal/xid"
+	"github.com/deloreis/deloreis/base/xid"
 	"github.com/deloreis/deloreis/objects"
 	"golang.org/x/text/unicode/norm"
 )

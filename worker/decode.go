@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
 )
 
@@ -67,6 +68,9 @@ func decodeError(err error, what string) *Error {
 	var we *Error
 	if errors.As(err, &we) {
 		return we // a params type that reads itself said what is wrong
+	}
+	if _, ok := fault.As(err); ok {
+		return asError(err)
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {

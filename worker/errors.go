@@ -7,25 +7,28 @@ package worker
 import (
 	"errors"
 	"fmt"
+
+	"github.com/deloreis/deloreis/fault"
 )
 
-// Class says what kind of failure an error is.
-type Class string
+// Class says what kind of failure an error is: on the wire, a domain
+// error's class (package fault) under the protocol's names.
+type Class = fault.Class
 
 // The error classes of the protocol.
 const (
 	// ClassSchema: the request is malformed (bad JSON, unknown or missing
 	// field, wrong type, unknown op).
-	ClassSchema Class = "schema"
+	ClassSchema = fault.Invalid
 	// ClassRefused: the request is well-formed but a precondition failed
 	// (stale-fence, materialize-blocked, unknown-doc, killed versions …).
-	ClassRefused Class = "refused"
+	ClassRefused = fault.Refused
 	// ClassConflict: the idempotency key was used with other params.
-	ClassConflict Class = "conflict"
+	ClassConflict = fault.Conflict
 	// ClassNotFound: what the request names does not exist.
-	ClassNotFound Class = "not-found"
+	ClassNotFound = fault.NotFound
 	// ClassInternal: the server failed; the request may be retried.
-	ClassInternal Class = "internal"
+	ClassInternal = fault.Internal
 )
 
 // Error is the typed error every failed call answers with. Data holds
@@ -63,24 +66,28 @@ func (e *Error) With(key string, value any) *Error {
 const (
 	CodeBadJSON       = "bad-json"
 	CodeBadEnvelope   = "bad-envelope"
-	CodeBadParams     = "bad-params"
-	CodeUnknownField  = "unknown-field"
-	CodeMissingField  = "missing-field"
+	CodeBadParams     = fault.CodeBadParams
+	CodeUnknownField  = fault.CodeUnknownField
+	CodeMissingField  = fault.CodeMissingField
 	CodeUnknownOp     = "unknown-op"
 	CodeKilledOp      = "killed-op"
 	CodeKilledVersion = "killed-version"
 	CodeBadVersion    = "unsupported-version"
 	CodeFrameTooLarge = "frame-too-large"
 	CodeNotMutating   = "not-mutating"
-	CodeInternal      = "internal"
+	CodeInternal      = fault.CodeInternal
 )
 
-// asError gives the typed error of any error a handler returns: a *Error
-// as it is, anything else as an internal error.
+// asError gives the wire error of any error a handler returns: a *Error
+// as it is, a use case's domain error (package fault) field for field,
+// anything else as an internal error.
 func asError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	if fe, ok := fault.As(err); ok {
+		return &Error{Code: fe.Code, Class: fe.Class, Message: fe.Message, Data: fe.Data}
 	}
 	return Errorf(ClassInternal, CodeInternal, "%v", err)
 }

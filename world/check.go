@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/deloreis/deloreis/internal/spell"
+	"github.com/deloreis/deloreis/base/spell"
 	"github.com/deloreis/deloreis/objects"
 )
 

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/deloreis/deloreis/internal/hugemem"
+	"github.com/deloreis/deloreis/base/hugemem"
 	"github.com/deloreis/deloreis/objects"
 )
 

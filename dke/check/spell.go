@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/deloreis/deloreis/internal/spell"
+	"github.com/deloreis/deloreis/base/spell"
 )
 
 // spellBudget returns the suggestion work a check of src may do, in

@@ -10,7 +10,7 @@ import (
 
 	"github.com/deloreis/deloreis/dke/claims"
 	"github.com/deloreis/deloreis/dke/eval"
-	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/fault"
 )
 
 // CheckupResult is checkup's answer: the counts, then the findings.
@@ -41,7 +41,7 @@ func (s *Service) Checkup(ctx context.Context, p *StoreParams) (CheckupResult, e
 	defer s.mu.Unlock()
 	rs, err := eval.Reason(csnap, ms)
 	if err != nil {
-		return CheckupResult{}, worker.Errorf(worker.ClassInternal, worker.CodeInternal, "checkup: %v", err)
+		return CheckupResult{}, fault.Errorf(fault.Internal, fault.CodeInternal, "checkup: %v", err)
 	}
 	c := Counts{Kinds: len(csnap.Kinds()), Modules: len(ms.recs), Rules: rs.Rules()}
 	for _, n := range ms.names() {

@@ -15,8 +15,8 @@ import (
 	"github.com/deloreis/deloreis/dke/claims"
 	"github.com/deloreis/deloreis/dke/eval"
 	"github.com/deloreis/deloreis/dke/reference"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // StoreParams name a store and nothing else.
@@ -145,7 +145,7 @@ func (s *Service) Spec(ctx context.Context, p *SpecParams) (TextResult, error) {
 	}
 	t, err := reference.Topic(lang, string(p.Topic))
 	if err != nil {
-		return TextResult{}, worker.Errorf(worker.ClassNotFound, CodeNotFound, "%v", err)
+		return TextResult{}, fault.Errorf(fault.NotFound, CodeNotFound, "%v", err)
 	}
 	return TextResult{Status: "success", Text: t}, nil
 }
@@ -181,7 +181,7 @@ func (s *Service) List(ctx context.Context, p *ListParams) (ListResult, error) {
 		target = "scripts"
 	}
 	if target != "scripts" && target != "rules" && target != "kinds" {
-		return ListResult{}, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "target %q: list scripts, rules or kinds", target)
+		return ListResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "target %q: list scripts, rules or kinds", target)
 	}
 	_, _, csnap, ms, err := s.begin(ctx, "list", p.StoreID)
 	if err != nil {
@@ -219,7 +219,7 @@ func lines(xs []string) string {
 func splitAddr(addr string) (string, string, error) {
 	mod, name, ok := strings.Cut(addr, ".")
 	if !ok || mod == "" || name == "" || strings.Contains(name, ".") {
-		return "", "", worker.Errorf(worker.ClassSchema, CodeBadName, "%q is not a module.name address", addr)
+		return "", "", fault.Errorf(fault.Invalid, CodeBadName, "%q is not a module.name address", addr)
 	}
 	return mod, name, nil
 }
@@ -241,7 +241,7 @@ func (s *Service) Info(ctx context.Context, p *NameParams) (TextResult, error) {
 		sc, ok = rec.info().Script(name)
 	}
 	if !ok {
-		return TextResult{}, worker.Errorf(worker.ClassNotFound, CodeNotFound, "no script %s", p.Name)
+		return TextResult{}, fault.Errorf(fault.NotFound, CodeNotFound, "no script %s", p.Name)
 	}
 	text := fmt.Sprintf("script %s\nsignature: %s\nauthority: %s\nlanguage: %s\nmanifest version: %s\ncompiled: %s\n",
 		p.Name, sc.Signature(mod), rec.Authority, rec.Language, rec.Manifest, rec.Updated)
@@ -342,7 +342,7 @@ func (s *Service) InfoModule(ctx context.Context, p *NameParams) (ModuleInfoResu
 	defer s.mu.Unlock()
 	rec, ok := ms.recs[p.Name]
 	if !ok {
-		return ModuleInfoResult{}, worker.Errorf(worker.ClassNotFound, CodeNotFound, "no module %s", p.Name)
+		return ModuleInfoResult{}, fault.Errorf(fault.NotFound, CodeNotFound, "no module %s", p.Name)
 	}
 	info := rec.info()
 	res := ModuleInfoResult{Status: "success", Name: p.Name, Language: rec.Language, Scripts: []string{},
@@ -370,7 +370,7 @@ func (s *Service) InfoModule(ctx context.Context, p *NameParams) (ModuleInfoResu
 // ForgetModule removes a module with its scripts, kinds and their data.
 func (s *Service) ForgetModule(ctx context.Context, p *ForgetModuleParams) (ForgetResult, error) {
 	if !p.Confirm {
-		return ForgetResult{}, worker.Errorf(worker.ClassRefused, CodeConfirm, "forget_module removes module %s with its scripts, kinds and their data, irreversibly: call it with confirm=true", p.Name)
+		return ForgetResult{}, fault.Errorf(fault.Refused, CodeConfirm, "forget_module removes module %s with its scripts, kinds and their data, irreversibly: call it with confirm=true", p.Name)
 	}
 	id, _, csnap, ms, err := s.begin(ctx, "forget_module", p.StoreID)
 	if err != nil {
@@ -379,10 +379,10 @@ func (s *Service) ForgetModule(ctx context.Context, p *ForgetModuleParams) (Forg
 	defer s.mu.Unlock()
 	rec, ok := ms.recs[p.Name]
 	if !ok {
-		return ForgetResult{}, worker.Errorf(worker.ClassNotFound, CodeNotFound, "no module %s in store %s", p.Name, id)
+		return ForgetResult{}, fault.Errorf(fault.NotFound, CodeNotFound, "no module %s in store %s", p.Name, id)
 	}
 	if refs := ms.referrers(p.Name); len(refs) > 0 {
-		return ForgetResult{}, worker.Errorf(worker.ClassRefused, CodeReferenced, "module %s is imported by %s; forget or recompile %s first", p.Name, strings.Join(refs, ", "), refs[0]).With("referrers", refs)
+		return ForgetResult{}, fault.Errorf(fault.Refused, CodeReferenced, "module %s is imported by %s; forget or recompile %s first", p.Name, strings.Join(refs, ", "), refs[0]).With("referrers", refs)
 	}
 	var set claims.ChangeSet
 	for _, k := range rec.Installs.Kinds {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/deloreis/deloreis/dke/claims"
 	"github.com/deloreis/deloreis/dke/keys"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -83,12 +83,12 @@ const (
 )
 
 // ErrorCodes maps each code to its class, for the op reference.
-func ErrorCodes() map[string]worker.Class {
-	return map[string]worker.Class{
-		CodeNotFound: worker.ClassNotFound, CodeRefused: worker.ClassRefused, CodeBadStore: worker.ClassSchema,
-		CodeBadName: worker.ClassSchema, CodeCompileError: worker.ClassRefused, CodeReadOnly: worker.ClassRefused,
-		CodeWrongStore: worker.ClassRefused, CodeReferenced: worker.ClassRefused, CodeConfirm: worker.ClassRefused,
-		CodeConflict: worker.ClassConflict,
+func ErrorCodes() map[string]fault.Class {
+	return map[string]fault.Class{
+		CodeNotFound: fault.NotFound, CodeRefused: fault.Refused, CodeBadStore: fault.Invalid,
+		CodeBadName: fault.Invalid, CodeCompileError: fault.Refused, CodeReadOnly: fault.Refused,
+		CodeWrongStore: fault.Refused, CodeReferenced: fault.Refused, CodeConfirm: fault.Refused,
+		CodeConflict: fault.Conflict,
 	}
 }
 
@@ -115,7 +115,7 @@ func authorize(ctx context.Context, tool, store string) error {
 		return nil
 	}
 	if g.Store != store {
-		return worker.Errorf(worker.ClassRefused, CodeWrongStore, "this key addresses store %q, not store %q", g.Store, store)
+		return fault.Errorf(fault.Refused, CodeWrongStore, "this key addresses store %q, not store %q", g.Store, store)
 	}
 	if g.CanWrite() {
 		return nil
@@ -125,7 +125,7 @@ func authorize(ctx context.Context, tool, store string) error {
 			return nil
 		}
 	}
-	return worker.Errorf(worker.ClassRefused, CodeReadOnly, "a read key may not call %s; it may call only %s", tool, strings.Join(ReadOnlyTools(), ", "))
+	return fault.Errorf(fault.Refused, CodeReadOnly, "a read key may not call %s; it may call only %s", tool, strings.Join(ReadOnlyTools(), ", "))
 }
 
 // storeID validates a store_id, "" being the default.
@@ -134,7 +134,7 @@ func storeID(id string) (string, error) {
 		return DefaultStore, nil
 	}
 	if !keys.ValidStore(id) {
-		return "", worker.Errorf(worker.ClassSchema, CodeBadStore, "store_id %q is not a store id: letters and digits, with '-' or '_' inside, at most 128 bytes", id)
+		return "", fault.Errorf(fault.Invalid, CodeBadStore, "store_id %q is not a store id: letters and digits, with '-' or '_' inside, at most 128 bytes", id)
 	}
 	return id, nil
 }
@@ -178,7 +178,7 @@ func (s *Service) write(id string, set claims.ChangeSet, extra func(*lorestore.B
 	set.Base, set.Clock = cs.head.String(), ms.Clock()
 	_, err := cs.commitLocked(set, extra, msg)
 	if errors.Is(err, claims.ErrConflict) {
-		return worker.Errorf(worker.ClassConflict, CodeConflict, "the store changed while this call ran; retry it")
+		return fault.Errorf(fault.Conflict, CodeConflict, "the store changed while this call ran; retry it")
 	}
 	if err == nil && next != nil {
 		cs.mods, cs.modsAt = next, cs.head

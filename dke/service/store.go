@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/dke/claims"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -350,7 +350,7 @@ func (s *Service) commitRun(id string, set claims.ChangeSet, extra func(*loresto
 		}
 		runBackoff(attempt)
 	}
-	return worker.Errorf(worker.ClassConflict, CodeConflict, "the store kept changing while this call committed; retry it")
+	return fault.Errorf(fault.Conflict, CodeConflict, "the store kept changing while this call committed; retry it")
 }
 
 // runBackoff waits a random while, growing with the attempt, before a

@@ -15,8 +15,8 @@ import (
 	"github.com/deloreis/deloreis/dke/eval"
 	"github.com/deloreis/deloreis/dke/keywords"
 	"github.com/deloreis/deloreis/dke/syntax"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -133,7 +133,7 @@ func outcome(r *eval.Result) Outcome {
 func language(tag Surface) (keywords.Lang, error) {
 	l, err := keywords.ParseLang(string(tag))
 	if err != nil {
-		return 0, worker.Errorf(worker.ClassSchema, worker.CodeBadParams, "language %q: the surfaces are eng and nob", tag)
+		return 0, fault.Errorf(fault.Invalid, fault.CodeBadParams, "language %q: the surfaces are eng and nob", tag)
 	}
 	return l, nil
 }
@@ -153,7 +153,7 @@ func compileError(errs diag.List) error {
 	for _, d := range errs {
 		lines = append(lines, fmt.Sprintf("line %d, col %d: %s", d.Line, d.Col, d.Message))
 	}
-	return worker.Errorf(worker.ClassRefused, CodeCompileError, "the source does not compile (%s); nothing was stored:\n%s", status, strings.Join(lines, "\n")).
+	return fault.Errorf(fault.Refused, CodeCompileError, "the source does not compile (%s); nothing was stored:\n%s", status, strings.Join(lines, "\n")).
 		With("compile_status", string(status)).With("diagnostics", ds)
 }
 
@@ -167,7 +167,7 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 		return CompileResult{}, err
 	}
 	if err := syntax.CheckModuleName(p.Name); err != nil {
-		return CompileResult{}, worker.Errorf(worker.ClassSchema, CodeBadName, "%v", err)
+		return CompileResult{}, fault.Errorf(fault.Invalid, CodeBadName, "%v", err)
 	}
 	lang, err := language(p.Language)
 	if err != nil {
@@ -252,7 +252,7 @@ func importNames(r *record) []string {
 func (s *Service) reload(id, name string, ms *modset) (CompileResult, error) {
 	f, ok := ms.files[name]
 	if !ok {
-		return CompileResult{}, worker.Errorf(worker.ClassNotFound, CodeNotFound, "no module %s in store %s to reload; give source to compile it", name, id)
+		return CompileResult{}, fault.Errorf(fault.NotFound, CodeNotFound, "no module %s in store %s to reload; give source to compile it", name, id)
 	}
 	res := CompileResult{Status: "success", Module: name, Version: ms.recs[name].Version, Language: f.Lang.String()}
 	var set claims.ChangeSet
@@ -358,7 +358,7 @@ func (s *Service) Run(ctx context.Context, p *RunParams) (RunResult, error) {
 		return RunResult{}, compileError(errs)
 	}
 	if len(f.Stmts) == 0 {
-		return RunResult{}, worker.Errorf(worker.ClassRefused, CodeRefused, "the source has no statements: there is nothing to run")
+		return RunResult{}, fault.Errorf(fault.Refused, CodeRefused, "the source has no statements: there is nothing to run")
 	}
 	// One commit for the whole run, a failed one too: its writes before
 	// the failure stand (contract §4.2).

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/deloreis/deloreis/internal/xid"
+	"github.com/deloreis/deloreis/base/xid"
 	"golang.org/x/text/unicode/norm"
 )
 

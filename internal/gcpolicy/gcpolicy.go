@@ -21,7 +21,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/deloreis/deloreis/internal/gcphase"
+	"github.com/deloreis/deloreis/base/gcphase"
 )
 
 // The policy's figures (DL-0295).
