@@ -5,13 +5,13 @@
 package author
 
 import (
+	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // peek returns a world already compiled (not one being compiled), without
 // compiling.
-func (c *worldCache) peek(commit plumbing.Hash, scope string) (*world.World, bool) {
+func (c *worldCache) peek(commit lorestore.Hash, scope string) (*world.World, bool) {
 	c.mu.Lock()
 	e, ok := c.entries[cacheKey{commit, scope}]
 	c.mu.Unlock()

@@ -12,7 +12,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // errMergeHeld is what the check answers when the merge must not be
@@ -103,7 +102,7 @@ func (s *Service) mergeReport(r lorestore.MergeResult, pr *progress) (*mergeRepo
 			continue
 		}
 		var ws [3]*world.World // base, ours, theirs
-		for i, c := range []plumbing.Hash{r.Base, r.Target, r.Source} {
+		for i, c := range []lorestore.Hash{r.Base, r.Target, r.Source} {
 			if ws[i], err = s.cache.get(s.store, c, scope); err != nil {
 				return nil, err
 			}

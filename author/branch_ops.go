@@ -14,7 +14,6 @@ import (
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Error codes of the branch and merge ops.
@@ -161,10 +160,10 @@ func checkBranchName(field, name string) error {
 }
 
 // branchHead is the head of an existing branch, or unknown-branch.
-func (s *Service) branchHead(name string) (plumbing.Hash, error) {
+func (s *Service) branchHead(name string) (lorestore.Hash, error) {
 	h, err := s.store.Head(name)
 	if errors.Is(err, lorestore.ErrBranchNotFound) {
-		return plumbing.ZeroHash, errUnknownBranch(name)
+		return lorestore.ZeroHash, errUnknownBranch(name)
 	}
 	return h, err
 }

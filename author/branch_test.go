@@ -12,13 +12,12 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // commitObjects commits objects to a branch of the harness's store
 // directly, as another writer would (decisions and declarations the
 // author ops of this package do not stage).
-func (h *harness) commitObjects(branch, scope string, objs ...objects.Object) plumbing.Hash {
+func (h *harness) commitObjects(branch, scope string, objs ...objects.Object) lorestore.Hash {
 	h.t.Helper()
 	b := lorestore.NewBatch()
 	for _, o := range objs {
@@ -33,7 +32,7 @@ func (h *harness) commitObjects(branch, scope string, objs ...objects.Object) pl
 	return r.Commit
 }
 
-func (h *harness) head(branch string) plumbing.Hash {
+func (h *harness) head(branch string) lorestore.Hash {
 	h.t.Helper()
 	c, err := h.store.Head(branch)
 	if err != nil {

@@ -12,12 +12,11 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // cacheKey names one compiled base world.
 type cacheKey struct {
-	commit plumbing.Hash
+	commit lorestore.Hash
 	scope  string
 }
 
@@ -65,7 +64,7 @@ func newWorldCache(max int) *worldCache {
 }
 
 // get returns the world of a scope at a commit, compiling it on a miss.
-func (c *worldCache) get(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, error) {
+func (c *worldCache) get(s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, error) {
 	k := cacheKey{commit, scope}
 	c.mu.Lock()
 	c.store = s
@@ -168,7 +167,7 @@ func (c *worldCache) deriveCount() int {
 // that commit needs no compile). A world already cached, or being
 // compiled, for the key is left as it is: both are the same world. It
 // reports whether it filed w.
-func (c *worldCache) put(commit plumbing.Hash, scope string, w *world.World) bool {
+func (c *worldCache) put(commit lorestore.Hash, scope string, w *world.World) bool {
 	k := cacheKey{commit, scope}
 	c.mu.Lock()
 	if e, ok := c.entries[k]; ok {

@@ -15,7 +15,6 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // CanonExport is one scope's canon at a commit. Every string it names —
@@ -113,7 +112,7 @@ var ledgerOps = map[string]bool{"record_decision": true, "record_decisions": tru
 // scope) with the decisions of the Ratify records of the scope it added —
 // those in none of its parents (DL-0116). A ledger op's commit adds no
 // Ratify record.
-func (s *Service) checkEvidence(scope string, commit plumbing.Hash) error {
+func (s *Service) checkEvidence(scope string, commit lorestore.Hash) error {
 	for h := commit; !h.IsZero(); {
 		log, err := s.store.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
 		if err != nil {
@@ -137,7 +136,7 @@ func (s *Service) checkEvidence(scope string, commit plumbing.Hash) error {
 				"Commit %s says it ratified under %v, but the Ratify records it added name %v: the history does not carry its evidence.", c.Commit.String()[:12], nonNil(trailers), nonNil(ratified)).
 				With("commit", c.Commit.String()).With("trailers", nonNil(trailers)).With("ratified", nonNil(ratified))
 		}
-		h = plumbing.ZeroHash
+		h = lorestore.ZeroHash
 		if len(c.Parents) > 0 {
 			h = c.Parents[0]
 		}
@@ -234,7 +233,7 @@ var canonTypes = map[objects.Type]bool{
 
 // canonOf builds the export of a world: first every string, then the
 // records by index.
-func canonOf(w *world.World, scope string, commit plumbing.Hash) CanonExport {
+func canonOf(w *world.World, scope string, commit lorestore.Hash) CanonExport {
 	type claim struct {
 		e     world.Entry
 		grade datalog.Grade

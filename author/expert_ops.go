@@ -20,7 +20,6 @@ import (
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // The expert lane's error codes.
@@ -271,7 +270,7 @@ func (s *Service) configuredDialect(id string) (*objects.Dialect, bool) {
 
 // compileAtWith compiles one scope of the snapshot at a commit, with the
 // dialects the project configures (CompileAt, for the service's worlds).
-func compileAtWith(s *lorestore.Store, commit plumbing.Hash, scope string, dialects []*objects.Dialect, indexed func(iter.Seq[world.Entry])) (*world.World, error) {
+func compileAtWith(s *lorestore.Store, commit lorestore.Hash, scope string, dialects []*objects.Dialect, indexed func(iter.Seq[world.Entry])) (*world.World, error) {
 	sn, err := s.SnapshotAt(commit)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,6 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // maxFollow bounds the first parents walked back to a cached world: past
@@ -37,7 +36,7 @@ const (
 // ancestor's when there is one within maxFollow first parents, else from
 // its world file when one verifies, else derived from the world file of
 // one of those first parents, else compiled.
-func (c *worldCache) build(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, built, error) {
+func (c *worldCache) build(s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, built, error) {
 	if from, fw, ok := c.cachedAncestor(s, commit, scope); ok {
 		w, derived, err := advanceTo(s, from, fw, commit, scope, nil)
 		if derived {
@@ -100,7 +99,7 @@ func packedBytes(gitDir string) int64 {
 // (a fast-forward to a head that merged ours as a second parent, as a
 // sync brings). A store it cannot read is no ancestor: the compile
 // reports what is wrong with it.
-func (c *worldCache) cachedAncestor(s *lorestore.Store, commit plumbing.Hash, scope string) (plumbing.Hash, *world.World, bool) {
+func (c *worldCache) cachedAncestor(s *lorestore.Store, commit lorestore.Hash, scope string) (lorestore.Hash, *world.World, bool) {
 	h := commit
 	for range maxFollow {
 		p, ok, err := s.FirstParent(h)
@@ -119,7 +118,7 @@ func (c *worldCache) cachedAncestor(s *lorestore.Store, commit plumbing.Hash, sc
 			}
 		}
 	}
-	return plumbing.ZeroHash, nil, false
+	return lorestore.ZeroHash, nil, false
 }
 
 // maxAncestorChecks bounds the cached worlds asked about by ancestry: each
@@ -128,10 +127,10 @@ const maxAncestorChecks = 2
 
 // recent lists the commits of up to n cached, ready worlds of scope, the
 // most recently used first.
-func (c *worldCache) recent(scope string, n int) []plumbing.Hash {
+func (c *worldCache) recent(scope string, n int) []lorestore.Hash {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []plumbing.Hash
+	var out []lorestore.Hash
 	for el := c.order.Front(); el != nil && len(out) < n; el = el.Next() {
 		e := el.Value.(*cacheEntry)
 		if e.key.scope != scope {
@@ -151,7 +150,7 @@ func (c *worldCache) recent(scope string, n int) []plumbing.Hash {
 // advanceTo derives the world of scope at commit from fw, its world at
 // from, and the scope's diff between the two commits; objects the world
 // src (if any) holds committed are taken from it, not read again.
-func advanceTo(s *lorestore.Store, from plumbing.Hash, fw *world.World, commit plumbing.Hash, scope string, src *world.World) (*world.World, bool, error) {
+func advanceTo(s *lorestore.Store, from lorestore.Hash, fw *world.World, commit lorestore.Hash, scope string, src *world.World) (*world.World, bool, error) {
 	fsn, err := s.SnapshotAt(from)
 	if err != nil {
 		return nil, false, err
@@ -199,7 +198,7 @@ func (s *Service) mergedWorld(r lorestore.MergeResult, scope string, ours, their
 // are the staged ones). It reports whether it filed one; when not (a
 // decision stamped the layer, the branch moved, a rule was left out), the
 // cache follows the commit as any other.
-func (s *Service) settleMaterialized(ws *Workspace, commit plumbing.Hash) bool {
+func (s *Service) settleMaterialized(ws *Workspace, commit lorestore.Hash) bool {
 	if ws.fork != "" || len(ws.supposed) > 0 || ws.base.IsZero() {
 		return false
 	}

@@ -12,12 +12,11 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // sameWorld holds a followed world to a fresh compile of its commit:
 // findings, entities, questions, and every claim's grade.
-func sameWorld(t *testing.T, s *lorestore.Store, commit plumbing.Hash, scope string, got *world.World) {
+func sameWorld(t *testing.T, s *lorestore.Store, commit lorestore.Hash, scope string, got *world.World) {
 	t.Helper()
 	want, err := CompileAt(s, commit, scope)
 	if err != nil {
@@ -51,7 +50,7 @@ func sameWorld(t *testing.T, s *lorestore.Store, commit plumbing.Hash, scope str
 
 // headWorld opens a workspace on the serving branch's head and returns
 // the head and the workspace's base world.
-func (h *harness) headWorld() (plumbing.Hash, *world.World) {
+func (h *harness) headWorld() (lorestore.Hash, *world.World) {
 	h.t.Helper()
 	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
 	head, err := h.store.Head("main")
@@ -195,7 +194,7 @@ func TestScopeConflictsDerives(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ws [4]*world.World
-	for i, c := range []plumbing.Hash{r.Base, r.Target, r.Source, r.Commit} {
+	for i, c := range []lorestore.Hash{r.Base, r.Target, r.Source, r.Commit} {
 		if ws[i], err = CompileAt(h.store, c, "camelot"); err != nil {
 			t.Fatal(err)
 		}

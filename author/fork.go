@@ -8,8 +8,8 @@ import (
 	"sort"
 
 	"github.com/deloreis/deloreis/fault"
+	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // CodeHypothesisInUse refuses discarding a hypothesis that claims or a
@@ -54,7 +54,7 @@ func (ws *Workspace) unmint(h string) error {
 }
 
 // hashString renders a commit id, "" for none.
-func hashString(h plumbing.Hash) string {
+func hashString(h lorestore.Hash) string {
 	if h.IsZero() {
 		return ""
 	}

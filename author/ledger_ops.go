@@ -20,7 +20,6 @@ import (
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Error codes of the standing ops.
@@ -389,7 +388,7 @@ func (s *Service) commitLedger(ws *Workspace, op, summary string, decisions []st
 // install moves a workspace onto a commit whose world the caller built:
 // the world is cached for the commit, and the staged layer is restaged
 // over it. The staged state, and so the digest, is unchanged.
-func (s *Service) install(ws *Workspace, commit plumbing.Hash, bw *world.World) error {
+func (s *Service) install(ws *Workspace, commit lorestore.Hash, bw *world.World) error {
 	s.cache.put(commit, ws.scope, bw)
 	nw := bw
 	if len(ws.staged) > 0 {

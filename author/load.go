@@ -8,7 +8,6 @@ package author
 import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // LoadScope reads every object of one scope of a snapshot (claims,
@@ -39,7 +38,7 @@ func LoadScope(sn *lorestore.Snapshot, scope string) ([]world.Entry, error) {
 }
 
 // CompileAt compiles one scope of the snapshot at a commit.
-func CompileAt(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, error) {
+func CompileAt(s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, error) {
 	sn, err := s.SnapshotAt(commit)
 	if err != nil {
 		return nil, err
@@ -56,7 +55,7 @@ func CompileAt(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.W
 // world.MergeConflicts). Scopes without conflicts are left out. Only the
 // base is compiled: both sides are derived from it, and the merge from
 // ours, by their scope diffs (DL-0284).
-func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash) (map[string][]world.Conflict, error) {
+func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged lorestore.Hash) (map[string][]world.Conflict, error) {
 	sn, err := s.SnapshotAt(merged)
 	if err != nil {
 		return nil, err
@@ -81,7 +80,7 @@ func ScopeConflicts(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash
 // mergeWorlds is the world of scope at base (compiled), ours and theirs
 // (advanced from base) and merged (advanced from ours, the objects it
 // brought taken from theirs).
-func mergeWorlds(s *lorestore.Store, base, ours, theirs, merged plumbing.Hash, scope string) ([4]*world.World, error) {
+func mergeWorlds(s *lorestore.Store, base, ours, theirs, merged lorestore.Hash, scope string) ([4]*world.World, error) {
 	var ws [4]*world.World
 	var err error
 	if ws[0], err = CompileAt(s, base, scope); err != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Config says what a Service serves.
@@ -40,9 +39,9 @@ type Service struct {
 	// a fork is first asked for (forkDocs).
 	forksMu  sync.Mutex
 	forks    map[string][]string
-	forksAt  plumbing.Hash
-	forksAny bool          // forksAt names a commit (the branch had one)
-	pin      plumbing.Hash // zero unless pinned
+	forksAt  lorestore.Hash
+	forksAny bool           // forksAt names a commit (the branch had one)
+	pin      lorestore.Hash // zero unless pinned
 
 	mu         sync.Mutex
 	next       int
@@ -131,7 +130,7 @@ func (s *Service) resolveForks() (map[string][]string, error) {
 // openingCommit is the commit a workspace opened now starts from: the pin,
 // or the serving branch's head read now (a live project sees commits other
 // servers made). ok is false for a branch with no commit yet.
-func (s *Service) openingCommit() (plumbing.Hash, bool, error) {
+func (s *Service) openingCommit() (lorestore.Hash, bool, error) {
 	return s.openingCommitOn("")
 }
 
@@ -140,13 +139,13 @@ func (s *Service) openingCommit() (plumbing.Hash, bool, error) {
 // refused as unknown-branch, where the serving branch with no commit yet
 // opens the empty world. A pinned project opens on its pin only, so a
 // named branch is refused there (DL-0131).
-func (s *Service) openingCommitOn(branch string) (plumbing.Hash, bool, error) {
+func (s *Service) openingCommitOn(branch string) (lorestore.Hash, bool, error) {
 	if branch != "" {
 		if err := checkBranchName("branch", branch); err != nil {
-			return plumbing.ZeroHash, false, err
+			return lorestore.ZeroHash, false, err
 		}
 		if !s.pin.IsZero() {
-			return plumbing.ZeroHash, false, fault.Errorf(fault.Refused, CodePinnedProject,
+			return lorestore.ZeroHash, false, fault.Errorf(fault.Refused, CodePinnedProject,
 				"This project is pinned to commit %s: every workspace opens there, so a workspace cannot open on branch %q.", s.pin.String()[:12], branch).
 				With("branch", branch).With("pin", s.pin.String())
 		}
@@ -159,9 +158,9 @@ func (s *Service) openingCommitOn(branch string) (plumbing.Hash, bool, error) {
 	h, err := s.store.Head(s.cfg.Branch)
 	if err != nil {
 		if errors.Is(err, lorestore.ErrBranchNotFound) {
-			return plumbing.ZeroHash, false, nil
+			return lorestore.ZeroHash, false, nil
 		}
-		return plumbing.ZeroHash, false, err
+		return lorestore.ZeroHash, false, err
 	}
 	return h, true, nil
 }

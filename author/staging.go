@@ -13,7 +13,6 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // ErrBlocked refuses a materialize while an error finding stands.
@@ -24,7 +23,7 @@ var ErrBlocked = errors.New("error findings block materialization; nothing commi
 type Stager struct {
 	store  *lorestore.Store
 	branch string
-	head   plumbing.Hash // read once: every document of one run sees the same head
+	head   lorestore.Hash // read once: every document of one run sees the same head
 	headOK bool
 	cache  *worldCache
 	// dialects are the project file's [[dialect]] tables, which the naming
@@ -60,8 +59,8 @@ func NewStager(s *lorestore.Store, branch string) (*Stager, error) {
 type Staging struct {
 	Scope   string
 	Branch  string
-	Base    plumbing.Hash // zero: standalone, or the branch has no commit
-	After   *world.World  // the base with the document staged
+	Base    lorestore.Hash // zero: standalone, or the branch has no commit
+	After   *world.World   // the base with the document staged
 	Objects []objects.Object
 
 	before   *world.World

@@ -18,7 +18,6 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/zeebo/blake3"
 )
 
@@ -30,9 +29,9 @@ type Workspace struct {
 	fork   string // the question it forks, or ""
 	branch string
 
-	base      plumbing.Hash // the commit it stages over (zero: the branch has none yet)
-	baseWorld *world.World  // the compiled base, shared through the cache
-	world     *world.World  // the base with everything staged
+	base      lorestore.Hash // the commit it stages over (zero: the branch has none yet)
+	baseWorld *world.World   // the compiled base, shared through the cache
+	world     *world.World   // the base with everything staged
 
 	staged    []stagedObj // in staging order, each id once
 	stagedSet map[objects.ID]bool
@@ -111,7 +110,7 @@ func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 
 // baseWorld is the compiled world of a scope at a commit, from the cache;
 // the zero commit (a branch with no commit yet) is the empty world.
-func (s *Service) baseWorld(commit plumbing.Hash, scope string) (*world.World, error) {
+func (s *Service) baseWorld(commit lorestore.Hash, scope string) (*world.World, error) {
 	if commit.IsZero() {
 		return world.Compile(world.Input{Scope: scope, Dialects: s.cfg.Dialects})
 	}
@@ -327,18 +326,18 @@ type Committed struct {
 //
 // Its steps go to pr: one per object encoded, the commit, and the load of
 // the new base (which the caller reports).
-func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *progress) (plumbing.Hash, []Committed, []Stamp, error) {
+func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *progress) (lorestore.Hash, []Committed, []Stamp, error) {
 	if ws.fork != "" {
-		return plumbing.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeForkLocal,
+		return lorestore.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeForkLocal,
 			"Workspace %s forks question %s: what is staged in a fork stays in the fork and is never materialized.", ws.id, ws.fork)
 	}
 	if decision != "" {
 		if _, _, ok := ws.baseWorld.Decision(decision); !ok {
-			return plumbing.ZeroHash, nil, nil, unknownDecision("decision", decision)
+			return lorestore.ZeroHash, nil, nil, unknownDecision("decision", decision)
 		}
 	}
 	if b := ws.blocking(); len(b) > 0 {
-		return plumbing.ZeroHash, nil, nil, blockedError(ws, b, "")
+		return lorestore.ZeroHash, nil, nil, blockedError(ws, b, "")
 	}
 	if len(ws.staged) == 0 {
 		return ws.base, []Committed{}, nil, nil
@@ -351,7 +350,7 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *p
 	if decision != "" {
 		var err error
 		if st, err = s.checkStamped(ws, decision, ""); err != nil {
-			return plumbing.ZeroHash, nil, nil, err
+			return lorestore.ZeroHash, nil, nil, err
 		}
 		objs = st.objs
 		if st.ratify != nil {
@@ -369,11 +368,11 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *p
 		}
 		id, err := batch.Put(ws.scope, o)
 		if err != nil {
-			return plumbing.ZeroHash, nil, nil, err
+			return lorestore.ZeroHash, nil, nil, err
 		}
 		data, err := objects.Canonical(o)
 		if err != nil {
-			return plumbing.ZeroHash, nil, nil, err
+			return lorestore.ZeroHash, nil, nil, err
 		}
 		committed[i] = Committed{ID: id.String(), Type: string(o.Type()), Object: data}
 		counts[o.Type()]++
@@ -391,20 +390,20 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *p
 		if errors.As(err, &stale) {
 			// Someone committed first: check again over their head.
 			if err := s.restage(ws, stale.Actual); err != nil {
-				return plumbing.ZeroHash, nil, nil, err
+				return lorestore.ZeroHash, nil, nil, err
 			}
 			if st != nil {
 				// The stamped layer is a function of the staged one, so
 				// only its findings can have moved.
 				if _, err := s.checkStamped(ws, decision, stale.Actual.String()); err != nil {
-					return plumbing.ZeroHash, nil, nil, err
+					return lorestore.ZeroHash, nil, nil, err
 				}
 			}
 			parent = stale.Actual
 			continue
 		}
 		if err != nil {
-			return plumbing.ZeroHash, nil, nil, err
+			return lorestore.ZeroHash, nil, nil, err
 		}
 		var stamps []Stamp
 		if st != nil {
@@ -412,13 +411,13 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *p
 		}
 		return res.Commit, committed, stamps, nil
 	}
-	return plumbing.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeBranchMoved,
+	return lorestore.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeBranchMoved,
 		"Branch %s kept moving while workspace %s tried to materialize; try again.", ws.branch, ws.id)
 }
 
 // restage checks the staged layer again over a new head: the workspace
 // moves onto it, and the materialize is refused when its findings block.
-func (s *Service) restage(ws *Workspace, head plumbing.Hash) error {
+func (s *Service) restage(ws *Workspace, head lorestore.Hash) error {
 	bw, err := s.baseWorld(head, ws.scope)
 	if err != nil {
 		return err
@@ -478,7 +477,7 @@ func plural(s string) string {
 
 // afterMaterialize moves the workspace onto the commit it made: nothing
 // is staged any more, and the base is the new commit's world.
-func (s *Service) afterMaterialize(ws *Workspace, commit plumbing.Hash) error {
+func (s *Service) afterMaterialize(ws *Workspace, commit lorestore.Hash) error {
 	if commit == ws.base {
 		return nil
 	}

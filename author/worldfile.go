@@ -37,9 +37,9 @@ import (
 	"os"
 
 	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/zeebo/blake3"
 	"github.com/zeebo/xxh3"
 	"golang.org/x/sys/unix"
@@ -73,8 +73,8 @@ const wfFormatText = "deloreis world file v3: committed entries as canonical obj
 // wfHeader is what a file claims to be about.
 type wfHeader struct {
 	format   [32]byte
-	commit   plumbing.Hash
-	tree     plumbing.Hash // the scope's tree at commit
+	commit   lorestore.Hash
+	tree     lorestore.Hash // the scope's tree at commit
 	dialects [32]byte
 	scope    string
 }

@@ -12,14 +12,14 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/datalog"
+	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // compiledHarness commits a world with a recursion and a negation, opens
 // it once (the compile writes its file) and returns the store's head.
-func compiledHarness(t *testing.T) (*harness, plumbing.Hash) {
+func compiledHarness(t *testing.T) (*harness, lorestore.Hash) {
 	t.Helper()
 	h := newHarness(t, "camelot")
 	X, Y, Z := objects.Var("X"), objects.Var("Y"), objects.Var("Z")
@@ -132,7 +132,7 @@ func TestWorldFileCompiled(t *testing.T) {
 
 // stagedOver stages the same objects over w, a world restored from a file,
 // and over a compile of head, and checks they read and diff alike.
-func stagedOver(t *testing.T, h *harness, head plumbing.Hash, w *world.World) {
+func stagedOver(t *testing.T, h *harness, head lorestore.Hash, w *world.World) {
 	t.Helper()
 	want, err := CompileAt(h.store, head, "camelot")
 	if err != nil {

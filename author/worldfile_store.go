@@ -16,7 +16,6 @@ import (
 	"github.com/deloreis/deloreis/base/gcphase"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // worldsDir is the folder of world files inside the store's git dir:
@@ -35,14 +34,14 @@ const wfExt = ".dw"
 
 // worldFilePath is the file of a (commit, scope): scopes are ids, so the
 // name is unambiguous and never a path.
-func worldFilePath(s *lorestore.Store, commit plumbing.Hash, scope string) string {
+func worldFilePath(s *lorestore.Store, commit lorestore.Hash, scope string) string {
 	return filepath.Join(s.Dir(), worldsDir, commit.String()+"-"+scope+wfExt)
 }
 
 // wantHeader is what a file for (commit, scope) must claim, read from the
 // store now: the scope's tree at commit is the verification key. ok is
 // false when the scope holds nothing there (no file is kept for it).
-func (c *worldCache) wantHeader(s *lorestore.Store, commit plumbing.Hash, scope string) (wfHeader, bool) {
+func (c *worldCache) wantHeader(s *lorestore.Store, commit lorestore.Hash, scope string) (wfHeader, bool) {
 	sn, err := s.SnapshotAt(commit)
 	if err != nil {
 		return wfHeader{}, false
@@ -64,7 +63,7 @@ func (c *worldCache) wantHeader(s *lorestore.Store, commit plumbing.Hash, scope 
 // removed and counted (rejects); the caller then builds the world as if
 // there were none. A file whose compiled section is another build's is
 // written again, with this build's.
-func (c *worldCache) loadFile(s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, bool) {
+func (c *worldCache) loadFile(s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, bool) {
 	if c.noFiles {
 		return nil, false
 	}
@@ -233,9 +232,9 @@ func builtWorld(w *world.World) func() (*world.World, error) {
 // one whose world file of scope exists and verifies, and loads it: a
 // fresh process opening a head whose own file was not written (the writer
 // coalesced it away, or had not finished) derives it from an older one.
-func (c *worldCache) fileAncestor(s *lorestore.Store, commit plumbing.Hash, scope string) (plumbing.Hash, *world.World, bool) {
+func (c *worldCache) fileAncestor(s *lorestore.Store, commit lorestore.Hash, scope string) (lorestore.Hash, *world.World, bool) {
 	if c.noFiles {
-		return plumbing.ZeroHash, nil, false
+		return lorestore.ZeroHash, nil, false
 	}
 	h := commit
 	for range maxFollow {
@@ -250,7 +249,7 @@ func (c *worldCache) fileAncestor(s *lorestore.Store, commit plumbing.Hash, scop
 		}
 		h = p
 	}
-	return plumbing.ZeroHash, nil, false
+	return lorestore.ZeroHash, nil, false
 }
 
 // reject removes a file that failed verification and notes why.
@@ -278,7 +277,7 @@ type writeJob struct {
 // per scope: while one runs, only the newest pending world is kept, so a
 // run of materializes costs one write in flight and one waiting, not one
 // each.
-func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, scope string, entries iter.Seq[world.Entry], built func() (*world.World, error)) {
+func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, scope string, entries iter.Seq[world.Entry], built func() (*world.World, error)) {
 	if c.noFiles || entries == nil {
 		return
 	}
@@ -333,7 +332,7 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit plumbing.Hash, sco
 // function that hands the compile's outcome to that writer: on two cores
 // a 10M-object file is written on the core the single-threaded lowering
 // and evaluation leave free, not after them (DL-0373).
-func (c *worldCache) writeBeside(s *lorestore.Store, commit plumbing.Hash, scope string) (func(iter.Seq[world.Entry]), func(*world.World, error)) {
+func (c *worldCache) writeBeside(s *lorestore.Store, commit lorestore.Hash, scope string) (func(iter.Seq[world.Entry]), func(*world.World, error)) {
 	if c.noFiles {
 		return nil, func(*world.World, error) {}
 	}
@@ -429,14 +428,14 @@ func evictFiles(dir string, keep int) {
 }
 
 // parseWorldFileName splits "<commit>-<scope>.dw".
-func parseWorldFileName(name string) (plumbing.Hash, string, bool) {
+func parseWorldFileName(name string) (lorestore.Hash, string, bool) {
 	base, ok := strings.CutSuffix(name, wfExt)
 	if !ok || len(base) < 42 || base[40] != '-' {
-		return plumbing.ZeroHash, "", false
+		return lorestore.ZeroHash, "", false
 	}
-	var h plumbing.Hash
+	var h lorestore.Hash
 	if _, err := hex.Decode(h[:], []byte(base[:40])); err != nil {
-		return plumbing.ZeroHash, "", false
+		return lorestore.ZeroHash, "", false
 	}
 	return h, base[41:], true
 }

@@ -16,13 +16,12 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/zeebo/xxh3"
 )
 
 // freshGet opens (commit, scope) through a new, empty world cache over
 // the store, as a fresh process would, once every file writer is done.
-func freshGet(t *testing.T, s *lorestore.Store, commit plumbing.Hash, scope string) (*world.World, *worldCache) {
+func freshGet(t *testing.T, s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, *worldCache) {
 	t.Helper()
 	s.WaitBackground()
 	c := newWorldCache(4)
@@ -143,7 +142,7 @@ func TestWorldFileRandomChains(t *testing.T) {
 // entry to its id (BLAKE3 of the decoded object's canonical bytes) and the
 // set of ids to the scope's at commit: the codec neither changes an
 // object nor drops or adds one.
-func fileNamesItsObjects(t *testing.T, s *lorestore.Store, commit plumbing.Hash, scope string) {
+func fileNamesItsObjects(t *testing.T, s *lorestore.Store, commit lorestore.Hash, scope string) {
 	t.Helper()
 	hd, ok := newWorldCache(1).wantHeader(s, commit, scope)
 	if !ok {
@@ -269,7 +268,7 @@ func TestWorldFileCorruption(t *testing.T) {
 	parent := h.head("main")
 	h.commitObjects("main", "camelot", &objects.Fact{Entity: "galahad", Key: "seat", Value: "perilous", Provenance: prop0})
 	head := h.head("main")
-	for _, c := range []plumbing.Hash{parent, head} {
+	for _, c := range []lorestore.Hash{parent, head} {
 		for _, scope := range []string{"camelot", "avalon"} {
 			freshGet(t, h.store, c, scope)
 		}
@@ -310,7 +309,7 @@ func TestWorldFileCorruption(t *testing.T) {
 
 // corruptOnce opens head's world from its file (in place or not), does
 // the corruption, and holds the open after it to a compile.
-func corruptOnce(t *testing.T, h *harness, head plumbing.Hash, path string, others map[string]string,
+func corruptOnce(t *testing.T, h *harness, head lorestore.Hash, path string, others map[string]string,
 	do func(*testing.T, *harness, string, map[string]string), inPlace bool) {
 	if inPlace {
 		keepBudget(t, 100, 1<<40)
@@ -484,7 +483,7 @@ func TestWorldFileNotPushed(t *testing.T) {
 // fileFixture commits n facts to a fresh store's scope camelot and
 // returns the harness, the commit, its compiled world, the header its
 // world file must carry and the file's path.
-func fileFixture(t *testing.T, n int) (*harness, plumbing.Hash, *world.World, wfHeader, string) {
+func fileFixture(t *testing.T, n int) (*harness, lorestore.Hash, *world.World, wfHeader, string) {
 	t.Helper()
 	h := newHarness(t, "camelot")
 	var objs []objects.Object
@@ -551,7 +550,7 @@ func TestWorldFileEviction(t *testing.T) {
 	h := newHarness(t, "camelot", "avalon")
 	avalon := h.commitObjects("main", "avalon", &objects.Entity{Kind: objects.KindPerson, Ident: "nimue", Name: "Nimue", Provenance: prop0})
 	freshGet(t, h.store, avalon, "avalon")
-	var heads []plumbing.Hash
+	var heads []lorestore.Hash
 	for i := range keepPerScope + 3 {
 		heads = append(heads, h.commitObjects("main", "camelot", &objects.Entity{Kind: objects.KindPerson, Ident: fmt.Sprint("p", i), Name: "P", Provenance: prop0}))
 		freshGet(t, h.store, heads[i], "camelot")

@@ -7,7 +7,6 @@ package author
 import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Worlds is a bounded cache of base worlds over one store. It is safe for
@@ -24,7 +23,7 @@ func NewWorlds(s *lorestore.Store, max int) *Worlds {
 
 // Get returns the base world of a scope at a commit: cached, derived from
 // a cached ancestor's, loaded from a verified world file, or compiled.
-func (w *Worlds) Get(commit plumbing.Hash, scope string) (*world.World, error) {
+func (w *Worlds) Get(commit lorestore.Hash, scope string) (*world.World, error) {
 	return w.c.get(w.s, commit, scope)
 }
 

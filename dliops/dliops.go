@@ -16,7 +16,6 @@ import (
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/worker"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Config says what the dli.* ops serve.
@@ -71,7 +70,7 @@ type service struct {
 
 	mu     sync.Mutex
 	stager *author.Stager // over the branch head it was made at
-	head   plumbing.Hash
+	head   lorestore.Hash
 }
 
 // Register files the dli.* ops of this package in r. The self-describing
@@ -122,10 +121,10 @@ const maxRev = 256
 // resolve names the commit a revision param points at: "" is the serving
 // commit (the pin, else the serving branch's head). ok is false only for
 // "" on a branch with no commit yet.
-func (s *service) resolve(rev string) (h plumbing.Hash, ok bool, err error) {
+func (s *service) resolve(rev string) (h lorestore.Hash, ok bool, err error) {
 	st, err := s.store()
 	if err != nil {
-		return plumbing.ZeroHash, false, err
+		return lorestore.ZeroHash, false, err
 	}
 	if rev == "" {
 		if p := s.pin(); p != "" {
@@ -133,27 +132,27 @@ func (s *service) resolve(rev string) (h plumbing.Hash, ok bool, err error) {
 		} else {
 			h, err := st.Head(s.branch())
 			if errors.Is(err, lorestore.ErrBranchNotFound) {
-				return plumbing.ZeroHash, false, nil
+				return lorestore.ZeroHash, false, nil
 			}
 			return h, err == nil, err
 		}
 	}
 	if len(rev) > maxRev || !utf8.ValidString(rev) {
-		return plumbing.ZeroHash, false, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: a revision is at most %d bytes of UTF-8", maxRev).With("field", "rev")
+		return lorestore.ZeroHash, false, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: a revision is at most %d bytes of UTF-8", maxRev).With("field", "rev")
 	}
 	h, err = st.Resolve(rev)
 	if err != nil {
 		var re *lorestore.RevisionError
 		if errors.As(err, &re) || errors.Is(err, lorestore.ErrNotFound) {
-			return plumbing.ZeroHash, false, fault.Errorf(fault.NotFound, CodeUnknownRevision, "No commit is named %q: %v", rev, err).With("rev", rev)
+			return lorestore.ZeroHash, false, fault.Errorf(fault.NotFound, CodeUnknownRevision, "No commit is named %q: %v", rev, err).With("rev", rev)
 		}
-		return plumbing.ZeroHash, false, err
+		return lorestore.ZeroHash, false, err
 	}
 	return h, true, nil
 }
 
 // mustResolve is resolve for ops that need a commit.
-func (s *service) mustResolve(rev string) (plumbing.Hash, error) {
+func (s *service) mustResolve(rev string) (lorestore.Hash, error) {
 	h, ok, err := s.resolve(rev)
 	if err == nil && !ok {
 		err = fault.Errorf(fault.NotFound, CodeUnknownRevision, "Branch %s has no commit yet.", s.branch()).With("rev", rev)
@@ -176,21 +175,21 @@ func (s *service) checkScope(scope string) error {
 // stagerAt returns a stager over the serving branch's head as it is now,
 // keeping the one made before while the head has not moved, so that its
 // compiled base worlds serve the next call too.
-func (s *service) stagerAt() (*author.Stager, plumbing.Hash, error) {
+func (s *service) stagerAt() (*author.Stager, lorestore.Hash, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var head plumbing.Hash
+	var head lorestore.Hash
 	if st := s.cfg.Store; st != nil {
 		h, err := st.Head(s.branch())
 		if err != nil && !errors.Is(err, lorestore.ErrBranchNotFound) {
-			return nil, plumbing.ZeroHash, err
+			return nil, lorestore.ZeroHash, err
 		}
 		head = h
 	}
 	if s.stager == nil || s.head != head {
 		st, err := author.NewStager(s.cfg.Store, s.branch())
 		if err != nil {
-			return nil, plumbing.ZeroHash, err
+			return nil, lorestore.ZeroHash, err
 		}
 		s.stager, s.head = st.WithDialects(s.dialects()), head
 	}
@@ -198,7 +197,7 @@ func (s *service) stagerAt() (*author.Stager, plumbing.Hash, error) {
 }
 
 // hashOrEmpty is a commit id, or "" for none.
-func hashOrEmpty(h plumbing.Hash) string {
+func hashOrEmpty(h lorestore.Hash) string {
 	if h.IsZero() {
 		return ""
 	}

@@ -24,7 +24,6 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/worker"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // StoredObject is one object as stored: its id, type, section and scope,
@@ -528,29 +527,29 @@ func (s *service) scopeAt(sn *lorestore.Snapshot, scope string) error {
 
 // exportCursor is where a page ends: the commit, the scope and the offset,
 // opaque to the client.
-func exportCursor(commit plumbing.Hash, scope string, offset int) string {
+func exportCursor(commit lorestore.Hash, scope string, offset int) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(commit.String() + "/" + scope + "/" + strconv.Itoa(offset)))
 }
 
-func parseCursor(cur, scope string) (plumbing.Hash, int, error) {
+func parseCursor(cur, scope string) (lorestore.Hash, int, error) {
 	bad := fault.Errorf(fault.Invalid, CodeBadCursor, "params: cursor is not a next_cursor dli.export gave for scope %s", scope).With("field", "cursor")
 	raw, err := base64.RawURLEncoding.DecodeString(cur)
 	if err != nil {
-		return plumbing.ZeroHash, 0, bad
+		return lorestore.ZeroHash, 0, bad
 	}
 	parts := strings.Split(string(raw), "/")
 	if len(parts) != 3 || len(parts[0]) != 40 || strings.Trim(parts[0], "0123456789abcdef") != "" || parts[1] != scope {
-		return plumbing.ZeroHash, 0, bad
+		return lorestore.ZeroHash, 0, bad
 	}
 	off, err := strconv.Atoi(parts[2])
 	if err != nil || off <= 0 || parts[2] != strconv.Itoa(off) {
-		return plumbing.ZeroHash, 0, bad
+		return lorestore.ZeroHash, 0, bad
 	}
-	return plumbing.NewHash(parts[0]), off, nil
+	return lorestore.NewHash(parts[0]), off, nil
 }
 
 func (s *service) opExport(_ context.Context, _ *worker.Call, p *ExportParams) (ExportResult, error) {
-	var h plumbing.Hash
+	var h lorestore.Hash
 	offset := 0
 	if p.Cursor != "" {
 		var err error
@@ -688,7 +687,7 @@ func (s *service) opDiff(_ context.Context, _ *worker.Call, p *DiffParams) (Diff
 	}
 	var sns [2]*lorestore.Snapshot
 	var sets [2]map[objects.ID]bool
-	var hs [2]plumbing.Hash
+	var hs [2]lorestore.Hash
 	for i, rev := range []string{p.From, p.To} {
 		h, err := s.mustResolve(rev)
 		if err != nil {

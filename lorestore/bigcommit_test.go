@@ -11,8 +11,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // spooled lists temporary pack files that hold anything (an empty one is
@@ -71,29 +69,29 @@ func TestBigBatchAllOrNothing(t *testing.T) {
 	const n = 5_000 // several chunks of the pack writer
 	tests := []struct {
 		name string
-		run  func(t *testing.T, s *Store, b *Batch, stale plumbing.Hash) error
+		run  func(t *testing.T, s *Store, b *Batch, stale Hash) error
 		want func(error) bool
 	}{
-		{"stale-refused", func(t *testing.T, s *Store, b *Batch, stale plumbing.Hash) error {
+		{"stale-refused", func(t *testing.T, s *Store, b *Batch, stale Hash) error {
 			_, err := s.Commit(b, NewMessage("bulk", "materialize", "camelot"), CommitOptions{Parent: stale, Refuse: true})
 			return err
 		}, func(err error) bool { var se *StaleError; return errors.As(err, &se) }},
-		{"bad-message", func(t *testing.T, s *Store, b *Batch, _ plumbing.Hash) error {
+		{"bad-message", func(t *testing.T, s *Store, b *Batch, _ Hash) error {
 			_, err := s.Commit(b, NewMessage("", "materialize", "camelot"), CommitOptions{})
 			return err
 		}, func(err error) bool { return err != nil }},
-		{"unknown-branch", func(t *testing.T, s *Store, b *Batch, _ plumbing.Hash) error {
+		{"unknown-branch", func(t *testing.T, s *Store, b *Batch, _ Hash) error {
 			_, err := s.Commit(b, NewMessage("bulk", "materialize", "camelot"), CommitOptions{Branch: "nosuch"})
 			return err
 		}, func(err error) bool { return err != nil }},
-		{"nothing-new", func(t *testing.T, s *Store, b *Batch, _ plumbing.Hash) error {
+		{"nothing-new", func(t *testing.T, s *Store, b *Batch, _ Hash) error {
 			res, err := s.Commit(b, NewMessage("again", "materialize", "camelot"), CommitOptions{})
 			if err == nil && !res.Empty {
 				t.Fatalf("a batch of stored objects wrote commit %s", res.Commit)
 			}
 			return err
 		}, func(err error) bool { return err == nil }},
-		{"dropped", func(t *testing.T, s *Store, b *Batch, _ plumbing.Hash) error {
+		{"dropped", func(t *testing.T, s *Store, b *Batch, _ Hash) error {
 			b.Close()
 			return nil
 		}, func(err error) bool { return err == nil }},

@@ -17,7 +17,7 @@ import (
 // Branch is a branch name and the commit it points at.
 type Branch struct {
 	Name   string
-	Commit plumbing.Hash
+	Commit Hash
 }
 
 // Resolve names the commit a revision points at. A revision is "" or "HEAD"
@@ -27,7 +27,7 @@ type Branch struct {
 // digits naming one commit), followed by any number of git's ancestry
 // suffixes: "~n" (the n-th first-parent ancestor; "~" is "~1") and "^n"
 // (the n-th parent; "^" is "^1", "^0" the commit itself).
-func (s *Store) Resolve(rev string) (plumbing.Hash, error) {
+func (s *Store) Resolve(rev string) (Hash, error) {
 	base, suffix := rev, ""
 	if i := strings.IndexAny(rev, "~^"); i >= 0 {
 		base, suffix = rev[:i], rev[i:]
@@ -40,7 +40,7 @@ func (s *Store) Resolve(rev string) (plumbing.Hash, error) {
 }
 
 // walkSuffix follows a chain of "~n" and "^n" steps from h.
-func (s *Store) walkSuffix(h plumbing.Hash, suffix, rev string) (plumbing.Hash, error) {
+func (s *Store) walkSuffix(h Hash, suffix, rev string) (Hash, error) {
 	for suffix != "" {
 		op := suffix[0]
 		j := 1
@@ -51,11 +51,11 @@ func (s *Store) walkSuffix(h plumbing.Hash, suffix, rev string) (plumbing.Hash, 
 		if j > 1 {
 			var err error
 			if n, err = strconv.Atoi(suffix[1:j]); err != nil || j-1 > 6 {
-				return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "the count " + suffix[1:j] + " is out of range"}
+				return ZeroHash, &RevisionError{Rev: rev, Reason: "the count " + suffix[1:j] + " is out of range"}
 			}
 		}
 		if j < len(suffix) && suffix[j] != '~' && suffix[j] != '^' {
-			return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "after " + suffix[:j] + " only ~n or ^n may follow"}
+			return ZeroHash, &RevisionError{Rev: rev, Reason: "after " + suffix[:j] + " only ~n or ^n may follow"}
 		}
 		suffix = suffix[j:]
 		var err error
@@ -67,28 +67,28 @@ func (s *Store) walkSuffix(h plumbing.Hash, suffix, rev string) (plumbing.Hash, 
 			h, err = s.parent(h, n, rev)
 		}
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 	}
 	return h, nil
 }
 
 // parent is the n-th parent (1-based) of commit h.
-func (s *Store) parent(h plumbing.Hash, n int, rev string) (plumbing.Hash, error) {
+func (s *Store) parent(h Hash, n int, rev string) (Hash, error) {
 	c, err := s.readCommit(h)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	if n > len(c.parents) {
-		return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: fmt.Sprintf("commit %s has %d parent(s), not %d", h.String()[:12], len(c.parents), n)}
+		return ZeroHash, &RevisionError{Rev: rev, Reason: fmt.Sprintf("commit %s has %d parent(s), not %d", h.String()[:12], len(c.parents), n)}
 	}
 	return c.parents[n-1], nil
 }
 
 // resolveBase resolves a revision without its ancestry suffixes.
-func (s *Store) resolveBase(base, rev string) (plumbing.Hash, error) {
+func (s *Store) resolveBase(base, rev string) (Hash, error) {
 	if base == "" && rev != "" {
-		return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "names no commit before its ~ or ^"}
+		return ZeroHash, &RevisionError{Rev: rev, Reason: "names no commit before its ~ or ^"}
 	}
 	if base == "" || base == "HEAD" {
 		if !s.pinned.IsZero() {
@@ -96,21 +96,21 @@ func (s *Store) resolveBase(base, rev string) (plumbing.Hash, error) {
 		}
 		target, err := s.refs.Head()
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 		return s.readRef(target, rev)
 	}
 	if len(base) == 40 {
 		if h, err := parseHash(base); err == nil {
 			if _, err := s.readCommit(h); err != nil {
-				return plumbing.ZeroHash, err
+				return ZeroHash, err
 			}
 			return h, nil
 		}
 	}
 	if strings.HasPrefix(base, "refs/") {
 		if err := refs.CheckName(base); err != nil {
-			return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: err.Error()}
+			return ZeroHash, &RevisionError{Rev: rev, Reason: err.Error()}
 		}
 		return s.readRef(base, rev)
 	}
@@ -121,34 +121,34 @@ func (s *Store) resolveBase(base, rev string) (plumbing.Hash, error) {
 		}
 		h, err := s.refs.Read(name)
 		if err == nil {
-			return h, nil
+			return Hash(h), nil
 		}
 		if !errors.Is(err, refs.ErrNotFound) {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 	}
 	if len(base) >= odb.MinPrefix && isHex(base) {
 		return s.expandCommit(base, rev)
 	}
-	return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "names no branch, tag or commit"}
+	return ZeroHash, &RevisionError{Rev: rev, Reason: "names no branch, tag or commit"}
 }
 
 // expandCommit resolves an abbreviated commit id: exactly one stored
 // commit must begin with it (blobs and trees that do are not candidates).
-func (s *Store) expandCommit(abbrev, rev string) (plumbing.Hash, error) {
+func (s *Store) expandCommit(abbrev, rev string) (Hash, error) {
 	names, err := s.db.Expand(abbrev, 0)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
-	var commits []plumbing.Hash
+	var commits []Hash
 	for _, h := range names {
 		if t, _, err := s.db.Read(h); err == nil && t == plumbing.CommitObject {
-			commits = append(commits, h)
+			commits = append(commits, Hash(h))
 		}
 	}
 	switch len(commits) {
 	case 0:
-		return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "names no branch, tag or commit"}
+		return ZeroHash, &RevisionError{Rev: rev, Reason: "names no branch, tag or commit"}
 	case 1:
 		return commits[0], nil
 	}
@@ -156,7 +156,7 @@ func (s *Store) expandCommit(abbrev, rev string) (plumbing.Hash, error) {
 	for _, h := range commits[:min(len(commits), 4)] {
 		shown = append(shown, h.String()[:12])
 	}
-	return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: fmt.Sprintf("is ambiguous: %d commits begin with %s (%s); give more digits",
+	return ZeroHash, &RevisionError{Rev: rev, Reason: fmt.Sprintf("is ambiguous: %d commits begin with %s (%s); give more digits",
 		len(commits), abbrev, strings.Join(shown, ", "))}
 }
 
@@ -170,25 +170,25 @@ func isHex(s string) bool {
 	return true
 }
 
-func (s *Store) readRef(name, rev string) (plumbing.Hash, error) {
+func (s *Store) readRef(name, rev string) (Hash, error) {
 	h, err := s.refs.Read(name)
 	if errors.Is(err, refs.ErrNotFound) {
-		return plumbing.ZeroHash, &RevisionError{Rev: rev, Reason: "ref " + name + " does not exist"}
+		return ZeroHash, &RevisionError{Rev: rev, Reason: "ref " + name + " does not exist"}
 	}
-	return h, err
+	return Hash(h), err
 }
 
 // Head returns the commit a branch points at.
-func (s *Store) Head(branch string) (plumbing.Hash, error) {
+func (s *Store) Head(branch string) (Hash, error) {
 	name, err := refs.BranchRef(branch)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	h, err := s.refs.Read(name)
 	if errors.Is(err, refs.ErrNotFound) {
-		return plumbing.ZeroHash, branchNotFound(branch)
+		return ZeroHash, branchNotFound(branch)
 	}
-	return h, err
+	return Hash(h), err
 }
 
 func branchNotFound(branch string) error {
@@ -211,7 +211,7 @@ func (s *Store) Branches() ([]Branch, error) {
 	}
 	out := make([]Branch, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, Branch{Name: strings.TrimPrefix(r.Name, "refs/heads/"), Commit: r.Hash})
+		out = append(out, Branch{Name: strings.TrimPrefix(r.Name, "refs/heads/"), Commit: Hash(r.Hash)})
 	}
 	return out, nil
 }
@@ -219,46 +219,46 @@ func (s *Store) Branches() ([]Branch, error) {
 // CreateBranch points a new branch at the commit from names (default: the
 // default branch). It refuses a name git would refuse and a branch that
 // already exists.
-func (s *Store) CreateBranch(name, from string) (plumbing.Hash, error) {
+func (s *Store) CreateBranch(name, from string) (Hash, error) {
 	if s.ReadOnly() {
-		return plumbing.ZeroHash, ErrReadOnly
+		return ZeroHash, ErrReadOnly
 	}
 	ref, err := refs.BranchRef(name)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	if from == "" {
 		from = DefaultBranch
 	}
 	h, err := s.Resolve(from)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	// A branch made from a remote-tracking ref or a bare commit id takes
 	// content out of quarantine: check what no branch holds yet.
 	bs, err := s.Branches()
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
-	known := make([]plumbing.Hash, 0, len(bs))
+	known := make([]Hash, 0, len(bs))
 	for _, b := range bs {
 		known = append(known, b.Commit)
 	}
 	if err := s.verifyNew(h, known); err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
-	if err := s.refs.Update(ref, h, plumbing.ZeroHash); err != nil {
+	if err := s.refs.Update(ref, plumbing.Hash(h), plumbing.Hash(ZeroHash)); err != nil {
 		if errors.Is(err, refs.ErrStale) {
-			return plumbing.ZeroHash, &branchError{branch: name, err: ErrBranchExists}
+			return ZeroHash, &branchError{branch: name, err: ErrBranchExists}
 		}
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	return h, nil
 }
 
 // DeleteBranch removes a branch if it still points at expected (zero: at
 // whatever it points at now). The default branch cannot be deleted.
-func (s *Store) DeleteBranch(name string, expected plumbing.Hash) error {
+func (s *Store) DeleteBranch(name string, expected Hash) error {
 	if s.ReadOnly() {
 		return ErrReadOnly
 	}
@@ -274,13 +274,13 @@ func (s *Store) DeleteBranch(name string, expected plumbing.Hash) error {
 			return err
 		}
 	}
-	err = s.refs.Delete(ref, expected)
+	err = s.refs.Delete(ref, plumbing.Hash(expected))
 	if errors.Is(err, refs.ErrStale) {
 		var se *refs.StaleError
 		errors.As(err, &se)
-		actual := plumbing.ZeroHash
+		actual := ZeroHash
 		if se != nil {
-			actual = se.Actual
+			actual = Hash(se.Actual)
 		}
 		return &StaleError{Branch: name, Expected: expected, Actual: actual}
 	}

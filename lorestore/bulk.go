@@ -43,7 +43,7 @@ type fileRec struct {
 	kind  uint8 // index in kindOrder
 	claim objects.ID
 	id    objects.ID
-	blob  plumbing.Hash
+	blob  Hash
 }
 
 // kindOrder lists the sections in git's order of their folder names, so
@@ -155,7 +155,7 @@ func (b *Bulk) Put(o objects.Object) (objects.ID, error) {
 	default:
 		return objects.ID{}, fmt.Errorf("lorestore: %s objects have no section", o.Type())
 	}
-	r.blob = b.pack.Add(plumbing.BlobObject, data)
+	r.blob = Hash(b.pack.Add(plumbing.BlobObject, data))
 	if err := b.files.Add(r); err != nil {
 		return objects.ID{}, err
 	}
@@ -216,34 +216,34 @@ func (b *Bulk) Commit(m Message, o CommitOptions) (CommitResult, error) {
 	if tree == pc.tree && !o.AllowEmpty {
 		return CommitResult{Commit: head, Parent: head, Empty: true}, nil
 	}
-	ch := b.pack.Add(plumbing.CommitObject, encodeCommit(s.newCommit(tree, []plumbing.Hash{head}, m)))
+	ch := b.pack.Add(plumbing.CommitObject, encodeCommit(s.newCommit(tree, []Hash{head}, m)))
 	if err := b.pack.Finish(); err != nil {
 		return CommitResult{}, err
 	}
-	if err := b.verify(ch, tree); err != nil {
+	if err := b.verify(Hash(ch), tree); err != nil {
 		_ = b.pack.Discard()
 		return CommitResult{}, err
 	}
-	if err := s.refs.Update(ref, ch, head); err != nil {
+	if err := s.refs.Update(ref, ch, plumbing.Hash(head)); err != nil {
 		_ = b.pack.Discard()
 		var se *refs.StaleError
 		if errors.As(err, &se) {
 			if se.Actual.IsZero() {
 				return CommitResult{}, branchNotFound(o.Branch)
 			}
-			return CommitResult{}, &StaleError{Branch: o.Branch, Expected: head, Actual: se.Actual}
+			return CommitResult{}, &StaleError{Branch: o.Branch, Expected: head, Actual: Hash(se.Actual)}
 		}
 		return CommitResult{}, err
 	}
 	s.afterCommit()
-	return CommitResult{Commit: ch, Parent: head}, nil
+	return CommitResult{Commit: Hash(ch), Parent: head}, nil
 }
 
 // verify reads the new commit and its root tree back through the object
 // store (which found the pack by its index and checked both checksums):
 // the commit must name the tree built.
-func (b *Bulk) verify(ch, tree plumbing.Hash) error {
-	t, data, err := b.s.db.Read(ch)
+func (b *Bulk) verify(ch, tree Hash) error {
+	t, data, err := b.s.db.Read(plumbing.Hash(ch))
 	if err != nil {
 		return fmt.Errorf("lorestore: bulk commit not readable after writing: %w", err)
 	}
@@ -251,7 +251,7 @@ func (b *Bulk) verify(ch, tree plumbing.Hash) error {
 	if err != nil || t != plumbing.CommitObject || c.tree != tree {
 		return &CorruptError{Path: ch.String(), Reason: "the bulk commit did not read back as written"}
 	}
-	if _, _, err := b.s.db.Read(tree); err != nil {
+	if _, _, err := b.s.db.Read(plumbing.Hash(tree)); err != nil {
 		return fmt.Errorf("lorestore: bulk tree not readable after writing: %w", err)
 	}
 	return nil

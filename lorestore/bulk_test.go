@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // mixedObject is object n of a mix of every section: mostly facts, and
@@ -109,7 +108,7 @@ func TestBulkMatchesBatch(t *testing.T) {
 }
 
 // treeOf returns the scopes folder of commit c.
-func treeOf(t *testing.T, s *Store, c plumbing.Hash) plumbing.Hash {
+func treeOf(t *testing.T, s *Store, c Hash) Hash {
 	t.Helper()
 	pc, err := s.readCommit(c)
 	if err != nil {
@@ -153,27 +152,27 @@ func TestBulkAllOrNothing(t *testing.T) {
 	const n = 4000 // several sorted runs and pack chunks
 	tests := []struct {
 		name string
-		run  func(s *Store, b *Bulk, old plumbing.Hash) error
+		run  func(s *Store, b *Bulk, old Hash) error
 		want func(error) bool
 	}{
-		{"stale-refused", func(s *Store, b *Bulk, old plumbing.Hash) error {
+		{"stale-refused", func(s *Store, b *Bulk, old Hash) error {
 			_, err := b.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{Parent: old, Refuse: true})
 			return err
 		}, func(err error) bool { var se *StaleError; return errors.As(err, &se) }},
-		{"bad-message", func(s *Store, b *Bulk, _ plumbing.Hash) error {
+		{"bad-message", func(s *Store, b *Bulk, _ Hash) error {
 			_, err := b.Commit(NewMessage("", "import", "camelot"), CommitOptions{})
 			return err
 		}, func(err error) bool { var me *MessageError; return errors.As(err, &me) }},
-		{"unknown-branch", func(s *Store, b *Bulk, _ plumbing.Hash) error {
+		{"unknown-branch", func(s *Store, b *Bulk, _ Hash) error {
 			_, err := b.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{Branch: "nosuch"})
 			return err
 		}, func(err error) bool { return errors.Is(err, ErrBranchNotFound) }},
-		{"bad-object-then-closed", func(s *Store, b *Bulk, _ plumbing.Hash) error {
+		{"bad-object-then-closed", func(s *Store, b *Bulk, _ Hash) error {
 			_, err := b.Put(&objects.Fact{Entity: "-bad", Key: "k", Value: "v", Provenance: objects.Proposed("s")})
 			b.Close()
 			return err
 		}, func(err error) bool { return err != nil }},
-		{"spent", func(s *Store, b *Bulk, _ plumbing.Hash) error {
+		{"spent", func(s *Store, b *Bulk, _ Hash) error {
 			b.Close()
 			_, err := b.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{})
 			return err

@@ -27,22 +27,22 @@ type bulkTrees struct {
 
 // buildRoot writes the trees of the commit over the base root tree and
 // returns the new root (the base itself when nothing changes).
-func (b *Bulk) buildRoot(baseRoot plumbing.Hash) (plumbing.Hash, error) {
+func (b *Bulk) buildRoot(baseRoot Hash) (Hash, error) {
 	root, err := b.readTreeRaw(baseRoot)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	scopesH, err := subtree(root, scopesDir, scopesDir)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	scopes, err := b.readTreeRaw(scopesH)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	scopeH, err := subtree(scopes, b.scope, scopesDir+"/"+b.scope)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	newScope, err := b.buildScope(scopeH)
 	if err != nil || newScope == scopeH {
@@ -50,49 +50,49 @@ func (b *Bulk) buildRoot(baseRoot plumbing.Hash) (plumbing.Hash, error) {
 	}
 	newScopes, err := b.setEntry(scopes, b.scope, newScope)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	return b.setEntry(root, scopesDir, newScopes)
 }
 
 // subtree returns the hash of folder name in es, zero when absent.
-func subtree(es []treeEntry, name, path string) (plumbing.Hash, error) {
+func subtree(es []treeEntry, name, path string) (Hash, error) {
 	i, ok := entryIndex(es, name)
 	if !ok {
-		return plumbing.ZeroHash, nil
+		return ZeroHash, nil
 	}
 	if !es[i].isTree() {
-		return plumbing.ZeroHash, &CorruptError{Path: path, Reason: "a file where a folder belongs"}
+		return ZeroHash, &CorruptError{Path: path, Reason: "a file where a folder belongs"}
 	}
 	return es[i].hash, nil
 }
 
 // setEntry writes es with folder name set to h and returns its hash.
-func (b *Bulk) setEntry(es []treeEntry, name string, h plumbing.Hash) (plumbing.Hash, error) {
+func (b *Bulk) setEntry(es []treeEntry, name string, h Hash) (Hash, error) {
 	var out []treeEntry
 	if i, ok := entryIndex(es, name); ok {
-		out = mergeEntries(es, nil, map[int]plumbing.Hash{i: h}, nil)
+		out = mergeEntries(es, nil, map[int]Hash{i: h}, nil)
 	} else {
 		out = mergeEntries(es, []treeEntry{{name: name, mode: modeTree, hash: h}}, nil, nil)
 	}
 	return b.writeTreeObj(out)
 }
 
-func (b *Bulk) writeTreeObj(es []treeEntry) (plumbing.Hash, error) {
+func (b *Bulk) writeTreeObj(es []treeEntry) (Hash, error) {
 	data, err := encodeTree(es)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
-	return b.pack.Add(plumbing.TreeObject, data), nil
+	return Hash(b.pack.Add(plumbing.TreeObject, data)), nil
 }
 
 // readTreeRaw reads a tree without caching it; the zero hash is an empty
 // folder.
-func (b *Bulk) readTreeRaw(h plumbing.Hash) ([]treeEntry, error) {
+func (b *Bulk) readTreeRaw(h Hash) ([]treeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	t, data, err := b.s.db.Read(h)
+	t, data, err := b.s.db.Read(plumbing.Hash(h))
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +103,10 @@ func (b *Bulk) readTreeRaw(h plumbing.Hash) ([]treeEntry, error) {
 }
 
 // buildScope walks the sorted records and returns the new scope folder.
-func (b *Bulk) buildScope(base plumbing.Hash) (plumbing.Hash, error) {
+func (b *Bulk) buildScope(base Hash) (Hash, error) {
 	old, err := b.readTreeRaw(base)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	w := &bulkTrees{b: b, oldScope: old, kind: -1}
 	err = b.files.Each(w.add)
@@ -114,7 +114,7 @@ func (b *Bulk) buildScope(base plumbing.Hash) (plumbing.Hash, error) {
 		err = w.endKind()
 	}
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	if len(w.kinds) == 0 {
 		return base, nil
@@ -214,7 +214,7 @@ func (w *bulkTrees) endKind() error {
 		return nil
 	}
 	var adds []treeEntry
-	replace := map[int]plumbing.Hash{}
+	replace := map[int]Hash{}
 	for _, e := range w.subs {
 		if i, ok := entryIndex(w.oldKind, e.name); ok {
 			replace[i] = e.hash
@@ -243,8 +243,8 @@ func (w *bulkTrees) newKinds() []treeEntry {
 	return out
 }
 
-func (w *bulkTrees) replacedKinds() map[int]plumbing.Hash {
-	out := map[int]plumbing.Hash{}
+func (w *bulkTrees) replacedKinds() map[int]Hash {
+	out := map[int]Hash{}
 	for _, e := range w.kinds {
 		if i, ok := entryIndex(w.oldScope, e.name); ok {
 			out[i] = e.hash
@@ -256,10 +256,10 @@ func (w *bulkTrees) replacedKinds() map[int]plumbing.Hash {
 // mergeLeaf writes the folder old with the files added (sorted, unique)
 // and returns its hash, or old's when every file is there already. A file
 // present with another blob is tampering, as in fileAdds.
-func (b *Bulk) mergeLeaf(old plumbing.Hash, files []treeEntry, path string) (plumbing.Hash, error) {
+func (b *Bulk) mergeLeaf(old Hash, files []treeEntry, path string) (Hash, error) {
 	es, err := b.readTreeRaw(old)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	adds := files
 	if len(es) > 0 {
@@ -270,9 +270,9 @@ func (b *Bulk) mergeLeaf(old plumbing.Hash, files []treeEntry, path string) (plu
 			case !ok:
 				adds = append(adds, f)
 			case es[j].isTree():
-				return plumbing.ZeroHash, &CorruptError{Path: path + "/" + f.name, Reason: "a folder where a file belongs"}
+				return ZeroHash, &CorruptError{Path: path + "/" + f.name, Reason: "a folder where a file belongs"}
 			case es[j].hash != f.hash:
-				return plumbing.ZeroHash, &CorruptError{Path: path + "/" + f.name, Reason: "stored blob differs from its id"}
+				return ZeroHash, &CorruptError{Path: path + "/" + f.name, Reason: "stored blob differs from its id"}
 			}
 		}
 	}

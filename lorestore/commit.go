@@ -22,7 +22,7 @@ type CommitOptions struct {
 	Branch string
 	// Parent is the commit the writer read. Zero means the branch head as
 	// it is when the commit starts.
-	Parent plumbing.Hash
+	Parent Hash
 	// Refuse makes a moved branch a *StaleError instead of a rebase. Use it
 	// when what is written depends on what was read (a materialize whose
 	// findings were computed on Parent). A batch of puts alone is additive:
@@ -35,10 +35,10 @@ type CommitOptions struct {
 
 // CommitResult tells what a commit did.
 type CommitResult struct {
-	Commit  plumbing.Hash // the new head (the old one if nothing changed)
-	Parent  plumbing.Hash // the commit it was written on
-	Retries int           // how often it rebased onto a moved branch
-	Empty   bool          // the batch changed nothing; no commit was written
+	Commit  Hash // the new head (the old one if nothing changed)
+	Parent  Hash // the commit it was written on
+	Retries int  // how often it rebased onto a moved branch
+	Empty   bool // the batch changed nothing; no commit was written
 }
 
 func sumID(data []byte) jcs.Digest { return jcs.Sum(data) }
@@ -73,9 +73,9 @@ func (s *Store) Commit(b *Batch, m Message, o CommitOptions) (CommitResult, erro
 	// Only a small commit's trees are worth caching: a big one's shards
 	// would stay in memory long after the commit.
 	cache := b.n <= maxCachedWriteObjects
-	return s.commitLoopWith(ref, o, o.Parent, m, b.ob, func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
+	return s.commitLoopWith(ref, o, o.Parent, m, b.ob, func(ob *odb.Batch, parent, base Hash) (Hash, []Hash, error) {
 		tree, err := s.writeTree(ob, base, b, b.root, "", cache)
-		return tree, []plumbing.Hash{parent}, err
+		return tree, []Hash{parent}, err
 	})
 }
 
@@ -85,7 +85,7 @@ const maxCachedWriteObjects = 4096
 // buildFunc writes the new root tree (and anything under it) into ob, given
 // the commit being built upon and its tree, and names the new commit's
 // parents.
-type buildFunc func(ob *odb.Batch, parent, baseTree plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error)
+type buildFunc func(ob *odb.Batch, parent, baseTree Hash) (Hash, []Hash, error)
 
 // commitLoop holds the write lock, builds on the branch head, writes one
 // pack, and moves ref from that head to the new commit.
@@ -96,7 +96,7 @@ type buildFunc func(ob *odb.Batch, parent, baseTree plumbing.Hash) (plumbing.Has
 // compare-and-swap can then only lose to a writer outside deloreis (real
 // git); an additive write then builds again, at most Options.MaxRetries
 // times.
-func (s *Store) commitLoop(ref string, o CommitOptions, parent plumbing.Hash, m Message, build buildFunc) (CommitResult, error) {
+func (s *Store) commitLoop(ref string, o CommitOptions, parent Hash, m Message, build buildFunc) (CommitResult, error) {
 	return s.commitLoopWith(ref, o, parent, m, nil, build)
 }
 
@@ -105,7 +105,7 @@ func (s *Store) commitLoop(ref string, o CommitOptions, parent plumbing.Hash, m 
 // later attempt writes only its trees and commit: the blobs are in the
 // first attempt's pack, which is then kept until the loop ends, and taken
 // back with every other pack of the loop if it fails.
-func (s *Store) commitLoopWith(ref string, o CommitOptions, parent plumbing.Hash, m Message, first *odb.Batch, build buildFunc) (CommitResult, error) {
+func (s *Store) commitLoopWith(ref string, o CommitOptions, parent Hash, m Message, first *odb.Batch, build buildFunc) (CommitResult, error) {
 	head, unlock, err := s.lockedHead(ref, o, parent)
 	if err != nil {
 		return CommitResult{}, err
@@ -143,10 +143,10 @@ func (s *Store) commitLoopWith(ref string, o CommitOptions, parent plumbing.Hash
 		if err := ob.Write(); err != nil {
 			return fail(err)
 		}
-		err = s.refs.Update(ref, ch, parent)
+		err = s.refs.Update(ref, ch, plumbing.Hash(parent))
 		if err == nil {
 			s.afterCommit()
-			return CommitResult{Commit: ch, Parent: parent, Retries: attempt}, nil
+			return CommitResult{Commit: Hash(ch), Parent: parent, Retries: attempt}, nil
 		}
 		if ob == first {
 			kept = append(kept, ob)
@@ -164,9 +164,9 @@ func (s *Store) commitLoopWith(ref string, o CommitOptions, parent plumbing.Hash
 			return fail(branchNotFound(o.Branch))
 		}
 		if o.Refuse || attempt+1 >= s.opts.MaxRetries {
-			return fail(&StaleError{Branch: o.Branch, Expected: parent, Actual: se.Actual})
+			return fail(&StaleError{Branch: o.Branch, Expected: parent, Actual: Hash(se.Actual)})
 		}
-		parent = se.Actual
+		parent = Hash(se.Actual)
 		backoff(attempt)
 	}
 }
@@ -176,23 +176,23 @@ func (s *Store) commitLoopWith(ref string, o CommitOptions, parent plumbing.Hash
 // lockedHead takes the write lock and reads the branch's head under it,
 // refusing a stale expected parent when o.Refuse is set. The caller runs
 // unlock when its commit is done.
-func (s *Store) lockedHead(ref string, o CommitOptions, parent plumbing.Hash) (plumbing.Hash, func(), error) {
+func (s *Store) lockedHead(ref string, o CommitOptions, parent Hash) (Hash, func(), error) {
 	unlock, err := s.lockWrites()
 	if err != nil {
-		return plumbing.ZeroHash, nil, err
+		return ZeroHash, nil, err
 	}
 	head, err := s.refs.Read(ref)
 	if errors.Is(err, refs.ErrNotFound) {
 		err = branchNotFound(o.Branch)
 	}
-	if err == nil && !parent.IsZero() && parent != head && o.Refuse {
-		err = &StaleError{Branch: o.Branch, Expected: parent, Actual: head}
+	if err == nil && !parent.IsZero() && parent != Hash(head) && o.Refuse {
+		err = &StaleError{Branch: o.Branch, Expected: parent, Actual: Hash(head)}
 	}
 	if err != nil {
 		unlock()
-		return plumbing.ZeroHash, nil, err
+		return ZeroHash, nil, err
 	}
-	return head, unlock, nil
+	return Hash(head), unlock, nil
 }
 
 func backoff(attempt int) {
@@ -226,37 +226,37 @@ func (s *Store) afterCommit() {
 // returned for it. Blobs of an in-memory batch are written here; a
 // streaming batch's are in ob already. cache keeps the new trees decoded
 // in the store's cache.
-func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, b *Batch, ins *dirIns, path string, cache bool) (plumbing.Hash, error) {
+func (s *Store) writeTree(ob *odb.Batch, base Hash, b *Batch, ins *dirIns, path string, cache bool) (Hash, error) {
 	if ins.drop {
-		base = plumbing.ZeroHash
+		base = ZeroHash
 	}
 	var old []treeEntry
 	if !base.IsZero() {
 		var err error
 		if old, err = s.readTree(base); err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 	}
-	ed := treeEdit{replace: map[int]plumbing.Hash{}}
+	ed := treeEdit{replace: map[int]Hash{}}
 	var err error
 	if ed.adds, err = fileAdds(ob, old, b, ins.sortedFiles(), path); err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	if err := ed.files(ob, old, b, ins, path); err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	for name, sub := range ins.dirs {
-		var subBase plumbing.Hash
+		var subBase Hash
 		i, ok := entryIndex(old, name)
 		if ok {
 			if !old[i].isTree() {
-				return plumbing.ZeroHash, &CorruptError{Path: path + name, Reason: "a file where a folder belongs"}
+				return ZeroHash, &CorruptError{Path: path + name, Reason: "a file where a folder belongs"}
 			}
 			subBase = old[i].hash
 		}
 		h, err := s.writeTree(ob, subBase, b, sub, path+name+"/", cache)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 		switch {
 		case !ok && !h.IsZero():
@@ -272,24 +272,24 @@ func (s *Store) writeTree(ob *odb.Batch, base plumbing.Hash, b *Batch, ins *dirI
 	}
 	es := mergeEntries(old, ed.adds, ed.replace, ed.drops)
 	if len(es) == 0 {
-		return plumbing.ZeroHash, nil
+		return ZeroHash, nil
 	}
 	data, err := encodeTree(es)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	h := ob.Add(plumbing.TreeObject, data)
 	if cache {
-		s.cacheTree(h, es)
+		s.cacheTree(Hash(h), es)
 	}
-	return h, nil
+	return Hash(h), nil
 }
 
 // treeEdit is what changes in one tree: entries to add, old entries
 // whose hash is replaced, and old entries dropped (by index).
 type treeEdit struct {
 	adds    []treeEntry
-	replace map[int]plumbing.Hash
+	replace map[int]Hash
 	drops   map[int]bool
 }
 
@@ -306,7 +306,7 @@ func (ed *treeEdit) files(ob *odb.Batch, old []treeEntry, b *Batch, ins *dirIns,
 	for name, n := range ins.named {
 		blob := n.blob
 		if n.data >= 0 {
-			blob = ob.Add(plumbing.BlobObject, b.data[n.data])
+			blob = Hash(ob.Add(plumbing.BlobObject, b.data[n.data]))
 		}
 		i, ok := entryIndex(old, name)
 		switch {
@@ -339,7 +339,7 @@ func fileAdds(ob *odb.Batch, old []treeEntry, b *Batch, files []fileIns, path st
 	for i := range files {
 		f := &files[i]
 		if f.data >= 0 {
-			f.blob = ob.Add(plumbing.BlobObject, b.data[f.data])
+			f.blob = Hash(ob.Add(plumbing.BlobObject, b.data[f.data]))
 		}
 		name := fileName(f.id)
 		j, ok := entryIndex(old, name)
@@ -372,7 +372,7 @@ func entryIndex(es []treeEntry, name string) (int, bool) {
 // mergeEntries returns old without the dropped entries, with the replaced
 // hashes and the new entries merged in, in git's order. old is not
 // modified (it may be cached).
-func mergeEntries(old, adds []treeEntry, replace map[int]plumbing.Hash, drops map[int]bool) []treeEntry {
+func mergeEntries(old, adds []treeEntry, replace map[int]Hash, drops map[int]bool) []treeEntry {
 	sortEntries(adds)
 	out := make([]treeEntry, 0, len(old)+len(adds))
 	j := 0

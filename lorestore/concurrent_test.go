@@ -20,7 +20,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/lorestore/refs"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 const childEnv = "LORESTORE_TEST_CHILD"
@@ -377,16 +376,16 @@ func TestStreamedCommitRebasesWhenGitMovesTheBranch(t *testing.T) {
 			}
 			var before map[string]string
 			attempts := 0
-			build := func(ob *odb.Batch, parent, base plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
+			build := func(ob *odb.Batch, parent, base Hash) (Hash, []Hash, error) {
 				if attempts++; attempts == 1 {
 					// git moves main after we read it.
 					git(t, dir, "update-ref", "refs/heads/main", moved.Commit.String())
 					before = dirState(t, dir)
 				}
 				tree, err := s.writeTree(ob, base, b, b.root, "", false)
-				return tree, []plumbing.Hash{parent}, err
+				return tree, []Hash{parent}, err
 			}
-			res, err := s.commitLoopWith("refs/heads/main", CommitOptions{Branch: "main"}, plumbing.ZeroHash,
+			res, err := s.commitLoopWith("refs/heads/main", CommitOptions{Branch: "main"}, ZeroHash,
 				NewMessage("bulk", "materialize", "camelot"), b.ob, build)
 			b.Close()
 			s.WaitBackground()

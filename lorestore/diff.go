@@ -23,7 +23,7 @@ type Change struct {
 	// Where the diff found it, for ChangeObject: the blob, the id its
 	// name gave, and its folder under scopes/ (shared by the folder's
 	// changes, so that listing a change allocates no path).
-	blob   plumbing.Hash
+	blob   Hash
 	fileID objects.ID
 	dir    []string
 }
@@ -43,7 +43,7 @@ func (s *Store) ChangeObject(c Change) (objects.Object, error) {
 // readObjectFile loads, checks and decodes the object file of blob, which
 // should hold object id; path names the file in errors (built only then:
 // show reads millions of files).
-func (s *Store) readObjectFile(blob plumbing.Hash, id objects.ID, path func() string) (objects.Object, error) {
+func (s *Store) readObjectFile(blob Hash, id objects.ID, path func() string) (objects.Object, error) {
 	data, err := s.readBlob(blob)
 	if err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func decodeObjectFile(data []byte, id objects.ID, path func() string) (objects.O
 // Changes lists the scope objects a commit changed against its first
 // parent (for the first commit, everything it holds), in tree order.
 // DKEChanges lists the rest.
-func (s *Store) Changes(commit plumbing.Hash) ([]Change, error) {
+func (s *Store) Changes(commit Hash) ([]Change, error) {
 	var out []Change
 	err := s.ChangesFunc(commit, func(c Change) error {
 		out = append(out, c)
@@ -79,12 +79,12 @@ func (s *Store) Changes(commit plumbing.Hash) ([]Change, error) {
 // ChangesFunc calls fn with each change Changes lists, in the same order,
 // as the diff finds it: it holds no list, only the trees of the folders
 // being compared. An error from fn stops the walk and is returned.
-func (s *Store) ChangesFunc(commit plumbing.Hash, fn func(Change) error) error {
+func (s *Store) ChangesFunc(commit Hash, fn func(Change) error) error {
 	oldScopes, newScopes, err := s.commitSubtrees(commit, scopesDir)
 	if err != nil {
 		return err
 	}
-	return newDiffer(s, func(path []string, name []byte, blob plumbing.Hash, removed, _ bool) error {
+	return newDiffer(s, func(path []string, name []byte, blob Hash, removed, _ bool) error {
 		id, ok := objectFileIDBytes(name)
 		if !ok || len(path) < 2 {
 			return nil
@@ -136,7 +136,7 @@ var lowerHex = func() (t [256]byte) {
 
 // diffFn is told of one file a diff found, with its blob (the old one for
 // a removal): added (or, with replaced, its content changed), or removed.
-type diffFn func(path []string, name string, blob plumbing.Hash, removed, replaced bool) error
+type diffFn func(path []string, name string, blob Hash, removed, replaced bool) error
 
 // diffFiles calls fn for every file present on one side only (or changed),
 // descending only where subtree hashes differ (see differ). Both trees are
@@ -144,8 +144,8 @@ type diffFn func(path []string, name string, blob plumbing.Hash, removed, replac
 // claims shard of a big store holds thousands of entries, and decoding
 // them into strings (or searching one side for each entry of the other)
 // cost more than inflating them.
-func (s *Store) diffFiles(oldTree, newTree plumbing.Hash, path []string, fn diffFn) error {
-	return newDiffer(s, func(path []string, name []byte, blob plumbing.Hash, removed, replaced bool) error {
+func (s *Store) diffFiles(oldTree, newTree Hash, path []string, fn diffFn) error {
+	return newDiffer(s, func(path []string, name []byte, blob Hash, removed, replaced bool) error {
 		return fn(path, string(name), blob, removed, replaced)
 	}).diff(oldTree, newTree, path)
 }
@@ -154,7 +154,7 @@ func (s *Store) diffFiles(oldTree, newTree plumbing.Hash, path []string, fn diff
 type rawEntry struct {
 	name []byte
 	mode uint32
-	hash plumbing.Hash
+	hash Hash
 }
 
 func (e *rawEntry) isTree() bool { return e.mode == modeTree }
@@ -207,11 +207,11 @@ func matchEntries(olds, news []rawEntry) ([]int32, []bool) {
 
 // readRawTree reads tree h (nothing for the zero hash) without caching it
 // and without copying its names.
-func (s *Store) readRawTree(h plumbing.Hash) ([]rawEntry, error) {
+func (s *Store) readRawTree(h Hash) ([]rawEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	t, data, err := s.objs.Read(h)
+	t, data, err := s.objs.Read(plumbing.Hash(h))
 	if err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func parseMode(s []byte) (uint32, bool) {
 
 // commitSubtrees returns the folder dir of a commit's first parent (zero
 // for a root commit or when absent) and of the commit itself.
-func (s *Store) commitSubtrees(commit plumbing.Hash, dir string) (old, cur plumbing.Hash, err error) {
+func (s *Store) commitSubtrees(commit Hash, dir string) (old, cur Hash, err error) {
 	c, err := s.readCommit(commit)
 	if err != nil {
 		return old, cur, err
@@ -283,13 +283,13 @@ type DKEChange struct {
 
 // DKEChanges lists what a commit changed under dke/ against its first
 // parent, in tree order.
-func (s *Store) DKEChanges(commit plumbing.Hash) ([]DKEChange, error) {
+func (s *Store) DKEChanges(commit Hash) ([]DKEChange, error) {
 	oldTree, newTree, err := s.commitSubtrees(commit, dkeDir)
 	if err != nil {
 		return nil, err
 	}
 	var out []DKEChange
-	err = s.diffFiles(oldTree, newTree, nil, func(path []string, name string, _ plumbing.Hash, removed, replaced bool) error {
+	err = s.diffFiles(oldTree, newTree, nil, func(path []string, name string, _ Hash, removed, replaced bool) error {
 		c := DKEChange{Removed: removed, Replaced: replaced}
 		switch {
 		case len(path) == 2 && path[1] == dkeModulesDir && strings.HasSuffix(name, ".json"):

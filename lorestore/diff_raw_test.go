@@ -17,7 +17,7 @@ import (
 )
 
 // writeFiles stores a tree holding files (path → content) and returns it.
-func writeFiles(t *testing.T, s *Store, files map[string]string) plumbing.Hash {
+func writeFiles(t *testing.T, s *Store, files map[string]string) Hash {
 	t.Helper()
 	b := s.db.NewBatch()
 	h := writeDir(t, b, files)
@@ -29,13 +29,13 @@ func writeFiles(t *testing.T, s *Store, files map[string]string) plumbing.Hash {
 
 func writeDir(t *testing.T, b interface {
 	Add(plumbing.ObjectType, []byte) plumbing.Hash
-}, files map[string]string) plumbing.Hash {
+}, files map[string]string) Hash {
 	sub := map[string]map[string]string{}
 	var es []treeEntry
 	for p, content := range files {
 		dir, rest, nested := strings.Cut(p, "/")
 		if !nested {
-			es = append(es, treeEntry{name: p, mode: modeBlob, hash: b.Add(plumbing.BlobObject, []byte(content))})
+			es = append(es, treeEntry{name: p, mode: modeBlob, hash: Hash(b.Add(plumbing.BlobObject, []byte(content)))})
 			continue
 		}
 		if sub[dir] == nil {
@@ -51,7 +51,7 @@ func writeDir(t *testing.T, b interface {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b.Add(plumbing.TreeObject, data)
+	return Hash(b.Add(plumbing.TreeObject, data))
 }
 
 // wantDiff is the diff of two file maps: "+path", "~path" (content
@@ -80,7 +80,7 @@ func wantDiff(old, cur map[string]string) []string {
 func gotDiff(t *testing.T, s *Store, old, cur map[string]string) []string {
 	t.Helper()
 	var out []string
-	err := s.diffFiles(writeFiles(t, s, old), writeFiles(t, s, cur), nil, func(path []string, name string, blob plumbing.Hash, removed, replaced bool) error {
+	err := s.diffFiles(writeFiles(t, s, old), writeFiles(t, s, cur), nil, func(path []string, name string, blob Hash, removed, replaced bool) error {
 		sign, side := "+", cur
 		switch {
 		case removed:
@@ -89,7 +89,7 @@ func gotDiff(t *testing.T, s *Store, old, cur map[string]string) []string {
 			sign = "~"
 		}
 		p := strings.Join(append(slices.Clone(path), name), "/")
-		if want := odb.HashObject(plumbing.BlobObject, []byte(side[p])); blob != want {
+		if want := odb.HashObject(plumbing.BlobObject, []byte(side[p])); blob != Hash(want) {
 			t.Errorf("%s%s: blob %s, want %s", sign, p, blob, want)
 		}
 		out = append(out, sign+p)

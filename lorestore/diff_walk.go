@@ -12,8 +12,6 @@ package lorestore
 import (
 	"runtime"
 	"sync"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // readAhead is how many pairs of subtrees a level of the walk reads ahead
@@ -22,7 +20,7 @@ const readAhead = 2
 
 // rawDiffFn is diffFn with the file's name as it lies in the tree's bytes
 // (valid only during the call).
-type rawDiffFn func(path []string, name []byte, blob plumbing.Hash, removed, replaced bool) error
+type rawDiffFn func(path []string, name []byte, blob Hash, removed, replaced bool) error
 
 // differ walks the diff of two trees, reporting files to fn.
 type differ struct {
@@ -40,7 +38,7 @@ func newDiffer(s *Store, fn rawDiffFn) *differ {
 
 // diff reports the files of newTree that oldTree lacks or holds otherwise,
 // and those of oldTree that newTree lacks.
-func (d *differ) diff(oldTree, newTree plumbing.Hash, path []string) error {
+func (d *differ) diff(oldTree, newTree Hash, path []string) error {
 	if oldTree == newTree {
 		return nil
 	}
@@ -56,7 +54,7 @@ type treeRead struct {
 }
 
 // read starts reading tree h (the zero hash is an empty tree).
-func (d *differ) read(h plumbing.Hash) *treeRead {
+func (d *differ) read(h Hash) *treeRead {
 	r := &treeRead{}
 	if h.IsZero() {
 		return r
@@ -112,9 +110,9 @@ func (l *level) step(k int) (e, other *rawEntry, adding, ok bool) {
 // descent returns the pair of trees a step goes down into, if any: a
 // folder on either side, against its counterpart when that is a folder
 // too; or, when a folder became a file, the old folder, all of it removed.
-func descent(e, other *rawEntry, adding bool) (oldTree, newTree plumbing.Hash, ok bool) {
+func descent(e, other *rawEntry, adding bool) (oldTree, newTree Hash, ok bool) {
 	if e.isTree() {
-		var otherTree plumbing.Hash
+		var otherTree Hash
 		if other != nil && other.isTree() {
 			otherTree = other.hash
 		}
@@ -124,9 +122,9 @@ func descent(e, other *rawEntry, adding bool) (oldTree, newTree plumbing.Hash, o
 		return e.hash, otherTree, true
 	}
 	if adding && other != nil && other.isTree() {
-		return other.hash, plumbing.ZeroHash, true
+		return other.hash, ZeroHash, true
 	}
-	return plumbing.ZeroHash, plumbing.ZeroHash, false
+	return ZeroHash, ZeroHash, false
 }
 
 // pending is a pair of subtrees read ahead, in the order of the steps

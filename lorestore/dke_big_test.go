@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // bigDKEStore makes a store whose default DKE store holds n Sensor
@@ -33,7 +32,7 @@ func bigDKEStore(tb testing.TB, n int) (*Store, string, []objects.ID) {
 
 // newTrees counts the trees of cur that old does not hold at the same
 // path: what a commit from old to cur had to write.
-func newTrees(tb testing.TB, s *Store, old, cur plumbing.Hash) int {
+func newTrees(tb testing.TB, s *Store, old, cur Hash) int {
 	tb.Helper()
 	if old == cur || cur.IsZero() {
 		return 0
@@ -54,7 +53,7 @@ func newTrees(tb testing.TB, s *Store, old, cur plumbing.Hash) int {
 		if !e.isTree() {
 			continue
 		}
-		var sub plumbing.Hash
+		var sub Hash
 		if oe, ok := findEntry(olds, e.name); ok && oe.isTree() {
 			sub = oe.hash
 		}

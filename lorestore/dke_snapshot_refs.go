@@ -23,7 +23,7 @@ var ErrSnapshotExists = errors.New("lorestore: a snapshot of that name already e
 // DKESnapshotRef is one snapshot of a DKE store.
 type DKESnapshotRef struct {
 	Store, Name string
-	Commit      plumbing.Hash
+	Commit      Hash
 }
 
 // dkeSnapshotRef is the ref name of a snapshot, both names validated: the
@@ -41,7 +41,7 @@ func dkeSnapshotRef(store, name string) (string, error) {
 
 // SaveDKESnapshot records commit as snapshot name of store. It refuses a
 // name the store already has a snapshot under (ErrSnapshotExists).
-func (s *Store) SaveDKESnapshot(store, name string, commit plumbing.Hash) error {
+func (s *Store) SaveDKESnapshot(store, name string, commit Hash) error {
 	if s.ReadOnly() {
 		return ErrReadOnly
 	}
@@ -52,7 +52,7 @@ func (s *Store) SaveDKESnapshot(store, name string, commit plumbing.Hash) error 
 	if _, err := s.readCommit(commit); err != nil {
 		return err
 	}
-	err = s.refs.Update(ref, commit, plumbing.ZeroHash)
+	err = s.refs.Update(ref, plumbing.Hash(commit), plumbing.Hash(ZeroHash))
 	if errors.Is(err, refs.ErrStale) {
 		return &branchError{branch: store + "/" + name, err: ErrSnapshotExists}
 	}
@@ -61,16 +61,16 @@ func (s *Store) SaveDKESnapshot(store, name string, commit plumbing.Hash) error 
 
 // DKESnapshot returns the commit of snapshot name of store; ErrNotFound
 // when there is none.
-func (s *Store) DKESnapshot(store, name string) (plumbing.Hash, error) {
+func (s *Store) DKESnapshot(store, name string) (Hash, error) {
 	ref, err := dkeSnapshotRef(store, name)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	h, err := s.refs.Read(ref)
 	if errors.Is(err, refs.ErrNotFound) {
-		return plumbing.ZeroHash, &snapshotNotFound{store: store, name: name}
+		return ZeroHash, &snapshotNotFound{store: store, name: name}
 	}
-	return h, err
+	return Hash(h), err
 }
 
 // DKESnapshots lists the snapshots of store, or of every store when store
@@ -93,7 +93,7 @@ func (s *Store) DKESnapshots(store string) ([]DKESnapshotRef, error) {
 		if !ok || checkDKEStore(st) != nil || !objects.ValidID(name) {
 			continue // not a ref this file wrote
 		}
-		out = append(out, DKESnapshotRef{Store: st, Name: name, Commit: r.Hash})
+		out = append(out, DKESnapshotRef{Store: st, Name: name, Commit: Hash(r.Hash)})
 	}
 	return out, nil
 }

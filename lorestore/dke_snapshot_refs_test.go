@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // TestDKESnapshotRefs: a snapshot is a ref real git reads; a taken name,
@@ -25,7 +23,7 @@ func TestDKESnapshotRefs(t *testing.T) {
 	before := dirState(t, dir)
 	for _, tc := range []struct {
 		store, name string
-		commit      plumbing.Hash
+		commit      Hash
 		want        error
 	}{
 		{"alpha", "before", c1.Commit, ErrSnapshotExists},
@@ -34,7 +32,7 @@ func TestDKESnapshotRefs(t *testing.T) {
 		{"alpha", "..", c1.Commit, ErrInvalidName},
 		{"alpha", "x.lock", c1.Commit, ErrInvalidName},
 		{"alpha", "", c1.Commit, ErrInvalidName},
-		{"alpha", "new", plumbing.NewHash("0123456789012345678901234567890123456789"), nil},
+		{"alpha", "new", NewHash("0123456789012345678901234567890123456789"), nil},
 	} {
 		err := s.SaveDKESnapshot(tc.store, tc.name, tc.commit)
 		if err == nil || tc.want != nil && !errors.Is(err, tc.want) {

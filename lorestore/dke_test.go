@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // moduleJSON is a module envelope for name (not canonical: key order and
@@ -189,7 +188,7 @@ func testAddRemoveReadd(t *testing.T, newBatch func(*Store) *Batch) {
 	c3 := commitBatch(t, s, b, "dke remember Sensor.s0.room again")
 
 	wantAt := []struct {
-		commit  plumbing.Hash
+		commit  Hash
 		modules map[string]string // name -> source
 		claims  map[string][]objects.ID
 	}{
@@ -208,7 +207,7 @@ func testAddRemoveReadd(t *testing.T, newBatch func(*Store) *Batch) {
 // log of the removed-and-restored claim file names the three commits, the
 // removed values are still in the old commits, and emptied folders are
 // gone; DKEChanges agrees.
-func checkGitHistory(t *testing.T, s *Store, dir string, fx dkeFixture, c1, c2, c3 plumbing.Hash) {
+func checkGitHistory(t *testing.T, s *Store, dir string, fx dkeFixture, c1, c2, c3 Hash) {
 	t.Helper()
 	s.WaitBackground()
 	fsckClean(t, dir)
@@ -279,7 +278,7 @@ func dkeClaimFile(kind string, id objects.ID) string {
 
 // checkDKESnapshot compares the default store at commit with modules
 // (name -> source) and claims (kind -> ids).
-func checkDKESnapshot(t *testing.T, s *Store, commit plumbing.Hash, modules map[string]string, claims map[string][]objects.ID, label string) {
+func checkDKESnapshot(t *testing.T, s *Store, commit Hash, modules map[string]string, claims map[string][]objects.ID, label string) {
 	t.Helper()
 	sn, err := s.SnapshotAt(commit)
 	if err != nil {

@@ -6,8 +6,6 @@ package lorestore
 import (
 	"errors"
 	"fmt"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 var (
@@ -35,8 +33,8 @@ var (
 // the writer read Expected.
 type StaleError struct {
 	Branch   string
-	Expected plumbing.Hash
-	Actual   plumbing.Hash
+	Expected Hash
+	Actual   Hash
 }
 
 func (e *StaleError) Error() string {
@@ -101,7 +99,7 @@ func (e *MergeError) Error() string {
 	return fmt.Sprintf("lorestore: merge refused at %s: %s", e.Path, e.Reason)
 }
 
-func short(h plumbing.Hash) string {
+func short(h Hash) string {
 	if h.IsZero() {
 		return "(none)"
 	}

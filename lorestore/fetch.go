@@ -79,7 +79,7 @@ func (s *Store) fetch(ctx context.Context, target remoteTarget, o FetchOptions) 
 			if err != nil && !errors.Is(err, refs.ErrNotFound) {
 				return FetchResult{}, err
 			}
-			u.Old = old
+			u.Old = Hash(old)
 			if err := s.forceRef(tr, u.New); err != nil {
 				return FetchResult{}, err
 			}
@@ -90,8 +90,8 @@ func (s *Store) fetch(ctx context.Context, target remoteTarget, o FetchOptions) 
 }
 
 // pickHeads selects the advertised branches to fetch.
-func pickHeads(adv *Advertisement, branches []string) (map[string]plumbing.Hash, error) {
-	heads := map[string]plumbing.Hash{}
+func pickHeads(adv *Advertisement, branches []string) (map[string]Hash, error) {
+	heads := map[string]Hash{}
 	for name, h := range adv.Refs {
 		if strings.HasPrefix(name, "refs/heads/") && refs.CheckName(name) == nil {
 			heads[name] = h
@@ -100,7 +100,7 @@ func pickHeads(adv *Advertisement, branches []string) (map[string]plumbing.Hash,
 	if len(branches) == 0 {
 		return heads, nil
 	}
-	picked := map[string]plumbing.Hash{}
+	picked := map[string]Hash{}
 	for _, b := range branches {
 		name, err := refs.BranchRef(b)
 		if err != nil {
@@ -119,9 +119,9 @@ func pickHeads(adv *Advertisement, branches []string) (map[string]plumbing.Hash,
 // our refs name, and receives the pack it answers with into quarantine:
 // the caller publishes or discards it. It returns nil when nothing was
 // asked for.
-func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[string]plumbing.Hash, p Progress) (*odb.Quarantine, error) {
-	var wants, haves []plumbing.Hash
-	seen := map[plumbing.Hash]bool{}
+func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[string]Hash, p Progress) (*odb.Quarantine, error) {
+	var wants, haves []Hash
+	seen := map[Hash]bool{}
 	for _, h := range heads {
 		if seen[h] {
 			continue
@@ -139,8 +139,8 @@ func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[
 		return nil, err
 	}
 	for _, r := range local {
-		if ok, _ := s.hasCommit(r.Hash); ok {
-			haves = append(haves, r.Hash)
+		if ok, _ := s.hasCommit(Hash(r.Hash)); ok {
+			haves = append(haves, Hash(r.Hash))
 		}
 	}
 	pack, err := sess.FetchPack(ctx, wants, haves, p == nil)
@@ -151,7 +151,7 @@ func (s *Store) fetchObjects(ctx context.Context, sess RemoteSession, heads map[
 	return s.db.Receive(pack, func(n int) { p.report("receiving objects", n, 0) })
 }
 
-func (s *Store) writeFetchHead(url string, heads map[string]plumbing.Hash) error {
+func (s *Store) writeFetchHead(url string, heads map[string]Hash) error {
 	var b strings.Builder
 	for _, name := range sortedKeys(heads) {
 		fmt.Fprintf(&b, "%s\t\tbranch '%s' of %s\n", heads[name], strings.TrimPrefix(name, "refs/heads/"), url)
@@ -159,7 +159,7 @@ func (s *Store) writeFetchHead(url string, heads map[string]plumbing.Hash) error
 	return os.WriteFile(filepath.Join(s.gitDir, "FETCH_HEAD"), []byte(b.String()), 0o644)
 }
 
-func sortedKeys(m map[string]plumbing.Hash) []string {
+func sortedKeys(m map[string]Hash) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)
@@ -208,7 +208,7 @@ func Clone(ctx context.Context, url, dir string, o CloneOptions) (s *Store, err 
 	if head == "" {
 		head = DefaultBranch
 	}
-	var tip plumbing.Hash
+	var tip Hash
 	for _, u := range res.Updates {
 		if u.Ref == "refs/remotes/origin/"+head {
 			tip = u.New
@@ -229,7 +229,7 @@ func Clone(ctx context.Context, url, dir string, o CloneOptions) (s *Store, err 
 	if err != nil {
 		return s, err
 	}
-	if err = s.refs.Update(ref, tip, plumbing.ZeroHash); err != nil {
+	if err = s.refs.Update(ref, plumbing.Hash(tip), plumbing.Hash(ZeroHash)); err != nil {
 		return s, err
 	}
 	return s, s.refs.SetHead(ref)

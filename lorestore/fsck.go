@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/deloreis/deloreis/lorestore/odb"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Problem is one thing Fsck found wrong: where, and what.
@@ -50,9 +49,9 @@ func (s *Store) Fsck() ([]Problem, error) {
 	for _, err := range bad {
 		out = append(out, Problem{Where: "refs", What: trimPrefix(err.Error())})
 	}
-	var trusted []plumbing.Hash
+	var trusted []Hash
 	for _, r := range good {
-		if _, err := s.readCommit(r.Hash); err != nil {
+		if _, err := s.readCommit(Hash(r.Hash)); err != nil {
 			out = append(out, Problem{Where: r.Name, What: fmt.Sprintf("names %s, which is not a readable commit: %s", r.Hash, trimPrefix(err.Error()))})
 			continue
 		}
@@ -61,7 +60,7 @@ func (s *Store) Fsck() ([]Problem, error) {
 		}
 		v := newVerifier(s)
 		v.collect = true
-		if err := v.verify(r.Hash, trusted); err != nil {
+		if err := v.verify(Hash(r.Hash), trusted); err != nil {
 			v.found = append(v.found, err)
 		}
 		for _, err := range v.found {
@@ -69,7 +68,7 @@ func (s *Store) Fsck() ([]Problem, error) {
 		}
 		// What this branch reaches has now been read; the next branches
 		// check only what they add.
-		trusted = append(trusted, r.Hash)
+		trusted = append(trusted, Hash(r.Hash))
 	}
 	return out, nil
 }

@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Git file modes the lorestore writes. Reading tolerates the others git knows.
@@ -25,7 +23,7 @@ const (
 type treeEntry struct {
 	name string
 	mode uint32
-	hash plumbing.Hash
+	hash Hash
 }
 
 func (e treeEntry) isTree() bool { return e.mode == modeTree }
@@ -198,8 +196,8 @@ func parseSignature(line string) (Signature, error) {
 
 // gitCommit is a parsed git commit.
 type gitCommit struct {
-	tree      plumbing.Hash
-	parents   []plumbing.Hash
+	tree      Hash
+	parents   []Hash
 	author    Signature
 	committer Signature
 	message   string
@@ -273,8 +271,8 @@ func decodeCommit(data []byte) (*gitCommit, error) {
 }
 
 // parseHash reads exactly 40 lowercase hex digits.
-func parseHash(s string) (plumbing.Hash, error) {
-	var h plumbing.Hash
+func parseHash(s string) (Hash, error) {
+	var h Hash
 	if len(s) != 40 {
 		return h, fmt.Errorf("lorestore: %q is not a 40-digit object name", s)
 	}
@@ -284,5 +282,5 @@ func parseHash(s string) (plumbing.Hash, error) {
 			return h, fmt.Errorf("lorestore: %q is not a 40-digit object name", s)
 		}
 	}
-	return plumbing.NewHash(s), nil
+	return NewHash(s), nil
 }

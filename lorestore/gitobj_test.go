@@ -28,10 +28,10 @@ func TestTreeOrderMatchesGit(t *testing.T) {
 	var in strings.Builder
 	for _, n := range names {
 		if n.tree {
-			es = append(es, treeEntry{name: n.name, mode: modeTree, hash: plumbing.NewHash(sub)})
+			es = append(es, treeEntry{name: n.name, mode: modeTree, hash: NewHash(sub)})
 			fmt.Fprintf(&in, "040000 tree %s\t%s\n", sub, n.name)
 		} else {
-			es = append(es, treeEntry{name: n.name, mode: modeBlob, hash: plumbing.NewHash(blob)})
+			es = append(es, treeEntry{name: n.name, mode: modeBlob, hash: NewHash(blob)})
 			fmt.Fprintf(&in, "100644 blob %s\t%s\n", blob, n.name)
 		}
 	}
@@ -77,8 +77,8 @@ func TestCommitEncodingRoundTrip(t *testing.T) {
 	when := time.Date(2026, 5, 6, 7, 8, 9, 0, time.FixedZone("", -(3*3600+30*60)))
 	m := Message{Summary: "materialize camelot: 2 facts", Trailers: []Trailer{{TrailerOp, "materialize"}, {TrailerScope, "camelot"}, {TrailerDecision, "canon-1"}}}
 	c := &gitCommit{
-		tree:      plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904"),
-		parents:   []plumbing.Hash{plumbing.NewHash("1111111111111111111111111111111111111111")},
+		tree:      NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904"),
+		parents:   []Hash{NewHash("1111111111111111111111111111111111111111")},
 		author:    Signature{Name: "Keeper", Email: "k@example.org", When: when},
 		committer: Signature{Name: "Keeper", Email: "k@example.org", When: when},
 		message:   m.encode(),

@@ -6,8 +6,6 @@ package lorestore
 
 import (
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // RenderGraph lays out entries (newest first, as Log returns them) as
@@ -15,7 +13,7 @@ import (
 // its '*', the rest below it.
 func RenderGraph(entries []LogEntry, label func(LogEntry) []string) []string {
 	var out []string
-	var cols []plumbing.Hash
+	var cols []Hash
 	for _, e := range entries {
 		idx := indexOf(cols, e.Commit)
 		if idx < 0 {
@@ -62,8 +60,8 @@ func rail(n, at int, mark string) string {
 // nextColumns replaces the commit's column by its first parent and opens
 // columns for the other parents, then merges columns that wait for the same
 // commit.
-func nextColumns(cols []plumbing.Hash, idx int, parents []plumbing.Hash) []plumbing.Hash {
-	next := make([]plumbing.Hash, 0, len(cols)+len(parents))
+func nextColumns(cols []Hash, idx int, parents []Hash) []Hash {
+	next := make([]Hash, 0, len(cols)+len(parents))
 	next = append(next, cols[:idx]...)
 	if len(parents) > 0 {
 		next = append(next, parents[0])
@@ -79,7 +77,7 @@ func nextColumns(cols []plumbing.Hash, idx int, parents []plumbing.Hash) []plumb
 
 // joins draws a '/' for each column that disappears because an earlier
 // column already waits for the same commit, and compacts the columns.
-func joins(next []plumbing.Hash) ([]string, []plumbing.Hash) {
+func joins(next []Hash) ([]string, []Hash) {
 	var lines []string
 	for {
 		dup := -1
@@ -109,7 +107,7 @@ func joins(next []plumbing.Hash) ([]string, []plumbing.Hash) {
 	return lines, next
 }
 
-func indexOf(hs []plumbing.Hash, h plumbing.Hash) int {
+func indexOf(hs []Hash, h Hash) int {
 	for i, x := range hs {
 		if x == h {
 			return i

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // fact makes a distinct, valid fact for test n.
@@ -200,11 +199,11 @@ func allIDs(t testing.TB, s *Store, rev string) []string {
 	return ids
 }
 
-func hashes(hs ...plumbing.Hash) []plumbing.Hash { return hs }
+func hashes(hs ...Hash) []Hash { return hs }
 
-func parseHashes(t testing.TB, ss []string) []plumbing.Hash {
+func parseHashes(t testing.TB, ss []string) []Hash {
 	t.Helper()
-	var out []plumbing.Hash
+	var out []Hash
 	for _, s := range ss {
 		h, err := parseHash(s)
 		if err != nil {

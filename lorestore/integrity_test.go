@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // claimPath is where fact n is filed in scope.
@@ -62,7 +61,7 @@ func badEdits(t testing.TB) map[string]map[string][]byte {
 // corruptSide builds a store with main at facts 0..3 and a branch side
 // rewritten by real git with edits; it returns the store, its dir and the
 // side commit.
-func corruptSide(t *testing.T, edits map[string][]byte, diverge bool) (*Store, string, plumbing.Hash) {
+func corruptSide(t *testing.T, edits map[string][]byte, diverge bool) (*Store, string, Hash) {
 	t.Helper()
 	s, dir := newStore(t)
 	commitFacts(t, s, "camelot", 0, 4)
@@ -121,7 +120,7 @@ func TestCorruptContentNeverReachesABranch(t *testing.T) {
 					if err == nil {
 						// A copy of a lore branch adds nothing new; from
 						// quarantine it must be checked.
-						s.DeleteBranch("copy", plumbing.ZeroHash)
+						s.DeleteBranch("copy", ZeroHash)
 						c := cloneOf(t, dir)
 						_, err = c.CreateBranch("copy", "origin/side")
 						dir, before = c.Dir(), nil
@@ -200,7 +199,7 @@ func TestVerifyWalksOnlyWhatIsNew(t *testing.T) {
 	}
 	head, _ := s.Head("main")
 	v := newVerifier(s)
-	if err := v.verify(side.Commit, []plumbing.Hash{head}); err != nil {
+	if err := v.verify(side.Commit, []Hash{head}); err != nil {
 		t.Fatal(err)
 	}
 	if v.commits != 1 || v.blobs != 1 {

@@ -135,12 +135,12 @@ func (b *Batch) addFile(d *dirIns, id objects.ID, data []byte) {
 
 // stash keeps data for the commit: streamed into the pack now (its git
 // name returned), or kept in memory (its index in b.data returned, else -1).
-func (b *Batch) stash(data []byte) (plumbing.Hash, int32) {
+func (b *Batch) stash(data []byte) (Hash, int32) {
 	if b.ob != nil {
-		return b.ob.Add(plumbing.BlobObject, data), -1
+		return Hash(b.ob.Add(plumbing.BlobObject, data)), -1
 	}
 	b.data = append(b.data, data)
-	return plumbing.ZeroHash, int32(len(b.data) - 1)
+	return ZeroHash, int32(len(b.data) - 1)
 }
 
 // Len is the number of distinct files the batch adds or replaces.
@@ -192,7 +192,7 @@ type dirIns struct {
 
 // namedIns is a file whose name is not its id: its blob, as fileIns.
 type namedIns struct {
-	blob plumbing.Hash
+	blob Hash
 	data int32
 }
 
@@ -200,7 +200,7 @@ type namedIns struct {
 // its blob, by git name when streamed, by content when kept in memory.
 type fileIns struct {
 	id   objects.ID
-	blob plumbing.Hash
+	blob Hash
 	data int32 // a NewBatch batch: the encoded object's index in Batch.data; else -1
 }
 

@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // A Listing is the object files of one section of a scope, listed but not
@@ -37,7 +36,7 @@ type listPart struct {
 // idFile is a file named by its id: the id and the blob.
 type idFile struct {
 	id   objects.ID
-	blob plumbing.Hash
+	blob Hash
 }
 
 // ref is the part's file i.
@@ -101,7 +100,7 @@ func (sn *Snapshot) List(scope string, kind Kind) (Listing, error) {
 // Each shard's tree is parsed in place, not decoded into entries, and not
 // cached (DL-0313). On errors in several shards the first shard's is
 // reported, as a walk in order would.
-func (sn *Snapshot) listShards(tree plumbing.Hash, dir string) ([]listPart, error) {
+func (sn *Snapshot) listShards(tree Hash, dir string) ([]listPart, error) {
 	es, err := sn.s.readTree(tree)
 	if err != nil {
 		return nil, err
@@ -131,7 +130,7 @@ func (sn *Snapshot) listShards(tree plumbing.Hash, dir string) ([]listPart, erro
 }
 
 // listShard lists one shard: a tree of object files <id>.json only.
-func (sn *Snapshot) listShard(tree plumbing.Hash, dir string) (listPart, error) {
+func (sn *Snapshot) listShard(tree Hash, dir string) (listPart, error) {
 	es, err := sn.s.readRawTree(tree)
 	if err != nil {
 		return listPart{}, err

@@ -41,14 +41,14 @@ const orderReleaseBytes = 1 << 20
 // The names are met in sorted order (View.LocateAll), through a list of
 // them that lives as long as the call (8 B a file).
 func (l Listing) locate(v *odb.View) []odb.Loc {
-	names := make([]*plumbing.Hash, 0, l.n)
+	names := make([]*Hash, 0, l.n)
 	for _, p := range l.parts {
 		for j := range p.files {
 			names = append(names, &p.files[j].blob)
 		}
 	}
 	locs := make([]odb.Loc, l.n)
-	v.LocateAll(l.n, func(i int) *plumbing.Hash { return names[i] }, locs, unlocated)
+	v.LocateAll(l.n, func(i int) *plumbing.Hash { return (*plumbing.Hash)(names[i]) }, locs, unlocated)
 	return locs
 }
 

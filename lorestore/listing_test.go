@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // TestListingOrderAndCount lists a section spread over many shards on
@@ -130,7 +129,7 @@ func TestListingRefusesStrayFiles(t *testing.T) {
 // TestPartsOf: files are grouped into a part per run of one folder, in
 // order, whatever the shape: one folder, a folder per file, none.
 func TestPartsOf(t *testing.T) {
-	ref := func(dir string, b byte) fileRef { return fileRef{id: objects.ID{b}, blob: plumbing.Hash{b}, dir: dir} }
+	ref := func(dir string, b byte) fileRef { return fileRef{id: objects.ID{b}, blob: Hash{b}, dir: dir} }
 	cases := []struct {
 		name string
 		fs   []fileRef

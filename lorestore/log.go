@@ -7,7 +7,6 @@ import (
 	"container/heap"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // LogOptions filter a history walk. Zero values filter nothing.
@@ -21,9 +20,9 @@ type LogOptions struct {
 
 // LogEntry is one commit of the history.
 type LogEntry struct {
-	Commit    plumbing.Hash
-	Parents   []plumbing.Hash
-	Tree      plumbing.Hash
+	Commit    Hash
+	Parents   []Hash
+	Tree      Hash
 	Author    Signature
 	Committer Signature
 	Message   Message
@@ -73,7 +72,7 @@ func (s *Store) logKeep(c *gitCommit, o LogOptions) (bool, error) {
 		return false, nil
 	}
 	if o.Scope != "" {
-		changed, err := s.changedFromAllParents(c, func(tree plumbing.Hash) (plumbing.Hash, error) {
+		changed, err := s.changedFromAllParents(c, func(tree Hash) (Hash, error) {
 			return s.subtree(tree, scopesDir, o.Scope)
 		})
 		if err != nil || !changed {
@@ -101,7 +100,7 @@ func (s *Store) logKeep(c *gitCommit, o LogOptions) (bool, error) {
 // changedFromAllParents reports whether the part of the tree key picks out
 // differs from that part in every parent (a merge that takes one side's
 // version unchanged is not a change, as in git's history simplification).
-func (s *Store) changedFromAllParents(c *gitCommit, key func(plumbing.Hash) (plumbing.Hash, error)) (bool, error) {
+func (s *Store) changedFromAllParents(c *gitCommit, key func(Hash) (Hash, error)) (bool, error) {
 	mine, err := key(c.tree)
 	if err != nil {
 		return false, err
@@ -127,19 +126,19 @@ func (s *Store) changedFromAllParents(c *gitCommit, key func(plumbing.Hash) (plu
 
 // subtree follows a path of names from a tree; zero when absent. The zero
 // tree (the parent side of a root commit) holds nothing.
-func (s *Store) subtree(tree plumbing.Hash, path ...string) (plumbing.Hash, error) {
+func (s *Store) subtree(tree Hash, path ...string) (Hash, error) {
 	h := tree
 	for _, name := range path {
 		if h.IsZero() {
-			return plumbing.ZeroHash, nil
+			return ZeroHash, nil
 		}
 		es, err := s.readTree(h)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 		e, ok := findEntry(es, name)
 		if !ok || !e.isTree() {
-			return plumbing.ZeroHash, nil
+			return ZeroHash, nil
 		}
 		h = e.hash
 	}
@@ -147,7 +146,7 @@ func (s *Store) subtree(tree plumbing.Hash, path ...string) (plumbing.Hash, erro
 }
 
 // treeHasObject reports whether any scope of the tree files the object.
-func (s *Store) treeHasObject(tree plumbing.Hash, id objects.ID) (bool, error) {
+func (s *Store) treeHasObject(tree Hash, id objects.ID) (bool, error) {
 	scopes, err := s.subtree(tree, scopesDir)
 	if err != nil || scopes.IsZero() {
 		return false, err
@@ -212,7 +211,7 @@ type commitHeap struct {
 func (h *commitHeap) Len() int { return h.q.Len() }
 
 // add reads a commit and queues it.
-func (h *commitHeap) add(x plumbing.Hash) error {
+func (h *commitHeap) add(x Hash) error {
 	c, err := h.s.readCommit(x)
 	if err != nil {
 		return err
@@ -228,14 +227,14 @@ func (h *commitHeap) next() queued { return heap.Pop(&h.q).(queued) }
 // walker yields commits newest first, each once.
 type walker struct {
 	commitHeap
-	seen map[plumbing.Hash]bool
+	seen map[Hash]bool
 }
 
 func newWalker(s *Store) *walker {
-	return &walker{commitHeap: commitHeap{s: s}, seen: map[plumbing.Hash]bool{}}
+	return &walker{commitHeap: commitHeap{s: s}, seen: map[Hash]bool{}}
 }
 
-func (w *walker) push(h plumbing.Hash) error {
+func (w *walker) push(h Hash) error {
 	if w.seen[h] {
 		return nil
 	}
@@ -243,13 +242,13 @@ func (w *walker) push(h plumbing.Hash) error {
 	return w.add(h)
 }
 
-func (w *walker) pop() (plumbing.Hash, *gitCommit) {
+func (w *walker) pop() (Hash, *gitCommit) {
 	q := w.next()
 	return q.h, q.c
 }
 
 type queued struct {
-	h   plumbing.Hash
+	h   Hash
 	c   *gitCommit
 	seq int
 }

@@ -16,13 +16,13 @@ import (
 
 // MergeBase returns the best common ancestor of two commits (the newest, if
 // criss-cross history leaves several), or ErrUnrelated.
-func (s *Store) MergeBase(a, b plumbing.Hash) (plumbing.Hash, error) {
+func (s *Store) MergeBase(a, b Hash) (Hash, error) {
 	bases, err := s.mergeBases(a, b)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	if len(bases) == 0 {
-		return plumbing.ZeroHash, ErrUnrelated
+		return ZeroHash, ErrUnrelated
 	}
 	return bases[0], nil
 }
@@ -35,11 +35,11 @@ const (
 
 // mergeBases paints commits reachable from a and from b, newest first, and
 // collects those reached from both that no other such commit reaches.
-func (s *Store) mergeBases(a, b plumbing.Hash) ([]plumbing.Hash, error) {
+func (s *Store) mergeBases(a, b Hash) ([]Hash, error) {
 	if a == b {
-		return []plumbing.Hash{a}, nil
+		return []Hash{a}, nil
 	}
-	flags := map[plumbing.Hash]uint8{a: fromA, b: fromB}
+	flags := map[Hash]uint8{a: fromA, b: fromB}
 	q := &commitHeap{s: s}
 	if err := q.add(a); err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (s *Store) mergeBases(a, b plumbing.Hash) ([]plumbing.Hash, error) {
 	if err := q.add(b); err != nil {
 		return nil, err
 	}
-	var found []plumbing.Hash
+	var found []Hash
 	for q.Len() > 0 && !allStale(q.q, flags) {
 		it := q.next()
 		f := flags[it.h]
@@ -67,7 +67,7 @@ func (s *Store) mergeBases(a, b plumbing.Hash) ([]plumbing.Hash, error) {
 		}
 	}
 	// Drop any candidate that is an ancestor of another.
-	var out []plumbing.Hash
+	var out []Hash
 	for i, c := range found {
 		redundant := false
 		for j, d := range found {
@@ -90,7 +90,7 @@ func (s *Store) mergeBases(a, b plumbing.Hash) ([]plumbing.Hash, error) {
 	return out, nil
 }
 
-func allStale(q commitQueue, flags map[plumbing.Hash]uint8) bool {
+func allStale(q commitQueue, flags map[Hash]uint8) bool {
 	for _, it := range q {
 		if flags[it.h]&stale == 0 {
 			return false
@@ -103,7 +103,7 @@ func allStale(q commitQueue, flags map[plumbing.Hash]uint8) bool {
 // is its own ancestor). It does not prune the walk by commit dates: clocks
 // of the machines that wrote a history disagree, and a date cut-off would
 // then answer wrongly. The walk ends early when it meets a.
-func (s *Store) IsAncestor(a, b plumbing.Hash) (bool, error) {
+func (s *Store) IsAncestor(a, b Hash) (bool, error) {
 	if a == b {
 		return true, nil
 	}
@@ -140,11 +140,11 @@ type MergeOptions struct {
 
 // MergeResult tells what a merge did.
 type MergeResult struct {
-	Commit   plumbing.Hash // the new head of the target
-	Base     plumbing.Hash // the merge base
-	Target   plumbing.Hash // the target head merged into
-	Source   plumbing.Hash // the source commit merged
-	UpToDate bool          // the source was already merged; nothing written
+	Commit   Hash // the new head of the target
+	Base     Hash // the merge base
+	Target   Hash // the target head merged into
+	Source   Hash // the source commit merged
+	UpToDate bool // the source was already merged; nothing written
 	// FastForward: the target was an ancestor of the source and now
 	// points at it; Commit is the source and nothing was written.
 	FastForward bool
@@ -183,7 +183,7 @@ func (s *Store) Merge(source string, o MergeOptions) (MergeResult, error) {
 	// the target can move: a branch never holds content that is not a
 	// valid lorestore. (Should the target move meanwhile, what it gains is
 	// on a branch already, hence trusted.)
-	if err := s.verifyNew(src, []plumbing.Hash{head}); err != nil {
+	if err := s.verifyNew(src, []Hash{head}); err != nil {
 		return MergeResult{}, err
 	}
 	if o.FastForward {
@@ -192,10 +192,10 @@ func (s *Store) Merge(source string, o MergeOptions) (MergeResult, error) {
 		}
 	}
 	res := MergeResult{Source: src}
-	build := func(ob *odb.Batch, target, targetTree plumbing.Hash) (plumbing.Hash, []plumbing.Hash, error) {
+	build := func(ob *odb.Batch, target, targetTree Hash) (Hash, []Hash, error) {
 		base, err := s.MergeBase(target, src)
 		if err != nil {
-			return plumbing.ZeroHash, nil, err
+			return ZeroHash, nil, err
 		}
 		res.Base, res.Target = base, target
 		if base == src {
@@ -203,14 +203,14 @@ func (s *Store) Merge(source string, o MergeOptions) (MergeResult, error) {
 		}
 		bc, err := s.readCommit(base)
 		if err != nil {
-			return plumbing.ZeroHash, nil, err
+			return ZeroHash, nil, err
 		}
 		sc, err := s.readCommit(src)
 		if err != nil {
-			return plumbing.ZeroHash, nil, err
+			return ZeroHash, nil, err
 		}
 		tree, err := s.merge3(ob, bc.tree, targetTree, sc.tree, "")
-		return tree, []plumbing.Hash{target, src}, err
+		return tree, []Hash{target, src}, err
 	}
 	cr, err := s.commitLoop(ref, CommitOptions{Branch: o.Target, Refuse: o.Refuse, AllowEmpty: true}, head, o.Message, build)
 	if err == errUpToDate {
@@ -230,7 +230,7 @@ var errUpToDate = &MergeError{Path: "/", Reason: "already up to date"}
 // ancestor of src (done), by compare-and-swap under the write lock; a head
 // that moved meanwhile is looked at again. done is false when the two
 // have diverged: the caller writes a merge commit.
-func (s *Store) fastForward(ref string, o MergeOptions, head, src plumbing.Hash) (MergeResult, bool, error) {
+func (s *Store) fastForward(ref string, o MergeOptions, head, src Hash) (MergeResult, bool, error) {
 	unlock, err := s.lockWrites()
 	if err != nil {
 		return MergeResult{}, false, err
@@ -250,7 +250,7 @@ func (s *Store) fastForward(ref string, o MergeOptions, head, src plumbing.Hash)
 		default:
 			return MergeResult{}, false, nil
 		}
-		err = s.refs.Update(ref, src, head)
+		err = s.refs.Update(ref, plumbing.Hash(src), plumbing.Hash(head))
 		if err == nil {
 			res.FastForward = true
 			return res, true, nil
@@ -263,22 +263,22 @@ func (s *Store) fastForward(ref string, o MergeOptions, head, src plumbing.Hash)
 			return MergeResult{}, false, branchNotFound(o.Target)
 		}
 		if o.Refuse || attempt+1 >= s.opts.MaxRetries {
-			return MergeResult{}, false, &StaleError{Branch: o.Target, Expected: head, Actual: se.Actual}
+			return MergeResult{}, false, &StaleError{Branch: o.Target, Expected: head, Actual: Hash(se.Actual)}
 		}
-		head = se.Actual
+		head = Hash(se.Actual)
 	}
 }
 
 // merge3 merges the trees ours and theirs over base, entry by entry,
 // reusing every subtree one side left alone.
-func (s *Store) merge3(ob *odb.Batch, base, ours, theirs plumbing.Hash, path string) (plumbing.Hash, error) {
+func (s *Store) merge3(ob *odb.Batch, base, ours, theirs Hash, path string) (Hash, error) {
 	switch {
 	case ours == theirs, base == theirs:
 		return ours, nil
 	case base == ours:
 		return theirs, nil
 	}
-	read := func(h plumbing.Hash) (map[string]treeEntry, error) {
+	read := func(h Hash) (map[string]treeEntry, error) {
 		m := map[string]treeEntry{}
 		if h.IsZero() {
 			return m, nil
@@ -291,15 +291,15 @@ func (s *Store) merge3(ob *odb.Batch, base, ours, theirs plumbing.Hash, path str
 	}
 	b, err := read(base)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	o, err := read(ours)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	t, err := read(theirs)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	names := map[string]struct{}{}
 	for _, m := range []map[string]treeEntry{b, o, t} {
@@ -311,23 +311,23 @@ func (s *Store) merge3(ob *odb.Batch, base, ours, theirs plumbing.Hash, path str
 	for n := range names {
 		e, keep, err := s.merge3Entry(ob, b[n], o[n], t[n], path+n)
 		if err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 		if keep {
 			out = append(out, e)
 		}
 	}
 	if len(out) == 0 {
-		return plumbing.ZeroHash, nil
+		return ZeroHash, nil
 	}
 	sortEntries(out)
 	data, err := encodeTree(out)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	h := ob.Add(plumbing.TreeObject, data)
-	s.cacheTree(h, out)
-	return h, nil
+	s.cacheTree(Hash(h), out)
+	return Hash(h), nil
 }
 
 // merge3Entry merges one name; a zero entry means absent on that side.

@@ -30,7 +30,7 @@ type MergeCheck func(r MergeResult) error
 // ErrUnrelated, a source holding invalid content a *ContentError and a
 // merge that would break the layout a *MergeError — all before anything is
 // written.
-func (s *Store) MergeChecked(target string, head, source plumbing.Hash, m Message, check MergeCheck) (MergeResult, error) {
+func (s *Store) MergeChecked(target string, head, source Hash, m Message, check MergeCheck) (MergeResult, error) {
 	if s.ReadOnly() {
 		return MergeResult{}, ErrReadOnly
 	}
@@ -53,8 +53,8 @@ func (s *Store) MergeChecked(target string, head, source plumbing.Hash, m Messag
 	if err != nil {
 		return MergeResult{}, err
 	}
-	if now != head {
-		return MergeResult{}, &StaleError{Branch: target, Expected: head, Actual: now}
+	if Hash(now) != head {
+		return MergeResult{}, &StaleError{Branch: target, Expected: head, Actual: Hash(now)}
 	}
 	base, err := s.MergeBase(head, source)
 	if err != nil {
@@ -67,7 +67,7 @@ func (s *Store) MergeChecked(target string, head, source plumbing.Hash, m Messag
 	}
 	// What the source brings is checked before anything refers to it
 	// (DL-0030), as Merge does.
-	if err := s.verifyNew(source, []plumbing.Hash{head}); err != nil {
+	if err := s.verifyNew(source, []Hash{head}); err != nil {
 		return MergeResult{}, err
 	}
 	bc, err := s.readCommit(base)
@@ -88,27 +88,27 @@ func (s *Store) MergeChecked(target string, head, source plumbing.Hash, m Messag
 		ob.Abort()
 		return MergeResult{}, err
 	}
-	ch := ob.Add(plumbing.CommitObject, encodeCommit(s.newCommit(tree, []plumbing.Hash{head, source}, m)))
+	ch := ob.Add(plumbing.CommitObject, encodeCommit(s.newCommit(tree, []Hash{head, source}, m)))
 	if err := ob.Write(); err != nil {
 		return MergeResult{}, err
 	}
-	res.Commit = ch
+	res.Commit = Hash(ch)
 	takeBack := func(err error) (MergeResult, error) {
 		_ = ob.Discard()
 		s.cacheMu.Lock()
-		delete(s.commits, ch) // the check read it; it is gone now
+		delete(s.commits, Hash(ch)) // the check read it; it is gone now
 		s.cacheMu.Unlock()
 		return MergeResult{}, err
 	}
 	if check != nil {
 		if err := check(res); err != nil {
 			out := res
-			out.Commit = plumbing.ZeroHash
+			out.Commit = ZeroHash
 			_, err = takeBack(err)
 			return out, err
 		}
 	}
-	if err := s.refs.Update(ref, ch, head); err != nil {
+	if err := s.refs.Update(ref, ch, plumbing.Hash(head)); err != nil {
 		// Only a writer outside deloreis (real git) moves a ref while the
 		// write lock is held.
 		var se *refs.StaleError
@@ -116,7 +116,7 @@ func (s *Store) MergeChecked(target string, head, source plumbing.Hash, m Messag
 			if se.Actual.IsZero() {
 				return takeBack(branchNotFound(target))
 			}
-			return takeBack(&StaleError{Branch: target, Expected: head, Actual: se.Actual})
+			return takeBack(&StaleError{Branch: target, Expected: head, Actual: Hash(se.Actual)})
 		}
 		return takeBack(err)
 	}
@@ -127,9 +127,9 @@ func (s *Store) MergeChecked(target string, head, source plumbing.Hash, m Messag
 // ScopeTree is the tree of one scope in the snapshot (ok false when the
 // scope holds nothing): two snapshots whose scope trees are equal hold the
 // same objects in that scope.
-func (sn *Snapshot) ScopeTree(scope string) (plumbing.Hash, bool, error) {
+func (sn *Snapshot) ScopeTree(scope string) (Hash, bool, error) {
 	if err := checkScope(scope); err != nil {
-		return plumbing.ZeroHash, false, err
+		return ZeroHash, false, err
 	}
 	return sn.walk(scopesDir, scope)
 }
@@ -139,14 +139,14 @@ func (sn *Snapshot) ScopeTree(scope string) (plumbing.Hash, bool, error) {
 // was; it is zero when both sides changed the scope.
 type MergeScope struct {
 	Scope string
-	Kept  plumbing.Hash
+	Kept  Hash
 }
 
 // MergeScopes lists the scopes of a merge's commit and, for each, the
 // side it kept unchanged: only scopes with a zero Kept can bring
 // conflicts between the sides.
 func (s *Store) MergeScopes(r MergeResult) ([]MergeScope, error) {
-	commits := [3]plumbing.Hash{r.Commit, r.Target, r.Source}
+	commits := [3]Hash{r.Commit, r.Target, r.Source}
 	var snaps [3]*Snapshot
 	for i, c := range commits {
 		sn, err := s.SnapshotAt(c)
@@ -161,7 +161,7 @@ func (s *Store) MergeScopes(r MergeResult) ([]MergeScope, error) {
 	}
 	out := make([]MergeScope, len(scopes))
 	for i, scope := range scopes {
-		var trees [3]plumbing.Hash
+		var trees [3]Hash
 		for j, sn := range snaps {
 			if trees[j], _, err = sn.ScopeTree(scope); err != nil {
 				return nil, err

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func TestMergeChecked(t *testing.T) {
@@ -31,7 +29,7 @@ func TestMergeChecked(t *testing.T) {
 	// A failing check: the commit was readable while it ran, and is gone.
 	before := dirState(t, dir)
 	held := errors.New("held")
-	var seen plumbing.Hash
+	var seen Hash
 	r, err := s.MergeChecked("main", head, side.Commit, msg, func(r MergeResult) error {
 		seen = r.Commit
 		sn, err := s.SnapshotAt(r.Commit)

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func TestMergeUnion(t *testing.T) {
@@ -89,7 +87,7 @@ func TestMergeBaseCrissCross(t *testing.T) {
 	root := commitFacts(t, s, "camelot", 0, 1).Commit
 	s.CreateBranch("b", "")
 	commitFacts(t, s, "camelot", 1, 2)
-	put := func(branch string, n int) plumbing.Hash {
+	put := func(branch string, n int) Hash {
 		b := NewBatch()
 		b.Put("camelot", fact(n))
 		r, err := s.Commit(b, NewMessage("x", "materialize", "camelot"), CommitOptions{Branch: branch})

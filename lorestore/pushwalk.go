@@ -5,10 +5,6 @@
 
 package lorestore
 
-import (
-	"github.com/go-git/go-git/v5/plumbing"
-)
-
 const (
 	wanted uint8 = 1 << iota
 	remoteHas
@@ -17,20 +13,20 @@ const (
 // objectsToPush lists every object reachable from tips that the remote,
 // which has known and all they reach, may lack. It may list a few objects
 // the remote has (harmless); it never leaves out one it lacks.
-func (s *Store) objectsToPush(tips, known []plumbing.Hash) ([]plumbing.Hash, error) {
+func (s *Store) objectsToPush(tips, known []Hash) ([]Hash, error) {
 	commits, err := s.newCommits(tips, known)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]plumbing.Hash, 0, len(commits)*8)
-	sent := make(map[plumbing.Hash]struct{})
+	out := make([]Hash, 0, len(commits)*8)
+	sent := make(map[Hash]struct{})
 	for _, h := range commits {
 		c, err := s.readCommit(h)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, h)
-		var olds []plumbing.Hash
+		var olds []Hash
 		for _, p := range c.parents {
 			pc, err := s.readCommit(p)
 			if err != nil {
@@ -48,10 +44,10 @@ func (s *Store) objectsToPush(tips, known []plumbing.Hash) ([]plumbing.Hash, err
 // newCommits walks from tips and from the remote's commits at once, newest
 // first, marking everything the remote's commits reach; it stops when only
 // remote-reached commits are left to walk.
-func (s *Store) newCommits(tips, known []plumbing.Hash) ([]plumbing.Hash, error) {
-	flags := map[plumbing.Hash]uint8{}
+func (s *Store) newCommits(tips, known []Hash) ([]Hash, error) {
+	flags := map[Hash]uint8{}
 	q := &commitHeap{s: s}
-	push := func(h plumbing.Hash, f uint8) error {
+	push := func(h Hash, f uint8) error {
 		old, seen := flags[h]
 		if seen && old&f == f {
 			return nil
@@ -74,8 +70,8 @@ func (s *Store) newCommits(tips, known []plumbing.Hash) ([]plumbing.Hash, error)
 			return nil, err
 		}
 	}
-	var order []plumbing.Hash
-	walked := map[plumbing.Hash]bool{}
+	var order []Hash
+	walked := map[Hash]bool{}
 	for q.Len() > 0 && !onlyRemote(q.q, flags) {
 		it := q.next()
 		walked[it.h] = true
@@ -89,7 +85,7 @@ func (s *Store) newCommits(tips, known []plumbing.Hash) ([]plumbing.Hash, error)
 			}
 		}
 	}
-	var out []plumbing.Hash
+	var out []Hash
 	for _, h := range order {
 		if flags[h]&remoteHas == 0 {
 			out = append(out, h)
@@ -102,11 +98,11 @@ func (s *Store) newCommits(tips, known []plumbing.Hash) ([]plumbing.Hash, error)
 // just takes the flag; one already walked as wanted that turns out to be on
 // the remote is re-flagged (the final filter drops it) and so are its
 // ancestors.
-func (s *Store) markParent(p plumbing.Hash, f uint8, flags map[plumbing.Hash]uint8, walked map[plumbing.Hash]bool, push func(plumbing.Hash, uint8) error) error {
+func (s *Store) markParent(p Hash, f uint8, flags map[Hash]uint8, walked map[Hash]bool, push func(Hash, uint8) error) error {
 	if f&remoteHas == 0 {
 		return push(p, f)
 	}
-	stack := []plumbing.Hash{p}
+	stack := []Hash{p}
 	for len(stack) > 0 {
 		h := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -133,7 +129,7 @@ func (s *Store) markParent(p plumbing.Hash, f uint8, flags map[plumbing.Hash]uin
 	return nil
 }
 
-func onlyRemote(q commitQueue, flags map[plumbing.Hash]uint8) bool {
+func onlyRemote(q commitQueue, flags map[Hash]uint8) bool {
 	for _, it := range q {
 		if flags[it.h]&remoteHas == 0 {
 			return false
@@ -145,7 +141,7 @@ func onlyRemote(q commitQueue, flags map[plumbing.Hash]uint8) bool {
 // diffTree appends tree and every object under it that differs from the
 // entry at the same path in all of olds. Objects equal to an old entry are
 // on the remote or sent with the parent that holds them.
-func (s *Store) diffTree(tree plumbing.Hash, olds []plumbing.Hash, sent map[plumbing.Hash]struct{}, out []plumbing.Hash) ([]plumbing.Hash, error) {
+func (s *Store) diffTree(tree Hash, olds []Hash, sent map[Hash]struct{}, out []Hash) ([]Hash, error) {
 	for _, o := range olds {
 		if o == tree {
 			return out, nil
@@ -167,7 +163,7 @@ func (s *Store) diffTree(tree plumbing.Hash, olds []plumbing.Hash, sent map[plum
 		}
 	}
 	for _, e := range es {
-		var subOlds []plumbing.Hash
+		var subOlds []Hash
 		same := false
 		for _, oes := range oldEntries {
 			oe, ok := findEntry(oes, e.name)

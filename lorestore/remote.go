@@ -32,7 +32,7 @@ func (p Progress) report(stage string, done, total int) {
 // RefUpdate is one ref a push or fetch moved (or found already in place).
 type RefUpdate struct {
 	Ref      string
-	Old, New plumbing.Hash
+	Old, New Hash
 }
 
 // UpToDate reports whether the ref did not move.
@@ -237,7 +237,7 @@ func (s *Store) Push(ctx context.Context, remote string, o PushOptions) ([]RefUp
 // sendPack sends cmds and the objects the remote lacks for them, the pack
 // streamed from the object database while the remote reads it.
 func (s *Store) sendPack(ctx context.Context, sess RemoteSession, adv *Advertisement, cmds []RefCommand, p Progress) (*PushReport, error) {
-	tips := make([]plumbing.Hash, 0, len(cmds))
+	tips := make([]Hash, 0, len(cmds))
 	for _, c := range cmds {
 		tips = append(tips, c.New)
 	}
@@ -248,7 +248,7 @@ func (s *Store) sendPack(ctx context.Context, sess RemoteSession, adv *Advertise
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := s.db.WritePack(pw, objs, func(n, total int) { p.report("writing objects", n, total) })
+		err := s.db.WritePack(pw, gitHashes(objs), func(n, total int) { p.report("writing objects", n, total) })
 		pw.CloseWithError(err)
 		done <- err
 	}()
@@ -300,8 +300,8 @@ func (s *Store) pushCommands(adv *Advertisement, o PushOptions) ([]RefCommand, [
 	return cmds, updates, nil
 }
 
-func (s *Store) hasCommit(h plumbing.Hash) (bool, error) {
-	ok, err := s.objs.Has(h)
+func (s *Store) hasCommit(h Hash) (bool, error) {
+	ok, err := s.objs.Has(plumbing.Hash(h))
 	if err != nil || !ok {
 		return false, err
 	}
@@ -311,8 +311,8 @@ func (s *Store) hasCommit(h plumbing.Hash) (bool, error) {
 
 // remoteKnown lists the advertised hashes: the remote has these commits and
 // everything they reach.
-func remoteKnown(adv *Advertisement) []plumbing.Hash {
-	var hs []plumbing.Hash
+func remoteKnown(adv *Advertisement) []Hash {
+	var hs []Hash
 	for _, h := range adv.Refs {
 		hs = append(hs, h)
 	}
@@ -332,16 +332,16 @@ func (s *Store) recordPushed(t remoteTarget, cmds []RefCommand) {
 
 // forceRef moves a ref to h whatever it points at now (a tracking ref
 // follows the remote, not a local history).
-func (s *Store) forceRef(name string, h plumbing.Hash) error {
+func (s *Store) forceRef(name string, h Hash) error {
 	for range 8 {
 		old, err := s.refs.Read(name)
 		if err != nil && !errors.Is(err, refs.ErrNotFound) {
 			return err
 		}
-		if old == h {
+		if Hash(old) == h {
 			return nil
 		}
-		err = s.refs.Update(name, h, old)
+		err = s.refs.Update(name, plumbing.Hash(h), old)
 		if !errors.Is(err, refs.ErrStale) {
 			return err
 		}

@@ -12,14 +12,12 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // rewriteBranch makes a commit on branch whose tree is the branch's tree
 // with each path in edits set to a blob of the given bytes (nil removes
 // the path), all with real git plumbing, and moves the branch to it.
-func rewriteBranch(t testing.TB, dir, branch string, edits map[string][]byte) plumbing.Hash {
+func rewriteBranch(t testing.TB, dir, branch string, edits map[string][]byte) Hash {
 	t.Helper()
 	index := filepath.Join(t.TempDir(), "index")
 	env := []string{"GIT_INDEX_FILE=" + index}
@@ -34,7 +32,7 @@ func rewriteBranch(t testing.TB, dir, branch string, edits map[string][]byte) pl
 	run(nil, "--git-dir", dir, "read-tree", "refs/heads/"+branch)
 	for path, data := range edits {
 		if data == nil {
-			run([]byte("0 "+plumbing.ZeroHash.String()+"\t"+path+"\n"), "--git-dir", dir, "update-index", "--index-info")
+			run([]byte("0 "+ZeroHash.String()+"\t"+path+"\n"), "--git-dir", dir, "update-index", "--index-info")
 			continue
 		}
 		mode := "100644"

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // ScopeDelta is what one scope of a snapshot holds that another's does
@@ -82,11 +81,11 @@ type scopeWalk struct {
 
 // diffSection compares two trees of one section, descending depth folder
 // levels to the object files, and only where hashes differ.
-func (s *Store) diffSection(oldTree, newTree plumbing.Hash, path string, depth int, d *scopeWalk) error {
+func (s *Store) diffSection(oldTree, newTree Hash, path string, depth int, d *scopeWalk) error {
 	if oldTree == newTree {
 		return nil
 	}
-	read := func(h plumbing.Hash) ([]treeEntry, error) {
+	read := func(h Hash) ([]treeEntry, error) {
 		if h.IsZero() {
 			return nil, nil
 		}
@@ -105,7 +104,7 @@ func (s *Store) diffSection(oldTree, newTree plumbing.Hash, path string, depth i
 		if had && oe.hash == ne.hash {
 			continue
 		}
-		var old plumbing.Hash
+		var old Hash
 		if had && oe.isTree() == ne.isTree() {
 			old = oe.hash
 		}
@@ -126,13 +125,13 @@ func (s *Store) diffSection(oldTree, newTree plumbing.Hash, path string, depth i
 // sectionEntry reports one entry of a section found on one side only (or
 // changed): a folder is descended into, a file is an added or a removed
 // object. Anything else is the corruption a snapshot read would report.
-func (s *Store) sectionEntry(old plumbing.Hash, e treeEntry, path string, depth int, removed bool, d *scopeWalk) error {
+func (s *Store) sectionEntry(old Hash, e treeEntry, path string, depth int, removed bool, d *scopeWalk) error {
 	if depth > 0 {
 		if !e.isTree() {
 			return &CorruptError{Path: path + e.name, Reason: "a file where a folder belongs"}
 		}
 		if removed {
-			return s.diffSection(e.hash, plumbing.ZeroHash, path+e.name+"/", depth-1, d)
+			return s.diffSection(e.hash, ZeroHash, path+e.name+"/", depth-1, d)
 		}
 		return s.diffSection(old, e.hash, path+e.name+"/", depth-1, d)
 	}
@@ -150,10 +149,10 @@ func (s *Store) sectionEntry(old plumbing.Hash, e treeEntry, path string, depth 
 }
 
 // FirstParent is a commit's first parent; ok is false for a root commit.
-func (s *Store) FirstParent(commit plumbing.Hash) (parent plumbing.Hash, ok bool, err error) {
+func (s *Store) FirstParent(commit Hash) (parent Hash, ok bool, err error) {
 	c, err := s.readCommit(commit)
 	if err != nil || len(c.parents) == 0 {
-		return plumbing.ZeroHash, false, err
+		return ZeroHash, false, err
 	}
 	return c.parents[0], true, nil
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // scopeIDs is every id one scope of a snapshot holds, read in full: the
@@ -30,7 +29,7 @@ func scopeIDs(t *testing.T, sn *Snapshot, scope string) map[objects.ID]bool {
 
 // commitMixed commits, to scope on branch, facts [from, to), a decision, an
 // attack on the first fact and a standing revision of it: every section.
-func commitMixed(t *testing.T, s *Store, scope, branch string, from, to int) plumbing.Hash {
+func commitMixed(t *testing.T, s *Store, scope, branch string, from, to int) Hash {
 	t.Helper()
 	b := NewBatch()
 	for i := from; i < to; i++ {
@@ -70,7 +69,7 @@ func TestScopeDiff(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
-		from, to plumbing.Hash
+		from, to Hash
 		adds     int // -1: not checked beyond the oracle
 	}{
 		{"unchanged", c2, c2, 0},
@@ -132,7 +131,7 @@ func sortIDs(lists ...[]objects.ID) {
 
 // gitRemoval makes, with real git, a commit on main that removes object
 // files (no deloreis command does; another tool may).
-func gitRemoval(t *testing.T, s *Store, dir string, ids ...objects.ID) plumbing.Hash {
+func gitRemoval(t *testing.T, s *Store, dir string, ids ...objects.ID) Hash {
 	t.Helper()
 	work := filepath.Join(t.TempDir(), "w")
 	git(t, filepath.Dir(work), "clone", "-q", dir, "w")

@@ -12,8 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Service is the git service a session speaks.
@@ -45,7 +43,7 @@ type RemoteSession interface {
 	// the pack it sends with any side-band taken off; nil when the remote
 	// says there is nothing to send. quiet asks it to send no progress.
 	// The pack is read before Close.
-	FetchPack(ctx context.Context, wants, haves []plumbing.Hash, quiet bool) (io.ReadCloser, error)
+	FetchPack(ctx context.Context, wants, haves []Hash, quiet bool) (io.ReadCloser, error)
 	// PushPack sends the commands and then pack (read to its end), and
 	// returns the remote's report: nil when the remote gives none. A
 	// report that refuses something comes with an error too.
@@ -55,15 +53,15 @@ type RemoteSession interface {
 
 // Advertisement is what a remote says it has.
 type Advertisement struct {
-	Refs       map[string]plumbing.Hash // every ref but HEAD, by full name
-	Head       plumbing.Hash            // HEAD; zero when it is not advertised
-	HeadBranch string                   // the branch HEAD names (symref), "" when unsaid
+	Refs       map[string]Hash // every ref but HEAD, by full name
+	Head       Hash            // HEAD; zero when it is not advertised
+	HeadBranch string          // the branch HEAD names (symref), "" when unsaid
 }
 
 // RefCommand asks a remote to move Ref from Old to New.
 type RefCommand struct {
 	Ref      string
-	Old, New plumbing.Hash
+	Old, New Hash
 }
 
 // PushReport is a remote's report-status: how unpacking went and, for

@@ -11,8 +11,6 @@ import (
 	"maps"
 	"strings"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // fakeSession is a remote that advertises adv and answers a push with
@@ -28,7 +26,7 @@ type fakeSession struct {
 
 func (f *fakeSession) Advertised(context.Context) (*Advertisement, error) { return f.adv, nil }
 
-func (f *fakeSession) FetchPack(context.Context, []plumbing.Hash, []plumbing.Hash, bool) (io.ReadCloser, error) {
+func (f *fakeSession) FetchPack(context.Context, []Hash, []Hash, bool) (io.ReadCloser, error) {
 	return nil, nil
 }
 
@@ -82,7 +80,7 @@ func TestPushThroughSession(t *testing.T) {
 			if err := s.AddRemote("origin", "/nowhere"); err != nil {
 				t.Fatal(err)
 			}
-			sess := &fakeSession{adv: &Advertisement{Refs: map[string]plumbing.Hash{}}, report: tc.report, pushErr: tc.pushErr}
+			sess := &fakeSession{adv: &Advertisement{Refs: map[string]Hash{}}, report: tc.report, pushErr: tc.pushErr}
 			services := useFake(t, sess)
 			_, err := s.Push(context.Background(), "origin", PushOptions{})
 			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
@@ -95,7 +93,7 @@ func TestPushThroughSession(t *testing.T) {
 				t.Fatalf("sent %+v and a pack of %d bytes", sess.cmds, sess.packSize)
 			}
 			tracked, rerr := s.refs.Read("refs/remotes/origin/main")
-			if moved := rerr == nil && tracked == head; moved != (tc.wantErr == "") {
+			if moved := rerr == nil && Hash(tracked) == head; moved != (tc.wantErr == "") {
 				t.Fatalf("origin/main = %s (%v) after %v", tracked, rerr, err)
 			}
 		})

@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // showChunk is how many changes travel together between the goroutines
@@ -38,7 +37,7 @@ type showBatch[T any] struct {
 // one change at a time. The first error (from the walk, a read, prep or
 // emit) stops everything and is returned, after every goroutine has
 // finished.
-func ShowChanges[T any](s *Store, commit plumbing.Hash, load bool, prep func(Change, objects.Object) (T, error), emit func(Change, T) error) error {
+func ShowChanges[T any](s *Store, commit Hash, load bool, prep func(Change, objects.Object) (T, error), emit func(Change, T) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	order := make(chan *showBatch[T], 2*workers) // batches in the diff's order
 	work := make(chan *showBatch[T], 2*workers)  // the same, for the workers
@@ -82,7 +81,7 @@ func ShowChanges[T any](s *Store, commit plumbing.Hash, load bool, prep func(Cha
 }
 
 // showWalk runs the diff and sends its changes on in batches.
-func showWalk[T any](s *Store, commit plumbing.Hash, order, work chan<- *showBatch[T], quit <-chan struct{}) error {
+func showWalk[T any](s *Store, commit Hash, order, work chan<- *showBatch[T], quit <-chan struct{}) error {
 	b := &showBatch[T]{}
 	send := func() error {
 		b.done = make(chan struct{})

@@ -23,12 +23,12 @@ import (
 // one level after another, nothing read ahead. A folder reports its added
 // and changed entries in tree order (going down into folders in place),
 // then its removed ones.
-func plainDiff(t *testing.T, s *Store, oldTree, newTree plumbing.Hash, path string, out *[]string) {
+func plainDiff(t *testing.T, s *Store, oldTree, newTree Hash, path string, out *[]string) {
 	t.Helper()
 	if oldTree == newTree {
 		return
 	}
-	read := func(h plumbing.Hash) []treeEntry {
+	read := func(h Hash) []treeEntry {
 		if h.IsZero() {
 			return nil
 		}
@@ -44,7 +44,7 @@ func plainDiff(t *testing.T, s *Store, oldTree, newTree plumbing.Hash, path stri
 		switch {
 		case ok && oe.hash == ne.hash:
 		case ne.isTree():
-			var ot plumbing.Hash
+			var ot Hash
 			if ok {
 				ot = oe.hash
 			}
@@ -60,7 +60,7 @@ func plainDiff(t *testing.T, s *Store, oldTree, newTree plumbing.Hash, path stri
 			continue
 		}
 		if oe.isTree() {
-			plainDiff(t, s, oe.hash, plumbing.ZeroHash, path+oe.name+"/", out)
+			plainDiff(t, s, oe.hash, ZeroHash, path+oe.name+"/", out)
 		} else {
 			*out = append(*out, "-"+path+oe.name)
 		}
@@ -100,7 +100,7 @@ func TestDiffFilesOrder(t *testing.T) {
 		oldTree, newTree := writeFiles(t, s, old), writeFiles(t, s, cur)
 		var want, got []string
 		plainDiff(t, s, oldTree, newTree, "", &want)
-		err := s.diffFiles(oldTree, newTree, nil, func(path []string, name string, _ plumbing.Hash, removed, replaced bool) error {
+		err := s.diffFiles(oldTree, newTree, nil, func(path []string, name string, _ Hash, removed, replaced bool) error {
 			sign := "+"
 			switch {
 			case removed:
@@ -123,7 +123,7 @@ func TestDiffFilesOrder(t *testing.T) {
 
 // showStore commits facts [0, 1500) to two scopes, then a commit that
 // removes some and adds more: over showChunk changes, in many shards.
-func showStore(t *testing.T) (*Store, plumbing.Hash) {
+func showStore(t *testing.T) (*Store, Hash) {
 	t.Helper()
 	s, _ := newStore(t)
 	commitFacts(t, s, "camelot", 0, 1500)
@@ -288,21 +288,21 @@ func TestShowChangesStops(t *testing.T) {
 	t.Run("missing-tree", func(t *testing.T) {
 		before := runtime.NumGoroutine()
 		b := s.db.NewBatch()
-		gone := plumbing.NewHash("00000000000000000000000000000000000000aa")
+		gone := NewHash("00000000000000000000000000000000000000aa")
 		data, err := encodeTree([]treeEntry{{name: "camelot", mode: modeTree, hash: gone}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		scopes := b.Add(plumbing.TreeObject, data)
-		if data, err = encodeTree([]treeEntry{{name: scopesDir, mode: modeTree, hash: scopes}}); err != nil {
+		if data, err = encodeTree([]treeEntry{{name: scopesDir, mode: modeTree, hash: Hash(scopes)}}); err != nil {
 			t.Fatal(err)
 		}
 		root := b.Add(plumbing.TreeObject, data)
-		broken := b.Add(plumbing.CommitObject, encodeCommit(s.newCommit(root, []plumbing.Hash{commit}, NewMessage("broken", "materialize", ""))))
+		broken := b.Add(plumbing.CommitObject, encodeCommit(s.newCommit(Hash(root), []Hash{commit}, NewMessage("broken", "materialize", ""))))
 		if err := b.Write(); err != nil {
 			t.Fatal(err)
 		}
-		err = ShowChanges(s, broken, false, func(Change, objects.Object) (int, error) { return 0, nil },
+		err = ShowChanges(s, Hash(broken), false, func(Change, objects.Object) (int, error) { return 0, nil },
 			func(Change, int) error { return nil })
 		if err == nil {
 			t.Fatal("a diff through a missing tree succeeded")

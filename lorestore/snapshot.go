@@ -59,8 +59,8 @@ func parseHeader(data []byte) (Header, error) {
 // store's cache. A Snapshot never changes.
 type Snapshot struct {
 	s      *Store
-	commit plumbing.Hash
-	root   plumbing.Hash
+	commit Hash
+	root   Hash
 	header Header
 }
 
@@ -80,7 +80,7 @@ func (s *Store) Snapshot(rev string) (*Snapshot, error) {
 }
 
 // SnapshotAt opens the world at a commit.
-func (s *Store) SnapshotAt(commit plumbing.Hash) (*Snapshot, error) {
+func (s *Store) SnapshotAt(commit Hash) (*Snapshot, error) {
 	c, err := s.readCommit(commit)
 	if err != nil {
 		return nil, err
@@ -104,18 +104,18 @@ func (s *Store) SnapshotAt(commit plumbing.Hash) (*Snapshot, error) {
 }
 
 // Commit is the commit the snapshot reads.
-func (sn *Snapshot) Commit() plumbing.Hash { return sn.commit }
+func (sn *Snapshot) Commit() Hash { return sn.commit }
 
 // Header is the store header at this commit.
 func (sn *Snapshot) Header() Header { return sn.header }
 
-func (s *Store) readBlob(h plumbing.Hash) ([]byte, error) {
-	t, data, err := s.objs.Read(h)
+func (s *Store) readBlob(h Hash) ([]byte, error) {
+	t, data, err := s.objs.Read(plumbing.Hash(h))
 	return blobData(h, t, data, err)
 }
 
 // blobData is data, read as object h of type t, when it is a blob.
-func blobData(h plumbing.Hash, t plumbing.ObjectType, data []byte, err error) ([]byte, error) {
+func blobData(h Hash, t plumbing.ObjectType, data []byte, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func blobData(h plumbing.Hash, t plumbing.ObjectType, data []byte, err error) ([
 
 // lookup finds one entry of a tree by name, by binary search in git's
 // order (a name sorts differently as a file and as a folder, so try both).
-func (sn *Snapshot) lookup(tree plumbing.Hash, name string) (treeEntry, bool, error) {
+func (sn *Snapshot) lookup(tree Hash, name string) (treeEntry, bool, error) {
 	es, err := sn.s.readTree(tree)
 	if err != nil {
 		return treeEntry{}, false, err
@@ -145,15 +145,15 @@ func findEntry(es []treeEntry, name string) (treeEntry, bool) {
 
 // walk follows a path of folder names from the root; ok is false when any
 // folder on the way is missing.
-func (sn *Snapshot) walk(path ...string) (plumbing.Hash, bool, error) {
+func (sn *Snapshot) walk(path ...string) (Hash, bool, error) {
 	h := sn.root
 	for _, p := range path {
 		e, ok, err := sn.lookup(h, p)
 		if err != nil || !ok {
-			return plumbing.ZeroHash, false, err
+			return ZeroHash, false, err
 		}
 		if !e.isTree() {
-			return plumbing.ZeroHash, false, &CorruptError{Path: strings.Join(path, "/"), Reason: "a file where a folder belongs"}
+			return ZeroHash, false, &CorruptError{Path: strings.Join(path, "/"), Reason: "a file where a folder belongs"}
 		}
 		h = e.hash
 	}
@@ -186,7 +186,7 @@ func (sn *Snapshot) Scopes() ([]string, error) {
 // holds one fileRef each, so the path is not built until asked for.
 type fileRef struct {
 	id   objects.ID
-	blob plumbing.Hash
+	blob Hash
 	dir  string // ends in "/"
 	name string // "": fileName(id); set for files not named by an id (DKE modules)
 }
@@ -199,7 +199,7 @@ func (f fileRef) path() string {
 	return f.dir + fileName(f.id)
 }
 
-func (sn *Snapshot) collect(tree plumbing.Hash, path string, depth int, out *[]fileRef) error {
+func (sn *Snapshot) collect(tree Hash, path string, depth int, out *[]fileRef) error {
 	return sn.collectIn(tree, path, depth, out, true)
 }
 
@@ -208,7 +208,7 @@ func (sn *Snapshot) collect(tree plumbing.Hash, path string, depth int, out *[]f
 // they hold an entry per object (about 100 B each, as much as a compiled
 // world keeps of an object's index), and a listing reads each once; a
 // later Get caches the one shard it reads (DL-0313).
-func (sn *Snapshot) collectIn(tree plumbing.Hash, path string, depth int, out *[]fileRef, fill bool) error {
+func (sn *Snapshot) collectIn(tree Hash, path string, depth int, out *[]fileRef, fill bool) error {
 	read := sn.s.readTree
 	if !fill {
 		read = sn.s.peekTree
@@ -395,6 +395,6 @@ func (sn *Snapshot) Revisions(scope string, claim objects.ID) ([]Entry, error) {
 // peekTree returns the decoded entries of a tree from the store's cache,
 // or read and decoded without filling the cache. Callers must not modify
 // the returned slice.
-func (s *Store) peekTree(h plumbing.Hash) ([]treeEntry, error) {
+func (s *Store) peekTree(h Hash) ([]treeEntry, error) {
 	return s.treeEntries(h, false)
 }

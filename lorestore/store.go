@@ -91,11 +91,11 @@ type Store struct {
 	db     *odb.DB
 	objs   objectSource // where reads go: db, or a quarantine over it
 	refs   *refs.Store
-	pinned plumbing.Hash // non-zero: read-only at this commit
+	pinned Hash // non-zero: read-only at this commit
 
 	cacheMu sync.Mutex
-	trees   map[plumbing.Hash][]treeEntry
-	commits map[plumbing.Hash]*gitCommit
+	trees   map[Hash][]treeEntry
+	commits map[Hash]*gitCommit
 
 	rolling    atomic.Bool    // a background roll-up of packs is running
 	background sync.WaitGroup // background work Close waits for
@@ -164,17 +164,17 @@ func (s *Store) writeInitCommit() error {
 		}
 	}
 	hdr := b.Add(plumbing.BlobObject, encodeHeader(id))
-	tree, err := encodeTree([]treeEntry{{name: headerPath, mode: modeBlob, hash: hdr}})
+	tree, err := encodeTree([]treeEntry{{name: headerPath, mode: modeBlob, hash: Hash(hdr)}})
 	if err != nil {
 		return err
 	}
 	th := b.Add(plumbing.TreeObject, tree)
-	c := s.newCommit(th, nil, NewMessage("init lorestore", "init", ""))
+	c := s.newCommit(Hash(th), nil, NewMessage("init lorestore", "init", ""))
 	ch := b.Add(plumbing.CommitObject, encodeCommit(c))
 	if err := b.Write(); err != nil {
 		return err
 	}
-	return s.refs.Update("refs/heads/"+DefaultBranch, ch, plumbing.ZeroHash)
+	return s.refs.Update("refs/heads/"+DefaultBranch, ch, plumbing.Hash(ZeroHash))
 }
 
 // encodeHeader is the canonical store header blob (keys in RFC 8785 order).
@@ -246,10 +246,10 @@ func Open(dir string, opts Options) (*Store, error) {
 		gitDir:  gitDir,
 		opts:    opts,
 		db:      db,
-		objs:    db,
+		objs:    objectSource(db),
 		refs:    rs,
-		trees:   make(map[plumbing.Hash][]treeEntry),
-		commits: make(map[plumbing.Hash]*gitCommit),
+		trees:   make(map[Hash][]treeEntry),
+		commits: make(map[Hash]*gitCommit),
 	}, nil
 }
 
@@ -291,7 +291,7 @@ func (s *Store) Dir() string { return s.gitDir }
 func (s *Store) ReadOnly() bool { return !s.pinned.IsZero() }
 
 // Pinned is the commit a read-only store is pinned to (zero otherwise).
-func (s *Store) Pinned() plumbing.Hash { return s.pinned }
+func (s *Store) Pinned() Hash { return s.pinned }
 
 // WaitBackground blocks until background housekeeping (the roll-up of
 // small packs after commits) has finished, so that a tool reading the
@@ -308,20 +308,20 @@ func (s *Store) Close() error {
 
 // readTree returns the decoded entries of a tree, cached. Callers must not
 // modify the returned slice.
-func (s *Store) readTree(h plumbing.Hash) ([]treeEntry, error) {
+func (s *Store) readTree(h Hash) ([]treeEntry, error) {
 	return s.treeEntries(h, true)
 }
 
 // treeEntries returns the decoded entries of a tree from the cache, or
 // read and decoded, filling the cache when fill is set.
-func (s *Store) treeEntries(h plumbing.Hash, fill bool) ([]treeEntry, error) {
+func (s *Store) treeEntries(h Hash, fill bool) ([]treeEntry, error) {
 	s.cacheMu.Lock()
 	es, ok := s.trees[h]
 	s.cacheMu.Unlock()
 	if ok {
 		return es, nil
 	}
-	t, data, err := s.objs.Read(h)
+	t, data, err := s.objs.Read(plumbing.Hash(h))
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +337,7 @@ func (s *Store) treeEntries(h plumbing.Hash, fill bool) ([]treeEntry, error) {
 	return es, nil
 }
 
-func (s *Store) cacheTree(h plumbing.Hash, es []treeEntry) {
+func (s *Store) cacheTree(h Hash, es []treeEntry) {
 	s.cacheMu.Lock()
 	if len(s.trees) >= maxCachedTrees {
 		clear(s.trees)
@@ -347,14 +347,14 @@ func (s *Store) cacheTree(h plumbing.Hash, es []treeEntry) {
 }
 
 // readCommit returns a decoded commit, cached.
-func (s *Store) readCommit(h plumbing.Hash) (*gitCommit, error) {
+func (s *Store) readCommit(h Hash) (*gitCommit, error) {
 	s.cacheMu.Lock()
 	c, ok := s.commits[h]
 	s.cacheMu.Unlock()
 	if ok {
 		return c, nil
 	}
-	t, data, err := s.objs.Read(h)
+	t, data, err := s.objs.Read(plumbing.Hash(h))
 	if err != nil {
 		if errors.Is(err, odb.ErrNotFound) {
 			return nil, &RevisionError{Rev: h.String(), Reason: "no such commit"}
@@ -376,7 +376,7 @@ func (s *Store) readCommit(h plumbing.Hash) (*gitCommit, error) {
 	return c, nil
 }
 
-func (s *Store) newCommit(tree plumbing.Hash, parents []plumbing.Hash, m Message) *gitCommit {
+func (s *Store) newCommit(tree Hash, parents []Hash, m Message) *gitCommit {
 	sig := s.opts.Author
 	sig.When = s.opts.Now()
 	return &gitCommit{tree: tree, parents: parents, author: sig, committer: sig, message: m.encode()}

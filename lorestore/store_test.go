@@ -12,7 +12,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func TestInitOpenAndHeader(t *testing.T) {
@@ -176,13 +175,13 @@ func TestBranches(t *testing.T) {
 	if err != nil || len(bs) != 2 || bs[0].Name != "exploration" || bs[1].Name != "main" {
 		t.Fatalf("Branches = %v, %v", bs, err)
 	}
-	if err := s.DeleteBranch("main", plumbing.ZeroHash); err == nil {
+	if err := s.DeleteBranch("main", ZeroHash); err == nil {
 		t.Fatal("deleted the default branch")
 	}
 	if err := s.DeleteBranch("exploration", main); !errors.Is(err, ErrStale) {
 		t.Fatalf("delete with a stale expectation: %v", err)
 	}
-	if err := s.DeleteBranch("exploration", plumbing.ZeroHash); err != nil {
+	if err := s.DeleteBranch("exploration", ZeroHash); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Head("exploration"); !errors.Is(err, ErrBranchNotFound) {

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/lorestore/refs"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // ErrSyncRace means every attempt of a sync lost the race to another
@@ -45,8 +44,8 @@ type SyncResult struct {
 	Remote string // the remote's name, or its URL when it has none
 	URL    string
 	Branch string
-	Before plumbing.Hash // the local branch when the sync began
-	Head   plumbing.Hash // the local branch (and the remote's) when it ended
+	Before Hash // the local branch when the sync began
+	Head   Hash // the local branch (and the remote's) when it ended
 	// Fetched is the remote branch as first fetched (Old) and as last
 	// fetched (New); zero when the remote has no such branch yet.
 	Fetched RefUpdate
@@ -97,7 +96,7 @@ func (s *Store) Sync(ctx context.Context, remote string, o SyncOptions) (SyncRes
 	if res.Before, err = s.Head(o.Branch); err != nil {
 		return SyncResult{}, err
 	}
-	seen := map[plumbing.Hash]bool{}
+	seen := map[Hash]bool{}
 	var lastRace error
 	for attempt := 0; attempt < o.Attempts; attempt++ {
 		if attempt > 0 {
@@ -172,7 +171,7 @@ func syncWait(ctx context.Context, base time.Duration, attempt int) error {
 // when the branch has it, a fast-forward when the branch is behind it,
 // else a merge commit (written whatever the world thinks of it, DL-0250).
 // A branch that moves meanwhile (a local commit) is merged at its new head.
-func (s *Store) syncMerge(ref string, remoteHead plumbing.Hash, o SyncOptions, res *SyncResult, seen map[plumbing.Hash]bool) error {
+func (s *Store) syncMerge(ref string, remoteHead Hash, o SyncOptions, res *SyncResult, seen map[Hash]bool) error {
 	if remoteHead.IsZero() {
 		return nil
 	}
@@ -211,8 +210,8 @@ func (s *Store) syncMerge(ref string, remoteHead plumbing.Hash, o SyncOptions, r
 // collectIncoming records the merge commits the remote head brings that
 // the local head lacks: another replica's merges, whose conflicts this
 // replica must hear about too.
-func (s *Store) collectIncoming(remoteHead, head plumbing.Hash, res *SyncResult, seen map[plumbing.Hash]bool) error {
-	fresh, err := s.newCommits([]plumbing.Hash{remoteHead}, []plumbing.Hash{head})
+func (s *Store) collectIncoming(remoteHead, head Hash, res *SyncResult, seen map[Hash]bool) error {
+	fresh, err := s.newCommits([]Hash{remoteHead}, []Hash{head})
 	if err != nil {
 		return err
 	}

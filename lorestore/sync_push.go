@@ -12,14 +12,13 @@ import (
 	"fmt"
 
 	"github.com/deloreis/deloreis/lorestore/odb"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // leaseError is a push the remote did not take because its ref was no
 // longer the commit the sync had fetched.
 type leaseError struct {
 	ref              string
-	expected, actual plumbing.Hash // actual is zero when the remote did not say
+	expected, actual Hash // actual is zero when the remote did not say
 	reason           string
 }
 
@@ -40,34 +39,34 @@ func (e *leaseError) Error() string {
 // verified; only then is the pack published and the remote-tracking ref
 // moved. A refused pack is discarded: the store holds nothing of it
 // (DL-0252, DL-0403).
-func (s *Store) syncFetch(ctx context.Context, target remoteTarget, ref string, p Progress) (plumbing.Hash, error) {
+func (s *Store) syncFetch(ctx context.Context, target remoteTarget, ref string, p Progress) (Hash, error) {
 	sess, err := dial(ctx, target.url, UploadPack)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	defer sess.Close()
 	adv, err := sess.Advertised(ctx)
 	if errors.Is(err, ErrEmptyRemote) {
-		return plumbing.ZeroHash, nil
+		return ZeroHash, nil
 	}
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
+		return ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
 	}
 	h, ok := adv.Refs[ref]
 	if !ok {
-		return plumbing.ZeroHash, nil
+		return ZeroHash, nil
 	}
-	heads := map[string]plumbing.Hash{ref: h}
+	heads := map[string]Hash{ref: h}
 	q, err := s.fetchObjects(ctx, sess, heads, p)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
+		return ZeroHash, fmt.Errorf("lorestore: fetch from %s: %w", target.url, err)
 	}
 	if err := s.verifyFetched(h, q); err != nil {
-		return plumbing.ZeroHash, err
+		return ZeroHash, err
 	}
 	if tr := target.tracking(ref[len("refs/heads/"):]); tr != "" {
 		if err := s.forceRef(tr, h); err != nil {
-			return plumbing.ZeroHash, err
+			return ZeroHash, err
 		}
 	}
 	return h, nil
@@ -76,7 +75,7 @@ func (s *Store) syncFetch(ctx context.Context, target remoteTarget, ref string, 
 // verifyFetched verifies what head brings that no local branch reaches,
 // reading through q when a pack was received, and publishes q when the
 // content is accepted, discarding it otherwise.
-func (s *Store) verifyFetched(head plumbing.Hash, q *odb.Quarantine) error {
+func (s *Store) verifyFetched(head Hash, q *odb.Quarantine) error {
 	v := s
 	if q != nil {
 		defer q.Discard() // no effect once published
@@ -100,24 +99,24 @@ func (s *Store) quarantined(q *odb.Quarantine) *Store {
 		gitDir:  s.gitDir,
 		opts:    s.opts,
 		db:      s.db,
-		objs:    q,
+		objs:    objectSource(q),
 		refs:    s.refs,
 		pinned:  s.pinned,
-		trees:   make(map[plumbing.Hash][]treeEntry),
-		commits: make(map[plumbing.Hash]*gitCommit),
+		trees:   make(map[Hash][]treeEntry),
+		commits: make(map[Hash]*gitCommit),
 	}
 }
 
 // branchHeads lists the commits the local branches point at: what a
 // store already trusts.
-func (s *Store) branchHeads() ([]plumbing.Hash, error) {
+func (s *Store) branchHeads() ([]Hash, error) {
 	rs, err := s.refs.List("refs/heads/")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]plumbing.Hash, 0, len(rs))
+	out := make([]Hash, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, r.Hash)
+		out = append(out, Hash(r.Hash))
 	}
 	return out, nil
 }
@@ -126,7 +125,7 @@ func (s *Store) branchHeads() ([]plumbing.Hash, error) {
 // remote lacks. A remote whose ref is not expected any more — seen in its
 // advertisement, or refused by its compare-and-swap — is a *leaseError and
 // nothing moved there. head must contain expected: a lease never rewinds.
-func (s *Store) pushLease(ctx context.Context, target remoteTarget, ref string, expected, head plumbing.Hash, p Progress) error {
+func (s *Store) pushLease(ctx context.Context, target remoteTarget, ref string, expected, head Hash, p Progress) error {
 	if !expected.IsZero() {
 		ok, err := s.IsAncestor(expected, head)
 		if err != nil {

@@ -47,9 +47,9 @@ func seededReplicas(t *testing.T, url string) (*Store, *Store) {
 	return out[0], out[1]
 }
 
-func remoteHead(t *testing.T, dir string) plumbing.Hash {
+func remoteHead(t *testing.T, dir string) Hash {
 	t.Helper()
-	return plumbing.NewHash(strings.TrimSpace(git(t, dir, "--git-dir", dir, "rev-parse", "refs/heads/main")))
+	return NewHash(strings.TrimSpace(git(t, dir, "--git-dir", dir, "rev-parse", "refs/heads/main")))
 }
 
 func TestSyncTwoReplicas(t *testing.T) {
@@ -109,7 +109,7 @@ func TestSyncLeaseRetries(t *testing.T) {
 	dir := bareRemote(t, t.TempDir(), "r.git")
 	a, b := seededReplicas(t, dir)
 	commitFacts(t, a, "camelot", 100, 101)
-	var raced plumbing.Hash
+	var raced Hash
 	res, err := a.Sync(context.Background(), "origin", SyncOptions{Backoff: time.Millisecond, beforePush: func(attempt int) {
 		if attempt == 0 {
 			raced = commitFacts(t, b, "camelot", 200, 201).Commit
@@ -217,7 +217,7 @@ func TestSyncRefusesCorruptIncoming(t *testing.T) {
 			// the sync: it clones the remote without that branch.
 			git(t, dir, "--git-dir", dir, "update-ref", "-d", "refs/heads/side")
 			c := cloneOf(t, dir)
-			if ok, _ := c.db.Has(side); ok {
+			if ok, _ := c.db.Has(plumbing.Hash(side)); ok {
 				t.Fatal("the clone already holds the side commit; the test would prove nothing")
 			}
 			commitFacts(t, c, "camelot", 20, 21)
@@ -233,7 +233,7 @@ func TestSyncRefusesCorruptIncoming(t *testing.T) {
 			// The refused pack was quarantined and discarded: not one of
 			// its objects is in the store (DL-0403).
 			sameState(t, packs, dirState(t, filepath.Join(c.Dir(), "objects", "pack")))
-			if ok, err := c.db.Has(side); ok || err != nil {
+			if ok, err := c.db.Has(plumbing.Hash(side)); ok || err != nil {
 				t.Fatalf("the refused commit is in the store: %v, %v", ok, err)
 			}
 			if remoteHead(t, dir) != side {

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // ErrInvalidContent matches every *ContentError.
@@ -24,9 +23,9 @@ var ErrInvalidContent = errors.New("lorestore: invalid content")
 // hash to the id it is filed under. The operation that met it was refused
 // and no ref moved.
 type ContentError struct {
-	Commit plumbing.Hash // the commit that brings the content
-	Path   string        // the path in that commit's tree ("" for the commit itself)
-	Object plumbing.Hash // the git object at Path (or the commit)
+	Commit Hash   // the commit that brings the content
+	Path   string // the path in that commit's tree ("" for the commit itself)
+	Object Hash   // the git object at Path (or the commit)
 	Reason string
 }
 
@@ -47,28 +46,28 @@ func (e *ContentError) Unwrap() error { return ErrInvalidContent }
 // verifier checks new history. Its counters tell tests how much it read.
 type verifier struct {
 	s       *Store
-	collect bool          // record problems and go on (fsck) instead of stopping at the first
-	found   []error       // the problems recorded when collecting
-	commit  plumbing.Hash // the commit being checked
-	commits int           // commits checked
-	blobs   int           // object files decoded
+	collect bool    // record problems and go on (fsck) instead of stopping at the first
+	found   []error // the problems recorded when collecting
+	commit  Hash    // the commit being checked
+	commits int     // commits checked
+	blobs   int     // object files decoded
 }
 
 func newVerifier(s *Store) *verifier { return &verifier{s: s} }
 
 // verifyNew refuses src unless everything it reaches that known does not
 // is a well-formed lorestore history.
-func (s *Store) verifyNew(src plumbing.Hash, known []plumbing.Hash) error {
+func (s *Store) verifyNew(src Hash, known []Hash) error {
 	return newVerifier(s).verify(src, known)
 }
 
 // verify checks every commit reachable from src and not from known (the
 // commits already trusted: a branch's head), each against its first
 // parent.
-func (v *verifier) verify(src plumbing.Hash, known []plumbing.Hash) error {
+func (v *verifier) verify(src Hash, known []Hash) error {
 	// The walk push uses to find what a remote lacks finds what a branch
 	// lacks: the commits src reaches and known does not.
-	fresh, err := v.s.newCommits([]plumbing.Hash{src}, known)
+	fresh, err := v.s.newCommits([]Hash{src}, known)
 	var re *RevisionError
 	if errors.As(err, &re) {
 		return &ContentError{Commit: src, Object: src, Reason: "history is incomplete: " + re.Error()}
@@ -93,7 +92,7 @@ func (v *verifier) record(err error) bool {
 	return true
 }
 
-func (v *verifier) fail(path string, obj plumbing.Hash, format string, args ...any) error {
+func (v *verifier) fail(path string, obj Hash, format string, args ...any) error {
 	reason := fmt.Sprintf(format, args...)
 	for {
 		// Causes from this package repeat its prefix; say it once.
@@ -108,14 +107,14 @@ func (v *verifier) fail(path string, obj plumbing.Hash, format string, args ...a
 
 // verifyCommit checks one commit's tree against its first parent's: the
 // parent is trusted or checked on its own, so only what differs is read.
-func (v *verifier) verifyCommit(h plumbing.Hash) error {
+func (v *verifier) verifyCommit(h Hash) error {
 	v.commit = h
 	v.commits++
 	c, err := v.s.readCommit(h)
 	if err != nil {
 		return v.fail("", h, "%v", err)
 	}
-	var parentTree plumbing.Hash
+	var parentTree Hash
 	if len(c.parents) > 0 {
 		pc, err := v.s.readCommit(c.parents[0])
 		if err != nil {
@@ -138,7 +137,7 @@ func (v *verifier) verifyCommit(h plumbing.Hash) error {
 
 // tree checks the entries of newTree that oldTree does not hold as they
 // are, descending only into subtrees that differ.
-func (v *verifier) tree(oldTree, newTree plumbing.Hash, path []string) error {
+func (v *verifier) tree(oldTree, newTree Hash, path []string) error {
 	var olds []treeEntry
 	if !oldTree.IsZero() {
 		var err error
@@ -163,7 +162,7 @@ func (v *verifier) tree(oldTree, newTree plumbing.Hash, path []string) error {
 			return err
 		}
 		if e.isTree() {
-			var base plumbing.Hash
+			var base Hash
 			if had && oe.isTree() {
 				base = oe.hash
 			}
@@ -258,7 +257,7 @@ func knownKind(k Kind) bool {
 }
 
 // header checks a lore.json blob.
-func (v *verifier) header(p string, h plumbing.Hash) error {
+func (v *verifier) header(p string, h Hash) error {
 	data, err := v.s.readBlob(h)
 	if err != nil {
 		return v.fail(p, h, "%v", err)
@@ -272,7 +271,7 @@ func (v *verifier) header(p string, h plumbing.Hash) error {
 // object checks an object file: its name is an id, its bytes hash to that
 // id, they decode to a valid object whose canonical form is those bytes,
 // and it is filed in its section (and shard, or claim folder).
-func (v *verifier) object(path []string, h plumbing.Hash) error {
+func (v *verifier) object(path []string, h Hash) error {
 	p := strings.Join(path, "/")
 	v.blobs++
 	name := path[len(path)-1]
@@ -373,7 +372,7 @@ func (v *verifier) dkeEntry(path []string, e treeEntry, wantTree func(bool) erro
 
 // dkeBlob checks a DKE file's bytes: canonical JSON, an object whose
 // member field is want, hashing to id when the file is named by one.
-func (v *verifier) dkeBlob(p string, h plumbing.Hash, id *objects.ID, field, want string) error {
+func (v *verifier) dkeBlob(p string, h Hash, id *objects.ID, field, want string) error {
 	v.blobs++
 	data, err := v.s.readBlob(h)
 	if err != nil {

@@ -7,8 +7,6 @@ package lorestore
 import (
 	"fmt"
 	"testing"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 func BenchmarkVerifyFull(b *testing.B) {
@@ -43,7 +41,7 @@ func BenchmarkVerifyMergeOneCommit(b *testing.B) {
 			}
 			head, _ := s.Head("main")
 			for b.Loop() {
-				if err := s.verifyNew(side.Commit, []plumbing.Hash{head}); err != nil {
+				if err := s.verifyNew(side.Commit, []Hash{head}); err != nil {
 					b.Fatal(err)
 				}
 			}

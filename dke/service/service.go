@@ -16,7 +16,6 @@ import (
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // Config configures a Service.
@@ -157,7 +156,7 @@ func (s *Service) read(id string) (*lorestore.Snapshot, claims.Snapshot, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	sn, err := s.cfg.Store.SnapshotAt(plumbing.NewHash(csnap.Version()))
+	sn, err := s.cfg.Store.SnapshotAt(lorestore.NewHash(csnap.Version()))
 	if err != nil {
 		return nil, nil, err
 	}

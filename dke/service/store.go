@@ -20,7 +20,6 @@ import (
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // claimFile is a claim as stored: the lorestore wants a "kind" member
@@ -73,15 +72,15 @@ type claimStore struct {
 
 	mu      sync.Mutex
 	mem     *claims.Mem
-	memVer  string        // the Mem version matching head
-	head    plumbing.Hash // the lorestore commit the index describes
+	memVer  string         // the Mem version matching head
+	head    lorestore.Hash // the lorestore commit the index describes
 	created string
 	// writes counts the commits replayed into mem since it was loaded.
 	writes int
 	// mods is the store's parsed modules at commit modsAt, kept while
 	// commits touch no module of the store.
 	mods   *modset
-	modsAt plumbing.Hash
+	modsAt lorestore.Hash
 }
 
 // compactAfter bounds the history the index keeps: after that many
@@ -92,7 +91,7 @@ const compactAfter = 20_000
 // adopt takes head as the index's commit when it is one commit on from
 // cs.head and changed no claim of this store (another store's write, a
 // module file); anything else needs a reload. The caller holds mu.
-func (cs *claimStore) adopt(head plumbing.Hash) bool {
+func (cs *claimStore) adopt(head lorestore.Hash) bool {
 	es, err := cs.svc.cfg.Store.Log(lorestore.LogOptions{From: head.String(), Limit: 1})
 	if err != nil || len(es) != 1 || len(es[0].Parents) != 1 || es[0].Parents[0] != cs.head {
 		return false
@@ -146,7 +145,7 @@ func (cs *claimStore) Snapshot() (claims.Snapshot, error) {
 }
 
 // load reads every claim of the store at commit head into a fresh index.
-func (cs *claimStore) load(head plumbing.Hash) error {
+func (cs *claimStore) load(head lorestore.Hash) error {
 	sn, err := cs.svc.cfg.Store.SnapshotAt(head)
 	if err != nil {
 		return err
@@ -320,7 +319,7 @@ const runRetries = 32
 // set is re-applied over the new head: an add already there and a remove
 // of a claim already gone drop out, so neither side loses a write. next,
 // when not nil, is the store's modules after the edit, read at modsAt.
-func (s *Service) commitRun(id string, set claims.ChangeSet, extra func(*lorestore.Batch) error, msg lorestore.Message, next *modset, modsAt plumbing.Hash) error {
+func (s *Service) commitRun(id string, set claims.ChangeSet, extra func(*lorestore.Batch) error, msg lorestore.Message, next *modset, modsAt lorestore.Hash) error {
 	if set.Empty() && extra == nil {
 		return nil
 	}

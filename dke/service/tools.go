@@ -17,7 +17,6 @@ import (
 	"github.com/deloreis/deloreis/dke/syntax"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // CompileParams are compile's arguments (contract §4.1).
@@ -259,7 +258,7 @@ func (s *Service) reload(id, name string, ms *modset) (CompileResult, error) {
 	res.Body, res.bodyText, set = s.runBody(id, name, f, ms)
 	if res.Body != nil {
 		msg := runMessage("compile", name, id, res.Body.Written, res.Body.Removed)
-		if err := s.commitRun(id, set, nil, msg, nil, plumbing.ZeroHash); err != nil {
+		if err := s.commitRun(id, set, nil, msg, nil, lorestore.ZeroHash); err != nil {
 			return CompileResult{}, err
 		}
 	}
@@ -364,7 +363,7 @@ func (s *Service) Run(ctx context.Context, p *RunParams) (RunResult, error) {
 	// the failure stand (contract §4.2).
 	r, set := s.exec(id, "", f, ms)
 	o := outcome(r)
-	if err := s.commitRun(id, set, nil, runMessage("run", "", id, o.Written, o.Removed), nil, plumbing.ZeroHash); err != nil {
+	if err := s.commitRun(id, set, nil, runMessage("run", "", id, o.Written, o.Removed), nil, lorestore.ZeroHash); err != nil {
 		return RunResult{}, err
 	}
 	return RunResult{Outcome: o, Text: r.Transcript()}, nil

@@ -18,7 +18,6 @@ import (
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
 )
 
@@ -222,7 +221,7 @@ snapshot gets no commit.`,
 // restoreBatch is a batch that empties dke/<id>/ and fills it with what
 // the commit at holds there. Claims are named by their bytes, so each
 // comes back under the id it had.
-func restoreBatch(s *lorestore.Store, id string, at plumbing.Hash) (*lorestore.Batch, error) {
+func restoreBatch(s *lorestore.Store, id string, at lorestore.Hash) (*lorestore.Batch, error) {
 	sn, err := s.SnapshotAt(at)
 	if err != nil {
 		return nil, err

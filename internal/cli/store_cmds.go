@@ -16,7 +16,6 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/project"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
 )
 
@@ -189,7 +188,7 @@ func newBranchCmd(g *globals) *cobra.Command {
 				if len(args) != 1 {
 					return usageError{"branch -d wants one branch name"}
 				}
-				return s.DeleteBranch(args[0], plumbing.ZeroHash)
+				return s.DeleteBranch(args[0], lorestore.ZeroHash)
 			case len(args) == 0:
 				return listBranches(w, s)
 			default:

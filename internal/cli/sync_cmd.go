@@ -17,7 +17,6 @@ import (
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/spf13/cobra"
 )
 
@@ -166,7 +165,7 @@ func mergeConflicts(s *lorestore.Store, wc *author.Worlds, m lorestore.MergeResu
 		}
 		scope := ms.Scope
 		var ws [4]*world.World // base, ours, theirs, merged
-		for i, c := range []plumbing.Hash{m.Base, m.Target, m.Source, m.Commit} {
+		for i, c := range []lorestore.Hash{m.Base, m.Target, m.Source, m.Commit} {
 			if ws[i], err = wc.Get(c, scope); err != nil {
 				return nil, err
 			}

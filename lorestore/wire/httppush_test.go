@@ -68,7 +68,7 @@ func unchunk(next http.Handler) http.Handler {
 // c1 alone, as main, pushes allowed.
 type history struct {
 	src, base, remote string
-	c1, c2, c3, x     plumbing.Hash
+	c1, c2, c3, x     lorestore.Hash
 }
 
 func newHistory(t *testing.T) *history {
@@ -76,11 +76,11 @@ func newHistory(t *testing.T) *history {
 	h := &history{base: t.TempDir()}
 	h.src = filepath.Join(t.TempDir(), "src")
 	git(t, "/", nil, "init", "-q", "-b", "main", h.src)
-	commit := func(name string) plumbing.Hash {
+	commit := func(name string) lorestore.Hash {
 		os.WriteFile(filepath.Join(h.src, name), []byte(name+"\n"), 0o644)
 		git(t, h.src, nil, "add", name)
 		git(t, h.src, nil, "commit", "-q", "-m", name)
-		return plumbing.NewHash(strings.TrimSpace(git(t, h.src, nil, "rev-parse", "HEAD")))
+		return lorestore.NewHash(strings.TrimSpace(git(t, h.src, nil, "rev-parse", "HEAD")))
 	}
 	h.c1 = commit("one")
 	h.remote = filepath.Join(h.base, "r.git")
@@ -93,16 +93,16 @@ func newHistory(t *testing.T) *history {
 }
 
 // pack is the objects of tip that have does not reach, from the source.
-func (h *history) pack(t *testing.T, tip, have plumbing.Hash) io.Reader {
+func (h *history) pack(t *testing.T, tip, have lorestore.Hash) io.Reader {
 	t.Helper()
 	revs := tip.String() + "\n^" + have.String() + "\n"
 	return strings.NewReader(git(t, h.src, strings.NewReader(revs), "pack-objects", "--stdout", "--revs", "-q"))
 }
 
-func (h *history) ref(t *testing.T, name string) plumbing.Hash {
+func (h *history) ref(t *testing.T, name string) lorestore.Hash {
 	t.Helper()
 	out, _ := exec.Command("git", "--git-dir", h.remote, "rev-parse", "-q", "--verify", name).Output()
-	return plumbing.NewHash(strings.TrimSpace(string(out)))
+	return lorestore.NewHash(strings.TrimSpace(string(out)))
 }
 
 // push dials url for receive-pack and sends cmd with pack.
@@ -145,7 +145,7 @@ func TestHTTPPush(t *testing.T) {
 	tests := []struct {
 		name      string
 		cmd       lorestore.RefCommand
-		tip, have plumbing.Hash
+		tip, have lorestore.Hash
 		refused   string // the report's status for the ref; "" is ok
 	}{
 		{"create", lorestore.RefCommand{Ref: "refs/heads/topic", New: h.c2}, h.c2, h.c1, ""},
@@ -232,7 +232,7 @@ func (w *watched) Read(p []byte) (int, error) {
 
 // bigCommit commits, on a branch of c1, a file of random bytes bigger than
 // postBuffer, so that its pack is too.
-func (h *history) bigCommit(t *testing.T) plumbing.Hash {
+func (h *history) bigCommit(t *testing.T) lorestore.Hash {
 	t.Helper()
 	git(t, h.src, nil, "checkout", "-q", "-b", "big", h.c1.String())
 	data := make([]byte, postBuffer+postBuffer/2)
@@ -240,7 +240,7 @@ func (h *history) bigCommit(t *testing.T) plumbing.Hash {
 	os.WriteFile(filepath.Join(h.src, "big"), data, 0o644)
 	git(t, h.src, nil, "add", "big")
 	git(t, h.src, nil, "commit", "-q", "-m", "big")
-	return plumbing.NewHash(strings.TrimSpace(git(t, h.src, nil, "rev-parse", "HEAD")))
+	return lorestore.NewHash(strings.TrimSpace(git(t, h.src, nil, "rev-parse", "HEAD")))
 }
 
 // TestHTTPPushStreams: a push that fits in postBuffer goes with its length,
@@ -252,7 +252,7 @@ func TestHTTPPushStreams(t *testing.T) {
 	big := h.bigCommit(t)
 	tests := []struct {
 		name    string
-		tip     plumbing.Hash
+		tip     lorestore.Hash
 		chunked bool
 	}{
 		{"small", h.c3, false},
@@ -296,7 +296,7 @@ func TestHTTPPushStreams(t *testing.T) {
 			if ct, acc := r.Header.Get("Content-Type"), r.Header.Get("Accept"); ct != "application/x-git-receive-pack-request" || acc != "application/x-git-receive-pack-result" {
 				t.Errorf("Content-Type %q, Accept %q", ct, acc)
 			}
-			want := plumbing.ZeroHash.String() + " " + tc.tip.String() + " " + ref + "\x00"
+			want := lorestore.ZeroHash.String() + " " + tc.tip.String() + " " + ref + "\x00"
 			if first := string(body.first); len(first) < 4 || !strings.HasPrefix(first[4:], want) {
 				t.Errorf("the body began %q, want the command %q", first, want)
 			}
@@ -336,11 +336,11 @@ func TestHTTPPushErrorsAsGoGit(t *testing.T) {
 		{"forbidden POST", fail(http.MethodPost, http.StatusForbidden), "r.git", transport.ErrAuthorizationFailed},
 		{"failed POST", fail(http.MethodPost, http.StatusInternalServerError), "r.git", nil},
 	}
-	cmd := &packp.Command{Name: "refs/heads/topic", New: h.c2}
+	cmd := &packp.Command{Name: "refs/heads/topic", New: plumbing.Hash(h.c2)}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			url := serveBackend(t, h.base, tc.wrap) + tc.repo
-			_, ours := push(url, lorestore.RefCommand{Ref: string(cmd.Name), New: cmd.New}, h.pack(t, h.c2, h.c1))
+			_, ours := push(url, lorestore.RefCommand{Ref: string(cmd.Name), New: lorestore.Hash(cmd.New)}, h.pack(t, h.c2, h.c1))
 			theirs := goGitPush(t, url, cmd, h.pack(t, h.c2, h.c1))
 			if ours == nil || theirs == nil || ours.Error() != theirs.Error() {
 				t.Fatalf("error %v, go-git's %v", ours, theirs)

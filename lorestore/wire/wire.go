@@ -96,12 +96,12 @@ func (s *session) Advertised(ctx context.Context) (*lorestore.Advertisement, err
 	if err != nil {
 		return nil, err
 	}
-	out := &lorestore.Advertisement{Refs: make(map[string]plumbing.Hash, len(adv.References))}
+	out := &lorestore.Advertisement{Refs: make(map[string]lorestore.Hash, len(adv.References))}
 	for name, h := range adv.References {
-		out.Refs[name] = h
+		out.Refs[name] = lorestore.Hash(h)
 	}
 	if adv.Head != nil {
-		out.Head = *adv.Head
+		out.Head = lorestore.Hash(*adv.Head)
 	}
 	for _, v := range adv.Capabilities.Get(capability.SymRef) {
 		if from, to, ok := strings.Cut(v, ":"); ok && from == "HEAD" {
@@ -126,7 +126,7 @@ func (s *session) advRefs(ctx context.Context) (*packp.AdvRefs, error) {
 // FetchPack asks for wants with haves and returns the pack without its
 // side-band. It never asks for a thin pack: the store keeps the pack as it
 // comes, and a thin one would lack the bases its deltas name.
-func (s *session) FetchPack(ctx context.Context, wants, haves []plumbing.Hash, quiet bool) (io.ReadCloser, error) {
+func (s *session) FetchPack(ctx context.Context, wants, haves []lorestore.Hash, quiet bool) (io.ReadCloser, error) {
 	if s.up == nil {
 		return nil, errWrongService
 	}
@@ -139,8 +139,12 @@ func (s *session) FetchPack(ctx context.Context, wants, haves []plumbing.Hash, q
 	if quiet && adv.Capabilities.Supports(capability.NoProgress) {
 		req.Capabilities.Set(capability.NoProgress)
 	}
-	req.Wants = append(req.Wants, wants...)
-	req.Haves = append(req.Haves, haves...)
+	for _, h := range wants {
+		req.Wants = append(req.Wants, plumbing.Hash(h))
+	}
+	for _, h := range haves {
+		req.Haves = append(req.Haves, plumbing.Hash(h))
+	}
 	resp, err := s.up.UploadPack(ctx, req)
 	if errors.Is(err, transport.ErrEmptyUploadPackRequest) {
 		return nil, nil
@@ -184,7 +188,7 @@ func (s *session) PushPack(ctx context.Context, cmds []lorestore.RefCommand, pac
 	}
 	req := packp.NewReferenceUpdateRequestFromCapabilities(adv.Capabilities)
 	for _, c := range cmds {
-		req.Commands = append(req.Commands, &packp.Command{Name: plumbing.ReferenceName(c.Ref), Old: c.Old, New: c.New})
+		req.Commands = append(req.Commands, &packp.Command{Name: plumbing.ReferenceName(c.Ref), Old: plumbing.Hash(c.Old), New: plumbing.Hash(c.New)})
 	}
 	req.Packfile = io.NopCloser(pack)
 	report, err := s.rp.ReceivePack(ctx, req)

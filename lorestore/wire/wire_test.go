@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // git runs real git in dir with stdin and returns its stdout.
@@ -33,7 +32,7 @@ func git(t *testing.T, dir string, stdin io.Reader, args ...string) string {
 
 // remote makes a bare repository with commits on main and side (HEAD
 // names main) and returns its path and the two tips.
-func remote(t *testing.T) (dir string, main, side plumbing.Hash) {
+func remote(t *testing.T) (dir string, main, side lorestore.Hash) {
 	t.Helper()
 	base := t.TempDir()
 	work := filepath.Join(base, "work")
@@ -47,8 +46,8 @@ func remote(t *testing.T) (dir string, main, side plumbing.Hash) {
 	git(t, work, nil, "checkout", "-q", "main")
 	dir = filepath.Join(base, "r.git")
 	git(t, base, nil, "clone", "-q", "--bare", work, dir)
-	main = plumbing.NewHash(strings.TrimSpace(git(t, dir, nil, "rev-parse", "main")))
-	side = plumbing.NewHash(strings.TrimSpace(git(t, dir, nil, "rev-parse", "side")))
+	main = lorestore.NewHash(strings.TrimSpace(git(t, dir, nil, "rev-parse", "main")))
+	side = lorestore.NewHash(strings.TrimSpace(git(t, dir, nil, "rev-parse", "side")))
 	return dir, main, side
 }
 
@@ -73,21 +72,21 @@ func TestAdvertised(t *testing.T) {
 	dangling := filepath.Join(t.TempDir(), "dangling.git")
 	git(t, "/", nil, "clone", "-q", "--bare", dir, dangling)
 	git(t, dangling, nil, "symbolic-ref", "HEAD", "refs/heads/master")
-	full := map[string]plumbing.Hash{"refs/heads/main": main, "refs/heads/side": side}
+	full := map[string]lorestore.Hash{"refs/heads/main": main, "refs/heads/side": side}
 	tests := []struct {
 		name, url  string
 		service    lorestore.Service
-		refs       map[string]plumbing.Hash
-		head       plumbing.Hash
+		refs       map[string]lorestore.Hash
+		head       lorestore.Hash
 		headBranch string
 		err        error
 	}{
 		{"fetch", "file://" + dir, lorestore.UploadPack, full, main, "main", nil},
 		{"fetch by path", dir, lorestore.UploadPack, full, main, "main", nil},
-		{"push", "file://" + dir, lorestore.ReceivePack, full, plumbing.ZeroHash, "", nil},
-		{"fetch empty", "file://" + empty, lorestore.UploadPack, nil, plumbing.ZeroHash, "", lorestore.ErrEmptyRemote},
-		{"push empty", "file://" + empty, lorestore.ReceivePack, map[string]plumbing.Hash{}, plumbing.ZeroHash, "", nil},
-		{"dangling head", "file://" + dangling, lorestore.UploadPack, full, plumbing.ZeroHash, "", nil},
+		{"push", "file://" + dir, lorestore.ReceivePack, full, lorestore.ZeroHash, "", nil},
+		{"fetch empty", "file://" + empty, lorestore.UploadPack, nil, lorestore.ZeroHash, "", lorestore.ErrEmptyRemote},
+		{"push empty", "file://" + empty, lorestore.ReceivePack, map[string]lorestore.Hash{}, lorestore.ZeroHash, "", nil},
+		{"dangling head", "file://" + dangling, lorestore.UploadPack, full, lorestore.ZeroHash, "", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,7 +121,7 @@ func TestFetchPack(t *testing.T) {
 		if _, err := sess.Advertised(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		pack, err := sess.FetchPack(context.Background(), []plumbing.Hash{side}, []plumbing.Hash{main}, quiet)
+		pack, err := sess.FetchPack(context.Background(), []lorestore.Hash{side}, []lorestore.Hash{main}, quiet)
 		if err != nil || pack == nil {
 			t.Fatalf("quiet=%v: %v, %v", quiet, pack, err)
 		}
@@ -139,7 +138,7 @@ func TestFetchPack(t *testing.T) {
 		}
 	}
 	sess := dial(t, "file://"+dir, lorestore.UploadPack)
-	if pack, err := sess.FetchPack(context.Background(), []plumbing.Hash{main}, []plumbing.Hash{main}, true); pack != nil || err != nil {
+	if pack, err := sess.FetchPack(context.Background(), []lorestore.Hash{main}, []lorestore.Hash{main}, true); pack != nil || err != nil {
 		t.Fatalf("a fetch of what we have: %v, %v", pack, err)
 	}
 }
@@ -195,7 +194,7 @@ func TestWrongServiceAndBadURL(t *testing.T) {
 		t.Errorf("push on an upload-pack session: %v", err)
 	}
 	rp := dial(t, "file://"+dir, lorestore.ReceivePack)
-	if _, err := rp.FetchPack(context.Background(), []plumbing.Hash{main}, nil, true); !errors.Is(err, errWrongService) {
+	if _, err := rp.FetchPack(context.Background(), []lorestore.Hash{main}, nil, true); !errors.Is(err, errWrongService) {
 		t.Errorf("fetch on a receive-pack session: %v", err)
 	}
 	if _, err := Dial(context.Background(), "file://"+dir, "git-upload-archive"); err == nil {
