@@ -8,9 +8,11 @@ import (
 )
 
 // TestProjectLog holds docs/decisions.md to the log's rules: numbers
-// unique and ascending, and every superseded or folded entry pointing at a
-// later entry that exists and is itself current. Issue 8 item 21 names the
-// entries that must be marked.
+// unique and ascending; every superseded or folded entry pointing at a later
+// entry that exists and is itself current; every absorbed number named by
+// one entry only and no longer a heading of its own. Issue 8 item 21 names
+// the entries that must be marked as replaced; the log now drops a replaced
+// section and names it in the "(Absorbs …)" line of the entry that holds.
 func TestProjectLog(t *testing.T) {
 	f, err := os.Open(filepath.Join("..", "..", "docs", "decisions.md"))
 	if err != nil {
@@ -45,25 +47,33 @@ func TestProjectLog(t *testing.T) {
 			t.Errorf("DL-%04d points at DL-%04d, itself replaced by DL-%04d", e.Number, to.Number, to.ReplacedBy)
 		}
 	}
-	for old, now := range map[int]int{5: 27, 16: 25, 22: 29, 24: 29, 26: 29, 28: 29} {
-		if got := byNumber[old].ReplacedBy; got != now {
+	absorbedBy := map[int]int{}
+	for _, e := range entries {
+		for _, n := range e.Absorbs {
+			if other, ok := absorbedBy[n]; ok {
+				t.Errorf("DL-%04d is absorbed by both DL-%04d and DL-%04d", n, other, e.Number)
+			}
+			absorbedBy[n] = e.Number
+			if _, ok := byNumber[n]; ok {
+				t.Errorf("DL-%04d absorbs DL-%04d, which still has a section", e.Number, n)
+			}
+		}
+		if e.ReplacedBy != 0 && len(e.Absorbs) > 0 {
+			t.Errorf("DL-%04d is replaced by DL-%04d yet absorbs others", e.Number, e.ReplacedBy)
+		}
+	}
+	// The current statement of each marked entry: DL-0029 holds what
+	// stages incrementally; DL-0016's revisions went to DL-0025 and the
+	// remotes and clones it kept are stated by DL-0034.
+	for old, now := range map[int]int{5: 27, 16: 34, 22: 29, 24: 29, 26: 29, 28: 29} {
+		got := byNumber[old].ReplacedBy
+		if _, ok := byNumber[old]; !ok {
+			got = absorbedBy[old]
+		}
+		if got != now {
 			t.Errorf("DL-%04d is replaced by DL-%04d, want DL-%04d", old, got, now)
 		}
 	}
-	for _, n := range []int{22, 24, 26, 28} {
-		if !strings.Contains(byNumber[29].Title, "DL-"+pad(n)) {
-			t.Errorf("DL-0029 does not say it folds DL-%04d", n)
-		}
-	}
-}
-
-func pad(n int) string { return strings.Repeat("0", 4-len(itoa(n))) + itoa(n) }
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 func TestParseRejectsMalformedHeading(t *testing.T) {
@@ -75,5 +85,14 @@ func TestParseRejectsMalformedHeading(t *testing.T) {
 	es, err := Parse(strings.NewReader("# Decisions\n\n## DL-0001 — A\n\nbody\n## DL-0002 — B\n**Superseded by DL-0003** x\n"))
 	if err != nil || len(es) != 2 || es[1].ReplacedBy != 3 || es[0].Body != "\nbody\n" {
 		t.Fatalf("parse: %+v, %v", es, err)
+	}
+	es, err = Parse(strings.NewReader("## DL-0009 — C\n\n(Absorbs DL-0004, DL-0007.)\n\nbody\n"))
+	if err != nil || len(es) != 1 || len(es[0].Absorbs) != 2 || es[0].Absorbs[0] != 4 || es[0].Absorbs[1] != 7 {
+		t.Fatalf("parse absorbs: %+v, %v", es, err)
+	}
+	for _, src := range []string{"## DL-0009 — C\n(Absorbs DL-4.)\n", "## DL-0009 — C\n(Absorbs DL-0004)\n", "(Absorbs DL-0004.)\n## DL-0009 — C\n"} {
+		if _, err := Parse(strings.NewReader(src)); err == nil {
+			t.Errorf("%q: no error", src)
+		}
 	}
 }
