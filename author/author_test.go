@@ -1,11 +1,8 @@
 package author
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,17 +10,14 @@ import (
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
-// harness is a service over a fresh store, driven through the registry as
-// a transport would drive it.
+// harness is a service over a fresh store, driven as a client would drive
+// it (client_test.go).
 type harness struct {
 	t     *testing.T
 	store *lorestore.Store
 	svc   *Service
-	reg   *worker.Registry
-	n     atomic.Int64
 }
 
 func newHarness(t *testing.T, docs ...string) *harness {
@@ -38,31 +32,15 @@ func newHarness(t *testing.T, docs ...string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := worker.NewRegistry()
-	Register(reg, svc)
-	return &harness{t: t, store: s, svc: svc, reg: reg}
+	return &harness{t: t, store: s, svc: svc}
 }
 
-// call sends one request with the given extra envelope fields and returns
-// the decoded response.
+// call sends one request with the given envelope fields (pairs:
+// "expected_digest" or "idempotency_key", then the value) and returns the
+// answer as the client reads it.
 func (h *harness) call(op string, params any, env ...string) map[string]any {
 	h.t.Helper()
-	req := map[string]any{"dli": "2.0.0", "id": fmt.Sprintf("rq-%d", h.n.Add(1)), "op": op, "params": params}
-	// env overrides the frame too ("dli") or adds the mutation-law fields.
-	for i := 0; i+1 < len(env); i += 2 {
-		req[env[i]] = env[i+1]
-	}
-	line, _ := json.Marshal(req)
-	resp := h.reg.Dispatch(context.Background(), line)
-	out, err := json.Marshal(resp)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(out, &m); err != nil {
-		h.t.Fatal(err)
-	}
-	return m
+	return callOp(testOps(h.svc), op, params, env...)
 }
 
 // ok calls and requires success.
@@ -174,12 +152,11 @@ func TestForks(t *testing.T) {
 	h.ok("author.materialize", map[string]any{"workspace": ws})
 	h.refused(CodeQuestionCommitted, "author.add_option", map[string]any{"workspace": ws, "question": "where-the-first-ward-stood", "id": "the-cliffs", "label": "The Cliffs"})
 	h.refused(CodeUnknownFork, "author.open", map[string]any{"fork": "where-the-first-ward-stood"}) // forks resolve at start
-	h2 := &harness{t: t, store: h.store, reg: worker.NewRegistry()}
 	svc, err := New(Config{Store: h.store, Documents: []string{"camelot"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	Register(h2.reg, svc)
+	h2 := &harness{t: t, store: h.store, svc: svc}
 	fork := h2.ok("author.open", map[string]any{"fork": "where-the-first-ward-stood"})["workspace"].(string)
 	h2.ok("author.add_hypothesis", map[string]any{"workspace": fork, "id": "coast-runs-north", "statement": "The coast runs north."})
 	h2.refused(CodeHypothesisLimit, "author.add_hypothesis", map[string]any{"workspace": fork, "id": "second", "statement": "Another."})
@@ -205,23 +182,19 @@ func TestCacheCompilesOncePerCommit(t *testing.T) {
 	}
 }
 
+// TestRefusalsOfTheFrame: malformed params and refused opens stage
+// nothing. (The envelope's own refusals — killed ops and versions, an
+// unknown op, a fence on a read — are package worker's:
+// TestDLIFrameRefusals.)
 func TestRefusalsOfTheFrame(t *testing.T) {
 	h := newHarness(t, "camelot")
 	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
-	e := h.refused(worker.CodeKilledOp, "author.commit", map[string]any{"workspace": ws})
-	if e["replacement"] != "author.materialize" {
-		t.Fatalf("killed op: %v", e)
-	}
-	h.refused(worker.CodeUnknownOp, "author.nope", map[string]any{})
-	h.refused(worker.CodeKilledVersion, "author.status", map[string]any{"workspace": ws}, "dli", "1.0.0")
-	h.refused(worker.CodeBadVersion, "author.status", map[string]any{"workspace": ws}, "dli", "2.1.0")
 	h.refused(fault.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
 		"provenance": prop(), "sudo": true})
 	h.refused(fault.CodeUnknownField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X",
 		"provenance": map[string]any{"kind": "proposed", "origin": "s", "extra": 1}})
 	h.refused(fault.CodeMissingField, "author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "x", "name": "X"})
 	h.refused(fault.CodeUnknownField, "author.open", map[string]any{"scope": "camelot", "pin": "x"}) // branch is a field since DL-0130
-	h.refused(worker.CodeNotMutating, "author.status", map[string]any{"workspace": ws}, "expected_digest", "wd-x")
 	h.refused(CodeUnknownScope, "author.open", map[string]any{"scope": "nosuch"})
 	h.refused(CodeOpenMode, "author.open", map[string]any{})
 	h.refused(CodeOpenMode, "author.open", map[string]any{"scope": "camelot", "fork": "q"})
@@ -243,8 +216,7 @@ func TestAmbiguousFork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.reg = worker.NewRegistry()
-	Register(h.reg, svc)
+	h.svc = svc
 	e := h.refused(CodeAmbiguousFork, "author.open", map[string]any{"fork": "who-rules"})
 	if docs, _ := e["documents"].([]any); len(docs) != 2 {
 		t.Fatalf("ambiguous fork names %v", e["documents"])
@@ -277,8 +249,7 @@ func TestPinnedAndOtherBranches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.reg = worker.NewRegistry()
-	Register(h.reg, svc)
+	h.svc = svc
 	r := h.ok("author.open", map[string]any{"scope": "camelot"})
 	if r["root_hash"] != pin || r["root_hash"] == moved {
 		t.Fatalf("pinned project opened on %v, pin %s", r["root_hash"], pin)
@@ -288,8 +259,7 @@ func TestPinnedAndOtherBranches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.reg = worker.NewRegistry()
-	Register(h.reg, side)
+	h.svc = side
 	sw := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
 	ents := h.ok("author.entities", map[string]any{"workspace": sw})
 	if ents["total"].(float64) != 2 { // first and sider
@@ -355,7 +325,6 @@ func TestWhyOfAnUnknownAtom(t *testing.T) {
 	if w["grade"] != "dead" {
 		t.Errorf("grade %v", w["grade"])
 	}
-	h.refused(fault.CodeMissingField, "author.why", map[string]any{"workspace": ws, "atom": map[string]any{"args": []string{"x"}}})
 	q := h.ok("author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "knight", "args": []any{map[string]any{"var": "X"}}}, "limit": 5})
 	if a, ok := q["answers"].([]any); !ok || len(a) != 0 {
 		t.Errorf("answers %v, want []", q["answers"])

@@ -9,7 +9,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // go test ./author -run '^$' -bench FollowMaterialize -benchtime 5x -args -follow.n=1000000
@@ -18,7 +17,7 @@ var followN = flag.Int("follow.n", 100_000, "facts in the world BenchmarkFollowM
 // followService is benchService's world (n facts over n/10 persons, cited
 // by d-1) with rules (a recursion over the persons, a negation), in one
 // commit, and a service over it that has not opened it yet.
-func followService(b *testing.B, n int) (*Service, *worker.Registry) {
+func followService(b *testing.B, n int) (*Service, map[string]testOp) {
 	b.Helper()
 	s, err := lorestore.Init(b.TempDir(), lorestore.Options{})
 	if err != nil {
@@ -64,8 +63,7 @@ func followService(b *testing.B, n int) (*Service, *worker.Registry) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg := worker.NewRegistry()
-	Register(reg, svc)
+	reg := testOps(svc)
 	return svc, reg
 }
 

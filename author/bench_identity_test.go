@@ -1,8 +1,6 @@
 package author
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,13 +9,12 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // identityStore commits a world of n persons and links same-as links
 // among them (random trees inside blocks of 100), all cited on a recorded
 // decision, so every link is certain.
-func identityStore(b *testing.B, n, links int) (*lorestore.Store, *worker.Registry) {
+func identityStore(b *testing.B, n, links int) (*lorestore.Store, map[string]testOp) {
 	b.Helper()
 	store, err := lorestore.Init(b.TempDir(), lorestore.Options{})
 	if err != nil {
@@ -51,8 +48,7 @@ func identityStore(b *testing.B, n, links int) (*lorestore.Store, *worker.Regist
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg := worker.NewRegistry()
-	Register(reg, svc)
+	reg := testOps(svc)
 	return store, reg
 }
 
@@ -78,23 +74,17 @@ func BenchmarkAssertSameAs100k(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		left, right := fmt.Sprintf("p%d", (i*7919)%n), fmt.Sprintf("p%d", (i*104729+50)%n)
-		line, _ := json.Marshal(map[string]any{"dli": "2.0.0", "id": fmt.Sprintf("b-%d", i), "op": "author.assert_same_as",
-			"params": map[string]any{"workspace": ws, "left": left, "right": right, "provenance": canon}})
+		params := map[string]any{"workspace": ws, "left": left, "right": right, "provenance": canon}
 		i++
 		t0 := time.Now()
-		resp := reg.Dispatch(context.Background(), line)
+		resp := callOp(reg, "author.assert_same_as", params)
 		times = append(times, time.Since(t0))
-		if !resp.OK() {
-			b.Fatalf("assert_same_as %s = %s: %s", left, right, respJSON(resp))
+		if resp["ok"] != true {
+			b.Fatalf("assert_same_as %s = %s: %v", left, right, resp["error"])
 		}
 	}
 	slices.Sort(times)
 	med := times[len(times)/2]
 	b.ReportMetric(float64(med.Nanoseconds()), "median-ns")
 	b.Logf("BenchmarkAssertSameAs100k: %d links staged, median %v, p95 %v, max %v", len(times), med, times[len(times)*95/100], times[len(times)-1])
-}
-
-func respJSON(r worker.Response) string {
-	out, _ := json.Marshal(r)
-	return string(out)
 }

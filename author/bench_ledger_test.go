@@ -1,8 +1,6 @@
 package author
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -10,13 +8,12 @@ import (
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // benchService is a service over a fresh store whose scope "big" holds n
 // facts over n/10 persons, every fact cited (provisional) by decision d-1,
 // in one commit; and an open workspace over it.
-func benchService(b *testing.B, n int) (*Service, *worker.Registry, string, time.Duration) {
+func benchService(b *testing.B, n int) (*Service, map[string]testOp, string, time.Duration) {
 	b.Helper()
 	s, err := lorestore.Init(b.TempDir(), lorestore.Options{})
 	if err != nil {
@@ -46,8 +43,7 @@ func benchService(b *testing.B, n int) (*Service, *worker.Registry, string, time
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg := worker.NewRegistry()
-	Register(reg, svc)
+	reg := testOps(svc)
 	t0 := time.Now()
 	ws, err := svc.Open("big", "")
 	if err != nil {
@@ -62,13 +58,11 @@ func benchFact(i, persons int) *objects.Fact {
 }
 
 // dispatch sends one request and fails the benchmark on an error answer.
-func dispatch(b testing.TB, reg *worker.Registry, op string, params any) map[string]any {
+func dispatch(b testing.TB, reg map[string]testOp, op string, params any) map[string]any {
 	b.Helper()
-	line, _ := json.Marshal(map[string]any{"dli": "2.0.0", "id": "rq", "op": op, "params": params})
-	out, _ := json.Marshal(reg.Dispatch(context.Background(), line))
-	var m map[string]any
-	if err := json.Unmarshal(out, &m); err != nil || m["ok"] != true {
-		b.Fatalf("%s: %s", op, out)
+	m := callOp(reg, op, params)
+	if m["ok"] != true {
+		b.Fatalf("%s: %v", op, m["error"])
 	}
 	return m
 }

@@ -1,7 +1,6 @@
 package author
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // mergeBenchStore is a store whose main and branch "side" each added
@@ -68,18 +66,16 @@ func BenchmarkMerge10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		reg := worker.NewRegistry()
-		Register(reg, svc)
+		reg := testOps(svc)
 		// A workspace over the empty document: no camelot world is cached.
 		ws, err := svc.Open("logres", "")
 		if err != nil {
 			b.Fatal(err)
 		}
-		line, _ := json.Marshal(map[string]any{"dli": "2.0.0", "id": "rq-1", "op": "author.merge",
-			"params": map[string]any{"workspace": ws.ID(), "source": "side", "target": target}})
+		params := map[string]any{"workspace": ws.ID(), "source": "side", "target": target}
 		start := time.Now()
 		b.StartTimer()
-		resp := reg.Dispatch(context.Background(), line)
+		resp := callOp(reg, "author.merge", params)
 		b.StopTimer()
 		total += time.Since(start)
 		out, _ := json.Marshal(resp)

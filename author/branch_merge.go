@@ -27,7 +27,7 @@ type mergeReport struct {
 
 // merge merges branch source into target (default main) for a workspace.
 // Its steps go to pr: one per scope checked, then the outcome.
-func (s *Service) merge(ws *Workspace, source, target string, pr *progress) (AuthorMergeResult, error) {
+func (s *Service) merge(ws *Workspace, source, target string, pr *steps) (AuthorMergeResult, error) {
 	if target == "" {
 		target = lorestore.DefaultBranch
 	}
@@ -85,7 +85,7 @@ func (s *Service) merge(ws *Workspace, source, target string, pr *progress) (Aut
 // two sides and the merge commit, and lists the conflicts and new error
 // findings of the merge. A scope whose merged objects are one side's as
 // they were brings nothing new and is not compiled (DL-0134).
-func (s *Service) mergeReport(r lorestore.MergeResult, pr *progress) (*mergeReport, error) {
+func (s *Service) mergeReport(r lorestore.MergeResult, pr *steps) (*mergeReport, error) {
 	rep := &mergeReport{conflicts: []MergeConflict{}, findings: []MergeFinding{}, worlds: map[string]*world.World{}}
 	scopes, err := s.store.MergeScopes(r)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/lorestore/refs"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -142,14 +141,6 @@ type AuthorMergeResult struct {
 	WorkspaceDigest string          `json:"workspace_digest"`
 }
 
-// registerBranch files this file's ops in a registry.
-func registerBranch(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "author.branch", Summary: "Create, list or delete a durable branch of the lorestore.", Mutating: true, Destructive: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeUnknownBranch, CodeBranchExists, CodeBranchProtected, CodeBranchMoved})}, s.opBranch)
-	worker.Register(r, worker.Spec{Name: "author.merge", Summary: "Merge a branch into another (default main); conflicts are reported and nothing is written.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeUnknownBranch, CodeUnrelatedHistories, CodeMergeRefused, CodeBranchMoved})}, s.opMerge)
-}
-
 // checkBranchName refuses a name git would not take as a branch: a schema
 // error naming the field.
 func checkBranchName(field, name string) error {
@@ -203,8 +194,8 @@ func storeError(err error, branch string) error {
 	return err
 }
 
-func (s *Service) opBranch(_ context.Context, c *worker.Call, p *BranchParams) (BranchResult, error) {
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (BranchResult, error) {
+func (s *Service) Branch(_ context.Context, g Guard, p *BranchParams) (BranchResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (BranchResult, error) {
 		res := BranchResult{Action: p.Action, WorkspaceDigest: ws.digest}
 		switch p.Action {
 		case BranchList:
@@ -271,9 +262,9 @@ func (s *Service) deletable(ws *Workspace, name string) error {
 	return nil
 }
 
-func (s *Service) opMerge(ctx context.Context, c *worker.Call, p *MergeParams) (AuthorMergeResult, error) {
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (AuthorMergeResult, error) {
-		res, err := s.merge(ws, p.Source, p.Target, &progress{ctx: ctx})
+func (s *Service) Merge(ctx context.Context, g Guard, p *MergeParams) (AuthorMergeResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (AuthorMergeResult, error) {
+		res, err := s.merge(ws, p.Source, p.Target, &steps{ctx: ctx})
 		if err != nil {
 			return AuthorMergeResult{}, err
 		}

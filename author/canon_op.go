@@ -1,5 +1,4 @@
-// dli.canon: the canon export served as a worker op. It lives here, not in
-// dliops, because it reads the Service's world cache and its documents.
+// dli.canon's use case: the canon export of a scope at a revision.
 
 package author
 
@@ -7,7 +6,6 @@ import (
 	"context"
 
 	"github.com/deloreis/deloreis/fault"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // CanonParams name the scope to export and, optionally, a revision (the
@@ -21,14 +19,11 @@ type CanonParams struct {
 // used as a path, but an unbounded one is never a revision.
 const maxRevLen = 256
 
-func registerCanon(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "dli.canon",
-		Summary: "Export a scope's canon: non-dead fact objects by predicate, with the interner, decisions and attacks their support needs.",
-		Errors:  []string{CodeUnknownScope, CodeUnknownCanonRev, CodeEvidenceCorrupt}},
-		func(_ context.Context, _ *worker.Call, p *CanonParams) (CanonExport, error) {
-			if len(p.Rev) > maxRevLen {
-				return CanonExport{}, fault.Errorf(fault.NotFound, CodeUnknownCanonRev, "No commit is named by a %d-byte revision.", len(p.Rev))
-			}
-			return s.Canon(p.Scope, p.Rev)
-		})
+// ExportCanon is Canon for a request: a revision longer than any names
+// nothing.
+func (s *Service) ExportCanon(_ context.Context, p *CanonParams) (CanonExport, error) {
+	if len(p.Rev) > maxRevLen {
+		return CanonExport{}, fault.Errorf(fault.NotFound, CodeUnknownCanonRev, "No commit is named by a %d-byte revision.", len(p.Rev))
+	}
+	return s.Canon(p.Scope, p.Rev)
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -26,41 +25,8 @@ const CodeRuleRefused = "rule-refused"
 
 func init() { ErrorCodes[CodeRuleRefused] = fault.Refused }
 
-// registerDeclarations files this file's ops in a registry. Fiction
-// profile membership follows DL-0121: the compact profile keeps the
-// declarations a story author reaches for (functional values, one person
-// under two names, rules, states) and leaves inertia policy and predicate
-// identity to the extended profile.
-func registerDeclarations(r *worker.Registry, s *Service) {
-	registerDecl[*objects.Functional](r, s, "author.declare_functional",
-		"Declare a predicate functional: each subject holds at most one certain value for it.", true)
-	registerDecl[*objects.Inertial](r, s, "author.declare_inertial",
-		"Declare a fluent predicate inertial: an open value persists until a later distinct value on the slot.", false)
-	registerDecl[*objects.SameAs](r, s, "author.assert_same_as",
-		"Assert that two entity ids name the same bearer.", true)
-	worker.Register(r, worker.Spec{Name: "author.assert_predicate_same_as",
-		Summary: "Assert that two predicate names name the same property.", Mutating: true,
-		Errors: claimErrors[*objects.PredicateSameAs]()}, s.opAssertPredicateSameAs)
-	registerDecl[*objects.State](r, s, "author.add_state",
-		"Stage a fluent value of an entity with its since and until anchors.", true)
-	worker.Register(r, worker.Spec{Name: "author.add_rule",
-		Summary:  "Stage one derivation rule (head :- body); a rule failing range restriction, its name or stratification is refused whole.",
-		Mutating: true, Fiction: true, Errors: errs(claimErrors[*objects.Rule](), []string{CodeRuleRefused})}, s.opAddRule)
-}
-
-// registerDecl registers the op that stages one declaration of type T, as
-// registerClaim does, with the op's fiction profile membership.
-func registerDecl[T objects.Object](r *worker.Registry, s *Service, name, summary string, fiction bool) {
-	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Fiction: fiction, Errors: claimErrors[T]()},
-		func(_ context.Context, c *worker.Call, p *ClaimParams[T]) (StageResult, error) {
-			return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
-				return s.stageClaim(ws, p.Object)
-			})
-		})
-}
-
-func (s *Service) opAddRule(_ context.Context, c *worker.Call, p *ClaimParams[*objects.Rule]) (StageResult, error) {
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+func (s *Service) AddRule(_ context.Context, g Guard, p *ClaimParams[*objects.Rule]) (StageResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		return s.stageRule(ws, p.Object)
 	})
 }
@@ -69,8 +35,8 @@ func (s *Service) opAddRule(_ context.Context, c *worker.Call, p *ClaimParams[*o
 // a warning and a no-op (DLI section 3.15); the world closes over it
 // silently, so the warning is the staging call's, from the catalogue's
 // identity.self-merge (DL-0123).
-func (s *Service) opAssertPredicateSameAs(_ context.Context, c *worker.Call, p *ClaimParams[*objects.PredicateSameAs]) (StageResult, error) {
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+func (s *Service) AssertPredicateSameAs(_ context.Context, g Guard, p *ClaimParams[*objects.PredicateSameAs]) (StageResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		res, err := s.stageClaim(ws, p.Object)
 		if err != nil || p.Object.Left != p.Object.Right {
 			return res, err

@@ -9,7 +9,6 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -38,30 +37,6 @@ func codes(fs any) []string {
 		out = append(out, f.(map[string]any)["code"].(string))
 	}
 	return out
-}
-
-func TestDeclarationProfiles(t *testing.T) {
-	h := newHarness(t, "camelot")
-	want := map[string]bool{
-		"author.declare_functional": true, "author.assert_same_as": true, "author.add_rule": true, "author.add_state": true,
-		"author.declare_inertial": false, "author.assert_predicate_same_as": false,
-	}
-	fiction := map[string]bool{}
-	for _, op := range h.reg.Ops(worker.ProfileFiction) {
-		fiction[op.Name] = true
-	}
-	extended := map[string]bool{}
-	for _, op := range h.reg.Ops(worker.ProfileExtended) {
-		extended[op.Name] = op.Mutating
-	}
-	for name, inFiction := range want {
-		if fiction[name] != inFiction {
-			t.Errorf("%s in the fiction profile: %v, want %v", name, fiction[name], inFiction)
-		}
-		if !extended[name] {
-			t.Errorf("%s is not a mutating op of the extended profile", name)
-		}
-	}
 }
 
 // TestAddRuleRefusals: each pre-staging check refuses the whole add with

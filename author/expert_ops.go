@@ -18,7 +18,6 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -28,36 +27,6 @@ const (
 )
 
 func init() { ErrorCodes[CodeUnknownDialect] = fault.NotFound }
-
-// registerExpert files this file's ops in a registry.
-func registerExpert(r *worker.Registry, s *Service) {
-	registerExpertClaim[*objects.Dialect](r, s, "author.add_dialect",
-		"Stage a dialect and its phonology (graphemes, syllable shapes, forbidden sequences, syllable bounds): the naming oracle of its names.")
-	registerExpertClaim[*objects.Word](r, s, "author.add_word", "Stage a lexicon entry: a word form of a dialect and its gloss.")
-	registerExpertClaim[*objects.Name](r, s, "author.add_name",
-		"Stage an entity's name in a dialect, optionally built from its words; a name the oracle has not passed is name.unvetted.")
-	registerExpertClaim[*objects.Derivation](r, s, "author.add_derivation",
-		"Stage an etymology: a word of one dialect comes from a word of the same or another dialect.")
-	registerExpertClaim[*objects.LedgerEntry](r, s, "author.add_ledger_entry",
-		"Stage a counted change to one account of an entity at an anchor; an account that cannot balance is ledger.overdrawn.")
-	worker.Register(r, worker.Spec{Name: "author.add_transition", Mutating: true, Errors: errs(lawErrors, []string{CodeInvalidObject}, provenanceErrors),
-		Summary: "Stage a fluent value change at an anchor, with the before-fact that orders it after the slot's open value anchored elsewhere."},
-		s.opAddTransition)
-	worker.Register(r, worker.Spec{Name: "dli.name.check", Errors: []string{CodeUnknownDialect, CodeUnknownDoc},
-		Summary: "Run the naming oracle of a dialect (configured in the project file, or declared in a workspace's scope) on a name."},
-		s.opNameCheck)
-}
-
-// registerExpertClaim registers the op that stages one object of type T,
-// as registerClaim does, in the extended profile only.
-func registerExpertClaim[T objects.Object](r *worker.Registry, s *Service, name, summary string) {
-	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Errors: claimErrors[T]()},
-		func(_ context.Context, c *worker.Call, p *ClaimParams[T]) (StageResult, error) {
-			return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
-				return s.stageClaim(ws, p.Object)
-			})
-		})
-}
 
 // TransitionParams change a fluent slot's value at an anchor:
 // {workspace, entity, key, value, at, provenance}. They are decoded as the
@@ -132,8 +101,8 @@ func sinceAsAt(we *fault.Error) *fault.Error {
 	return c
 }
 
-func (s *Service) opAddTransition(_ context.Context, c *worker.Call, p *TransitionParams) (StageResult, error) {
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+func (s *Service) AddTransition(_ context.Context, g Guard, p *TransitionParams) (StageResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		st := p.State
 		if err := ws.checkProvenance(st); err != nil {
 			return StageResult{}, err
@@ -224,7 +193,7 @@ type NameCheckResult struct {
 	Problems  []objects.NameProblem `json:"problems" desc:"why the name does not pass: {code, at (rune offset), message}"`
 }
 
-func (s *Service) opNameCheck(_ context.Context, _ *worker.Call, p *NameCheckParams) (NameCheckResult, error) {
+func (s *Service) NameCheck(_ context.Context, p *NameCheckParams) (NameCheckResult, error) {
 	type found struct {
 		d      *objects.Dialect
 		source string

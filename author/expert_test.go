@@ -1,4 +1,4 @@
-// Tests of the expert ops (expert_ops.go), driven through the registry.
+// Tests of the expert ops (expert_ops.go), driven as a client drives them.
 
 package author
 
@@ -11,7 +11,6 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // riverSpeech is the project-configured dialect of these tests.
@@ -34,9 +33,7 @@ func newExpertHarness(t *testing.T, dialects []*objects.Dialect, docs ...string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := worker.NewRegistry()
-	Register(reg, svc)
-	return &harness{t: t, store: s, svc: svc, reg: reg}
+	return &harness{t: t, store: s, svc: svc}
 }
 
 // findingCodes lists the codes of a staging result's findings.
@@ -46,22 +43,6 @@ func findingCodes(r map[string]any) []string {
 		out = append(out, f.(map[string]any)["code"].(string))
 	}
 	return out
-}
-
-func TestExpertOpsProfile(t *testing.T) {
-	h := newExpertHarness(t, nil, "camelot")
-	for _, name := range []string{"author.add_dialect", "author.add_word", "author.add_name", "author.add_derivation",
-		"author.add_ledger_entry", "author.add_transition", "dli.name.check"} {
-		op, ok := h.reg.Lookup(name)
-		switch {
-		case !ok:
-			t.Errorf("%s is not served", name)
-		case op.InProfile(worker.ProfileFiction) || !op.InProfile(worker.ProfileExtended):
-			t.Errorf("%s: fiction %v, extended %v; want the extended profile only", name, op.InProfile(worker.ProfileFiction), op.InProfile(worker.ProfileExtended))
-		case op.Mutating != strings.HasPrefix(name, "author."):
-			t.Errorf("%s: mutating %v", name, op.Mutating)
-		}
-	}
 }
 
 func TestLanguageSession(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // identityComponent commits a scope "folk" of `size` persons joined into
@@ -15,7 +14,7 @@ import (
 // half cite d-kin, and the one link between the halves cites d-bridge.
 // Every person has a home fact. It returns the service, its registry, an
 // open workspace and the bridge link's claim id.
-func identityComponent(tb testing.TB, size int) (*Service, *worker.Registry, string, objects.ID) {
+func identityComponent(tb testing.TB, size int) (*Service, map[string]testOp, string, objects.ID) {
 	tb.Helper()
 	s, err := lorestore.Init(tb.TempDir(), lorestore.Options{})
 	if err != nil {
@@ -53,8 +52,7 @@ func identityComponent(tb testing.TB, size int) (*Service, *worker.Registry, str
 	if err != nil {
 		tb.Fatal(err)
 	}
-	reg := worker.NewRegistry()
-	Register(reg, svc)
+	reg := testOps(svc)
 	ws, err := svc.Open("folk", "")
 	if err != nil {
 		tb.Fatal(err)
@@ -64,7 +62,7 @@ func identityComponent(tb testing.TB, size int) (*Service, *worker.Registry, str
 
 // answersFor queries home(p, Y) through the registry and returns the
 // grade of each answer by value.
-func answersFor(tb testing.TB, reg *worker.Registry, ws, person string) map[string]string {
+func answersFor(tb testing.TB, reg map[string]testOp, ws, person string) map[string]string {
 	tb.Helper()
 	q := dispatch(tb, reg, "author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "home",
 		"args": []any{map[string]any{"const": person}, map[string]any{"var": "Y"}}}, "limit": 1000})

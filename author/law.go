@@ -14,7 +14,6 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // Error codes the author ops answer with.
@@ -103,15 +102,26 @@ func (t *tombstones) get(id string) (*tombstone, bool) {
 	return e.Value.(*tombstone), true
 }
 
+// Guard is what a mutating call presents under the mutation law, beside
+// its params: the op it is (for the key's record), the workspace digest
+// it was decided against ("" when it presents none), and its idempotency
+// key ("" when none).
+type Guard struct {
+	Op             string
+	ExpectedDigest string
+	IdempotencyKey string
+}
+
 // canonicalParams is the RFC 8785 form of a call's params: a retry is the
-// same call when these bytes are equal, however its JSON was spelled.
-func canonicalParams(c *worker.Call) []byte {
-	if len(c.Params) == 0 {
-		return []byte("{}")
-	}
-	b, err := jcs.Transform(c.Params)
+// same call when these bytes are equal. The params are the decoded Go
+// value, so two spellings of one request are one call.
+func canonicalParams(params any) []byte {
+	b, err := json.Marshal(params)
 	if err != nil {
-		return c.Params // the params decoded, so this does not happen
+		panic(err) // params are plain data; they always marshal
+	}
+	if b, err = jcs.Transform(b); err != nil {
+		panic(err)
 	}
 	return b
 }
@@ -119,19 +129,19 @@ func canonicalParams(c *worker.Call) []byte {
 // replay answers a keyed call from a key cache: the first result for an
 // exact retry, a conflict for the same key with another call, nothing
 // (ok false) for a new key.
-func replay[R any](keys map[string]keyed, c *worker.Call) (R, bool, error) {
+func replay[R any](keys map[string]keyed, g Guard, params any) (R, bool, error) {
 	var zero R
-	if c.IdempotencyKey == "" {
+	if g.IdempotencyKey == "" {
 		return zero, false, nil
 	}
-	k, ok := keys[c.IdempotencyKey]
+	k, ok := keys[g.IdempotencyKey]
 	if !ok {
 		return zero, false, nil
 	}
-	if k.op != c.Op || !bytes.Equal(k.params, canonicalParams(c)) {
+	if k.op != g.Op || !bytes.Equal(k.params, canonicalParams(params)) {
 		return zero, true, fault.Errorf(fault.Conflict, CodeKeyConflict,
-			"Idempotency key %q was already used for another call (%s); use a new key for a new call.", c.IdempotencyKey, k.op).
-			With("idempotency_key", c.IdempotencyKey)
+			"Idempotency key %q was already used for another call (%s); use a new key for a new call.", g.IdempotencyKey, k.op).
+			With("idempotency_key", g.IdempotencyKey)
 	}
 	r, ok := k.result.(R)
 	if !ok {
@@ -140,13 +150,14 @@ func replay[R any](keys map[string]keyed, c *worker.Call) (R, bool, error) {
 	return r, true, nil
 }
 
-// mutate runs one mutating call on a workspace under the mutation law.
-func mutate[R any](s *Service, c *worker.Call, wsID string, apply func(ws *Workspace) (R, error)) (R, error) {
+// mutate runs one mutating call on a workspace under the mutation law:
+// g is what the call presented beside its params.
+func mutate[R any](s *Service, g Guard, params any, wsID string, apply func(ws *Workspace) (R, error)) (R, error) {
 	var zero R
 	ws, werr := s.workspace(wsID)
 	if werr != nil {
 		if ts, ok := s.tombstones.get(wsID); ok {
-			if r, hit, err := replay[R](ts.keys, c); hit {
+			if r, hit, err := replay[R](ts.keys, g, params); hit {
 				return r, err
 			}
 		}
@@ -158,32 +169,32 @@ func mutate[R any](s *Service, c *worker.Call, wsID string, apply func(ws *Works
 		// Discarded while this call waited for the lock: answer as a
 		// tombstone would.
 		if ts, ok := s.tombstones.get(wsID); ok {
-			if r, hit, err := replay[R](ts.keys, c); hit {
+			if r, hit, err := replay[R](ts.keys, g, params); hit {
 				return r, err
 			}
 		}
 		return zero, errUnknownDoc(wsID)
 	}
-	if r, hit, err := replay[R](ws.keys, c); hit {
+	if r, hit, err := replay[R](ws.keys, g, params); hit {
 		return r, err
 	}
-	if c.ExpectedDigest != "" && c.ExpectedDigest != ws.digest {
+	if g.ExpectedDigest != "" && g.ExpectedDigest != ws.digest {
 		return zero, fault.Errorf(fault.Refused, CodeStaleFence,
-			"Workspace %s is at digest %s; you presented %s. Read author.status before continuing.", ws.id, ws.digest, c.ExpectedDigest).
-			With("expected_digest", ws.digest).With("presented_digest", c.ExpectedDigest)
+			"Workspace %s is at digest %s; you presented %s. Read author.status before continuing.", ws.id, ws.digest, g.ExpectedDigest).
+			With("expected_digest", ws.digest).With("presented_digest", g.ExpectedDigest)
 	}
 	r, err := apply(ws)
 	if errors.Is(err, lorestore.ErrReadOnly) {
 		// A store opened pinned to a commit takes no commit: say so in the
 		// caller's terms rather than as an internal failure.
 		return zero, fault.Errorf(fault.Refused, CodePinnedProject,
-			"The lorestore is open read-only, pinned to a commit: %s cannot write to it.", c.Op)
+			"The lorestore is open read-only, pinned to a commit: %s cannot write to it.", g.Op)
 	}
 	if err != nil {
 		return zero, err
 	}
-	if c.IdempotencyKey != "" {
-		ws.keys[c.IdempotencyKey] = keyed{op: c.Op, params: canonicalParams(c), result: r}
+	if g.IdempotencyKey != "" {
+		ws.keys[g.IdempotencyKey] = keyed{op: g.Op, params: canonicalParams(params), result: r}
 	}
 	if ws.discarded {
 		s.retire(ws) // after its key is recorded: a retried discard replays

@@ -18,7 +18,6 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -46,18 +45,6 @@ func init() {
 	} {
 		ErrorCodes[code] = class
 	}
-}
-
-// registerLedger files this file's ops in a registry.
-func registerLedger(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "author.record_decision", Summary: "Record one baseline decision; one commit, the staged state unchanged.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeInvalidObject, CodeDecisionExists, CodeHypothesisInScope, CodeUnknownDecision}, ledgerErrors)}, s.opRecordDecision)
-	worker.Register(r, worker.Spec{Name: "author.record_decisions", Summary: "Record an all-or-nothing ordered batch of decisions in one commit.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeInvalidObject, CodeDecisionExists, CodeHypothesisInScope, CodeUnknownDecision}, ledgerErrors)}, s.opRecordDecisions)
-	worker.Register(r, worker.Spec{Name: "author.set_standing", Summary: "Ratify a stored provisional claim under a decision on every support path.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeUnknownClaim, CodeUnknownDecision, CodeNotProvisional, CodeClaimDead, CodeNotOnEveryPath}, ledgerErrors)}, s.opSetStanding)
-	worker.Register(r, worker.Spec{Name: "author.defeat", Summary: "Record a decision that attacks one supporting a claim, so the claim's standing follows the attack.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeUnknownClaim, CodeUnknownDecision, CodeNotOnEveryPath, CodeAttackExists}, ledgerErrors)}, s.opDefeat)
 }
 
 // DecisionRecord is one decision to record.
@@ -110,22 +97,22 @@ type LedgerResult struct {
 	Committed       []string `json:"committed"`
 }
 
-func (s *Service) opRecordDecision(_ context.Context, c *worker.Call, p *RecordDecisionParams) (LedgerResult, error) {
+func (s *Service) RecordDecision(_ context.Context, g Guard, p *RecordDecisionParams) (LedgerResult, error) {
 	decs, err := decodeRecords([]DecisionRecord{p.DecisionRecord}, false)
 	if err != nil {
 		return LedgerResult{}, err
 	}
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (LedgerResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (LedgerResult, error) {
 		return s.recordDecisions(ws, "record_decision", decs)
 	})
 }
 
-func (s *Service) opRecordDecisions(_ context.Context, c *worker.Call, p *RecordDecisionsParams) (LedgerResult, error) {
+func (s *Service) RecordDecisions(_ context.Context, g Guard, p *RecordDecisionsParams) (LedgerResult, error) {
 	decs, err := decodeRecords(p.Records, true)
 	if err != nil {
 		return LedgerResult{}, err
 	}
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (LedgerResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (LedgerResult, error) {
 		return s.recordDecisions(ws, "record_decisions", decs)
 	})
 }
@@ -238,7 +225,7 @@ func checkRecords(bw *world.World, decs []*objects.Decision) error {
 	return nil
 }
 
-func (s *Service) opSetStanding(_ context.Context, c *worker.Call, p *SetStandingParams) (LedgerResult, error) {
+func (s *Service) SetStanding(_ context.Context, g Guard, p *SetStandingParams) (LedgerResult, error) {
 	id, err := parseClaimID(p.ClaimID)
 	if err != nil {
 		return LedgerResult{}, err
@@ -246,7 +233,7 @@ func (s *Service) opSetStanding(_ context.Context, c *worker.Call, p *SetStandin
 	if err := checkDecisionID("decision", p.Decision); err != nil {
 		return LedgerResult{}, err
 	}
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (LedgerResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (LedgerResult, error) {
 		summary := fmt.Sprintf("set standing %s: %s ratified", ws.scope, id.String()[:12])
 		return s.commitLedger(ws, "set_standing", summary, []string{p.Decision}, func(bw *world.World) ([]objects.Object, error) {
 			if err := storedClaim(bw, id); err != nil {
@@ -272,7 +259,7 @@ func (s *Service) opSetStanding(_ context.Context, c *worker.Call, p *SetStandin
 	})
 }
 
-func (s *Service) opDefeat(_ context.Context, c *worker.Call, p *DefeatParams) (LedgerResult, error) {
+func (s *Service) Defeat(_ context.Context, g Guard, p *DefeatParams) (LedgerResult, error) {
 	id, err := parseClaimID(p.ClaimID)
 	if err != nil {
 		return LedgerResult{}, err
@@ -283,7 +270,7 @@ func (s *Service) opDefeat(_ context.Context, c *worker.Call, p *DefeatParams) (
 	if err := checkDecisionID("defeated_decision", p.DefeatedDecision); err != nil {
 		return LedgerResult{}, err
 	}
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (LedgerResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (LedgerResult, error) {
 		summary := fmt.Sprintf("defeat %s: %s by %s", ws.scope, p.DefeatedDecision, p.Decision)
 		if len(summary) > 200 {
 			summary = fmt.Sprintf("defeat %s: %s", ws.scope, id.String()[:12])

@@ -7,7 +7,6 @@ import (
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -156,8 +155,7 @@ func TestLedgerOpsAreScopeOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.svc, h.reg = svc, worker.NewRegistry()
-	Register(h.reg, svc)
+	h.svc = svc
 	fork := h.ok("author.open", map[string]any{"fork": "q"})["workspace"].(string)
 	head := h.mainHead()
 	h.refused(CodeForkLocal, "author.record_decision", map[string]any{"workspace": fork, "decision": "d-1"})

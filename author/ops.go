@@ -11,7 +11,6 @@ import (
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -106,58 +105,7 @@ type MaterializeResult struct {
 	Rendered        []string    `json:"rendered,omitempty"`
 }
 
-// Register files every author op of this package in a registry.
-func Register(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "author.open", Summary: "Open a workspace over a document (scope) or a fork of one of its questions.", Fiction: true,
-		Errors: []string{CodeOpenMode, CodeUnknownScope, CodeUnknownFork, CodeAmbiguousFork, CodeUnknownBranch, CodePinnedProject}}, s.opOpen)
-	registerClaim[*objects.Entity](r, s, "author.add_entity", "Stage an entity: a person, place, thing or era.")
-	registerClaim[*objects.Fact](r, s, "author.add_fact", "Stage a keyed value on one entity.")
-	registerClaim[*objects.Relation](r, s, "author.add_relation", "Stage a binary relation between two entities.")
-	registerClaim[*objects.Event](r, s, "author.add_event", "Stage an event anchored to an era.")
-	registerClaim[*objects.Before](r, s, "author.add_before", "Stage an order: one event before another.")
-	registerClaim[*objects.Hypothesis](r, s, "author.add_hypothesis", "Mint the fork's hyp variable (one per fork).")
-	worker.Register(r, worker.Spec{Name: "author.open_question", Summary: "File an open question as tracked debt.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeInvalidObject, CodeQuestionExists})}, s.opOpenQuestion)
-	worker.Register(r, worker.Spec{Name: "author.add_option", Summary: "Add one option to a question staged in the workspace.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeUnknownQuestion, CodeQuestionCommitted, CodeOptionExists, CodeInvalidObject})}, s.opAddOption)
-	worker.Register(r, worker.Spec{Name: "author.suppose", Summary: "Pin minted hypotheses true within the fork.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeNotAFork, CodeUnknownHypothesis})}, s.opSuppose)
-	worker.Register(r, worker.Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Destructive: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeUnknownDecl, CodeHypothesisInUse})}, s.opDiscard)
-	worker.Register(r, worker.Spec{Name: "author.materialize", Summary: "Commit the staged declarations; refused while an error finding stands.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{CodeMaterializeBlocked, CodeForkLocal, CodeBranchMoved, CodeUnknownDecision, CodeStampCitation})}, s.opMaterialize)
-	registerReads(r, s)
-	registerLedger(r, s)       // ledger_ops.go: decisions, standing, defeat
-	registerDeclarations(r, s) // declare_ops.go: constraints, identity, rules, inertia
-	registerBranch(r, s)       // branch_ops.go: branch and merge
-	registerExpert(r, s)       // expert_ops.go: states, the language lane, continuity and ledger
-	registerCanon(r, s)        // canon_op.go: dli.canon
-	for _, k := range killedForms {
-		r.Kill(k)
-	}
-}
-
-// killedForms are the ops of earlier contracts that 2.0.0 no longer
-// serves, each with what replaced it (DL-0085).
-var killedForms = []worker.Killed{
-	{Name: "author.add_claim", Replacement: "author.add_fact", Note: "the generic claim op was split into one typed op per object"},
-	{Name: "author.commit", Replacement: "author.materialize", Note: "a workspace is materialized, not committed"},
-	{Name: "author.reject", Replacement: "author.discard", Note: "rejecting a staged change is discarding it"},
-	{Name: "author.stage", Replacement: "author.add_fact", Note: "staging is done by the typed author.add_* ops"},
-	{Name: "author.close", Replacement: "author.discard", Note: "a workspace is closed by discarding it"},
-}
-
-// registerClaim registers the op that stages one object of type T.
-func registerClaim[T objects.Object](r *worker.Registry, s *Service, name, summary string) {
-	worker.Register(r, worker.Spec{Name: name, Summary: summary, Mutating: true, Fiction: true, Errors: claimErrors[T]()},
-		func(_ context.Context, c *worker.Call, p *ClaimParams[T]) (StageResult, error) {
-			return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
-				return s.stageClaim(ws, p.Object)
-			})
-		})
-}
-
-func (s *Service) opOpen(_ context.Context, _ *worker.Call, p *OpenParams) (OpenResult, error) {
+func (s *Service) OpenWorkspace(_ context.Context, p *OpenParams) (OpenResult, error) {
 	ws, err := s.OpenOn(p.Scope, p.Fork, p.Branch)
 	if err != nil {
 		return OpenResult{}, err
@@ -169,6 +117,14 @@ func (s *Service) opOpen(_ context.Context, _ *worker.Call, p *OpenParams) (Open
 		res.Branch = ws.branch
 	}
 	return res, nil
+}
+
+// AddClaim stages one object of type T: the use case of every author.add_*
+// and declaration op whose params are the object itself (ClaimParams).
+func AddClaim[T objects.Object](s *Service, _ context.Context, g Guard, p *ClaimParams[T]) (StageResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		return s.stageClaim(ws, p.Object)
+	})
 }
 
 // stageClaim checks a claim's provenance against the workspace and stages
@@ -229,12 +185,12 @@ func (ws *Workspace) checkMint(h *objects.Hypothesis) error {
 	return nil
 }
 
-func (s *Service) opOpenQuestion(_ context.Context, c *worker.Call, p *OpenQuestionParams) (StageResult, error) {
+func (s *Service) OpenQuestion(_ context.Context, g Guard, p *OpenQuestionParams) (StageResult, error) {
 	q := &objects.Question{Ident: p.ID, Prompt: p.Prompt}
 	if err := q.Validate(); err != nil {
 		return StageResult{}, objectError(err)
 	}
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		if _, ok := questionOf(ws.world, p.ID); ok {
 			return StageResult{}, fault.Errorf(fault.Refused, CodeQuestionExists, "A question %q is already in this document.", p.ID).With("question", p.ID)
 		}
@@ -246,12 +202,12 @@ func (s *Service) opOpenQuestion(_ context.Context, c *worker.Call, p *OpenQuest
 	})
 }
 
-func (s *Service) opAddOption(_ context.Context, c *worker.Call, p *AddOptionParams) (StageResult, error) {
+func (s *Service) AddOption(_ context.Context, g Guard, p *AddOptionParams) (StageResult, error) {
 	opt := objects.Option{Ident: p.ID, Label: p.Label}
 	if p.Implies != nil {
 		opt.Implies = &objects.GroundAtom{Pred: p.Implies.Pred, Args: p.Implies.Args}
 	}
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		qi, ok := questionOf(ws.world, p.Question)
 		switch {
 		case !ok:
@@ -300,8 +256,8 @@ func questionOf(w *world.World, id string) (world.QuestionInfo, bool) {
 	return world.QuestionInfo{}, false
 }
 
-func (s *Service) opSuppose(_ context.Context, c *worker.Call, p *SupposeParams) (StageResult, error) {
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (StageResult, error) {
+func (s *Service) Suppose(_ context.Context, g Guard, p *SupposeParams) (StageResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
 		if ws.fork == "" {
 			return StageResult{}, fault.Errorf(fault.Refused, CodeNotAFork, "Suppositions are fork-local; %s is over scope %s.", ws.id, ws.scope)
 		}
@@ -325,7 +281,7 @@ func (s *Service) opSuppose(_ context.Context, c *worker.Call, p *SupposeParams)
 	})
 }
 
-func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams) (DiscardResult, error) {
+func (s *Service) Discard(_ context.Context, g Guard, p *DiscardParams) (DiscardResult, error) {
 	var decl objects.ID
 	if p.Decl != "" {
 		id, err := objects.ParseID(p.Decl)
@@ -334,7 +290,7 @@ func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams)
 		}
 		decl = id
 	}
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (DiscardResult, error) {
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (DiscardResult, error) {
 		if p.Decl == "" {
 			ws.discarded = true
 			return DiscardResult{Discarded: "workspace", Rendered: []string{}, Findings: []world.Finding{}}, nil
@@ -357,15 +313,15 @@ func (s *Service) opDiscard(_ context.Context, c *worker.Call, p *DiscardParams)
 	})
 }
 
-func (s *Service) opMaterialize(ctx context.Context, c *worker.Call, p *MaterializeParams) (MaterializeResult, error) {
+func (s *Service) Materialize(ctx context.Context, g Guard, p *MaterializeParams) (MaterializeResult, error) {
 	if p.Decision != "" {
 		if err := checkDecisionID("decision", p.Decision); err != nil {
 			return MaterializeResult{}, err
 		}
 	}
-	return mutate(s, c, p.Workspace, func(ws *Workspace) (MaterializeResult, error) {
-		pr := &progress{ctx: ctx}
-		commit, committed, stamps, err := s.materialize(ws, c.Op, p.Decision, pr)
+	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (MaterializeResult, error) {
+		pr := &steps{ctx: ctx}
+		commit, committed, stamps, err := s.materialize(ws, g.Op, p.Decision, pr)
 		if err != nil {
 			return MaterializeResult{}, err
 		}

@@ -3,26 +3,26 @@ package author
 import (
 	"context"
 
-	"github.com/deloreis/deloreis/worker"
+	"github.com/deloreis/deloreis/base/progress"
 )
 
-// progress counts the steps of a long op (materialize, merge) and reports
-// each to whoever listens on the call's context (worker.ReportProgress).
+// steps counts the steps of a long op (materialize, merge) and reports
+// each to whoever listens on the call's context (progress.Report).
 // done only grows, as MCP requires of progress notifications; a retry
 // after a moved branch reports nothing new.
-type progress struct {
+type steps struct {
 	ctx         context.Context
 	done, total float64 // total 0: the op has nothing long to do
 	sent        bool
 }
 
 // to reports that the op has reached done steps of total.
-func (p *progress) to(done float64, msg string) {
+func (p *steps) to(done float64, msg string) {
 	if p == nil || p.total == 0 || p.sent && done <= p.done {
 		return
 	}
 	p.done, p.sent = done, true
-	worker.ReportProgress(p.ctx, done, p.total, msg)
+	progress.Report(p.ctx, done, p.total, msg)
 }
 
 // every is how many objects an encoding loop handles between reports: a
@@ -35,14 +35,14 @@ func every(n int) int {
 }
 
 // of sets how many steps the op has, once it knows.
-func (p *progress) of(total int) {
+func (p *steps) of(total int) {
 	if p != nil {
 		p.total = float64(total)
 	}
 }
 
 // finish reports the last step.
-func (p *progress) finish(msg string) {
+func (p *steps) finish(msg string) {
 	if p != nil {
 		p.to(p.total, msg)
 	}

@@ -16,21 +16,8 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
-
-// registerReads files the read tools.
-func registerReads(r *worker.Registry, s *Service) {
-	worker.Register(r, worker.Spec{Name: "author.status", Summary: "The staged declarations, rendered, the full findings and the digest.", Fiction: true, Errors: readErrors}, s.opStatus)
-	worker.Register(r, worker.Spec{Name: "author.diff", Summary: "The staged change as canonical .dli, per-declaration rows, findings and the derived-consequence diff.", Fiction: true, Errors: readErrors}, s.opDiff)
-	worker.Register(r, worker.Spec{Name: "author.query", Summary: "Answer a goal atom with grades, paged.", Fiction: true, Errors: errs(readErrors, []string{CodeBadCursor, CodeStaleCursor})}, s.opQuery)
-	worker.Register(r, worker.Spec{Name: "author.why", Summary: "Explain one atom: its support paths, the active ones, the blocked ones and what defeats them.", Fiction: true, Errors: readErrors}, s.opWhy)
-	worker.Register(r, worker.Spec{Name: "author.check", Summary: "Run the check battery: every finding and whether materialize is blocked.", Fiction: true, Errors: readErrors}, s.opCheck)
-	worker.Register(r, worker.Spec{Name: "author.entities", Summary: "List the document's entities with kinds, names and grades, paged.", Fiction: true, Errors: errs(readErrors, []string{CodeBadCursor, CodeStaleCursor})}, s.opEntities)
-	worker.Register(r, worker.Spec{Name: "author.history", Summary: "One claim across commits: where it was added, its standing revisions and the attacks on it.", Fiction: true, Errors: errs(readErrors, []string{CodeUnknownClaim})}, s.opHistory)
-	worker.Register(r, worker.Spec{Name: "author.questions", Summary: "The document's questions with their options, open or answered.", Fiction: true, Errors: readErrors}, s.opQuestions)
-}
 
 // read runs a read on a workspace under its lock.
 func read[R any](s *Service, wsID string, f func(ws *Workspace) (R, error)) (R, error) {
@@ -69,7 +56,7 @@ type StatusResult struct {
 	Blocked         bool            `json:"blocked"` // an error finding bars materialize
 }
 
-func (s *Service) opStatus(_ context.Context, _ *worker.Call, p *WorkspaceParams) (StatusResult, error) {
+func (s *Service) Status(_ context.Context, p *WorkspaceParams) (StatusResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (StatusResult, error) {
 		res := StatusResult{Workspace: ws.id, WorkspaceDigest: ws.digest, Scope: ws.scope, Fork: ws.fork, RootHash: hashString(ws.base),
 			Staged: []StagedDecl{}, Hypotheses: nonNil(ws.hyps), Supposed: nonNil(ws.supposed), Findings: ws.world.Findings()}
@@ -116,7 +103,7 @@ type DiffResult struct {
 	Consequences    Consequences    `json:"consequences"`
 }
 
-func (s *Service) opDiff(_ context.Context, _ *worker.Call, p *WorkspaceParams) (DiffResult, error) {
+func (s *Service) Diff(_ context.Context, p *WorkspaceParams) (DiffResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (DiffResult, error) {
 		doc := &dli.Document{Grammar: dli.Grammar, Scope: ws.scope}
 		res := DiffResult{WorkspaceDigest: ws.digest, Rows: []DiffRow{}, Findings: ws.world.Findings()}
@@ -204,7 +191,7 @@ type QueryResult struct {
 	NextCursor string   `json:"next_cursor,omitempty"`
 }
 
-func (s *Service) opQuery(_ context.Context, _ *worker.Call, p *QueryParams) (QueryResult, error) {
+func (s *Service) Query(_ context.Context, p *QueryParams) (QueryResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (QueryResult, error) {
 		q := datalog.Atom{Pred: p.Goal.Pred, Args: make([]datalog.Term, len(p.Goal.Args))}
 		for i, t := range p.Goal.Args {
@@ -293,7 +280,7 @@ type WhyResult struct {
 	AttackPairs     [][2]string      `json:"attack_pairs"`
 }
 
-func (s *Service) opWhy(_ context.Context, _ *worker.Call, p *WhyParams) (WhyResult, error) {
+func (s *Service) Why(_ context.Context, p *WhyParams) (WhyResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (WhyResult, error) {
 		args := p.Atom.Args
 		if args == nil {
@@ -319,7 +306,7 @@ type CheckResult struct {
 	Blocked         bool            `json:"blocked"`
 }
 
-func (s *Service) opCheck(_ context.Context, _ *worker.Call, p *WorkspaceParams) (CheckResult, error) {
+func (s *Service) Check(_ context.Context, p *WorkspaceParams) (CheckResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (CheckResult, error) {
 		res := CheckResult{WorkspaceDigest: ws.digest, Findings: ws.world.Findings()}
 		for _, f := range res.Findings {
@@ -368,7 +355,7 @@ type EntitiesResult struct {
 	NextCursor string      `json:"next_cursor,omitempty"`
 }
 
-func (s *Service) opEntities(_ context.Context, _ *worker.Call, p *EntitiesParams) (EntitiesResult, error) {
+func (s *Service) Entities(_ context.Context, p *EntitiesParams) (EntitiesResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (EntitiesResult, error) {
 		_, total := ws.world.EntityPage(p.Kind, 0, 0)
 		from, limit, err := page(p.Cursor, p.Limit, ws.digest, total)
@@ -413,7 +400,7 @@ type HistoryResult struct {
 	Attacks  [][2]string     `json:"attacks"`  // (attacker, target) pairs about it
 }
 
-func (s *Service) opHistory(_ context.Context, _ *worker.Call, p *HistoryParams) (HistoryResult, error) {
+func (s *Service) History(_ context.Context, p *HistoryParams) (HistoryResult, error) {
 	id, err := objects.ParseID(p.Claim)
 	if err != nil {
 		return HistoryResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: claim must be a 64-digit object id").With("field", "claim")
@@ -470,7 +457,7 @@ type QuestionsResult struct {
 	Questions []QuestionRow `json:"questions"`
 }
 
-func (s *Service) opQuestions(_ context.Context, _ *worker.Call, p *WorkspaceParams) (QuestionsResult, error) {
+func (s *Service) Questions(_ context.Context, p *WorkspaceParams) (QuestionsResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (QuestionsResult, error) {
 		res := QuestionsResult{Questions: []QuestionRow{}}
 		for _, q := range ws.world.Questions() {

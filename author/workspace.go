@@ -326,7 +326,7 @@ type Committed struct {
 //
 // Its steps go to pr: one per object encoded, the commit, and the load of
 // the new base (which the caller reports).
-func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *progress) (lorestore.Hash, []Committed, []Stamp, error) {
+func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *steps) (lorestore.Hash, []Committed, []Stamp, error) {
 	if ws.fork != "" {
 		return lorestore.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeForkLocal,
 			"Workspace %s forks question %s: what is staged in a fork stays in the fork and is never materialized.", ws.id, ws.fork)

@@ -21,7 +21,7 @@ func ProjectRegistry(s *lorestore.Store, p *project.Project, version string) (*w
 		return nil, err
 	}
 	reg := worker.NewRegistry()
-	author.Register(reg, svc)
+	worker.RegisterAuthor(reg, svc)
 	Register(reg, Config{Store: s, Project: p, Version: version})
 	return reg, nil
 }

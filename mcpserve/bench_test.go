@@ -47,7 +47,7 @@ func factRegistry(b *testing.B, n int) *worker.Registry {
 		b.Fatal(err)
 	}
 	reg := worker.NewRegistry()
-	author.Register(reg, svc)
+	worker.RegisterAuthor(reg, svc)
 	pr := &project.Project{Dir: dir, Store: dir, Branch: "main", Documents: []project.Document{{Scope: "big"}}}
 	dliops.Register(reg, dliops.Config{Store: s, Project: pr, Version: "bench"})
 	return reg

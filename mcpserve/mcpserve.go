@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -133,7 +134,7 @@ func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64, o Options) mc
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		line, e := Envelope(op.Name, fmt.Sprintf("mcp-%d", n.Add(1)), req.Params.Arguments)
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
-			ctx = worker.WithProgress(ctx, notifier(ctx, req.Session, tok))
+			ctx = progress.With(ctx, notifier(ctx, req.Session, tok))
 		}
 		if o.Context != nil {
 			ctx = o.Context(ctx, req)
@@ -162,7 +163,7 @@ func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64, o Options) mc
 // on the token the client gave. A notification that cannot be sent (the
 // client went away) does not fail the call: the op's outcome is what the
 // mutation law is about, and a retry with its key finds it.
-func notifier(ctx context.Context, ss *mcp.ServerSession, tok any) worker.Progress {
+func notifier(ctx context.Context, ss *mcp.ServerSession, tok any) progress.Func {
 	return func(done, total float64, msg string) {
 		_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: done, Total: total, Message: msg})
 	}

@@ -35,7 +35,7 @@ func newRegistry(t *testing.T) *worker.Registry {
 		t.Fatal(err)
 	}
 	reg := worker.NewRegistry()
-	author.Register(reg, svc)
+	worker.RegisterAuthor(reg, svc)
 	p := &project.Project{Dir: dir, Store: dir, Branch: "main", Documents: []project.Document{{Scope: "camelot"}}}
 	dliops.Register(reg, dliops.Config{Store: s, Project: p, Version: "test"})
 	return reg

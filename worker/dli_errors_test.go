@@ -1,22 +1,22 @@
-package author
+package worker
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // TestOpErrorsKnown checks the error codes every author op names: each is
-// an author code (ErrorCodes) and not a protocol one (Spec.Errors are the
+// an author code (author.ErrorCodes) and not a protocol one (Spec.Errors are the
 // codes beyond the protocol's), none twice, every author op names some,
 // and every mutating op names the mutation law's three.
 func TestOpErrorsKnown(t *testing.T) {
-	h := newHarness(t, "camelot")
-	ops := h.reg.Ops(worker.ProfileExtended)
+	h := newDLIHarness(t, "camelot")
+	ops := h.reg.Ops(ProfileExtended)
 	if len(ops) < 30 {
 		t.Fatalf("only %d ops registered", len(ops))
 	}
@@ -26,10 +26,10 @@ func TestOpErrorsKnown(t *testing.T) {
 		}
 		seen := map[string]bool{}
 		for _, code := range op.Errors {
-			if _, ok := ErrorCodes[code]; !ok {
-				t.Errorf("%s names %q, which is not in ErrorCodes", op.Name, code)
+			if _, ok := author.ErrorCodes[code]; !ok {
+				t.Errorf("%s names %q, which is not in author.ErrorCodes", op.Name, code)
 			}
-			if _, ok := worker.ProtocolCodes[code]; ok {
+			if _, ok := ProtocolCodes[code]; ok {
 				t.Errorf("%s names protocol code %q", op.Name, code)
 			}
 			if seen[code] {
@@ -50,7 +50,7 @@ func TestOpErrorsKnown(t *testing.T) {
 // TestOpErrorsProvoked provokes one code of a sample of ops and requires
 // the op to name it: a listed code the handler answers with.
 func TestOpErrorsProvoked(t *testing.T) {
-	h := newHarness(t, "camelot")
+	h := newDLIHarness(t, "camelot")
 	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
 	entity := func(kind string) map[string]any {
 		return map[string]any{"workspace": ws, "kind": kind, "id": "mireth", "name": "Mireth", "provenance": prop()}
@@ -62,23 +62,23 @@ func TestOpErrorsProvoked(t *testing.T) {
 		params   map[string]any
 		env      []string
 	}{
-		{"author.open", CodeUnknownScope, map[string]any{"scope": "avalon"}, nil},
-		{"author.open", CodeOpenMode, map[string]any{}, nil},
-		{"author.open", CodeUnknownBranch, map[string]any{"scope": "camelot", "branch": "nosuch"}, nil},
-		{"author.add_entity", CodeUnknownDoc, map[string]any{"workspace": "ws-nope", "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()}, nil},
-		{"author.add_entity", CodeStaleFence, entity("person"), []string{"expected_digest", "not-the-digest"}},
-		{"author.add_entity", CodeInvalidObject, entity("village"), nil},
-		{"author.add_fact", CodeHypothesisInScope, map[string]any{"workspace": ws, "entity": "mireth", "key": "k", "value": "v", "provenance": hypProv}, nil},
-		{"author.add_state", CodeHypothesisInScope, map[string]any{"workspace": ws, "entity": "mireth", "key": "k", "value": "v", "since": "e1", "provenance": hypProv}, nil},
-		{"author.add_hypothesis", CodeNotAFork, map[string]any{"workspace": ws, "id": "h1", "statement": "s"}, nil},
-		{"author.add_option", CodeUnknownQuestion, map[string]any{"workspace": ws, "question": "q", "id": "o", "label": "O"}, nil},
-		{"author.suppose", CodeNotAFork, map[string]any{"workspace": ws, "hypotheses": []string{"h1"}}, nil},
-		{"author.discard", CodeUnknownDecl, map[string]any{"workspace": ws, "decl": zeros}, nil},
-		{"author.history", CodeUnknownClaim, map[string]any{"workspace": ws, "claim": zeros}, nil},
-		{"author.status", CodeUnknownDoc, map[string]any{"workspace": "ws-nope"}, nil},
-		{"author.set_standing", CodeUnknownClaim, map[string]any{"workspace": ws, "claim_id": zeros, "decision": "dl-0001"}, nil},
-		{"author.branch", CodeUnknownBranch, map[string]any{"workspace": ws, "action": "create", "name": "b", "from": "nosuch"}, nil},
-		{"author.merge", CodeUnknownBranch, map[string]any{"workspace": ws, "source": "nosuch"}, nil},
+		{"author.open", author.CodeUnknownScope, map[string]any{"scope": "avalon"}, nil},
+		{"author.open", author.CodeOpenMode, map[string]any{}, nil},
+		{"author.open", author.CodeUnknownBranch, map[string]any{"scope": "camelot", "branch": "nosuch"}, nil},
+		{"author.add_entity", author.CodeUnknownDoc, map[string]any{"workspace": "ws-nope", "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()}, nil},
+		{"author.add_entity", author.CodeStaleFence, entity("person"), []string{"expected_digest", "not-the-digest"}},
+		{"author.add_entity", author.CodeInvalidObject, entity("village"), nil},
+		{"author.add_fact", author.CodeHypothesisInScope, map[string]any{"workspace": ws, "entity": "mireth", "key": "k", "value": "v", "provenance": hypProv}, nil},
+		{"author.add_state", author.CodeHypothesisInScope, map[string]any{"workspace": ws, "entity": "mireth", "key": "k", "value": "v", "since": "e1", "provenance": hypProv}, nil},
+		{"author.add_hypothesis", author.CodeNotAFork, map[string]any{"workspace": ws, "id": "h1", "statement": "s"}, nil},
+		{"author.add_option", author.CodeUnknownQuestion, map[string]any{"workspace": ws, "question": "q", "id": "o", "label": "O"}, nil},
+		{"author.suppose", author.CodeNotAFork, map[string]any{"workspace": ws, "hypotheses": []string{"h1"}}, nil},
+		{"author.discard", author.CodeUnknownDecl, map[string]any{"workspace": ws, "decl": zeros}, nil},
+		{"author.history", author.CodeUnknownClaim, map[string]any{"workspace": ws, "claim": zeros}, nil},
+		{"author.status", author.CodeUnknownDoc, map[string]any{"workspace": "ws-nope"}, nil},
+		{"author.set_standing", author.CodeUnknownClaim, map[string]any{"workspace": ws, "claim_id": zeros, "decision": "dl-0001"}, nil},
+		{"author.branch", author.CodeUnknownBranch, map[string]any{"workspace": ws, "action": "create", "name": "b", "from": "nosuch"}, nil},
+		{"author.merge", author.CodeUnknownBranch, map[string]any{"workspace": ws, "source": "nosuch"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.op+"/"+c.code, func(t *testing.T) {
@@ -95,30 +95,30 @@ func TestOpErrorsProvoked(t *testing.T) {
 		params   map[string]any
 		env      []string
 	}{
-		{"author.add_entity", CodeKeyConflict, entity("person"), []string{"idempotency_key", "k1"}},
-		{"author.open_question", CodeQuestionExists, map[string]any{"workspace": ws, "id": "q1", "prompt": "Where?"}, nil},
-		{"author.add_option", CodeOptionExists, map[string]any{"workspace": ws, "question": "q1", "id": "o1", "label": "Here"}, nil},
-		{"author.record_decision", CodeDecisionExists, map[string]any{"workspace": ws, "decision": "dl-0001"}, nil},
+		{"author.add_entity", author.CodeKeyConflict, entity("person"), []string{"idempotency_key", "k1"}},
+		{"author.open_question", author.CodeQuestionExists, map[string]any{"workspace": ws, "id": "q1", "prompt": "Where?"}, nil},
+		{"author.add_option", author.CodeOptionExists, map[string]any{"workspace": ws, "question": "q1", "id": "o1", "label": "Here"}, nil},
+		{"author.record_decision", author.CodeDecisionExists, map[string]any{"workspace": ws, "decision": "dl-0001"}, nil},
 	}
 	for _, c := range again {
 		h.ok(c.op, c.params, c.env...)
-		if c.code == CodeKeyConflict {
+		if c.code == author.CodeKeyConflict {
 			c.params = entity("place") // the same key for another call
 		}
 		requireListed(t, h, c.op, c.code)
 		h.refused(c.code, c.op, c.params, c.env...)
 	}
 	// A rule whose head variable the body does not bind is refused whole.
-	requireListed(t, h, "author.add_rule", CodeRuleRefused)
-	h.refused(CodeRuleRefused, "author.add_rule", map[string]any{"workspace": ws, "name": "r", "provenance": prop(),
+	requireListed(t, h, "author.add_rule", author.CodeRuleRefused)
+	h.refused(author.CodeRuleRefused, "author.add_rule", map[string]any{"workspace": ws, "name": "r", "provenance": prop(),
 		"head": map[string]any{"pred": "p", "args": []any{map[string]any{"var": "X"}}},
 		"body": []any{map[string]any{"atom": map[string]any{"pred": "q", "args": []any{map[string]any{"var": "Y"}}}, "negated": false}}})
-	requireListed(t, h, "dli.name.check", CodeUnknownDialect)
-	h.refused(CodeUnknownDialect, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "no-such-speech"})
+	requireListed(t, h, "dli.name.check", author.CodeUnknownDialect)
+	h.refused(author.CodeUnknownDialect, "dli.name.check", map[string]any{"name": "Mirwen", "dialect": "no-such-speech"})
 }
 
 // requireListed requires op to name code among its errors.
-func requireListed(t *testing.T, h *harness, op, code string) {
+func requireListed(t *testing.T, h *dliHarness, op, code string) {
 	t.Helper()
 	o, ok := h.reg.Lookup(op)
 	if !ok {
@@ -136,9 +136,9 @@ func requireListed(t *testing.T, h *harness, op, code string) {
 // its decoder: closed, "workspace" plus the object's fields without
 // "type", and the object's required fields required.
 func TestClaimParamsSchema(t *testing.T) {
-	h := newHarness(t, "camelot")
+	h := newDLIHarness(t, "camelot")
 	n := 0
-	for _, op := range h.reg.Ops(worker.ProfileExtended) {
+	for _, op := range h.reg.Ops(ProfileExtended) {
 		if _, ok := op.ParamsSchema()["description"].(string); !ok || !strings.Contains(op.ParamsSchema()["description"].(string), "object registry") {
 			continue
 		}
@@ -180,7 +180,7 @@ func TestClaimParamsSchema(t *testing.T) {
 // refuses with pinned-project, not as an internal failure, and writes
 // nothing.
 func TestReadOnlyStoreRefusesCommits(t *testing.T) {
-	h := newHarness(t, "camelot")
+	h := newDLIHarness(t, "camelot")
 	open := h.ok("author.open", map[string]any{"scope": "camelot"})
 	ws := open["workspace"].(string)
 	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
@@ -194,18 +194,80 @@ func TestReadOnlyStoreRefusesCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	svc, err := New(Config{Store: ro, Documents: []string{"camelot"}})
+	svc, err := author.New(author.Config{Store: ro, Documents: []string{"camelot"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := worker.NewRegistry()
-	Register(reg, svc)
-	rh := &harness{t: t, store: ro, svc: svc, reg: reg}
+	reg := NewRegistry()
+	RegisterAuthor(reg, svc)
+	rh := &dliHarness{t: t, store: ro, svc: svc, reg: reg}
 	ws2 := rh.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
 	rh.ok("author.add_entity", map[string]any{"workspace": ws2, "kind": "person", "id": "galahad", "name": "Galahad", "provenance": prop()})
-	rh.refused(CodePinnedProject, "author.materialize", map[string]any{"workspace": ws2})
-	rh.refused(CodePinnedProject, "author.record_decision", map[string]any{"workspace": ws2, "decision": "d-1"})
+	rh.refused(author.CodePinnedProject, "author.materialize", map[string]any{"workspace": ws2})
+	rh.refused(author.CodePinnedProject, "author.record_decision", map[string]any{"workspace": ws2, "decision": "d-1"})
 	if after, _ := h.store.Head("main"); after != head {
 		t.Fatalf("main moved from %s to %s", head, after)
+	}
+}
+
+// TestDLIFrameRefusals: the envelope's own refusals of a DLI call — a
+// killed op names its replacement, an unknown op, a killed or unknown
+// contract version, a fence or key on a read — answer before any use case
+// runs.
+func TestDLIFrameRefusals(t *testing.T) {
+	h := newDLIHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	e := h.refused(CodeKilledOp, "author.commit", map[string]any{"workspace": ws})
+	if e["replacement"] != "author.materialize" {
+		t.Fatalf("killed op: %v", e)
+	}
+	h.refused(CodeUnknownOp, "author.nope", map[string]any{})
+	h.refused(CodeKilledVersion, "author.status", map[string]any{"workspace": ws}, "dli", "1.0.0")
+	h.refused(CodeBadVersion, "author.status", map[string]any{"workspace": ws}, "dli", "2.1.0")
+	h.refused(CodeNotMutating, "author.status", map[string]any{"workspace": ws}, "expected_digest", "wd-x")
+	// A required field is required at every depth: an atom without a pred.
+	h.refused(CodeMissingField, "author.why", map[string]any{"workspace": ws, "atom": map[string]any{"args": []string{"x"}}})
+	if st := h.ok("author.status", map[string]any{"workspace": ws}); len(st["staged"].([]any)) != 0 {
+		t.Fatal("a refused call staged something")
+	}
+}
+
+func TestDeclarationProfiles(t *testing.T) {
+	h := newDLIHarness(t, "camelot")
+	want := map[string]bool{
+		"author.declare_functional": true, "author.assert_same_as": true, "author.add_rule": true, "author.add_state": true,
+		"author.declare_inertial": false, "author.assert_predicate_same_as": false,
+	}
+	fiction := map[string]bool{}
+	for _, op := range h.reg.Ops(ProfileFiction) {
+		fiction[op.Name] = true
+	}
+	extended := map[string]bool{}
+	for _, op := range h.reg.Ops(ProfileExtended) {
+		extended[op.Name] = op.Mutating
+	}
+	for name, inFiction := range want {
+		if fiction[name] != inFiction {
+			t.Errorf("%s in the fiction profile: %v, want %v", name, fiction[name], inFiction)
+		}
+		if !extended[name] {
+			t.Errorf("%s is not a mutating op of the extended profile", name)
+		}
+	}
+}
+
+func TestExpertOpsProfile(t *testing.T) {
+	h := newDLIHarness(t, "camelot")
+	for _, name := range []string{"author.add_dialect", "author.add_word", "author.add_name", "author.add_derivation",
+		"author.add_ledger_entry", "author.add_transition", "dli.name.check"} {
+		op, ok := h.reg.Lookup(name)
+		switch {
+		case !ok:
+			t.Errorf("%s is not served", name)
+		case op.InProfile(ProfileFiction) || !op.InProfile(ProfileExtended):
+			t.Errorf("%s: fiction %v, extended %v; want the extended profile only", name, op.InProfile(ProfileFiction), op.InProfile(ProfileExtended))
+		case op.Mutating != strings.HasPrefix(name, "author."):
+			t.Errorf("%s: mutating %v", name, op.Mutating)
+		}
 	}
 }

@@ -1,8 +1,11 @@
-// Package service is the DKE runtime behind the MCP tools of
-// dke-mcp-contract.txt: compile, run, spec, list, info, forget,
+// Package service is the DKE runtime's use cases: the thirteen tools of
+// dke-mcp-contract.txt — compile, run, spec, list, info, forget,
 // forget_rule, forget_constraint, list_modules, info_module,
-// forget_module, stores and checkup, over DKE stores kept in the
-// lorestore under dke/<store_id>/.
+// forget_module, stores and checkup — as typed Go methods of Service,
+// over DKE stores kept in the lorestore under dke/<store_id>/. A method
+// takes its params struct and returns its result struct or a domain error
+// (fault.Error, its code one of the Code constants; ErrorCodes classes
+// them).
 //
 // A store's claims are one canonical JSON file each under
 // dke/<id>/claims/<Kind>/, its logical clock and creation time in
@@ -21,6 +24,10 @@
 // advanced by each commit made here, so a write costs what it touches; a
 // head moved by another writer makes the next read load the store again.
 //
-// Register exposes the tools as worker ops; MCPOptions adapts mcpserve to
-// the contract's _meta and text; WithGrant carries a key's grant.
+// It knows no transport. The adapters bind it: worker.RegisterDKE makes
+// the methods ops of a worker registry, mcpserve.DKEOptions gives their
+// MCP results the contract's _meta and text, and mcpserve.KeyHandler
+// guards the HTTP server with the keyring. A caller's key reaches the
+// methods as a grant in the context (WithGrant); ReadOnlyTools names the
+// tools a read key may call.
 package service

@@ -181,7 +181,7 @@ func TestRunRaceBounded(t *testing.T) {
 		}
 	}
 	h := f.head()
-	resp, _, _ := f.call(bg, "run", map[string]any{"source": "remember(S.mine.room, \"m\", \"s\")\n"})
+	resp, _ := f.call(bg, "run", map[string]any{"source": "remember(S.mine.room, \"m\", \"s\")\n"})
 	f.svc.beforeRunCommit = nil
 	if resp.OK() || resp.Err.Code != CodeConflict {
 		t.Fatalf("a run that always loses: %+v", resp)

@@ -12,30 +12,9 @@ import (
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/dke/keywords"
 	"github.com/deloreis/deloreis/dke/reference"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/mcpserve"
-	"github.com/deloreis/deloreis/worker"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-func (f *fixture) head() string {
-	f.t.Helper()
-	h, err := f.ls.Head("main")
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return h.String()
-}
-
-// mustOK calls a tool and fails the test on a refusal.
-func (f *fixture) mustOK(ctx context.Context, tool string, args map[string]any) string {
-	f.t.Helper()
-	resp, _, txt := f.call(ctx, tool, args)
-	if !resp.OK() {
-		f.t.Fatalf("%s %v: %v", tool, args, resp.Err)
-	}
-	return txt
-}
 
 func TestGrants(t *testing.T) {
 	f := newFixture(t)
@@ -65,15 +44,16 @@ func TestGrants(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			before := f.head()
-			resp, meta, _ := f.call(c.ctx, c.tool, c.args)
+			resp, _ := f.call(c.ctx, c.tool, c.args)
 			switch {
 			case c.code == "" && !resp.OK():
 				t.Fatalf("refused: %v", resp.Err)
 			case c.code != "" && (resp.OK() || resp.Err.Code != c.code):
 				t.Fatalf("want %s, got %+v", c.code, resp)
 			case c.code != "":
-				if meta["status"] != "error" {
-					t.Errorf("_meta %v", meta)
+				// The refusal's _meta: TestDKERefusalMeta (mcpserve).
+				if resp.Err.Class != fault.Refused {
+					t.Errorf("class %s, want %s", resp.Err.Class, fault.Refused)
 				}
 				if after := f.head(); after != before {
 					t.Errorf("a refused call committed: %s → %s", before, after)
@@ -83,28 +63,6 @@ func TestGrants(t *testing.T) {
 	}
 	if got := f.mustOK(read, "checkup", map[string]any{}); !strings.HasPrefix(got, "checkup: 1 claim,") {
 		t.Errorf("checkup under a read grant: %q", got)
-	}
-}
-
-func TestReadOnlyToolsAreNotMutating(t *testing.T) {
-	f := newFixture(t)
-	ro := map[string]bool{}
-	for _, n := range ReadOnlyTools() {
-		ro[n] = true
-	}
-	ops := f.reg.Ops(worker.ProfileExtended)
-	if len(ops) != 13 {
-		t.Errorf("%d ops, want the contract's 13", len(ops))
-	}
-	for _, op := range ops {
-		// The grant's read-only tools are exactly the ops that change
-		// nothing; no DKE tool is under the DLI mutation law (DL-0233).
-		if op.ReadOnly() != ro[op.Name] || op.Mutating {
-			t.Errorf("%s: read-only op %v, mutating %v, read-only tool %v", op.Name, op.ReadOnly(), op.Mutating, ro[op.Name])
-		}
-		if op.Destructive != strings.HasPrefix(op.Name, "forget") {
-			t.Errorf("%s: destructive %v", op.Name, op.Destructive)
-		}
 	}
 }
 
@@ -246,67 +204,6 @@ func TestDeterministic(t *testing.T) {
 	}
 	if outs[0] != outs[1] {
 		t.Errorf("transcripts differ:\n%s\n%s", outs[0], outs[1])
-	}
-}
-
-// TestMCPSession drives the repair loop through a real MCP session: the
-// rejected compile is isError with the contract's _meta, the fixed one
-// succeeds.
-func TestMCPSession(t *testing.T) {
-	f := newFixture(t)
-	ctx := context.Background()
-	srv := mcpserve.NewWithOptions(f.reg, worker.ProfileExtended, MCPOptions())
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	if got := cs.InitializeResult().ServerInfo.Name; got != "deloreis-dke" {
-		t.Errorf("server %q", got)
-	}
-	bad := "def watch(n: int):\n    i = 0\n    while i < n:\n        print(\"checking\")\n"
-	before := f.head()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "compile", Arguments: map[string]any{"name": "watch", "source": bad}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := json.Marshal(res.Meta["diagnostics"])
-	var diags []struct {
-		Class     string
-		Line, Col int
-		Fix       string
-	}
-	_ = json.Unmarshal(raw, &diags)
-	if !res.IsError || res.Meta["status"] != "compile_error" || res.Meta["compile_status"] != "parse_error" || len(diags) != 1 ||
-		diags[0].Line != 3 || diags[0].Col != 5 || diags[0].Class != "parse_error" || diags[0].Fix != "for <var> in <collection>:" {
-		t.Errorf("rejected compile: isError %v _meta %v", res.IsError, res.Meta)
-	}
-	if f.head() != before {
-		t.Error("a rejected compile committed")
-	}
-	good := "def watch(k: string):\n    for a in list attributes of k:\n        print(a)\n"
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "compile", Arguments: map[string]any{"name": "watch", "source": good}})
-	if err != nil || res.IsError || res.Meta["status"] != "success" {
-		t.Fatalf("fixed compile: %v %+v", err, res)
-	}
-	if tc := res.Content[0].(*mcp.TextContent); tc.Text != "compiled module watch\ninstalled:\n  script watch.watch(k: string)\n" {
-		t.Errorf("text %q", tc.Text)
-	}
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"source": "print(\"hi\")\n"}})
-	if err != nil || res.IsError {
-		t.Fatal(err, res)
-	}
-	if tc := res.Content[0].(*mcp.TextContent); tc.Text != "OK program: 0 claims written, 0 claims removed, 1 line printed\nprint: hi\n" {
-		t.Errorf("run text %q", tc.Text)
-	}
-	if m, _ := res.StructuredContent.(map[string]any); m["status"] != "ok" || len(m["prints"].([]any)) != 1 {
-		t.Errorf("run result %v", res.StructuredContent)
 	}
 }
 
@@ -503,8 +400,6 @@ func TestReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.svc = svc
-	f.reg = worker.NewRegistry()
-	Register(f.reg, svc)
 	for tool, w := range want {
 		if got := f.mustOK(bg, tool, map[string]any{}); got != w {
 			t.Errorf("%s after reopening:\n%s\nwant\n%s", tool, got, w)
@@ -516,19 +411,5 @@ func TestReopen(t *testing.T) {
 	got := f.mustOK(bg, "run", map[string]any{"source": "import shop\nimport inventory\nshop.fill(\"a\")\ninventory.restock(\"b\")\nprint(inventory.count_on_hand(\"a\"), inventory.count_on_hand(\"b\"))\n"})
 	if !strings.HasSuffix(got, "print: 10 99\n") {
 		t.Errorf("pinned call after reopening: %q", got)
-	}
-}
-
-// TestErrorCodesListed checks that every code an op names is in
-// ErrorCodes, so the generated reference can class it.
-func TestErrorCodesListed(t *testing.T) {
-	f := newFixture(t)
-	known := ErrorCodes()
-	for _, op := range f.reg.Ops(worker.ProfileExtended) {
-		for _, c := range op.Errors {
-			if _, ok := known[c]; !ok {
-				t.Errorf("%s: code %s is not in ErrorCodes", op.Name, c)
-			}
-		}
 	}
 }

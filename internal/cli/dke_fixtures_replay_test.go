@@ -57,7 +57,7 @@ func newDKEDirect(t testing.TB, dir string) *dkeDirect {
 		t.Fatal(err)
 	}
 	reg := worker.NewRegistry()
-	service.Register(reg, svc)
+	worker.RegisterDKE(reg, svc)
 	return &dkeDirect{t: t, reg: reg}
 }
 
@@ -77,7 +77,7 @@ func (d *dkeDirect) call(tool string, args json.RawMessage) dkeAnswer {
 	if err != nil {
 		d.t.Fatal(err)
 	}
-	o := service.MCPOptions()
+	o := mcpserve.DKEOptions()
 	var meta map[string]any
 	json.Unmarshal([]byte(dkeCanonical(d.t, o.Meta(op, resp))), &meta)
 	return dkeAnswer{IsError: res.IsError, Meta: meta, Structured: res.StructuredContent.(json.RawMessage), Text: o.Text(op, resp)}

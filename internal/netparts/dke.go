@@ -11,7 +11,6 @@ import (
 
 	"github.com/deloreis/deloreis/casebook"
 	"github.com/deloreis/deloreis/dke/keys"
-	"github.com/deloreis/deloreis/dke/keys/keyhttp"
 	"github.com/deloreis/deloreis/dke/service"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
@@ -26,7 +25,7 @@ func (Parts) DKERegistry(s *lorestore.Store, now func() time.Time) (*worker.Regi
 		return nil, err
 	}
 	reg := worker.NewRegistry()
-	service.Register(reg, svc)
+	worker.RegisterDKE(reg, svc)
 	return reg, nil
 }
 
@@ -40,7 +39,7 @@ func (Parts) DKEReadTools() []string { return service.ReadOnlyTools() }
 func (Parts) ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, storeDir, httpAddr string, in io.Reader, out, errw io.Writer) error {
 	server := dkeServer(reg, tools, httpAddr != "")
 	if httpAddr != "" {
-		h := keyhttp.Handler(server, keys.Open(storeDir))
+		h := mcpserve.KeyHandler(server, keys.Open(storeDir))
 		return serveHTTP(ctx, server, h, httpAddr, errw, "DKE MCP", " (bearer keys required)")
 	}
 	return runStdio(ctx, server, in, out)
@@ -51,12 +50,12 @@ func (Parts) ServeDKE(ctx context.Context, reg *worker.Registry, tools []string,
 // without one runs under the empty grant, which addresses no store, so
 // it can never act with more than a key allows.
 func dkeServer(reg *worker.Registry, tools []string, overHTTP bool) *mcp.Server {
-	o := service.MCPOptions()
+	o := mcpserve.DKEOptions()
 	if overHTTP {
 		o.Context = func(ctx context.Context, req *mcp.CallToolRequest) context.Context {
 			var g keys.Grant
 			if req.Extra != nil {
-				g, _ = keyhttp.GrantOf(req.Extra.TokenInfo)
+				g, _ = mcpserve.GrantOf(req.Extra.TokenInfo)
 			}
 			return service.WithGrant(ctx, g)
 		}
@@ -82,7 +81,7 @@ func (Parts) CallDKE(ctx context.Context, reg *worker.Registry, tool string, arg
 	if e == nil {
 		resp = reg.Dispatch(ctx, line)
 	}
-	o := service.MCPOptions()
+	o := mcpserve.DKEOptions()
 	return o.Text(op, resp), resp.OK() && o.Meta(op, resp)["status"] == "success"
 }
 

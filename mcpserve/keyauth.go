@@ -1,9 +1,11 @@
-// Package keyhttp is the HTTP side of the DKE keyring: a go-sdk token
-// verifier over a keys.Ring and the DKE server's handler, which refuses
-// (401) every request without a known key before the MCP layer — and so
-// any tool — sees it. It is apart from package keys so that the command
-// line's key commands do not link the MCP SDK and net/http (DL-0330).
-package keyhttp
+// The DKE server's keys over HTTP: a go-sdk token verifier over the DKE
+// keyring (package dke/keys) and the handler that refuses (401) every
+// request without a known key before the MCP layer — and so any tool —
+// sees it. It lives here, in the transport, and not beside the keyring,
+// so that the command line's key commands do not link the MCP SDK and
+// net/http (DL-0330).
+
+package mcpserve
 
 import (
 	"context"
@@ -12,7 +14,6 @@ import (
 	"net/http"
 
 	"github.com/deloreis/deloreis/dke/keys"
-	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,12 +21,12 @@ import (
 // grantKey is where a verified key's Grant sits in TokenInfo.Extra.
 const grantKey = "dke.grant"
 
-// Verifier checks a bearer key against the keyring. An unknown key is
+// KeyVerifier checks a bearer key against the keyring. An unknown key is
 // auth.ErrInvalidToken (401); a keyring that cannot be read is a server
 // error (500), never a grant. The TokenInfo's UserID is the key's hash,
 // so go-sdk binds each HTTP session to the key that opened it: another
 // key cannot ride on a session id it learned.
-func Verifier(r *keys.Ring) auth.TokenVerifier {
+func KeyVerifier(r *keys.Ring) auth.TokenVerifier {
 	return func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		g, err := r.Lookup(token)
 		if errors.Is(err, keys.ErrUnknownKey) {
@@ -52,14 +53,14 @@ func GrantOf(ti *auth.TokenInfo) (keys.Grant, bool) {
 	return g, ok
 }
 
-// Handler serves s over streamable HTTP at mcpserve.Path for holders of a
-// key of r: a request without "Authorization: Bearer <key>" naming a key
-// the ring holds is refused with 401. The Host and Origin guards of
-// mcpserve.HTTPHandler stay behind the key check. Keys carry no expiry
-// (they last until revoked), so a missing expiration is accepted.
-func Handler(s *mcp.Server, r *keys.Ring) http.Handler {
-	guard := auth.RequireBearerToken(Verifier(r), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	inner := guard(mcpserve.HTTPHandler(s, ""))
+// KeyHandler serves s over streamable HTTP at Path for holders of a key
+// of r: a request without "Authorization: Bearer <key>" naming a key the
+// ring holds is refused with 401. The Host and Origin guards of
+// HTTPHandler stay behind the key check. Keys carry no expiry (they last
+// until revoked), so a missing expiration is accepted.
+func KeyHandler(s *mcp.Server, r *keys.Ring) http.Handler {
+	guard := auth.RequireBearerToken(KeyVerifier(r), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	inner := guard(HTTPHandler(s, ""))
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Header.Get("Authorization") == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="deloreis-dke"`)

@@ -1,4 +1,8 @@
-package keyhttp_test
+// The DKE keys over HTTP: a known key's grant reaches the tool; every
+// other request is refused before any tool runs (bearerTransport is in
+// http_test.go).
+
+package mcpserve_test
 
 import (
 	"context"
@@ -10,19 +14,9 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/dke/keys"
-	"github.com/deloreis/deloreis/dke/keys/keyhttp"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// bearer adds a key to every request a client sends.
-type bearer struct{ key string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.key)
-	return http.DefaultTransport.RoundTrip(r)
-}
 
 // whoami is a server with one tool that records the grant each call saw.
 func whoami(t *testing.T) (*mcp.Server, func() []keys.Grant) {
@@ -32,7 +26,7 @@ func whoami(t *testing.T) (*mcp.Server, func() []keys.Grant) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
 	s.AddTool(&mcp.Tool{Name: "whoami", InputSchema: map[string]any{"type": "object"}},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			g, ok := keyhttp.GrantOf(req.Extra.TokenInfo)
+			g, ok := mcpserve.GrantOf(req.Extra.TokenInfo)
 			if !ok {
 				t.Error("a tool ran without a grant")
 			}
@@ -44,9 +38,9 @@ func whoami(t *testing.T) (*mcp.Server, func() []keys.Grant) {
 	return s, func() []keys.Grant { mu.Lock(); defer mu.Unlock(); return append([]keys.Grant(nil), seen...) }
 }
 
-// TestHandlerGrants: a known key's session reaches the tool with its
+// TestKeyHandlerGrants: a known key's session reaches the tool with its
 // grant (store, mode, hash).
-func TestHandlerGrants(t *testing.T) {
+func TestKeyHandlerGrants(t *testing.T) {
 	ring := keys.Open(t.TempDir())
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
@@ -60,10 +54,10 @@ func TestHandlerGrants(t *testing.T) {
 			}
 			want, _ := ring.Lookup(key)
 			s, seen := whoami(t)
-			srv := httptest.NewServer(keyhttp.Handler(s, ring))
+			srv := httptest.NewServer(mcpserve.KeyHandler(s, ring))
 			defer srv.Close()
 			ctx := context.Background()
-			tr := &mcp.StreamableClientTransport{Endpoint: srv.URL + mcpserve.Path, HTTPClient: &http.Client{Transport: bearer{key}}}
+			tr := &mcp.StreamableClientTransport{Endpoint: srv.URL + mcpserve.Path, HTTPClient: &http.Client{Transport: bearerTransport{key}}}
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(ctx, tr, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -81,10 +75,10 @@ func TestHandlerGrants(t *testing.T) {
 	}
 }
 
-// TestHandlerRefuses: no key, a malformed header, an unknown or revoked
+// TestKeyHandlerRefuses: no key, a malformed header, an unknown or revoked
 // key, a foreign Origin or Host are refused before any tool runs; a
 // session opened by one key cannot be used with another.
-func TestHandlerRefuses(t *testing.T) {
+func TestKeyHandlerRefuses(t *testing.T) {
 	ring := keys.Open(t.TempDir())
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	keyA, _ := ring.Create("alpha", keys.Write, now)
@@ -95,13 +89,13 @@ func TestHandlerRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, seen := whoami(t)
-	srv := httptest.NewServer(keyhttp.Handler(s, ring))
+	srv := httptest.NewServer(mcpserve.KeyHandler(s, ring))
 	defer srv.Close()
 	endpoint := srv.URL + mcpserve.Path
 
 	// A session opened by key A: its id, to try with key B.
 	ctx := context.Background()
-	tr := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: bearer{keyA}}}
+	tr := &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: bearerTransport{keyA}}}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "0"}, nil).Connect(ctx, tr, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -162,19 +156,19 @@ func TestHandlerRefuses(t *testing.T) {
 
 // TestGrantOf: no token info, or one without a grant, grants nothing.
 func TestGrantOf(t *testing.T) {
-	if _, ok := keyhttp.GrantOf(nil); ok {
+	if _, ok := mcpserve.GrantOf(nil); ok {
 		t.Error("GrantOf(nil) granted")
 	}
 	ring := keys.Open(t.TempDir())
-	if _, err := keyhttp.Verifier(ring)(context.Background(), "dke_r_unknown", nil); err == nil {
+	if _, err := mcpserve.KeyVerifier(ring)(context.Background(), "dke_r_unknown", nil); err == nil {
 		t.Error("an unknown key verified")
 	}
 	key, _ := ring.Create("alpha", keys.Read, time.Now())
-	ti, err := keyhttp.Verifier(ring)(context.Background(), key, nil)
+	ti, err := mcpserve.KeyVerifier(ring)(context.Background(), key, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, ok := keyhttp.GrantOf(ti)
+	g, ok := mcpserve.GrantOf(ti)
 	if !ok || g.Store != "alpha" || g.Mode != keys.Read || g.CanWrite() || ti.UserID != g.Hash {
 		t.Fatalf("grant %+v (%v), user %q", g, ok, ti.UserID)
 	}
