@@ -25,9 +25,10 @@ const (
 	dkeHeaderFile = "store.json"
 )
 
-// DataError reports DKE content a batch or a branch will not take: bytes
-// that are not one canonical JSON object, or whose name-bearing field does
-// not match where the file is filed. The batch is unchanged.
+// DataError reports DKE or project content a batch or a branch will not
+// take: bytes that are not one canonical JSON object, or whose
+// name-bearing field does not match where the file is filed. The batch is
+// unchanged.
 type DataError struct {
 	Path   string
 	Reason string
@@ -177,7 +178,8 @@ func (b *Batch) RemoveDKEStore(store string) error {
 
 // Remove removes the file at path, which must be a place of the layout
 // (DESIGN.md section 3): an object file of a scope, a DKE module or a DKE
-// claim, with every name in it valid and an id-named file in its shard.
+// claim, or a file of the project's declaration, with every name in it
+// valid and an id-named file in its shard.
 // Removing a file that is not there is no change.
 func (b *Batch) Remove(path string) error {
 	if b.spent {
@@ -288,6 +290,7 @@ func checkLayoutPath(path string) ([]string, string, error) {
 //
 //	scopes/<scope>/{claims/<ab>,decisions,attacks,standing/<claim-id>}
 //	dke/<store>/{modules,claims/<Kind>/<ab>}
+//	project/{documents,dialects}
 func checkLayoutDir(dir []string) error {
 	switch dir[0] {
 	case scopesDir:
@@ -320,13 +323,22 @@ func checkLayoutDir(dir []string) error {
 			return nil
 		}
 		return fmt.Errorf("not dke/<store>/modules or dke/<store>/claims/<Kind>/<ab>")
+	case projectDir:
+		if len(dir) != 2 || projectMember(dir[1]) == "" {
+			return fmt.Errorf("not %s/%s or %s/%s", projectDir, ProjectDocuments, projectDir, ProjectDialects)
+		}
+		return nil
 	}
-	return fmt.Errorf("outside the %s/ and %s/ namespaces", scopesDir, dkeDir)
+	return fmt.Errorf("outside the %s/, %s/ and %s/ namespaces", scopesDir, dkeDir, projectDir)
 }
 
 // checkLayoutFile checks the name of a file in a checked folder: a module
-// file is <name>.json, every other file <id>.json in its id's shard.
+// file is <name>.json, a project file <scope or dialect id>.json, every
+// other file <id>.json in its id's shard.
 func checkLayoutFile(dir []string, name string) error {
+	if dir[0] == projectDir {
+		return checkProjectLayout(dir, name)
+	}
 	if dir[0] == dkeDir && dir[2] == dkeModulesDir {
 		base, ok := strings.CutSuffix(name, ".json")
 		if !ok || checkModuleName(base) != nil {

@@ -19,12 +19,17 @@
 //	scopes/<scope>/standing/<claim-id>/<id>.json
 //	dke/<store>/modules/<name>.json             a DKE module, replaced on put
 //	dke/<store>/claims/<Kind>/<ab>/<id>.json    a DKE claim, sharded by id prefix
+//	project/documents/<scope>.json              a declared document, replaced on put
+//	project/dialects/<id>.json                  a project-level dialect, replaced on put
+//
+// The project/ namespace is the project's declaration (project.go): it
+// travels with the lore, so a clone of a store can be served.
 //
 // Every write is a Batch: objects put into a scope, DKE modules and
-// claims put into a DKE store, and removals of any of those files (a
-// removal of a file the parent lacks is no change; a folder left empty
-// goes). A Bulk is the other write: one scope's objects, as many as a
-// stream holds, in memory that does not grow with them. History keeps
-// every removed value: the commit before a removal
-// still holds it, as `git log` and `git show` read.
+// claims put into a DKE store, the project's documents and dialects, and
+// removals of any of those files (a removal of a file the parent lacks is
+// no change; a folder left empty goes). A Bulk is the other write: one
+// scope's objects, as many as a stream holds, in memory that does not
+// grow with them. History keeps every removed value: the commit before a
+// removal still holds it, as `git log` and `git show` read.
 package lorestore

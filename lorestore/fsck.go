@@ -30,7 +30,9 @@ func (p Problem) String() string { return p.Where + ": " + p.What }
 //   - every commit reachable from every branch decodes, holds a valid
 //     lore.json, and every object file it holds sits where its id says and
 //     decodes and validates; every DKE module and claim is canonical JSON
-//     filed under valid names, a claim under its own id and kind.
+//     filed under valid names, a claim under its own id and kind; every
+//     file of project/ is a canonical JSON object filed under the scope or
+//     dialect id it names.
 //
 // Remote-tracking refs are quarantine: they must name commits, but what
 // they hold is checked only when it is merged. The error is for a check

@@ -358,8 +358,14 @@ func (s *Store) merge3Entry(ob *odb.Batch, b, o, t treeEntry, path string) (tree
 	}
 	reason := "both sides changed it differently"
 	parts := strings.Split(path, "/")
+	// Files named otherwise than by their content (DKE modules, the
+	// project's declaration) may well differ between two sound sides.
 	module := len(parts) == 4 && parts[0] == dkeDir && parts[2] == dkeModulesDir
-	if strings.HasSuffix(path, ".json") && present(o) && present(t) && !module {
+	declared := len(parts) == 3 && parts[0] == projectDir
+	switch {
+	case declared:
+		reason = "both sides changed this declaration differently; make one side's match the other's, then merge again"
+	case strings.HasSuffix(path, ".json") && present(o) && present(t) && !module:
 		reason = "an object file differs between the sides, so one side's store is corrupt"
 	}
 	return treeEntry{}, false, &MergeError{Path: path, Reason: reason}

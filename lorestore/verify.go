@@ -184,6 +184,8 @@ func (v *verifier) tree(oldTree, newTree Hash, path []string) error {
 //	dke/<store>/store.json
 //	dke/<store>/modules/<name>.json
 //	dke/<store>/claims/<Kind>/<ab>/<id>.json
+//	project/documents/<scope>.json
+//	project/dialects/<id>.json
 func (v *verifier) entry(path []string, e treeEntry) error {
 	p := strings.Join(path, "/")
 	wantTree := func(yes bool) error {
@@ -198,6 +200,9 @@ func (v *verifier) entry(path []string, e treeEntry) error {
 	if len(path) > 1 && path[0] == dkeDir {
 		return v.dkeEntry(path, e, wantTree)
 	}
+	if len(path) > 1 && path[0] == projectDir {
+		return v.projectEntry(path, e, wantTree)
+	}
 	switch len(path) {
 	case 1:
 		switch e.name {
@@ -206,10 +211,10 @@ func (v *verifier) entry(path []string, e treeEntry) error {
 				return err
 			}
 			return v.header(p, e.hash)
-		case scopesDir, dkeDir:
+		case scopesDir, dkeDir, projectDir:
 			return wantTree(true)
 		}
-		return v.fail(p, e.hash, "the layout has no place for it (only %s, %s/ and %s/ are allowed)", headerPath, scopesDir, dkeDir)
+		return v.fail(p, e.hash, "the layout has no place for it (only %s, %s/, %s/ and %s/ are allowed)", headerPath, scopesDir, dkeDir, projectDir)
 	case 2:
 		if checkScope(e.name) != nil {
 			return v.fail(p, e.hash, "%q is not a valid scope name", e.name)
@@ -329,7 +334,7 @@ func (v *verifier) dkeEntry(path []string, e treeEntry, wantTree func(bool) erro
 		if err := wantTree(false); err != nil {
 			return err
 		}
-		return v.dkeBlob(p, e.hash, nil, "store", path[1])
+		return v.envelopeBlob(p, e.hash, nil, "store", path[1])
 	case len(path) == 3:
 		if e.name != dkeModulesDir && e.name != dkeClaimsDir {
 			return v.fail(p, e.hash, "%q is not a section of a DKE store (%s, %s or %s)", e.name, dkeHeaderFile, dkeModulesDir, dkeClaimsDir)
@@ -343,7 +348,7 @@ func (v *verifier) dkeEntry(path []string, e treeEntry, wantTree func(bool) erro
 		if !ok || checkModuleName(name) != nil {
 			return v.fail(p, e.hash, "%q is not a module file <module name>.json", e.name)
 		}
-		return v.dkeBlob(p, e.hash, nil, "name", name)
+		return v.envelopeBlob(p, e.hash, nil, "name", name)
 	case path[2] == dkeClaimsDir && len(path) == 4:
 		if checkClaimKind(e.name) != nil {
 			return v.fail(p, e.hash, "%q is not a valid claim kind", e.name)
@@ -365,14 +370,15 @@ func (v *verifier) dkeEntry(path []string, e treeEntry, wantTree func(bool) erro
 		if path[4] != id.String()[:2] {
 			return v.fail(p, e.hash, "claim %s is filed in shard %s, not %s", id, path[4], id.String()[:2])
 		}
-		return v.dkeBlob(p, e.hash, &id, "kind", path[3])
+		return v.envelopeBlob(p, e.hash, &id, "kind", path[3])
 	}
 	return v.fail(p, e.hash, "the layout has no place this deep in %s", path[2])
 }
 
-// dkeBlob checks a DKE file's bytes: canonical JSON, an object whose
-// member field is want, hashing to id when the file is named by one.
-func (v *verifier) dkeBlob(p string, h Hash, id *objects.ID, field, want string) error {
+// envelopeBlob checks the bytes of a DKE or project file: canonical
+// JSON, an object whose member field is want, hashing to id when the file
+// is named by one.
+func (v *verifier) envelopeBlob(p string, h Hash, id *objects.ID, field, want string) error {
 	v.blobs++
 	data, err := v.s.readBlob(h)
 	if err != nil {

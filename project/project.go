@@ -1,8 +1,17 @@
-// Package project reads deloreis.toml, the project file: where the project's
-// lorestore lives and which documents (scopes) it declares, each optionally
-// written in a .dli source file. It does not open the store or parse the
-// sources; it only says where they are, and refuses paths that would leave
-// the project folder.
+// Package project is the project model: which documents (scopes) a project
+// declares, each optionally written in a .dli source file, which dialects
+// its naming oracle knows, and where its lorestore lives.
+//
+// The model has two parts. The declaration travels with the lore: it is
+// versioned in the store under project/ (declaration.go), so a clone is
+// servable. deloreis.toml is the working folder's own settings (Load):
+// which store, branch and pin, and documents and dialects the folder ADDS
+// to the lore's declaration. Combine joins the two into the effective
+// project and refuses a settings file that contradicts the lore. Find
+// locates a project from the current folder or a parent, as git does.
+//
+// The package does not open the store or parse the sources; it only says
+// where they are, and refuses paths that would leave the project folder.
 package project
 
 import (
@@ -23,7 +32,9 @@ import (
 // FileName is the project file's name, in the project folder.
 const FileName = "deloreis.toml"
 
-// Project is a loaded project file.
+// Project is a project: from Load, the settings file alone; from Combine,
+// the effective project, the lore's declaration with the settings'
+// additions.
 type Project struct {
 	Dir       string             // the project folder (absolute)
 	Store     string             // the lorestore (absolute); default <Dir>/.lore
@@ -31,12 +42,22 @@ type Project struct {
 	Pin       string             // a commit (revision) the project is pinned to, or ""
 	Documents []Document         // sorted by scope
 	Dialects  []*objects.Dialect // the naming oracle's dialects ([[dialect]], dialect.go)
+
+	// loreDialects names the dialects the lore declares (set by Combine),
+	// so LocalDialects can tell the settings' additions apart.
+	loreDialects map[string]bool
 }
 
 // Document is one declared scope.
 type Document struct {
-	Scope  string // the scope id
-	Source string // the .dli file it is written in (absolute), or ""
+	Scope string // the scope id
+	// Source is the .dli file the document is written in, or "": in a
+	// Project an absolute path, in a Declaration the slash path relative
+	// to the project folder that the lore holds.
+	Source string
+	// InLore says the lore declares the document; false for one that
+	// only deloreis.toml adds, which a writer may still commit to the lore.
+	InLore bool
 }
 
 // file is the TOML shape of deloreis.toml.
@@ -53,8 +74,10 @@ type docFile struct {
 	Source string `toml:"source"`
 }
 
-// Load reads dir/deloreis.toml. A folder without one is a project with the
-// default store and no declared documents.
+// Load reads dir/deloreis.toml, the working folder's settings. A folder
+// without one is a project with the default store and no declared
+// documents. The documents and dialects it lists are the folder's own
+// additions (InLore false); Combine joins them to the lore's declaration.
 func Load(dir string) (*Project, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -152,9 +175,10 @@ func validPin(s string) bool {
 }
 
 // Create writes dir/deloreis.toml declaring one document per scope, in the
-// order given, and refuses when the folder already has one.
+// order given, and refuses when the folder already has one. New projects
+// should use CreateSettings and commit their documents to the lore
+// (EncodeDocument); Create stays until its callers have moved.
 func Create(dir string, scopes []string) error {
-	path := filepath.Join(dir, FileName)
 	var b strings.Builder
 	b.WriteString("# deloreis project: each [[document]] is a scope of the lorestore.\n")
 	seen := map[string]bool{}
@@ -168,17 +192,47 @@ func Create(dir string, scopes []string) error {
 		seen[sc] = true
 		fmt.Fprintf(&b, "\n[[document]]\nscope = %q\n", sc)
 	}
+	return writeNew(dir, b.String())
+}
+
+// settingsComment is the whole of a new settings file.
+const settingsComment = `# deloreis working-folder settings.
+#
+# The project's documents and dialects are declared in the lore (project/
+# in the store) and travel with it: commit them there, not here. This file
+# says which store, branch and pin this folder serves, e.g.
+#
+#   store = ".lore"
+#   branch = "main"
+#   pin = "<commit>"
+#
+# A [[document]] or [[dialect]] table here adds to the lore's declaration
+# for this folder only; it may never contradict it.
+`
+
+// CreateSettings writes dir/deloreis.toml holding only a comment: the
+// default store, branch and no pin, and no documents (the caller commits
+// the declaration to the lore). It refuses when the folder already has
+// one.
+func CreateSettings(dir string) error {
+	return writeNew(dir, settingsComment)
+}
+
+// writeNew writes dir/deloreis.toml with body, creating dir, and refuses
+// to overwrite an existing one.
+func writeNew(dir, body string) error {
+	path := filepath.Join(dir, FileName)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("project: %s already exists", path)
+		return fmt.Errorf("project: %s already exists; edit it, or remove it to start afresh", path)
 	}
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteString(b.String()); err != nil {
+	if _, err := f.WriteString(body); err != nil {
 		f.Close()
 		return err
 	}

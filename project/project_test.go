@@ -98,3 +98,67 @@ func TestBranchPinAndCreate(t *testing.T) {
 		}
 	}
 }
+
+func TestCreateSettings(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		ok    bool
+	}{
+		{"empty-folder", func(*testing.T, string) {}, true},
+		{"missing-folder", func(t *testing.T, dir string) {
+			if err := os.Remove(dir); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"existing-settings", func(t *testing.T, dir string) { write(t, dir, "branch = \"canon\"\n") }, false},
+		{"existing-project", func(t *testing.T, dir string) {
+			if err := Create(dir, []string{"camelot"}); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "proj")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tc.setup(t, dir)
+			var before []byte
+			if data, err := os.ReadFile(filepath.Join(dir, FileName)); err == nil {
+				before = data
+			}
+			err := CreateSettings(dir)
+			if !tc.ok {
+				after, _ := os.ReadFile(filepath.Join(dir, FileName))
+				if err == nil || !strings.Contains(err.Error(), "already exists") || string(after) != string(before) {
+					t.Fatalf("CreateSettings over an existing file: %v; file now %q", err, after)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, FileName))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if !strings.HasPrefix(line, "#") {
+					t.Fatalf("the new settings file holds more than a comment: %q", line)
+				}
+			}
+			p, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Store != filepath.Join(dir, ".lore") || p.Branch != "main" || p.Pin != "" || len(p.Documents) != 0 || len(p.Dialects) != 0 {
+				t.Fatalf("the new settings load as %+v", p)
+			}
+			if got, err := Find(filepath.Join(dir)); err != nil || got != dir {
+				t.Fatalf("Find of the new project: %q, %v", got, err)
+			}
+		})
+	}
+}
