@@ -67,6 +67,8 @@ func testOps(s *Service) map[string]testOp {
 		"author.add_transition":           asMut(s.AddTransition),
 		"dli.name.check":                  asRead(s.NameCheck),
 		"dli.canon":                       asRead(s.ExportCanon),
+		"dli.check":                       asRead(s.CheckText),
+		"dli.import":                      asRead(s.ImportText),
 	}
 }
 

@@ -3,7 +3,7 @@
 // unknown entity, an unrecorded decision, an unbound variable, a control
 // character), at that part's token.
 
-package dliops
+package author
 
 import (
 	"fmt"

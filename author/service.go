@@ -11,6 +11,7 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/project"
 )
 
 // Config says what a Service serves.
@@ -24,6 +25,10 @@ type Config struct {
 	// Dialects are the project file's [[dialect]] tables: the naming
 	// oracle of dli.name.check and of every world (expert_ops.go).
 	Dialects []*objects.Dialect
+	// Project is the loaded project, when the service serves one: dli.project
+	// and dli.scopes report it. Store may be nil then: the text tools work
+	// and the store's reads answer no-store.
+	Project *project.Project
 }
 
 // Service holds the open workspaces of one project. Its methods are safe
@@ -42,6 +47,12 @@ type Service struct {
 	forksAt  lorestore.Hash
 	forksAny bool           // forksAt names a commit (the branch had one)
 	pin      lorestore.Hash // zero unless pinned
+
+	// The text tools' stager over the serving branch's head, kept while
+	// the head stays (stagerAt).
+	textMu     sync.Mutex
+	textStager *Stager
+	textHead   lorestore.Hash
 
 	mu         sync.Mutex
 	next       int
@@ -72,12 +83,15 @@ func New(cfg Config) (*Service, error) {
 		}
 		s.docs[d] = true
 	}
-	if cfg.Pin != "" {
+	if cfg.Pin != "" && cfg.Store != nil {
 		h, err := cfg.Store.Resolve(cfg.Pin)
 		if err != nil {
 			return nil, fmt.Errorf("author: pinned commit: %w", err)
 		}
 		s.pin = h
+	}
+	if cfg.Store == nil {
+		return s, nil // the text tools only; every store read answers no-store
 	}
 	head, ok, err := s.openingCommit()
 	if err != nil {
@@ -186,4 +200,15 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// ForProject is a Service over a loaded project: its documents, serving
+// branch, pin and dialects, over st (nil when the project has no store
+// yet: the text tools work, the store's reads answer no-store).
+func ForProject(st *lorestore.Store, p *project.Project) (*Service, error) {
+	docs := make([]string, len(p.Documents))
+	for i, d := range p.Documents {
+		docs[i] = d.Scope
+	}
+	return New(Config{Store: st, Documents: docs, Branch: p.Branch, Pin: p.Pin, Dialects: p.Dialects, Project: p})
 }

@@ -4,7 +4,7 @@
 // every revision goes through lorestore.Resolve and every scope is checked
 // as an id before it reaches the store.
 
-package dliops
+package author
 
 import (
 	"context"
@@ -18,12 +18,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // StoredObject is one object as stored: its id, type, section and scope,
@@ -278,15 +276,15 @@ type GraphResult struct {
 	Attacks   []GraphAttack `json:"attacks"`
 }
 
-// DiffParams name a scope and two revisions.
-type DiffParams struct {
+// RevDiffParams name a scope and two revisions.
+type RevDiffParams struct {
 	Scope string `json:"scope"`
 	From  string `json:"from"`
 	To    string `json:"to"`
 }
 
-// DiffResult is dli.diff.
-type DiffResult struct {
+// RevDiffResult is dli.diff.
+type RevDiffResult struct {
 	Scope   string         `json:"scope"`
 	From    string         `json:"from"`
 	To      string         `json:"to"`
@@ -309,25 +307,7 @@ type ProjectResult struct {
 	Documents []ProjectDocument `json:"documents" desc:"sorted by scope"`
 }
 
-func registerStore(r *worker.Registry, s *service) {
-	revErrs := []string{CodeNoStore, CodeUnknownRevision}
-	worker.Register(r, worker.Spec{Name: "dli.object", Summary: "Read one stored object by id at a revision: scope, path, canonical JSON.",
-		Errors: append(revErrs, CodeUnknownObject, CodeAmbiguousObject)}, s.opObject)
-	worker.Register(r, worker.Spec{Name: "dli.log", Summary: "The commit history, newest first, with trailers; filtered by scope or op.", Errors: revErrs}, s.opLog)
-	worker.Register(r, worker.Spec{Name: "dli.show", Summary: "One commit and the objects it added and removed.", Errors: revErrs}, s.opShow)
-	worker.Register(r, worker.Spec{Name: "dli.branches", Summary: "The branches and their heads, and the serving branch (read only).", Errors: []string{CodeNoStore}}, s.opBranches)
-	worker.Register(r, worker.Spec{Name: "dli.scopes", Summary: "The project's documents and the scopes a commit holds.", Errors: revErrs}, s.opScopes)
-	worker.Register(r, worker.Spec{Name: "dli.export", Summary: "Every object of a scope at a revision, dead claims too, paged with a cursor.",
-		Errors: append(revErrs, author.CodeUnknownScope, CodeBadCursor)}, s.opExport)
-	worker.Register(r, worker.Spec{Name: "dli.fsck", Summary: "The store's own checks: every problem found.", Errors: []string{CodeNoStore}}, s.opFsck)
-	worker.Register(r, worker.Spec{Name: "dli.graph", Summary: "A scope's world at a revision as a graph: entities, edges, attacks with grounded labels.",
-		Errors: append(revErrs, author.CodeUnknownScope)}, s.opGraph)
-	worker.Register(r, worker.Spec{Name: "dli.diff", Summary: "The objects of a scope added and removed between two revisions.",
-		Errors: append(revErrs, author.CodeUnknownScope)}, s.opDiff)
-	worker.Register(r, worker.Spec{Name: "dli.project", Summary: "The loaded project: store folder, serving branch, pin and documents."}, s.opProject)
-}
-
-func (s *service) opObject(_ context.Context, _ *worker.Call, p *ObjectParams) (ObjectResult, error) {
+func (s *Service) Object(_ context.Context, p *ObjectParams) (ObjectResult, error) {
 	id := strings.ToLower(p.ID)
 	if len(id) < 4 || len(id) > 64 || strings.Trim(id, "0123456789abcdef") != "" {
 		return ObjectResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: id %q is not an object id (4 to 64 hex digits)", p.ID).With("field", "id")
@@ -336,7 +316,7 @@ func (s *service) opObject(_ context.Context, _ *worker.Call, p *ObjectParams) (
 	if err != nil {
 		return ObjectResult{}, err
 	}
-	sn, err := s.cfg.Store.SnapshotAt(h)
+	sn, err := s.store.SnapshotAt(h)
 	if err != nil {
 		return ObjectResult{}, err
 	}
@@ -372,7 +352,7 @@ func (s *service) opObject(_ context.Context, _ *worker.Call, p *ObjectParams) (
 	return ObjectResult{Commit: h.String(), ObjectID: so.ID, Type: so.Type, Scope: so.Scope, Path: so.Path, Object: so.Object, Rendered: so.Rendered}, err
 }
 
-func (s *service) opLog(_ context.Context, _ *worker.Call, p *LogParams) (LogResult, error) {
+func (s *Service) Log(_ context.Context, p *LogParams) (LogResult, error) {
 	h, ok, err := s.resolve(p.Rev)
 	if err != nil || !ok {
 		return LogResult{Commits: []Commit{}}, err
@@ -381,7 +361,7 @@ func (s *service) opLog(_ context.Context, _ *worker.Call, p *LogParams) (LogRes
 	if limit == 0 {
 		limit = defaultLog
 	}
-	es, err := s.cfg.Store.Log(lorestore.LogOptions{From: h.String(), Scope: p.Scope, Op: p.Op, Limit: limit + 1})
+	es, err := s.store.Log(lorestore.LogOptions{From: h.String(), Scope: p.Scope, Op: p.Op, Limit: limit + 1})
 	if err != nil {
 		return LogResult{}, err
 	}
@@ -392,7 +372,7 @@ func (s *service) opLog(_ context.Context, _ *worker.Call, p *LogParams) (LogRes
 	return res, nil
 }
 
-func (s *service) opShow(_ context.Context, _ *worker.Call, p *RevParams) (ShowResult, error) {
+func (s *Service) Show(_ context.Context, p *RevParams) (ShowResult, error) {
 	if p.Rev == "" {
 		return ShowResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: rev is empty").With("field", "rev")
 	}
@@ -400,7 +380,7 @@ func (s *service) opShow(_ context.Context, _ *worker.Call, p *RevParams) (ShowR
 	if err != nil {
 		return ShowResult{}, err
 	}
-	st := s.cfg.Store
+	st := s.store
 	es, err := st.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
 	if err != nil {
 		return ShowResult{}, err
@@ -438,8 +418,8 @@ func (s *service) opShow(_ context.Context, _ *worker.Call, p *RevParams) (ShowR
 	return res, nil
 }
 
-func (s *service) opBranches(_ context.Context, _ *worker.Call, _ *Empty) (BranchesResult, error) {
-	st, err := s.store()
+func (s *Service) Branches(_ context.Context, _ *Empty) (BranchesResult, error) {
+	st, err := s.needStore()
 	if err != nil {
 		return BranchesResult{}, err
 	}
@@ -447,7 +427,7 @@ func (s *service) opBranches(_ context.Context, _ *worker.Call, _ *Empty) (Branc
 	if err != nil {
 		return BranchesResult{}, err
 	}
-	res := BranchesResult{Serving: s.branch(), Pin: s.pin(), Branches: make([]Branch, len(bs))}
+	res := BranchesResult{Serving: s.cfg.Branch, Pin: s.cfg.Pin, Branches: make([]Branch, len(bs))}
 	for i, b := range bs {
 		res.Branches[i] = Branch{Name: b.Name, Commit: b.Commit.String()}
 	}
@@ -455,14 +435,14 @@ func (s *service) opBranches(_ context.Context, _ *worker.Call, _ *Empty) (Branc
 	return res, nil
 }
 
-func (s *service) opScopes(_ context.Context, _ *worker.Call, p *ScopesParams) (ScopesResult, error) {
+func (s *Service) Scopes(_ context.Context, p *ScopesParams) (ScopesResult, error) {
 	h, ok, err := s.resolve(p.Rev)
 	if err != nil {
 		return ScopesResult{}, err
 	}
 	res := ScopesResult{Commit: hashOrEmpty(h), Documents: []Document{}, Scopes: []string{}}
 	if ok {
-		sn, err := s.cfg.Store.SnapshotAt(h)
+		sn, err := s.store.SnapshotAt(h)
 		if err != nil {
 			return ScopesResult{}, err
 		}
@@ -472,14 +452,15 @@ func (s *service) opScopes(_ context.Context, _ *worker.Call, p *ScopesParams) (
 		}
 		res.Scopes = append(res.Scopes, scopes...)
 	}
-	for _, d := range s.documents() {
+	for _, d := range s.projectDocuments() {
 		res.Documents = append(res.Documents, Document{Scope: d.Scope, Source: d.Source, Present: slices.Contains(res.Scopes, d.Scope)})
 	}
 	return res, nil
 }
 
-// documents are the project's documents, sources relative to its folder.
-func (s *service) documents() []ProjectDocument {
+// projectDocuments are the project's documents, sources relative to its
+// folder.
+func (s *Service) projectDocuments() []ProjectDocument {
 	out := []ProjectDocument{}
 	if s.cfg.Project == nil {
 		return out
@@ -493,7 +474,7 @@ func (s *service) documents() []ProjectDocument {
 
 // relative is a path relative to the project folder, so that no reply
 // tells a client where the server's files sit ("" for none).
-func (s *service) relative(path string) string {
+func (s *Service) relative(path string) string {
 	if path == "" || s.cfg.Project == nil {
 		return ""
 	}
@@ -506,11 +487,11 @@ func (s *service) relative(path string) string {
 
 // scopeAt checks a scope param against a snapshot: an id, and either held
 // by the commit or declared by the project.
-func (s *service) scopeAt(sn *lorestore.Snapshot, scope string) error {
+func (s *Service) scopeAt(sn *lorestore.Snapshot, scope string) error {
 	if !objects.ValidID(scope) {
 		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
 	}
-	if slices.Contains(s.docs, scope) {
+	if s.docs[scope] {
 		return nil
 	}
 	if sn != nil {
@@ -522,7 +503,7 @@ func (s *service) scopeAt(sn *lorestore.Snapshot, scope string) error {
 			return nil
 		}
 	}
-	return fault.Errorf(fault.Refused, author.CodeUnknownScope, "No scope %q is declared by the project or held by the commit.", scope).With("scope", scope)
+	return fault.Errorf(fault.Refused, CodeUnknownScope, "No scope %q is declared by the project or held by the commit.", scope).With("scope", scope)
 }
 
 // exportCursor is where a page ends: the commit, the scope and the offset,
@@ -548,7 +529,7 @@ func parseCursor(cur, scope string) (lorestore.Hash, int, error) {
 	return lorestore.NewHash(parts[0]), off, nil
 }
 
-func (s *service) opExport(_ context.Context, _ *worker.Call, p *ExportParams) (ExportResult, error) {
+func (s *Service) Export(_ context.Context, p *ExportParams) (ExportResult, error) {
 	var h lorestore.Hash
 	offset := 0
 	if p.Cursor != "" {
@@ -575,7 +556,7 @@ func (s *service) opExport(_ context.Context, _ *worker.Call, p *ExportParams) (
 			return ExportResult{}, err
 		}
 	}
-	sn, err := s.cfg.Store.SnapshotAt(h)
+	sn, err := s.store.SnapshotAt(h)
 	if err != nil {
 		return ExportResult{}, err
 	}
@@ -616,8 +597,8 @@ func (s *service) opExport(_ context.Context, _ *worker.Call, p *ExportParams) (
 	return res, nil
 }
 
-func (s *service) opFsck(_ context.Context, _ *worker.Call, _ *Empty) (FsckResult, error) {
-	st, err := s.store()
+func (s *Service) Fsck(_ context.Context, _ *Empty) (FsckResult, error) {
+	st, err := s.needStore()
 	if err != nil {
 		return FsckResult{}, err
 	}
@@ -632,19 +613,19 @@ func (s *service) opFsck(_ context.Context, _ *worker.Call, _ *Empty) (FsckResul
 	return res, nil
 }
 
-func (s *service) opGraph(_ context.Context, _ *worker.Call, p *ScopeRevParams) (GraphResult, error) {
+func (s *Service) Graph(_ context.Context, p *ScopeRevParams) (GraphResult, error) {
 	h, err := s.mustResolve(p.Rev)
 	if err != nil {
 		return GraphResult{}, err
 	}
-	sn, err := s.cfg.Store.SnapshotAt(h)
+	sn, err := s.store.SnapshotAt(h)
 	if err != nil {
 		return GraphResult{}, err
 	}
 	if err := s.scopeAt(sn, p.Scope); err != nil {
 		return GraphResult{}, err
 	}
-	w, err := author.CompileAt(s.cfg.Store, h, p.Scope)
+	w, err := CompileAt(s.store, h, p.Scope)
 	if err != nil {
 		return GraphResult{}, err
 	}
@@ -679,10 +660,10 @@ func scopeIDs(sn *lorestore.Snapshot, scope string) (map[objects.ID]bool, error)
 	return out, nil
 }
 
-func (s *service) opDiff(_ context.Context, _ *worker.Call, p *DiffParams) (DiffResult, error) {
+func (s *Service) DiffRevisions(_ context.Context, p *RevDiffParams) (RevDiffResult, error) {
 	for _, f := range []struct{ name, v string }{{"from", p.From}, {"to", p.To}} {
 		if f.v == "" {
-			return DiffResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %s is empty", f.name).With("field", f.name)
+			return RevDiffResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %s is empty", f.name).With("field", f.name)
 		}
 	}
 	var sns [2]*lorestore.Snapshot
@@ -691,22 +672,22 @@ func (s *service) opDiff(_ context.Context, _ *worker.Call, p *DiffParams) (Diff
 	for i, rev := range []string{p.From, p.To} {
 		h, err := s.mustResolve(rev)
 		if err != nil {
-			return DiffResult{}, err
+			return RevDiffResult{}, err
 		}
-		if sns[i], err = s.cfg.Store.SnapshotAt(h); err != nil {
-			return DiffResult{}, err
+		if sns[i], err = s.store.SnapshotAt(h); err != nil {
+			return RevDiffResult{}, err
 		}
 		hs[i] = h
 	}
 	if err := s.scopeAt(sns[0], p.Scope); err != nil {
 		if err := s.scopeAt(sns[1], p.Scope); err != nil {
-			return DiffResult{}, err
+			return RevDiffResult{}, err
 		}
 	}
 	for i := range sns {
 		var err error
 		if sets[i], err = scopeIDs(sns[i], p.Scope); err != nil {
-			return DiffResult{}, err
+			return RevDiffResult{}, err
 		}
 	}
 	side := func(sn *lorestore.Snapshot, in, notIn map[objects.ID]bool) ([]StoredObject, error) {
@@ -733,21 +714,21 @@ func (s *service) opDiff(_ context.Context, _ *worker.Call, p *DiffParams) (Diff
 	}
 	added, err := side(sns[1], sets[1], sets[0])
 	if err != nil {
-		return DiffResult{}, err
+		return RevDiffResult{}, err
 	}
 	removed, err := side(sns[0], sets[0], sets[1])
 	if err != nil {
-		return DiffResult{}, err
+		return RevDiffResult{}, err
 	}
-	return DiffResult{Scope: p.Scope, From: hs[0].String(), To: hs[1].String(), Added: added, Removed: removed}, nil
+	return RevDiffResult{Scope: p.Scope, From: hs[0].String(), To: hs[1].String(), Added: added, Removed: removed}, nil
 }
 
-func (s *service) opProject(_ context.Context, _ *worker.Call, _ *Empty) (ProjectResult, error) {
-	res := ProjectResult{Branch: s.branch(), Pin: s.pin(), Documents: s.documents()}
+func (s *Service) ProjectInfo(_ context.Context, _ *Empty) (ProjectResult, error) {
+	res := ProjectResult{Branch: s.cfg.Branch, Pin: s.cfg.Pin, Documents: s.projectDocuments()}
 	if s.cfg.Project != nil {
 		res.Store = s.relative(s.cfg.Project.Store)
 	}
-	if s.cfg.Store != nil {
+	if s.store != nil {
 		h, ok, err := s.resolve("")
 		if err != nil && !errors.Is(err, lorestore.ErrNotFound) {
 			return ProjectResult{}, err

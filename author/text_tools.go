@@ -4,7 +4,7 @@
 // path, and a scope line in it is checked against the project like any
 // other scope param.
 
-package dliops
+package author
 
 import (
 	"context"
@@ -12,12 +12,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -95,16 +93,16 @@ type TextParams struct {
 	Text string `json:"text" desc:".dli source text"`
 }
 
-// CheckParams check .dli text, over the scope's head in the store unless
+// TextCheckParams check .dli text, over the scope's head in the store unless
 // standalone.
-type CheckParams struct {
+type TextCheckParams struct {
 	Text       string `json:"text" desc:".dli source text"`
 	Scope      string `json:"scope,omitempty" desc:"the document to check over (default: the text's scope line); must match the scope line when both are given"`
 	Standalone bool   `json:"standalone,omitempty" desc:"check the text as a world of its own, ignoring the store"`
 }
 
-// CheckResult is dli.check.
-type CheckResult struct {
+// TextCheckResult is dli.check.
+type TextCheckResult struct {
 	Scope       string          `json:"scope" desc:"the scope checked (\"\" for a standalone text with no scope line)"`
 	Base        string          `json:"base" desc:"the commit the text was staged over; \"\" when standalone or the branch has no commit"`
 	Clean       bool            `json:"clean" desc:"no parse error and no error-severity finding"`
@@ -185,25 +183,14 @@ type ImportParams struct {
 
 // ImportResult is dli.import.
 type ImportResult struct {
-	Scope        string              `json:"scope"`
-	Base         string              `json:"base" desc:"the commit the text was staged over (\"\" before the first commit)"`
-	Declarations int                 `json:"declarations"`
-	Findings     []PlacedFinding     `json:"findings" desc:"in source order"`
-	Consequences author.Consequences `json:"consequences" desc:"the derived-consequence diff the text makes"`
-	Blocked      bool                `json:"blocked" desc:"an error finding stands, so a materialize is refused"`
-	Committed    bool                `json:"committed" desc:"a new commit was written"`
-	Commit       string              `json:"commit" desc:"the new commit, or the head when every declaration was there already; \"\" on a dry run"`
-}
-
-func registerText(r *worker.Registry, s *service) {
-	worker.Register(r, worker.Spec{Name: "dli.check", Summary: "Check .dli text against the check battery, over its document's head unless standalone; findings placed at line and column.",
-		Errors: []string{author.CodeUnknownScope, CodeScopeMismatch, CodeParseError}}, s.opCheck)
-	worker.Register(r, worker.Spec{Name: "dli.fmt", Summary: "Format .dli text in the canonical surface.", Errors: []string{CodeParseError}}, s.opFmt)
-	worker.Register(r, worker.Spec{Name: "dli.parse", Summary: "Parse .dli text into lore objects: canonical JSON with ids and positions.", Errors: []string{CodeParseError}}, s.opParse)
-	worker.Register(r, worker.Spec{Name: "dli.render", Summary: "Render lore objects as a canonical .dli document.", Errors: []string{author.CodeInvalidObject}}, s.opRender)
-	worker.Register(r, worker.Spec{Name: "dli.validate", Summary: "Validate one lore object: its id and canonical bytes, or its field errors."}, s.opValidate)
-	worker.Register(r, worker.Spec{Name: "dli.import", Writes: true, Summary: "Stage .dli text over a document's head: findings and consequences; with materialize, one commit when no finding is an error.",
-		Errors: []string{CodeParseError, author.CodeUnknownScope, CodeScopeMismatch, author.CodeMaterializeBlocked, author.CodeBranchMoved, CodeProjectPinned, CodeNoStore}}, s.opImport)
+	Scope        string          `json:"scope"`
+	Base         string          `json:"base" desc:"the commit the text was staged over (\"\" before the first commit)"`
+	Declarations int             `json:"declarations"`
+	Findings     []PlacedFinding `json:"findings" desc:"in source order"`
+	Consequences Consequences    `json:"consequences" desc:"the derived-consequence diff the text makes"`
+	Blocked      bool            `json:"blocked" desc:"an error finding stands, so a materialize is refused"`
+	Committed    bool            `json:"committed" desc:"a new commit was written"`
+	Commit       string          `json:"commit" desc:"the new commit, or the head when every declaration was there already; \"\" on a dry run"`
 }
 
 // scopeOf settles the scope of a text: the param, else its scope line;
@@ -222,37 +209,37 @@ func scopeOf(doc *dli.Document, scope string) (string, error) {
 	return scope, nil
 }
 
-func (s *service) opCheck(_ context.Context, _ *worker.Call, p *CheckParams) (CheckResult, error) {
+func (s *Service) CheckText(_ context.Context, p *TextCheckParams) (TextCheckResult, error) {
 	doc, perr := dli.Parse(textName, []byte(p.Text))
 	if doc == nil {
-		return CheckResult{}, parseError(parseErrors(perr))
+		return TextCheckResult{}, parseError(parseErrors(perr))
 	}
 	scope, err := scopeOf(doc, p.Scope)
 	if err != nil {
-		return CheckResult{}, err
+		return TextCheckResult{}, err
 	}
 	doc.Scope = scope
-	st := (*author.Stager)(nil)
-	if p.Standalone || s.cfg.Store == nil || scope == "" {
-		st, err = author.NewStager(nil, "")
+	st := (*Stager)(nil)
+	if p.Standalone || s.store == nil || scope == "" {
+		st, err = NewStager(nil, "")
 		if err == nil {
-			st.WithDialects(s.dialects())
+			st.WithDialects(s.cfg.Dialects)
 		}
 	} else {
-		if err := s.checkScope(scope); err != nil {
-			return CheckResult{}, err
+		if err := s.checkDocument(scope); err != nil {
+			return TextCheckResult{}, err
 		}
 		st, _, err = s.stagerAt()
 	}
 	if err != nil {
-		return CheckResult{}, err
+		return TextCheckResult{}, err
 	}
 	sg, err := st.Stage(scope, docObjects(doc))
 	if err != nil {
-		return CheckResult{}, err
+		return TextCheckResult{}, err
 	}
 	fs := sg.After.Findings()
-	res := CheckResult{Scope: scope, Base: hashOrEmpty(sg.Base), ParseErrors: parseErrors(perr), Findings: placed(doc, fs)}
+	res := TextCheckResult{Scope: scope, Base: hashOrEmpty(sg.Base), ParseErrors: parseErrors(perr), Findings: placed(doc, fs)}
 	if res.ParseErrors == nil {
 		res.ParseErrors = []TextError{}
 	}
@@ -260,7 +247,7 @@ func (s *service) opCheck(_ context.Context, _ *worker.Call, p *CheckParams) (Ch
 	return res, nil
 }
 
-func (s *service) opFmt(_ context.Context, _ *worker.Call, p *TextParams) (FmtResult, error) {
+func (s *Service) FormatText(_ context.Context, p *TextParams) (FmtResult, error) {
 	doc, err := parse(p.Text)
 	if err != nil {
 		return FmtResult{}, err
@@ -269,7 +256,7 @@ func (s *service) opFmt(_ context.Context, _ *worker.Call, p *TextParams) (FmtRe
 	return FmtResult{Text: out, Changed: out != p.Text}, nil
 }
 
-func (s *service) opParse(_ context.Context, _ *worker.Call, p *TextParams) (ParseResult, error) {
+func (s *Service) ParseText(_ context.Context, p *TextParams) (ParseResult, error) {
 	doc, err := parse(p.Text)
 	if err != nil {
 		return ParseResult{}, err
@@ -298,13 +285,13 @@ func decodeObject(raw json.RawMessage, path string) (objects.Object, error) {
 	}
 	fes := objects.FieldErrors(err)
 	if len(fes) == 0 {
-		return nil, fault.Errorf(fault.Invalid, author.CodeInvalidObject, "params: %s: %v", path, err).With("field", path)
+		return nil, fault.Errorf(fault.Invalid, CodeInvalidObject, "params: %s: %v", path, err).With("field", path)
 	}
 	problems := make([]FieldProblem, len(fes))
 	for i, fe := range fes {
 		problems[i] = FieldProblem{Field: joinField(path, fe.Field), Code: fe.Code, Message: fe.Message}
 	}
-	return nil, fault.Errorf(fault.Invalid, author.CodeInvalidObject, "params: %s: %s", path, fes[0].Message).
+	return nil, fault.Errorf(fault.Invalid, CodeInvalidObject, "params: %s: %s", path, fes[0].Message).
 		With("field", problems[0].Field).With("problems", problems)
 }
 
@@ -315,7 +302,7 @@ func joinField(path, field string) string {
 	return path + "." + field
 }
 
-func (s *service) opRender(_ context.Context, _ *worker.Call, p *RenderParams) (RenderResult, error) {
+func (s *Service) RenderObjects(_ context.Context, p *RenderParams) (RenderResult, error) {
 	doc := &dli.Document{Grammar: dli.Grammar, Scope: p.Scope}
 	for i, raw := range p.Objects {
 		o, err := decodeObject(raw, fmt.Sprintf("objects[%d]", i))
@@ -327,7 +314,7 @@ func (s *service) opRender(_ context.Context, _ *worker.Call, p *RenderParams) (
 	return RenderResult{Text: string(dli.Format(doc))}, nil
 }
 
-func (s *service) opValidate(_ context.Context, _ *worker.Call, p *ValidateParams) (ValidateResult, error) {
+func (s *Service) ValidateObject(_ context.Context, p *ValidateParams) (ValidateResult, error) {
 	o, err := objects.Decode(p.Object)
 	if err != nil {
 		fes := objects.FieldErrors(err)
@@ -351,11 +338,11 @@ func (s *service) opValidate(_ context.Context, _ *worker.Call, p *ValidateParam
 	return ValidateResult{Valid: true, ObjectID: id.String(), Type: string(o.Type()), Canonical: string(data), Rendered: dli.RenderDecl(o), Errors: []FieldProblem{}}, nil
 }
 
-func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (ImportResult, error) {
-	if _, err := s.store(); err != nil {
+func (s *Service) ImportText(_ context.Context, p *ImportParams) (ImportResult, error) {
+	if _, err := s.needStore(); err != nil {
 		return ImportResult{}, err
 	}
-	if err := s.checkScope(p.Scope); err != nil {
+	if err := s.checkDocument(p.Scope); err != nil {
 		return ImportResult{}, err
 	}
 	doc, err := parse(p.Text)
@@ -366,9 +353,9 @@ func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (
 		return ImportResult{}, err
 	}
 	doc.Scope = p.Scope
-	if p.Materialize && s.pin() != "" {
+	if p.Materialize && s.cfg.Pin != "" {
 		return ImportResult{}, fault.Errorf(fault.Refused, CodeProjectPinned,
-			"This project is pinned to %s; an import cannot commit over a pinned snapshot. Nothing was committed.", s.pin()).With("pin", s.pin())
+			"This project is pinned to %s; an import cannot commit over a pinned snapshot. Nothing was committed.", s.cfg.Pin).With("pin", s.cfg.Pin)
 	}
 	st, _, err := s.stagerAt()
 	if err != nil {
@@ -384,12 +371,12 @@ func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (
 		return ImportResult{}, err
 	}
 	res := ImportResult{Scope: p.Scope, Base: hashOrEmpty(sg.Base), Declarations: len(doc.Decls), Findings: placed(doc, fs),
-		Consequences: consequences(d), Blocked: world.Blocking(fs)}
+		Consequences: consequenceDiffOf(d), Blocked: world.Blocking(fs)}
 	if !p.Materialize {
 		return res, nil
 	}
 	if res.Blocked {
-		return ImportResult{}, fault.Errorf(fault.Refused, author.CodeMaterializeBlocked,
+		return ImportResult{}, fault.Errorf(fault.Refused, CodeMaterializeBlocked,
 			"The text cannot be committed to %s: error findings stand. Nothing was committed.", p.Scope).With("findings", res.Findings)
 	}
 	m := lorestore.NewMessage(fmt.Sprintf("import into %s: %d declarations", p.Scope, len(doc.Decls)), "import", p.Scope)
@@ -397,11 +384,11 @@ func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (
 	var stale *lorestore.StaleError
 	switch {
 	case errors.As(err, &stale):
-		return ImportResult{}, fault.Errorf(fault.Refused, author.CodeBranchMoved,
-			"Branch %s moved while the text was checked; check it again over the new head. Nothing was committed.", s.branch()).
+		return ImportResult{}, fault.Errorf(fault.Refused, CodeBranchMoved,
+			"Branch %s moved while the text was checked; check it again over the new head. Nothing was committed.", s.cfg.Branch).
 			With("root_hash", hashOrEmpty(stale.Actual))
-	case errors.Is(err, author.ErrBlocked):
-		return ImportResult{}, fault.Errorf(fault.Refused, author.CodeMaterializeBlocked, "%v", err).With("findings", res.Findings)
+	case errors.Is(err, ErrBlocked):
+		return ImportResult{}, fault.Errorf(fault.Refused, CodeMaterializeBlocked, "%v", err).With("findings", res.Findings)
 	case err != nil:
 		return ImportResult{}, err
 	}
@@ -409,17 +396,17 @@ func (s *service) opImport(_ context.Context, _ *worker.Call, p *ImportParams) (
 	return res, nil
 }
 
-// consequences is the wire form of a consequence diff, as author.diff
+// consequenceDiffOf is the wire form of a consequence diff, as diff
 // gives it.
-func consequences(d world.ConsequenceDiff) author.Consequences {
-	conv := func(cs []world.Consequence) []author.Consequence {
-		out := make([]author.Consequence, len(cs))
+func consequenceDiffOf(d world.ConsequenceDiff) Consequences {
+	conv := func(cs []world.Consequence) []Consequence {
+		out := make([]Consequence, len(cs))
 		for i, c := range cs {
 			before := c.Before.String()
 			if c.New {
 				before = "absent"
 			}
-			out[i] = author.Consequence{Pred: c.Pred, Args: c.Args, Before: before, After: c.After.String()}
+			out[i] = Consequence{Pred: c.Pred, Args: c.Args, Before: before, After: c.After.String()}
 		}
 		return out
 	}
@@ -427,6 +414,6 @@ func consequences(d world.ConsequenceDiff) author.Consequences {
 	if conflicts == nil {
 		conflicts = []world.Finding{}
 	}
-	return author.Consequences{NewlyCertain: conv(d.NewlyCertain), Possible: conv(d.Possible), Dead: conv(d.Dead),
+	return Consequences{NewlyCertain: conv(d.NewlyCertain), Possible: conv(d.Possible), Dead: conv(d.Dead),
 		GradeChanged: conv(d.GradeChanged), Conflicts: conflicts}
 }

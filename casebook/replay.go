@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/deloreis/deloreis/dliops"
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/project"
@@ -121,7 +121,11 @@ func serve(ctx context.Context, dir string, toml []byte) (*mcp.ClientSession, fu
 
 // registry is the registry `deloreis mcp` serves over a project.
 func registry(s *lorestore.Store, p *project.Project) (*worker.Registry, error) {
-	return dliops.ProjectRegistry(s, p, version)
+	svc, err := author.ForProject(s, p)
+	if err != nil {
+		return nil, err
+	}
+	return worker.ProjectRegistry(svc, version), nil
 }
 
 // replayLines makes every call of the script in order.

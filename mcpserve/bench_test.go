@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/author"
-	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/objects"
@@ -42,14 +41,14 @@ func factRegistry(b *testing.B, n int) *worker.Registry {
 	if _, err := s.Commit(batch, lorestore.NewMessage("seed", "import", "big"), lorestore.CommitOptions{}); err != nil {
 		b.Fatal(err)
 	}
-	svc, err := author.New(author.Config{Store: s, Documents: []string{"big"}})
+	pr := &project.Project{Dir: dir, Store: dir, Branch: "main", Documents: []project.Document{{Scope: "big"}}}
+	svc, err := author.ForProject(s, pr)
 	if err != nil {
 		b.Fatal(err)
 	}
 	reg := worker.NewRegistry()
 	worker.RegisterAuthor(reg, svc)
-	pr := &project.Project{Dir: dir, Store: dir, Branch: "main", Documents: []project.Document{{Scope: "big"}}}
-	dliops.Register(reg, dliops.Config{Store: s, Project: pr, Version: "bench"})
+	worker.RegisterDLI(reg, svc, "bench")
 	return reg
 }
 

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/author"
-	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/project"
@@ -30,14 +29,14 @@ func newRegistry(t *testing.T) *worker.Registry {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	svc, err := author.New(author.Config{Store: s, Documents: []string{"camelot"}})
+	p := &project.Project{Dir: dir, Store: dir, Branch: "main", Documents: []project.Document{{Scope: "camelot"}}}
+	svc, err := author.ForProject(s, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := worker.NewRegistry()
 	worker.RegisterAuthor(reg, svc)
-	p := &project.Project{Dir: dir, Store: dir, Branch: "main", Documents: []project.Document{{Scope: "camelot"}}}
-	dliops.Register(reg, dliops.Config{Store: s, Project: p, Version: "test"})
+	worker.RegisterDLI(reg, svc, "test")
 	return reg
 }
 

@@ -3,24 +3,19 @@
 // killed forms — each read off the registry, the catalogue or the code
 // tables when called, never a list kept here.
 
-package dliops
+package worker
 
 import (
 	"context"
 	"fmt"
 	"sort"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/fault"
-	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/worker"
-	"github.com/deloreis/deloreis/world"
 )
 
 // Server is the server name dli.hello gives.
 const Server = "deloreis"
-
-// Empty is the params of an op that takes none.
-type Empty struct{}
 
 // HelloResult is dli.hello: what this worker is and what it serves.
 type HelloResult struct {
@@ -47,8 +42,8 @@ type OpsParams struct {
 
 // Validate refuses an unknown profile.
 func (p *OpsParams) Validate() error {
-	switch worker.Profile(p.Profile) {
-	case "", worker.ProfileExtended, worker.ProfileFiction:
+	switch Profile(p.Profile) {
+	case "", ProfileExtended, ProfileFiction:
 		return nil
 	}
 	return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: profile %q is not extended or fiction", p.Profile).With("field", "profile")
@@ -96,19 +91,6 @@ type ErrorsResult struct {
 	Codes   []ErrorRow    `json:"codes" desc:"sorted by code"`
 }
 
-// FindingRow is one catalogued finding code.
-type FindingRow struct {
-	Code     string         `json:"code"`
-	Severity world.Severity `json:"severity" desc:"error blocks materialize; warn and info do not"`
-	Grade    world.Evidence `json:"grade" desc:"asserted < checked < derived"`
-	Meaning  string         `json:"meaning"`
-}
-
-// FindingsResult is dli.findings.
-type FindingsResult struct {
-	Findings []FindingRow `json:"findings"`
-}
-
 // KilledRow is one killed form.
 type KilledRow struct {
 	Name        string `json:"name"`
@@ -122,48 +104,57 @@ type KilledResult struct {
 	Versions []KilledRow `json:"versions" desc:"contract versions answered with killed-version"`
 }
 
-func registerMeta(r *worker.Registry, s *service) {
-	worker.Register(r, worker.Spec{Name: "dli.hello", Summary: "Handshake: the contract, the server and its version, the profiles and how many ops each serves.", Fiction: true}, s.opHello)
-	worker.Register(r, worker.Spec{Name: "dli.version", Summary: "The contract version, the build version and the store format."}, s.opVersion)
-	worker.Register(r, worker.Spec{Name: "dli.ops", Summary: "The served ops of a profile, with summary, mutating flag and profiles."}, s.opOps)
-	worker.Register(r, worker.Spec{Name: "dli.schema", Summary: "The JSON Schemas of one op's request and response, generated from its Go types.", Errors: []string{CodeNoSuchOp}}, s.opSchema)
-	worker.Register(r, worker.Spec{Name: "dli.errors", Summary: "The error-code reference: every code the worker answers with, with its class."}, s.opErrors)
-	worker.Register(r, worker.Spec{Name: "dli.findings", Summary: "The finding catalogue: every finding code with its severity, grade and meaning."}, s.opFindings)
-	worker.Register(r, worker.Spec{Name: "dli.killed", Summary: "The killed forms: op names and contract versions no longer served, with their replacements."}, s.opKilled)
+// metaOps answer the self-describing ops from the registry they are in.
+type metaOps struct {
+	reg     *Registry
+	version string // the build version
 }
 
-func (s *service) opHello(_ context.Context, _ *worker.Call, _ *Empty) (HelloResult, error) {
+// registerMeta binds the self-describing ops in r; they read r when
+// called, so they describe whatever it serves. version is the build's.
+func registerMeta(r *Registry, version string, findings func(context.Context, *author.Empty) (author.FindingsResult, error)) {
+	s := &metaOps{reg: r, version: version}
+	Register(r, Spec{Name: "dli.hello", Summary: "Handshake: the contract, the server and its version, the profiles and how many ops each serves.", Fiction: true}, s.opHello)
+	Register(r, Spec{Name: "dli.version", Summary: "The contract version, the build version and the store format."}, s.opVersion)
+	Register(r, Spec{Name: "dli.ops", Summary: "The served ops of a profile, with summary, mutating flag and profiles."}, s.opOps)
+	Register(r, Spec{Name: "dli.schema", Summary: "The JSON Schemas of one op's request and response, generated from its Go types.", Errors: []string{author.CodeNoSuchOp}}, s.opSchema)
+	Register(r, Spec{Name: "dli.errors", Summary: "The error-code reference: every code the worker answers with, with its class."}, s.opErrors)
+	Register(r, Spec{Name: "dli.findings", Summary: "The finding catalogue: every finding code with its severity, grade and meaning."}, read(findings))
+	Register(r, Spec{Name: "dli.killed", Summary: "The killed forms: op names and contract versions no longer served, with their replacements."}, s.opKilled)
+}
+
+func (s *metaOps) opHello(_ context.Context, _ *Call, _ *author.Empty) (HelloResult, error) {
 	return HelloResult{
-		Contract: worker.Version, Server: Server, Version: s.cfg.Version,
-		Profiles: []string{string(worker.ProfileExtended), string(worker.ProfileFiction)},
-		Ops:      len(s.reg.Ops(worker.ProfileExtended)), FictionOps: len(s.reg.Ops(worker.ProfileFiction)),
+		Contract: Version, Server: Server, Version: s.version,
+		Profiles: []string{string(ProfileExtended), string(ProfileFiction)},
+		Ops:      len(s.reg.Ops(ProfileExtended)), FictionOps: len(s.reg.Ops(ProfileFiction)),
 	}, nil
 }
 
-func (s *service) opVersion(_ context.Context, _ *worker.Call, _ *Empty) (VersionResult, error) {
-	return VersionResult{Contract: worker.Version, Version: s.cfg.Version, StoreFormat: lorestore.FormatVersion, StoreContract: lorestore.ContractVersion}, nil
+func (s *metaOps) opVersion(_ context.Context, _ *Call, _ *author.Empty) (VersionResult, error) {
+	return VersionResult{Contract: Version, Version: s.version, StoreFormat: author.StoreFormat, StoreContract: author.StoreContract}, nil
 }
 
-func (s *service) opOps(_ context.Context, _ *worker.Call, p *OpsParams) (OpsResult, error) {
-	prof := worker.Profile(p.Profile)
+func (s *metaOps) opOps(_ context.Context, _ *Call, p *OpsParams) (OpsResult, error) {
+	prof := Profile(p.Profile)
 	if prof == "" {
-		prof = worker.ProfileExtended
+		prof = ProfileExtended
 	}
 	res := OpsResult{Profile: string(prof), Ops: []OpRow{}}
 	for _, op := range s.reg.Ops(prof) {
-		row := OpRow{Name: op.Name, Summary: op.Summary, Mutating: op.Mutating, Profiles: []string{string(worker.ProfileExtended)}}
+		row := OpRow{Name: op.Name, Summary: op.Summary, Mutating: op.Mutating, Profiles: []string{string(ProfileExtended)}}
 		if op.Fiction {
-			row.Profiles = append(row.Profiles, string(worker.ProfileFiction))
+			row.Profiles = append(row.Profiles, string(ProfileFiction))
 		}
 		res.Ops = append(res.Ops, row)
 	}
 	return res, nil
 }
 
-func (s *service) opSchema(_ context.Context, _ *worker.Call, p *SchemaParams) (SchemaResult, error) {
+func (s *metaOps) opSchema(_ context.Context, _ *Call, p *SchemaParams) (SchemaResult, error) {
 	op, ok := s.reg.Lookup(p.Op)
 	if !ok {
-		e := fault.Errorf(fault.NotFound, CodeNoSuchOp, "No op named %q is served; dli.ops lists them.", p.Op).With("op", p.Op)
+		e := fault.Errorf(fault.NotFound, author.CodeNoSuchOp, "No op named %q is served; dli.ops lists them.", p.Op).With("op", p.Op)
 		for _, k := range s.reg.KilledForms() {
 			if k.Name == p.Op && k.Replacement != "" {
 				e = e.With("replacement", k.Replacement)
@@ -176,9 +167,9 @@ func (s *service) opSchema(_ context.Context, _ *worker.Call, p *SchemaParams) (
 		Params: op.ParamsSchema(), Result: op.ResultSchema()}, nil
 }
 
-func (s *service) opErrors(_ context.Context, _ *worker.Call, _ *Empty) (ErrorsResult, error) {
-	all := ErrorCodes()
-	res := ErrorsResult{Classes: worker.Classes, Codes: make([]ErrorRow, 0, len(all))}
+func (s *metaOps) opErrors(_ context.Context, _ *Call, _ *author.Empty) (ErrorsResult, error) {
+	all := DLIErrorCodes()
+	res := ErrorsResult{Classes: Classes, Codes: make([]ErrorRow, 0, len(all))}
 	for c, cl := range all {
 		res.Codes = append(res.Codes, ErrorRow{Code: c, Class: cl})
 	}
@@ -186,22 +177,25 @@ func (s *service) opErrors(_ context.Context, _ *worker.Call, _ *Empty) (ErrorsR
 	return res, nil
 }
 
-func (s *service) opFindings(_ context.Context, _ *worker.Call, _ *Empty) (FindingsResult, error) {
-	res := FindingsResult{Findings: make([]FindingRow, len(world.Catalogue))}
-	for i, c := range world.Catalogue {
-		res.Findings[i] = FindingRow{Code: c.Code, Severity: c.Severity, Grade: c.Grade, Meaning: c.Meaning}
-	}
-	sort.Slice(res.Findings, func(i, j int) bool { return res.Findings[i].Code < res.Findings[j].Code })
-	return res, nil
-}
-
-func (s *service) opKilled(_ context.Context, _ *worker.Call, _ *Empty) (KilledResult, error) {
+func (s *metaOps) opKilled(_ context.Context, _ *Call, _ *author.Empty) (KilledResult, error) {
 	res := KilledResult{Ops: []KilledRow{}, Versions: []KilledRow{{
-		Name: "1.x", Replacement: worker.Version,
-		Note: fmt.Sprintf("every contract version before %s is refused with killed-version; any other version with unsupported-version", worker.Version),
+		Name: "1.x", Replacement: Version,
+		Note: fmt.Sprintf("every contract version before %s is refused with killed-version; any other version with unsupported-version", Version),
 	}}}
 	for _, k := range s.reg.KilledForms() {
 		res.Ops = append(res.Ops, KilledRow{Name: k.Name, Replacement: k.Replacement, Note: k.Note})
 	}
 	return res, nil
+}
+
+// DLIErrorCodes is the whole error-code reference of the DLI ops: the
+// protocol's codes and the use cases', each with its class.
+func DLIErrorCodes() map[string]fault.Class {
+	out := map[string]fault.Class{}
+	for _, m := range []map[string]fault.Class{ProtocolCodes, author.ErrorCodes} {
+		for c, cl := range m {
+			out[c] = cl
+		}
+	}
+	return out
 }

@@ -150,3 +150,33 @@ func registerExpert(r *Registry, s *author.Service) {
 		Summary: "Run the naming oracle of a dialect (configured in the project file, or declared in a workspace's scope) on a name."},
 		read(s.NameCheck))
 }
+
+// RegisterDLI binds the dli.* ops of s in r — the self-description (read
+// off r when called, so register everything else too), the .dli text tools
+// and the read-only store tools. version is the build's.
+func RegisterDLI(r *Registry, s *author.Service, version string) {
+	registerMeta(r, version, s.Findings)
+	Register(r, Spec{Name: "dli.check", Summary: "Check .dli text against the check battery, over its document's head unless standalone; findings placed at line and column.",
+		Errors: []string{author.CodeUnknownScope, author.CodeScopeMismatch, author.CodeParseError}}, read(s.CheckText))
+	Register(r, Spec{Name: "dli.fmt", Summary: "Format .dli text in the canonical surface.", Errors: []string{author.CodeParseError}}, read(s.FormatText))
+	Register(r, Spec{Name: "dli.parse", Summary: "Parse .dli text into lore objects: canonical JSON with ids and positions.", Errors: []string{author.CodeParseError}}, read(s.ParseText))
+	Register(r, Spec{Name: "dli.render", Summary: "Render lore objects as a canonical .dli document.", Errors: []string{author.CodeInvalidObject}}, read(s.RenderObjects))
+	Register(r, Spec{Name: "dli.validate", Summary: "Validate one lore object: its id and canonical bytes, or its field errors."}, read(s.ValidateObject))
+	Register(r, Spec{Name: "dli.import", Writes: true, Summary: "Stage .dli text over a document's head: findings and consequences; with materialize, one commit when no finding is an error.",
+		Errors: []string{author.CodeParseError, author.CodeUnknownScope, author.CodeScopeMismatch, author.CodeMaterializeBlocked, author.CodeBranchMoved, author.CodeProjectPinned, author.CodeNoStore}}, read(s.ImportText))
+	revErrs := []string{author.CodeNoStore, author.CodeUnknownRevision}
+	Register(r, Spec{Name: "dli.object", Summary: "Read one stored object by id at a revision: scope, path, canonical JSON.",
+		Errors: errs(revErrs, []string{author.CodeUnknownObject, author.CodeAmbiguousObject})}, read(s.Object))
+	Register(r, Spec{Name: "dli.log", Summary: "The commit history, newest first, with trailers; filtered by scope or op.", Errors: revErrs}, read(s.Log))
+	Register(r, Spec{Name: "dli.show", Summary: "One commit and the objects it added and removed.", Errors: revErrs}, read(s.Show))
+	Register(r, Spec{Name: "dli.branches", Summary: "The branches and their heads, and the serving branch (read only).", Errors: []string{author.CodeNoStore}}, read(s.Branches))
+	Register(r, Spec{Name: "dli.scopes", Summary: "The project's documents and the scopes a commit holds.", Errors: revErrs}, read(s.Scopes))
+	Register(r, Spec{Name: "dli.export", Summary: "Every object of a scope at a revision, dead claims too, paged with a cursor.",
+		Errors: errs(revErrs, []string{author.CodeUnknownScope, author.CodeBadCursor})}, read(s.Export))
+	Register(r, Spec{Name: "dli.fsck", Summary: "The store's own checks: every problem found.", Errors: []string{author.CodeNoStore}}, read(s.Fsck))
+	Register(r, Spec{Name: "dli.graph", Summary: "A scope's world at a revision as a graph: entities, edges, attacks with grounded labels.",
+		Errors: errs(revErrs, []string{author.CodeUnknownScope})}, read(s.Graph))
+	Register(r, Spec{Name: "dli.diff", Summary: "The objects of a scope added and removed between two revisions.",
+		Errors: errs(revErrs, []string{author.CodeUnknownScope})}, read(s.DiffRevisions))
+	Register(r, Spec{Name: "dli.project", Summary: "The loaded project: store folder, serving branch, pin and documents."}, read(s.ProjectInfo))
+}

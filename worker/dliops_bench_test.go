@@ -1,4 +1,4 @@
-package dliops
+package worker
 
 import (
 	"context"
@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/project"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // benchStore is a project whose camelot holds n people in one commit.
@@ -33,7 +33,7 @@ func benchStore(b *testing.B, n int) (*lorestore.Store, *project.Project) {
 	return s, &project.Project{Dir: dir, Store: filepath.Join(dir, lorestore.DefaultDir), Branch: "main", Documents: []project.Document{{Scope: "camelot"}}}
 }
 
-func dispatch(b *testing.B, reg *worker.Registry, line string) {
+func dispatch(b *testing.B, reg *Registry, line string) {
 	if r := reg.Dispatch(context.Background(), []byte(line)); r.Err != nil {
 		b.Fatal(r.Err)
 	}
@@ -47,8 +47,7 @@ const benchCheck = `{"dli":"2.0.0","id":"b","op":"dli.check","params":{"scope":"
 func BenchmarkCheck(b *testing.B) {
 	s, p := benchStore(b, 10000)
 	b.Run("warm", func(b *testing.B) {
-		reg := worker.NewRegistry()
-		Register(reg, Config{Store: s, Project: p})
+		reg := dliRegistry(b, s, p)
 		dispatch(b, reg, benchCheck)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
@@ -57,8 +56,7 @@ func BenchmarkCheck(b *testing.B) {
 	})
 	b.Run("cold", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			reg := worker.NewRegistry()
-			Register(reg, Config{Store: s, Project: p})
+			reg := dliRegistry(b, s, p)
 			dispatch(b, reg, benchCheck)
 		}
 	})
@@ -67,11 +65,19 @@ func BenchmarkCheck(b *testing.B) {
 // BenchmarkExportPage: one 500-object page of a 10,000-object scope.
 func BenchmarkExportPage(b *testing.B) {
 	s, p := benchStore(b, 10000)
-	reg := worker.NewRegistry()
-	Register(reg, Config{Store: s, Project: p})
+	reg := dliRegistry(b, s, p)
 	line := `{"dli":"2.0.0","id":"b","op":"dli.export","params":{"scope":"camelot","limit":500}}`
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		dispatch(b, reg, line)
 	}
+}
+
+// dliRegistry is the registry served over a project.
+func dliRegistry(tb testing.TB, s *lorestore.Store, p *project.Project) *Registry {
+	svc, err := author.ForProject(s, p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ProjectRegistry(svc, "")
 }

@@ -1,4 +1,4 @@
-package dliops
+package worker
 
 import (
 	"context"
@@ -10,19 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/project"
-	"github.com/deloreis/deloreis/worker"
 )
 
-// harness is the dli.* ops over a fresh project, driven through the
+// opsHarness is the dli.* ops over a fresh project, driven through the
 // registry as a transport drives it.
-type harness struct {
+type opsHarness struct {
 	t       *testing.T
 	dir     string
 	store   *lorestore.Store
-	reg     *worker.Registry
+	reg     *Registry
 	commits []string // the setup commits, oldest first
 	n       *atomic.Int64
 }
@@ -39,7 +39,7 @@ var (
 
 // newHarness makes a project declaring camelot and logres; pin, when
 // given, pins it to that revision of the setup ("" for none).
-func newHarness(t *testing.T, pinned bool) *harness {
+func newOpsHarness(t *testing.T, pinned bool) *opsHarness {
 	t.Helper()
 	dir := t.TempDir()
 	clock := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
@@ -52,7 +52,7 @@ func newHarness(t *testing.T, pinned bool) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	h := &harness{t: t, dir: dir, store: s, n: new(atomic.Int64)}
+	h := &opsHarness{t: t, dir: dir, store: s, n: new(atomic.Int64)}
 	for _, batch := range [][]objects.Object{{arthur, camelot}, {rules, crown}} {
 		b := lorestore.NewBatch()
 		for _, o := range batch {
@@ -71,13 +71,17 @@ func newHarness(t *testing.T, pinned bool) *harness {
 	if pinned {
 		p.Pin = h.commits[0]
 	}
-	h.reg = worker.NewRegistry()
-	Register(h.reg, Config{Store: s, Project: p, Version: "9.9.9-test"})
+	svc, err := author.ForProject(s, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.reg = NewRegistry()
+	RegisterDLI(h.reg, svc, "9.9.9-test")
 	return h
 }
 
 // call dispatches one request and decodes the response.
-func (h *harness) call(op string, params any) map[string]any {
+func (h *opsHarness) call(op string, params any) map[string]any {
 	h.t.Helper()
 	req := map[string]any{"dli": "2.0.0", "id": fmt.Sprintf("rq-%d", h.n.Add(1)), "op": op}
 	if params != nil {
@@ -95,14 +99,14 @@ func (h *harness) call(op string, params any) map[string]any {
 	return m
 }
 
-// in is the harness reporting to a subtest.
-func (h *harness) in(t *testing.T) *harness {
+// in is the opsHarness reporting to a subtest.
+func (h *opsHarness) in(t *testing.T) *opsHarness {
 	c := *h
 	c.t = t
 	return &c
 }
 
-func (h *harness) ok(op string, params any) map[string]any {
+func (h *opsHarness) ok(op string, params any) map[string]any {
 	h.t.Helper()
 	m := h.call(op, params)
 	if m["ok"] != true {
@@ -111,7 +115,7 @@ func (h *harness) ok(op string, params any) map[string]any {
 	return m
 }
 
-func (h *harness) refused(code, op string, params any) map[string]any {
+func (h *opsHarness) refused(code, op string, params any) map[string]any {
 	h.t.Helper()
 	m := h.call(op, params)
 	e, _ := m["error"].(map[string]any)
@@ -122,7 +126,7 @@ func (h *harness) refused(code, op string, params any) map[string]any {
 }
 
 // head is the main branch's head now.
-func (h *harness) head() string {
+func (h *opsHarness) head() string {
 	h.t.Helper()
 	c, err := h.store.Head("main")
 	if err != nil {
@@ -153,8 +157,8 @@ var dliOps = []string{"dli.branches", "dli.check", "dli.diff", "dli.errors", "dl
 // TestRegistered: the 23 ops, none mutating, only dli.hello in the
 // fiction profile.
 func TestRegistered(t *testing.T) {
-	h := newHarness(t, false)
-	ops := h.reg.Ops(worker.ProfileExtended)
+	h := newOpsHarness(t, false)
+	ops := h.reg.Ops(ProfileExtended)
 	if len(ops) != len(dliOps) {
 		t.Fatalf("%d ops, want %d", len(ops), len(dliOps))
 	}
@@ -183,7 +187,7 @@ func TestRegistered(t *testing.T) {
 	}
 	// A mutation-law field on a dli op is refused before the handler runs.
 	line := `{"dli":"2.0.0","id":"x","op":"dli.import","expected_digest":"wd-1","params":{"text":"","scope":"camelot","materialize":true}}`
-	if r := h.reg.Dispatch(context.Background(), []byte(line)); r.Err == nil || r.Err.Code != worker.CodeNotMutating {
+	if r := h.reg.Dispatch(context.Background(), []byte(line)); r.Err == nil || r.Err.Code != CodeNotMutating {
 		t.Fatalf("fenced dli.import: %+v", r)
 	}
 }

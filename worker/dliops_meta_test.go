@@ -1,4 +1,4 @@
-package dliops
+package worker
 
 import (
 	"context"
@@ -6,19 +6,19 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/fault"
-	"github.com/deloreis/deloreis/worker"
 	"github.com/deloreis/deloreis/world"
 )
 
 // TestMetaOps: the self-describing ops, table-driven: each answers what
 // the registry, the catalogue and the code tables hold when it is called.
 func TestMetaOps(t *testing.T) {
-	h := newHarness(t, false)
+	h := newOpsHarness(t, false)
 	// One more op registered after dliops: the self-description sees it.
-	worker.Register(h.reg, worker.Spec{Name: "zz.late", Summary: "Registered last.", Mutating: true, Fiction: true},
-		func(context.Context, *worker.Call, *Empty) (Empty, error) { return Empty{}, nil })
-	h.reg.Kill(worker.Killed{Name: "zz.old", Replacement: "zz.late", Note: "renamed"})
+	Register(h.reg, Spec{Name: "zz.late", Summary: "Registered last.", Mutating: true, Fiction: true},
+		func(context.Context, *Call, *author.Empty) (author.Empty, error) { return author.Empty{}, nil })
+	h.reg.Kill(Killed{Name: "zz.old", Replacement: "zz.late", Note: "renamed"})
 	for _, tc := range []struct {
 		name   string
 		op     string
@@ -76,8 +76,8 @@ func TestMetaOps(t *testing.T) {
 				t.Errorf("mutating request schema %v", rq)
 			}
 		}},
-		{"schema unknown op", "dli.schema", map[string]any{"op": "dli.nothing"}, CodeNoSuchOp, nil},
-		{"schema killed op", "dli.schema", map[string]any{"op": "zz.old"}, CodeNoSuchOp, func(t *testing.T, m map[string]any) {
+		{"schema unknown op", "dli.schema", map[string]any{"op": "dli.nothing"}, author.CodeNoSuchOp, nil},
+		{"schema killed op", "dli.schema", map[string]any{"op": "zz.old"}, author.CodeNoSuchOp, func(t *testing.T, m map[string]any) {
 			if m["replacement"] != "zz.late" {
 				t.Errorf("killed op error %v", m)
 			}
@@ -101,7 +101,7 @@ func TestMetaOps(t *testing.T) {
 					t.Errorf("code %s: class %q, want %s", code, got[code], class)
 				}
 			}
-			if len(codes) != len(ErrorCodes()) || len(list(m, "classes")) != 5 {
+			if len(codes) != len(DLIErrorCodes()) || len(list(m, "classes")) != 5 {
 				t.Errorf("%d codes, %d classes", len(codes), len(list(m, "classes")))
 			}
 		}},
@@ -120,7 +120,8 @@ func TestMetaOps(t *testing.T) {
 		}},
 		{"killed", "dli.killed", nil, "", func(t *testing.T, m map[string]any) {
 			ops := list(m, "ops")
-			if len(ops) != 1 || ops[0].(map[string]any)["replacement"] != "zz.late" {
+			last := ops[len(ops)-1].(map[string]any) // zz.old sorts last
+			if len(ops) != len(h.reg.KilledForms()) || last["name"] != "zz.old" || last["replacement"] != "zz.late" {
 				t.Errorf("killed ops %v", ops)
 			}
 			if vs := list(m, "versions"); len(vs) != 1 || vs[0].(map[string]any)["replacement"] != "2.0.0" {
@@ -146,18 +147,18 @@ func TestMetaOps(t *testing.T) {
 // TestErrorCodesClassed: every code a dli op names in its spec has a
 // class in the reference, and no code has two classes across tables.
 func TestErrorCodesClassed(t *testing.T) {
-	h := newHarness(t, false)
-	all := ErrorCodes()
-	for _, op := range h.reg.Ops(worker.ProfileExtended) {
+	h := newOpsHarness(t, false)
+	all := DLIErrorCodes()
+	for _, op := range h.reg.Ops(ProfileExtended) {
 		for _, c := range op.Errors {
 			if _, ok := all[c]; !ok {
 				t.Errorf("%s names code %s, which has no class", op.Name, c)
 			}
 		}
 	}
-	for c := range codes {
-		if _, dup := worker.ProtocolCodes[c]; dup {
-			t.Errorf("code %s is both the protocol's and dliops'", c)
+	for c := range author.ErrorCodes {
+		if _, dup := ProtocolCodes[c]; dup {
+			t.Errorf("code %s is both the protocol's and the use cases'", c)
 		}
 	}
 }

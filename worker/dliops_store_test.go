@@ -1,4 +1,4 @@
-package dliops
+package worker
 
 import (
 	"encoding/base64"
@@ -10,13 +10,12 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // TestStoreOps: the read-only store tools, table-driven; revisions and
 // scopes that are not what they should be are refused as data.
 func TestStoreOps(t *testing.T) {
-	h := newHarness(t, false)
+	h := newOpsHarness(t, false)
 	c0, c1 := h.commits[0], h.commits[1]
 	arthurID := idOf(t, arthur)
 	for _, tc := range []struct {
@@ -37,7 +36,7 @@ func TestStoreOps(t *testing.T) {
 				t.Errorf("object %v", m)
 			}
 		}},
-		{"object not yet stored", "dli.object", map[string]any{"id": idOf(t, rules), "rev": c0}, CodeUnknownObject, nil},
+		{"object not yet stored", "dli.object", map[string]any{"id": idOf(t, rules), "rev": c0}, author.CodeUnknownObject, nil},
 		{"object id not hex", "dli.object", map[string]any{"id": "../../HEAD"}, fault.CodeBadParams, nil},
 		{"object id too short", "dli.object", map[string]any{"id": "ab"}, fault.CodeBadParams, nil},
 		{"log", "dli.log", nil, "", func(t *testing.T, m map[string]any) {
@@ -66,8 +65,8 @@ func TestStoreOps(t *testing.T) {
 			}
 		}},
 		{"log negative limit", "dli.log", map[string]any{"limit": -1}, fault.CodeBadParams, nil},
-		{"log unknown branch", "dli.log", map[string]any{"rev": "nosuch"}, CodeUnknownRevision, nil},
-		{"log path-shaped revision", "dli.log", map[string]any{"rev": "refs/heads/../../../etc/passwd"}, CodeUnknownRevision, nil},
+		{"log unknown branch", "dli.log", map[string]any{"rev": "nosuch"}, author.CodeUnknownRevision, nil},
+		{"log path-shaped revision", "dli.log", map[string]any{"rev": "refs/heads/../../../etc/passwd"}, author.CodeUnknownRevision, nil},
 		{"log revision too long", "dli.log", map[string]any{"rev": strings.Repeat("a", 300)}, fault.CodeBadParams, nil},
 		{"log scope not an id", "dli.log", map[string]any{"scope": "a/b"}, fault.CodeBadParams, nil},
 		{"show", "dli.show", map[string]any{"rev": "main"}, "", func(t *testing.T, m map[string]any) {
@@ -89,7 +88,7 @@ func TestStoreOps(t *testing.T) {
 			}
 		}},
 		{"show empty rev", "dli.show", map[string]any{"rev": ""}, fault.CodeBadParams, nil},
-		{"show unknown", "dli.show", map[string]any{"rev": "main~5"}, CodeUnknownRevision, nil},
+		{"show unknown", "dli.show", map[string]any{"rev": "main~5"}, author.CodeUnknownRevision, nil},
 		{"branches", "dli.branches", nil, "", func(t *testing.T, m map[string]any) {
 			bs := list(m, "branches")
 			if m["serving"] != "main" || len(bs) != 1 || bs[0].(map[string]any)["commit"] != c1 {
@@ -189,7 +188,7 @@ func strs(l []any) []string {
 // scope once, in order; a cursor keeps its commit when the branch moves;
 // a cursor tampered with, or for another scope, is refused.
 func TestExportPaging(t *testing.T) {
-	h := newHarness(t, false)
+	h := newOpsHarness(t, false)
 	// A decision too: export reads every section.
 	b := lorestore.NewBatch()
 	if _, err := b.Put("camelot", &objects.Decision{Ident: "canon-1"}); err != nil {
@@ -245,7 +244,7 @@ func TestExportPaging(t *testing.T) {
 		"past the end":    {"scope": "camelot", "cursor": base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "/2", "/99", 1)))},
 		"other rev":       {"scope": "camelot", "cursor": cur, "rev": "main"},
 	} {
-		t.Run(name, func(t *testing.T) { h.in(t).refused(CodeBadCursor, "dli.export", params) })
+		t.Run(name, func(t *testing.T) { h.in(t).refused(author.CodeBadCursor, "dli.export", params) })
 	}
 	h.refused(author.CodeUnknownScope, "dli.export", map[string]any{"scope": "avalon"})
 	h.refused(fault.CodeBadParams, "dli.export", map[string]any{"scope": "camelot", "limit": 5001})
@@ -256,13 +255,17 @@ func TestExportPaging(t *testing.T) {
 // TestNoStore: without a store, the store tools refuse and the text
 // tools check standalone.
 func TestNoStore(t *testing.T) {
-	reg := worker.NewRegistry()
-	Register(reg, Config{Version: "x"})
-	h := &harness{t: t, reg: reg, n: newHarness(t, false).n}
-	for _, op := range []string{"dli.log", "dli.branches", "dli.fsck", "dli.scopes"} {
-		h.refused(CodeNoStore, op, nil)
+	svc, err := author.New(author.Config{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	h.refused(CodeNoStore, "dli.import", map[string]any{"text": "", "scope": "camelot"})
+	reg := NewRegistry()
+	RegisterDLI(reg, svc, "x")
+	h := &opsHarness{t: t, reg: reg, n: newOpsHarness(t, false).n}
+	for _, op := range []string{"dli.log", "dli.branches", "dli.fsck", "dli.scopes"} {
+		h.refused(author.CodeNoStore, op, nil)
+	}
+	h.refused(author.CodeNoStore, "dli.import", map[string]any{"text": "", "scope": "camelot"})
 	m := h.ok("dli.check", map[string]any{"text": looseText})
 	if m["base"] != "" || len(list(m, "findings")) != 1 {
 		t.Fatalf("check without a store %v", m)

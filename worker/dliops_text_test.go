@@ -1,4 +1,4 @@
-package dliops
+package worker
 
 import (
 	"context"
@@ -12,8 +12,6 @@ import (
 	"github.com/deloreis/deloreis/jcs"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/project"
-	"github.com/deloreis/deloreis/worker"
 )
 
 // A text in the canonical surface, and the same declarations written
@@ -26,7 +24,7 @@ const (
 
 // TestTextOps: fmt, parse, render and validate, table-driven.
 func TestTextOps(t *testing.T) {
-	h := newHarness(t, false)
+	h := newOpsHarness(t, false)
 	galahad := &objects.Entity{Kind: objects.KindPerson, Ident: "galahad", Name: "Galahad", Provenance: objects.Proposed("s")}
 	canon, _ := objects.Canonical(galahad)
 	for _, tc := range []struct {
@@ -46,7 +44,7 @@ func TestTextOps(t *testing.T) {
 				t.Errorf("formatting canonical text changed it: %v", m)
 			}
 		}},
-		{"fmt parse error", "dli.fmt", map[string]any{"text": badText}, CodeParseError, func(t *testing.T, e map[string]any) {
+		{"fmt parse error", "dli.fmt", map[string]any{"text": badText}, author.CodeParseError, func(t *testing.T, e map[string]any) {
 			if e["line"] != float64(3) || e["col"] == nil || len(list(e, "errors")) == 0 || e["class"] != "schema" {
 				t.Errorf("parse error %v", e)
 			}
@@ -66,7 +64,7 @@ func TestTextOps(t *testing.T) {
 				t.Errorf("object %s, want %s", c, canon)
 			}
 		}},
-		{"parse error", "dli.parse", map[string]any{"text": badText}, CodeParseError, nil},
+		{"parse error", "dli.parse", map[string]any{"text": badText}, author.CodeParseError, nil},
 		{"render", "dli.render", map[string]any{"scope": "camelot", "objects": []json.RawMessage{canon}}, "", func(t *testing.T, m map[string]any) {
 			want := "# grammar: v0 (unfrozen; AST normative)\nscope camelot\nperson galahad \"Galahad\""
 			if !strings.HasPrefix(m["text"].(string), want) {
@@ -113,14 +111,14 @@ func TestTextOps(t *testing.T) {
 	}
 }
 
-func mustFmt(t *testing.T, h *harness, text string) string {
+func mustFmt(t *testing.T, h *opsHarness, text string) string {
 	t.Helper()
 	return h.in(t).ok("dli.fmt", map[string]any{"text": text})["text"].(string)
 }
 
 // TestRenderRoundTrip: rendering what parse gives is what fmt gives.
 func TestRenderRoundTrip(t *testing.T) {
-	h := newHarness(t, false)
+	h := newOpsHarness(t, false)
 	text := "scope camelot\n" +
 		"place logres \"Logres\"  proposed  s\n" +
 		"era the-salt-years \"The Salt Years\"  proposed  s\n" +
@@ -142,7 +140,7 @@ func TestRenderRoundTrip(t *testing.T) {
 // head in the store or standalone; scope mismatches and unknown scopes
 // refused.
 func TestCheck(t *testing.T) {
-	h := newHarness(t, false)
+	h := newOpsHarness(t, false)
 	for _, tc := range []struct {
 		name   string
 		params map[string]any
@@ -157,7 +155,7 @@ func TestCheck(t *testing.T) {
 			[]string{"2:17 entity.unknown"}, true},
 		{"no scope at all", map[string]any{"text": "person galahad \"G\" proposed s\n"}, "", true, nil, false},
 		{"parse errors and findings", map[string]any{"text": badText + "serves(galahad, nobody) proposed s\n"}, "", false, []string{"4:17 entity.unknown"}, true},
-		{"scope mismatch", map[string]any{"text": looseText, "scope": "logres"}, CodeScopeMismatch, false, nil, false},
+		{"scope mismatch", map[string]any{"text": looseText, "scope": "logres"}, author.CodeScopeMismatch, false, nil, false},
 		{"undeclared scope", map[string]any{"text": "scope avalon\nperson x \"X\" proposed s\n"}, author.CodeUnknownScope, false, nil, false},
 		{"undeclared scope standalone", map[string]any{"text": "scope avalon\nperson x \"X\" proposed s\n", "standalone": true}, "", true, nil, false},
 		{"scope not an id", map[string]any{"text": "", "scope": "a/b"}, fault.CodeBadParams, false, nil, false},
@@ -197,7 +195,7 @@ func jsonInt(v any) string {
 // an exact retry writes nothing new (content-addressed); a blocked text,
 // a text that does not parse, and a pinned project store nothing.
 func TestImport(t *testing.T) {
-	h := newHarness(t, false)
+	h := newOpsHarness(t, false)
 	text := "scope camelot\nperson galahad \"Galahad\" proposed s\nserves(galahad, arthur) proposed s\n"
 	head0 := h.head()
 	dry := h.ok("dli.import", map[string]any{"text": text, "scope": "camelot"})
@@ -231,8 +229,8 @@ func TestImport(t *testing.T) {
 		code   string
 	}{
 		{"blocked", map[string]any{"text": "serves(galahad, mordred) proposed s\n", "scope": "camelot", "materialize": true}, author.CodeMaterializeBlocked},
-		{"parse error", map[string]any{"text": badText, "scope": "camelot", "materialize": true}, CodeParseError},
-		{"scope mismatch", map[string]any{"text": text, "scope": "logres", "materialize": true}, CodeScopeMismatch},
+		{"parse error", map[string]any{"text": badText, "scope": "camelot", "materialize": true}, author.CodeParseError},
+		{"scope mismatch", map[string]any{"text": text, "scope": "logres", "materialize": true}, author.CodeScopeMismatch},
 		{"undeclared scope", map[string]any{"text": "person x \"X\" proposed s\n", "scope": "avalon", "materialize": true}, author.CodeUnknownScope},
 		{"scope is data", map[string]any{"text": "", "scope": "../../etc", "materialize": true}, fault.CodeBadParams},
 		{"no scope", map[string]any{"text": text, "materialize": true}, fault.CodeMissingField},
@@ -261,39 +259,19 @@ func TestImport(t *testing.T) {
 
 // TestImportPinned: a pinned project stages but does not commit.
 func TestImportPinned(t *testing.T) {
-	h := newHarness(t, true)
+	h := newOpsHarness(t, true)
 	head := h.head()
 	h.ok("dli.import", map[string]any{"text": "person x \"X\" proposed s\n", "scope": "camelot"})
-	h.refused(CodeProjectPinned, "dli.import", map[string]any{"text": "person x \"X\" proposed s\n", "scope": "camelot", "materialize": true})
+	h.refused(author.CodeProjectPinned, "dli.import", map[string]any{"text": "person x \"X\" proposed s\n", "scope": "camelot", "materialize": true})
 	if h.head() != head {
 		t.Fatal("a pinned import committed")
-	}
-}
-
-// TestStagerKept: the stager (and the base worlds it compiled) serves
-// every check while the branch head stands, and is made again when an
-// import moves it.
-func TestStagerKept(t *testing.T) {
-	h := newHarness(t, false)
-	h.reg = worker.NewRegistry()
-	svc := register(h.reg, Config{Store: h.store, Project: &project.Project{Dir: h.dir, Branch: "main", Documents: []project.Document{{Scope: "camelot"}}}})
-	h.ok("dli.check", map[string]any{"text": looseText})
-	first := svc.stager
-	h.ok("dli.check", map[string]any{"text": canonText})
-	if svc.stager != first || first == nil {
-		t.Fatal("a second check over the same head made a new stager")
-	}
-	h.ok("dli.import", map[string]any{"text": looseText, "scope": "camelot", "materialize": true})
-	m := h.ok("dli.check", map[string]any{"text": looseText})
-	if svc.stager == first || m["base"] != h.head() {
-		t.Fatalf("the check after an import did not see the new head: base %v, head %s", m["base"], h.head())
 	}
 }
 
 // TestConcurrentChecks: checks and imports from several goroutines share
 // the kept stager safely (run with -race).
 func TestConcurrentChecks(t *testing.T) {
-	h := newHarness(t, false)
+	h := newOpsHarness(t, false)
 	done := make(chan string, 8)
 	for g := 0; g < 8; g++ {
 		go func(g int) {

@@ -1,18 +1,25 @@
-// Package worker is the dli.* worker protocol of deloreis: the request
-// envelope ({dli, id, op, params, expected_digest?, idempotency_key?}), the
-// typed errors and their classes, the one registry in which every op is
-// registered once (its params type, result type, handler and profile
-// membership), the killed-form registry that answers for earlier contract
-// versions and removed ops, and the JSON-on-stdio server.
+// Package worker is the dli.* worker protocol of deloreis and the table
+// that binds every op to its use case: the request envelope ({dli, id, op,
+// params, expected_digest?, idempotency_key?}), the typed wire errors and
+// their classes (a use case's fault.Error maps onto one field for field),
+// the one registry in which every op is registered once (its params type,
+// result type, handler and profile membership), the killed-form registry
+// that answers for earlier contract versions and removed ops, and the
+// JSON-on-stdio server.
 //
-// Handlers know no transport: Registry.Dispatch takes one decoded request
-// and returns one response, so the stdio server here and the MCP adapter
-// (package mcpserve) serve the same ops the same way, and schemas, fixtures
-// and docs/ops.md are generated from the same registry.
+// The bindings: dli_ops.go binds the author.* and dli.* ops to methods of
+// author.Service, dke_ops.go the thirteen DKE tools to dke/service, and
+// dli_meta.go serves the self-describing ops off the registry itself. A
+// handler decodes its params once, into the op's Go type, and calls one
+// use case. Registry.Dispatch takes one request and returns one response,
+// so the stdio server here and the MCP adapter (package mcpserve) serve
+// the same ops the same way, and schemas, fixtures and docs/ops.md are
+// generated from the same registry.
 //
-// What it is not: it knows nothing of workspaces, worlds or stores. The
-// mutation law (digest fences, idempotency keys) is enforced by the
-// handlers' package (author), which reads the envelope fields the registry
-// hands it. Strings that arrive in a request are data: they select an op
-// only through an exact registry lookup and never become paths.
+// What it is not: it holds no workspace, world or store of its own, and
+// imports neither the lorestore, the world nor the datalog engine. The
+// mutation law (digest fences, idempotency keys) is enforced by the use
+// cases, which receive the envelope's fields as an author.Guard. Strings
+// that arrive in a request are data: they select an op only through an
+// exact registry lookup and never become paths.
 package worker

@@ -16,7 +16,6 @@ import (
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
-	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/project"
@@ -177,7 +176,7 @@ func (o *checkOptions) file(path string) int {
 // followed by its repair when it has one; it reports whether any is an
 // error.
 func printFindings(w io.Writer, path string, doc *dli.Document, fs []world.Finding) bool {
-	ps := dliops.PlaceAll(doc, fs)
+	ps := author.PlaceAll(doc, fs)
 	errs := false
 	for _, p := range ps {
 		f := p.Finding

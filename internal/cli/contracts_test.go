@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/worker"
 )
 
@@ -70,7 +69,7 @@ func TestContractSchemas(t *testing.T) {
 	if n := len(want); n != 2*len(surface) {
 		t.Errorf("%d schemas for %d ops", n, len(surface))
 	}
-	goldenFile(t, filepath.Join(contractDir, "error-codes.md"), string(worker.ErrorCodesDoc(dliops.ErrorCodes())))
+	goldenFile(t, filepath.Join(contractDir, "error-codes.md"), string(worker.ErrorCodesDoc(worker.DLIErrorCodes())))
 }
 
 // TestContractSchemasAreStrict: every generated request schema closes its

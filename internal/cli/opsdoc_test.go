@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/worker"
@@ -38,7 +37,7 @@ func fullRegistry(t *testing.T) *worker.Registry {
 // regenerates it).
 func TestOpsDoc(t *testing.T) {
 	reg := fullRegistry(t)
-	doc := string(worker.OpsDoc(reg, dliops.ErrorCodes()))
+	doc := string(worker.OpsDoc(reg, worker.DLIErrorCodes()))
 	for _, op := range reg.Ops(worker.ProfileExtended) {
 		if !strings.Contains(doc, "\n## "+op.Name+"\n") {
 			t.Errorf("no section for %s", op.Name)

@@ -16,8 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/demoworld"
-	"github.com/deloreis/deloreis/dliops"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/worker"
@@ -151,7 +151,11 @@ func (g *globals) served(named bool, stderr io.Writer) (*served, error) {
 }
 
 // buildRegistry is the one registry every transport serves
-// (dliops.ProjectRegistry), reporting this build's version.
+// (worker.ProjectRegistry), reporting this build's version.
 func buildRegistry(s *lorestore.Store, p *project.Project) (*worker.Registry, error) {
-	return dliops.ProjectRegistry(s, p, version)
+	svc, err := author.ForProject(s, p)
+	if err != nil {
+		return nil, err
+	}
+	return worker.ProjectRegistry(svc, version), nil
 }
