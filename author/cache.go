@@ -187,3 +187,14 @@ func (c *worldCache) put(commit lorestore.Hash, scope string, w *world.World) bo
 	}
 	return true
 }
+
+// setDialects gives later compiles the project's dialects as they are
+// now. The worlds compiled with others are dropped: every compile reads
+// the dialects (a world file names the ones it was compiled with).
+func (c *worldCache) setDialects(ds []*objects.Dialect) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dialects = ds
+	c.entries = map[cacheKey]*cacheEntry{}
+	c.order.Init()
+}

@@ -80,7 +80,10 @@ type CanonAttack struct {
 // first-parent history says it ratified under decisions other than those
 // its Ratify records name.
 func (s *Service) Canon(scope, rev string) (CanonExport, error) {
-	if !s.docs[scope] {
+	if ok, err := s.declares(scope); err != nil || !ok {
+		if err != nil {
+			return CanonExport{}, err
+		}
 		return CanonExport{}, fault.Errorf(fault.Refused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope)
 	}
 	if rev == "" {

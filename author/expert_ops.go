@@ -229,7 +229,7 @@ func (s *Service) NameCheck(_ context.Context, p *NameCheckParams) (NameCheckRes
 
 // configuredDialect is the project file's dialect of an id.
 func (s *Service) configuredDialect(id string) (*objects.Dialect, bool) {
-	for _, d := range s.cfg.Dialects {
+	for _, d := range s.dialects() {
 		if d.Ident == id {
 			return d, true
 		}

@@ -98,9 +98,12 @@ func (s *Service) checkDocument(scope string) error {
 	if !objects.ValidID(scope) {
 		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
 	}
-	docs := s.documents()
-	if len(docs) > 0 && !slices.Contains(docs, scope) {
-		return fault.Errorf(fault.Refused, CodeUnknownScope, "No document %q is declared by this project; it declares %v.", scope, docs).With("scope", scope)
+	docs, err := s.documents()
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(docs, scope) {
+		return errUndeclared(scope, docs)
 	}
 	return nil
 }
@@ -124,7 +127,7 @@ func (s *Service) stagerAt() (*Stager, lorestore.Hash, error) {
 		if err != nil {
 			return nil, lorestore.ZeroHash, err
 		}
-		s.textStager, s.textHead = st.WithDialects(s.cfg.Dialects), head
+		s.textStager, s.textHead = st.WithDialects(s.dialects()), head
 	}
 	return s.textStager, head, nil
 }

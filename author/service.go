@@ -16,18 +16,22 @@ import (
 
 // Config says what a Service serves.
 type Config struct {
-	Store     *lorestore.Store
-	Documents []string // the scopes the project declares
-	Branch    string   // the serving branch; "" is main
-	Pin       string   // a revision the project is pinned to, or ""
+	Store *lorestore.Store
+	// Documents are scopes declared beside the lore's declaration, as a
+	// deloreis.toml adds them (Project's documents when a Project is given).
+	Documents []string
+	Branch    string // the serving branch; "" is main
+	Pin       string // a revision the project is pinned to, or ""
 	// CacheSize bounds the compiled worlds kept (default 16).
 	CacheSize int
-	// Dialects are the project file's [[dialect]] tables: the naming
-	// oracle of dli.name.check and of every world (expert_ops.go).
+	// Dialects are dialects configured beside the lore's (deloreis.toml's
+	// [[dialect]] tables): the naming oracle of dli.name.check and of every
+	// world (expert_ops.go). Project's when a Project is given.
 	Dialects []*objects.Dialect
-	// Project is the loaded project, when the service serves one: dli.project
-	// and dli.scopes report it. Store may be nil then: the text tools work
-	// and the store's reads answer no-store.
+	// Project is the working folder's settings (deloreis.toml), when the
+	// service serves a project folder: its documents and dialects add to
+	// the lore's declaration (Service.Project). Store may be nil: the text
+	// tools work and the store's reads answer no-store.
 	Project *project.Project
 }
 
@@ -38,7 +42,16 @@ type Service struct {
 	cfg   Config
 	store *lorestore.Store
 	cache *worldCache
-	docs  map[string]bool
+	// local is the working folder's settings: the project's own documents
+	// and dialects, added to the lore's declaration.
+	local     *project.Project
+	ownsStore bool // Open opened the store: Close closes it
+
+	// The project as served (Project), read again when the serving commit
+	// moves.
+	projMu sync.Mutex
+	proj   *project.Project
+	projAt lorestore.Hash
 	// forks maps a question id to the documents declaring it at forksAt,
 	// the commit workspaces opened on when the service started; nil until
 	// a fork is first asked for (forkDocs).
@@ -73,16 +86,22 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{
 		cfg: cfg, store: cfg.Store, cache: newWorldCache(cfg.CacheSize),
-		docs:       map[string]bool{},
 		workspaces: map[string]*Workspace{}, tombstones: newTombstones(maxTombstones),
 	}
-	s.cache.dialects = cfg.Dialects
-	for _, d := range cfg.Documents {
-		if !objects.ValidID(d) {
-			return nil, fmt.Errorf("author: document %q is not a scope id", d)
+	s.local = cfg.Project
+	if s.local == nil {
+		s.local = &project.Project{Branch: cfg.Branch, Pin: cfg.Pin, Dialects: cfg.Dialects}
+		for _, d := range cfg.Documents {
+			if !objects.ValidID(d) {
+				return nil, fmt.Errorf("author: document %q is not a scope id", d)
+			}
+			s.local.Documents = append(s.local.Documents, project.Document{Scope: d})
 		}
-		s.docs[d] = true
 	}
+	if cfg.Project != nil {
+		s.cfg.Dialects = cfg.Project.Dialects
+	}
+	s.cache.dialects = s.local.Dialects
 	if cfg.Pin != "" && cfg.Store != nil {
 		h, err := cfg.Store.Resolve(cfg.Pin)
 		if err != nil {
@@ -127,7 +146,11 @@ func (s *Service) resolveForks() (map[string][]string, error) {
 	if !s.forksAny {
 		return forks, nil
 	}
-	for _, scope := range s.documents() {
+	docs, err := s.documents()
+	if err != nil {
+		return nil, err
+	}
+	for _, scope := range docs {
 		w, err := s.cache.get(s.store, s.forksAt, scope)
 		if err != nil {
 			return nil, err
@@ -202,13 +225,9 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// ForProject is a Service over a loaded project: its documents, serving
-// branch, pin and dialects, over st (nil when the project has no store
-// yet: the text tools work, the store's reads answer no-store).
+// ForProject is a Service over a loaded project's settings, over st (nil
+// when the project has no store yet: the text tools work, the store's
+// reads answer no-store).
 func ForProject(st *lorestore.Store, p *project.Project) (*Service, error) {
-	docs := make([]string, len(p.Documents))
-	for i, d := range p.Documents {
-		docs[i] = d.Scope
-	}
-	return New(Config{Store: st, Documents: docs, Branch: p.Branch, Pin: p.Pin, Dialects: p.Dialects, Project: p})
+	return New(Config{Store: st, Branch: p.Branch, Pin: p.Pin, Project: p})
 }

@@ -59,8 +59,8 @@ func stored(scope string, id objects.ID, o objects.Object) (StoredObject, error)
 	return StoredObject{ID: id.String(), Type: string(o.Type()), Scope: scope, Path: objectPath(scope, id, o), Object: data, Rendered: dli.RenderDecl(o)}, nil
 }
 
-// Signature is a commit's author or committer.
-type Signature struct {
+// CommitAuthor is a commit's author, as data.
+type CommitAuthor struct {
 	Name  string `json:"name"`
 	Email string `json:"email"`
 	When  string `json:"when" desc:"RFC 3339"`
@@ -74,16 +74,16 @@ type Trailer struct {
 
 // Commit is one commit of the history.
 type Commit struct {
-	Commit   string    `json:"commit"`
-	Parents  []string  `json:"parents"`
-	Author   Signature `json:"author"`
-	Summary  string    `json:"summary"`
-	Trailers []Trailer `json:"trailers" desc:"Lore-Op, Lore-Scope and the rest, in order"`
+	Commit   string       `json:"commit"`
+	Parents  []string     `json:"parents"`
+	Author   CommitAuthor `json:"author"`
+	Summary  string       `json:"summary"`
+	Trailers []Trailer    `json:"trailers" desc:"Lore-Op, Lore-Scope and the rest, in order"`
 }
 
 func commitOf(e lorestore.LogEntry) Commit {
 	c := Commit{Commit: e.Commit.String(), Parents: []string{}, Summary: e.Message.Summary, Trailers: []Trailer{},
-		Author: Signature{e.Author.Name, e.Author.Email, e.Author.When.UTC().Format(time.RFC3339)}}
+		Author: CommitAuthor{e.Author.Name, e.Author.Email, e.Author.When.UTC().Format(time.RFC3339)}}
 	for _, p := range e.Parents {
 		c.Parents = append(c.Parents, p.String())
 	}
@@ -452,7 +452,11 @@ func (s *Service) Scopes(_ context.Context, p *ScopesParams) (ScopesResult, erro
 		}
 		res.Scopes = append(res.Scopes, scopes...)
 	}
-	for _, d := range s.projectDocuments() {
+	docs, err := s.projectDocuments()
+	if err != nil {
+		return ScopesResult{}, err
+	}
+	for _, d := range docs {
 		res.Documents = append(res.Documents, Document{Scope: d.Scope, Source: d.Source, Present: slices.Contains(res.Scopes, d.Scope)})
 	}
 	return res, nil
@@ -460,25 +464,26 @@ func (s *Service) Scopes(_ context.Context, p *ScopesParams) (ScopesResult, erro
 
 // projectDocuments are the project's documents, sources relative to its
 // folder.
-func (s *Service) projectDocuments() []ProjectDocument {
+func (s *Service) projectDocuments() ([]ProjectDocument, error) {
 	out := []ProjectDocument{}
-	if s.cfg.Project == nil {
-		return out
+	p, err := s.Project()
+	if err != nil {
+		return nil, err
 	}
-	for _, d := range s.cfg.Project.Documents {
+	for _, d := range p.Documents {
 		out = append(out, ProjectDocument{Scope: d.Scope, Source: s.relative(d.Source)})
 	}
 	slices.SortFunc(out, func(a, b ProjectDocument) int { return strings.Compare(a.Scope, b.Scope) })
-	return out
+	return out, nil
 }
 
 // relative is a path relative to the project folder, so that no reply
 // tells a client where the server's files sit ("" for none).
 func (s *Service) relative(path string) string {
-	if path == "" || s.cfg.Project == nil {
+	if path == "" || s.local.Dir == "" {
 		return ""
 	}
-	rel, err := filepath.Rel(s.cfg.Project.Dir, path)
+	rel, err := filepath.Rel(s.local.Dir, path)
 	if err != nil {
 		return filepath.Base(path)
 	}
@@ -491,8 +496,8 @@ func (s *Service) scopeAt(sn *lorestore.Snapshot, scope string) error {
 	if !objects.ValidID(scope) {
 		return fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", scope).With("field", "scope")
 	}
-	if s.docs[scope] {
-		return nil
+	if ok, err := s.declares(scope); err != nil || ok {
+		return err
 	}
 	if sn != nil {
 		scopes, err := sn.Scopes()
@@ -724,10 +729,11 @@ func (s *Service) DiffRevisions(_ context.Context, p *RevDiffParams) (RevDiffRes
 }
 
 func (s *Service) ProjectInfo(_ context.Context, _ *Empty) (ProjectResult, error) {
-	res := ProjectResult{Branch: s.cfg.Branch, Pin: s.cfg.Pin, Documents: s.projectDocuments()}
-	if s.cfg.Project != nil {
-		res.Store = s.relative(s.cfg.Project.Store)
+	docs, err := s.projectDocuments()
+	if err != nil {
+		return ProjectResult{}, err
 	}
+	res := ProjectResult{Branch: s.cfg.Branch, Pin: s.cfg.Pin, Documents: docs, Store: s.relative(s.local.Store)}
 	if s.store != nil {
 		h, ok, err := s.resolve("")
 		if err != nil && !errors.Is(err, lorestore.ErrNotFound) {

@@ -223,7 +223,7 @@ func (s *Service) CheckText(_ context.Context, p *TextCheckParams) (TextCheckRes
 	if p.Standalone || s.store == nil || scope == "" {
 		st, err = NewStager(nil, "")
 		if err == nil {
-			st.WithDialects(s.cfg.Dialects)
+			st.WithDialects(s.dialects())
 		}
 	} else {
 		if err := s.checkDocument(scope); err != nil {

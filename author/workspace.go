@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -84,8 +84,14 @@ func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 				"Question %q is declared by %d documents (%s); a fork needs exactly one.", fork, len(docs), strings.Join(docs, ", ")).
 				With("fork", fork).With("documents", docs)
 		}
-	case !s.docs[scope]:
-		return nil, fault.Errorf(fault.Refused, CodeUnknownScope, "This project declares no document %q.", scope).With("scope", scope).With("documents", s.documents())
+	default:
+		docs, err := s.documents()
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(docs, scope) {
+			return nil, errUndeclared(scope, docs)
+		}
 	}
 	base, _, err := s.openingCommitOn(branch)
 	if err != nil {
@@ -112,18 +118,9 @@ func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 // the zero commit (a branch with no commit yet) is the empty world.
 func (s *Service) baseWorld(commit lorestore.Hash, scope string) (*world.World, error) {
 	if commit.IsZero() {
-		return world.Compile(world.Input{Scope: scope, Dialects: s.cfg.Dialects})
+		return world.Compile(world.Input{Scope: scope, Dialects: s.dialects()})
 	}
 	return s.cache.get(s.store, commit, scope)
-}
-
-func (s *Service) documents() []string {
-	out := make([]string, 0, len(s.docs))
-	for d := range s.docs {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // computeDigest is the RFC 8785 digest of the staged state: the document,

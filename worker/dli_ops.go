@@ -179,4 +179,6 @@ func RegisterDLI(r *Registry, s *author.Service, version string) {
 	Register(r, Spec{Name: "dli.diff", Summary: "The objects of a scope added and removed between two revisions.",
 		Errors: errs(revErrs, []string{author.CodeUnknownScope})}, read(s.DiffRevisions))
 	Register(r, Spec{Name: "dli.project", Summary: "The loaded project: store folder, serving branch, pin and documents."}, read(s.ProjectInfo))
+	Register(r, Spec{Name: "dli.declare_scope", Writes: true, Summary: "Declare a document (scope) of the project in the lore: one commit, pushed and pulled with the rest; writes to a scope need it declared.",
+		Errors: []string{author.CodeNoStore, author.CodeScopeDeclared, author.CodePinnedProject, author.CodeProjectContradiction}}, read(s.DeclareScope))
 }

@@ -1,0 +1,290 @@
+// The project a Service serves: found from a folder as git finds its
+// repository, its store opened, and its declaration — the documents
+// (scopes, their sources) and the dialects — read from the lore at the
+// serving commit, with deloreis.toml's local additions on top. Declaring
+// a scope is one commit (DeclareScope); every surface reads the one list.
+
+package author
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/deloreis/deloreis/fault"
+	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/project"
+)
+
+// StoreOptions say how a lorestore is opened and written: durability, the
+// signature of the commits it writes, where its warnings go, its clock.
+type StoreOptions = lorestore.Options
+
+// Signature names who writes a commit.
+type Signature = lorestore.Signature
+
+// ErrNoProject is what Open answers when no folder from the start up
+// holds a project (errors.Is).
+var ErrNoProject = project.ErrNoProject
+
+// OpenOptions say which project to open.
+type OpenOptions struct {
+	// Dir is where the project is looked for: this folder or the nearest
+	// parent holding deloreis.toml or a .lore/ store ("" is ".").
+	Dir string
+	// Store, when given, is the lorestore folder itself: the project is
+	// then Dir as it is (not looked for), its settings read when present.
+	Store string
+	// StoreOptions open the store.
+	StoreOptions StoreOptions
+	// CacheSize bounds the compiled worlds kept (default 16).
+	CacheSize int
+}
+
+// FindProject is the project folder from dir or its nearest parent that
+// holds one, as git finds a repository; ErrNoProject when there is none.
+func FindProject(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	return project.Find(dir)
+}
+
+// Open opens the project found from o.Dir: its settings, its store, and a
+// Service over them. Close the Service to close the store.
+func Open(o OpenOptions) (*Service, error) {
+	dir := o.Dir
+	if dir == "" {
+		dir = "."
+	}
+	if o.Store == "" {
+		root, err := project.Find(dir)
+		if err != nil {
+			return nil, err
+		}
+		dir = root
+	}
+	local, err := project.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if o.Store != "" {
+		local.Store = o.Store
+	}
+	st, err := lorestore.Open(local.Store, o.StoreOptions)
+	if err != nil {
+		return nil, err
+	}
+	s, err := New(Config{Store: st, Project: local, Branch: local.Branch, Pin: local.Pin, CacheSize: o.CacheSize})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	s.ownsStore = true
+	return s, nil
+}
+
+// Close releases what the Service opened (its store, when Open opened it).
+func (s *Service) Close() error {
+	if s.ownsStore && s.store != nil {
+		return s.store.Close()
+	}
+	return nil
+}
+
+// servingCommit is the commit the project is served at: the pin, or the
+// serving branch's head now (zero before the branch's first commit).
+func (s *Service) servingCommit() (lorestore.Hash, error) {
+	if s.store == nil {
+		return lorestore.ZeroHash, nil
+	}
+	h, _, err := s.openingCommit()
+	return h, err
+}
+
+// Project is the project as served now: the lore's declaration at the
+// serving commit with deloreis.toml's additions, read again when the
+// serving commit moves (a sync that brings a new scope is seen on the
+// next call, with no restart).
+func (s *Service) Project() (*project.Project, error) {
+	at, err := s.servingCommit()
+	if err != nil {
+		return nil, err
+	}
+	s.projMu.Lock()
+	defer s.projMu.Unlock()
+	if s.proj != nil && s.projAt == at {
+		return s.proj, nil
+	}
+	decl := &project.Declaration{}
+	if !at.IsZero() {
+		sn, err := s.store.SnapshotAt(at)
+		if err != nil {
+			return nil, err
+		}
+		files, err := sn.ProjectFiles()
+		if err != nil {
+			return nil, err
+		}
+		if decl, err = project.ReadDeclaration(files); err != nil {
+			return nil, err
+		}
+	}
+	p, err := project.Combine(s.local, decl)
+	if err != nil {
+		return nil, fault.Errorf(fault.Refused, CodeProjectContradiction, "%v", err)
+	}
+	if s.proj == nil || !sameDialects(s.proj.Dialects, p.Dialects) {
+		s.cache.setDialects(p.Dialects)
+	}
+	s.proj, s.projAt = p, at
+	return p, nil
+}
+
+// CodeProjectContradiction: deloreis.toml declares what the lore declares
+// otherwise.
+const CodeProjectContradiction = "project-contradiction"
+
+func init() { ErrorCodes[CodeProjectContradiction] = fault.Refused }
+
+func sameDialects(a, b []*objects.Dialect) bool {
+	return slices.EqualFunc(a, b, func(x, y *objects.Dialect) bool {
+		return x == y || x.Ident == y.Ident && slices.Equal(x.Shapes, y.Shapes) && slices.Equal(x.Consonants, y.Consonants) && slices.Equal(x.Vowels, y.Vowels) && slices.Equal(x.Forbid, y.Forbid) && x.MinSyllables == y.MinSyllables && x.MaxSyllables == y.MaxSyllables
+	})
+}
+
+// documents are the scopes the project declares now, sorted.
+func (s *Service) documents() ([]string, error) {
+	p, err := s.Project()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(p.Documents))
+	for i, d := range p.Documents {
+		out[i] = d.Scope
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// declares reports whether the project declares a scope now.
+func (s *Service) declares(scope string) (bool, error) {
+	docs, err := s.documents()
+	return slices.Contains(docs, scope), err
+}
+
+// dialects are the project's dialects now: the lore's and deloreis.toml's.
+func (s *Service) dialects() []*objects.Dialect {
+	p, err := s.Project()
+	if err != nil {
+		return s.local.Dialects
+	}
+	return p.Dialects
+}
+
+// errUndeclared refuses a write to a scope the project does not declare,
+// naming how to declare it.
+func errUndeclared(scope string, docs []string) error {
+	declared := "it declares none yet"
+	if len(docs) > 0 {
+		declared = "it declares " + strings.Join(docs, ", ")
+	}
+	return fault.Errorf(fault.Refused, CodeUnknownScope,
+		"This project declares no document %q (%s). Declare it with `deloreis scope add %s` (or the dli.declare_scope op), then try again.", scope, declared, scope).
+		With("scope", scope).With("documents", docs)
+}
+
+// DeclareScopeParams declare a document of the project: a scope and,
+// optionally, the .dli file it is written in (a slash path relative to
+// the project folder).
+type DeclareScopeParams struct {
+	Scope  string `json:"scope"`
+	Source string `json:"source,omitempty" desc:"the .dli file, relative to the project folder"`
+}
+
+// DeclareScopeResult says what the declaration did.
+type DeclareScopeResult struct {
+	Scope    string `json:"scope"`
+	Source   string `json:"source" desc:"as declared, or \"\""`
+	Declared bool   `json:"declared" desc:"false when the lore already declared it so: nothing was written"`
+	Commit   string `json:"commit" desc:"the serving branch's head after the call"`
+}
+
+// DeclareScope declares a document in the lore: one commit on the serving
+// branch adding project/documents/<scope>.json, pushed and merged like
+// any lore. Declaring it again as it is declared writes nothing; a
+// different source for a declared scope is refused.
+func (s *Service) DeclareScope(_ context.Context, p *DeclareScopeParams) (DeclareScopeResult, error) {
+	if !objects.ValidID(p.Scope) {
+		return DeclareScopeResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", p.Scope).With("field", "scope")
+	}
+	data, err := project.EncodeDocument(p.Scope, p.Source)
+	if err != nil {
+		return DeclareScopeResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %v", err).With("field", "source")
+	}
+	st, err := s.needStore()
+	if err != nil {
+		return DeclareScopeResult{}, err
+	}
+	if s.cfg.Pin != "" {
+		return DeclareScopeResult{}, fault.Errorf(fault.Refused, CodePinnedProject, "This project is pinned to %s: declaring a scope would commit to it.", s.cfg.Pin)
+	}
+	head, err := s.servingCommit()
+	if err != nil {
+		return DeclareScopeResult{}, err
+	}
+	if !head.IsZero() {
+		sn, err := st.SnapshotAt(head)
+		if err != nil {
+			return DeclareScopeResult{}, err
+		}
+		files, err := sn.ProjectFiles()
+		if err != nil {
+			return DeclareScopeResult{}, err
+		}
+		decl, err := project.ReadDeclaration(files)
+		if err != nil {
+			return DeclareScopeResult{}, err
+		}
+		if d, ok := decl.Document(p.Scope); ok {
+			if d.Source != p.Source {
+				return DeclareScopeResult{}, fault.Errorf(fault.Refused, CodeScopeDeclared,
+					"The lore declares scope %s with source %q already; it is not declared again with %q.", p.Scope, d.Source, p.Source).
+					With("scope", p.Scope).With("source", d.Source)
+			}
+			return DeclareScopeResult{Scope: p.Scope, Source: d.Source, Commit: head.String()}, nil
+		}
+	}
+	b := lorestore.NewBatch()
+	if err := b.PutDocument(p.Scope, data); err != nil {
+		return DeclareScopeResult{}, err
+	}
+	res, err := st.Commit(b, lorestore.NewMessage("declare scope "+p.Scope, "declare", p.Scope),
+		lorestore.CommitOptions{Branch: s.cfg.Branch, Parent: head, AllowEmpty: false})
+	if errors.Is(err, lorestore.ErrReadOnly) {
+		return DeclareScopeResult{}, fault.Errorf(fault.Refused, CodePinnedProject, "The lorestore is open read-only: a scope cannot be declared in it.")
+	}
+	if err != nil {
+		return DeclareScopeResult{}, err
+	}
+	return DeclareScopeResult{Scope: p.Scope, Source: p.Source, Declared: true, Commit: res.Commit.String()}, nil
+}
+
+// CodeScopeDeclared: the scope is declared already, otherwise.
+const CodeScopeDeclared = "scope-declared"
+
+func init() { ErrorCodes[CodeScopeDeclared] = fault.Refused }
+
+// describeScopes is "a, b and c" for a message.
+func describeScopes(docs []string) string {
+	switch len(docs) {
+	case 0:
+		return "none"
+	case 1:
+		return docs[0]
+	}
+	return fmt.Sprintf("%s and %s", strings.Join(docs[:len(docs)-1], ", "), docs[len(docs)-1])
+}
