@@ -288,3 +288,21 @@ func describeScopes(docs []string) string {
 	}
 	return fmt.Sprintf("%s and %s", strings.Join(docs[:len(docs)-1], ", "), docs[len(docs)-1])
 }
+
+// DefaultStoreDir is the store's folder inside a project folder.
+const DefaultStoreDir = lorestore.DefaultDir
+
+// StoreDir is the lorestore folder of the project found from dir (its
+// deloreis.toml's store, or its .lore/); ErrNoProject when no folder from
+// dir up holds a project.
+func StoreDir(dir string) (string, error) {
+	root, err := FindProject(dir)
+	if err != nil {
+		return "", err
+	}
+	p, err := project.Load(root)
+	if err != nil {
+		return "", err
+	}
+	return p.Store, nil
+}

@@ -129,7 +129,7 @@ func TestMCPToolsList(t *testing.T) {
 				// Named here, not read from the spec, so that a spec that
 				// loses its mark fails (DL-0172, DL-0233).
 				wantDestructive := op.Name == "author.discard" || op.Name == "author.branch"
-				wantRead := !op.Mutating && op.Name != "dli.import"
+				wantRead := !op.Mutating && op.Name != "dli.import" && op.Name != "dli.declare_scope"
 				if a.ReadOnlyHint != wantRead || a.IdempotentHint != wantRead || *a.DestructiveHint != wantDestructive || *a.OpenWorldHint {
 					t.Errorf("%s: hints %+v (mutating %v)", tool.Name, a, op.Mutating)
 				}

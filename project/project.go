@@ -139,6 +139,9 @@ func Load(dir string) (*Project, error) {
 	if p.Dialects, err = dialects(f.Dialect); err != nil {
 		return nil, err
 	}
+	if err := p.checkLinks(); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

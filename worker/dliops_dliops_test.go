@@ -150,11 +150,11 @@ func list(m map[string]any, key string) []any {
 }
 
 // dliOps are the ops this package serves, exactly.
-var dliOps = []string{"dli.branches", "dli.check", "dli.diff", "dli.errors", "dli.export", "dli.findings", "dli.fmt", "dli.fsck",
+var dliOps = []string{"dli.branches", "dli.check", "dli.declare_scope", "dli.diff", "dli.errors", "dli.export", "dli.findings", "dli.fmt", "dli.fsck",
 	"dli.graph", "dli.hello", "dli.import", "dli.killed", "dli.log", "dli.object", "dli.ops", "dli.parse", "dli.project",
 	"dli.render", "dli.schema", "dli.scopes", "dli.show", "dli.validate", "dli.version"}
 
-// TestRegistered: the 23 ops, none mutating, only dli.hello in the
+// TestRegistered: the 24 ops, none mutating, only dli.hello in the
 // fiction profile.
 func TestRegistered(t *testing.T) {
 	h := newOpsHarness(t, false)

@@ -28,7 +28,7 @@ func TestMetaOps(t *testing.T) {
 	}{
 		{"hello", "dli.hello", nil, "", func(t *testing.T, m map[string]any) {
 			if m["contract"] != "2.0.0" || m["server"] != "deloreis" || m["version"] != "9.9.9-test" ||
-				m["ops"] != float64(24) || m["fiction_ops"] != float64(2) {
+				m["ops"] != float64(25) || m["fiction_ops"] != float64(2) {
 				t.Errorf("hello %v", m)
 			}
 		}},
@@ -40,10 +40,10 @@ func TestMetaOps(t *testing.T) {
 		{"hello takes no params", "dli.hello", map[string]any{"client": "x"}, fault.CodeUnknownField, nil},
 		{"ops extended", "dli.ops", nil, "", func(t *testing.T, m map[string]any) {
 			ops := list(m, "ops")
-			if m["profile"] != "extended" || len(ops) != 24 {
+			if m["profile"] != "extended" || len(ops) != 25 {
 				t.Fatalf("ops %v", m)
 			}
-			last := ops[23].(map[string]any)
+			last := ops[24].(map[string]any)
 			if last["name"] != "zz.late" || last["mutating"] != true || len(list(last, "profiles")) != 2 {
 				t.Errorf("late op %v", last)
 			}

@@ -73,7 +73,7 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 	missing := filepath.Join(dir, "missing")
 	s := "--store=" + store
 	return map[string]exitCase{
-		"init":               {[]string{"x"}, []string{s}}, // the store exists already
+		"init":               {[]string{"x"}, []string{"--store=" + broken}}, // a file is no folder
 		"log":                {[]string{"a", "b"}, []string{"--store", missing}},
 		"show":               {[]string{}, []string{s, "nosuchrev"}},
 		"branch":             {[]string{"a", "b", "c"}, []string{s, "-d", "nosuch"}},

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/spf13/cobra"
 )
@@ -28,11 +29,17 @@ type globals struct {
 	net     Net                 // the network half; nil in deloreis (net.go)
 }
 
+// storeDir is the store the flags name, as far as it can be told: --store,
+// else the store of the project found from --project (or the current
+// folder) up, else --project's .lore/ (a store not made yet).
 func (g *globals) storeDir() string {
 	if g.store != "" {
 		return g.store
 	}
-	return filepath.Join(g.project, lorestore.DefaultDir)
+	if dir, err := author.StoreDir(g.project); err == nil {
+		return dir
+	}
+	return filepath.Join(g.project, author.DefaultStoreDir)
 }
 
 func (g *globals) options() lorestore.Options {
@@ -40,17 +47,35 @@ func (g *globals) options() lorestore.Options {
 }
 
 // resolveStore is the store the flags name: --store, or the store of the
-// project's deloreis.toml (checked to stay inside the project folder after
-// symbolic links are resolved), or the project's .lore/.
+// project found from --project (or the current folder) up, as git finds
+// its repository (its deloreis.toml's store, checked to stay inside the
+// project folder after symbolic links are resolved, or its .lore/).
 func (g *globals) resolveStore() (string, error) {
 	if g.store != "" {
 		return g.store, nil
 	}
-	p, err := loadProject(g.project)
-	if err != nil {
-		return "", err
+	return author.StoreDir(g.project)
+}
+
+// service opens the project the flags name — found from --project (the
+// current folder by default) or its nearest parent, as git finds its
+// repository, or the store --store names — and the use cases over it.
+// Close it when done.
+func (g *globals) service() (*author.Service, error) {
+	return author.Open(author.OpenOptions{Dir: g.project, Store: g.store, StoreOptions: g.options()})
+}
+
+// withService adapts a command body to the project's use cases: it opens
+// them, runs the body and closes them.
+func (g *globals) withService(body func(cmd *cobra.Command, args []string, s *author.Service) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		s, err := g.service()
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		return body(cmd, args, s)
 	}
-	return p.Store, nil
 }
 
 func (g *globals) open() (*lorestore.Store, error) {
@@ -79,7 +104,7 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.project, "project", ".", "project folder (holding deloreis.toml); the store is its "+lorestore.DefaultDir+"/ unless deloreis.toml names one")
+	pf.StringVar(&g.project, "project", ".", "where to look for the project: this folder or its nearest parent holding deloreis.toml or a "+author.DefaultStoreDir+"/ store, as git finds its repository")
 	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
 	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
 	pf.StringVar(&g.author, "author", "", `sign commits as "Name <email>" (else $DELOREIS_AUTHOR, else git's user.name/user.email)`)

@@ -150,7 +150,7 @@ func TestBranchCreateDeleteAndErrors(t *testing.T) {
 		{[]string{"log", "nowhere"}, 1, "names no branch"},
 		{[]string{"log", "--object", "xyz"}, 2, "64 hex digits"},
 		{[]string{"merge", "nowhere"}, 1, "names no branch"},
-		{[]string{"init"}, 1, "already exists"},
+		{[]string{"init", "--scope", "Not a scope"}, 1, "is not a scope id"}, // over a store that exists: it reinitializes, then refuses the scope
 		{[]string{"frobnicate"}, 2, "unknown command"}, // a usage error
 	} {
 		_, errs, code := deloreis(t, append([]string{"--store", dir}, tc.args...)...)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/project"
 	"github.com/spf13/cobra"
 )
 
@@ -23,36 +21,39 @@ func newInitCmd(g *globals) *cobra.Command {
 	var scopes []string
 	cmd := &cobra.Command{
 		Use:   "init [--scope NAME]…",
-		Short: "Create an empty lorestore; with --scope, a project file declaring those documents too",
-		Long: `Creates the project's lorestore (the store deloreis.toml names, or
-<project>/.lore). With one or more --scope flags it first writes
-<project>/deloreis.toml declaring one document per scope, and refuses when
-the project already has one.`,
+		Short: "Create a project: its lorestore, its deloreis.toml, and the scopes it declares",
+		Long: `Creates a project in --project (the current folder by default): its
+lorestore (<project>/.lore, or the store deloreis.toml names), a
+deloreis.toml holding the folder's own settings when there is none, and,
+for each --scope, the declaration of that document in the lore itself, so
+that a clone of the store can be served as it is.
+
+Run over an existing project it changes nothing but the scopes it is given,
+and says it reinitialized the store, as git init does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if len(scopes) > 0 {
-				if g.store != "" {
-					return usageError{"--scope writes a project file; give --project, not --store"}
+			res, err := author.Init(author.InitOptions{Dir: g.project, Store: g.store, StoreOptions: g.options(), Scopes: scopes})
+			out := cmd.OutOrStdout()
+			if res.Store != "" && err == nil {
+				if res.Reinitialized {
+					fmt.Fprintf(out, "Reinitialized existing lorestore in %s\n", res.Store)
+				} else {
+					fmt.Fprintf(out, "Initialized empty lorestore in %s\n", res.Store)
 				}
-				if err := project.Create(g.project, scopes); err != nil {
-					return err
+				if res.WroteSettings {
+					fmt.Fprintf(out, "Wrote %s\n", res.Settings)
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "Wrote %s with %d documents\n", filepath.Join(g.project, project.FileName), len(scopes))
 			}
-			dir, err := g.resolveStore()
-			if err != nil {
-				return err
+			for _, sc := range res.Declared {
+				fmt.Fprintf(out, "Declared scope %s in the lore\n", sc)
 			}
-			s, err := lorestore.Init(dir, g.options())
-			if err != nil {
-				return err
+			for _, sc := range res.AlreadyThere {
+				fmt.Fprintf(out, "Scope %s is declared already\n", sc)
 			}
-			defer s.Close()
-			fmt.Fprintf(cmd.OutOrStdout(), "Initialized empty lorestore in %s\n", dir)
-			return nil
+			return err
 		},
 	}
-	cmd.Flags().StringArrayVar(&scopes, "scope", nil, "declare a document (scope) in a new deloreis.toml; repeat for more")
+	cmd.Flags().StringArrayVar(&scopes, "scope", nil, "declare a document (scope) in the lore; repeat for more")
 	return cmd
 }
 
