@@ -7,6 +7,7 @@
 package author
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -25,16 +26,66 @@ type mergeReport struct {
 	worlds    map[string]*world.World // the merged world of each scope looked at
 }
 
-// merge merges branch source into target (default main) for a workspace.
-// Its steps go to pr: one per scope checked, then the outcome.
-func (s *Service) merge(ws *Workspace, source, target string, pr *steps) (AuthorMergeResult, error) {
+// MergeRequest is one merge, as every surface asks for it: author.merge
+// (for a workspace, whose id it records) and `deloreis merge`.
+type MergeRequest struct {
+	// Source is the branch merged.
+	Source string
+	// AnyRevision lets Source name any revision the store resolves (a
+	// commit, main~2 …) when no branch is named so, as the command line
+	// does; author.merge merges branches only.
+	AnyRevision bool
+	// Target is the branch merged into; "" is main.
+	Target string
+	// FastForward moves the target to the source, writing no merge commit,
+	// when the target is an ancestor of the source (`merge --ff`).
+	FastForward bool
+	// Workspace, when the merge is a workspace's, is recorded in the merge
+	// commit's Lore-Workspace trailer.
+	Workspace string
+	// Progress hears one step per scope checked, then the outcome.
+	Progress context.Context
+}
+
+// MergeBranches is the one merge use case: the union of both sides over
+// their merge base, written as a two-parent commit only when the merged
+// world is safe — no conflict between the sides and no error finding
+// neither side had. A merge held back answers Merged false with its
+// conflicts and findings, and writes nothing; so does one already
+// merged (UpToDate).
+func (s *Service) MergeBranches(r MergeRequest) (AuthorMergeResult, error) {
+	if _, err := s.needStore(); err != nil {
+		return AuthorMergeResult{}, err
+	}
+	ctx := r.Progress
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return s.merge(r, &steps{ctx: ctx})
+}
+
+// mergeSource is the commit a merge's source names: a branch's head, or,
+// when no branch is named so, any revision the store resolves.
+func (s *Service) mergeSource(source string, anyRevision bool) (lorestore.Hash, error) {
+	if anyRevision {
+		return s.mustResolve(source)
+	}
+	return s.branchHead(source)
+}
+
+// merge merges r.Source into r.Target (default main). Its steps go to pr:
+// one per scope checked, then the outcome.
+func (s *Service) merge(r MergeRequest, pr *steps) (AuthorMergeResult, error) {
+	target := r.Target
 	if target == "" {
 		target = lorestore.DefaultBranch
 	}
-	msg := lorestore.NewMessage("merge "+source+" into "+target, "merge", "")
-	msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: "Lore-Workspace", Value: ws.id})
+	msg := lorestore.NewMessage("merge "+r.Source+" into "+target, "merge", "")
+	if r.Workspace != "" {
+		msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: "Lore-Workspace", Value: r.Workspace})
+	}
 	for attempt := 0; ; attempt++ {
-		src, err := s.branchHead(source)
+		src, err := s.mergeSource(r.Source, r.AnyRevision)
 		if err != nil {
 			return AuthorMergeResult{}, err
 		}
@@ -42,10 +93,15 @@ func (s *Service) merge(ws *Workspace, source, target string, pr *steps) (Author
 		if err != nil {
 			return AuthorMergeResult{}, err
 		}
+		if r.FastForward {
+			if res, done, err := s.fastForward(target, head, src, pr); done || err != nil {
+				return res, err
+			}
+		}
 		var rep *mergeReport
-		r, err := s.store.MergeChecked(target, head, src, msg, func(r lorestore.MergeResult) error {
+		mr, err := s.store.MergeChecked(target, head, src, msg, func(m lorestore.MergeResult) error {
 			var err error
-			if rep, err = s.mergeReport(r, pr); err != nil {
+			if rep, err = s.mergeReport(m, pr); err != nil {
 				return err
 			}
 			if len(rep.conflicts) > 0 || len(rep.findings) > 0 {
@@ -62,23 +118,43 @@ func (s *Service) merge(ws *Workspace, source, target string, pr *steps) (Author
 		case errors.Is(err, errMergeHeld):
 			pr.finish("held back: the merge would bring conflicts")
 			res.Conflicts, res.Findings = rep.conflicts, rep.findings
-			res.RootHash, res.Base = r.Target.String(), r.Base.String()
-			res.SourceHead, res.TargetHead = r.Source.String(), r.Target.String()
+			res.RootHash, res.Base = mr.Target.String(), mr.Base.String()
+			res.SourceHead, res.TargetHead = mr.Source.String(), mr.Target.String()
 			return res, nil
 		case err != nil:
 			return AuthorMergeResult{}, storeError(err, target)
 		}
-		pr.finish("merged " + source + " into " + target)
-		res.Merged, res.UpToDate = !r.UpToDate, r.UpToDate
-		res.RootHash, res.Base = r.Commit.String(), r.Base.String()
-		res.SourceHead, res.TargetHead = r.Source.String(), r.Target.String()
+		pr.finish("merged " + r.Source + " into " + target)
+		res.Merged, res.UpToDate = !mr.UpToDate, mr.UpToDate
+		res.RootHash, res.Base = mr.Commit.String(), mr.Base.String()
+		res.SourceHead, res.TargetHead = mr.Source.String(), mr.Target.String()
 		if rep != nil {
 			for scope, w := range rep.worlds {
-				s.cache.put(r.Commit, scope, w)
+				s.cache.put(mr.Commit, scope, w)
 			}
 		}
 		return res, nil
 	}
+}
+
+// fastForward moves target from head to src when head is an ancestor of
+// src (done): the target then holds the source's world as it is, which a
+// branch already holds, so there is nothing to check. done is false when
+// the two have diverged.
+func (s *Service) fastForward(target string, head, src lorestore.Hash, pr *steps) (AuthorMergeResult, bool, error) {
+	if ok, err := s.store.IsAncestor(head, src); err != nil || !ok || head == src {
+		return AuthorMergeResult{}, false, err
+	}
+	mr, err := s.store.Merge(src.String(), lorestore.MergeOptions{Target: target, FastForward: true, Refuse: true})
+	if err != nil {
+		return AuthorMergeResult{}, true, storeError(err, target)
+	}
+	if !mr.FastForward && !mr.UpToDate {
+		return AuthorMergeResult{}, false, nil // the target moved meanwhile and has diverged
+	}
+	pr.finish("fast-forwarded " + target)
+	return AuthorMergeResult{Merged: mr.FastForward, FastForward: mr.FastForward, UpToDate: mr.UpToDate, RootHash: mr.Commit.String(), Base: mr.Base.String(),
+		SourceHead: mr.Source.String(), TargetHead: mr.Target.String(), Conflicts: []MergeConflict{}, Findings: []MergeFinding{}}, true, nil
 }
 
 // mergeReport compiles, scope by scope, the worlds of the merge base, the

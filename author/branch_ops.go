@@ -132,6 +132,7 @@ type MergeFinding struct {
 type AuthorMergeResult struct {
 	Merged          bool            `json:"merged"`
 	UpToDate        bool            `json:"up_to_date,omitempty"` // the source was merged already; nothing to write
+	FastForward     bool            `json:"-"`                    // the target moved to the source (the command line's --ff); no merge commit
 	RootHash        string          `json:"root_hash"`
 	Base            string          `json:"base"`
 	SourceHead      string          `json:"source_head"`
@@ -197,44 +198,100 @@ func storeError(err error, branch string) error {
 func (s *Service) Branch(_ context.Context, g Guard, p *BranchParams) (BranchResult, error) {
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (BranchResult, error) {
 		res := BranchResult{Action: p.Action, WorkspaceDigest: ws.digest}
+		var err error
 		switch p.Action {
 		case BranchList:
-			bs, err := s.store.Branches()
-			if err != nil {
-				return BranchResult{}, err
-			}
-			res.Branches = make([]BranchInfo, len(bs))
-			for i, b := range bs {
-				res.Branches[i] = BranchInfo{Name: b.Name, Head: b.Commit.String()}
-			}
+			res.Branches, err = s.ListBranches()
 		case BranchCreate:
-			from := p.From
-			if from == "" {
-				from = lorestore.DefaultBranch
-			}
-			if _, err := s.branchHead(from); err != nil {
-				return BranchResult{}, err
-			}
-			h, err := s.store.CreateBranch(p.Name, "refs/heads/"+from)
-			if err != nil {
-				return BranchResult{}, storeError(err, p.Name)
-			}
-			res.Branch, res.Head = p.Name, h.String()
+			var b BranchInfo
+			b, err = s.CreateBranch(p.Name, p.From, false)
+			res.Branch, res.Head = b.Name, b.Head
 		case BranchDelete:
-			if err := s.deletable(ws, p.Name); err != nil {
-				return BranchResult{}, err
-			}
-			h, err := s.branchHead(p.Name)
-			if err != nil {
-				return BranchResult{}, err
-			}
-			if err := s.store.DeleteBranch(p.Name, h); err != nil {
-				return BranchResult{}, storeError(err, p.Name)
-			}
-			res.Branch, res.Head = p.Name, h.String()
+			var b BranchInfo
+			b, err = s.deleteBranch(ws, p.Name)
+			res.Branch, res.Head = b.Name, b.Head
+		}
+		if err != nil {
+			return BranchResult{}, err
 		}
 		return res, nil
 	})
+}
+
+// ListBranches lists the store's branches and their heads, by name: the
+// use case of author.branch {action: list} and `deloreis branch`.
+func (s *Service) ListBranches() ([]BranchInfo, error) {
+	st, err := s.needStore()
+	if err != nil {
+		return nil, err
+	}
+	bs, err := st.Branches()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BranchInfo, len(bs))
+	for i, b := range bs {
+		out[i] = BranchInfo{Name: b.Name, Head: b.Commit.String()}
+	}
+	return out, nil
+}
+
+// CreateBranch makes branch name at from's head ("" is main): the use case
+// of author.branch {action: create} and `deloreis branch NAME [FROM]`.
+// anyRevision lets from name any revision (the command line's), not only
+// a branch.
+func (s *Service) CreateBranch(name, from string, anyRevision bool) (BranchInfo, error) {
+	if _, err := s.needStore(); err != nil {
+		return BranchInfo{}, err
+	}
+	if err := checkBranchName("name", name); err != nil {
+		return BranchInfo{}, err
+	}
+	if from == "" {
+		from = lorestore.DefaultBranch
+	}
+	at := "refs/heads/" + from
+	if anyRevision {
+		h, err := s.mustResolve(from)
+		if err != nil {
+			return BranchInfo{}, err
+		}
+		at = h.String()
+	} else if _, err := s.branchHead(from); err != nil {
+		return BranchInfo{}, err
+	}
+	h, err := s.store.CreateBranch(name, at)
+	if err != nil {
+		return BranchInfo{}, storeError(err, name)
+	}
+	return BranchInfo{Name: name, Head: h.String()}, nil
+}
+
+// DeleteBranch deletes a branch: the use case of `deloreis branch -d` and,
+// for a workspace, author.branch {action: delete}. Main, the serving
+// branch and a branch an open workspace materializes to are kept.
+func (s *Service) DeleteBranch(name string) (BranchInfo, error) {
+	return s.deleteBranch(nil, name)
+}
+
+func (s *Service) deleteBranch(ws *Workspace, name string) (BranchInfo, error) {
+	if _, err := s.needStore(); err != nil {
+		return BranchInfo{}, err
+	}
+	if err := checkBranchName("name", name); err != nil {
+		return BranchInfo{}, err
+	}
+	if err := s.deletable(ws, name); err != nil {
+		return BranchInfo{}, err
+	}
+	h, err := s.branchHead(name)
+	if err != nil {
+		return BranchInfo{}, err
+	}
+	if err := s.store.DeleteBranch(name, h); err != nil {
+		return BranchInfo{}, storeError(err, name)
+	}
+	return BranchInfo{Name: name, Head: h.String()}, nil
 }
 
 // deletable refuses deleting main, the serving branch, and a branch any
@@ -249,7 +306,7 @@ func (s *Service) deletable(ws *Workspace, name string) error {
 		return refuse("it is the canon branch")
 	case name == s.cfg.Branch:
 		return refuse("this project serves it")
-	case name == ws.branch:
+	case ws != nil && name == ws.branch:
 		return refuse("workspace " + ws.id + " materializes to it")
 	}
 	s.mu.Lock()
@@ -264,7 +321,7 @@ func (s *Service) deletable(ws *Workspace, name string) error {
 
 func (s *Service) Merge(ctx context.Context, g Guard, p *MergeParams) (AuthorMergeResult, error) {
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (AuthorMergeResult, error) {
-		res, err := s.merge(ws, p.Source, p.Target, &steps{ctx: ctx})
+		res, err := s.merge(MergeRequest{Source: p.Source, Target: p.Target, Workspace: ws.id}, &steps{ctx: ctx})
 		if err != nil {
 			return AuthorMergeResult{}, err
 		}

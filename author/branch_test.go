@@ -438,7 +438,7 @@ func TestMergeTargetMoved(t *testing.T) {
 	}
 	// ...and author.merge merges the head as it is.
 	w.mu.Lock()
-	res, err := h.svc.merge(w, "retcon", "", nil)
+	res, err := h.svc.merge(MergeRequest{Source: "retcon", Workspace: w.id}, nil)
 	w.mu.Unlock()
 	if err != nil || !res.Merged || res.TargetHead != moved.String() {
 		t.Fatalf("merge %+v %v", res, err)

@@ -289,8 +289,12 @@ func describeScopes(docs []string) string {
 	return fmt.Sprintf("%s and %s", strings.Join(docs[:len(docs)-1], ", "), docs[len(docs)-1])
 }
 
-// DefaultStoreDir is the store's folder inside a project folder.
-const DefaultStoreDir = lorestore.DefaultDir
+// DefaultStoreDir is the store's folder inside a project folder, and
+// DefaultBranch the canon branch.
+const (
+	DefaultStoreDir = lorestore.DefaultDir
+	DefaultBranch   = lorestore.DefaultBranch
+)
 
 // StoreDir is the lorestore folder of the project found from dir (its
 // deloreis.toml's store, or its .lore/); ErrNoProject when no folder from

@@ -11,7 +11,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -316,40 +315,17 @@ func (s *Service) Object(_ context.Context, p *ObjectParams) (ObjectResult, erro
 	if err != nil {
 		return ObjectResult{}, err
 	}
-	sn, err := s.store.SnapshotAt(h)
+	found, err := objectHits(s.store, h, id)
 	if err != nil {
 		return ObjectResult{}, err
 	}
-	scopes, err := sn.Scopes()
-	if err != nil {
-		return ObjectResult{}, err
-	}
-	type hit struct {
-		scope string
-		id    objects.ID
-	}
-	var hits []hit
-	for _, scope := range scopes {
-		ids, err := sn.Expand(scope, id)
-		if err != nil {
-			return ObjectResult{}, err
-		}
-		for _, x := range ids {
-			hits = append(hits, hit{scope, x})
-		}
-	}
-	switch {
+	switch hits := found.Hits; {
 	case len(hits) == 0:
 		return ObjectResult{}, fault.Errorf(fault.NotFound, CodeUnknownObject, "No object %s is stored at %s.", p.ID, h.String()[:12]).With("id", p.ID)
-	case len(hits) > 1 && hits[0].id != hits[1].id:
+	case len(hits) > 1 && hits[0].ID != hits[1].ID:
 		return ObjectResult{}, fault.Errorf(fault.Refused, CodeAmbiguousObject, "%d objects begin with %s; give more digits.", len(hits), p.ID).With("id", p.ID)
 	}
-	o, err := sn.Get(hits[0].scope, hits[0].id)
-	if err != nil {
-		return ObjectResult{}, err
-	}
-	so, err := stored(hits[0].scope, hits[0].id, o)
-	return ObjectResult{Commit: h.String(), ObjectID: so.ID, Type: so.Type, Scope: so.Scope, Path: so.Path, Object: so.Object, Rendered: so.Rendered}, err
+	return found.Read(0)
 }
 
 func (s *Service) Log(_ context.Context, p *LogParams) (LogResult, error) {
@@ -361,7 +337,7 @@ func (s *Service) Log(_ context.Context, p *LogParams) (LogResult, error) {
 	if limit == 0 {
 		limit = defaultLog
 	}
-	es, err := s.store.Log(lorestore.LogOptions{From: h.String(), Scope: p.Scope, Op: p.Op, Limit: limit + 1})
+	es, err := s.CommitLog(LogQuery{Rev: h.String(), Scope: p.Scope, Op: p.Op, Limit: limit + 1})
 	if err != nil {
 		return LogResult{}, err
 	}
@@ -380,40 +356,20 @@ func (s *Service) Show(_ context.Context, p *RevParams) (ShowResult, error) {
 	if err != nil {
 		return ShowResult{}, err
 	}
-	st := s.store
-	es, err := st.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
+	c, err := shownAt(s.store, h)
 	if err != nil {
 		return ShowResult{}, err
 	}
-	e := es[0]
-	changes, err := st.Changes(h)
+	res := ShowResult{Commit: commitOf(c.Entry), Changes: []Change{}}
+	err = ShowChanges(c, true, func(ch ObjectChange, o objects.Object) (Change, error) {
+		so, err := stored(ch.Scope, ch.ID, o)
+		return Change{Removed: ch.Removed, StoredObject: so}, err
+	}, func(_ ObjectChange, ch Change) error {
+		res.Changes = append(res.Changes, ch)
+		return nil
+	})
 	if err != nil {
 		return ShowResult{}, err
-	}
-	res := ShowResult{Commit: commitOf(e), Changes: make([]Change, 0, len(changes))}
-	var at, parent *lorestore.Snapshot
-	for _, c := range changes {
-		sn, commit := &at, h
-		if c.Removed {
-			if len(e.Parents) == 0 {
-				return ShowResult{}, fmt.Errorf("commit %s removes %s but has no parent", h.String()[:12], c.ID)
-			}
-			sn, commit = &parent, e.Parents[0]
-		}
-		if *sn == nil {
-			if *sn, err = st.SnapshotAt(commit); err != nil {
-				return ShowResult{}, err
-			}
-		}
-		o, err := (*sn).Get(c.Scope, c.ID)
-		if err != nil {
-			return ShowResult{}, err
-		}
-		so, err := stored(c.Scope, c.ID, o)
-		if err != nil {
-			return ShowResult{}, err
-		}
-		res.Changes = append(res.Changes, Change{Removed: c.Removed, StoredObject: so})
 	}
 	return res, nil
 }
@@ -630,12 +586,17 @@ func (s *Service) Graph(_ context.Context, p *ScopeRevParams) (GraphResult, erro
 	if err := s.scopeAt(sn, p.Scope); err != nil {
 		return GraphResult{}, err
 	}
-	w, err := CompileAt(s.store, h, p.Scope)
+	return graphAt(s.store, h, p.Scope)
+}
+
+// graphAt compiles the world of a scope at a commit and draws it.
+func graphAt(st *lorestore.Store, h lorestore.Hash, scope string) (GraphResult, error) {
+	w, err := CompileAt(st, h, scope)
 	if err != nil {
 		return GraphResult{}, err
 	}
 	g := w.Graph()
-	res := GraphResult{Scope: p.Scope, Commit: h.String(), Entities: []GraphEntity{}, Decisions: append([]string{}, g.Decisions...),
+	res := GraphResult{Scope: scope, Commit: h.String(), Entities: []GraphEntity{}, Decisions: append([]string{}, g.Decisions...),
 		Edges: []GraphEdge{}, Attacks: []GraphAttack{}}
 	for _, e := range g.Entities {
 		res.Entities = append(res.Entities, GraphEntity{ID: e.ID, Kind: e.Kind, Name: e.Name, Grade: e.Grade.String()})

@@ -14,7 +14,6 @@ import (
 
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
 )
@@ -209,7 +208,7 @@ func scopeOf(doc *dli.Document, scope string) (string, error) {
 	return scope, nil
 }
 
-func (s *Service) CheckText(_ context.Context, p *TextCheckParams) (TextCheckResult, error) {
+func (s *Service) CheckText(ctx context.Context, p *TextCheckParams) (TextCheckResult, error) {
 	doc, perr := dli.Parse(textName, []byte(p.Text))
 	if doc == nil {
 		return TextCheckResult{}, parseError(parseErrors(perr))
@@ -219,32 +218,7 @@ func (s *Service) CheckText(_ context.Context, p *TextCheckParams) (TextCheckRes
 		return TextCheckResult{}, err
 	}
 	doc.Scope = scope
-	st := (*Stager)(nil)
-	if p.Standalone || s.store == nil || scope == "" {
-		st, err = NewStager(nil, "")
-		if err == nil {
-			st.WithDialects(s.dialects())
-		}
-	} else {
-		if err := s.checkDocument(scope); err != nil {
-			return TextCheckResult{}, err
-		}
-		st, _, err = s.stagerAt()
-	}
-	if err != nil {
-		return TextCheckResult{}, err
-	}
-	sg, err := st.Stage(scope, docObjects(doc))
-	if err != nil {
-		return TextCheckResult{}, err
-	}
-	fs := sg.After.Findings()
-	res := TextCheckResult{Scope: scope, Base: hashOrEmpty(sg.Base), ParseErrors: parseErrors(perr), Findings: placed(doc, fs)}
-	if res.ParseErrors == nil {
-		res.ParseErrors = []TextError{}
-	}
-	res.Clean = len(res.ParseErrors) == 0 && !world.Blocking(fs)
-	return res, nil
+	return s.CheckDocument(ctx, CheckRequest{Doc: doc, ParseErrors: parseErrors(perr), Standalone: p.Standalone})
 }
 
 func (s *Service) FormatText(_ context.Context, p *TextParams) (FmtResult, error) {
@@ -338,7 +312,7 @@ func (s *Service) ValidateObject(_ context.Context, p *ValidateParams) (Validate
 	return ValidateResult{Valid: true, ObjectID: id.String(), Type: string(o.Type()), Canonical: string(data), Rendered: dli.RenderDecl(o), Errors: []FieldProblem{}}, nil
 }
 
-func (s *Service) ImportText(_ context.Context, p *ImportParams) (ImportResult, error) {
+func (s *Service) ImportText(ctx context.Context, p *ImportParams) (ImportResult, error) {
 	if _, err := s.needStore(); err != nil {
 		return ImportResult{}, err
 	}
@@ -353,46 +327,10 @@ func (s *Service) ImportText(_ context.Context, p *ImportParams) (ImportResult, 
 		return ImportResult{}, err
 	}
 	doc.Scope = p.Scope
-	if p.Materialize && s.cfg.Pin != "" {
-		return ImportResult{}, fault.Errorf(fault.Refused, CodeProjectPinned,
-			"This project is pinned to %s; an import cannot commit over a pinned snapshot. Nothing was committed.", s.cfg.Pin).With("pin", s.cfg.Pin)
-	}
-	st, _, err := s.stagerAt()
+	res, err := s.Import(ctx, ImportRequest{Doc: doc, Materialize: p.Materialize})
 	if err != nil {
 		return ImportResult{}, err
 	}
-	sg, err := st.Stage(p.Scope, docObjects(doc))
-	if err != nil {
-		return ImportResult{}, err
-	}
-	fs := sg.After.Findings()
-	d, err := sg.Diff()
-	if err != nil {
-		return ImportResult{}, err
-	}
-	res := ImportResult{Scope: p.Scope, Base: hashOrEmpty(sg.Base), Declarations: len(doc.Decls), Findings: placed(doc, fs),
-		Consequences: consequenceDiffOf(d), Blocked: world.Blocking(fs)}
-	if !p.Materialize {
-		return res, nil
-	}
-	if res.Blocked {
-		return ImportResult{}, fault.Errorf(fault.Refused, CodeMaterializeBlocked,
-			"The text cannot be committed to %s: error findings stand. Nothing was committed.", p.Scope).With("findings", res.Findings)
-	}
-	m := lorestore.NewMessage(fmt.Sprintf("import into %s: %d declarations", p.Scope, len(doc.Decls)), "import", p.Scope)
-	cr, err := sg.Materialize(m)
-	var stale *lorestore.StaleError
-	switch {
-	case errors.As(err, &stale):
-		return ImportResult{}, fault.Errorf(fault.Refused, CodeBranchMoved,
-			"Branch %s moved while the text was checked; check it again over the new head. Nothing was committed.", s.cfg.Branch).
-			With("root_hash", hashOrEmpty(stale.Actual))
-	case errors.Is(err, ErrBlocked):
-		return ImportResult{}, fault.Errorf(fault.Refused, CodeMaterializeBlocked, "%v", err).With("findings", res.Findings)
-	case err != nil:
-		return ImportResult{}, err
-	}
-	res.Committed, res.Commit = !cr.Empty, cr.Commit.String()
 	return res, nil
 }
 

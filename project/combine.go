@@ -20,9 +20,10 @@ import (
 // store, branch and pin, and the union of both sides' documents and
 // dialects. A lore source is resolved against p.Dir, as Load resolves
 // the settings' own. Documents the lore declares have InLore set, those
-// only p adds do not (LocalDialects tells the same of dialects). A scope
-// both declare with different sources, or a dialect id both declare
-// differently, is an error. p is not changed.
+// only p adds do not (LocalDialects tells the same of dialects). p may
+// give a source for a scope the lore declares with none (a local path);
+// a scope both declare with different sources, or a dialect id both
+// declare differently, is an error. p is not changed.
 func Combine(p *Project, decl *Declaration) (*Project, error) {
 	out := *p
 	out.Documents = nil
@@ -58,7 +59,13 @@ func Combine(p *Project, decl *Declaration) (*Project, error) {
 			docs[d.Scope] = Document{Scope: d.Scope, Source: d.Source}
 			continue
 		}
-		if lore.Source != d.Source {
+		switch {
+		case lore.Source == "" && d.Source != "":
+			// The lore names no file: the folder's own path to it adds to
+			// the declaration without contradicting it.
+			lore.Source = d.Source
+			docs[d.Scope] = lore
+		case d.Source != "" && lore.Source != d.Source:
 			return nil, fmt.Errorf("project: %s declares scope %s with %s; the lore declares it with %s: remove the [[document]] with scope = %q from %s, or commit the change to the lore",
 				FileName, d.Scope, p.describeSource(d.Source), p.describeSource(lore.Source), d.Scope, FileName)
 		}

@@ -24,6 +24,13 @@
 // advanced by each commit made here, so a write costs what it touches; a
 // head moved by another writer makes the next read load the store again.
 //
+// New serves a lorestore its caller opened and closes; Open and Init open
+// (or make) one for an adapter that may not name the lorestore, and Close
+// closes it. Beside the tools, the account's part that the wire never
+// offers — the stores' lifecycle (CreateStore, DeleteStore, SnapshotStore,
+// RestoreStore, ListStores) and the server's keys (CreateKey, Keys,
+// RevokeKey) — is here for the command line.
+//
 // It knows no transport. The adapters bind it: worker.RegisterDKE makes
 // the methods ops of a worker registry, mcpserve.DKEOptions gives their
 // MCP results the contract's _meta and text, and mcpserve.KeyHandler

@@ -1,5 +1,4 @@
-// The Service: configuration, the per-store claim stores, grants, and the
-// store lifecycle the command line stands in for the dashboard with.
+// The Service: configuration, the per-store claim stores and grants.
 
 package service
 
@@ -40,9 +39,11 @@ type Service struct {
 	// beforeRunCommit, when set (by tests), runs before each attempt of a
 	// run's final commit: another writer can move the branch there.
 	beforeRunCommit func(attempt int)
+	// owned: the Service opened its store (Open, Init) and Close closes it.
+	owned bool
 }
 
-// New returns a Service over cfg.Store.
+// New returns a Service over cfg.Store, which the caller closes.
 func New(cfg Config) (*Service, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("dke service: no lorestore")
@@ -182,59 +183,6 @@ func (s *Service) write(id string, set claims.ChangeSet, extra func(*lorestore.B
 	if err == nil && next != nil {
 		cs.mods, cs.modsAt = next, cs.head
 	}
-	return err
-}
-
-// CreateStore creates an empty DKE store: its header, in one commit.
-func (s *Service) CreateStore(id string) error {
-	if _, err := storeID(id); err != nil || id == "" {
-		return fmt.Errorf("dke store create: %q is not a store id", id)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sn, _, err := s.read(id)
-	if err != nil {
-		return err
-	}
-	if _, err := sn.DKEHeader(id); err == nil {
-		return fmt.Errorf("dke store create: store %s exists", id)
-	}
-	return s.write(id, claims.ChangeSet{}, nil, dkeMessage("dke store create "+id, "store-create", id), nil)
-}
-
-// DeleteStore removes a DKE store and everything in it, in one commit;
-// history keeps it.
-func (s *Service) DeleteStore(id string) error {
-	if _, err := storeID(id); err != nil || id == "" {
-		return fmt.Errorf("dke store delete: %q is not a store id", id)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	head, err := s.cfg.Store.Head(s.cfg.Branch)
-	if err != nil {
-		return err
-	}
-	sn, err := s.cfg.Store.SnapshotAt(head)
-	if err != nil {
-		return err
-	}
-	ids, err := sn.DKEStores()
-	if err != nil {
-		return err
-	}
-	found := false
-	for _, x := range ids {
-		found = found || x == id
-	}
-	if !found {
-		return fmt.Errorf("dke store delete: no store %s: %w", id, lorestore.ErrNotFound)
-	}
-	b := lorestore.NewBatch()
-	if err := b.RemoveDKEStore(id); err != nil {
-		return err
-	}
-	_, err = s.cfg.Store.Commit(b, dkeMessage("dke store delete "+id, "store-delete", id), lorestore.CommitOptions{Branch: s.cfg.Branch, Parent: head, Refuse: true})
-	delete(s.stores, id)
 	return err
 }
 

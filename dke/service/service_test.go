@@ -144,13 +144,13 @@ func TestIndexAdvances(t *testing.T) {
 
 func TestStoreLifecycle(t *testing.T) {
 	f := newFixture(t)
-	if err := f.svc.CreateStore("lab"); err != nil {
+	if _, err := f.svc.CreateStore("lab"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.CreateStore("lab"); err == nil {
-		t.Error("a second create succeeded")
+	if _, err := f.svc.CreateStore("lab"); !errors.Is(err, ErrStoreExists) {
+		t.Errorf("a second create: %v", err)
 	}
-	if err := f.svc.CreateStore("../x"); err == nil {
+	if _, err := f.svc.CreateStore("../x"); err == nil {
 		t.Error("a bad id was created")
 	}
 	got := f.mustOK(context.Background(), "stores", map[string]any{"store_id": "lab"})
@@ -158,10 +158,10 @@ func TestStoreLifecycle(t *testing.T) {
 		t.Errorf("stores: %q", got)
 	}
 	f.mustOK(context.Background(), "run", map[string]any{"source": "remember(A.a.x, 1, \"s\")\n", "store_id": "lab"})
-	if err := f.svc.DeleteStore("lab"); err != nil {
+	if _, err := f.svc.DeleteStore("lab"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.svc.DeleteStore("lab"); !errors.Is(err, lorestore.ErrNotFound) {
+	if _, err := f.svc.DeleteStore("lab"); !errors.Is(err, lorestore.ErrNotFound) || !errors.Is(err, ErrNoStore) {
 		t.Errorf("second delete: %v", err)
 	}
 	got = f.mustOK(context.Background(), "checkup", map[string]any{"store_id": "lab"})

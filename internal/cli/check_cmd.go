@@ -6,6 +6,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,10 +17,6 @@ import (
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
-	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/project"
-	"github.com/deloreis/deloreis/world"
 	"github.com/spf13/cobra"
 )
 
@@ -45,9 +42,7 @@ type checkOptions struct {
 	stdout     io.Writer
 	stderr     io.Writer
 
-	proj   *project.Project // nil when checking standalone
-	store  *lorestore.Store // opened on first need
-	stager *author.Stager   // stages each file over its scope's head
+	svc *author.Service // the project's use cases; nil when checking standalone
 }
 
 func newCheckCmd(g *globals) *cobra.Command {
@@ -59,10 +54,10 @@ func newCheckCmd(g *globals) *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.stdout, o.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
-			defer o.close()
 			if err := o.setup(); err != nil {
 				return err
 			}
+			defer o.close()
 			status := 0
 			for _, path := range args {
 				status = max(status, o.file(path))
@@ -71,74 +66,63 @@ func newCheckCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&o.standalone, "standalone", false, "check each file as a world of its own, ignoring the project's store")
-	cmd.Flags().StringVar(&o.branch, "branch", lorestore.DefaultBranch, "branch whose head the files are checked over")
+	cmd.Flags().StringVar(&o.branch, "branch", author.DefaultBranch, "branch whose head the files are checked over")
 	return cmd
 }
 
-// setup decides whether the run checks over a store: inside a project,
-// unless --standalone. A project whose store does not exist yet has
-// nothing to check over.
+// setup decides whether the run checks over a store: inside a project
+// (found from --project or the current folder up, as git finds its
+// repository, or the store --store names), unless --standalone. Outside
+// any project, or in one whose store does not exist yet, each file is a
+// world of its own.
 func (o *checkOptions) setup() error {
-	if o.standalone || (o.g.store == "" && !hasProjectFile(o.g.project)) {
+	if o.standalone {
 		return nil
 	}
-	p, err := loadProject(o.g.project)
+	if o.g.store == "" {
+		dir, err := author.StoreDir(o.g.project)
+		if errors.Is(err, author.ErrNoProject) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	}
+	svc, err := o.g.service()
 	if err != nil {
 		return err
 	}
-	if o.g.store != "" {
-		p.Store = o.g.store
-	}
-	if _, err := os.Stat(p.Store); errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	o.proj = p
+	o.svc = svc
 	return nil
 }
 
 func (o *checkOptions) close() {
-	if o.store != nil {
-		o.store.Close()
+	if o.svc != nil {
+		o.svc.Close()
 	}
 }
 
-// stage stages a file's declarations over its document's head in the
-// store, or as a world of its own (standalone, or a file of no scope).
-func (o *checkOptions) stage(path string, doc *dli.Document) (*world.World, error) {
-	objs := make([]objects.Object, len(doc.Decls))
-	for i, d := range doc.Decls {
-		objs[i] = d.Object
+// check runs the check battery on a document: over its scope's head in
+// the project's store, or as a world of its own (standalone, no project,
+// or a file of no scope). A file with no scope line whose path is a
+// declared document's source is checked as that document.
+func (o *checkOptions) check(path string, doc *dli.Document) (author.TextCheckResult, error) {
+	ctx := context.Background()
+	if o.svc == nil {
+		return author.CheckStandalone(ctx, doc)
 	}
-	if o.proj != nil && doc.Scope == "" {
+	if doc.Scope == "" {
 		abs, _ := filepath.Abs(path)
-		for _, d := range o.proj.Documents {
-			if d.Source == abs {
-				doc.Scope = d.Scope
-			}
-		}
-	}
-	if o.stager == nil {
-		if o.proj != nil && doc.Scope != "" {
-			s, err := lorestore.Open(o.proj.Store, o.g.options())
-			if err != nil {
-				return nil, err
-			}
-			o.store = s
-		}
-		st, err := author.NewStager(o.store, o.branch)
+		scope, err := o.svc.DocumentOf(abs)
 		if err != nil {
-			return nil, err
+			return author.TextCheckResult{}, err
 		}
-		if o.proj != nil {
-			st.WithDialects(o.proj.Dialects)
-		}
-		o.stager = st
+		doc.Scope = scope
 	}
-	sg, err := o.stager.Stage(doc.Scope, objs)
-	if err != nil {
-		return nil, err
-	}
-	return sg.After, nil
+	return o.svc.CheckDocument(ctx, author.CheckRequest{Doc: doc, Branch: o.branch})
 }
 
 // file checks one file and returns its status.
@@ -161,26 +145,24 @@ func (o *checkOptions) file(path string) int {
 		}
 		status = 1
 	}
-	w, err := o.stage(path, doc)
+	res, err := o.check(path, doc)
 	if err != nil {
-		fmt.Fprintf(o.stderr, "%s: error: %v\n", path, err)
+		fmt.Fprintf(o.stderr, "%s: error: %v\n", path, userMessage(err))
 		return 1
 	}
-	if printFindings(o.stdout, path, doc, w.Findings()) {
+	if printPlaced(o.stdout, path, res.Findings) {
 		status = 1
 	}
 	return status
 }
 
-// printFindings writes findings compiler-style, in source order, each
+// printPlaced writes findings compiler-style, in source order, each
 // followed by its repair when it has one; it reports whether any is an
 // error.
-func printFindings(w io.Writer, path string, doc *dli.Document, fs []world.Finding) bool {
-	ps := author.PlaceAll(doc, fs)
+func printPlaced(w io.Writer, path string, fs []author.PlacedFinding) bool {
 	errs := false
-	for _, p := range ps {
-		f := p.Finding
-		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", path, p.Pos.Line, p.Pos.Col, f.Severity, f.Code, f.Message)
+	for _, f := range fs {
+		fmt.Fprintf(w, "%s:%d:%d: %s %s: %s\n", path, f.Line, f.Col, f.Severity, f.Code, f.Message)
 		if r := f.Repair; r != nil {
 			switch {
 			case len(r.Candidates) > 0:
@@ -189,7 +171,7 @@ func printFindings(w io.Writer, path string, doc *dli.Document, fs []world.Findi
 				fmt.Fprintf(w, "\trepair: add before(%v, %v)\n", r.Params["earlier"], r.Params["later"])
 			}
 		}
-		errs = errs || f.Severity == world.SeverityError
+		errs = errs || f.Severity == author.SeverityError
 	}
 	return errs
 }

@@ -31,6 +31,7 @@ func commands() []command {
 	}
 	return []command{
 		{"init", writesCmd, newInitCmd},
+		{"scope", writesCmd, newScopeCmd},
 		{"branch", writesCmd, newBranchCmd},
 		{"merge", writesCmd, newMergeCmd},
 		{"demo", writesCmd, noGlobals(newDemoCmd)},

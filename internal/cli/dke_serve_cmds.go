@@ -15,15 +15,10 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/dke/service"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
 )
-
-// dkeRegistry is the registry of the DKE tools over the lorestore s.
-func (g *globals) dkeRegistry(s *lorestore.Store) (*worker.Registry, error) {
-	return g.net.DKERegistry(s, g.now)
-}
 
 // dkeToolNames resolves --tools: all, read (the tools a read key may
 // call) or a comma-separated list of tool names.
@@ -81,22 +76,19 @@ served.`,
 				}
 			}
 			defer g.net.StartServer(cmd.ErrOrStderr())() // DL-0295
-			s, cleanup, err := g.dkeStore(cmd)
+			svc, cleanup, err := g.dkeServed(cmd)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			reg, err := g.dkeRegistry(s)
-			if err != nil {
-				return err
-			}
+			reg := g.net.DKERegistry(svc)
 			names, err := g.dkeToolNames(reg, tools)
 			if err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return g.net.ServeDKE(ctx, reg, names, s.Dir(), httpAddr, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return g.net.ServeDKE(ctx, reg, names, svc.Keyring(), httpAddr, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	})
 	cmd.Flags().StringVar(&tools, "tools", "all", "the tools offered: all, read, or a comma-separated list")
@@ -104,42 +96,39 @@ served.`,
 	return cmd
 }
 
-// dkeStore opens the lorestore the flags name or, when they name none,
-// builds the demo store in a temporary folder.
-func (g *globals) dkeStore(cmd *cobra.Command) (*lorestore.Store, func(), error) {
+// dkeServed opens the DKE runtime over the lorestore the flags name or,
+// when they name none, over the demo store, built in a temporary folder.
+func (g *globals) dkeServed(cmd *cobra.Command) (*service.Service, func(), error) {
 	if g.store != "" || cmd.Flag("project").Changed {
-		s, err := g.open()
+		svc, err := g.dkeService()
 		if err != nil {
 			return nil, nil, err
 		}
-		return s, func() { s.Close() }, nil
+		return svc, func() { svc.Close() }, nil
 	}
 	tmp, err := os.MkdirTemp("", "deloreis-dke-demo-")
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := g.net.BuildDKEDemo(tmp, g.options())
+	svc, err := g.net.BuildDKEDemo(tmp, g.options())
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: serving the bundled DKE demo store (%s)\n", tmp)
-	return s, func() { s.Close(); os.RemoveAll(tmp) }, nil
+	return svc, func() { svc.Close(); os.RemoveAll(tmp) }, nil
 }
 
 // callDKE makes one tool call through the registry, prints the text an MCP
 // client would see, and fails (exit 1) when the call is refused or the
 // program failed.
 func (g *globals) callDKE(cmd *cobra.Command, tool string, params map[string]any) error {
-	s, err := g.open()
+	svc, err := g.dkeService()
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	reg, err := g.dkeRegistry(s)
-	if err != nil {
-		return err
-	}
+	defer svc.Close()
+	reg := g.net.DKERegistry(svc)
 	args, err := json.Marshal(params)
 	if err != nil {
 		return err

@@ -3,37 +3,43 @@
 // wire's): dke store create|delete|snapshot|restore|list and dke key
 // create|list|revoke. Every change to a store is one commit on main, so
 // `git log` shows it and history keeps what a delete or restore replaced.
+// The work is dke/service's (admin.go); these commands parse and print.
 
 package cli
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/deloreis/deloreis/dke/keys"
-	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/dke/service"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/spf13/cobra"
 )
 
-// dkeHeader is what dke/<id>/store.json holds.
-type dkeHeader struct {
-	Store   string `json:"store"`
-	Created string `json:"created"`
-	Clock   int64  `json:"clock"`
+// dkeService opens the DKE runtime over the lorestore the flags name
+// (--store, or the project's). Close it when done.
+func (g *globals) dkeService() (*service.Service, error) {
+	dir, err := g.resolveStore()
+	if err != nil {
+		return nil, err
+	}
+	return service.Open(service.OpenOptions{StoreDir: dir, StoreOptions: g.options(), Now: g.now})
 }
 
-// clock is the time a command stamps (DELOREIS_COMMIT_DATE when set).
-func (g *globals) clock() time.Time {
-	if g.now != nil {
-		return g.now()
+// withDKE adapts a command body to the DKE runtime: it opens it, runs the
+// body and closes it.
+func (g *globals) withDKE(body func(cmd *cobra.Command, args []string, svc *service.Service) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		svc, err := g.dkeService()
+		if err != nil {
+			return err
+		}
+		defer svc.Close()
+		return body(cmd, args, svc)
 	}
-	return time.Now()
 }
 
 // checkStoreID makes a store id that can never name a store a usage error.
@@ -54,33 +60,16 @@ func newDKEStoreCmd(g *globals) *cobra.Command {
 	return group
 }
 
-// storeExists reports whether the head of main holds anything under
-// dke/<id>/.
-func storeExists(s *lorestore.Store, id string) (bool, *lorestore.Snapshot, error) {
-	sn, err := s.Snapshot(lorestore.DefaultBranch)
-	if err != nil {
-		return false, nil, err
-	}
-	stores, err := sn.DKEStores()
-	if err != nil {
-		return false, nil, err
-	}
-	return slices.Contains(stores, id), sn, nil
-}
-
-// commitDKE commits b on main and prints what it did.
-func commitDKE(w io.Writer, s *lorestore.Store, b *lorestore.Batch, summary, op, id string) error {
-	m := lorestore.NewMessage(summary, op, "")
-	m.Trailers = append(m.Trailers, lorestore.Trailer{Key: "Lore-DKE-Store", Value: id})
-	res, err := s.Commit(b, m, lorestore.CommitOptions{})
+// printChange prints what a lifecycle call did to main.
+func printChange(w io.Writer, c service.StoreChange, err error) error {
 	if err != nil {
 		return err
 	}
-	if res.Empty {
-		fmt.Fprintf(w, "%s: nothing changed, no commit\n", summary)
+	if c.Empty {
+		fmt.Fprintf(w, "%s: nothing changed, no commit\n", c.Summary)
 		return nil
 	}
-	fmt.Fprintf(w, "%s (commit %s)\n", summary, res.Commit.String()[:7])
+	fmt.Fprintf(w, "%s (commit %s)\n", c.Summary, c.Commit[:7])
 	return nil
 }
 
@@ -92,24 +81,12 @@ func newDKEStoreCreateCmd(g *globals) *cobra.Command {
 commit on main adding its header, dke/ID/store.json {store, created,
 clock: 0}. Refused (exit 1) when main already holds a store ID.`,
 		Args: cobra.ExactArgs(1),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			id := args[0]
-			if err := checkStoreID(id); err != nil {
+		RunE: g.withDKE(func(cmd *cobra.Command, args []string, svc *service.Service) error {
+			if err := checkStoreID(args[0]); err != nil {
 				return err
 			}
-			exists, _, err := storeExists(s, id)
-			if err != nil {
-				return err
-			}
-			if exists {
-				return fmt.Errorf("DKE store %s exists already", id)
-			}
-			h, _ := json.Marshal(dkeHeader{Store: id, Created: g.clock().UTC().Format(time.RFC3339), Clock: 0})
-			b := lorestore.NewBatch()
-			if err := b.PutDKEHeader(id, h); err != nil {
-				return err
-			}
-			return commitDKE(cmd.OutOrStdout(), s, b, "dke store create "+id, "dke-store-create", id)
+			c, err := svc.CreateStore(args[0])
+			return printChange(cmd.OutOrStdout(), c, err)
 		}),
 	}
 }
@@ -126,26 +103,15 @@ it, a usage error). The store's keys stay in the keyring (a store made
 again under the same id answers to them); revoke them with dke key
 revoke. Refused (exit 1) when main holds no store ID.`,
 		Args: cobra.ExactArgs(1),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			id := args[0]
-			if err := checkStoreID(id); err != nil {
+		RunE: g.withDKE(func(cmd *cobra.Command, args []string, svc *service.Service) error {
+			if err := checkStoreID(args[0]); err != nil {
 				return err
 			}
 			if !confirm {
 				return usageError{"dke store delete removes the whole store: give --confirm"}
 			}
-			exists, _, err := storeExists(s, id)
-			if err != nil {
-				return err
-			}
-			if !exists {
-				return fmt.Errorf("no DKE store %s on %s", id, lorestore.DefaultBranch)
-			}
-			b := lorestore.NewBatch()
-			if err := b.RemoveDKEStore(id); err != nil {
-				return err
-			}
-			return commitDKE(cmd.OutOrStdout(), s, b, "dke store delete "+id, "dke-store-delete", id)
+			c, err := svc.DeleteStore(args[0])
+			return printChange(cmd.OutOrStdout(), c, err)
 		}),
 	}
 	cmd.Flags().BoolVar(&confirm, "confirm", false, "yes, delete the whole store")
@@ -162,29 +128,22 @@ moves. NAME is an id (letters, digits, '-' and '_'); by default the UTC
 time, 20261201-120000. No commit is written. Refused (exit 1) when main
 holds no store ID or the name is taken.`,
 		Args: cobra.RangeArgs(1, 2),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			id := args[0]
-			if err := checkStoreID(id); err != nil {
+		RunE: g.withDKE(func(cmd *cobra.Command, args []string, svc *service.Service) error {
+			if err := checkStoreID(args[0]); err != nil {
 				return err
 			}
-			name := g.clock().UTC().Format("20060102-150405")
+			name := "" // the service names it by the time
 			if len(args) == 2 {
 				name = args[1]
+				if !objects.ValidID(name) {
+					return usageError{fmt.Sprintf("snapshot name %q: letters and digits, with '-' or '_' inside", name)}
+				}
 			}
-			if !objects.ValidID(name) {
-				return usageError{fmt.Sprintf("snapshot name %q: letters and digits, with '-' or '_' inside", name)}
-			}
-			exists, sn, err := storeExists(s, id)
+			sn, err := svc.SnapshotStore(args[0], name)
 			if err != nil {
 				return err
 			}
-			if !exists {
-				return fmt.Errorf("no DKE store %s on %s", id, lorestore.DefaultBranch)
-			}
-			if err := s.SaveDKESnapshot(id, name, sn.Commit()); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "snapshot %s of DKE store %s at %s\n", name, id, sn.Commit().String()[:7])
+			fmt.Fprintf(cmd.OutOrStdout(), "snapshot %s of DKE store %s at %s\n", sn.Name, sn.Store, sn.Commit[:7])
 			return nil
 		}),
 	}
@@ -200,64 +159,14 @@ the store exists now. Nothing is rewritten: the commits between the
 snapshot and the restore stay in history. A store already equal to the
 snapshot gets no commit.`,
 		Args: cobra.ExactArgs(2),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			id, name := args[0], args[1]
-			if err := checkStoreID(id); err != nil {
+		RunE: g.withDKE(func(cmd *cobra.Command, args []string, svc *service.Service) error {
+			if err := checkStoreID(args[0]); err != nil {
 				return err
 			}
-			at, err := s.DKESnapshot(id, name)
-			if err != nil {
-				return err
-			}
-			b, err := restoreBatch(s, id, at)
-			if err != nil {
-				return err
-			}
-			return commitDKE(cmd.OutOrStdout(), s, b, "dke store restore "+id+" from "+name, "dke-store-restore", id)
+			c, err := svc.RestoreStore(args[0], args[1])
+			return printChange(cmd.OutOrStdout(), c, err)
 		}),
 	}
-}
-
-// restoreBatch is a batch that empties dke/<id>/ and fills it with what
-// the commit at holds there. Claims are named by their bytes, so each
-// comes back under the id it had.
-func restoreBatch(s *lorestore.Store, id string, at lorestore.Hash) (*lorestore.Batch, error) {
-	sn, err := s.SnapshotAt(at)
-	if err != nil {
-		return nil, err
-	}
-	b := lorestore.NewBatch()
-	if err := b.RemoveDKEStore(id); err != nil {
-		return nil, err
-	}
-	h, err := sn.DKEHeader(id)
-	if err != nil && !errors.Is(err, lorestore.ErrNotFound) {
-		return nil, err
-	}
-	if err == nil {
-		if err := b.PutDKEHeader(id, h); err != nil {
-			return nil, err
-		}
-	}
-	mods, err := sn.Modules(id)
-	if err != nil {
-		return nil, err
-	}
-	for name, data := range mods {
-		if err := b.PutModule(id, name, data); err != nil {
-			return nil, err
-		}
-	}
-	claims, err := sn.DKEClaims(id, "")
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range claims {
-		if _, err := b.PutDKEClaim(id, c.Kind, c.Data); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 func newDKEStoreListCmd(g *globals) *cobra.Command {
@@ -268,35 +177,16 @@ func newDKEStoreListCmd(g *globals) *cobra.Command {
 modules), each followed by its snapshots (name, commit); a store that
 main no longer holds but that has snapshots is listed as deleted.`,
 		Args: cobra.NoArgs,
-		RunE: g.withStore(func(cmd *cobra.Command, _ []string, s *lorestore.Store) error {
-			sn, err := s.Snapshot(lorestore.DefaultBranch)
+		RunE: g.withDKE(func(cmd *cobra.Command, _ []string, svc *service.Service) error {
+			recs, err := svc.ListStores()
 			if err != nil {
 				return err
 			}
-			live, err := sn.DKEStores()
-			if err != nil {
-				return err
-			}
-			snaps, err := s.DKESnapshots("")
-			if err != nil {
-				return err
-			}
-			ids := slices.Clone(live)
-			for _, r := range snaps {
-				ids = append(ids, r.Store)
-			}
-			slices.Sort(ids)
 			w := cmd.OutOrStdout()
-			for _, id := range slices.Compact(ids) {
-				line, err := storeLine(sn, id, slices.Contains(live, id))
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(w, line)
-				for _, r := range snaps {
-					if r.Store == id {
-						fmt.Fprintf(w, "  snapshot %s %s\n", r.Name, r.Commit.String()[:7])
-					}
+			for _, r := range recs {
+				fmt.Fprintln(w, storeLine(r, svc.Branch()))
+				for _, sn := range r.Snapshots {
+					fmt.Fprintf(w, "  snapshot %s %s\n", sn.Name, sn.Commit[:7])
 				}
 			}
 			return nil
@@ -304,29 +194,17 @@ main no longer holds but that has snapshots is listed as deleted.`,
 	}
 }
 
-// storeLine describes one store as main holds it.
-func storeLine(sn *lorestore.Snapshot, id string, live bool) (string, error) {
-	if !live {
-		return id + " (deleted on " + lorestore.DefaultBranch + ")", nil
+// storeLine describes one store as the branch holds it.
+func storeLine(r service.StoreRecord, branch string) string {
+	if !r.Live {
+		return r.ID + " (deleted on " + branch + ")"
 	}
-	var h dkeHeader
-	if data, err := sn.DKEHeader(id); err == nil {
-		if err := json.Unmarshal(data, &h); err != nil {
-			return "", fmt.Errorf("dke/%s/store.json: %v", id, err)
-		}
-	} else if !errors.Is(err, lorestore.ErrNotFound) {
-		return "", err
+	parts := []string{r.ID}
+	if r.Created != "" {
+		parts = append(parts, "created "+r.Created)
 	}
-	mods, err := sn.ModuleNames(id)
-	if err != nil {
-		return "", err
-	}
-	parts := []string{id}
-	if h.Created != "" {
-		parts = append(parts, "created "+h.Created)
-	}
-	parts = append(parts, fmt.Sprintf("clock %d", h.Clock), fmt.Sprintf("%d modules", len(mods)))
-	return strings.Join(parts, "  "), nil
+	parts = append(parts, fmt.Sprintf("clock %d", r.Clock), fmt.Sprintf("%d modules", r.Modules))
+	return strings.Join(parts, "  ")
 }
 
 func newDKEKeyCmd(g *globals) *cobra.Command {
@@ -336,14 +214,6 @@ func newDKEKeyCmd(g *globals) *cobra.Command {
 	}
 	group.AddCommand(newDKEKeyCreateCmd(g), newDKEKeyListCmd(g), newDKEKeyRevokeCmd(g))
 	return group
-}
-
-// withRing opens the keyring of the lorestore the flags name (a file in
-// its git directory, outside every commit).
-func (g *globals) withRing(body func(cmd *cobra.Command, args []string, s *lorestore.Store, r *keys.Ring) error) func(*cobra.Command, []string) error {
-	return g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-		return body(cmd, args, s, keys.Open(s.Dir()))
-	})
 }
 
 func newDKEKeyCreateCmd(g *globals) *cobra.Command {
@@ -358,7 +228,7 @@ or also write (--write). The key is printed on stdout, alone on its line,
 and never again: the keyring keeps only its SHA-256. A store main does
 not hold yet is noted on stderr, not refused.`,
 		Args: cobra.NoArgs,
-		RunE: g.withRing(func(cmd *cobra.Command, _ []string, s *lorestore.Store, r *keys.Ring) error {
+		RunE: g.withDKE(func(cmd *cobra.Command, _ []string, svc *service.Service) error {
 			if read == write {
 				return usageError{"give exactly one of --read and --write"}
 			}
@@ -369,14 +239,10 @@ not hold yet is noted on stderr, not refused.`,
 			if write {
 				mode = keys.Write
 			}
-			if exists, _, err := storeExists(s, storeID); err == nil && !exists {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: main holds no DKE store %s yet\n", storeID)
+			if exists, err := svc.HasStore(storeID); err == nil && !exists {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s holds no DKE store %s yet\n", svc.Branch(), storeID)
 			}
-			key, err := r.Create(storeID, mode, g.clock())
-			if err != nil {
-				return err
-			}
-			gr, err := r.Lookup(key)
+			key, gr, err := svc.CreateKey(storeID, mode)
 			if err != nil {
 				return err
 			}
@@ -396,8 +262,8 @@ func newDKEKeyListCmd(g *globals) *cobra.Command {
 		Use:   "list",
 		Short: "List the keys: hash prefix, store, mode, created (never the keys)",
 		Args:  cobra.NoArgs,
-		RunE: g.withRing(func(cmd *cobra.Command, _ []string, _ *lorestore.Store, r *keys.Ring) error {
-			es, err := r.List()
+		RunE: g.withDKE(func(cmd *cobra.Command, _ []string, svc *service.Service) error {
+			es, err := svc.Keys()
 			if err != nil {
 				return err
 			}
@@ -418,28 +284,12 @@ starts with HASHPREFIX, at least 8 hex digits (fewer, or not hex, is a
 usage error). A prefix no key has is refused (exit 1), and so is one that
 more than one key shares: name the key by more digits.`,
 		Args: cobra.ExactArgs(1),
-		RunE: g.withRing(func(cmd *cobra.Command, args []string, _ *lorestore.Store, r *keys.Ring) error {
+		RunE: g.withDKE(func(cmd *cobra.Command, args []string, svc *service.Service) error {
 			p := strings.ToLower(args[0])
 			if len(p) < 8 || strings.Trim(p, "0123456789abcdef") != "" {
 				return usageError{fmt.Sprintf("%q: name a key by at least 8 hex digits of its hash", args[0])}
 			}
-			es, err := r.List()
-			if err != nil {
-				return err
-			}
-			n := 0
-			for _, e := range es {
-				if strings.HasPrefix(e.Hash, p) {
-					n++
-				}
-			}
-			switch {
-			case n == 0:
-				return fmt.Errorf("no key's hash starts with %s", p)
-			case n > 1:
-				return fmt.Errorf("%d keys' hashes start with %s: give more digits", n, p)
-			}
-			if _, err := r.Revoke(p); err != nil {
+			if err := svc.RevokeKey(p); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "revoked key %s\n", p)

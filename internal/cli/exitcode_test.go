@@ -75,6 +75,9 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 	return map[string]exitCase{
 		"init":               {[]string{"x"}, []string{"--store=" + broken}}, // a file is no folder
 		"log":                {[]string{"a", "b"}, []string{"--store", missing}},
+		"scope":              {[]string{"nosuchsub"}, nil},
+		"scope add":          {[]string{}, []string{s, "Not a scope"}},
+		"scope list":         {[]string{"x"}, []string{"--store", missing}},
 		"show":               {[]string{}, []string{s, "nosuchrev"}},
 		"branch":             {[]string{"a", "b", "c"}, []string{s, "-d", "nosuch"}},
 		"merge":              {[]string{}, []string{s, "nosuch"}},
@@ -184,7 +187,7 @@ func TestGlobalFlagsAnywhere(t *testing.T) {
 	const camelot = "../../testdata/dli/camelot.dli"
 	dir := t.TempDir()
 	store := filepath.Join(dir, "s.lore")
-	mustRun(t, "--store", store, "--fsync", "init")
+	mustRun(t, "--store", store, "--fsync", "init", "--scope", "camelot")
 	lines := [][]string{
 		{"--store", store, "import", camelot},
 		{"--fsync", "--store", store, "import", camelot},
@@ -203,7 +206,7 @@ func TestGlobalFlagsAnywhere(t *testing.T) {
 		}
 	}
 	proj := filepath.Join(dir, "p")
-	mustRun(t, "init", "--project", proj)
+	mustRun(t, "init", "--project", proj, "--scope", "camelot")
 	out := mustRun(t, "import", camelot, "--materialize", "--project", proj)
 	if !strings.Contains(out, "committed") {
 		t.Fatalf("import --project after the subcommand said:\n%s", out)

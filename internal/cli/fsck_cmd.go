@@ -5,7 +5,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/author"
 	"github.com/spf13/cobra"
 )
 
@@ -19,16 +19,16 @@ branch reaches holds a valid lore.json and object files that sit where
 their ids say and decode. Each problem is printed on its own line.
 Exit status: 0 when the store is sound, 1 when anything is wrong.`,
 		Args: cobra.NoArgs,
-		RunE: g.withStore(func(cmd *cobra.Command, _ []string, s *lorestore.Store) error {
-			problems, err := s.Fsck()
+		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
+			res, err := s.Fsck(cmd.Context(), &author.Empty{})
 			if err != nil {
 				return err
 			}
-			for _, p := range problems {
-				fmt.Fprintln(cmd.OutOrStdout(), p.String())
+			for _, p := range res.Problems {
+				fmt.Fprintln(cmd.OutOrStdout(), p.Where+": "+p.What)
 			}
-			if len(problems) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: fsck: %d problem(s) found\n", len(problems))
+			if !res.Sound {
+				fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: fsck: %d problem(s) found\n", len(res.Problems))
 				return exitCode(1)
 			}
 			return nil

@@ -13,14 +13,10 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"slices"
 	"strings"
 
 	"github.com/deloreis/deloreis/author"
-	"github.com/deloreis/deloreis/datalog"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/world"
 	"github.com/spf13/cobra"
 )
 
@@ -51,39 +47,26 @@ must be installed (apt-get install graphviz).`,
 			}
 			return checkFormat(f.format, "dot", "svg")
 		},
-		RunE: g.withStore(func(cmd *cobra.Command, _ []string, s *lorestore.Store) error {
+		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
 			return f.run(cmd.OutOrStdout(), s)
 		}),
 	}
 	cmd.Flags().StringVar(&f.scope, "scope", "", "scope to draw (default: the store's only scope)")
 	cmd.Flags().StringVar(&f.format, "format", "dot", "output format: dot or svg")
-	cmd.Flags().StringVar(&f.rev, "at", lorestore.DefaultBranch, "revision whose world is drawn")
+	cmd.Flags().StringVar(&f.rev, "at", author.DefaultBranch, "revision whose world is drawn")
 	return cmd
 }
 
-func (f *graphFlags) run(w io.Writer, s *lorestore.Store) error {
-	sn, err := s.Snapshot(f.rev)
+func (f *graphFlags) run(w io.Writer, s *author.Service) error {
+	g, err := s.GraphAt(f.rev, f.scope)
+	var choose *author.ScopeChoiceError
+	if errors.As(err, &choose) {
+		return usageError{fmt.Sprintf("give --scope: %s holds %d scopes (%s)", choose.Rev, len(choose.Scopes), strings.Join(choose.Scopes, ", "))}
+	}
 	if err != nil {
 		return err
 	}
-	scopes, err := sn.Scopes()
-	if err != nil {
-		return err
-	}
-	scope := f.scope
-	switch {
-	case scope != "" && !slices.Contains(scopes, scope):
-		return fmt.Errorf("unknown scope %s at %s (scopes: %s)", scope, f.rev, strings.Join(scopes, ", "))
-	case scope == "" && len(scopes) == 1:
-		scope = scopes[0]
-	case scope == "":
-		return usageError{fmt.Sprintf("give --scope: %s holds %d scopes (%s)", f.rev, len(scopes), strings.Join(scopes, ", "))}
-	}
-	wd, err := author.CompileAt(s, sn.Commit(), scope)
-	if err != nil {
-		return err
-	}
-	dot := renderDOT(scope, wd.Graph())
+	dot := renderDOT(g)
 	if f.format == "dot" {
 		_, err = w.Write(dot)
 		return err
@@ -108,13 +91,13 @@ func dotToSVG(w io.Writer, dot []byte) error {
 }
 
 // renderDOT writes the graph in Graphviz's DOT language.
-func renderDOT(scope string, g world.Graph) []byte {
+func renderDOT(g author.GraphResult) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(scope))
+	fmt.Fprintf(&b, "digraph %s {\n", dotQuote(g.Scope))
 	b.WriteString("\trankdir=LR;\n\tnode [fontname=\"Helvetica\", fontsize=11];\n\tedge [fontname=\"Helvetica\", fontsize=9];\n")
 	for _, e := range g.Entities {
 		style := "rounded"
-		if e.Grade != datalog.Certain {
+		if e.Grade != gradeCertain {
 			style = "rounded,dashed"
 		}
 		fmt.Fprintf(&b, "\t%s [shape=box, style=%q, label=%s];\n",
@@ -128,7 +111,7 @@ func renderDOT(scope string, g world.Graph) []byte {
 		if e.Derived {
 			attrs = append(attrs, "style=dashed")
 		}
-		if e.Grade != datalog.Certain {
+		if e.Grade != gradeCertain {
 			attrs = append(attrs, "color=gray50", "fontcolor=gray50")
 		}
 		fmt.Fprintf(&b, "\t%s -> %s [label=%s%s];\n", dotQuote("e:"+e.From), dotQuote("e:"+e.To), dotQuote(e.Pred), joinAttrs(attrs))
@@ -136,18 +119,25 @@ func renderDOT(scope string, g world.Graph) []byte {
 	for _, a := range g.Attacks {
 		verb, colour := "attacks", "gray50"
 		switch a.AttackerLabel {
-		case datalog.In:
+		case labelIn:
 			verb, colour = "defeats", "red"
-		case datalog.Undecided:
+		case labelUndecided:
 			colour = "orange"
 		}
-		label := fmt.Sprintf("%s (on %s)", verb, a.Claim.String()[:12])
+		label := fmt.Sprintf("%s (on %s)", verb, a.Claim[:12])
 		fmt.Fprintf(&b, "\t%s -> %s [label=%s, color=%s, fontcolor=%s];\n",
 			dotQuote("d:"+a.Attacker), dotQuote("d:"+a.Target), dotQuote(label), colour, colour)
 	}
 	b.WriteString("}\n")
 	return b.Bytes()
 }
+
+// The grade and grounded labels as dli.graph spells them.
+const (
+	gradeCertain   = "certain"
+	labelIn        = "in"
+	labelUndecided = "undecided"
+)
 
 func joinAttrs(attrs []string) string {
 	if len(attrs) == 0 {

@@ -72,7 +72,7 @@ func graphStore(t *testing.T) string {
 		t.Fatal(err)
 	}
 	store := filepath.Join(dir, "s.lore")
-	mustRun(t, "--store", store, "init")
+	mustRun(t, "--store", store, "init", "--scope", "camelot")
 	mustRun(t, "--store", store, "import", file, "--materialize")
 	return store
 }

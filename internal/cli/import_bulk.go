@@ -7,6 +7,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,15 +15,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/project"
 )
-
-// TrailerChecked records what a commit was checked against before it was
-// written; a bulk import checks objects, not the world.
-const TrailerChecked = "Lore-Checked"
 
 // bulkRecordError refuses a bulk import at its first bad chunk of
 // declarations: every problem in it, with its position in the whole file.
@@ -45,16 +41,13 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 	if o.scope != "" && !objects.ValidID(o.scope) {
 		return usageError{fmt.Sprintf("--scope %q is not a scope id", o.scope)}
 	}
-	proj, err := loadProject(o.g.project)
+	svc, err := o.g.service()
 	if err != nil {
 		return err
 	}
-	if file == "" {
-		d, ok := proj.Document(o.scope)
-		if !ok || d.Source == "" {
-			return fmt.Errorf("no FILE given and %s names no source for scope %q", project.FileName, o.scope)
-		}
-		file = d.Source
+	defer svc.Close()
+	if file, err = o.source(svc, file); err != nil {
+		return err
 	}
 	name, r := file, stdin
 	if file == "-" {
@@ -67,9 +60,9 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 		defer f.Close()
 		r = f
 	}
-	ds := newDeclStream(name, r)
+	ds := dli.NewStream(name, r)
 	defer ds.Close()
-	first, more, err := ds.next()
+	first, more, err := ds.Next()
 	if err != nil {
 		return o.refuse(stdout, name, err)
 	}
@@ -77,83 +70,26 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
-	s, err := o.openStore(proj)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	src := bulkSource{ds: ds, name: name, first: first, more: more}
 	base := filepath.Base(file)
 	if file == "-" {
 		base = "standard input"
 	}
-	return o.bulkCommit(s, &src, scope, base, stdout)
-}
-
-// bulkSource is a declaration stream whose first chunk has been read.
-type bulkSource struct {
-	ds    *declStream
-	name  string
-	first []dli.Decl
-	more  bool
-}
-
-// bulkCommit puts every declaration into a bulk commit of scope and
-// commits it, or with no --materialize only checks them.
-func (o *importOptions) bulkCommit(s *lorestore.Store, src *bulkSource, scope, base string, stdout io.Writer) error {
-	put := checkOnly()
-	var bulk *lorestore.Bulk
-	if o.materialize {
-		var err error
-		if bulk, err = s.NewBulk(scope); err != nil {
-			return err
-		}
-		defer bulk.Close()
-		put = func(obj objects.Object) error { _, err := bulk.Put(obj); return err }
-	}
-	n := 0
-	for decls, more := src.first, src.more; more; {
-		for _, d := range decls {
-			if err := put(d.Object); err != nil {
-				var list dli.ErrorList
-				list.Add(src.name, d.Pos, err.Error())
-				return o.refuse(stdout, src.name, list)
-			}
-			n++
-		}
-		var err error
-		if decls, more, err = src.ds.next(); err != nil {
-			return o.refuse(stdout, src.name, err)
-		}
-	}
-	if bulk == nil {
-		fmt.Fprintf(stdout, "%d declarations checked for scope %s (objects only; the world is not compiled)\n", n, scope)
-		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
-		return nil
-	}
-	m := lorestore.NewMessage(fmt.Sprintf("bulk import %s into %s: %d declarations", base, scope, n), "import", scope)
-	m.Trailers = append(m.Trailers, lorestore.Trailer{Key: TrailerChecked, Value: "objects"})
-	res, err := bulk.Commit(m, lorestore.CommitOptions{Branch: o.branch})
+	res, err := svc.BulkImport(context.Background(), author.BulkRequest{Scope: scope, First: first, More: more, Next: ds.Next,
+		Branch: o.branch, Materialize: o.materialize, Source: base, Name: name})
 	if err != nil {
-		return err
+		return o.refuse(stdout, name, err)
 	}
-	if res.Empty {
+	switch {
+	case !o.materialize:
+		fmt.Fprintf(stdout, "%d declarations checked for scope %s (objects only; the world is not compiled)\n", res.Declarations, scope)
+		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
+	case res.Empty:
 		fmt.Fprintf(stdout, "nothing new to commit: every declaration is already on %s\n", o.branch)
-		return nil
+	default:
+		fmt.Fprintf(stdout, "committed %s on %s: %d declarations (bulk: objects checked; `deloreis check` reports the world's findings)\n",
+			res.Commit[:12], o.branch, res.Declarations)
 	}
-	fmt.Fprintf(stdout, "committed %s on %s: %d declarations (bulk: objects checked; `deloreis check` reports the world's findings)\n",
-		res.Commit.String()[:12], o.branch, n)
 	return nil
-}
-
-// checkOnly validates an object as a commit would, writing nothing.
-func checkOnly() func(objects.Object) error {
-	var scratch []byte
-	return func(obj objects.Object) error {
-		var err error
-		scratch, err = obj.AppendCanonical(scratch[:0])
-		return err
-	}
 }
 
 // refuse prints a bad chunk's problems compiler-style and returns them as

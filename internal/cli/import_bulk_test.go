@@ -8,112 +8,20 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/deloreis/deloreis/dli"
 )
 
-// TestDeclStreamMatchesParse: cut into chunks of any size, a document
-// yields the declarations dli.Parse finds in it whole, at the same
-// positions.
-func TestDeclStreamMatchesParse(t *testing.T) {
-	srcs := map[string]string{}
-	for _, f := range []string{"camelot.dli", "messy.dli"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "dli", "testdata", "good", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs[f] = string(b)
-	}
-	srcs["generated"] = bulkDLI(300, -1)
-	for name, src := range srcs {
-		whole, err := dli.Parse(name, []byte(src))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for _, size := range []int{1, 40, 700, 1 << 20} {
-			t.Run(fmt.Sprintf("%s/%d", name, size), func(t *testing.T) {
-				defer setChunk(size)()
-				ds := newDeclStream(name, strings.NewReader(src))
-				defer ds.Close()
-				var got []dli.Decl
-				for {
-					decls, more, err := ds.next()
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !more {
-						break
-					}
-					got = append(got, decls...)
-				}
-				if ds.Scope() != whole.Scope {
-					t.Fatalf("scope %q, want %q", ds.Scope(), whole.Scope)
-				}
-				if len(got) != len(whole.Decls) {
-					t.Fatalf("%d declarations, want %d", len(got), len(whole.Decls))
-				}
-				for i, d := range got {
-					w := whole.Decls[i]
-					gid, _ := d.Object.ID()
-					wid, _ := w.Object.ID()
-					if gid != wid || d.Pos != w.Pos {
-						t.Fatalf("declaration %d: %s at %v, want %s at %v", i, gid, d.Pos, wid, w.Pos)
-					}
-				}
-			})
-		}
-	}
-}
-
-// TestDeclStreamErrors: a broken document's first problem is reported at
-// the same place and in the same words as dli.Parse reports it, whatever
-// the chunk size.
-func TestDeclStreamErrors(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "dli", "broken.dli"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srcs := map[string]string{"broken.dli": string(src), "generated": bulkDLI(200, 301)}
-	for name, src := range srcs {
-		_, err := dli.Parse(name, []byte(src))
-		var want dli.ErrorList
-		if !errors.As(err, &want) {
-			t.Fatalf("%s parses: %v", name, err)
-		}
-		for _, size := range []int{1, 100, 1 << 20} {
-			defer setChunk(size)()
-			ds := newDeclStream(name, strings.NewReader(src))
-			var got dli.ErrorList
-			for {
-				_, more, err := ds.next()
-				if err != nil {
-					if !errors.As(err, &got) {
-						t.Fatal(err)
-					}
-					break
-				}
-				if !more {
-					break
-				}
-			}
-			ds.Close()
-			if len(got) == 0 || got[0].Error() != want[0].Error() {
-				t.Fatalf("%s in chunks of %d: first problem %v, want %v", name, size, got, want[0])
-			}
-		}
-	}
-}
-
+// setChunk cuts bulk streams into chunks of n bytes until the returned
+// func restores the size.
 func setChunk(n int) func() {
-	old := streamChunkBytes
-	streamChunkBytes = n
-	return func() { streamChunkBytes = old }
+	old := dli.StreamChunkBytes
+	dli.StreamChunkBytes = n
+	return func() { dli.StreamChunkBytes = old }
 }
 
 // bulkDLI is a clean document of about 3n declarations, with multi-line
@@ -155,14 +63,14 @@ func TestImportBulk(t *testing.T) {
 		t.Fatal(err)
 	}
 	staged, bulk := t.TempDir(), t.TempDir()
-	mustRun(t, "--project", staged, "init")
-	mustRun(t, "--project", bulk, "init")
+	mustRun(t, "--project", staged, "init", "--scope", "bulk")
+	mustRun(t, "--project", bulk, "init", "--scope", "bulk")
 	mustRun(t, "import", "--project", staged, "--materialize", file)
 	out := mustRun(t, "import", "--project", bulk, "--bulk", file)
 	if !strings.Contains(out, "3020 declarations checked") || !strings.Contains(out, "nothing committed") {
 		t.Fatalf("bulk dry run said:\n%s", out)
 	}
-	if log := mustRun(t, "--project", bulk, "log", "--oneline"); strings.Count(log, "\n") != 1 {
+	if log := mustRun(t, "--project", bulk, "log", "--oneline"); strings.Count(log, "\n") != 2 { // init, declare scope bulk
 		t.Fatalf("a dry bulk import committed:\n%s", log)
 	}
 	out = mustRun(t, "import", "--project", bulk, "--bulk", "--materialize", file)
@@ -208,13 +116,14 @@ func TestImportBulkRefuses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			proj := t.TempDir()
-			mustRun(t, "--project", proj, "init")
+			mustRun(t, "--project", proj, "init", "--scope", "bulk")
 			file := filepath.Join(t.TempDir(), "bulk.dli")
 			if err := os.WriteFile(file, []byte(tc.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			gd := filepath.Join(proj, ".lore")
 			before := mustGit(t, gd, "rev-parse", "main")
+			packsBefore, _ := filepath.Glob(filepath.Join(gd, "objects", "pack", "*.pack")) // init's and the declaration's
 			args := append([]string{"import", "--project", proj, "--bulk", "--materialize", file}, tc.args...)
 			out, errs, code := deloreis(t, args...)
 			if code != 1 || !strings.Contains(out+errs, tc.want) {
@@ -223,7 +132,7 @@ func TestImportBulkRefuses(t *testing.T) {
 			if after := mustGit(t, gd, "rev-parse", "main"); after != before {
 				t.Fatalf("main moved from %s to %s", before, after)
 			}
-			if packs, _ := filepath.Glob(filepath.Join(gd, "objects", "pack", "*.pack")); len(packs) != 1 {
+			if packs, _ := filepath.Glob(filepath.Join(gd, "objects", "pack", "*.pack")); len(packs) != len(packsBefore) {
 				t.Fatalf("packs after a refused import: %v", packs)
 			}
 			tmps, _ := filepath.Glob(filepath.Join(gd, "objects", "tmp_*"))
@@ -255,8 +164,8 @@ func TestImportBulkStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	fromFile, fromStdin := t.TempDir(), t.TempDir()
-	mustRun(t, "--project", fromFile, "init")
-	mustRun(t, "--project", fromStdin, "init")
+	mustRun(t, "--project", fromFile, "init", "--scope", "bulk")
+	mustRun(t, "--project", fromStdin, "init", "--scope", "bulk")
 	mustRun(t, "import", "--project", fromFile, "--bulk", "--materialize", file)
 	var out, errb strings.Builder
 	root := newRoot(&out, &errb)
@@ -270,23 +179,5 @@ func TestImportBulkStdin(t *testing.T) {
 	}
 	if log := mustGit(t, filepath.Join(fromStdin, ".lore"), "log", "--format=%s", "-n", "1"); log != "bulk import standard input into bulk: 620 declarations\n" {
 		t.Fatalf("git log: %q", log)
-	}
-}
-
-// TestDeclStreamCloseDoesNotWaitForInput: a refused import over a pipe
-// that sends nothing more still ends.
-func TestDeclStreamCloseDoesNotWaitForInput(t *testing.T) {
-	pr, pw := io.Pipe()
-	defer pw.Close()
-	ds := newDeclStream("pipe", pr)
-	if _, err := pw.Write([]byte("scope s\n")); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { ds.Close(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Close waited for input that never came")
 	}
 }

@@ -6,6 +6,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,10 +15,8 @@ import (
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
-	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
-	"github.com/deloreis/deloreis/project"
-	"github.com/deloreis/deloreis/world"
 	"github.com/spf13/cobra"
 )
 
@@ -26,8 +25,7 @@ type importOptions struct {
 	g             *globals
 	scope, branch string
 	materialize   bool
-	bulk          bool               // stream into one commit, objects checked, the world not compiled
-	dialects      []*objects.Dialect // the project file's, for the naming oracle
+	bulk          bool // stream into one commit, objects checked, the world not compiled
 }
 
 func newImportCmd(g *globals) *cobra.Command {
@@ -65,7 +63,7 @@ materialization is refused, or on any failure; 2 on a usage error.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.scope, "scope", "", "scope to import into (default: the file's scope line)")
-	fl.StringVar(&o.branch, "branch", lorestore.DefaultBranch, "branch whose head the file is staged over")
+	fl.StringVar(&o.branch, "branch", author.DefaultBranch, "branch whose head the file is staged over")
 	fl.BoolVar(&o.materialize, "materialize", false, "commit the declarations when no finding is an error")
 	fl.BoolVar(&o.bulk, "bulk", false, "stream FILE (\"-\": standard input) checking objects only, without compiling the world")
 	return cmd
@@ -74,23 +72,33 @@ materialization is refused, or on any failure; 2 on a usage error.`,
 // errRefused marks an import the findings did not allow.
 var errRefused = errors.New("import refused")
 
+// source is the file to import: FILE, else the source the project declares
+// for --scope.
+func (o *importOptions) source(svc *author.Service, file string) (string, error) {
+	if file != "" {
+		return file, nil
+	}
+	src, err := svc.SourceOf(o.scope)
+	if err != nil {
+		return "", err
+	}
+	if src == "" {
+		return "", fmt.Errorf("no FILE given and the project names no source for scope %q", o.scope)
+	}
+	return src, nil
+}
+
 func (o *importOptions) run(file string, stdout io.Writer) error {
 	if o.scope != "" && !objects.ValidID(o.scope) {
 		return usageError{fmt.Sprintf("--scope %q is not a scope id", o.scope)}
 	}
-	proj, err := loadProject(o.g.project)
-	if err == nil {
-		o.dialects = proj.Dialects
-	}
+	svc, err := o.g.service()
 	if err != nil {
 		return err
 	}
-	if file == "" {
-		d, ok := proj.Document(o.scope)
-		if !ok || d.Source == "" {
-			return fmt.Errorf("no FILE given and %s names no source for scope %q", project.FileName, o.scope)
-		}
-		file = d.Source
+	defer svc.Close()
+	if file, err = o.source(svc, file); err != nil {
+		return err
 	}
 	src, err := readRegular(file)
 	if err != nil {
@@ -109,12 +117,26 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if doc.Scope, err = o.pickScope(file, doc.Scope); err != nil {
 		return err
 	}
-	s, err := o.openStore(proj)
+	res, err := svc.Import(context.Background(), author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file)})
+	if res.Scope != "" { // staged: its findings and diff are known, committed or not
+		printPlaced(stdout, file, res.Findings)
+		printConsequences(stdout, res.Consequences)
+	}
+	if fault.CodeOf(err) == author.CodeMaterializeBlocked {
+		return fmt.Errorf("%w: %s", errRefused, userMessage(err))
+	}
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	return o.stage(s, doc, file, stdout)
+	switch {
+	case !o.materialize:
+		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
+	case !res.Committed:
+		fmt.Fprintf(stdout, "nothing new to commit: every declaration is already on %s\n", o.branch)
+	default:
+		fmt.Fprintf(stdout, "committed %s on %s: %d declarations\n", res.Commit[:12], o.branch, len(doc.Decls))
+	}
+	return nil
 }
 
 // pickScope is the scope an import writes: --scope, which must agree with
@@ -133,73 +155,22 @@ func (o *importOptions) pickScope(name, written string) (string, error) {
 	return written, nil
 }
 
-// openStore opens the project's lorestore, or the one --store names.
-func (o *importOptions) openStore(proj *project.Project) (*lorestore.Store, error) {
-	dir := proj.Store
-	if o.g.store != "" {
-		dir = o.g.store
-	}
-	return lorestore.Open(dir, o.g.options())
-}
-
-// stage stages the document over the branch head, reports, and commits
-// when asked and allowed.
-func (o *importOptions) stage(s *lorestore.Store, doc *dli.Document, file string, stdout io.Writer) error {
-	st, err := author.NewStager(s, o.branch)
-	if err != nil {
-		return err
-	}
-	st.WithDialects(o.dialects)
-	objs := make([]objects.Object, len(doc.Decls))
-	for i, d := range doc.Decls {
-		objs[i] = d.Object
-	}
-	sg, err := st.Stage(doc.Scope, objs)
-	if err != nil {
-		return err
-	}
-	printFindings(stdout, file, doc, sg.After.Findings())
-	d, err := sg.Diff()
-	if err != nil {
-		return err
-	}
-	printDiff(stdout, d)
-	sg.Release() // a big file's worlds need not sit beside the pack Materialize writes
-	if !o.materialize {
-		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
-		return nil
-	}
-	m := lorestore.NewMessage(fmt.Sprintf("import %s into %s: %d declarations", filepath.Base(file), doc.Scope, len(doc.Decls)), "import", doc.Scope)
-	res, err := sg.Materialize(m)
-	if errors.Is(err, author.ErrBlocked) {
-		return fmt.Errorf("%w: %v", errRefused, err)
-	}
-	if err != nil {
-		return err
-	}
-	if res.Empty {
-		fmt.Fprintf(stdout, "nothing new to commit: every declaration is already on %s\n", o.branch)
-		return nil
-	}
-	fmt.Fprintf(stdout, "committed %s on %s: %d declarations\n", res.Commit.String()[:12], o.branch, len(doc.Decls))
-	return nil
-}
-
-// printDiff writes the derived-consequence diff, one section per kind.
-func printDiff(w io.Writer, d world.ConsequenceDiff) {
-	if d.Empty() {
+// printConsequences writes the derived-consequence diff, one section per
+// kind.
+func printConsequences(w io.Writer, d author.Consequences) {
+	if len(d.GradeChanged) == 0 && len(d.Conflicts) == 0 {
 		fmt.Fprintln(w, "consequences: none moved")
 		return
 	}
 	fmt.Fprintln(w, "consequences:")
 	for _, sec := range []struct {
 		name string
-		cs   []world.Consequence
+		cs   []author.Consequence
 	}{{"newly certain", d.NewlyCertain}, {"possible", d.Possible}, {"dead", d.Dead}} {
 		for _, c := range sec.cs {
 			was := "new"
-			if !c.New {
-				was = "was " + c.Before.String()
+			if c.Before != "absent" {
+				was = "was " + c.Before
 			}
 			fmt.Fprintf(w, "  %s: %s(%s)  (%s)\n", sec.name, c.Pred, strings.Join(c.Args, ", "), was)
 		}

@@ -74,7 +74,7 @@ func corruptProject(t *testing.T) (string, string, string) {
 	t.Helper()
 	proj := filepath.Join(t.TempDir(), "p")
 	store := filepath.Join(proj, ".lore")
-	dlOK(t, "--project", proj, "init")
+	dlOK(t, "--project", proj, "init", "--scope", "camelot")
 	dlOK(t, "import", "../../testdata/dli/grail-base.dli", "--project", proj, "--materialize")
 	dlOK(t, "--project", proj, "branch", "side")
 	gd := "--git-dir=" + store
@@ -159,8 +159,8 @@ func TestCorruptBranchIsRefused(t *testing.T) {
 func TestUnrelatedStoresDoNotPull(t *testing.T) {
 	work := t.TempDir()
 	a, b := filepath.Join(work, "a"), filepath.Join(work, "b")
-	dlOK(t, "--project", a, "init")
-	dlOK(t, "--project", b, "init")
+	dlOK(t, "--project", a, "init", "--scope", "camelot")
+	dlOK(t, "--project", b, "init", "--scope", "camelot")
 	ra := realGit(t, "", nil, "--git-dir="+filepath.Join(a, ".lore"), "rev-parse", "main")
 	rb := realGit(t, "", nil, "--git-dir="+filepath.Join(b, ".lore"), "rev-parse", "main")
 	if ra == rb {
@@ -209,7 +209,7 @@ func TestUnusablePacks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			proj := filepath.Join(t.TempDir(), "p")
 			store := filepath.Join(proj, ".lore")
-			dlOK(t, "--project", proj, "init")
+			dlOK(t, "--project", proj, "init", "--scope", "camelot")
 			dlOK(t, "import", "../../testdata/dli/grail-base.dli", "--project", proj, "--materialize")
 			tc.spoil(t, store)
 			_, errs, code := dl(t, "--project", proj, "log", "--oneline", "main")

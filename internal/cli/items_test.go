@@ -135,7 +135,7 @@ func TestProjectPathsResolved(t *testing.T) {
 func TestCheckInProject(t *testing.T) {
 	const camelot = "../../testdata/dli/camelot.dli"
 	proj := t.TempDir()
-	mustRun(t, "init", "--project", proj)
+	mustRun(t, "init", "--project", proj, "--scope", "camelot")
 	out := mustRun(t, "import", camelot, "--project", proj)
 	if !strings.HasSuffix(out, "nothing committed (dry run; --materialize commits)\n") {
 		t.Fatalf("a dry import does not end by saying nothing was committed:\n%s", out)
@@ -223,7 +223,7 @@ func TestFmtList(t *testing.T) {
 func TestProjectStoreFromToml(t *testing.T) {
 	proj := t.TempDir()
 	os.WriteFile(filepath.Join(proj, "deloreis.toml"), []byte("store = \"data/lore\"\n"), 0o644)
-	mustRun(t, "init", "--project", proj)
+	mustRun(t, "init", "--project", proj, "--scope", "camelot")
 	if _, err := os.Stat(filepath.Join(proj, "data", "lore", "HEAD")); err != nil {
 		t.Fatalf("init did not create the store deloreis.toml names: %v", err)
 	}

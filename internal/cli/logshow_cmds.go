@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/dli"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/spf13/cobra"
 )
@@ -39,22 +39,17 @@ func newLogCmd(g *globals) *cobra.Command {
 		PreRunE: func(_ *cobra.Command, args []string) error {
 			return f.validate(args)
 		},
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			o := lorestore.LogOptions{Scope: f.scope, Op: f.op, Limit: f.n}
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
+			q := author.LogQuery{Scope: f.scope, Op: f.op, Limit: f.n, KnownScope: true}
 			if len(args) == 1 {
-				o.From = args[0]
+				q.Rev = args[0]
 			}
 			if f.object != "" {
-				o.Object, _ = objects.ParseID(f.object) // validated
+				q.Object, _ = objects.ParseID(f.object) // validated
 			}
-			entries, err := s.Log(o)
+			entries, err := s.CommitLog(q)
 			if err != nil {
 				return err
-			}
-			if len(entries) == 0 && f.scope != "" {
-				if err := knownScope(s, o.From, f.scope); err != nil {
-					return err
-				}
 			}
 			w := bufio.NewWriter(cmd.OutOrStdout()) // one write, not one a line
 			if f.format == "json" {
@@ -103,28 +98,6 @@ func checkFormat(format string, allowed ...string) error {
 	return nil
 }
 
-// knownScope reports an error when no commit from rev ever held the scope.
-func knownScope(s *lorestore.Store, rev, scope string) error {
-	entries, err := s.Log(lorestore.LogOptions{From: rev})
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		sn, err := s.SnapshotAt(e.Commit)
-		if err != nil {
-			return err
-		}
-		scopes, err := sn.Scopes()
-		if err != nil {
-			return err
-		}
-		if slices.Contains(scopes, scope) {
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown scope %s: no commit in this history holds it", scope)
-}
-
 // commitJSON is a commit as data.
 type commitJSON struct {
 	Commit   string        `json:"commit"`
@@ -166,7 +139,7 @@ type changeJSON struct {
 	Object  json.RawMessage `json:"object"`
 }
 
-func entryJSON(e lorestore.LogEntry) commitJSON {
+func entryJSON(e author.LogEntry) commitJSON {
 	c := commitJSON{
 		Commit:  e.Commit.String(),
 		Parents: []string{},
@@ -182,12 +155,66 @@ func entryJSON(e lorestore.LogEntry) commitJSON {
 	return c
 }
 
-func logJSON(entries []lorestore.LogEntry) []commitJSON {
+func logJSON(entries []author.LogEntry) []commitJSON {
 	out := make([]commitJSON, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, entryJSON(e))
 	}
 	return out
+}
+
+// printLog prints commits as log does: in full, or one line each, as a
+// graph of branches and merges or one after another.
+func printLog(w io.Writer, entries []author.LogEntry, f *logFlags) error {
+	label := func(e author.LogEntry) []string {
+		if f.oneline {
+			return []string{e.Commit.String()[:7] + " " + e.Message.Summary}
+		}
+		return fullEntry(e)
+	}
+	var lines []string
+	if f.graph {
+		lines = author.HistoryGraph(entries, label)
+	} else {
+		for i, e := range entries {
+			l := label(e)
+			if !f.oneline && i < len(entries)-1 {
+				l = append(l, "")
+			}
+			lines = append(lines, l...)
+		}
+	}
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fullEntry renders a commit the way git log does, trailers included.
+func fullEntry(e author.LogEntry) []string {
+	ls := []string{"commit " + e.Commit.String()}
+	if len(e.Parents) > 1 {
+		var ps []string
+		for _, p := range e.Parents {
+			ps = append(ps, p.String()[:7])
+		}
+		ls = append(ls, "Merge: "+strings.Join(ps, " "))
+	}
+	ls = append(ls,
+		fmt.Sprintf("Author: %s <%s>", e.Author.Name, e.Author.Email),
+		"Date:   "+e.Author.When.Format("Mon Jan 2 15:04:05 2006 -0700"),
+		"",
+		"    "+e.Message.Summary,
+	)
+	if len(e.Message.Trailers) > 0 {
+		ls = append(ls, "")
+		for _, t := range e.Message.Trailers {
+			ls = append(ls, "    "+t.Key+": "+t.Value)
+		}
+	}
+	return ls
 }
 
 // writeJSON prints v as indented JSON.
@@ -216,9 +243,9 @@ func newShowCmd(g *globals) *cobra.Command {
 			}
 			return checkFormat(f.format, "text", "json")
 		},
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
 			w := bufio.NewWriter(cmd.OutOrStdout())
-			err := show(w, s, args[0], f)
+			err := showRev(w, s, args[0], f)
 			return errors.Join(err, w.Flush())
 		}),
 	}
@@ -227,42 +254,87 @@ func newShowCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// show prints the commit rev names, or else the object it names.
-func show(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
+// showRev prints the commit rev names, or else the object it names: a
+// whole object id, or the leading digits of one when no commit answers
+// to them.
+func showRev(w io.Writer, s *author.Service, rev string, f *showFlags) error {
 	if id, err := objects.ParseID(rev); err == nil {
-		return showObject(w, s, id)
+		found, err := s.FindObjects("", id.String())
+		if err != nil {
+			return err
+		}
+		if len(found.Hits) == 0 {
+			return fmt.Errorf("%w: object %s at %s", author.ErrNotFound, id, found.Commit[:12])
+		}
+		return showObject(w, found)
 	}
 	err := showCommit(w, s, rev, f)
-	var re *lorestore.RevisionError
+	var re *author.RevisionError
 	if errors.As(err, &re) {
 		// Not a commit: perhaps an abbreviated object id.
-		if id, ok, perr := expandObject(s, rev); perr != nil {
+		if found, ok, perr := expandObject(s, rev); perr != nil {
 			return perr
 		} else if ok {
-			return showObject(w, s, id)
+			return showObject(w, found)
 		}
 	}
 	return err
 }
 
-func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error {
-	h, err := s.Resolve(rev)
+// expandObject looks an abbreviated object id up in every scope at HEAD:
+// ok when exactly one object begins with it (found's first hit), an error
+// naming the candidates when several do.
+func expandObject(s *author.Service, prefix string) (author.ObjectHits, bool, error) {
+	if len(prefix) < 4 || strings.Trim(strings.ToLower(prefix), "0123456789abcdef") != "" {
+		return author.ObjectHits{}, false, nil
+	}
+	found, err := s.FindObjects("", prefix)
+	if err != nil {
+		return author.ObjectHits{}, false, err
+	}
+	var ids []objects.ID
+	for _, h := range found.Hits {
+		if !slices.Contains(ids, h.ID) {
+			ids = append(ids, h.ID)
+		}
+	}
+	switch len(ids) {
+	case 0:
+		return author.ObjectHits{}, false, nil
+	case 1:
+		return found, true, nil
+	}
+	shown := make([]string, 0, 4)
+	for _, id := range ids[:min(4, len(ids))] {
+		shown = append(shown, id.String()[:16])
+	}
+	return author.ObjectHits{}, false, fmt.Errorf("%q is ambiguous: %d objects begin with it (%s); give more digits", prefix, len(ids), strings.Join(shown, ", "))
+}
+
+// showObject prints the first object found: its id, scope and type, and
+// its canonical JSON.
+func showObject(w io.Writer, found author.ObjectHits) error {
+	o, err := found.Read(0)
 	if err != nil {
 		return err
 	}
-	entries, err := s.Log(lorestore.LogOptions{From: h.String(), Limit: 1})
+	_, err = fmt.Fprintf(w, "object %s\nscope  %s\ntype   %s\n\n%s\n", o.ObjectID, o.Scope, o.Type, o.Object)
+	return err
+}
+
+func showCommit(w io.Writer, s *author.Service, rev string, f *showFlags) error {
+	c, err := s.ShowCommit(rev)
 	if err != nil {
 		return err
 	}
-	e := entries[0]
-	dke, err := s.DKEChanges(h)
+	dke, err := c.DKEChanges()
 	if err != nil {
 		return err
 	}
 	if f.format == "json" {
-		return showJSON(w, s, e, dke)
+		return showJSON(w, c, dke)
 	}
-	for _, l := range fullEntry(e) {
+	for _, l := range fullEntry(c.Entry) {
 		fmt.Fprintln(w, l)
 	}
 	// The changes stream from the diff as they are found and rendered:
@@ -276,24 +348,21 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 	}
 	scope := ""
 	var line []byte
-	err = lorestore.ShowChanges(s, h, !f.nameOnly, func(c lorestore.Change, o objects.Object) ([]byte, error) {
+	err = author.ShowChanges(c, !f.nameOnly, func(ch author.ObjectChange, o objects.Object) ([]byte, error) {
 		if f.nameOnly {
 			return nil, nil
 		}
-		if err := parentHeld(e, c); err != nil {
-			return nil, err
-		}
-		return signedDecl(c, o), nil
-	}, func(c lorestore.Change, decls []byte) error {
+		return signedDecl(ch, o), nil
+	}, func(ch author.ObjectChange, decls []byte) error {
 		start()
 		if f.nameOnly {
-			line = append(append(append(line[:0], changeSign(c)...), ' '), c.Scope...)
-			line = hex.AppendEncode(append(append(append(line, '/'), c.Kind...), '/'), c.ID[:])
+			line = append(append(append(line[:0], signOf(ch.Removed)...), ' '), ch.Scope...)
+			line = hex.AppendEncode(append(append(append(line, '/'), ch.Kind...), '/'), ch.ID[:])
 			_, err := w.Write(append(line, '\n'))
 			return err
 		}
-		if c.Scope != scope {
-			scope = c.Scope
+		if ch.Scope != scope {
+			scope = ch.Scope
 			fmt.Fprintf(w, "  scope %s\n", scope)
 		}
 		_, err := w.Write(decls)
@@ -311,7 +380,7 @@ func showCommit(w io.Writer, s *lorestore.Store, rev string, f *showFlags) error
 
 // signedDecl renders the declaration of a changed object, each line
 // after the change's sign.
-func signedDecl(c lorestore.Change, o objects.Object) []byte {
+func signedDecl(c author.ObjectChange, o objects.Object) []byte {
 	decl := dli.AppendDecl(make([]byte, 0, 256), o)
 	out := make([]byte, 0, len(decl)+2*bytes.Count(decl, []byte{'\n'}))
 	for len(decl) > 0 {
@@ -319,33 +388,25 @@ func signedDecl(c lorestore.Change, o objects.Object) []byte {
 		if i == 0 { // AppendDecl ends every line; never loop on one that is not
 			i = len(decl)
 		}
-		out = append(append(append(out, changeSign(c)...), ' '), decl[:i]...)
+		out = append(append(append(out, signOf(c.Removed)...), ' '), decl[:i]...)
 		decl = decl[i:]
 	}
 	return out
 }
 
-func changeSign(c lorestore.Change) string {
-	if c.Removed {
+// signOf is the sign of a change: - for a removal, + for an addition.
+func signOf(removed bool) string {
+	if removed {
 		return "-"
 	}
 	return "+"
 }
 
-// parentHeld refuses a change that removes an object from a commit
-// without parent (where a removed object would be read from).
-func parentHeld(e lorestore.LogEntry, c lorestore.Change) error {
-	if c.Removed && len(e.Parents) == 0 {
-		return fmt.Errorf("commit %s removes %s but has no parent", e.Commit.String()[:12], c.ID)
-	}
-	return nil
-}
-
 // showJSON prints the commit as writeJSON prints a commitJSON, its
 // changes streamed into the "changes" array as they are read, each
 // encoded on its own (by several goroutines) in the array's indentation.
-func showJSON(w io.Writer, s *lorestore.Store, e lorestore.LogEntry, dke []lorestore.DKEChange) error {
-	c := entryJSON(e)
+func showJSON(w io.Writer, sc *author.ShownCommit, dke []author.DKEChange) error {
+	c := entryJSON(sc.Entry)
 	for _, d := range dke {
 		j := dkeJSON{Store: d.Store, Module: d.Module, Kind: d.Kind, Removed: d.Removed, Replaced: d.Replaced}
 		if d.Module == "" {
@@ -373,16 +434,13 @@ func showJSON(w io.Writer, s *lorestore.Store, e lorestore.LogEntry, dke []lores
 	}
 	const open, next = ",\n  \"changes\": [\n    ", ",\n    "
 	sep := open
-	err := lorestore.ShowChanges(s, e.Commit, true, func(ch lorestore.Change, o objects.Object) ([]byte, error) {
-		if err := parentHeld(e, ch); err != nil {
-			return nil, err
-		}
+	err := author.ShowChanges(sc, true, func(ch author.ObjectChange, o objects.Object) ([]byte, error) {
 		data, err := objects.Canonical(o)
 		if err != nil {
 			return nil, err
 		}
 		return appendChangeJSON(nil, ch, data)
-	}, func(_ lorestore.Change, data []byte) error {
+	}, func(_ author.ObjectChange, data []byte) error {
 		_, err := io.WriteString(w, sep)
 		sep = next
 		if err == nil {
@@ -401,7 +459,7 @@ func showJSON(w io.Writer, s *lorestore.Store, e lorestore.LogEntry, dke []lores
 
 // showDKE lists the DKE modules and claims a commit changed, by path
 // under dke/: + added, - removed, ~ a module whose content changed.
-func showDKE(w io.Writer, changes []lorestore.DKEChange) {
+func showDKE(w io.Writer, changes []author.DKEChange) {
 	for _, d := range changes {
 		sign := "+"
 		switch {
@@ -422,12 +480,12 @@ func showDKE(w io.Writer, changes []lorestore.DKEChange) {
 // the depth of the changes array (its first line unindented), without the
 // reflection and the two passes of encoding/json: an object of canonical
 // JSON only needs its indentation added.
-func appendChangeJSON(b []byte, c lorestore.Change, object []byte) ([]byte, error) {
+func appendChangeJSON(b []byte, c author.ObjectChange, object []byte) ([]byte, error) {
 	const in = "\n      "
 	b = append(b, "{"+in+`"scope": `...)
 	b = appendJSONString(b, c.Scope)
 	b = append(b, ","+in+`"kind": `...)
-	b = appendJSONString(b, string(c.Kind))
+	b = appendJSONString(b, c.Kind)
 	b = append(append(append(b, ","+in+`"id": "`...), c.ID.String()...), `",`+in+`"removed": `...)
 	b = strconv.AppendBool(b, c.Removed)
 	b = append(b, ","+in+`"object": `...)

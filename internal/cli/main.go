@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/spf13/cobra"
 )
@@ -217,12 +218,21 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	if errors.As(err, &ec) {
 		return int(ec) // the command has already said what went wrong
 	}
-	fmt.Fprintln(stderr, "deloreis: "+oneLine(err))
+	fmt.Fprintln(stderr, "deloreis: "+oneLine(userMessage(err)))
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2
 	}
 	return 1
+}
+
+// userMessage is what a person is told of err: a use case's domain error
+// by its message alone (its class and code are for programs).
+func userMessage(err error) error {
+	if fe, ok := fault.As(err); ok {
+		return errors.New(fe.Message)
+	}
+	return err
 }
 
 // exitCode ends a command that has printed its own diagnostics with that

@@ -144,8 +144,8 @@ func TestBranchCreateDeleteAndErrors(t *testing.T) {
 	}{
 		{[]string{"branch", "../escape"}, 1, "refs: "},
 		{[]string{"branch", "a..b"}, 1, "refs: "},
-		{[]string{"branch", "main"}, 1, "already exists"},
-		{[]string{"branch", "-d", "main"}, 1, "default branch"},
+		{[]string{"branch", "main"}, 1, "exists already"},
+		{[]string{"branch", "-d", "main"}, 1, "canon branch"},
 		{[]string{"branch", "-d"}, 2, "wants one branch name"},
 		{[]string{"log", "nowhere"}, 1, "names no branch"},
 		{[]string{"log", "--object", "xyz"}, 2, "64 hex digits"},
@@ -305,20 +305,20 @@ func TestTextCommandsGolden(t *testing.T) {
 func TestImport(t *testing.T) {
 	const dir = "../../testdata/dli/"
 	proj := t.TempDir()
-	mustRun(t, "--project", proj, "init")
+	mustRun(t, "--project", proj, "init", "--scope", "camelot")
 	hash := regexp.MustCompile(`[0-9a-f]{12}`)
 	// A dry run shows findings and consequences and commits nothing.
 	out := mustRun(t, "import", dir+"camelot.dli", "--project", proj, "--scope", "camelot")
 	golden(t, "import-dry", out)
-	if log := mustRun(t, "--project", proj, "log", "--oneline"); strings.Count(log, "\n") != 1 {
+	if log := mustRun(t, "--project", proj, "log", "--oneline"); strings.Count(log, "\n") != 2 { // init, declare scope camelot
 		t.Fatalf("a dry import committed:\n%s", log)
 	}
 	// A file with error findings is refused whole.
 	out, errs, code := deloreis(t, "import", dir+"findings.dli", "--project", proj, "--materialize")
-	if code != 1 || !strings.Contains(errs, "error findings block materialization; nothing committed") {
+	if code != 1 || !strings.Contains(errs, "import refused: The text cannot be committed to camelot: error findings stand. Nothing was committed.") {
 		t.Fatalf("import of a file with errors: exit %d\n%s%s", code, out, errs)
 	}
-	if log := mustRun(t, "--project", proj, "log", "--oneline"); strings.Count(log, "\n") != 1 {
+	if log := mustRun(t, "--project", proj, "log", "--oneline"); strings.Count(log, "\n") != 2 {
 		t.Fatalf("a refused import committed:\n%s", log)
 	}
 	// A clean file materializes as one commit.
@@ -351,14 +351,20 @@ func TestImport(t *testing.T) {
 func TestMergeReportsConflicts(t *testing.T) {
 	const dir = "../../testdata/dli/"
 	proj := t.TempDir()
-	mustRun(t, "--project", proj, "init")
+	mustRun(t, "--project", proj, "init", "--scope", "camelot")
 	mustRun(t, "import", dir+"grail-base.dli", "--project", proj, "--materialize")
 	mustRun(t, "--project", proj, "branch", "corbenic")
 	mustRun(t, "import", dir+"grail-sarras.dli", "--project", proj, "--materialize")
 	mustRun(t, "import", dir+"grail-corbenic.dli", "--project", proj, "--branch", "corbenic", "--materialize")
-	out := mustRun(t, "--project", proj, "merge", "corbenic")
-	if !strings.Contains(out, "conflict in camelot: exclusivity: Question where-the-grail-rests has more than one option selected: corbenic, sarras.") {
-		t.Fatalf("merge said:\n%s", out)
+	before := mustRun(t, "--project", proj, "log", "--oneline")
+	out, errs, code := deloreis(t, "--project", proj, "merge", "corbenic")
+	if code != 1 || !strings.Contains(out, "conflict in camelot: exclusivity: Question where-the-grail-rests has more than one option selected: corbenic, sarras.") ||
+		!strings.Contains(errs, "held back") {
+		t.Fatalf("merge: exit %d, said:\n%s%s", code, out, errs)
+	}
+	// Held back: nothing was written.
+	if after := mustRun(t, "--project", proj, "log", "--oneline"); after != before {
+		t.Fatalf("a held-back merge wrote:\n%s", after)
 	}
 }
 
@@ -368,7 +374,7 @@ func TestPull(t *testing.T) {
 	const dir = "../../testdata/dli/"
 	work := t.TempDir()
 	a := filepath.Join(work, "a")
-	mustRun(t, "--project", a, "init")
+	mustRun(t, "--project", a, "init", "--scope", "camelot")
 	mustRun(t, "import", dir+"grail-base.dli", "--project", a, "--materialize")
 	remote := filepath.Join(work, "remote.git")
 	if out, err := exec.Command("git", "init", "-q", "--bare", "-b", "main", remote).CombinedOutput(); err != nil {

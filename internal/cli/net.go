@@ -14,8 +14,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"time"
 
+	"github.com/deloreis/deloreis/dke/keys"
+	"github.com/deloreis/deloreis/dke/service"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
@@ -32,11 +33,11 @@ type Net interface {
 	StartServer(stderr io.Writer) (stop func())
 	CheckBind(addr, token string) error
 	ServeMCP(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, in io.Reader, out, errw io.Writer) error
-	DKERegistry(s *lorestore.Store, now func() time.Time) (*worker.Registry, error)
+	DKERegistry(svc *service.Service) *worker.Registry
 	DKEReadTools() []string
-	ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, storeDir, httpAddr string, in io.Reader, out, errw io.Writer) error
+	ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, ring *keys.Ring, httpAddr string, in io.Reader, out, errw io.Writer) error
 	CallDKE(ctx context.Context, reg *worker.Registry, tool string, args json.RawMessage) (string, bool)
-	BuildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, error)
+	BuildDKEDemo(dir string, o service.StoreOptions) (*service.Service, error)
 	ReplayCasebook(ctx context.Context, projectFile, script []byte) ([]byte, int, error)
 }
 

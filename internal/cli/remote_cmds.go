@@ -1,6 +1,7 @@
 // Commands that move a store between machines: push, fetch, pull and
 // clone, with a progress line on a terminal and silence when piped, and
-// remote, which names the places they go.
+// remote, which names the places they go. Each is a thin adapter over
+// author's use case of the same name (author/remote.go).
 
 package cli
 
@@ -9,19 +10,18 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/author"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
 // progressFor returns a progress display on w when w is a terminal, and nil
 // (no display) otherwise, so piped output stays clean.
-func progressFor(w io.Writer) (lorestore.Progress, func()) {
+func progressFor(w io.Writer) (author.TransferProgress, func()) {
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil, func() {}
@@ -31,7 +31,7 @@ func progressFor(w io.Writer) (lorestore.Progress, func()) {
 
 // progressLine redraws one line on w ("stage:  42% (420/1000)"), at most
 // once per interval except for the last step, and ends it with ", done.".
-func progressLine(w io.Writer, interval time.Duration) (lorestore.Progress, func()) {
+func progressLine(w io.Writer, interval time.Duration) (author.TransferProgress, func()) {
 	var mu sync.Mutex
 	var last time.Time
 	var shown bool
@@ -63,18 +63,20 @@ func newPushCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "push [remote] [branch...]",
 		Short: "Send branches to a remote (default origin, main)",
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
 			remote, branches := splitRemote(args)
 			p, finish := progressFor(cmd.ErrOrStderr())
-			ups, err := s.Push(context.Background(), remote, lorestore.PushOptions{Branches: branches, Force: force, Progress: p})
+			res, err := s.Push(context.Background(), author.PushOptions{Remote: remote, Branches: branches, Force: force, Progress: p})
 			finish()
 			if err != nil {
 				return err
 			}
-			for _, u := range ups {
+			for _, u := range res.Updates {
 				printUpdate(cmd.OutOrStdout(), u)
 			}
-			pushHint(cmd.ErrOrStderr(), s, remote)
+			if res.DanglingHead {
+				pushHint(cmd.ErrOrStderr(), res)
+			}
 			return nil
 		}),
 	}
@@ -86,10 +88,10 @@ func newFetchCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "fetch [remote] [branch...]",
 		Short: "Bring a remote's branches (default origin, all branches)",
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
 			remote, branches := splitRemote(args)
 			p, finish := progressFor(cmd.ErrOrStderr())
-			res, err := s.Fetch(context.Background(), remote, lorestore.FetchOptions{Branches: branches, Progress: p})
+			res, err := s.Fetch(context.Background(), author.FetchOptions{Remote: remote, Branches: branches, Progress: p})
 			finish()
 			if err != nil {
 				return err
@@ -108,38 +110,41 @@ func newPullCmd(g *globals) *cobra.Command {
 		Use:   "pull [remote] [branch]",
 		Short: "Fetch a remote's branch (default origin, main) and merge it, fast-forwarding when possible",
 		Args:  cobra.MaximumNArgs(2),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			remote, branch := "origin", lorestore.DefaultBranch
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
+			o := author.PullOptions{Into: into}
 			if len(args) > 0 {
-				remote = args[0]
+				o.Remote = args[0]
 			}
 			if len(args) > 1 {
-				branch = args[1]
+				o.Branch = args[1]
 			}
-			p, finish := progressFor(cmd.ErrOrStderr())
-			res, err := s.Fetch(context.Background(), remote, lorestore.FetchOptions{Branches: []string{branch}, Progress: p})
-			finish()
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			for _, u := range res.Updates {
-				printUpdate(w, u)
-			}
-			if len(res.Updates) != 1 {
-				return fmt.Errorf("pull: %s has no branch %s", remote, branch)
-			}
-			src := res.Updates[0].New
-			msg := lorestore.NewMessage(fmt.Sprintf("merge %s of %s into %s", branch, remote, orDefault(into)), "merge", "")
-			r, err := s.Merge(src.String(), lorestore.MergeOptions{Target: into, Message: msg, FastForward: true})
-			if err != nil {
-				return err
-			}
-			return printMerge(w, s, r, branch+" of "+remote, into)
+			o.Progress, o.Fetched = progressFor(cmd.ErrOrStderr())
+			res, err := s.Pull(context.Background(), o)
+			printPull(cmd.OutOrStdout(), res)
+			return err
 		}),
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
 	return cmd
+}
+
+// printPull says what a pull did, as far as it got: the fetched refs,
+// then the merge and the world conflicts a merge commit brought.
+func printPull(w io.Writer, r author.PullResult) {
+	for _, u := range r.Updates {
+		printUpdate(w, u)
+	}
+	switch {
+	case r.UpToDate:
+		fmt.Fprintln(w, "Already up to date.")
+	case r.FastForward:
+		fmt.Fprintf(w, "fast-forward %s %s..%s\n", r.Into, r.Before[:12], r.Head[:12])
+	case r.Merged:
+		fmt.Fprintf(w, "merged %s of %s into %s: %s\n", r.Branch, r.Remote, r.Into, r.Head[:12])
+		for _, c := range r.Conflicts {
+			fmt.Fprintf(w, "conflict in %s: %s: %s\n", c.Scope, c.Kind, c.Message)
+		}
+	}
 }
 
 func splitRemote(args []string) (string, []string) {
@@ -149,73 +154,55 @@ func splitRemote(args []string) (string, []string) {
 	return args[0], args[1:]
 }
 
-func printUpdate(w io.Writer, u lorestore.RefUpdate) {
+func printUpdate(w io.Writer, u author.RefUpdate) {
 	switch {
 	case u.UpToDate():
 		fmt.Fprintf(w, "= %s (up to date)\n", u.Ref)
-	case u.Old.IsZero():
-		fmt.Fprintf(w, "* %s (new) %s\n", u.Ref, u.New.String()[:12])
+	case u.Created():
+		fmt.Fprintf(w, "* %s (new) %s\n", u.Ref, u.New[:12])
 	default:
-		fmt.Fprintf(w, "  %s %s..%s\n", u.Ref, u.Old.String()[:12], u.New.String()[:12])
+		fmt.Fprintf(w, "  %s %s..%s\n", u.Ref, u.Old[:12], u.New[:12])
 	}
 }
 
 func newCloneCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "clone <url> [dir]",
-		Short: "Make a new project folder from a remote, its store at dir/" + lorestore.DefaultDir,
+		Short: "Make a new project folder from a remote, its store at dir/" + author.DefaultStoreDir,
 		Long: `Clone a remote lorestore into a new project folder dir (default: the last
-part of the URL, without .git or .lore), with the store at dir/` + lorestore.DefaultDir + `,
+part of the URL, without .git or .lore), with the store at dir/` + author.DefaultStoreDir + `,
 so that "cd dir && deloreis log" works. With --store and no dir, the store
 itself is made at the --store path. Every commit the new main branch
 reaches is checked first; a remote holding anything else is refused and
 nothing is left behind.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			storeDir, shown, cleanup, err := cloneTarget(g, args)
-			if err != nil {
-				return err
+			o := author.CloneOptions{URL: args[0], StoreOptions: g.options()}
+			shown := g.store
+			switch {
+			case len(args) == 1 && g.store != "":
+				o.Store = g.store
+			case len(args) == 2:
+				o.Dir = args[1]
+			default:
+				if o.Dir = projectName(args[0]); o.Dir == "" {
+					return usageError{msg: fmt.Sprintf("clone: cannot name a folder after %q; give one", args[0])}
+				}
 			}
-			p, finish := progressFor(cmd.ErrOrStderr())
-			s, err := lorestore.Clone(context.Background(), args[0], storeDir, lorestore.CloneOptions{Progress: p, Store: g.options()})
+			if o.Dir != "" {
+				shown = o.Dir
+			}
+			var finish func()
+			o.Progress, finish = progressFor(cmd.ErrOrStderr())
+			_, err := author.Clone(context.Background(), o)
 			finish()
 			if err != nil {
-				cleanup()
 				return err
 			}
-			defer s.Close()
 			fmt.Fprintf(cmd.OutOrStdout(), "Cloned %s into %s\n", args[0], shown)
 			return nil
 		},
 	}
-}
-
-// cloneTarget decides where a clone's store goes (and which folder to name
-// to the user), creating the project folder when needed; cleanup removes
-// what it created.
-func cloneTarget(g *globals, args []string) (store, shown string, cleanup func(), err error) {
-	if len(args) == 1 && g.store != "" {
-		return g.store, g.store, func() {}, nil
-	}
-	var dir string
-	if len(args) == 2 {
-		dir = args[1]
-	} else if dir = projectName(args[0]); dir == "" {
-		return "", "", nil, usageError{msg: fmt.Sprintf("clone: cannot name a folder after %q; give one", args[0])}
-	}
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-		return "", "", nil, fmt.Errorf("clone: %s exists and is not empty", dir)
-	}
-	_, statErr := os.Stat(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", "", nil, fmt.Errorf("clone: %w", err)
-	}
-	cleanup = func() {
-		if os.IsNotExist(statErr) {
-			os.RemoveAll(dir)
-		}
-	}
-	return filepath.Join(dir, lorestore.DefaultDir), dir, cleanup, nil
 }
 
 // projectName is the folder git would clone url into: its last path
@@ -225,7 +212,7 @@ func projectName(url string) string {
 	if i := strings.LastIndexAny(url, "/:"); i >= 0 {
 		url = url[i+1:]
 	}
-	for _, ext := range []string{".git", lorestore.DefaultDir} {
+	for _, ext := range []string{".git", author.DefaultStoreDir} {
 		url = strings.TrimSuffix(url, ext)
 	}
 	if url == "" || url == "." || url == ".." {
@@ -236,14 +223,10 @@ func projectName(url string) string {
 
 // pushHint says how to fix a remote whose HEAD names a branch it does not
 // have: git clone of it would check nothing out.
-func pushHint(w io.Writer, s *lorestore.Store, remote string) {
-	rh, err := s.CheckRemoteHead(context.Background(), remote)
-	if err != nil || !rh.Dangling {
-		return
-	}
+func pushHint(w io.Writer, r author.PushResult) {
 	fmt.Fprintf(w, "hint: the remote's HEAD names a branch it does not have, so a clone of it checks nothing out.\n"+
 		"hint: make HEAD name %s on the machine that holds it:\n"+
-		"hint:   git --git-dir=%s symbolic-ref HEAD refs/heads/%s\n", lorestore.DefaultBranch, remotePath(rh.URL), lorestore.DefaultBranch)
+		"hint:   git --git-dir=%s symbolic-ref HEAD refs/heads/%s\n", r.HeadBranch, remotePath(r.URL), r.HeadBranch)
 }
 
 // remotePath is the repository path in a URL, for the hint's command.
@@ -265,7 +248,7 @@ func newRemoteCmd(g *globals) *cobra.Command {
 		Use:   "remote",
 		Short: "List, add and remove named remotes (as git remote does)",
 		Args:  cobra.NoArgs,
-		RunE: g.withStore(func(cmd *cobra.Command, _ []string, s *lorestore.Store) error {
+		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
 			return listRemotes(cmd.OutOrStdout(), s, verbose)
 		}),
 	}
@@ -274,7 +257,7 @@ func newRemoteCmd(g *globals) *cobra.Command {
 		Use:   "list",
 		Short: "List the remotes (-v: with URLs)",
 		Args:  cobra.NoArgs,
-		RunE: g.withStore(func(cmd *cobra.Command, _ []string, s *lorestore.Store) error {
+		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
 			return listRemotes(cmd.OutOrStdout(), s, verbose)
 		}),
 	}
@@ -283,8 +266,8 @@ func newRemoteCmd(g *globals) *cobra.Command {
 		Use:   "add <name> <url>",
 		Short: "Add a named remote",
 		Args:  cobra.ExactArgs(2),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			return s.CreateRemote(args[0], args[1])
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
+			return s.AddRemote(args[0], args[1])
 		}),
 	}
 	remove := &cobra.Command{
@@ -292,7 +275,7 @@ func newRemoteCmd(g *globals) *cobra.Command {
 		Aliases: []string{"rm"},
 		Short:   "Remove a named remote and its remote-tracking refs",
 		Args:    cobra.ExactArgs(1),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
 			return s.RemoveRemote(args[0])
 		}),
 	}
@@ -300,7 +283,7 @@ func newRemoteCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func listRemotes(w io.Writer, s *lorestore.Store, verbose bool) error {
+func listRemotes(w io.Writer, s *author.Service, verbose bool) error {
 	rs, err := s.Remotes()
 	if err != nil {
 		return err

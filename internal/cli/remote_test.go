@@ -15,7 +15,7 @@ import (
 func TestRemoteAddListRemove(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "p")
 	store := filepath.Join(proj, ".lore")
-	dlOK(t, "--project", proj, "init")
+	dlOK(t, "--project", proj, "init", "--scope", "camelot")
 	dlOK(t, "--project", proj, "remote", "add", "origin", "/srv/lore/a.git")
 	dlOK(t, "--project", proj, "remote", "add", "backup", "https://example.invalid/b.git")
 	if out := dlOK(t, "--project", proj, "remote"); out != "backup\norigin\n" {
@@ -59,7 +59,7 @@ func TestRemoteAddListRemove(t *testing.T) {
 func TestCloneMakesAProject(t *testing.T) {
 	work := t.TempDir()
 	proj := filepath.Join(work, "p")
-	dlOK(t, "--project", proj, "init")
+	dlOK(t, "--project", proj, "init", "--scope", "camelot")
 	dlOK(t, "import", "../../testdata/dli/grail-base.dli", "--project", proj, "--materialize")
 	remote := filepath.Join(work, "lore.git")
 	realGit(t, "", nil, "init", "-q", "--bare", "-b", "main", remote)
@@ -92,7 +92,7 @@ func TestCloneMakesAProject(t *testing.T) {
 func TestPushToDanglingHeadHints(t *testing.T) {
 	work := t.TempDir()
 	proj := filepath.Join(work, "p")
-	dlOK(t, "--project", proj, "init")
+	dlOK(t, "--project", proj, "init", "--scope", "camelot")
 	remote := filepath.Join(work, "bare.git")
 	realGit(t, "", nil, "init", "-q", "--bare", "-b", "master", remote)
 	out, errs, code := dl(t, "--project", proj, "push", remote)
@@ -119,7 +119,7 @@ func TestAuthorPrecedence(t *testing.T) {
 	t.Setenv("DELOREIS_AUTHOR", "")
 	proj := filepath.Join(work, "p")
 	store := filepath.Join(proj, ".lore")
-	dlOK(t, "--project", proj, "init")
+	dlOK(t, "--project", proj, "init", "--scope", "camelot")
 	author := func() string {
 		return realGit(t, "", nil, "--git-dir="+store, "log", "-1", "--format=%an <%ae>|%cn <%ce>")
 	}

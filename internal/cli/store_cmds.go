@@ -4,16 +4,12 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
-	"strings"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/objects"
 	"github.com/spf13/cobra"
 )
 
@@ -57,151 +53,44 @@ and says it reinitialized the store, as git init does.`,
 	return cmd
 }
 
-func printLog(w io.Writer, entries []lorestore.LogEntry, f *logFlags) error {
-	label := func(e lorestore.LogEntry) []string {
-		if f.oneline {
-			return []string{e.Commit.String()[:7] + " " + e.Message.Summary}
-		}
-		return fullEntry(e)
-	}
-	var lines []string
-	if f.graph {
-		lines = lorestore.RenderGraph(entries, label)
-	} else {
-		for i, e := range entries {
-			l := label(e)
-			if !f.oneline && i < len(entries)-1 {
-				l = append(l, "")
-			}
-			lines = append(lines, l...)
-		}
-	}
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// fullEntry renders a commit the way git log does, trailers included.
-func fullEntry(e lorestore.LogEntry) []string {
-	ls := []string{"commit " + e.Commit.String()}
-	if len(e.Parents) > 1 {
-		var ps []string
-		for _, p := range e.Parents {
-			ps = append(ps, p.String()[:7])
-		}
-		ls = append(ls, "Merge: "+strings.Join(ps, " "))
-	}
-	ls = append(ls,
-		fmt.Sprintf("Author: %s <%s>", e.Author.Name, e.Author.Email),
-		"Date:   "+e.Author.When.Format("Mon Jan 2 15:04:05 2006 -0700"),
-		"",
-		"    "+e.Message.Summary,
-	)
-	if len(e.Message.Trailers) > 0 {
-		ls = append(ls, "")
-		for _, t := range e.Message.Trailers {
-			ls = append(ls, "    "+t.Key+": "+t.Value)
-		}
-	}
-	return ls
-}
-
-// expandObject resolves an abbreviated object id against every scope at
-// HEAD: ok when exactly one object begins with it, an error naming the
-// candidates when several do.
-func expandObject(s *lorestore.Store, prefix string) (objects.ID, bool, error) {
-	if len(prefix) < 4 || strings.Trim(strings.ToLower(prefix), "0123456789abcdef") != "" {
-		return objects.ID{}, false, nil
-	}
-	sn, err := s.Snapshot("")
-	if err != nil {
-		return objects.ID{}, false, err
-	}
-	scopes, err := sn.Scopes()
-	if err != nil {
-		return objects.ID{}, false, err
-	}
-	var found []objects.ID
-	for _, scope := range scopes {
-		ids, err := sn.Expand(scope, prefix)
-		if err != nil {
-			return objects.ID{}, false, err
-		}
-		for _, id := range ids {
-			if !slices.Contains(found, id) {
-				found = append(found, id)
-			}
-		}
-	}
-	switch len(found) {
-	case 0:
-		return objects.ID{}, false, nil
-	case 1:
-		return found[0], true, nil
-	}
-	shown := make([]string, 0, 4)
-	for _, id := range found[:min(4, len(found))] {
-		shown = append(shown, id.String()[:16])
-	}
-	return objects.ID{}, false, fmt.Errorf("%q is ambiguous: %d objects begin with it (%s); give more digits", prefix, len(found), strings.Join(shown, ", "))
-}
-
-func showObject(w io.Writer, s *lorestore.Store, id objects.ID) error {
-	sn, err := s.Snapshot("")
-	if err != nil {
-		return err
-	}
-	scopes, err := sn.Scopes()
-	if err != nil {
-		return err
-	}
-	for _, scope := range scopes {
-		o, err := sn.Get(scope, id)
-		if errors.Is(err, lorestore.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		data, err := objects.Canonical(o)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "object %s\nscope  %s\ntype   %s\n\n%s\n", id, scope, o.Type(), data)
-		return nil
-	}
-	return fmt.Errorf("%w: object %s at %s", lorestore.ErrNotFound, id, sn.Commit().String()[:12])
-}
-
 func newBranchCmd(g *globals) *cobra.Command {
 	var del bool
 	cmd := &cobra.Command{
 		Use:   "branch [name [from]]",
 		Short: "List, create (name [from]) or delete (-d name) branches",
 		Args:  cobra.MaximumNArgs(2),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
 			w := cmd.OutOrStdout()
 			switch {
 			case del:
 				if len(args) != 1 {
 					return usageError{"branch -d wants one branch name"}
 				}
-				return s.DeleteBranch(args[0], lorestore.ZeroHash)
+				_, err := s.DeleteBranch(args[0])
+				return err
 			case len(args) == 0:
-				return listBranches(w, s)
+				bs, err := s.ListBranches()
+				if err != nil {
+					return err
+				}
+				for _, b := range bs {
+					mark := " "
+					if b.Name == author.DefaultBranch {
+						mark = "*"
+					}
+					fmt.Fprintf(w, "%s %s %s\n", mark, b.Name, b.Head[:12])
+				}
+				return nil
 			default:
 				from := ""
 				if len(args) == 2 {
 					from = args[1]
 				}
-				h, err := s.CreateBranch(args[0], from)
+				b, err := s.CreateBranch(args[0], from, true)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "branch %s at %s\n", args[0], h.String()[:12])
+				fmt.Fprintf(w, "branch %s at %s\n", args[0], b.Head[:12])
 				return nil
 			}
 		}),
@@ -210,39 +99,71 @@ func newBranchCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func listBranches(w io.Writer, s *lorestore.Store) error {
-	bs, err := s.Branches()
-	if err != nil {
-		return err
-	}
-	for _, b := range bs {
-		mark := " "
-		if b.Name == lorestore.DefaultBranch {
-			mark = "*"
-		}
-		fmt.Fprintf(w, "%s %s %s\n", mark, b.Name, b.Commit.String()[:12])
-	}
-	return nil
-}
-
 func newMergeCmd(g *globals) *cobra.Command {
-	var into string
+	var into, format string
 	var ff bool
 	cmd := &cobra.Command{
 		Use:   "merge <source>",
-		Short: "Merge a branch or commit into a branch (default main)",
-		Args:  cobra.ExactArgs(1),
-		RunE: g.withStore(func(cmd *cobra.Command, args []string, s *lorestore.Store) error {
-			r, err := s.Merge(args[0], lorestore.MergeOptions{Target: into, FastForward: ff})
+		Short: "Merge a branch or commit into a branch (default main); a merge that brings conflicts writes nothing",
+		Long: `Merges the source (a branch, or any revision) into the target branch
+(--into, default main): the union of both sides over their merge base,
+written as a two-parent commit only when the merged world is safe, exactly
+as author.merge does. A merge that would bring a conflict between the
+sides (valuation, exclusivity, functional) or an error finding neither side
+had is held back: it prints the report, writes nothing and exits 1.`,
+		Args: cobra.ExactArgs(1),
+		PreRunE: func(*cobra.Command, []string) error {
+			return checkFormat(format, "text", "json")
+		},
+		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
+			r, err := s.MergeBranches(author.MergeRequest{Source: args[0], AnyRevision: true, Target: into, FastForward: ff})
 			if err != nil {
 				return err
 			}
-			return printMerge(cmd.OutOrStdout(), s, r, args[0], into)
+			w := cmd.OutOrStdout()
+			if format == "json" {
+				if err := writeJSON(w, r); err != nil {
+					return err
+				}
+			} else {
+				printMergeResult(w, r, args[0], into)
+			}
+			return mergeHeld(r, args[0], into)
 		}),
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
 	cmd.Flags().BoolVar(&ff, "ff", false, "move the target to the source, writing no merge commit, when the target is behind it")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (author.merge's report)")
 	return cmd
+}
+
+// printMergeResult says what a merge of what into the target did, or, when
+// it was held back, every conflict and new error finding that held it.
+func printMergeResult(w io.Writer, r author.AuthorMergeResult, what, into string) {
+	switch {
+	case r.UpToDate:
+		fmt.Fprintln(w, "Already up to date.")
+	case r.FastForward:
+		fmt.Fprintf(w, "fast-forward %s %s..%s\n", orDefault(into), r.TargetHead[:12], r.RootHash[:12])
+	case r.Merged:
+		fmt.Fprintf(w, "merged %s into %s: %s\n", what, orDefault(into), r.RootHash[:12])
+	default:
+		for _, c := range r.Conflicts {
+			fmt.Fprintf(w, "conflict in %s: %s: %s\n", c.Scope, c.Kind, c.Message)
+		}
+		for _, f := range r.Findings {
+			fmt.Fprintf(w, "finding in %s: %s: %s\n", f.Scope, f.Code, f.Message)
+		}
+	}
+}
+
+// mergeHeld is the error of a merge held back by its report (exit 1),
+// nil for one that merged or had nothing to do.
+func mergeHeld(r author.AuthorMergeResult, what, into string) error {
+	if r.Merged || r.UpToDate {
+		return nil
+	}
+	return fmt.Errorf("merge of %s into %s held back by %d conflicts and %d new error findings; nothing was written", what, orDefault(into), len(r.Conflicts), len(r.Findings))
 }
 
 // printMerge says what a merge of what into the target did, and the world

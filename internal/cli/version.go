@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/author"
 	"github.com/spf13/cobra"
 )
 
@@ -24,7 +24,7 @@ func newVersionCmd() *cobra.Command {
 				goVersion = bi.GoVersion
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "deloreis %s (store format %d, contract %s, %s)\n",
-				version, lorestore.FormatVersion, lorestore.ContractVersion, goVersion)
+				version, author.StoreFormat, author.StoreContract, goVersion)
 			return nil
 		},
 	}

@@ -1,3 +1,7 @@
+// The DKE tools' network half: their registry over a service, the MCP
+// server of them (stdio, or streamable HTTP behind the keyring), one call
+// made as an MCP client sees it, the demo store, and the casebook replay.
+
 package netparts
 
 import (
@@ -7,26 +11,20 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"time"
 
 	"github.com/deloreis/deloreis/casebook"
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/dke/service"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DKERegistry is the registry of the DKE tools over the lorestore s.
-func (Parts) DKERegistry(s *lorestore.Store, now func() time.Time) (*worker.Registry, error) {
-	svc, err := service.New(service.Config{Store: s, Now: now})
-	if err != nil {
-		return nil, err
-	}
+// DKERegistry is the registry of the DKE tools of svc.
+func (Parts) DKERegistry(svc *service.Service) *worker.Registry {
 	reg := worker.NewRegistry()
 	worker.RegisterDKE(reg, svc)
-	return reg, nil
+	return reg
 }
 
 // DKEReadTools are the tools a read key may call.
@@ -34,12 +32,12 @@ func (Parts) DKEReadTools() []string { return service.ReadOnlyTools() }
 
 // ServeDKE serves the named DKE tools of reg over MCP until the client
 // closes the session (stdio, where the caller is trusted) or ctx ends
-// (streamable HTTP at httpAddr, where every request needs a key of the
-// keyring of storeDir and each call runs under that key's grant).
-func (Parts) ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, storeDir, httpAddr string, in io.Reader, out, errw io.Writer) error {
+// (streamable HTTP at httpAddr, where every request needs a key of ring
+// and each call runs under that key's grant).
+func (Parts) ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, ring *keys.Ring, httpAddr string, in io.Reader, out, errw io.Writer) error {
 	server := dkeServer(reg, tools, httpAddr != "")
 	if httpAddr != "" {
-		h := mcpserve.KeyHandler(server, keys.Open(storeDir))
+		h := mcpserve.KeyHandler(server, ring)
 		return serveHTTP(ctx, server, h, httpAddr, errw, "DKE MCP", " (bearer keys required)")
 	}
 	return runStdio(ctx, server, in, out)
@@ -96,17 +94,15 @@ def count_on_hand(id: string) -> int:
     return 0
 `
 
-// BuildDKEDemo makes the demo lorestore in dir: store "default" with the
-// inventory module compiled and one widget restocked.
-func (Parts) BuildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, error) {
-	s, err := lorestore.Init(dir, o)
+// BuildDKEDemo makes the demo lorestore in dir, store "default" with the
+// inventory module compiled and one widget restocked, and returns the
+// service over it (Close closes the store).
+func (Parts) BuildDKEDemo(dir string, o service.StoreOptions) (*service.Service, error) {
+	svc, err := service.Init(service.OpenOptions{StoreDir: dir, StoreOptions: o})
 	if err != nil {
 		return nil, err
 	}
-	svc, err := service.New(service.Config{Store: s, Now: o.Now})
-	if err == nil {
-		err = svc.CreateStore(service.DefaultStore)
-	}
+	_, err = svc.CreateStore(service.DefaultStore)
 	if err == nil {
 		src := dkeDemoModule
 		_, err = svc.Compile(context.Background(), &service.CompileParams{Name: "inventory", Source: &src})
@@ -115,10 +111,10 @@ func (Parts) BuildDKEDemo(dir string, o lorestore.Options) (*lorestore.Store, er
 		_, err = svc.Run(context.Background(), &service.RunParams{Source: "import inventory\ninventory.restock(\"widget-1\")\n"})
 	}
 	if err != nil {
-		s.Close()
+		svc.Close()
 		return nil, fmt.Errorf("the DKE demo store: %w", err)
 	}
-	return s, nil
+	return svc, nil
 }
 
 // ReplayCasebook replays a casebook script over the project file and

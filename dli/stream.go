@@ -1,12 +1,12 @@
-// Streaming a .dli file for the bulk import: the text is cut into chunks
+// Streaming a .dli text (the bulk import's): the text is cut into chunks
 // at lines that start a declaration (column 1, not a comment), each chunk
-// is parsed by dli.Parse on a worker, and the declarations come out in
+// is parsed by Parse on a worker, and the declarations come out in
 // file order. A declaration, its continuation lines and the comments
 // inside it never straddle a cut, so every declaration parses as it would
 // in the whole file; what concerns the document as a whole (the scope
 // line) is checked here.
 
-package cli
+package dli
 
 import (
 	"bufio"
@@ -17,26 +17,26 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/deloreis/deloreis/dli"
 )
 
-// streamChunkBytes is the size past which a chunk is cut at the next
-// declaration.
-var streamChunkBytes = 256 << 10 // a variable for tests
+// StreamChunkBytes is the size past which a chunk is cut at the next
+// declaration. It is a variable so that tests (here and of the bulk
+// import) can cut a small text into many chunks.
+var StreamChunkBytes = 256 << 10
 
 // dliChunk is a run of whole declarations and where it starts.
 type dliChunk struct {
 	seq  int
 	line int // the number of its first line in the file
 	text []byte
-	doc  *dli.Document
+	doc  *Document
 	err  error
 	done chan struct{}
 }
 
-// declStream yields a .dli stream's declarations in order, parsed in
+// Stream yields a .dli stream's declarations in order, parsed in
 // parallel.
-type declStream struct {
+type Stream struct {
 	name    string
 	ordered chan *dliChunk
 	stop    chan struct{}
@@ -47,10 +47,11 @@ type declStream struct {
 	first   bool
 }
 
-// newDeclStream starts reading r. Close must be called.
-func newDeclStream(name string, r io.Reader) *declStream {
+// NewStream starts reading r, a .dli text named name in errors, its
+// chunks parsed on GOMAXPROCS goroutines. Close must be called.
+func NewStream(name string, r io.Reader) *Stream {
 	n := runtime.GOMAXPROCS(0)
-	ds := &declStream{name: name, ordered: make(chan *dliChunk, n), stop: make(chan struct{}), first: true}
+	ds := &Stream{name: name, ordered: make(chan *dliChunk, n), stop: make(chan struct{}), first: true}
 	jobs := make(chan *dliChunk, n)
 	for range n {
 		ds.wg.Add(1)
@@ -62,7 +63,7 @@ func newDeclStream(name string, r io.Reader) *declStream {
 					if !ok {
 						return
 					}
-					c.doc, c.err = dli.Parse(name, c.text)
+					c.doc, c.err = Parse(name, c.text)
 					close(c.done)
 				case <-ds.stop:
 					return
@@ -70,7 +71,7 @@ func newDeclStream(name string, r io.Reader) *declStream {
 			}
 		}()
 	}
-	chunkBytes := streamChunkBytes
+	chunkBytes := StreamChunkBytes
 	go func() {
 		defer close(jobs)
 		defer close(ds.ordered)
@@ -93,7 +94,7 @@ func newDeclStream(name string, r io.Reader) *declStream {
 }
 
 // cut reads r line by line and hands on chunks; emit returns false to stop.
-func (ds *declStream) cut(r io.Reader, chunkBytes int, emit func(*dliChunk) bool) error {
+func (ds *Stream) cut(r io.Reader, chunkBytes int, emit func(*dliChunk) bool) error {
 	br := bufio.NewReaderSize(r, 1<<20)
 	cur := &dliChunk{line: 1, done: make(chan struct{})}
 	line := 1
@@ -104,7 +105,7 @@ func (ds *declStream) cut(r io.Reader, chunkBytes int, emit func(*dliChunk) bool
 			starts := startsDecl(l)
 			scope := starts && isScopeLine(l)
 			// A scope line after a declaration starts a chunk, where
-			// next can tell it from the document's own.
+			// Next can tell it from the document's own.
 			if hasDecl && (scope || starts && len(cur.text) >= chunkBytes) {
 				if !emit(cur) {
 					return nil
@@ -168,10 +169,10 @@ func isScopeLine(l []byte) bool {
 	return len(rest) == 0 || rest[0] != '.' && rest[0] != '('
 }
 
-// next returns the next chunk's declarations; more is false at the end.
-// Positions are those of the whole file. A parse problem is a
-// dli.ErrorList.
-func (ds *declStream) next() (decls []dli.Decl, more bool, err error) {
+// Next returns the next chunk's declarations; more is false at the end.
+// Positions are those of the whole file. A parse problem is an
+// ErrorList.
+func (ds *Stream) Next() (decls []Decl, more bool, err error) {
 	c, ok := <-ds.ordered
 	if !ok {
 		if ds.readErr != nil {
@@ -180,13 +181,13 @@ func (ds *declStream) next() (decls []dli.Decl, more bool, err error) {
 		return nil, false, nil
 	}
 	<-c.done
-	shift := func(p dli.Pos) dli.Pos {
+	shift := func(p Pos) Pos {
 		if p.IsValid() {
 			p.Line += c.line - 1
 		}
 		return p
 	}
-	var list dli.ErrorList
+	var list ErrorList
 	if c.err != nil && !errors.As(c.err, &list) {
 		return nil, false, c.err
 	}
@@ -214,13 +215,13 @@ func (ds *declStream) next() (decls []dli.Decl, more bool, err error) {
 }
 
 // Scope is the document's scope line, known once the first chunk is read.
-func (ds *declStream) Scope() string { return ds.scope }
+func (ds *Stream) Scope() string { return ds.scope }
 
 // Close stops the reader and the workers. It waits for the workers, not
 // for the reader: a read from a pipe that sends nothing more would never
 // return. The reader stops at its next chunk, or when the caller closes
 // what it reads.
-func (ds *declStream) Close() {
+func (ds *Stream) Close() {
 	select {
 	case <-ds.stop:
 		return
