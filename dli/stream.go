@@ -16,7 +16,6 @@ import (
 	"io"
 	"runtime"
 	"sync"
-
 )
 
 // StreamChunkBytes is the size past which a chunk is cut at the next

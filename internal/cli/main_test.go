@@ -151,7 +151,7 @@ func TestBranchCreateDeleteAndErrors(t *testing.T) {
 		{[]string{"log", "--object", "xyz"}, 2, "64 hex digits"},
 		{[]string{"merge", "nowhere"}, 1, "names no branch"},
 		{[]string{"init", "--scope", "Not a scope"}, 1, "is not a scope id"}, // over a store that exists: it reinitializes, then refuses the scope
-		{[]string{"frobnicate"}, 2, "unknown command"}, // a usage error
+		{[]string{"frobnicate"}, 2, "unknown command"},                       // a usage error
 	} {
 		_, errs, code := deloreis(t, append([]string{"--store", dir}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "deloreis: ") {
