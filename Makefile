@@ -16,7 +16,7 @@ build:
 	$(GO) build $(PKGS)
 
 install:
-	CGO_ENABLED=0 $(GO) install ./cmd/deloreis ./cmd/deloreis-net
+	CGO_ENABLED=0 $(GO) install ./cmd/deloreis
 
 # make test installs the pinned MCP clients first when npm is there and
 # the install is older than the lockfile (a no-op after the first run).

@@ -310,3 +310,17 @@ func StoreDir(dir string) (string, error) {
 	}
 	return p.Store, nil
 }
+
+// ServingBranch is the branch the project is served on.
+func (s *Service) ServingBranch() string { return s.cfg.Branch }
+
+// DefaultAuthor signs the commits of a writer that names nobody.
+var DefaultAuthor = lorestore.DefaultAuthor
+
+// ParseSignature reads "Name <email>".
+func ParseSignature(s string) (Signature, error) { return lorestore.ParseSignature(s) }
+
+// GitAuthor is the author git's own configuration names (the store's
+// config at gitDir over the global one; "" reads the global alone); ok
+// is false when it names nobody.
+func GitAuthor(gitDir string) (Signature, bool, error) { return lorestore.GitAuthor(gitDir) }

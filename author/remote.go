@@ -12,8 +12,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/lorestore/wire"
 	"github.com/deloreis/deloreis/world"
 )
 
@@ -397,6 +399,7 @@ type CloneResult struct {
 // default. Every commit that branch reaches is checked first; a remote
 // holding anything else is refused, and nothing is left behind.
 func Clone(ctx context.Context, o CloneOptions) (CloneResult, error) {
+	useTransports()
 	res := CloneResult{Dir: o.Dir, Store: o.Store}
 	cleanup := func() {}
 	if o.Dir != "" {
@@ -419,3 +422,11 @@ func Clone(ctx context.Context, o CloneOptions) (CloneResult, error) {
 	}
 	return res, st.Close()
 }
+
+// useTransports gives the lorestore the git transports (lorestore/wire:
+// file://, git://, ssh, http and https) once, when the first service or
+// clone needs them: the command line links one program, and nothing is
+// set up at package init.
+func useTransports() { transportsOnce.Do(func() { lorestore.UseTransports(wire.Dial) }) }
+
+var transportsOnce sync.Once

@@ -78,6 +78,7 @@ type Service struct {
 // scope): restart the service after changing the questions a document
 // declares.
 func New(cfg Config) (*Service, error) {
+	useTransports()
 	if cfg.Branch == "" {
 		cfg.Branch = lorestore.DefaultBranch
 	}

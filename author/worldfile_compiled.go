@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/deloreis/deloreis/datalog"
@@ -20,14 +18,12 @@ import (
 
 // compiledKey names the build whose lowering and engine a compiled
 // section is the output of. A binary built from a clean checkout of the
-// module names its commit, toolchain and build settings, not the
-// dependencies it links (the commit fixes their versions, and deloreis
-// links fewer than deloreis-net): every binary of that build agrees, so
-// `deloreis check` and `deloreis serve` (which runs in deloreis-net) over
-// one store do not rewrite each other's sections. Any other binary is
-// named by the BLAKE3 of its executable, with the other program's beside
-// it (programFiles), so that no edit goes unseen and the two still agree.
-// Zero, when neither can be read, writes and trusts no compiled section.
+// module names its commit, toolchain and build settings (the commit fixes
+// the dependencies' versions), so every binary of that build agrees (a
+// test binary and the installed program over one store do not rewrite
+// each other's sections). Any other binary is named by the BLAKE3 of its
+// executable, so that no edit goes unseen. Zero, when neither can be
+// read, writes and trusts no compiled section.
 var compiledKey = sync.OnceValue(func() [32]byte {
 	bi, _ := debug.ReadBuildInfo()
 	exe, err := os.Executable()
@@ -37,28 +33,9 @@ var compiledKey = sync.OnceValue(func() [32]byte {
 	return buildKey(bi, programFiles(exe))
 })
 
-// programs are the binaries of one installation: `deloreis serve` runs in
-// deloreis-net, so the two must agree on a key, and an unstamped build
-// names them together.
-var programs = []string{"deloreis", "deloreis-net"}
-
-// programFiles lists exe and, when exe is one of programs, the others
-// found beside it, ordered by name: every binary of an installation
-// lists the same files.
-func programFiles(exe string) []string {
-	dir, base := filepath.Split(exe)
-	if !slices.Contains(programs, strings.TrimSuffix(base, ".exe")) {
-		return []string{exe}
-	}
-	var out []string
-	for _, p := range programs {
-		path := filepath.Join(dir, p+filepath.Ext(base))
-		if _, err := os.Stat(path); err == nil || path == exe {
-			out = append(out, path)
-		}
-	}
-	return out
-}
+// programFiles lists the executables that name an unstamped build: the
+// program itself (deloreis is one program).
+func programFiles(exe string) []string { return []string{exe} }
 
 // buildKey is compiledKey of a binary's build info (nil when it has
 // none) and the executables it is named by when unstamped.

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"testing"
 
@@ -244,11 +243,9 @@ func mappingsOf(t *testing.T, path string) int {
 	return n
 }
 
-// TestBuildKey: two binaries of one clean build (deloreis and
-// deloreis-net: other packages, other dependencies linked) have one key;
+// TestBuildKey: one clean build has one key wherever its binary sits;
 // another commit, toolchain or architecture another; an unstamped or
-// modified build is named by the executables of its installation, which
-// deloreis and deloreis-net list alike.
+// modified build is named by its executable, so a rebuild changes it.
 func TestBuildKey(t *testing.T) {
 	info := func(path, rev, modified, goVersion string, deps ...string) *debug.BuildInfo {
 		bi := &debug.BuildInfo{GoVersion: goVersion, Path: path, Main: debug.Module{Path: "github.com/deloreis/deloreis", Version: "(devel)"},
@@ -269,37 +266,30 @@ func TestBuildKey(t *testing.T) {
 		}
 		return path
 	}
-	cliExe, netExe := write("deloreis", "cli"), write("deloreis-net", "net")
+	exe, copied := write("deloreis", "cli"), write("deloreis-copy", "cli, elsewhere")
 	other := write("other", "cli")
-	cli := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis", "abc", "false", "go1.26.8", "a"), programFiles(cliExe))
-	net := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis-net", "abc", "false", "go1.26.8", "a", "b"), programFiles(netExe))
-	if cli != net {
-		t.Fatal("two binaries of one clean build have other keys")
+	clean := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis", "abc", "false", "go1.26.8", "a"), programFiles(exe))
+	if k := buildKey(info("github.com/deloreis/deloreis/cmd/deloreis", "abc", "false", "go1.26.8", "a"), programFiles(copied)); k != clean {
+		t.Fatal("one clean build has other keys in two places")
 	}
-	if !slices.Equal(programFiles(cliExe), programFiles(netExe)) || len(programFiles(cliExe)) != 2 {
-		t.Fatalf("the programs of one installation list %v and %v", programFiles(cliExe), programFiles(netExe))
-	}
-	unstampedCLI, unstampedNet := buildKey(nil, programFiles(cliExe)), buildKey(nil, programFiles(netExe))
-	if unstampedCLI != unstampedNet {
-		t.Fatal("two unstamped binaries of one installation have other keys")
-	}
+	unstamped := buildKey(nil, programFiles(exe))
 	for name, k := range map[string][32]byte{
 		"another commit":            buildKey(info("x", "abd", "false", "go1.26.8"), nil),
 		"another toolchain":         buildKey(info("x", "abc", "false", "go1.26.9"), nil),
-		"a modified tree":           buildKey(info("x", "abc", "true", "go1.26.8"), programFiles(cliExe)),
-		"no stamp":                  unstampedCLI,
+		"a modified tree":           buildKey(info("x", "abc", "true", "go1.26.8"), programFiles(exe)),
+		"no stamp":                  unstamped,
 		"another program, same ELF": buildKey(nil, programFiles(other)),
 	} {
-		if k == cli {
+		if k == clean {
 			t.Errorf("%s: the same key as the clean build", name)
 		}
 	}
-	if buildKey(nil, programFiles(other)) == unstampedCLI {
-		t.Error("a binary outside the installation has its key")
+	if buildKey(nil, programFiles(other)) == unstamped {
+		t.Error("another executable has the program's unstamped key")
 	}
-	write("deloreis-net", "net, rebuilt")
-	if buildKey(nil, programFiles(cliExe)) == unstampedCLI {
-		t.Error("deloreis-net rebuilt: deloreis's unstamped key did not change")
+	write("deloreis", "cli, rebuilt")
+	if buildKey(nil, programFiles(exe)) == unstamped {
+		t.Error("deloreis rebuilt: its unstamped key did not change")
 	}
 	if k := buildKey(nil, []string{filepath.Join(dir, "missing")}); k != ([32]byte{}) {
 		t.Error("a build with no stamp and no executable to read has a key")

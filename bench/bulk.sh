@@ -40,7 +40,7 @@ median() { # FILE COLUMN
 echo "== 100k declarations, one commit, fresh repository each run ($runs runs each)"
 for _ in $(seq "$runs"); do
   rm -rf "$work/p" "$work/fi.git"
-  "$work/deloreis" init --project "$work/p" > /dev/null
+  "$work/deloreis" init --project "$work/p" --scope big > /dev/null
   measure deloreis-bulk "$work/deloreis" import --project "$work/p" --bulk --materialize "$work/100k.dli"
   git init -q --bare "$work/fi.git"
   measure git-fast-import sh -c "exec git --git-dir '$work/fi.git' fast-import --quiet < '$work/100k.fi'"
@@ -58,7 +58,7 @@ if [ "${SCALE:-}" = 10M ]; then sizes+=(10000000); fi
 for n in "${sizes[@]}"; do
   echo "== streaming import of $n generated declarations (bigdli -n $n | deloreis import --bulk -)"
   rm -rf "$work/p"
-  "$work/deloreis" init --project "$work/p" > /dev/null
+  "$work/deloreis" init --project "$work/p" --scope big > /dev/null
   measure "stream-$n" sh -c "'$work/bigdli' -n $n | exec /usr/bin/time -f '%e %M' -o '$work/inner' '$work/deloreis' import --project '$work/p' --bulk --materialize -"
   read -r wall rss < "$work/inner"
   printf '%-34s wall %6.2f s  peak RSS %5d MB  (deloreis alone)\n' "deloreis import --bulk $n" "$wall" $((rss / 1024))

@@ -22,6 +22,6 @@ measure() {
   printf '%-22s exit %d  wall %s  peak RSS %d MB\n' "$name" "$rc" "$wall" $((rss / 1024))
 }
 measure "check --standalone" "$work/deloreis" check --standalone "$work/big.dli"
-"$work/deloreis" init --project "$work/p" > /dev/null
+"$work/deloreis" init --project "$work/p" --scope big > /dev/null
 measure "import --materialize" "$work/deloreis" import --project "$work/p" --materialize "$work/big.dli"
 measure "check (over the store)" "$work/deloreis" check --project "$work/p" --store "$work/p/.lore" "$work/big.dli"

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/author"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/worker"
@@ -31,7 +30,7 @@ const (
 )
 
 var (
-	signature = lorestore.Signature{Name: "John H. Watson", Email: "watson@baker-street.invalid"}
+	signature = author.Signature{Name: "John H. Watson", Email: "watson@baker-street.invalid"}
 	epoch     = time.Date(2026, 1, 6, 9, 0, 0, 0, time.UTC)
 )
 
@@ -81,13 +80,13 @@ func serve(ctx context.Context, dir string, toml []byte) (*mcp.ClientSession, fu
 	if err := os.WriteFile(filepath.Join(dir, project.FileName), toml, 0o644); err != nil {
 		return nil, nil, err
 	}
-	p, err := project.Load(dir)
-	if err != nil {
+	clock := epoch
+	o := author.StoreOptions{StoreID: storeID, Author: signature,
+		Now: func() time.Time { clock = clock.Add(time.Minute); return clock }}
+	if _, err := author.Init(author.InitOptions{Dir: dir, StoreOptions: o}); err != nil {
 		return nil, nil, err
 	}
-	clock := epoch
-	s, err := lorestore.Init(p.Store, lorestore.Options{StoreID: storeID, Author: signature,
-		Now: func() time.Time { clock = clock.Add(time.Minute); return clock }})
+	svc, err := author.Open(author.OpenOptions{Dir: dir, StoreOptions: o})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -97,12 +96,8 @@ func serve(ctx context.Context, dir string, toml []byte) (*mcp.ClientSession, fu
 			closers[i]()
 		}
 	}
-	closers = append(closers, func() { s.Close() })
-	reg, err := registry(s, p)
-	if err != nil {
-		closeAll()
-		return nil, nil, err
-	}
+	closers = append(closers, func() { svc.Close() })
+	reg := worker.ProjectRegistry(svc, version)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := mcpserve.New(reg, worker.ProfileFiction).Connect(ctx, st, nil)
 	if err != nil {
@@ -117,15 +112,6 @@ func serve(ctx context.Context, dir string, toml []byte) (*mcp.ClientSession, fu
 	}
 	closers = append(closers, func() { cs.Close() })
 	return cs, closeAll, nil
-}
-
-// registry is the registry `deloreis mcp` serves over a project.
-func registry(s *lorestore.Store, p *project.Project) (*worker.Registry, error) {
-	svc, err := author.ForProject(s, p)
-	if err != nil {
-		return nil, err
-	}
-	return worker.ProjectRegistry(svc, version), nil
 }
 
 // replayLines makes every call of the script in order.

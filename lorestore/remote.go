@@ -163,20 +163,20 @@ func validRemoteName(name string) bool {
 	return name != "" && !strings.Contains(name, "/") && refs.CheckName("refs/remotes/"+name+"/x") == nil
 }
 
-// ErrNoTransports is a remote operation in a program that links no git
-// transports: the deloreis command line hands remote commands to
-// deloreis-net, which links them (DL-0330).
-var ErrNoTransports = errors.New("lorestore: this program links no git transports (remote operations run in deloreis-net)")
+// ErrNoTransports is a remote operation before any transport was given
+// (UseTransports): package author gives package wire's when its first
+// service or clone is made.
+var ErrNoTransports = errors.New("lorestore: no git transports were given to this program (lorestore.UseTransports)")
 
 // dialer opens sessions with remotes; nil until a program links one with
 // UseTransports.
 var dialer Dialer
 
 // UseTransports gives the store the client of every remote it pushes to,
-// fetches from or clones: package lorestore/wire's Dial in deloreis-net and
-// the tests. The store itself links no transport and no git protocol code,
-// so that a program that never talks to a remote does not pay for them at
-// start-up (DL-0330, DL-0350). Call it before any remote operation.
+// fetches from or clones: package lorestore/wire's Dial, which package
+// author gives it. The store itself holds no transport and no git
+// protocol code: the protocol is wire's, behind the store's own types
+// (DL-0350). Call it before any remote operation.
 func UseTransports(dial Dialer) {
 	dialer = dial
 }

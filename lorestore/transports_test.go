@@ -6,7 +6,7 @@ import (
 )
 
 // The store links no transport and no git protocol of its own (DL-0330,
-// DL-0350); its tests use package wire, as deloreis-net does. This file is
+// DL-0350); its tests use package wire, as the command line does. This file is
 // of the external test package because wire imports lorestore; its init
 // runs before every test of the package, internal ones included.
 func init() { lorestore.UseTransports(wire.Dial) }

@@ -69,7 +69,7 @@ func parseFlags(args []string) (*config, error) {
 	scale := fs.String("scale", "1M,3M", "sizes in lore objects, comma or space separated: 100k, 1M, 3M, 10M or a number")
 	cfg := &config{}
 	fs.StringVar(&cfg.work, "work", ".benchtmp/scale", "folder for the stores (inside the checkout: DL-0017)")
-	fs.StringVar(&cfg.bin, "bin", "", "deloreis binary to measure (default: go build ./cmd/deloreis and ./cmd/deloreis-net into -work)")
+	fs.StringVar(&cfg.bin, "bin", "", "deloreis binary to measure (default: go build ./cmd/deloreis into -work)")
 	fs.StringVar(&cfg.buildBin, "build-bin", "", "deloreis binary of the build step alone (default: -bin)")
 	fs.IntVar(&cfg.adds, "adds", 5000, "staged adds timed through deloreis serve")
 	fs.IntVar(&cfg.runs, "runs", 0, "runs of each cold-process figure (default 5 below 1M objects, else 3)")
@@ -203,12 +203,10 @@ func loadavg() string {
 	return strings.Join(f[:3], " ")
 }
 
-// buildDeloreis builds the deloreis program at bin and deloreis-net beside
-// it, which runs its servers (DL-0330).
+// buildDeloreis builds the deloreis program at bin.
 func buildDeloreis(bin string) error {
 	for _, b := range []struct{ out, pkg string }{
 		{bin, "github.com/deloreis/deloreis/cmd/deloreis"},
-		{filepath.Join(filepath.Dir(bin), "deloreis-net"), "github.com/deloreis/deloreis/cmd/deloreis-net"},
 	} {
 		cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as README installs them (DL-0333)

@@ -61,7 +61,7 @@ func TestRunSizeDryBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.build.err, "main has 1 commits after this step, want 2") || res.openFirst.runs != 0 {
+	if !strings.Contains(res.build.err, "main has 2 commits after this step, want 3") || res.openFirst.runs != 0 {
 		t.Errorf("build %+v, open %+v", res.build, res.openFirst)
 	}
 }
@@ -124,7 +124,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// deloreisBinary builds cmd/deloreis (and deloreis-net beside it) once
+// deloreisBinary builds cmd/deloreis once
 // for the tests.
 func deloreisBinary(t *testing.T) string {
 	t.Helper()

@@ -41,7 +41,7 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 	}
 	res.build = build(r, buildBin, proj, files.world, cfg.importFlags)
 	if res.build.ok() {
-		res.build.err = commitCount(store, 2) // init and the build: a dry run is no build
+		res.build.err = commitCount(store, 3) // init, the scope's declaration and the build: a dry run is no build
 	}
 	if !res.build.ok() {
 		return res, nil // nothing else to measure; the table says why
@@ -57,7 +57,7 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 	fmt.Fprintf(os.Stderr, "bench-scale %s: serve…\n", sz.label)
 	res.serve = serveBench(r, cfg.bin, proj, res.persons, cfg.adds)
 	if res.serve.err == "" {
-		res.serve.err = commitCount(store, 3) // the session's 10-fact commit
+		res.serve.err = commitCount(store, 4) // the session's 10-fact commit
 	}
 	measureReads(r, cfg.bin, proj, store, runs, res)
 	if cfg.repack {
@@ -139,7 +139,7 @@ func measureReads(r *runner, bin, proj, store string, runs int, res *sizeResult)
 	// log is measured in many alternating pairs after a warm-up of each.
 	res.log, res.gitLog = r.pair(max(runs, 21), 1, ourArgs("log", "-n", "2"), gitArgs("log", "-n", "2"))
 	big := "main~1"
-	if commitCount(store, 3) != "" { // the session made no 10-fact commit: main is the big one
+	if commitCount(store, 4) != "" { // the session made no 10-fact commit: main is the big one
 		big = "main"
 		res.show = sample{err: "no 10-fact commit to show (the serve session did not make it)"}
 		res.gitShow = res.show

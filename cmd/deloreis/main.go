@@ -1,9 +1,8 @@
-// Command deloreis is the command line of the deloreis lorestore (package
-// internal/cli) without its network half: it starts in about the time git
-// does, and hands the commands that talk to a remote or serve MCP to
-// deloreis-net, installed beside it (DL-0330).
+// Command deloreis is the command line of the deloreis lorestore: every
+// command, the servers (serve, mcp, dke mcp) and the git transports in
+// one program (package internal/cli).
 package main
 
 import "github.com/deloreis/deloreis/internal/cli"
 
-func main() { cli.Main(nil) }
+func main() { cli.Main() }

@@ -1,6 +1,6 @@
 // Who signs the commits a command writes: --author, else DELOREIS_AUTHOR,
 // else git's user.name and user.email (the store's config over the global
-// one), else lorestore.DefaultAuthor.
+// one), else author.DefaultAuthor.
 
 package cli
 
@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/author"
 )
 
 // authorEnv names the environment variable that gives the author when
@@ -23,7 +23,7 @@ const authorEnv = "DELOREIS_AUTHOR"
 // of a `log -n 2`.
 func (g *globals) resolveAuthor(fromGit bool) error {
 	if g.author != "" {
-		sig, err := lorestore.ParseSignature(g.author)
+		sig, err := author.ParseSignature(g.author)
 		if err != nil {
 			return usageError{msg: "--author: " + err.Error()}
 		}
@@ -31,7 +31,7 @@ func (g *globals) resolveAuthor(fromGit bool) error {
 		return nil
 	}
 	if v, ok := os.LookupEnv(authorEnv); ok && v != "" {
-		sig, err := lorestore.ParseSignature(v)
+		sig, err := author.ParseSignature(v)
 		if err != nil {
 			return fmt.Errorf("%s: %w", authorEnv, err)
 		}
@@ -47,17 +47,17 @@ func (g *globals) resolveAuthor(fromGit bool) error {
 	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
 		gitDir = ""
 	}
-	sig, ok, err := lorestore.GitAuthor(gitDir)
+	sig, ok, err := author.GitAuthor(gitDir)
 	if err != nil {
 		// A git config we cannot read must not stop commands that write no
 		// commit (fmt, log, fsck …); say so and sign with the default.
-		fmt.Fprintf(g.warn, "deloreis: warning: %v; signing as %s <%s>\n", err, lorestore.DefaultAuthor.Name, lorestore.DefaultAuthor.Email)
+		fmt.Fprintf(g.warn, "deloreis: warning: %v; signing as %s <%s>\n", err, author.DefaultAuthor.Name, author.DefaultAuthor.Email)
 		return nil
 	}
 	if ok {
 		g.sig = sig
 	}
-	return nil // zero: the store signs with lorestore.DefaultAuthor
+	return nil // zero: the store signs with author.DefaultAuthor
 }
 
 // commitDateEnv names the environment variable that fixes the time of

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	embedded "github.com/deloreis/deloreis"
+	"github.com/deloreis/deloreis/casebook"
 	"github.com/spf13/cobra"
 )
 
@@ -39,7 +40,7 @@ run, 2 on a usage error.`,
 				}
 				text = data
 			}
-			md, mismatches, err := g.net.ReplayCasebook(context.Background(), proj, text)
+			md, mismatches, err := casebook.ReplayMarkdown(context.Background(), proj, text)
 			if err != nil {
 				return fmt.Errorf("casebook: %w", err)
 			}

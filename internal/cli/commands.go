@@ -12,7 +12,6 @@ type cmdKind int
 const (
 	writesCmd    cmdKind = iota // may write a commit: its author is resolved in full
 	readsOnlyCmd                // never writes a commit (DL-0332)
-	netCmd                      // runs in deloreis-net (DL-0330)
 )
 
 // command is one top-level command: its name (the first word of its Use),
@@ -45,14 +44,14 @@ func commands() []command {
 		{"fmt", readsOnlyCmd, noGlobals(newFmtCmd)},
 		{"graph", readsOnlyCmd, newGraphCmd},
 		{"fsck", readsOnlyCmd, newFsckCmd},
-		{"push", netCmd, newPushCmd},
-		{"fetch", netCmd, newFetchCmd},
-		{"pull", netCmd, newPullCmd},
-		{"clone", netCmd, newCloneCmd},
-		{"sync", netCmd, newSyncCmd},
-		{"serve", netCmd, newServeCmd},
-		{"mcp", netCmd, newMCPCmd},
-		{"casebook", netCmd, newCasebookCmd},
+		{"push", writesCmd, newPushCmd},
+		{"fetch", writesCmd, newFetchCmd},
+		{"pull", writesCmd, newPullCmd},
+		{"clone", writesCmd, newCloneCmd},
+		{"sync", writesCmd, newSyncCmd},
+		{"serve", writesCmd, newServeCmd},
+		{"mcp", writesCmd, newMCPCmd},
+		{"casebook", writesCmd, newCasebookCmd},
 	}
 }
 

@@ -31,9 +31,6 @@ func TestCommandTable(t *testing.T) {
 		if got := ann[readsOnly] != ""; got != (c.kind == readsOnlyCmd) {
 			t.Errorf("%s: reads-only mark %v", c.name, got)
 		}
-		if got := ann[netAnnotation] != ""; got != (c.kind == netCmd) {
-			t.Errorf("%s: deloreis-net mark %v", c.name, got)
-		}
 	}
 	if len(names) != len(commands()) {
 		t.Errorf("the full tree has %d commands, the table %d", len(names), len(commands()))

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/demoworld"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/spf13/cobra"
 )
 
@@ -28,12 +28,17 @@ func newDemoCmd() *cobra.Command {
 				defer os.RemoveAll(tmp)
 				dir = tmp
 			}
-			s, err := demoworld.Build(dir)
+			st, err := demoworld.Build(dir)
 			if err != nil {
 				return err
 			}
-			defer s.Close()
-			entries, err := s.Log(lorestore.LogOptions{})
+			st.Close()
+			svc, err := author.Open(author.OpenOptions{Dir: dir, Store: dir})
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			entries, err := svc.CommitLog(author.LogQuery{})
 			if err != nil {
 				return err
 			}

@@ -30,7 +30,7 @@ func dkeContractRegistry(t testing.TB) *worker.Registry {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	reg, err := (&globals{net: linked}).dkeRegistry(s)
+	reg, err := (&globals{}).dkeRegistry(s)
 	if err != nil {
 		t.Fatal(err)
 	}

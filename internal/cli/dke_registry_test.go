@@ -14,5 +14,5 @@ func (g *globals) dkeRegistry(s *lorestore.Store) (*worker.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.net.DKERegistry(svc), nil
+	return dkeRegistry(svc), nil
 }

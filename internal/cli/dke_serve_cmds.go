@@ -16,6 +16,8 @@ import (
 	"syscall"
 
 	"github.com/deloreis/deloreis/dke/service"
+	"github.com/deloreis/deloreis/internal/gcpolicy"
+	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
 )
@@ -31,7 +33,7 @@ func (g *globals) dkeToolNames(reg *worker.Registry, spec string) ([]string, err
 	case "", "all":
 		return all, nil
 	case "read":
-		return g.net.DKEReadTools(), nil
+		return service.ReadOnlyTools(), nil
 	}
 	var out []string
 	for _, n := range strings.Split(spec, ",") {
@@ -46,7 +48,7 @@ func (g *globals) dkeToolNames(reg *worker.Registry, spec string) ([]string, err
 
 func newDKEMCPCmd(g *globals) *cobra.Command {
 	var tools, httpAddr string
-	cmd := needsNet(&cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR] [--tools all|read|NAME,…]",
 		Short: "Serve the DKE tools over MCP (stdio, or streamable HTTP behind keys)",
 		Long: `Speaks the Model Context Protocol with the DKE tools of the contract
@@ -71,26 +73,26 @@ served.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if httpAddr != "" {
-				if err := g.net.CheckBind(httpAddr, ""); err != nil {
+				if err := mcpserve.CheckBind(httpAddr, ""); err != nil {
 					return usageError{err.Error()}
 				}
 			}
-			defer g.net.StartServer(cmd.ErrOrStderr())() // DL-0295
+			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
 			svc, cleanup, err := g.dkeServed(cmd)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			reg := g.net.DKERegistry(svc)
+			reg := dkeRegistry(svc)
 			names, err := g.dkeToolNames(reg, tools)
 			if err != nil {
 				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return g.net.ServeDKE(ctx, reg, names, svc.Keyring(), httpAddr, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return mcpserve.ServeDKE(ctx, reg, names, svc.Keyring(), httpAddr, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
-	})
+	}
 	cmd.Flags().StringVar(&tools, "tools", "all", "the tools offered: all, read, or a comma-separated list")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on this loopback host:port instead of stdio (keys required)")
 	return cmd
@@ -110,7 +112,7 @@ func (g *globals) dkeServed(cmd *cobra.Command) (*service.Service, func(), error
 	if err != nil {
 		return nil, nil, err
 	}
-	svc, err := g.net.BuildDKEDemo(tmp, g.options())
+	svc, err := service.BuildDemo(tmp, g.options())
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, nil, err
@@ -128,7 +130,7 @@ func (g *globals) callDKE(cmd *cobra.Command, tool string, params map[string]any
 		return err
 	}
 	defer svc.Close()
-	reg := g.net.DKERegistry(svc)
+	reg := dkeRegistry(svc)
 	args, err := json.Marshal(params)
 	if err != nil {
 		return err
@@ -137,7 +139,7 @@ func (g *globals) callDKE(cmd *cobra.Command, tool string, params map[string]any
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	text, ok := g.net.CallDKE(ctx, reg, tool, args)
+	text, ok := mcpserve.CallDKE(ctx, reg, tool, args)
 	fmt.Fprint(cmd.OutOrStdout(), text)
 	if !strings.HasSuffix(text, "\n") {
 		fmt.Fprintln(cmd.OutOrStdout())
@@ -173,7 +175,7 @@ func (f *dkeCallFlags) params(p map[string]any) map[string]any {
 func newDKECompileCmd(g *globals) *cobra.Command {
 	var f dkeCallFlags
 	var version string
-	cmd := needsNet(&cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "compile NAME FILE [--language eng|nob] [--store-id ID]",
 		Short: "Compile and store a DKE module, as the compile tool does; exit 1 when refused",
 		Long: `Compiles FILE and stores it as module NAME of the DKE store (--store-id,
@@ -194,7 +196,7 @@ diagnostics are printed), the call is refused, or the body fails.`,
 			}
 			return g.callDKE(cmd, "compile", f.params(p))
 		},
-	})
+	}
 	f.add(cmd, true)
 	cmd.Flags().StringVar(&version, "version", "", "a label for this revision of the module")
 	return cmd
@@ -202,7 +204,7 @@ diagnostics are printed), the call is refused, or the body fails.`,
 
 func newDKERunCmd(g *globals) *cobra.Command {
 	var f dkeCallFlags
-	cmd := needsNet(&cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "run FILE [--language eng|nob] [--store-id ID]",
 		Short: "Run a DKE program once and print its transcript; exit 1 when it fails",
 		Long: `Runs the program in FILE once against the DKE store (--store-id, default
@@ -218,14 +220,14 @@ persist) or is refused.`,
 			}
 			return g.callDKE(cmd, "run", f.params(map[string]any{"source": string(src)}))
 		},
-	})
+	}
 	f.add(cmd, true)
 	return cmd
 }
 
 func newDKECheckupCmd(g *globals) *cobra.Command {
 	var f dkeCallFlags
-	cmd := needsNet(&cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "checkup [--store-id ID]",
 		Short: "Does the DKE store meet the reasoning over it: counts, then findings",
 		Long: `Prints the checkup of the DKE store (--store-id, default "default"): a
@@ -235,7 +237,14 @@ Changes nothing. Exit status 1 when the call is refused.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return g.callDKE(cmd, "checkup", f.params(map[string]any{}))
 		},
-	})
+	}
 	f.add(cmd, false)
 	return cmd
+}
+
+// dkeRegistry is the registry of the DKE tools of svc.
+func dkeRegistry(svc *service.Service) *worker.Registry {
+	reg := worker.NewRegistry()
+	worker.RegisterDKE(reg, svc)
+	return reg
 }

@@ -292,7 +292,7 @@ func TestDKEInspectorStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	reg, err := (&globals{net: linked}).dkeRegistry(s)
+	reg, err := (&globals{}).dkeRegistry(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -206,7 +206,7 @@ func TestDKELifecycleUnderRunningService(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	reg, err := (&globals{net: linked}).dkeRegistry(s)
+	reg, err := (&globals{}).dkeRegistry(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,13 +67,13 @@ func TestServerGCPolicy(t *testing.T) {
 		limit     int64
 		limitFrom string
 	}{
-		{"serve", []string{"serve"}, nil, gcpolicy.GCPercent, gcpolicy.FromPolicy, limit, gcpolicy.FromPolicy},
-		{"mcp", []string{"mcp"}, nil, gcpolicy.GCPercent, gcpolicy.FromPolicy, limit, gcpolicy.FromPolicy},
+		{"serve", []string{"serve", "--demo"}, nil, gcpolicy.GCPercent, gcpolicy.FromPolicy, limit, gcpolicy.FromPolicy},
+		{"mcp", []string{"mcp", "--demo"}, nil, gcpolicy.GCPercent, gcpolicy.FromPolicy, limit, gcpolicy.FromPolicy},
 		{"dke mcp", []string{"dke", "mcp"}, nil, gcpolicy.GCPercent, gcpolicy.FromPolicy, limit, gcpolicy.FromPolicy},
-		{"GOGC", []string{"serve"}, []string{"GOGC=150"}, 150, gcpolicy.FromEnv, limit, gcpolicy.FromPolicy},
-		{"GOGC off", []string{"mcp"}, []string{"GOGC=off"}, -1, gcpolicy.FromEnv, limit, gcpolicy.FromPolicy},
-		{"GOMEMLIMIT", []string{"serve"}, []string{"GOMEMLIMIT=300MiB"}, gcpolicy.GCPercent, gcpolicy.FromPolicy, 300 << 20, gcpolicy.FromEnv},
-		{"both", []string{"serve"}, []string{"GOGC=70", "GOMEMLIMIT=off"}, 70, gcpolicy.FromEnv, gcpolicy.NoLimit, gcpolicy.FromEnv},
+		{"GOGC", []string{"serve", "--demo"}, []string{"GOGC=150"}, 150, gcpolicy.FromEnv, limit, gcpolicy.FromPolicy},
+		{"GOGC off", []string{"mcp", "--demo"}, []string{"GOGC=off"}, -1, gcpolicy.FromEnv, limit, gcpolicy.FromPolicy},
+		{"GOMEMLIMIT", []string{"serve", "--demo"}, []string{"GOMEMLIMIT=300MiB"}, gcpolicy.GCPercent, gcpolicy.FromPolicy, 300 << 20, gcpolicy.FromEnv},
+		{"both", []string{"serve", "--demo"}, []string{"GOGC=70", "GOMEMLIMIT=off"}, 70, gcpolicy.FromEnv, gcpolicy.NoLimit, gcpolicy.FromEnv},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/fault"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/spf13/cobra"
 )
 
@@ -23,11 +22,10 @@ type globals struct {
 	project string
 	store   string
 	fsync   bool
-	author  string              // --author "Name <email>"
-	sig     lorestore.Signature // the author resolved before a command runs (author.go)
-	warn    io.Writer           // where the store's warnings go (stderr)
-	now     func() time.Time    // commit times; nil is the clock (DELOREIS_COMMIT_DATE fixes it)
-	net     Net                 // the network half; nil in deloreis (net.go)
+	author  string           // --author "Name <email>"
+	sig     author.Signature // the author resolved before a command runs (author.go)
+	warn    io.Writer        // where the store's warnings go (stderr)
+	now     func() time.Time // commit times; nil is the clock (DELOREIS_COMMIT_DATE fixes it)
 }
 
 // storeDir is the store the flags name, as far as it can be told: --store,
@@ -43,8 +41,8 @@ func (g *globals) storeDir() string {
 	return filepath.Join(g.project, author.DefaultStoreDir)
 }
 
-func (g *globals) options() lorestore.Options {
-	return lorestore.Options{Fsync: g.fsync, Author: g.sig, Warnings: g.warn, Now: g.now}
+func (g *globals) options() author.StoreOptions {
+	return author.StoreOptions{Fsync: g.fsync, Author: g.sig, Warnings: g.warn, Now: g.now}
 }
 
 // resolveStore is the store the flags name: --store, or the store of the
@@ -79,14 +77,6 @@ func (g *globals) withService(body func(cmd *cobra.Command, args []string, s *au
 	}
 }
 
-func (g *globals) open() (*lorestore.Store, error) {
-	dir, err := g.resolveStore()
-	if err != nil {
-		return nil, err
-	}
-	return lorestore.Open(dir, g.options())
-}
-
 // newRoot is the whole command tree.
 func newRoot(stdout, stderr io.Writer) *cobra.Command { return newRootFor(stdout, stderr, nil) }
 
@@ -95,7 +85,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command { return newRootFor(stdout
 // them is a tenth of a `log -n 2`); else all of them, for help, usage
 // errors and suggestions.
 func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
-	g := &globals{warn: stderr, net: linked}
+	g := &globals{warn: stderr}
 	root := &cobra.Command{
 		Use:           "deloreis",
 		Short:         "A git-backed lorestore for declared worlds",
@@ -110,9 +100,6 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
 	pf.StringVar(&g.author, "author", "", `sign commits as "Name <email>" (else $DELOREIS_AUTHOR, else git's user.name/user.email)`)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		if err := g.handOverIfNeeded(cmd); err != nil {
-			return err
-		}
 		if err := g.resolveClock(); err != nil {
 			return err
 		}
@@ -124,11 +111,8 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 			continue
 		}
 		cmd := c.make(g)
-		switch c.kind {
-		case readsOnlyCmd:
+		if c.kind == readsOnlyCmd {
 			cmd.Annotations = map[string]string{readsOnly: "yes"}
-		case netCmd:
-			needsNet(cmd)
 		}
 		root.AddCommand(cmd)
 	}
@@ -176,18 +160,8 @@ func usageArgs(c *cobra.Command) {
 // never read from git's config).
 const readsOnly = "deloreis-reads-only"
 
-// linked is the network half this program links: nil in deloreis, set by
-// Main in deloreis-net (and by the tests, which link everything).
-var linked Net
-
-// Main runs the command line of os.Args and exits with its status. net is
-// the network half, nil in deloreis: a command that needs it is handed to
-// deloreis-net.
-func Main(net Net) {
-	if net != nil {
-		linked = net
-		lorestore.UseTransports(net.Transports)
-	}
+// Main runs the command line of os.Args and exits with its status.
+func Main() {
 	stop := startProfiles(os.Getenv, os.Stderr)
 	code := run(os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -210,9 +184,6 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	err := root.Execute()
 	if err == nil {
 		return 0
-	}
-	if errors.Is(err, errHandOver) {
-		err = handOverTo(args)
 	}
 	var ec exitCode
 	if errors.As(err, &ec) {
@@ -254,17 +225,4 @@ func oneLine(err error) string {
 		}
 	}
 	return msg
-}
-
-// withStore adapts a command body that needs the open store: it opens the
-// store of the flags, runs the body and closes the store.
-func (g *globals) withStore(body func(cmd *cobra.Command, args []string, s *lorestore.Store) error) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		s, err := g.open()
-		if err != nil {
-			return err
-		}
-		defer s.Close()
-		return body(cmd, args, s)
-	}
 }

@@ -1,5 +1,5 @@
 // The mcp command: the same registry serve answers, offered as MCP tools
-// over stdio (netparts, in deloreis-net), the compact fiction profile unless --tools all.
+// over stdio, the compact fiction profile unless --tools all.
 
 package cli
 
@@ -10,23 +10,26 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/deloreis/deloreis/internal/gcpolicy"
+	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
 )
 
 func newMCPCmd(g *globals) *cobra.Command {
 	var tools, httpAddr, token string
+	var demo bool
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve the ops as MCP tools on stdio (the fiction profile; --tools all for every op)",
+		Short: "Serve the project's ops as MCP tools on stdio (the fiction profile; --tools all for every op)",
 		Long: `Speaks the Model Context Protocol on standard input and output: one tool
 per op of the compact fiction profile, or of every op with --tools all.
 Tool names are the op names with "." as "_" (author_add_fact). A mutating
 tool takes two reserved arguments, expected_digest and idempotency_key,
-which go into the worker envelope as on stdio. The project is loaded as
-serve loads it (the bundled demo project without --project). The exit
-status is 0 when the client closes the session, 1 when the project cannot
-be served.
+which go into the worker envelope as on stdio. The project is found as
+serve finds it (from the current folder up; --demo serves the bundled
+demo project). The exit status is 0 when the client closes the session,
+1 when the project cannot be served (outside any project, without --demo).
 
 With --http ADDR it serves streamable HTTP at http://ADDR/mcp instead
 (loopback only, unless a bearer token is given with --token or
@@ -47,24 +50,25 @@ interrupted.`,
 				token = os.Getenv("DELOREIS_MCP_TOKEN")
 			}
 			if httpAddr != "" {
-				if err := g.net.CheckBind(httpAddr, token); err != nil {
+				if err := mcpserve.CheckBind(httpAddr, token); err != nil {
 					return usageError{err.Error()}
 				}
 			}
-			defer g.net.StartServer(cmd.ErrOrStderr())() // DL-0295
-			reg, cleanup, err := g.registry(cmd.Flag("project").Changed, cmd.ErrOrStderr())
+			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
+			reg, cleanup, err := g.registry(demo, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			defer cleanup()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return g.net.ServeMCP(ctx, reg, profile, httpAddr, token, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return mcpserve.Serve(ctx, reg, profile, httpAddr, token, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 
 	cmd.Flags().StringVar(&tools, "tools", "fiction", "the tools offered: fiction (the compact profile) or all")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on this host:port instead of stdio (loopback unless --token)")
 	cmd.Flags().StringVar(&token, "token", "", "the bearer token HTTP clients must present (default $DELOREIS_MCP_TOKEN)")
+	cmd.Flags().BoolVar(&demo, "demo", false, "serve the bundled demo project, built in a temporary folder")
 	return cmd
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/project"
 	"github.com/deloreis/deloreis/worker"
@@ -25,11 +26,11 @@ func fullRegistry(t *testing.T) *worker.Registry {
 	t.Cleanup(func() { s.Close() })
 	p := &project.Project{Dir: dir, Store: filepath.Join(dir, lorestore.DefaultDir), Branch: lorestore.DefaultBranch,
 		Documents: []project.Document{{Scope: "camelot"}}}
-	reg, err := buildRegistry(s, p)
+	svc, err := author.ForProject(s, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return reg
+	return worker.ProjectRegistry(svc, version)
 }
 
 // TestOpsDoc: docs/ops.md is the op reference generated from the full

@@ -25,7 +25,7 @@ func TestREADME(t *testing.T) {
 		t.Errorf("the README's first two command lines are not `go run ./cmd/deloreis demo` and `make test`")
 	}
 	for _, want := range []string{
-		"CGO_ENABLED=0 go install ./cmd/...", "../shared", "demo --keep DIR", "### Exit status",
+		"CGO_ENABLED=0 go install ./cmd/deloreis", "../shared", "demo --keep DIR", "### Exit status",
 		"| 0 | success", "| 1 | findings", "| 2 | usage error",
 	} {
 		if !strings.Contains(readme, want) {

@@ -12,14 +12,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/demoworld"
-	"github.com/deloreis/deloreis/lorestore"
-	"github.com/deloreis/deloreis/project"
+	"github.com/deloreis/deloreis/internal/gcpolicy"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
 )
@@ -27,17 +25,20 @@ import (
 func newServeCmd(g *globals) *cobra.Command {
 	var syncRemote string
 	var every time.Duration
+	var demo bool
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the author.* and dli.* ops as JSON on stdio (the bundled demo project without --project)",
+		Short: "Serve the author.* and dli.* ops as JSON on stdio over the project (--demo: the bundled demo project)",
 		Long: `Reads one JSON request a line on standard input and writes one response a
 line on standard output, in order, until standard input ends:
 
     {"dli":"2.0.0","id":"rq-1","op":"author.open","params":{"scope":"camelot"}}
 
-The project's deloreis.toml names the documents (scopes) workspaces open
-over, the serving branch and an optional pinned commit. With no --project,
-the bundled demo project is built in a temporary folder and served.
+The project is found from the current folder (or --project) up, as git
+finds its repository; the lore declares its documents (scopes), and its
+deloreis.toml the serving branch and an optional pinned commit. With
+--demo, the bundled demo project is built in a temporary folder and
+served; outside any project, serve says so and exits 1.
 With --sync REMOTE, the serving branch is synced with REMOTE (as deloreis
 sync does) when the server starts and every --every after, in the
 background: workspaces opened after a sync open on the synced head, open
@@ -51,8 +52,8 @@ ends, 1 when the project cannot be served.`,
 			if every <= 0 {
 				return usageError{msg: "serve: --every must be a positive duration"}
 			}
-			defer g.net.StartServer(cmd.ErrOrStderr())() // DL-0295
-			sv, err := g.served(cmd.Flag("project").Changed, cmd.ErrOrStderr())
+			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
+			sv, err := g.served(demo, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -61,7 +62,7 @@ ends, 1 when the project cannot be served.`,
 			defer stop()
 			if syncRemote != "" {
 				syncCtx, cancel := context.WithCancel(ctx)
-				wait := syncLoop(syncCtx, sv.store, syncRemote, sv.branch, every, cmd.ErrOrStderr())
+				wait := syncEvery(syncCtx, sv.svc, syncRemote, sv.branch, every, cmd.ErrOrStderr())
 				// The loop ends before the store closes: a round in flight
 				// finishes or is cancelled, never cut off by a closed store.
 				defer wait()
@@ -75,41 +76,46 @@ ends, 1 when the project cannot be served.`,
 		},
 	}
 	cmd.Flags().StringVar(&syncRemote, "sync", "", "sync the serving branch with this remote (a name or URL) in the background")
+	cmd.Flags().BoolVar(&demo, "demo", false, "serve the bundled demo project, built in a temporary folder")
 	cmd.Flags().DurationVar(&every, "every", 30*time.Second, "how often --sync syncs")
 	return cmd
 }
 
-// served is a project being served: its registry, its open store and
+// served is a project being served: its registry, its use cases and
 // serving branch, and what to close after serving.
 type served struct {
 	reg     *worker.Registry
-	store   *lorestore.Store
+	svc     *author.Service
 	branch  string
 	cleanup func()
 }
 
-// registry opens the project (or builds the demo project when none was
-// named) and returns the worker registry serving it, and what to close
-// after serving.
-func (g *globals) registry(named bool, stderr io.Writer) (*worker.Registry, func(), error) {
-	sv, err := g.served(named, stderr)
+// registry opens the project (or builds the demo project when asked) and
+// returns the worker registry serving it, and what to close after serving.
+func (g *globals) registry(demo bool, stderr io.Writer) (*worker.Registry, func(), error) {
+	sv, err := g.served(demo, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
 	return sv.reg, sv.cleanup, nil
 }
 
-// served opens the project (or builds the demo project when none was
-// named) and the registry serving it.
-func (g *globals) served(named bool, stderr io.Writer) (*served, error) {
-	dir := g.project
+// errNoProjectToServe is what serve and mcp say outside any project.
+var errNoProjectToServe = errors.New("no deloreis project here or in any folder above (none holds deloreis.toml or a .lore/ store): run `deloreis init --scope NAME` to make one, or add --demo to serve the bundled demo project")
+
+// served opens the project found from --project (the current folder by
+// default) up, as git finds its repository, or the store --store names —
+// or, with demo, builds the bundled demo project in a temporary folder —
+// and the registry serving it.
+func (g *globals) served(demo bool, stderr io.Writer) (*served, error) {
 	cleanups := []func(){}
 	cleanup := func() {
 		for i := len(cleanups) - 1; i >= 0; i-- {
 			cleanups[i]()
 		}
 	}
-	if !named && g.store == "" {
+	o := author.OpenOptions{Dir: g.project, Store: g.store, StoreOptions: g.options()}
+	if demo {
 		tmp, err := os.MkdirTemp("", "deloreis-demo-")
 		if err != nil {
 			return nil, err
@@ -121,41 +127,18 @@ func (g *globals) served(named bool, stderr io.Writer) (*served, error) {
 			return nil, err
 		}
 		s.Close()
-		dir = tmp
+		o = author.OpenOptions{Dir: tmp, StoreOptions: g.options()}
 		fmt.Fprintf(stderr, "deloreis: serving the bundled demo project (%s)\n", tmp)
 	}
-	p, err := loadProject(dir)
+	svc, err := author.Open(o)
+	if errors.Is(err, author.ErrNoProject) {
+		cleanup()
+		return nil, errNoProjectToServe
+	}
 	if err != nil {
 		cleanup()
 		return nil, err
 	}
-	storeDir := p.Store
-	if g.store != "" {
-		storeDir = g.store
-	}
-	s, err := lorestore.Open(storeDir, g.options())
-	if err != nil {
-		cleanup()
-		return nil, err
-	}
-	cleanups = append(cleanups, func() { s.Close() })
-	if abs, err := filepath.Abs(storeDir); err == nil {
-		p.Store = abs // dli.project answers with it relative to the project folder
-	}
-	reg, err := buildRegistry(s, p)
-	if err != nil {
-		cleanup()
-		return nil, err
-	}
-	return &served{reg: reg, store: s, branch: p.Branch, cleanup: cleanup}, nil
-}
-
-// buildRegistry is the one registry every transport serves
-// (worker.ProjectRegistry), reporting this build's version.
-func buildRegistry(s *lorestore.Store, p *project.Project) (*worker.Registry, error) {
-	svc, err := author.ForProject(s, p)
-	if err != nil {
-		return nil, err
-	}
-	return worker.ProjectRegistry(svc, version), nil
+	cleanups = append(cleanups, func() { svc.Close() })
+	return &served{reg: worker.ProjectRegistry(svc, version), svc: svc, branch: svc.ServingBranch(), cleanup: cleanup}, nil
 }

@@ -23,9 +23,8 @@ var (
 	binErr  error
 )
 
-// binary builds the deloreis command and deloreis-net beside it once per
-// test run, for tests that drive it as a subprocess the way a client does:
-// the commands that run in deloreis-net are handed over as installed.
+// binary builds the deloreis command once per test run, for tests that
+// drive it as a subprocess the way a client does.
 func binary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
@@ -35,7 +34,7 @@ func binary(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "deloreis")
-		for _, b := range []struct{ out, pkg string }{{binPath, "../../cmd/deloreis"}, {filepath.Join(dir, NetBinary), "../../cmd/deloreis-net"}} {
+		for _, b := range []struct{ out, pkg string }{{binPath, "../../cmd/deloreis"}} {
 			cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as README installs them (DL-0333)
 			out, err := cmd.CombinedOutput()
@@ -168,7 +167,7 @@ func TestServeSpecSession(t *testing.T) {
 // TestServeDemoProject: with no --project, serve opens the bundled demo
 // project — its three documents, and a fork of one of its open questions.
 func TestServeDemoProject(t *testing.T) {
-	s := startServer(t)
+	s := startServer(t, "--demo")
 	for _, scope := range []string{"camelot", "broceliande", "lyonesse"} {
 		if m := s.callJSON("o-"+scope, "author.open", map[string]any{"scope": scope}); m["ok"] != true {
 			t.Fatalf("open %s: %v", scope, m)
@@ -188,7 +187,7 @@ func TestServeDemoProject(t *testing.T) {
 // request coming) stops cleanly on SIGTERM, as a supervisor expects: exit
 // code 0, soon.
 func TestServeStopsOnSIGTERM(t *testing.T) {
-	s := startServer(t)
+	s := startServer(t, "--demo")
 	if resp := s.call(`{"dli":"2.0.0","id":"1","op":"dli.version","params":{}}`); !strings.Contains(resp, `"ok":true`) {
 		t.Fatalf("dli.version: %s", resp)
 	}

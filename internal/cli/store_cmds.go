@@ -6,10 +6,8 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/deloreis/deloreis/author"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/spf13/cobra"
 )
 
@@ -166,44 +164,9 @@ func mergeHeld(r author.AuthorMergeResult, what, into string) error {
 	return fmt.Errorf("merge of %s into %s held back by %d conflicts and %d new error findings; nothing was written", what, orDefault(into), len(r.Conflicts), len(r.Findings))
 }
 
-// printMerge says what a merge of what into the target did, and the world
-// conflicts a merge commit brought.
-func printMerge(w io.Writer, s *lorestore.Store, r lorestore.MergeResult, what, into string) error {
-	switch {
-	case r.UpToDate:
-		fmt.Fprintln(w, "Already up to date.")
-		return nil
-	case r.FastForward:
-		fmt.Fprintf(w, "fast-forward %s %s..%s\n", orDefault(into), r.Target.String()[:12], r.Commit.String()[:12])
-		return nil
-	}
-	fmt.Fprintf(w, "merged %s into %s: %s\n", what, orDefault(into), r.Commit.String()[:12])
-	return printConflicts(w, s, r)
-}
-
 func orDefault(branch string) string {
 	if branch == "" {
-		return lorestore.DefaultBranch
+		return author.DefaultBranch
 	}
 	return branch
-}
-
-// printConflicts reports what the merge brought into conflict, scope by
-// scope: valuation, exclusivity and functional-dependency conflicts.
-func printConflicts(w io.Writer, s *lorestore.Store, r lorestore.MergeResult) error {
-	byScope, err := author.ScopeConflicts(s, r.Base, r.Target, r.Source, r.Commit)
-	if err != nil {
-		return err
-	}
-	scopes := make([]string, 0, len(byScope))
-	for sc := range byScope {
-		scopes = append(scopes, sc)
-	}
-	sort.Strings(scopes)
-	for _, sc := range scopes {
-		for _, c := range byScope[sc] {
-			fmt.Fprintf(w, "conflict in %s: %s: %s\n", sc, c.Kind, c.Message)
-		}
-	}
-	return nil
 }

@@ -9,10 +9,8 @@
 //
 // It decides nothing: what to fetch or send, what to trust and which refs
 // move are the store's (package lorestore), which reaches this package
-// only through lorestore.UseTransports(wire.Dial). Only the programs that
-// talk to remotes link it (deloreis-net and the tests), so that the
-// deloreis command does not pay for go-git's protocol, transport and
-// config packages at every start (DL-0350).
+// only through lorestore.UseTransports(wire.Dial), which package author
+// calls (DL-0350).
 package wire
 
 import (
