@@ -10,27 +10,31 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // defaultShow is the result fields a tool's step shows unless its line
-// says otherwise; a tool not named shows its whole result.
-var defaultShow = map[string][]string{
-	"author_open":         {"workspace", "scope", "branch", "root_hash"},
-	"author_materialize":  {"root_hash", "committed", "rendered"},
-	"author_check":        {"errors", "warnings", "blocked", "findings"},
-	"author_status":       {"staged", "blocked", "findings"},
-	"author_diff":         {"rendered", "findings", "consequences"},
-	"author_query":        {"answers"},
-	"author_why":          {"grade", "active_paths", "blocking_defeats", "attack_pairs"},
-	"author_branch":       {"action", "branch", "head", "branches"},
-	"author_merge":        {"merged", "up_to_date", "conflicts", "findings", "root_hash"},
-	"author_questions":    {"questions"},
-	"author_entities":     {"entities"},
-	"author_history":      {"grade", "added_in", "standing", "attacks"},
-	"author_discard":      {"discarded", "findings"},
-	"author_defeat":       {"root_hash", "committed"},
-	"author_set_standing": {"root_hash", "committed"},
-}
+// says otherwise; a tool not named shows its whole result. Built on first
+// use, not at every start of the programs that link the casebook.
+var defaultShow = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"author_open":         {"workspace", "scope", "branch", "root_hash"},
+		"author_materialize":  {"root_hash", "committed", "rendered"},
+		"author_check":        {"errors", "warnings", "blocked", "findings"},
+		"author_status":       {"staged", "blocked", "findings"},
+		"author_diff":         {"rendered", "findings", "consequences"},
+		"author_query":        {"answers"},
+		"author_why":          {"grade", "active_paths", "blocking_defeats", "attack_pairs"},
+		"author_branch":       {"action", "branch", "head", "branches"},
+		"author_merge":        {"merged", "up_to_date", "conflicts", "findings", "root_hash"},
+		"author_questions":    {"questions"},
+		"author_entities":     {"entities"},
+		"author_history":      {"grade", "added_in", "standing", "attacks"},
+		"author_discard":      {"discarded", "findings"},
+		"author_defeat":       {"root_hash", "committed"},
+		"author_set_standing": {"root_hash", "committed"},
+	}
+})
 
 // staging is the show of every op that stages one declaration.
 var staging = []string{"rendered", "findings"}
@@ -43,7 +47,7 @@ func shows(st *Step) []string {
 	case st.Show != nil:
 		return st.Show
 	}
-	if s, ok := defaultShow[st.Tool]; ok {
+	if s, ok := defaultShow()[st.Tool]; ok {
 		return s
 	}
 	if strings.HasPrefix(st.Tool, "author_record_decision") {
@@ -109,12 +113,13 @@ func writeCall(b *strings.Builder, n int, st *Step) {
 	b.WriteString("\n")
 }
 
-// hexID is a commit (40 digits) or object (64 digits) id.
-var hexID = regexp.MustCompile(`\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b`)
+// hexID matches a commit (40 digits) or object (64 digits) id; compiled
+// on first use.
+var hexID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b`) })
 
 // short shortens every long hex id in s.
 func short(s string) string {
-	return hexID.ReplaceAllStringFunc(s, func(id string) string { return id[:12] })
+	return hexID().ReplaceAllStringFunc(s, func(id string) string { return id[:12] })
 }
 
 // code is s as inline markdown code, ids shortened.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Severity gates materialization: an error finding blocks it.
@@ -117,24 +118,26 @@ var Catalogue = []CodeInfo{
 	{CodeRuleUnstratifiable, SeverityError, Checked, "The rules, with this one, recurse through negation."},
 }
 
-var catalogueIndex = func() map[string]CodeInfo {
+// catalogueIndex is Catalogue by code, built on first use rather than at
+// every start of the programs that link the world.
+var catalogueIndex = sync.OnceValue(func() map[string]CodeInfo {
 	m := make(map[string]CodeInfo, len(Catalogue))
 	for _, c := range Catalogue {
 		m[c.Code] = c
 	}
 	return m
-}()
+})
 
 // Info returns the catalogue entry of a code.
 func Info(code string) (CodeInfo, bool) {
-	c, ok := catalogueIndex[code]
+	c, ok := catalogueIndex()[code]
 	return c, ok
 }
 
 // newFinding makes a finding of a catalogued code; its severity and grade
 // come from the catalogue, never from the call site.
 func newFinding(code, format string, args ...any) Finding {
-	c, ok := catalogueIndex[code]
+	c, ok := catalogueIndex()[code]
 	if !ok {
 		panic("world: finding code not in the catalogue: " + code)
 	}

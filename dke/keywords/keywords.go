@@ -5,6 +5,7 @@ package keywords
 import (
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Lang is a keyword surface: the words a program uses for the language's
@@ -215,18 +216,19 @@ var table = [numIDs]Entry{
 	Error:      {Error, Contextual, Handler, "error", "feil", false, ""},
 }
 
-// byWord maps each surface's words to their ids.
-var byWord = map[Lang]map[string]ID{}
-
-func init() {
+// byWord maps each surface's words to their ids. It is built on the first
+// lookup, not at every start of the programs that link the language.
+var byWord = sync.OnceValue(func() map[Lang]map[string]ID {
+	all := make(map[Lang]map[string]ID, len(Langs))
 	for _, l := range Langs {
 		m := make(map[string]ID, numIDs)
 		for id := ID(1); id < numIDs; id++ {
 			m[table[id].word(l)] = id
 		}
-		byWord[l] = m
+		all[l] = m
 	}
-}
+	return all
+})
 
 func (e Entry) word(l Lang) string {
 	if l == Nob {
@@ -253,13 +255,13 @@ func (id ID) String() string {
 
 // Lookup returns the id of word on surface l, of any reservation.
 func Lookup(l Lang, word string) (ID, bool) {
-	id, ok := byWord[l][word]
+	id, ok := byWord()[l][word]
 	return id, ok
 }
 
 // LookupHard returns the id of word if it is a hard keyword on surface l.
 func LookupHard(l Lang, word string) (ID, bool) {
-	id, ok := byWord[l][word]
+	id, ok := byWord()[l][word]
 	if !ok || table[id].Reserve != Hard {
 		return None, false
 	}
@@ -270,14 +272,14 @@ func LookupHard(l Lang, word string) (ID, bool) {
 // than l and not a keyword of l: the word a program written from another
 // surface's habits uses where l expects Word(l, id).
 func Foreign(l Lang, word string) (ID, Lang, bool) {
-	if _, ok := byWord[l][word]; ok {
+	if _, ok := byWord()[l][word]; ok {
 		return None, 0, false
 	}
 	for _, o := range Langs {
 		if o == l {
 			continue
 		}
-		if id, ok := byWord[o][word]; ok {
+		if id, ok := byWord()[o][word]; ok {
 			return id, o, true
 		}
 	}

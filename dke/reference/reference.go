@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/deloreis/deloreis/dke/keywords"
 	"github.com/deloreis/deloreis/dke/syntax"
@@ -34,13 +35,23 @@ const (
 	Scripts    = "scripts"
 )
 
-// topicFiles lists each topic's source files, in order.
-var topicFiles = map[string][]string{
-	Header:     {"01-header.md", "11-surfaces.md"},
-	Types:      {"02-types.md"},
-	Verbs:      {"04-verbs.md"},
-	Statements: {"06-statements.md"},
-	Scripts:    {"08-scripts.md", "09-modules.md", "10-diagnostics.md"},
+// topicFiles lists a topic's source files, in order; false for a topic
+// there is not. (A function rather than a map: the programs that link the
+// reference build nothing for it at start-up.)
+func topicFiles(topic string) ([]string, bool) {
+	switch topic {
+	case Header:
+		return []string{"01-header.md", "11-surfaces.md"}, true
+	case Types:
+		return []string{"02-types.md"}, true
+	case Verbs:
+		return []string{"04-verbs.md"}, true
+	case Statements:
+		return []string{"06-statements.md"}, true
+	case Scripts:
+		return []string{"08-scripts.md", "09-modules.md", "10-diagnostics.md"}, true
+	}
+	return nil, false
 }
 
 // fullFiles lists the files of the full reference, in order.
@@ -55,7 +66,7 @@ func Full(l keywords.Lang) string { return render(fullFiles, l) }
 
 // Topic returns one topic of the reference rendered for surface l.
 func Topic(l keywords.Lang, topic string) (string, error) {
-	files, ok := topicFiles[topic]
+	files, ok := topicFiles(topic)
 	if !ok {
 		return "", fmt.Errorf("unknown topic %q (topics: %s)", topic, strings.Join(Topics(), ", "))
 	}
@@ -74,7 +85,9 @@ func render(files []string, l keywords.Lang) string {
 	return strings.Join(parts, "\n")
 }
 
-var spanRE = regexp.MustCompile("`[^`\n]+`")
+// spanRE matches an inline code span; compiled on first use, not at
+// every start of the programs that link the reference.
+var spanRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]+`") })
 
 // renderText translates the code of one file for surface l and fills its
 // generated parts.
@@ -101,7 +114,7 @@ func renderText(src string, l keywords.Lang) string {
 		case fence != "":
 			block = append(block, line)
 		default:
-			out = append(out, spanRE.ReplaceAllStringFunc(line, func(s string) string {
+			out = append(out, spanRE().ReplaceAllStringFunc(line, func(s string) string {
 				inner := s[1 : len(s)-1]
 				if strings.HasPrefix(inner, "~") {
 					return "`" + inner[1:] + "`"
@@ -134,10 +147,29 @@ func surfaceNote(l keywords.Lang) string {
 	return fmt.Sprintf("This reference is rendered for the `%s` surface: every program and every reserved word in it is written in `%s` words (§11); the prose is English.", l, l)
 }
 
-var groupNames = map[keywords.Group]string{
-	keywords.Statement: "statement", keywords.Operator: "operator", keywords.Literal: "literal",
-	keywords.Verb: "verb", keywords.Type: "type", keywords.Collection: "collection",
-	keywords.Decorator: "decorator", keywords.Handler: "handler kind", keywords.Argument: "argument",
+// groupName is a keyword group as the keyword table names it.
+func groupName(g keywords.Group) string {
+	switch g {
+	case keywords.Statement:
+		return "statement"
+	case keywords.Operator:
+		return "operator"
+	case keywords.Literal:
+		return "literal"
+	case keywords.Verb:
+		return "verb"
+	case keywords.Type:
+		return "type"
+	case keywords.Collection:
+		return "collection"
+	case keywords.Decorator:
+		return "decorator"
+	case keywords.Handler:
+		return "handler kind"
+	case keywords.Argument:
+		return "argument"
+	}
+	return ""
 }
 
 // keywordTable renders the keyword table as Markdown.
@@ -149,7 +181,7 @@ func keywordTable() string {
 		if e.Reserve == keywords.Contextual {
 			res = "contextual"
 		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s |\n", e.Eng, e.Nob, res, groupNames[e.Group], e.Why)
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s |\n", e.Eng, e.Nob, res, groupName(e.Group), e.Why)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
