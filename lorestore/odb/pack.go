@@ -26,7 +26,7 @@ type pack struct {
 	idx     *idxFile
 	idxMap  []byte
 	data    []byte // whole .pack mapping
-	heap    bool   // data and idxMap are heap copies of a pack this process wrote, not mappings
+	heap    bool   // data and idxMap are in memory, not mappings: a pack this process wrote, or a small one (smallFile)
 	count   int
 	sets    atomic.Int32
 	byHash  map[[20]byte]uint64 // REF_DELTA bases while ingesting (idx is nil)
@@ -46,9 +46,8 @@ func mapFile(path string) ([]byte, error) {
 // mapFileStat memory-maps path read-only and returns the mapping and the
 // file's stat, taken on the descriptor it mapped. The descriptor is a bare
 // one, not an os.File: os.Open would try to add a regular file to the
-// runtime's poller (five system calls wasted on each of the two files of
-// every pack, which a short command like log -n 2 opens at start-up). Its
-// errors read as os.Open's.
+// runtime's poller (five system calls wasted). Its errors read as
+// os.Open's.
 func mapFileStat(path string) ([]byte, unix.Stat_t, error) {
 	var st unix.Stat_t
 	fd, err := openRead(path)
@@ -78,32 +77,64 @@ func openRead(path string) (int, error) {
 	}
 }
 
-// openPack maps base+".idx" and base+".pack" and checks that they match.
+// smallFile is the size up to which openPack reads a pack and its index
+// into memory rather than mapping them: for a file of a few pages a read
+// is one system call, where a mapping costs one to set up, a page fault
+// per page touched and an unmap (a TLB shootdown on every other processor
+// running the process) at Close. A store keeps up to AutoPackLimit small
+// packs, each commit's own, and a short command such as log -n 2 opens
+// them all.
+const smallFile = 32 << 10
+
+// openPack maps base+".idx" and base+".pack" (or reads them, when both are
+// small) and checks that they match.
 // The index is hashed in full unless trust vouches for it (trust nil:
 // always); a verified index is added to trust when its stamp is settled,
 // or at once when own says this process wrote it. A missing file yields an
 // error satisfying errors.Is(err, os.ErrNotExist).
 func openPack(base string, id uint64, trust *trustRecord, own bool) (*pack, error) {
 	now := nowNano()
-	idxPath := base + ".idx"
-	idxMap, st, err := mapFileStat(idxPath)
+	idxPath, packPath := base+".idx", base+".pack"
+	idxFd, st, err := openStat(idxPath)
 	if err != nil {
 		return nil, err
+	}
+	defer unix.Close(idxFd)
+	// The pack is opened now, to know its size, but an error of its own is
+	// reported only after the index is read, as it was when the pack was
+	// opened after it.
+	packFd, packSt, packErr := openStat(packPath)
+	if packErr == nil {
+		defer unix.Close(packFd)
+	}
+	heap := packErr == nil && st.Size <= smallFile && packSt.Size <= smallFile
+	idxMap, err := loadFile(idxFd, idxPath, st.Size, heap)
+	if err != nil {
+		return nil, err
+	}
+	release := func(b []byte) {
+		if !heap {
+			unix.Munmap(b)
+		}
 	}
 	name := filepath.Base(idxPath)
 	stamp := stampOf(&st, idxMap)
 	trusted := trust.vouches(name, stamp)
 	ix, err := parseIdx(idxPath, idxMap, !trusted)
 	if err != nil {
-		unix.Munmap(idxMap)
+		release(idxMap)
 		return nil, err
 	}
-	data, err := mapFile(base + ".pack")
+	if packErr != nil {
+		release(idxMap)
+		return nil, packErr
+	}
+	data, err := loadFile(packFd, packPath, packSt.Size, heap)
 	if err != nil {
-		unix.Munmap(idxMap)
+		release(idxMap)
 		return nil, err
 	}
-	p := &pack{id: id, base: base, idx: ix, idxMap: idxMap, data: data, count: ix.n, verified: !trusted}
+	p := &pack{id: id, base: base, idx: ix, idxMap: idxMap, data: data, heap: heap, count: ix.n, verified: !trusted}
 	if err := p.checkPack(ix.packChecksum()); err != nil {
 		p.unmap()
 		return nil, err
@@ -112,6 +143,46 @@ func openPack(base string, id uint64, trust *trustRecord, own bool) (*pack, erro
 		trust.add(name, stamp)
 	}
 	return p, nil
+}
+
+// openStat opens path read-only and stats the descriptor; its errors read
+// as os.Open's.
+func openStat(path string) (int, unix.Stat_t, error) {
+	var st unix.Stat_t
+	fd, err := openRead(path)
+	if err != nil {
+		return -1, st, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, st, &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	return fd, st, nil
+}
+
+// loadFile returns the size bytes of the file open at fd: read into
+// memory when heap is set, else memory-mapped read-only.
+func loadFile(fd int, path string, size int64, heap bool) ([]byte, error) {
+	if size <= 0 || int64(int(size)) != size {
+		return nil, corruptf(path, -1, "unusable file size %d", size)
+	}
+	if !heap {
+		return unix.Mmap(fd, 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	}
+	data := make([]byte, size)
+	for off := 0; off < len(data); {
+		n, err := unix.Pread(fd, data[off:], int64(off))
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		case n == 0:
+			return nil, corruptf(path, -1, "unusable file size %d: it ends at %d", size, off)
+		}
+		off += n
+	}
+	return data, nil
 }
 
 // unchanged reports whether the file at path still has the stamp s (so
