@@ -9,7 +9,6 @@ package author
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -277,17 +276,6 @@ func (s *Service) DeclareScope(_ context.Context, p *DeclareScopeParams) (Declar
 const CodeScopeDeclared = "scope-declared"
 
 func init() { ErrorCodes[CodeScopeDeclared] = fault.Refused }
-
-// describeScopes is "a, b and c" for a message.
-func describeScopes(docs []string) string {
-	switch len(docs) {
-	case 0:
-		return "none"
-	case 1:
-		return docs[0]
-	}
-	return fmt.Sprintf("%s and %s", strings.Join(docs[:len(docs)-1], ", "), docs[len(docs)-1])
-}
 
 // DefaultStoreDir is the store's folder inside a project folder, and
 // DefaultBranch the canon branch.

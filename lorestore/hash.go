@@ -27,9 +27,6 @@ func (h Hash) String() string { return plumbing.Hash(h).String() }
 // as go-git reads them). Anything that is not hex reads as zero.
 func NewHash(s string) Hash { return Hash(plumbing.NewHash(s)) }
 
-// git is h as go-git names it.
-func (h Hash) git() plumbing.Hash { return plumbing.Hash(h) }
-
 // gitHashes is hs as go-git names them, the same memory: a Hash is a
 // plumbing.Hash under another name.
 func gitHashes(hs []Hash) []plumbing.Hash {

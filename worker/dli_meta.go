@@ -183,7 +183,7 @@ func (s *metaOps) opKilled(_ context.Context, _ *Call, _ *author.Empty) (KilledR
 		Note: fmt.Sprintf("every contract version before %s is refused with killed-version; any other version with unsupported-version", Version),
 	}}}
 	for _, k := range s.reg.KilledForms() {
-		res.Ops = append(res.Ops, KilledRow{Name: k.Name, Replacement: k.Replacement, Note: k.Note})
+		res.Ops = append(res.Ops, KilledRow(k))
 	}
 	return res, nil
 }

@@ -15,7 +15,7 @@ import (
 // the registry, the catalogue and the code tables hold when it is called.
 func TestMetaOps(t *testing.T) {
 	h := newOpsHarness(t, false)
-	// One more op registered after dliops: the self-description sees it.
+	// One more op registered after the dli ops: the self-description sees it.
 	Register(h.reg, Spec{Name: "zz.late", Summary: "Registered last.", Mutating: true, Fiction: true},
 		func(context.Context, *Call, *author.Empty) (author.Empty, error) { return author.Empty{}, nil })
 	h.reg.Kill(Killed{Name: "zz.old", Replacement: "zz.late", Note: "renamed"})

@@ -92,7 +92,7 @@ func TestCollaborationThroughAHub(t *testing.T) {
 		t.Fatalf("A: materialize committed %v, want the entity and the fact", mat)
 	}
 	headA := wpGit(t, "--git-dir", filepath.Join(a, ".lore"), "rev-parse", "main")
-	if log := wpMust(t, a, "log", "--oneline"); strings.Count(log, "\n") != 2 || !strings.HasPrefix(log, headA[:7]) {
+	if log := wpMust(t, a, "log", "--oneline"); strings.Count(log, "\n") != 3 || !strings.HasPrefix(log, headA[:7]+" materialize S: 1 entity, 1 fact\n") {
 		t.Fatalf("A: log after materialize (head %s):\n%s", headA, log)
 	}
 	if out := wpMust(t, a, "sync"); !strings.Contains(out, "pushed main to origin: "+headA[:12]) {

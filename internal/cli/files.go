@@ -11,9 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-
-	"github.com/deloreis/deloreis/project"
 )
 
 // ErrNotRegular is the error for a named path that is not a regular file
@@ -56,15 +53,4 @@ func fileKind(m fs.FileMode) string {
 		return "a socket"
 	}
 	return "type " + m.Type().String()
-}
-
-// loadProject reads the project file of dir (project.Load, which also
-// keeps every path it names inside the folder once symbolic links are
-// resolved).
-func loadProject(dir string) (*project.Project, error) { return project.Load(dir) }
-
-// hasProjectFile reports whether dir holds a deloreis.toml.
-func hasProjectFile(dir string) bool {
-	info, err := os.Stat(filepath.Join(dir, project.FileName))
-	return err == nil && info.Mode().IsRegular()
 }

@@ -34,11 +34,18 @@ func wpEnv() []string {
 // longer than a minute.
 func wpRun(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
+	return wpRunStdin(t, dir, "", args...)
+}
+
+// wpRunStdin is wpRun with stdin as the program's standard input.
+func wpRunStdin(t *testing.T, dir, stdin string, args ...string) (string, string, int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary(t), args...)
 	cmd.Dir = dir
 	cmd.Env = wpEnv()
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
