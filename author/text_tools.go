@@ -337,17 +337,7 @@ func (s *Service) ImportText(ctx context.Context, p *ImportParams) (ImportResult
 // consequenceDiffOf is the wire form of a consequence diff, as diff
 // gives it.
 func consequenceDiffOf(d world.ConsequenceDiff) Consequences {
-	conv := func(cs []world.Consequence) []Consequence {
-		out := make([]Consequence, len(cs))
-		for i, c := range cs {
-			before := c.Before.String()
-			if c.New {
-				before = "absent"
-			}
-			out[i] = Consequence{Pred: c.Pred, Args: c.Args, Before: before, After: c.After.String()}
-		}
-		return out
-	}
+	conv := consequences
 	conflicts := d.Conflicts
 	if conflicts == nil {
 		conflicts = []world.Finding{}
