@@ -59,11 +59,16 @@ func dkeServer(reg *worker.Registry, tools []string, overHTTP bool) *mcp.Server 
 // client would see, and whether the call succeeded (not refused, and the
 // program did not fail).
 func CallDKE(ctx context.Context, reg *worker.Registry, tool string, args json.RawMessage) (string, bool) {
-	op, _ := reg.Lookup(tool)
-	line, e := Envelope(tool, "cli-1", args)
-	resp := worker.Response{Err: e}
-	if e == nil {
-		resp = reg.Dispatch(ctx, line)
+	op, ok := reg.Lookup(tool)
+	var resp worker.Response
+	if ok {
+		resp = call(ctx, reg, op, "cli-1", args)
+	} else { // the registry's refusal of the name (unknown, or killed)
+		line, e := Envelope(tool, "cli-1", args)
+		resp = worker.Response{Err: e}
+		if e == nil {
+			resp = reg.Dispatch(ctx, line)
+		}
 	}
 	o := DKEOptions()
 	return o.Text(op, resp), resp.OK() && o.Meta(op, resp)["status"] == "success"

@@ -29,7 +29,7 @@ type benchResult struct {
 // BenchmarkHandler: the garbage this package and the worker add to one
 // tool call, go-sdk and the op's own work left out: a call shaped like a
 // staged add (params, a reserved key, result) through the tool handler,
-// the envelope, the strict decoding and the result.
+// the arguments' check and lifting, the strict decoding and the result.
 func BenchmarkHandler(b *testing.B) {
 	reg := worker.NewRegistry()
 	worker.Register(reg, worker.Spec{Name: "t.echo", Mutating: true}, func(_ context.Context, _ *worker.Call, p *benchParams) (benchResult, error) {

@@ -1,9 +1,11 @@
 // Package mcpserve serves the worker registry as MCP tools (go-sdk): one
 // tool per op of a profile, whose input schema is the op's params schema
 // (plus, for a mutating op, the two reserved mutation-law arguments) and
-// whose output schema is its result schema. A call is turned back into a
-// worker request and answered by Registry.Dispatch, the path stdio takes,
-// so the fence, idempotency and every typed error behave as on stdio.
+// whose output schema is its result schema. A call's arguments are
+// decoded once, into the op's params type, and the op answers through
+// Registry.Call, which makes the checks a stdio request meets once its op
+// is known, so the fence, idempotency and every typed error behave as on
+// stdio.
 // The DKE server reuses this adapter; nothing here knows the DLI ops.
 package mcpserve
 
@@ -11,7 +13,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -23,8 +25,8 @@ import (
 // The reserved tool arguments: lifted out of the arguments into the worker
 // envelope, never passed on as params.
 const (
-	ArgExpectedDigest = "expected_digest"
-	ArgIdempotencyKey = "idempotency_key"
+	ArgExpectedDigest = worker.ArgExpectedDigest
+	ArgIdempotencyKey = worker.ArgIdempotencyKey
 )
 
 // ToolName is the MCP tool name of an op: its dots become underscores
@@ -129,22 +131,20 @@ func Annotations(op *worker.Op) *mcp.ToolAnnotations {
 	return a
 }
 
-// handler answers a tool call through the registry.
+// handler answers a tool call through the registry: the arguments are
+// checked and decoded once, straight into the op's params type, with the
+// reserved arguments lifted into the call's fence and key (worker.ToolCall),
+// and the op answers through Registry.Call, which makes the checks and
+// gives the typed errors a stdio request meets.
 func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64, o Options) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		line, e := Envelope(op.Name, fmt.Sprintf("mcp-%d", n.Add(1)), req.Params.Arguments)
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			ctx = progress.With(ctx, notifier(ctx, req.Session, tok))
 		}
 		if o.Context != nil {
 			ctx = o.Context(ctx, req)
 		}
-		var resp worker.Response
-		if e != nil {
-			resp = worker.Response{Err: e}
-		} else {
-			resp = reg.Dispatch(ctx, line)
-		}
+		resp := call(ctx, reg, op, callID(n), req.Params.Arguments)
 		res, err := Result(resp)
 		if err != nil {
 			return nil, err
@@ -159,6 +159,21 @@ func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64, o Options) mc
 	}
 }
 
+// call answers one tool call of op with its arguments.
+func call(ctx context.Context, reg *worker.Registry, op *worker.Op, id string, args json.RawMessage) worker.Response {
+	c, e := worker.ToolCall(op, id, args)
+	if e != nil {
+		return worker.Response{ID: id, Err: e}
+	}
+	return reg.Call(ctx, op, c)
+}
+
+// callID is the id of a tool call's worker call: the handlers do not read
+// it, and the MCP result drops it, but it names the call as on stdio.
+func callID(n *atomic.Int64) string {
+	return "mcp-" + strconv.FormatInt(n.Add(1), 10)
+}
+
 // notifier sends an op's progress reports as MCP progress notifications
 // on the token the client gave. A notification that cannot be sent (the
 // client went away) does not fail the call: the op's outcome is what the
@@ -169,10 +184,12 @@ func notifier(ctx context.Context, ss *mcp.ServerSession, tok any) progress.Func
 	}
 }
 
-// Envelope builds the worker request line of a tool call: the arguments
-// minus the reserved keys become params, the reserved keys (whatever their
-// JSON type: the strict envelope decoder judges them) go beside. Lifting
-// them for a read too makes the worker answer not-mutating, as on stdio.
+// Envelope builds the worker request line that a tool call amounts to:
+// the arguments minus the reserved keys become params, the reserved keys
+// (whatever their JSON type: the strict envelope decoder judges them) go
+// beside. The MCP handler does not build it (it calls the op with the
+// arguments, see worker.ToolCall); it is for the line protocol's callers
+// and tests, and Dispatch answers it as the handler answers the call.
 func Envelope(opName, id string, args json.RawMessage) ([]byte, *worker.Error) {
 	params := map[string]json.RawMessage{}
 	if a := bytes.TrimSpace(args); len(a) > 0 && !bytes.Equal(a, []byte("null")) {
@@ -233,29 +250,14 @@ func appendReserved(dst []byte, key string, v json.RawMessage) []byte {
 	return buf.Bytes()
 }
 
-// Result turns a worker response into the tool result: its fields minus
-// ok and id as structuredContent (and as text), and a refusal as a result
-// with isError and {error:{…}} — never a Go error, which go-sdk would turn
-// into isError without structured content.
+// Result turns a worker response into the tool result: its body (the
+// result's fields, or a refusal as {error:{…}}) as structuredContent and,
+// as the spec suggests, as text, with isError on a refusal — never a Go
+// error, which go-sdk would turn into isError without structured content.
 func Result(resp worker.Response) (*mcp.CallToolResult, error) {
-	var structured json.RawMessage
-	if resp.OK() {
-		structured = bytes.TrimSpace(resp.Result)
-		if len(structured) == 0 {
-			structured = json.RawMessage("{}")
-		}
-	} else {
-		whole, err := json.Marshal(resp)
-		if err != nil {
-			return nil, err
-		}
-		var probe struct {
-			Error json.RawMessage `json:"error"`
-		}
-		if err := json.Unmarshal(whole, &probe); err != nil {
-			return nil, err
-		}
-		structured = append(append(json.RawMessage(`{"error":`), probe.Error...), '}')
+	structured, err := resp.Body()
+	if err != nil {
+		return nil, err
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(structured)}},

@@ -322,3 +322,72 @@ func TestEnvelope(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPArgumentsAsEnvelope: whatever arguments a client can send, the
+// tool call answers exactly what the request line Envelope builds of them
+// answers through Dispatch (the path MCP took before its arguments were
+// decoded once): the same result, or the same typed error, message and
+// data included.
+func TestMCPArgumentsAsEnvelope(t *testing.T) {
+	viaMCP, viaLine := newRegistry(t), newRegistry(t)
+	cs := connect(t, viaMCP, worker.ProfileExtended)
+	line := func(op string, args map[string]any) map[string]any {
+		t.Helper()
+		a, _ := json.Marshal(args)
+		l, e := mcpserve.Envelope(op, "rq", a)
+		resp := worker.Response{Err: e}
+		if e == nil {
+			resp = viaLine.Dispatch(context.Background(), l)
+		}
+		res, err := mcpserve.Result(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(res.StructuredContent.(json.RawMessage), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	open, _ := mcpCall(t, cs, "author.open", map[string]any{"scope": "camelot"})
+	line("author.open", map[string]any{"scope": "camelot"})
+	ws, d0 := open["workspace"], open["workspace_digest"]
+	entity := func(id string, extra ...any) map[string]any {
+		m := map[string]any{"workspace": ws, "kind": "person", "id": id, "name": "N", "provenance": prov()}
+		for i := 0; i+1 < len(extra); i += 2 {
+			m[extra[i].(string)] = extra[i+1]
+		}
+		return m
+	}
+	for _, c := range []struct {
+		op   string
+		args map[string]any
+	}{
+		{"author.add_entity", entity("a1", "expected_digest", d0, "idempotency_key", "k-1")},
+		{"author.add_entity", entity("a1", "idempotency_key", "k-1")}, // the keyed retry
+		{"author.add_entity", entity("a2", "idempotency_key", "k-1")}, // the key's conflict
+		{"author.add_entity", entity("a3", "expected_digest", d0)},    // a stale fence
+		{"author.add_entity", entity("a4", "expected_digest", nil, "idempotency_key", "")},
+		{"author.add_entity", entity("a5", "expected_digest", 7)},
+		{"author.add_entity", entity("a5", "idempotency_key", true, "expected_digest", []any{})},
+		{"author.add_entity", entity("a5", "idempotency_key", map[string]any{}, "bogus", 1)},
+		{"author.add_entity", entity("a5", "bogus", 1)},
+		{"author.add_entity", map[string]any{"workspace": ws, "idempotency_key": "k-9"}},
+		{"author.add_entity", map[string]any{"idempotency_key": "k-9"}},
+		{"author.add_entity", nil},
+		{"author.status", map[string]any{"workspace": ws}},
+		{"author.status", map[string]any{"workspace": ws, "expected_digest": d0}},
+		{"author.status", map[string]any{"workspace": ws, "idempotency_key": nil}},
+		{"author.status", map[string]any{"workspace": ws, "idempotency_key": 3}},
+		{"author.status", map[string]any{"workspace": 5}},
+		{"author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "kind", "args": []any{map[string]any{"var": "X"}, map[string]any{"const": "person"}}}, "limit": 2}},
+		{"author.query", map[string]any{"workspace": ws, "goal": map[string]any{"pred": "kind", "args": []any{map[string]any{"bad": "X"}}}}},
+		{"dli.hello", map[string]any{}},
+		{"dli.hello", map[string]any{"bogus": "x"}},
+	} {
+		got, _ := mcpCall(t, cs, c.op, c.args)
+		if want := line(c.op, c.args); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s %v:\n mcp  %v\n line %v", c.op, c.args, got, want)
+		}
+	}
+}

@@ -11,10 +11,11 @@
 // author.Service, dke_ops.go the thirteen DKE tools to dke/service, and
 // dli_meta.go serves the self-describing ops off the registry itself. A
 // handler decodes its params once, into the op's Go type, and calls one
-// use case. Registry.Dispatch takes one request and returns one response,
-// so the stdio server here and the MCP adapter (package mcpserve) serve
-// the same ops the same way, and schemas, fixtures and docs/ops.md are
-// generated from the same registry.
+// use case. Both transports end in Registry.Call — stdio after
+// Registry.Dispatch reads a request line, MCP after ToolCall lifts the
+// reserved arguments out of a tool call's — so they serve the same ops
+// the same way, with the same typed errors; schemas, fixtures and
+// docs/ops.md are generated from the same registry.
 //
 // What it is not: it holds no workspace, world or store of its own, and
 // imports neither the lorestore, the world nor the datalog engine. The

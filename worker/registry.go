@@ -52,7 +52,7 @@ type Call struct {
 	IdempotencyKey string          // "" when not presented
 	Params         json.RawMessage // the params as received, for idempotency checks
 
-	checked bool // Params are part of a request line checkJSON passed
+	checked bool // Params are part of a request line or of arguments checkJSON passed
 }
 
 // Op is a registered op, as the registry and generators see it.
@@ -222,20 +222,32 @@ func (r *Registry) serve(ctx context.Context, req Request, checked bool) Respons
 		}
 		return Response{ID: req.ID, Err: Errorf(ClassSchema, CodeUnknownOp, "no op named %q", req.Op).With("op", req.Op)}
 	}
-	if !op.Mutating && (req.ExpectedDigest != "" || req.IdempotencyKey != "") {
-		return Response{ID: req.ID, Err: Errorf(ClassSchema, CodeNotMutating,
-			"%s does not mutate; expected_digest and idempotency_key are only for mutating ops", req.Op)}
+	return r.Call(ctx, op, &Call{ID: req.ID, ExpectedDigest: req.ExpectedDigest, IdempotencyKey: req.IdempotencyKey, Params: req.Params, checked: checked})
+}
+
+// Call answers one call of a served op made without a request line (an
+// MCP tool call; see ToolCall): c holds the envelope's fence, key and id
+// and the params as received (nil for none), and Call sets c.Op to the
+// op's name. It makes the checks a request line meets once its op is
+// known — a read takes no fence or key — decodes the params strictly into
+// the op's type (checked as JSON first, unless ToolCall checked them as
+// part of the arguments) and calls the handler, so that every answer is
+// the one stdio gives.
+func (r *Registry) Call(ctx context.Context, op *Op, c *Call) Response {
+	c.Op = op.Name
+	if !op.Mutating && (c.ExpectedDigest != "" || c.IdempotencyKey != "") {
+		return Response{ID: c.ID, Err: Errorf(ClassSchema, CodeNotMutating,
+			"%s does not mutate; expected_digest and idempotency_key are only for mutating ops", op.Name)}
 	}
-	c := &Call{ID: req.ID, Op: req.Op, ExpectedDigest: req.ExpectedDigest, IdempotencyKey: req.IdempotencyKey, Params: req.Params, checked: checked}
 	res, e := op.call(ctx, c)
 	if e != nil {
-		return Response{ID: req.ID, Err: e}
+		return Response{ID: c.ID, Err: e}
 	}
 	body, err := json.Marshal(res)
 	if err != nil {
-		return Response{ID: req.ID, Err: Errorf(ClassInternal, CodeInternal, "result of %s: %v", req.Op, err)}
+		return Response{ID: c.ID, Err: Errorf(ClassInternal, CodeInternal, "result of %s: %v", op.Name, err)}
 	}
-	return Response{ID: req.ID, Result: body}
+	return Response{ID: c.ID, Result: body}
 }
 
 // checkFrame checks the frame fields every request needs.
