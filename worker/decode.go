@@ -47,37 +47,6 @@ func checkJSON(data []byte, what string) *Error {
 
 var canonPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
-// rawMembers is members with each key as its literal, quotes and escapes
-// kept, for a caller that copies members on: data is valid JSON.
-func rawMembers(data []byte, f func(key, value []byte)) bool {
-	i := skipWS(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return false
-	}
-	i = skipWS(data, i+1)
-	for i < len(data) && data[i] != '}' {
-		end := skipString(data, i)
-		key := data[i:end]
-		i = skipWS(data, skipWS(data, end)+1) // past the colon
-		vend := skipValue(data, i)
-		f(key, data[i:vend])
-		i = skipWS(data, vend)
-		if i < len(data) && data[i] == ',' {
-			i = skipWS(data, i+1)
-		}
-	}
-	return true
-}
-
-// keyIs reports whether the key literal lit spells name; only an escaped
-// one is unescaped to tell.
-func keyIs(lit []byte, name string) bool {
-	if len(lit) == len(name)+2 && string(lit[1:len(lit)-1]) == name {
-		return true
-	}
-	return bytes.IndexByte(lit, '\\') >= 0 && unquote(lit) == name
-}
-
 // decodeChecked is decodeStrict of data that checkJSON has passed.
 func decodeChecked(data []byte, v any, what string) *Error {
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) || len(bytes.TrimSpace(data)) == 0 || bytes.TrimSpace(data)[0] != '{' {

@@ -6,6 +6,7 @@
 package worker
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"sync"
@@ -14,6 +15,12 @@ import (
 // members calls f with each member of the object data (key unescaped,
 // value a sub-slice of data) and reports whether data is an object.
 func members(data []byte, f func(key string, value []byte)) bool {
+	return rawMembers(data, func(key, value []byte) { f(unquote(key), value) })
+}
+
+// rawMembers is members with each key as its literal, quotes and escapes
+// kept, for a caller that copies members on: data is valid JSON.
+func rawMembers(data []byte, f func(key, value []byte)) bool {
 	i := skipWS(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
@@ -24,13 +31,22 @@ func members(data []byte, f func(key string, value []byte)) bool {
 		key := data[i:end]
 		i = skipWS(data, skipWS(data, end)+1) // past the colon
 		vend := skipValue(data, i)
-		f(unquote(key), data[i:vend])
+		f(key, data[i:vend])
 		i = skipWS(data, vend)
 		if i < len(data) && data[i] == ',' {
 			i = skipWS(data, i+1)
 		}
 	}
 	return true
+}
+
+// keyIs reports whether the key literal lit spells name; only an escaped
+// one is unescaped to tell.
+func keyIs(lit []byte, name string) bool {
+	if len(lit) == len(name)+2 && string(lit[1:len(lit)-1]) == name {
+		return true
+	}
+	return bytes.IndexByte(lit, '\\') >= 0 && unquote(lit) == name
 }
 
 // items calls f with each item of the array data and reports whether data
