@@ -189,11 +189,15 @@ func (c *worldCache) put(commit lorestore.Hash, scope string, w *world.World) bo
 }
 
 // setDialects gives later compiles the project's dialects as they are
-// now. The worlds compiled with others are dropped: every compile reads
-// the dialects (a world file names the ones it was compiled with).
+// now. When they differ from the ones the cache compiled with, those
+// worlds are dropped: every compile reads the dialects (a world file names
+// the ones it was compiled with); the same dialects keep every world.
 func (c *worldCache) setDialects(ds []*objects.Dialect) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if sameDialects(c.dialects, ds) {
+		return
+	}
 	c.dialects = ds
 	c.entries = map[cacheKey]*cacheEntry{}
 	c.order.Init()

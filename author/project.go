@@ -136,9 +136,7 @@ func (s *Service) Project() (*project.Project, error) {
 	if err != nil {
 		return nil, fault.Errorf(fault.Refused, CodeProjectContradiction, "%v", err)
 	}
-	if s.proj == nil || !sameDialects(s.proj.Dialects, p.Dialects) {
-		s.cache.setDialects(p.Dialects)
-	}
+	s.cache.setDialects(p.Dialects)
 	s.proj, s.projAt = p, at
 	return p, nil
 }
@@ -149,10 +147,12 @@ const CodeProjectContradiction = "project-contradiction"
 
 func init() { ErrorCodes[CodeProjectContradiction] = fault.Refused }
 
+// sameDialects reports whether two lists of dialects are the same, as a
+// world file names them (dialectsHash: their canonical bytes, in order).
 func sameDialects(a, b []*objects.Dialect) bool {
-	return slices.EqualFunc(a, b, func(x, y *objects.Dialect) bool {
-		return x == y || x.Ident == y.Ident && slices.Equal(x.Shapes, y.Shapes) && slices.Equal(x.Consonants, y.Consonants) && slices.Equal(x.Vowels, y.Vowels) && slices.Equal(x.Forbid, y.Forbid) && x.MinSyllables == y.MinSyllables && x.MaxSyllables == y.MaxSyllables
-	})
+	ha, errA := dialectsHash(a)
+	hb, errB := dialectsHash(b)
+	return errA == nil && errB == nil && ha == hb
 }
 
 // documents are the scopes the project declares now, sorted.
