@@ -1,0 +1,133 @@
+package testenv
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Schemas are the committed response schemas of one contract
+// (contracts/dli-worker/schemas or contracts/dke/schemas), resolved by
+// github.com/google/jsonschema-go, keyed by op or tool name (DL-0429).
+type Schemas struct {
+	dir  string
+	resp map[string]*jsonschema.Resolved
+	// wire: a response schema describes a whole stdio response line,
+	// id and ok included (DLI); otherwise it describes a successful
+	// result's structuredContent only (DKE).
+	wire bool
+}
+
+// refusal is the other branch of a DKE tool's outputSchema: the typed
+// error, which may carry more fields (a compile error's diagnostics).
+var refusal = mustResolve(`{"type":"object","required":["error"],"additionalProperties":false,
+ "properties":{"error":{"type":"object","required":["class","code","message"],
+  "properties":{"class":{"enum":["schema","refused","conflict","not-found","internal"]},
+   "code":{"type":"string"},"message":{"type":"string"}}}}}`)
+
+func mustResolve(src string) *jsonschema.Resolved {
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(src), &s); err != nil {
+		panic(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		panic(err)
+	}
+	return rs
+}
+
+// DLISchemas loads contracts/dli-worker/schemas from the module root at
+// root (a relative path such as "../..").
+func DLISchemas(t testing.TB, root string) *Schemas {
+	return loadSchemas(t, filepath.Join(root, "contracts", "dli-worker", "schemas"), true)
+}
+
+// DKESchemas loads contracts/dke/schemas from the module root at root.
+func DKESchemas(t testing.TB, root string) *Schemas {
+	return loadSchemas(t, filepath.Join(root, "contracts", "dke", "schemas"), false)
+}
+
+func loadSchemas(t testing.TB, dir string, wire bool) *Schemas {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.response.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no response schemas in %s: %v", dir, err)
+	}
+	s := &Schemas{dir: dir, resp: map[string]*jsonschema.Resolved{}, wire: wire}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sch jsonschema.Schema
+		if err := json.Unmarshal(b, &sch); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		rs, err := sch.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s does not resolve: %v", f, err)
+		}
+		s.resp[strings.TrimSuffix(filepath.Base(f), ".response.json")] = rs
+	}
+	return s
+}
+
+// Line validates a stdio response line to op against op's committed
+// response schema (DLI: the schema is of the whole line).
+func (s *Schemas) Line(op string, line []byte) error {
+	if !s.wire {
+		return fmt.Errorf("%s: the schemas in %s describe structured content, not lines", op, s.dir)
+	}
+	return s.validate(op, s.resp[op], line)
+}
+
+// Structured validates what an MCP tool call to op put in
+// structuredContent, isError as the result said. For DLI it is the
+// response line without id and ok, so both are put back (ok is !isError)
+// and the line validated; for DKE a success is validated against the
+// committed schema and a refusal against the typed error's shape.
+func (s *Schemas) Structured(op string, content []byte, isError bool) error {
+	if s.wire {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(content, &m); err != nil {
+			return fmt.Errorf("%s: structured content %.200s is no object: %v", op, content, err)
+		}
+		if _, ok := m["id"]; ok {
+			return fmt.Errorf("%s: structured content carries the frame's id: %.200s", op, content)
+		}
+		if _, ok := m["ok"]; ok {
+			return fmt.Errorf("%s: structured content carries the frame's ok: %.200s", op, content)
+		}
+		m["id"] = json.RawMessage(`"mcp"`)
+		m["ok"] = json.RawMessage(fmt.Sprint(!isError))
+		line, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		return s.validate(op, s.resp[op], line)
+	}
+	if isError {
+		return s.validate(op+" (refusal)", refusal, content)
+	}
+	return s.validate(op, s.resp[op], content)
+}
+
+func (s *Schemas) validate(op string, rs *jsonschema.Resolved, doc []byte) error {
+	if rs == nil {
+		return fmt.Errorf("%s has no response schema in %s", op, s.dir)
+	}
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return fmt.Errorf("%s: response %.200s is no JSON: %v", op, doc, err)
+	}
+	if err := rs.Validate(v); err != nil {
+		return fmt.Errorf("%s: response %.300s is outside its schema: %v", op, doc, err)
+	}
+	return nil
+}
