@@ -10,6 +10,7 @@ package lorestore
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/deloreis/deloreis/objects"
@@ -129,10 +130,49 @@ func (v *verifier) verifyCommit(h Hash) error {
 	if err != nil {
 		return v.fail("", c.tree, "root tree: %v", err)
 	}
-	if e, ok := findEntry(es, headerPath); !ok || e.isTree() {
+	hdr, ok := findEntry(es, headerPath)
+	if !ok || hdr.isTree() {
 		return v.fail(headerPath, c.tree, "the commit has no store header; this is not a lorestore")
 	}
+	if !parentTree.IsZero() {
+		if err := v.sameIdentity(parentTree, hdr); err != nil {
+			return err
+		}
+	}
 	return v.tree(parentTree, c.tree, nil)
+}
+
+// sameIdentity refuses a commit whose store header differs from its first
+// parent's: a lorestore keeps the identity its root commit gave it, so a
+// commit that rewrites lore.json (another store id, or none) is refused
+// before any ref reaches it (DL-0436).
+func (v *verifier) sameIdentity(parentTree Hash, hdr treeEntry) error {
+	pes, err := v.s.readTree(parentTree)
+	if err != nil {
+		return v.fail("", parentTree, "parent root tree: %v", err)
+	}
+	old, ok := findEntry(pes, headerPath)
+	if !ok || old.hash == hdr.hash {
+		return nil
+	}
+	was, now := v.storeID(old.hash), v.storeID(hdr.hash)
+	return v.fail(headerPath, hdr.hash, "the commit changes the store's identity (store id %s, its parent's %s); a lorestore keeps the identity of its root commit", now, was)
+}
+
+// storeID names the store id a header blob holds, for a message.
+func (v *verifier) storeID(h Hash) string {
+	data, err := v.s.readBlob(h)
+	if err != nil {
+		return "(unreadable)"
+	}
+	hd, err := parseHeader(data)
+	switch {
+	case err != nil:
+		return "(not a header)"
+	case hd.Store == "":
+		return "(none)"
+	}
+	return strconv.Quote(hd.Store)
 }
 
 // tree checks the entries of newTree that oldTree does not hold as they
