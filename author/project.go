@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/deloreis/deloreis/base/names"
+
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -72,6 +74,9 @@ func Open(o OpenOptions) (*Service, error) {
 	}
 	if o.Store != "" {
 		local.Store = o.Store
+	}
+	if local.NoFsync { // deloreis.toml's fsync = false (DL-0414)
+		o.StoreOptions.NoFsync = true
 	}
 	st, err := lorestore.Open(local.Store, o.StoreOptions)
 	if err != nil {
@@ -220,6 +225,9 @@ func (s *Service) DeclareScope(_ context.Context, p *DeclareScopeParams) (Declar
 	if !objects.ValidID(p.Scope) {
 		return DeclareScopeResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q is not a scope id", p.Scope).With("field", "scope")
 	}
+	if reason := names.Problem(p.Scope); reason != "" {
+		return DeclareScopeResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: scope %q %s", p.Scope, reason).With("field", "scope")
+	}
 	data, err := project.EncodeDocument(p.Scope, p.Source)
 	if err != nil {
 		return DeclareScopeResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "params: %v", err).With("field", "source")
@@ -247,6 +255,15 @@ func (s *Service) DeclareScope(_ context.Context, p *DeclareScopeParams) (Declar
 		decl, err := project.ReadDeclaration(files)
 		if err != nil {
 			return DeclareScopeResult{}, err
+		}
+		declared := make([]string, len(decl.Documents))
+		for i, d := range decl.Documents {
+			declared[i] = d.Scope
+		}
+		if other, ok := names.Collides(p.Scope, declared); ok {
+			return DeclareScopeResult{}, fault.Errorf(fault.Refused, CodeScopeDeclared,
+				"The lore declares scope %s already; %s differs from it only by case or Unicode form.", other, p.Scope).
+				With("scope", other)
 		}
 		if d, ok := decl.Document(p.Scope); ok {
 			if d.Source != p.Source {

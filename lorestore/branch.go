@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/deloreis/deloreis/base/names"
+
 	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -241,8 +243,13 @@ func (s *Store) CreateBranch(name, from string) (Hash, error) {
 		return ZeroHash, err
 	}
 	known := make([]Hash, 0, len(bs))
+	existing := make([]string, 0, len(bs))
 	for _, b := range bs {
 		known = append(known, b.Commit)
+		existing = append(existing, b.Name)
+	}
+	if other, ok := names.Collides(name, existing); ok {
+		return ZeroHash, &branchError{branch: name + " (it differs from " + other + " only by case or Unicode form)", err: ErrBranchExists}
 	}
 	if err := s.verifyNew(h, known); err != nil {
 		return ZeroHash, err

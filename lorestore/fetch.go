@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deloreis/deloreis/lorestore/fsys"
 	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -93,8 +94,11 @@ func (s *Store) fetch(ctx context.Context, target remoteTarget, o FetchOptions) 
 func pickHeads(adv *Advertisement, branches []string) (map[string]Hash, error) {
 	heads := map[string]Hash{}
 	for name, h := range adv.Refs {
-		if strings.HasPrefix(name, "refs/heads/") && refs.CheckName(name) == nil {
-			heads[name] = h
+		// A remote branch we would not name here (DL-0437) is not brought.
+		if b, ok := strings.CutPrefix(name, "refs/heads/"); ok {
+			if _, err := refs.BranchRef(b); err == nil {
+				heads[name] = h
+			}
 		}
 	}
 	if len(branches) == 0 {
@@ -156,7 +160,17 @@ func (s *Store) writeFetchHead(url string, heads map[string]Hash) error {
 	for _, name := range sortedKeys(heads) {
 		fmt.Fprintf(&b, "%s\t\tbranch '%s' of %s\n", heads[name], strings.TrimPrefix(name, "refs/heads/"), url)
 	}
-	return os.WriteFile(filepath.Join(s.gitDir, "FETCH_HEAD"), []byte(b.String()), 0o644)
+	// Not flushed: git does not flush it either, and nothing depends on it.
+	fs := fsys.Or(s.opts.FS)
+	f, err := fs.OpenFile(filepath.Join(s.gitDir, "FETCH_HEAD"), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fs.WriteAt(f, []byte(b.String()), 0)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func sortedKeys(m map[string]Hash) []string {
@@ -182,7 +196,7 @@ func Clone(ctx context.Context, url, dir string, o CloneOptions) (s *Store, err 
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("%w: %s is not empty", ErrExists, dir)
 	}
-	if err := initBare(dir); err != nil {
+	if err := initBare(dir, o.Store); err != nil {
 		return nil, err
 	}
 	defer func() {

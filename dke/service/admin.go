@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deloreis/deloreis/base/names"
+
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -80,6 +82,9 @@ func adminID(op, id string) error {
 	if !keys.ValidStore(id) {
 		return fmt.Errorf("dke store %s: %q is not a store id: letters and digits, with '-' or '_' inside", op, id)
 	}
+	if reason := names.Problem(id); reason != "" {
+		return fmt.Errorf("dke store %s: store id %q %s", op, id, reason)
+	}
 	return nil
 }
 
@@ -137,6 +142,9 @@ func (s *Service) CreateStore(id string) (StoreChange, error) {
 	}
 	if slices.Contains(ids, id) {
 		return StoreChange{}, storeExists{id}
+	}
+	if other, ok := names.Collides(id, ids); ok {
+		return StoreChange{}, fmt.Errorf("%w (it differs from %s only by case or Unicode form)", storeExists{other}, id)
 	}
 	b := lorestore.NewBatch()
 	if err := b.PutDKEHeader(id, jsonOf(header{Store: id, Created: s.now().Format(time.RFC3339)})); err != nil {

@@ -127,3 +127,22 @@ func TestKeyAdmin(t *testing.T) {
 		t.Fatalf("keys after revoke: %+v", es)
 	}
 }
+
+// TestStoreNames: a store id that differs from an existing one only by
+// case, or that is not in NFC, is refused (DL-0437); before, "Alpha"
+// was created beside "alpha" and both listed.
+func TestStoreNames(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.svc.CreateStore("alpha"); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"Alpha": "only by case", "ALPHA": "only by case", "cafe\u0301": "NFC"} {
+		before := f.head()
+		if _, err := f.svc.CreateStore(id); err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("create %q: %v, want a refusal naming %q", id, err, want)
+		}
+		if f.head() != before {
+			t.Fatalf("create %q: refused yet the branch moved", id)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/deloreis/deloreis/base/names"
 )
 
 // MaxNameLen is the longest ref name CheckName accepts, in bytes.
@@ -97,6 +99,10 @@ func BranchRef(branch string) (string, error) {
 	full := "refs/heads/" + branch
 	if reason := nameProblem(full); reason != "" {
 		return "", &NameError{Name: branch, Reason: reason}
+	}
+	// What git allows but a listing would show as another name (DL-0437).
+	if reason := names.Problem(branch); reason != "" {
+		return "", &NameError{Name: branch, Reason: "branch name " + reason}
 	}
 	return full, nil
 }
