@@ -1,14 +1,17 @@
-// This file holds FuzzParse. Its seed corpus — the testdata files, the
-// spec examples and a few generated documents — runs with every plain go
-// test. Besides the round trip it checks every span of what parsed: inside
+// This file holds FuzzParse. Its seed corpus — the testdata files (this
+// package's and the module's), the .dli texts of the contract fixtures,
+// the spec examples and a few generated documents — runs with every plain
+// go test. Besides the round trip it checks every span of what parsed: inside
 // the source, ordered, and at the line:col its offsets say.
 
 package dli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -17,12 +20,20 @@ func FuzzParse(f *testing.F) {
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no testdata files: %v", err)
 	}
+	shared, err := filepath.Glob(filepath.Join("..", "testdata", "dli", "*.dli"))
+	if err != nil || len(shared) == 0 {
+		f.Fatalf("no testdata files in the module's testdata/dli: %v", err)
+	}
+	files = append(files, shared...)
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(src)
+	}
+	for _, text := range fixtureTexts(f) {
+		f.Add([]byte(text))
 	}
 	f.Add([]byte(specDiffBlock))
 	for _, tc := range specRendered {
@@ -60,6 +71,49 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Format is not idempotent:\n%s\nthen\n%s", out, again)
 		}
 	})
+}
+
+// fixtureTexts are the .dli texts the DLI contract fixtures send (the
+// text params of dli.check, dli.fmt, dli.parse, dli.import and dli.diff),
+// a framing fixture's with its benign and its tainted string.
+func fixtureTexts(f *testing.F) []string {
+	files, err := filepath.Glob(filepath.Join("..", "contracts", "dli-worker", "fixtures", "*", "dli.*.json"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no contract fixtures: %v", err)
+	}
+	var texts []string
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		var fx struct {
+			Benign, Tainted string
+			Request         struct {
+				Params struct {
+					Text *string
+				}
+			}
+		}
+		if err := json.Unmarshal(data, &fx); err != nil {
+			f.Fatalf("%s: %v", name, err)
+		}
+		if fx.Request.Params.Text == nil {
+			continue
+		}
+		text := *fx.Request.Params.Text
+		if fx.Benign == "" {
+			texts = append(texts, text)
+			continue
+		}
+		for _, s := range []string{fx.Benign, fx.Tainted} {
+			texts = append(texts, strings.ReplaceAll(text, "{S}", s))
+		}
+	}
+	if len(texts) == 0 {
+		f.Fatal("no .dli text in the contract fixtures")
+	}
+	return texts
 }
 
 // checkDocSpans checks the spans of a parsed document: each lies inside

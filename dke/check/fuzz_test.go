@@ -1,10 +1,14 @@
 // The fuzz target: scanning, parsing, checking and translating never
 // panic, and every diagnostic has a position in the source. Its seed
-// corpus (every testdata chunk) runs in the normal tests.
+// corpus (every testdata chunk, the stored modules and the sources the DKE
+// contract fixtures compile and run) runs in the normal tests.
 
 package check_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,6 +23,20 @@ func FuzzCheck(f *testing.F) {
 		for _, c := range readChunks(f, file) {
 			f.Add(c.src)
 		}
+	}
+	stored, err := filepath.Glob(filepath.Join("testdata", "store", "*.dpy"))
+	if err != nil || len(stored) == 0 {
+		f.Fatalf("no stored modules: %v", err)
+	}
+	for _, file := range stored {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(src))
+	}
+	for _, src := range fixtureSources(f) {
+		f.Add(src)
 	}
 	f.Add("def f(\n")
 	f.Add("x = ((((((((((((((((((((1))))))))))))))))))))")
@@ -40,4 +58,49 @@ func FuzzCheck(f *testing.F) {
 			syntax.Translate(src, l, keywords.Eng)
 		}
 	})
+}
+
+// fixtureSources are the programs the DKE contract fixtures send (the
+// source argument of every call, setup and after calls included), a
+// framing fixture's with its benign and its tainted string.
+func fixtureSources(f *testing.F) []string {
+	files, err := filepath.Glob(filepath.Join("..", "..", "contracts", "dke", "fixtures", "*", "*.json"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no DKE contract fixtures: %v", err)
+	}
+	var out []string
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		type call struct {
+			Arguments struct{ Source *string }
+		}
+		var fx struct {
+			Benign, Tainted string
+			Setup, After    []call
+			Call            call
+		}
+		if err := json.Unmarshal(data, &fx); err != nil {
+			f.Fatalf("%s: %v", name, err)
+		}
+		for _, c := range append(append(fx.Setup, fx.Call), fx.After...) {
+			if c.Arguments.Source == nil {
+				continue
+			}
+			src := *c.Arguments.Source
+			if fx.Benign == "" {
+				out = append(out, src)
+				continue
+			}
+			for _, s := range []string{fx.Benign, fx.Tainted} {
+				out = append(out, strings.ReplaceAll(src, "{S}", s))
+			}
+		}
+	}
+	if len(out) == 0 {
+		f.Fatal("no source in the DKE contract fixtures")
+	}
+	return out
 }
