@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/deloreis/deloreis/lorestore/fsys"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -111,7 +112,8 @@ func (s *Store) readConfig() (*confFile, error) {
 // it over config. edit returns the new text.
 func (s *Store) editConfig(edit func(cf *confFile) (string, error)) error {
 	lock := filepath.Join(s.gitDir, "config.lock")
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	fs := fsys.Or(s.opts.FS)
+	f, err := fs.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("lorestore: config is locked by another process: %w", err)
 	}
@@ -121,19 +123,23 @@ func (s *Store) editConfig(edit func(cf *confFile) (string, error)) error {
 		text, err = edit(cf)
 	}
 	if err == nil {
-		_, err = f.WriteString(text)
+		_, err = fs.WriteAt(f, []byte(text), 0)
 	}
-	if err == nil && s.opts.Fsync {
-		err = f.Sync()
+	if err == nil && !s.opts.NoFsync {
+		err = fs.Sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(lock, filepath.Join(s.gitDir, "config"))
+		err = fs.Rename(lock, filepath.Join(s.gitDir, "config"))
 	}
 	if err != nil {
-		os.Remove(lock)
+		fs.Remove(lock)
+		return err
+	}
+	if !s.opts.NoFsync {
+		err = fs.SyncDir(s.gitDir)
 	}
 	return err
 }

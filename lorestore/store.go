@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/lorestore/fsys"
 	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -37,10 +38,17 @@ const headerPath = "lore.json"
 
 // Options tune a Store. The zero value is usable.
 type Options struct {
-	// Fsync makes every pack, index and ref durable before it becomes
-	// visible. Off, a crash of the machine (not of the process) may lose the
-	// last commits; the store stays consistent either way.
-	Fsync bool
+	// NoFsync stops the store from flushing what it writes before a ref
+	// moves onto it. The zero value is durable (DL-0413): a pack, its index
+	// and objects/pack are flushed before the ref moves, the ref and its
+	// folder after, so a commit whose call returned survives a crash of the
+	// machine. With NoFsync a crash of the machine (not of the process) may
+	// lose the last commits or leave a branch naming a pack of zeros; set
+	// it only for a load that can be redone from its source, and in tests.
+	NoFsync bool
+	// FS changes the disk; nil is the operating system's (fsys.OS). Tests
+	// give a recording one (package lorestore/crashtest).
+	FS fsys.FS
 	// Author signs commits; the default is DefaultAuthor. (The command
 	// line picks it from --author, DELOREIS_AUTHOR or GitAuthor.)
 	Author Signature
@@ -120,7 +128,7 @@ func Init(dir string, opts Options) (*Store, error) {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("%w: %s is not empty", ErrExists, dir)
 	}
-	if err := initBare(dir); err != nil {
+	if err := initBare(dir, opts); err != nil {
 		return nil, err
 	}
 	s, err := Open(dir, opts)
@@ -134,20 +142,27 @@ func Init(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// initBare lays out an empty bare git repository whose HEAD names main.
-func initBare(dir string) error {
+// initBare lays out an empty bare git repository whose HEAD names main;
+// unless opts.NoFsync, its files and folders are flushed.
+func initBare(dir string, opts Options) error {
+	fs, durable := fsys.Or(opts.FS), !opts.NoFsync
 	for _, d := range []string{"objects/pack", "objects/info", "refs/heads", "refs/tags"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+		if err := fsys.MkdirAll(fs, filepath.Join(dir, d), 0o755, durable); err != nil {
 			return fmt.Errorf("lorestore: init: %w", err)
 		}
 	}
-	files := map[string]string{
-		"HEAD":        "ref: refs/heads/" + DefaultBranch + "\n",
-		"config":      "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n",
-		"description": "deloreis lorestore\n",
+	files := []struct{ name, body string }{
+		{"HEAD", "ref: refs/heads/" + DefaultBranch + "\n"},
+		{"config", "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"},
+		{"description", "deloreis lorestore\n"},
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+	for _, f := range files {
+		if err := fsys.WriteFile(fs, filepath.Join(dir, f.name), []byte(f.body), 0o644, durable); err != nil {
+			return fmt.Errorf("lorestore: init: %w", err)
+		}
+	}
+	if durable {
+		if err := fs.SyncDir(dir); err != nil {
 			return fmt.Errorf("lorestore: init: %w", err)
 		}
 	}
@@ -219,7 +234,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	oo := odb.Options{Fsync: opts.Fsync, AutoPackLimit: opts.AutoPackLimit, ConsolidateByCaller: true}
+	oo := odb.Options{NoFsync: opts.NoFsync, FS: opts.FS, AutoPackLimit: opts.AutoPackLimit, ConsolidateByCaller: true}
 	if w := opts.Warnings; w != nil {
 		oo.OnSkippedPack = func(err error) {
 			fmt.Fprintf(w, "warning: skipping an unusable pack (run fsck): %v\n", err)
@@ -229,7 +244,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs, err := refs.Open(gitDir, refs.Options{Fsync: opts.Fsync, LockTimeout: opts.LockTimeout})
+	rs, err := refs.Open(gitDir, refs.Options{NoFsync: opts.NoFsync, FS: opts.FS, LockTimeout: opts.LockTimeout})
 	if err != nil {
 		db.Close()
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/deloreis/deloreis/lorestore/fsys"
 	"golang.org/x/sys/unix"
 )
 
@@ -21,7 +22,7 @@ const writeLockFile = "deloreis-write.lock"
 // leaves it held. Each call opens its own file description, so goroutines
 // of one process exclude each other too.
 func (s *Store) lockWrites() (func(), error) {
-	f, err := os.OpenFile(filepath.Join(s.gitDir, writeLockFile), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := fsys.Or(s.opts.FS).OpenFile(filepath.Join(s.gitDir, writeLockFile), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("lorestore: write lock: %w", err)
 	}

@@ -42,6 +42,10 @@ type Project struct {
 	Pin       string             // a commit (revision) the project is pinned to, or ""
 	Documents []Document         // sorted by scope
 	Dialects  []*objects.Dialect // the naming oracle's dialects ([[dialect]], dialect.go)
+	// NoFsync is deloreis.toml's `fsync = false`: the store is written
+	// without flushing (lorestore.Options.NoFsync, DL-0414). The default,
+	// and `fsync = true`, is durable.
+	NoFsync bool
 
 	// loreDialects names the dialects the lore declares (set by Combine),
 	// so LocalDialects can tell the settings' additions apart.
@@ -65,6 +69,7 @@ type file struct {
 	Store    string        `toml:"store"`
 	Branch   string        `toml:"branch"`
 	Pin      string        `toml:"pin"`
+	Fsync    *bool         `toml:"fsync"`
 	Document []docFile     `toml:"document"`
 	Dialect  []dialectFile `toml:"dialect"`
 }
@@ -118,6 +123,7 @@ func Load(dir string) (*Project, error) {
 		}
 		p.Pin = f.Pin
 	}
+	p.NoFsync = f.Fsync != nil && !*f.Fsync
 	seen := map[string]bool{}
 	for i, d := range f.Document {
 		if !objects.ValidID(d.Scope) {

@@ -45,7 +45,7 @@ func TestCommandNamed(t *testing.T) {
 		{nil, ""},
 		{[]string{"log", "-n", "2"}, "log"},
 		{[]string{"--store", "log", "show"}, "show"},
-		{[]string{"--project=p", "--fsync", "check", "f.dli"}, "check"},
+		{[]string{"--project=p", "--no-fsync", "check", "f.dli"}, "check"},
 		{[]string{"--author", "A <a@b>", "merge", "x"}, "merge"},
 		{[]string{"help", "log"}, ""},
 		{[]string{"lgo"}, ""},

@@ -181,20 +181,20 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
-// TestGlobalFlagsAnywhere: --project, --store and --fsync are taken before
+// TestGlobalFlagsAnywhere: --project, --store and --no-fsync are taken before
 // and after every subcommand, the text commands included.
 func TestGlobalFlagsAnywhere(t *testing.T) {
 	const camelot = "../../testdata/dli/camelot.dli"
 	dir := t.TempDir()
 	store := filepath.Join(dir, "s.lore")
-	mustRun(t, "--store", store, "--fsync", "init", "--scope", "camelot")
+	mustRun(t, "--store", store, "--no-fsync", "init", "--scope", "camelot")
 	lines := [][]string{
 		{"--store", store, "import", camelot},
-		{"--fsync", "--store", store, "import", camelot},
-		{"import", camelot, "--store", store, "--fsync"},
+		{"--no-fsync", "--store", store, "import", camelot},
+		{"import", camelot, "--store", store, "--no-fsync"},
 		{"--store", store, "check", camelot},
 		{"check", "--store", store, camelot},
-		{"--fsync", "fmt", camelot},
+		{"--no-fsync", "fmt", camelot},
 		{"fmt", "--project", dir, camelot},
 		{"--project", dir, "dke", "check", "--language", "nob", "--help"},
 		{"--store", store, "log", "--oneline"},

@@ -21,7 +21,7 @@ import (
 type globals struct {
 	project string
 	store   string
-	fsync   bool
+	noFsync bool
 	author  string           // --author "Name <email>"
 	sig     author.Signature // the author resolved before a command runs (author.go)
 	warn    io.Writer        // where the store's warnings go (stderr)
@@ -42,7 +42,7 @@ func (g *globals) storeDir() string {
 }
 
 func (g *globals) options() author.StoreOptions {
-	return author.StoreOptions{Fsync: g.fsync, Author: g.sig, Warnings: g.warn, Now: g.now}
+	return author.StoreOptions{NoFsync: g.noFsync, Author: g.sig, Warnings: g.warn, Now: g.now}
 }
 
 // resolveStore is the store the flags name: --store, or the store of the
@@ -97,7 +97,7 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.project, "project", ".", "where to look for the project: this folder or its nearest parent holding deloreis.toml or a "+author.DefaultStoreDir+"/ store, as git finds its repository")
 	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
-	pf.BoolVar(&g.fsync, "fsync", false, "make every write durable before it becomes visible")
+	pf.BoolVar(&g.noFsync, "no-fsync", false, "do not flush writes before a branch moves: faster, but a crash of the machine may lose the last commits (for loads that can be redone; deloreis.toml: fsync = false)")
 	pf.StringVar(&g.author, "author", "", `sign commits as "Name <email>" (else $DELOREIS_AUTHOR, else git's user.name/user.email)`)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if err := g.resolveClock(); err != nil {

@@ -54,7 +54,7 @@ func benchRepo(b *testing.B) (*DB, []plumbing.Hash) {
 
 func BenchmarkBatchWrite100k(b *testing.B) {
 	blobs := blobs100k()
-	db := openDB(b, initBare(b), Options{AutoPackLimit: -1})
+	db := openDB(b, initBare(b), Options{AutoPackLimit: -1, NoFsync: true})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		batch := db.NewBatch()
@@ -70,7 +70,7 @@ func BenchmarkBatchWrite100k(b *testing.B) {
 
 func BenchmarkBatchWrite100kFsync(b *testing.B) {
 	blobs := blobs100k()
-	db := openDB(b, initBare(b), Options{AutoPackLimit: -1, Fsync: true})
+	db := openDB(b, initBare(b), Options{AutoPackLimit: -1})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		batch := db.NewBatch()

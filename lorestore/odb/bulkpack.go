@@ -95,7 +95,7 @@ func (db *DB) NewBulkPack() (*BulkPack, error) {
 	}
 	b := &BulkPack{db: db, sp: sp, cur: sp.freshChunk()}
 	b.recs = extsort.New(bulkRunRecords, comparePackRec, packRecCodec, func() (*os.File, error) {
-		return createTemp(db.objDir, tmpRunPrefix)
+		return db.createTemp(db.objDir, tmpRunPrefix)
 	})
 	sp.sink = func(e idxEntry, n int) error {
 		return b.recs.Add(packRec{off: e.offset, hash: e.hash, crc: e.crc, size: uint32(n)})
@@ -166,11 +166,11 @@ func (b *BulkPack) Finish() error {
 		return err
 	}
 	b.cur = chunk{}
-	xf, err := createTemp(b.db.objDir, tmpIdxPrefix)
+	xf, err := b.db.createTemp(b.db.objDir, tmpIdxPrefix)
 	if err != nil {
 		return err
 	}
-	defer func() { xf.Close(); os.Remove(xf.Name()) }()
+	defer func() { xf.Close(); b.db.fs.Remove(xf.Name()) }()
 	// Optimistically index every object; the pass also finds repeats,
 	// after which the pack is copied without them and indexed again.
 	pf := sp.f
@@ -184,7 +184,7 @@ func (b *BulkPack) Finish() error {
 	} else {
 		pf, trailer, err = b.rewrite(dups)
 		if err == nil {
-			defer func() { pf.Close(); os.Remove(pf.Name()) }()
+			defer func() { pf.Close(); b.db.fs.Remove(pf.Name()) }()
 			_, end, err = b.writeIndex(xf, b.n-len(dups), dups)
 		}
 	}
@@ -331,13 +331,13 @@ func (s shifter) apply(off uint64) uint64 {
 // dropped spans (sorted by offset) and returns it with its trailer.
 func (b *BulkPack) rewrite(dropped []span) (*os.File, []byte, error) {
 	sp := b.sp
-	f, err := createTemp(b.db.objDir, tmpPackPrefix)
+	f, err := b.db.createTemp(b.db.objDir, tmpPackPrefix)
 	if err != nil {
 		return nil, nil, err
 	}
 	fail := func(err error) (*os.File, []byte, error) {
 		f.Close()
-		os.Remove(f.Name())
+		b.db.fs.Remove(f.Name())
 		return nil, nil, err
 	}
 	sum := sha1.New()
@@ -372,5 +372,5 @@ const tmpRunPrefix = tmpPackPrefix + "run_"
 // beside the pack being written: flocked while open, removed by the
 // caller, and by a later Open if its writer died.
 func (db *DB) TempFile() (*os.File, error) {
-	return createTemp(db.objDir, tmpRunPrefix)
+	return db.createTemp(db.objDir, tmpRunPrefix)
 }

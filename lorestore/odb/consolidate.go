@@ -127,7 +127,7 @@ func (db *DB) consolidate(wait bool) error {
 // lockConsolidation takes the consolidation flock; it is released by the
 // returned function or, if the process dies, by the kernel.
 func (db *DB) lockConsolidation(wait bool) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(db.objDir, lockName), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := db.fs.OpenFile(filepath.Join(db.objDir, lockName), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("odb: %w", err)
 	}
@@ -307,15 +307,15 @@ func (db *DB) retirePacks(pub published, roll []*pack) error {
 		}
 		gone[p.base] = true
 		for _, ext := range []string{".idx", ".pack", ".rev", ".bitmap", ".mtimes"} {
-			os.Remove(p.base + ext)
+			db.fs.Remove(p.base + ext)
 		}
 	}
 	// A multi-pack-index naming deleted packs would mislead git; git's own
 	// repack drops it the same way.
-	os.Remove(filepath.Join(db.packDir, "multi-pack-index"))
+	db.fs.Remove(filepath.Join(db.packDir, "multi-pack-index"))
 	unlock()
-	if db.opts.Fsync {
-		if err := syncDir(db.packDir); err != nil {
+	if db.durable() {
+		if err := db.syncDir(db.packDir); err != nil {
 			return err
 		}
 	}

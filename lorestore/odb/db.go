@@ -13,15 +13,22 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/deloreis/deloreis/lorestore/fsys"
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/sys/unix"
 )
 
 // Options tune a DB.
 type Options struct {
-	// Fsync makes Batch.Write, IngestPack and Consolidate fsync the pack,
-	// the index and the pack directory before a pack counts as written.
-	Fsync bool
+	// NoFsync stops Batch.Write, BulkPack.Finish, IngestPack, a
+	// quarantine's Publish and Consolidate from flushing the pack, its
+	// index and objects/pack before a pack counts as written. The zero
+	// value is durable (DL-0413): a ref moved after a write points at
+	// objects that survive a crash of the machine. Set it only where a
+	// lost write costs nothing (a bulk load redone from its source, tests).
+	NoFsync bool
+	// FS changes the disk; nil is the operating system's (fsys.OS).
+	FS fsys.FS
 	// AutoPackLimit: when more packs than this exist, Batch.Write and
 	// MaybeConsolidate roll small packs up (Consolidate). 0 means 32; <0
 	// never (Consolidate still works when called).
@@ -57,6 +64,7 @@ type DB struct {
 	objDir  string
 	packDir string
 	opts    Options
+	fs      fsys.FS // opts.FS, or fsys.OS
 
 	cur    atomic.Pointer[packSet]
 	cache  *baseCache
@@ -92,6 +100,7 @@ func Open(gitDir string, opts Options) (*DB, error) {
 		objDir:  filepath.Join(gitDir, "objects"),
 		packDir: filepath.Join(gitDir, "objects", "pack"),
 		opts:    opts,
+		fs:      fsys.Or(opts.FS),
 	}
 	db.trust = newTrustRecord(db.objDir)
 	switch {
@@ -103,7 +112,7 @@ func Open(gitDir string, opts Options) (*DB, error) {
 	if st, err := os.Stat(db.objDir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("odb: %s is not a git directory: no objects/", gitDir)
 	}
-	if err := os.MkdirAll(db.packDir, 0o755); err != nil {
+	if err := fsys.MkdirAll(db.fs, db.packDir, 0o755, db.durable()); err != nil {
 		return nil, fmt.Errorf("odb: %w", err)
 	}
 	removeStale(db.packDir, opts.StaleAge)
@@ -115,6 +124,10 @@ func Open(gitDir string, opts Options) (*DB, error) {
 	}
 	return db, nil
 }
+
+// durable reports whether writes are flushed before they count (the
+// default; Options.NoFsync turns it off).
+func (db *DB) durable() bool { return !db.opts.NoFsync }
 
 // Close releases the database. Reads already in progress finish normally;
 // the mappings are released after the last of them.

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/deloreis/deloreis/lorestore/fsys"
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/sys/unix"
 )
@@ -36,12 +37,12 @@ func appendEntryHeader(dst []byte, t plumbing.ObjectType, size uint64) []byte {
 
 // createTemp creates and flocks a temporary file in dir; the lock tells
 // removeStale that a live writer owns it.
-func createTemp(dir, prefix string) (*os.File, error) {
-	f, err := openTemp(dir, prefix)
+func (db *DB) createTemp(dir, prefix string) (*os.File, error) {
+	f, err := db.openTemp(dir, prefix)
 	if errors.Is(err, os.ErrNotExist) {
 		// objects/pack went missing (git creates it on demand too).
-		if os.MkdirAll(dir, 0o755) == nil {
-			f, err = openTemp(dir, prefix)
+		if fsys.MkdirAll(db.fs, dir, 0o755, db.durable()) == nil {
+			f, err = db.openTemp(dir, prefix)
 		}
 	}
 	if err != nil {
@@ -49,7 +50,7 @@ func createTemp(dir, prefix string) (*os.File, error) {
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
 		f.Close()
-		os.Remove(f.Name())
+		db.fs.Remove(f.Name())
 		return nil, fmt.Errorf("odb: lock %s: %w", f.Name(), err)
 	}
 	return f, nil
@@ -58,10 +59,10 @@ func createTemp(dir, prefix string) (*os.File, error) {
 // openTemp creates a new file named prefix + a random suffix, read-only
 // from birth (packs are read-only, as git makes them) though the returned
 // descriptor writes: one system call fewer than a chmod after the fact.
-func openTemp(dir, prefix string) (*os.File, error) {
+func (db *DB) openTemp(dir, prefix string) (*os.File, error) {
 	for range 16 {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
+		f, err := db.fs.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o444)
 		if !errors.Is(err, os.ErrExist) {
 			return f, err
 		}
@@ -133,7 +134,7 @@ func (w *packWriter) addObject(d *deflater, scratch []byte, h plumbing.Hash, t p
 // abort removes the temporary file.
 func (w *packWriter) abort() {
 	w.f.Close()
-	os.Remove(w.f.Name())
+	w.db.fs.Remove(w.f.Name())
 }
 
 // finish writes the trailer and the index and publishes the pair.
@@ -164,13 +165,8 @@ func (w *packWriter) finish() (published, error) {
 }
 
 // syncDir fsyncs a directory so the renames in it are durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("odb: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+func (db *DB) syncDir(dir string) error {
+	if err := db.fs.SyncDir(dir); err != nil {
 		return fmt.Errorf("odb: fsync %s: %w", dir, err)
 	}
 	return nil

@@ -46,7 +46,7 @@ type published struct {
 func (db *DB) lockPacks() (func(), error) {
 	db.packsMu.Lock()
 	if db.packsLock == nil {
-		f, err := os.OpenFile(filepath.Join(db.objDir, packsLockName), os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := db.fs.OpenFile(filepath.Join(db.objDir, packsLockName), os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			db.packsMu.Unlock()
 			return nil, fmt.Errorf("odb: %w", err)
@@ -65,8 +65,8 @@ func (db *DB) lockPacks() (func(), error) {
 }
 
 // publish writes the index for the complete temporary pack f, then makes
-// the pair visible: the .pack first, the .idx last (fsyncing first when
-// asked). f stays open for the caller to close.
+// the pair visible: the .pack first, the .idx last (flushed first, see
+// publishFiles). f stays open for the caller to close.
 func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry, keepIdx bool) (published, error) {
 	var idxMem *bytes.Buffer
 	if keepIdx {
@@ -98,27 +98,30 @@ func (db *DB) tempIndex(entries []idxEntry, trailer []byte, mem *bytes.Buffer) (
 	}
 	if _, err := writeIdx(out, entries, trailer); err != nil {
 		xf.Close()
-		os.Remove(xf.Name())
+		db.fs.Remove(xf.Name())
 		return nil, fmt.Errorf("odb: write index: %w", err)
 	}
 	return xf, nil
 }
 
 // publishFiles makes the complete temporary pack f and its index xf
-// visible: the .pack first, the .idx last (fsyncing first when asked).
-// On failure the temporary index is removed; both files stay open for the
-// caller to close.
+// visible: the .pack first, the .idx last. Unless the DB was opened with
+// NoFsync, both files are flushed before either is renamed and
+// objects/pack after both renames, so that once publishFiles returns a
+// ref may point into the pack and survive a crash of the machine
+// (DL-0413). On failure the temporary index is removed; both files stay
+// open for the caller to close.
 func (db *DB) publishFiles(f, xf *os.File, trailer []byte) (published, error) {
-	fsync := db.opts.Fsync
+	durable := db.durable()
 	fail := func(err error) (published, error) {
-		os.Remove(xf.Name())
+		db.fs.Remove(xf.Name())
 		return published{}, err
 	}
-	if fsync {
-		if err := f.Sync(); err != nil {
+	if durable {
+		if err := db.fs.Sync(f); err != nil {
 			return fail(fmt.Errorf("odb: fsync pack: %w", err))
 		}
-		if err := xf.Sync(); err != nil {
+		if err := db.fs.Sync(xf); err != nil {
 			return fail(fmt.Errorf("odb: fsync index: %w", err))
 		}
 	}
@@ -128,14 +131,14 @@ func (db *DB) publishFiles(f, xf *os.File, trailer []byte) (published, error) {
 	}
 	defer unlock()
 	pub := published{base: filepath.Join(db.packDir, "pack-"+hex.EncodeToString(trailer))}
-	if err := placePack(f.Name(), &pub); err != nil {
+	if err := db.placePack(f.Name(), &pub); err != nil {
 		return fail(err)
 	}
-	if err := os.Rename(xf.Name(), pub.base+".idx"); err != nil {
+	if err := db.fs.Rename(xf.Name(), pub.base+".idx"); err != nil {
 		return fail(fmt.Errorf("odb: %w", err))
 	}
-	if fsync {
-		if err := syncDir(db.packDir); err != nil {
+	if durable {
+		if err := db.syncDir(db.packDir); err != nil {
 			return published{}, err
 		}
 	}
@@ -145,7 +148,7 @@ func (db *DB) publishFiles(f, xf *os.File, trailer []byte) (published, error) {
 // placePack renames the temporary pack to pub.base+".pack", or, when an
 // identical pack is already there, adopts that one and removes tmp.
 // Caller holds the packs lock.
-func placePack(tmp string, pub *published) error {
+func (db *DB) placePack(tmp string, pub *published) error {
 	path := pub.base + ".pack"
 	if st, err := os.Lstat(path); err == nil && sameTail(tmp, path, st.Size()) {
 		// Adopt: move the mtime so its creator will not discard it.
@@ -156,10 +159,10 @@ func placePack(tmp string, pub *published) error {
 		if err := os.Chtimes(path, mt, mt); err != nil {
 			return fmt.Errorf("odb: adopt existing pack: %w", err)
 		}
-		os.Remove(tmp)
+		db.fs.Remove(tmp)
 		return nil
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := db.fs.Rename(tmp, path); err != nil {
 		return fmt.Errorf("odb: %w", err)
 	}
 	var st unix.Stat_t
@@ -229,9 +232,9 @@ func (db *DB) discard(pub published) error {
 	mine := err == nil && st.Ino == pub.ino && st.Mtim.Nano() == pub.mtime
 	if mine {
 		// Index first, as git does: the pack is invisible before it is gone.
-		err = os.Remove(pub.base + ".idx")
+		err = db.fs.Remove(pub.base + ".idx")
 		if err == nil || errors.Is(err, os.ErrNotExist) {
-			err = os.Remove(pub.base + ".pack")
+			err = db.fs.Remove(pub.base + ".pack")
 		}
 	} else if errors.Is(err, syscall.ENOENT) {
 		err = nil

@@ -168,7 +168,7 @@ func (q *Quarantine) Publish() error {
 	q.f.Close()
 	q.xf.Close()
 	if err != nil {
-		os.Remove(q.f.Name()) // publishFiles removed the index
+		q.db.fs.Remove(q.f.Name()) // publishFiles removed the index
 		return err
 	}
 	return q.db.addPack(pub)
@@ -187,7 +187,7 @@ func (q *Quarantine) Discard() {
 	for _, f := range []*os.File{q.f, q.xf} {
 		if f != nil {
 			f.Close()
-			os.Remove(f.Name())
+			q.db.fs.Remove(f.Name())
 		}
 	}
 }

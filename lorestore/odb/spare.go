@@ -36,7 +36,7 @@ func (db *DB) takeTemp(prefix string) (*os.File, error) {
 	if f != nil {
 		return f, nil
 	}
-	return createTemp(db.objDir, prefix)
+	return db.createTemp(db.objDir, prefix)
 }
 
 // refillSpares creates, in the background, a spare for each prefix a
@@ -56,7 +56,7 @@ func (db *DB) refillSpares() {
 			if have || db.closed.Load() {
 				continue
 			}
-			f, err := createTemp(db.objDir, prefix)
+			f, err := db.createTemp(db.objDir, prefix)
 			if err != nil {
 				return // the next write creates its own; nothing is lost
 			}
@@ -70,7 +70,7 @@ func (db *DB) refillSpares() {
 			db.spares.mu.Unlock()
 			if f != nil {
 				f.Close()
-				os.Remove(f.Name())
+				db.fs.Remove(f.Name())
 			}
 		}
 	}()
@@ -83,7 +83,7 @@ func (db *DB) dropSpares() {
 	defer db.spares.mu.Unlock()
 	for prefix, f := range db.spares.ready {
 		f.Close()
-		os.Remove(f.Name())
+		db.fs.Remove(f.Name())
 		delete(db.spares.ready, prefix)
 	}
 }

@@ -16,10 +16,13 @@ import (
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/deloreis/deloreis/lorestore/fsys"
 )
 
 type spool struct {
 	f       *os.File
+	fs      fsys.FS
 	bw      *bufio.Writer
 	off     uint64 // bytes of pack written (by the writer goroutine)
 	entries []idxEntry
@@ -49,6 +52,7 @@ func (db *DB) startSpool() (*spool, error) {
 	n := runtime.GOMAXPROCS(0)
 	sp := &spool{
 		f:     f,
+		fs:    db.fs,
 		bw:    bufio.NewWriterSize(f, 1<<20),
 		jobs:  make(chan *spoolJob, n),
 		order: make(chan *spoolJob, 2*n),
@@ -201,5 +205,5 @@ func (sp *spool) seal(count int) ([]byte, error) {
 func (sp *spool) abort() {
 	sp.stop()
 	sp.f.Close()
-	os.Remove(sp.f.Name())
+	sp.fs.Remove(sp.f.Name())
 }

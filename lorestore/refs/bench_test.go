@@ -12,7 +12,7 @@ import (
 )
 
 func benchUpdate(b *testing.B, fsync bool) {
-	_, s := newRepo(b, Options{Fsync: fsync})
+	_, s := newRepo(b, Options{NoFsync: !fsync})
 	cur := plumbing.ZeroHash
 	for i := 0; b.Loop(); i++ {
 		next := fakeHash(i%60000 + 1)

@@ -86,6 +86,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/deloreis/deloreis/lorestore/fsys"
 	"golang.org/x/sys/unix"
 )
 
@@ -192,7 +193,7 @@ func (s *Store) begin(name string, deadline time.Time) (*txn, error) {
 			return nil, &LockedError{Name: name, LockPath: sidecar}
 		}
 	}
-	f, err := lockSidecar(sidecar, deadline)
+	f, err := s.lockSidecar(sidecar, deadline)
 	if err != nil {
 		<-s.sem
 		if err == errTimeout {
@@ -213,9 +214,9 @@ var errTimeout = errors.New("refs: timeout")
 
 // lockSidecar opens the sidecar file at path and flocks it, retrying if the
 // file it locked is no longer the one at path.
-func lockSidecar(path string, deadline time.Time) (*os.File, error) {
+func (s *Store) lockSidecar(path string, deadline time.Time) (*os.File, error) {
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+		f, err := s.fs.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
 		if err != nil {
 			return nil, fmt.Errorf("refs: open %s: %w", path, err)
 		}
@@ -332,15 +333,15 @@ func (t *txn) recover() error {
 		}
 		lockPath := t.s.path(lock)
 		if li, err := os.Lstat(lockPath); err == nil && os.SameFile(ti, li) {
-			if err := os.Remove(lockPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := t.s.fs.Remove(lockPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("refs: recover: %w", err)
 			}
 		}
-		if err := os.Remove(tokenPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := t.s.fs.Remove(tokenPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("refs: recover: %w", err)
 		}
 	}
-	if err := t.side.Truncate(0); err != nil {
+	if err := t.s.fs.Truncate(t.side, 0); err != nil {
 		return fmt.Errorf("refs: recover: %w", err)
 	}
 	return nil
@@ -373,16 +374,16 @@ func (t *txn) lockAll(refNames, rels []string) (busy string, err error) {
 	}
 	if spare != nil && len(rels) == 0 {
 		spare.f.Close()
-		os.Remove(t.s.path(spare.name))
+		t.s.fs.Remove(t.s.path(spare.name))
 	}
-	if _, err := t.side.WriteAt(record.Bytes(), 0); err != nil {
+	if _, err := t.s.fs.WriteAt(t.side, record.Bytes(), 0); err != nil {
 		return "", fmt.Errorf("refs: write %s: %w", t.side.Name(), err)
 	}
 	t.recorded = true
 	hook("recorded", t.side.Name())
 	for _, h := range t.held {
 		if h.token == nil {
-			f, err := os.OpenFile(h.tokenPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+			f, err := t.s.fs.OpenFile(h.tokenPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 			if err != nil {
 				return "", fmt.Errorf("refs: create lock token: %w", err)
 			}
@@ -405,7 +406,7 @@ func (t *txn) lockAll(refNames, rels []string) (busy string, err error) {
 // the lock's directory as needed. busy means the lock exists.
 func (t *txn) link(h *heldLock) (busy bool, err error) {
 	for attempt := 0; ; attempt++ {
-		err := os.Link(h.tokenPath, h.path)
+		err := t.s.fs.Link(h.tokenPath, h.path)
 		switch {
 		case err == nil:
 			return false, nil
@@ -416,7 +417,7 @@ func (t *txn) link(h *heldLock) (busy bool, err error) {
 		case errors.Is(err, fs.ErrNotExist) && h.ref != "" && attempt < 5:
 			// The directory is missing, or was just pruned by another
 			// writer: (re)create it and try again.
-			err := os.MkdirAll(filepath.Dir(h.path), 0o777)
+			err := fsys.MkdirAll(t.s.fs, filepath.Dir(h.path), 0o777, t.s.durable())
 			if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrExist) {
 				return false, t.s.fileConflict(h.ref)
 			}
@@ -443,23 +444,26 @@ func (s *Store) fileConflict(name string) error {
 	return &ConflictError{Name: name, Existing: "a file on its path"}
 }
 
-// commit writes content into the lock h and renames it over target.
+// commit writes content into the lock h and renames it over target. Unless
+// the store was opened with NoFsync, the content is flushed before the
+// rename and target's folder after it (DL-0413).
 func (t *txn) commit(h *heldLock, target string, content []byte) error {
-	if _, err := h.token.WriteAt(content, 0); err != nil {
+	if _, err := t.s.fs.WriteAt(h.token, content, 0); err != nil {
 		return fmt.Errorf("refs: write %s: %w", h.rel, err)
 	}
-	if t.s.opts.Fsync {
-		if err := h.token.Sync(); err != nil {
+	durable := t.s.durable()
+	if durable {
+		if err := t.s.fs.Sync(h.token); err != nil {
 			return fmt.Errorf("refs: fsync %s: %w", h.rel, err)
 		}
 	}
-	if err := os.Rename(h.path, target); err != nil {
+	if err := t.s.fs.Rename(h.path, target); err != nil {
 		return fmt.Errorf("refs: rename %s: %w", h.rel, err)
 	}
 	h.renamed = true
 	hook("renamed", target)
-	if t.s.opts.Fsync {
-		return syncDir(filepath.Dir(target))
+	if durable {
+		return t.s.syncDir(filepath.Dir(target))
 	}
 	return nil
 }
@@ -480,7 +484,7 @@ func (t *txn) end() error {
 			h.token.Close()
 		}
 		if h.linked && !h.renamed {
-			if err := os.Remove(h.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := t.s.fs.Remove(h.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				note(err)
 				continue // keep the token: recovery will find this lock by it
 			}
@@ -489,11 +493,11 @@ func (t *txn) end() error {
 			}
 		}
 		if h.token != nil {
-			note(os.Remove(h.tokenPath))
+			note(t.s.fs.Remove(h.tokenPath))
 		}
 	}
 	if t.recorded && firstErr == nil {
-		note(t.side.Truncate(0))
+		note(t.s.fs.Truncate(t.side, 0))
 	}
 	t.release()
 	t.s.refillSpare()
@@ -506,20 +510,20 @@ func (s *Store) pruneDirs(dir string) {
 	refs := s.path("refs")
 	for strings.HasPrefix(dir, refs+string(filepath.Separator)) &&
 		strings.Contains(dir[len(refs)+1:], string(filepath.Separator)) {
-		if unix.Rmdir(dir) != nil {
+		if s.fs.Rmdir(dir) != nil {
 			return
 		}
 		dir = filepath.Dir(dir)
 	}
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("refs: fsync %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
+// durable reports whether writes are flushed before they return (the
+// default; Options.NoFsync turns it off).
+func (s *Store) durable() bool { return !s.opts.NoFsync }
+
+// syncDir flushes the names in dir.
+func (s *Store) syncDir(dir string) error {
+	if err := s.fs.SyncDir(dir); err != nil {
 		return fmt.Errorf("refs: fsync %s: %w", dir, err)
 	}
 	return nil

@@ -75,7 +75,7 @@ func (s *Store) refillSpare() {
 			return
 		}
 		name := newTokenName(0)
-		f, err := os.OpenFile(s.path(name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := s.fs.OpenFile(s.path(name), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if err != nil {
 			return // the next update creates its own token
 		}
@@ -86,7 +86,7 @@ func (s *Store) refillSpare() {
 		s.spare.mu.Unlock()
 		if f != nil {
 			f.Close()
-			os.Remove(s.path(name))
+			s.fs.Remove(s.path(name))
 		}
 	}()
 }
@@ -98,7 +98,7 @@ func (s *Store) Close() error {
 	s.spare.wg.Wait()
 	if t := s.takeSpare(); t != nil {
 		t.f.Close()
-		return os.Remove(s.path(t.name))
+		return s.fs.Remove(s.path(t.name))
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func (s *Store) sweepDeadTokens() {
 			continue
 		}
 		if err := unix.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			os.Remove(s.path(e.Name()))
+			s.fs.Remove(s.path(e.Name()))
 		}
 	}
 }

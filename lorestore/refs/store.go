@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/deloreis/deloreis/lorestore/fsys"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -27,9 +28,14 @@ const maxSymrefDepth = 5
 
 // Options configures a Store.
 type Options struct {
-	// Fsync makes every write durable before it returns: the new ref
-	// content is fsynced before the rename and the directory after it.
-	Fsync bool
+	// NoFsync stops a write from being made durable before it returns.
+	// The zero value is durable (DL-0413): the new content is flushed
+	// before the lock is renamed over the ref, packed-refs or HEAD, and
+	// the folder after, so an update that returned survives a crash of
+	// the machine. Set it only where a lost update costs nothing.
+	NoFsync bool
+	// FS changes the disk; nil is the operating system's (fsys.OS).
+	FS fsys.FS
 	// LockTimeout is how long Update, Delete and SetHead wait for a lock
 	// that another process holds before returning a *LockedError. Zero
 	// means DefaultLockTimeout; a negative value means not to wait at all.
@@ -48,6 +54,7 @@ type Ref struct {
 type Store struct {
 	gitDir string
 	opts   Options
+	fs     fsys.FS       // opts.FS, or fsys.OS
 	sem    chan struct{} // this process's gate for gitDir (see lock.go)
 	spare  spares
 }
@@ -70,7 +77,7 @@ func Open(gitDir string, opts Options) (*Store, error) {
 	if opts.LockTimeout == 0 {
 		opts.LockTimeout = DefaultLockTimeout
 	}
-	return &Store{gitDir: abs, opts: opts, sem: processGate(abs)}, nil
+	return &Store{gitDir: abs, opts: opts, fs: fsys.Or(opts.FS), sem: processGate(abs)}, nil
 }
 
 // GitDir returns the absolute path of the store's git directory.

@@ -211,7 +211,7 @@ func ourRefs(t *testing.T, s *Store, prefix string) string {
 // TestGitAgrees: after our updates git rev-parse, for-each-ref,
 // symbolic-ref and fsck agree with us.
 func TestGitAgrees(t *testing.T) {
-	dir, s := newRepo(t, Options{Fsync: true})
+	dir, s := newRepo(t, Options{})
 	var hs []plumbing.Hash
 	for i := 0; i < 4; i++ {
 		hs = append(hs, commit(t, dir, fmt.Sprint("c", i)))
@@ -245,7 +245,7 @@ func TestGitAgrees(t *testing.T) {
 // that packed-refs has peel lines) Read, List, Update and Delete work on
 // packed refs, Delete rewrites packed-refs as git would, and git agrees.
 func TestGitAgreesPacked(t *testing.T) {
-	dir, s := newRepo(t, Options{Fsync: true})
+	dir, s := newRepo(t, Options{})
 	var hs []plumbing.Hash
 	for i := 0; i < 4; i++ {
 		hs = append(hs, commit(t, dir, fmt.Sprint("c", i)))

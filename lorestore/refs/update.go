@@ -118,11 +118,11 @@ func (s *Store) Delete(name string, oldHash plumbing.Hash) error {
 			}
 		}
 		if cur.loose {
-			if err := os.Remove(s.path(name)); err != nil {
+			if err := s.fs.Remove(s.path(name)); err != nil {
 				return fmt.Errorf("refs: delete %s: %w", name, err)
 			}
-			if s.opts.Fsync {
-				return syncDir(filepath.Dir(s.path(name)))
+			if s.durable() {
+				return s.syncDir(filepath.Dir(s.path(name)))
 			}
 		}
 		return nil
@@ -161,7 +161,7 @@ func (s *Store) checkConflicts(name string, packed *packedFile, dir bool) error 
 	if !dir {
 		return nil
 	}
-	blocker, err := removeEmptyTree(s.path(name))
+	blocker, err := s.removeEmptyTree(s.path(name))
 	if err != nil {
 		return fmt.Errorf("refs: update %s: %w", name, err)
 	}
@@ -175,7 +175,7 @@ func (s *Store) checkConflicts(name string, packed *packedFile, dir bool) error 
 // removeEmptyTree removes dir if it holds nothing but empty directories.
 // Otherwise it returns the path of something in it (a ref, a lock file)
 // and removes nothing more.
-func removeEmptyTree(dir string) (blocker string, err error) {
+func (s *Store) removeEmptyTree(dir string) (blocker string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return "", err
@@ -185,11 +185,11 @@ func removeEmptyTree(dir string) (blocker string, err error) {
 		if !e.IsDir() {
 			return p, nil
 		}
-		if b, err := removeEmptyTree(p); b != "" || err != nil {
+		if b, err := s.removeEmptyTree(p); b != "" || err != nil {
 			return b, err
 		}
 	}
-	err = unix.Rmdir(dir)
+	err = s.fs.Rmdir(dir)
 	if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
 		return dir, nil // something appeared meanwhile
 	}
