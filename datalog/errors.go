@@ -29,7 +29,13 @@ type Error struct {
 	Var     string   // the unbound variable (rule.unbound-variable)
 	Cycle   []string // predicates along a cycle through negation, from the smallest
 	Message string   // lowercase, says what to do
+
+	cause error // the context's error, for eval.canceled
 }
+
+// Unwrap returns the context's error of an evaluation stopped by it
+// (eval.canceled), so that errors.Is(err, context.DeadlineExceeded) holds.
+func (e *Error) Unwrap() error { return e.cause }
 
 // Error renders the code and message.
 func (e *Error) Error() string {

@@ -77,6 +77,10 @@ type evaluator struct {
 
 	ground *grounder // non-nil during the grounding pass
 
+	g     *guard // the evaluation's budget, or nil (budget.go)
+	ticks int    // rows left before the next look at the budget
+	fired int    // derivations since the last look
+
 	xs    *xstate   // exact mode: contributions wait in size buckets
 	noCap bool      // products keep monomials over MaxMonomialSize (exact mode)
 	coll  *relation // collect mode: the heads of the matches, nothing else
@@ -126,6 +130,7 @@ func (e *evaluator) hasDelta() bool {
 
 // exec runs one plan.
 func (e *evaluator) exec(pl *plan) {
+	e.tick()
 	e.pl = pl
 	r := pl.rule
 	if cap(e.slots) < r.nvars {
@@ -212,6 +217,7 @@ func (e *evaluator) join(si int) {
 	case modeDelta:
 		d := &e.delta[st.cur]
 		for k, row := range d.rows {
+			e.tick()
 			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
 				e.rows[st.pos] = row
 				if e.poly {
@@ -223,6 +229,7 @@ func (e *evaluator) join(si int) {
 	case modeScan:
 		lim := e.limit(st)
 		for row := range lim {
+			e.tick()
 			if rel.alive(row) && e.match(st, rel.row(row)) && e.negsOK(st.negs) {
 				e.rows[st.pos] = row
 				e.join(si + 1)
@@ -231,6 +238,7 @@ func (e *evaluator) join(si int) {
 	case modeIndex:
 		lim := e.limit(st)
 		for h := st.ix.lookup(rel, e.fillKey(st)); h != 0; h = st.ix.nextOf(h - 1) {
+			e.tick()
 			row := h - 1
 			if row >= lim || !rel.alive(row) {
 				continue
@@ -300,6 +308,7 @@ func (e *evaluator) negLitID(pred, row uint32) uint32 {
 // in the other modes, collect the head, record the monomials, or queue
 // them by size).
 func (e *evaluator) emit() {
+	e.fired++
 	r := e.pl.rule
 	buf := e.hbuf[:0]
 	for _, t := range r.head.args {

@@ -32,6 +32,9 @@ type Model struct {
 	delta     *modelDelta // what EvalFrom changed from the model it started from (changes.go)
 	orders    queryOrders // the orders of large queries' matches, kept for their next pages (query.go)
 
+	guard       *guard // the budget, during evaluation (budget.go)
+	derivations int    // the derivations its evaluation made, under a budget
+
 	mentionsOnce sync.Once
 	depIdx       *depIndex
 }
@@ -73,6 +76,7 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 		consts: p.consts, preds: p.preds, lits: p.lits,
 		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
 		rels: make([]*relation, n), stratOf: st.stratOf, curIdx: make([]int, n),
+		guard: p.guard,
 	}
 	for i := range m.curIdx {
 		m.curIdx[i] = -1
@@ -82,6 +86,9 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 		a.stratum(i, &st.strata[i])
 	}
 	m.curIdx = nil
+	if m.guard != nil {
+		m.derivations, m.guard = m.guard.derived, nil
+	}
 	if prev != nil {
 		m.delta = a.delta()
 	}

@@ -118,6 +118,7 @@ type Program struct {
 	canon         canonCache // the entry of the support last given a new fact
 	tuple         []uint32   // AddFact's scratch: a fact set copies the tuple it is given
 	shape         bool       // facts are checked and their predicates noted, not kept (NewShapeProgram)
+	guard         *guard     // the budget of the evaluation under way (EvalContext)
 }
 
 // canonCache remembers the canonical entry of one support: a caller adding
