@@ -44,6 +44,7 @@ func commands() []command {
 		{"fmt", readsOnlyCmd, noGlobals(newFmtCmd)},
 		{"graph", readsOnlyCmd, newGraphCmd},
 		{"fsck", readsOnlyCmd, newFsckCmd},
+		{"gc", writesCmd, newGCCmd},
 		{"push", writesCmd, newPushCmd},
 		{"fetch", writesCmd, newFetchCmd},
 		{"pull", writesCmd, newPullCmd},

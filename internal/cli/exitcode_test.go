@@ -108,6 +108,7 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 		"dke checkup":        {[]string{"x"}, []string{"--store", missing}},
 		"graph":              {[]string{"x"}, []string{s, "--scope", "nosuch"}},
 		"fsck":               {[]string{"x"}, []string{"--store", missing}},
+		"gc":                 {[]string{"x"}, []string{"--store", missing}},
 		"remote":             {[]string{"nosuchsub"}, nil},
 		"remote add":         {[]string{"onlyname"}, []string{s, "bad name", "file:///x"}},
 		"remote remove":      {[]string{}, []string{s, "nosuch"}},

@@ -16,8 +16,10 @@ func newFsckCmd(g *globals) *cobra.Command {
 		Long: `Check the store: every pack and index in objects/pack is readable, every
 ref and HEAD is well formed and names a commit, and every commit every
 branch reaches holds a valid lore.json and object files that sit where
-their ids say and decode. Each problem is printed on its own line.
-Exit status: 0 when the store is sound, 1 when anything is wrong.`,
+their ids say and decode. Each problem is printed on its own line, and
+so is each garbage file a killed writer left (not a problem: deloreis gc
+removes them). Exit status: 0 when the store is sound, 1 when anything is
+wrong.`,
 		Args: cobra.NoArgs,
 		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
 			res, err := s.Fsck(cmd.Context(), &author.Empty{})
@@ -26,6 +28,15 @@ Exit status: 0 when the store is sound, 1 when anything is wrong.`,
 			}
 			for _, p := range res.Problems {
 				fmt.Fprintln(cmd.OutOrStdout(), p.Where+": "+p.What)
+			}
+			// Garbage is not a problem (readers skip it, as git's do), but
+			// it is named, with the command that removes it (DL-0438).
+			g, err := s.Garbage(cmd.Context(), &author.Empty{})
+			if err != nil {
+				return err
+			}
+			for _, f := range g.Files {
+				fmt.Fprintf(cmd.OutOrStdout(), "garbage: %s (%d bytes): %s; deloreis gc removes it\n", f.Path, f.Size, f.Why)
 			}
 			if !res.Sound {
 				fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: fsck: %d problem(s) found\n", len(res.Problems))

@@ -1,0 +1,35 @@
+// The gc command: remove the files a killed writer left in objects/.
+
+package cli
+
+import (
+	"fmt"
+
+	"github.com/deloreis/deloreis/author"
+	"github.com/spf13/cobra"
+)
+
+func newGCCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "gc",
+		Short: "Remove the temporary files and index-less packs a killed writer left",
+		Long: `Remove the garbage in objects/: temporary files of writers that did not
+finish (tmp_pack_dlr_*, tmp_idx_dlr_*) and packs whose index never came,
+older than ten seconds and held by no live writer. fsck lists them; every
+reader skips them, as git does, so removing them only gives the disk back.
+Each removed file is printed. Exit status: 0, or 1 when a file could not be
+removed.`,
+		Args: cobra.NoArgs,
+		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
+			res, err := s.GC(cmd.Context(), &author.Empty{})
+			for _, f := range res.Files {
+				fmt.Fprintf(cmd.OutOrStdout(), "removed %s (%d bytes): %s\n", f.Path, f.Size, f.Why)
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "gc: %d file(s), %d bytes removed\n", len(res.Files), res.Bytes)
+			return nil
+		}),
+	}
+}
