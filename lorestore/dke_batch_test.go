@@ -7,10 +7,10 @@ package lorestore
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -236,7 +236,7 @@ func TestDKERemovalOnMovedBranch(t *testing.T) {
 			must(t, b.RemoveDKEClaim("default", "Sensor", id1))
 			commitBatch(t, s, b, "another writer forgets claim 1")
 			s.WaitBackground()
-			before := dirState(t, filepath.Join(dir, "refs"))
+			before := testenv.Branches(t, dir)
 			b = NewBatch()
 			must(t, b.RemoveDKEClaim("default", "Sensor", id1))
 			must(t, b.RemoveDKEClaim("default", "Sensor", id2))
@@ -245,7 +245,7 @@ func TestDKERemovalOnMovedBranch(t *testing.T) {
 				if !errors.Is(err, ErrStale) {
 					t.Fatalf("got %v, want ErrStale", err)
 				}
-				sameState(t, before, dirState(t, filepath.Join(dir, "refs")))
+				testenv.SameBranches(t, "the refused commit", before, testenv.Branches(t, dir))
 				return
 			}
 			must(t, err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -115,7 +116,8 @@ func TestDKECorruptContentNeverReachesABranch(t *testing.T) {
 		for _, op := range []string{"merge", "merge-ff", "pull", "clone", "fsck"} {
 			t.Run(name+"/"+op, func(t *testing.T) {
 				s, dir := dkeCorruptSide(t, edits, op == "merge")
-				before := dirState(t, filepath.Join(dir, "refs"))
+				// HEAD, packed-refs and every ref, byte for byte (DL-0431).
+				before := testenv.Branches(t, dir)
 				var err error
 				switch op {
 				case "merge":
@@ -125,13 +127,13 @@ func TestDKECorruptContentNeverReachesABranch(t *testing.T) {
 				case "pull":
 					c := cloneOf(t, dir)
 					cdir := c.Dir()
-					before = dirState(t, filepath.Join(cdir, "refs", "heads"))
 					if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
 						t.Fatalf("fetch into quarantine refused: %v", ferr)
 					}
+					before = testenv.Branches(t, cdir)
 					_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
 					wantRefused(t, err)
-					sameState(t, before, dirState(t, filepath.Join(cdir, "refs", "heads")))
+					testenv.SameBranches(t, "the refused pull", before, testenv.Branches(t, cdir))
 					return
 				case "clone":
 					git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
@@ -156,7 +158,7 @@ func TestDKECorruptContentNeverReachesABranch(t *testing.T) {
 				if ce := err.(*ContentError); !strings.HasPrefix(ce.Path, "dke") {
 					t.Fatalf("refusal names %q, want a dke/ path", ce.Path)
 				}
-				sameState(t, before, dirState(t, filepath.Join(dir, "refs")))
+				testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
 			})
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -108,7 +109,8 @@ func TestCorruptContentNeverReachesABranch(t *testing.T) {
 		for _, op := range []string{"merge", "merge-ff", "branch", "fetch-then-merge", "clone"} {
 			t.Run(name+"/"+op, func(t *testing.T) {
 				s, dir, _ := corruptSide(t, edits, op == "merge")
-				before := dirState(t, filepath.Join(dir, "refs"))
+				// HEAD, packed-refs and every ref, byte for byte (DL-0431).
+				before := testenv.Branches(t, dir)
 				var err error
 				switch op {
 				case "merge":
@@ -122,22 +124,23 @@ func TestCorruptContentNeverReachesABranch(t *testing.T) {
 						// quarantine it must be checked.
 						s.DeleteBranch("copy", ZeroHash)
 						c := cloneOf(t, dir)
+						dir = c.Dir()
+						before = testenv.Branches(t, dir)
 						_, err = c.CreateBranch("copy", "origin/side")
-						dir, before = c.Dir(), nil
 					}
 				case "fetch-then-merge":
 					c := cloneOf(t, dir)
 					cdir := c.Dir()
-					before = dirState(t, filepath.Join(cdir, "refs", "heads"))
 					if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
 						t.Fatalf("fetch into quarantine refused: %v", ferr)
 					}
 					if _, rerr := c.Resolve("origin/side"); rerr != nil {
 						t.Fatalf("origin/side not tracked: %v", rerr)
 					}
+					before = testenv.Branches(t, cdir)
 					_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
 					wantRefused(t, err)
-					sameState(t, before, dirState(t, filepath.Join(cdir, "refs", "heads")))
+					testenv.SameBranches(t, "the refused merge", before, testenv.Branches(t, cdir))
 					return
 				case "clone":
 					git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
@@ -150,9 +153,7 @@ func TestCorruptContentNeverReachesABranch(t *testing.T) {
 					return
 				}
 				wantRefused(t, err)
-				if before != nil {
-					sameState(t, before, dirState(t, filepath.Join(dir, "refs")))
-				}
+				testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
 			})
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -357,7 +358,7 @@ func TestProjectCorruptContentNeverReachesABranch(t *testing.T) {
 		for _, op := range []string{"merge", "merge-ff", "pull", "clone", "fsck"} {
 			t.Run(name+"/"+op, func(t *testing.T) {
 				s, dir := projectCorruptSide(t, edits, op == "merge")
-				before := dirState(t, filepath.Join(dir, "refs"))
+				before := testenv.Branches(t, dir)
 				var err error
 				switch op {
 				case "merge":
@@ -367,13 +368,13 @@ func TestProjectCorruptContentNeverReachesABranch(t *testing.T) {
 				case "pull":
 					c := cloneOf(t, dir)
 					cdir := c.Dir()
-					before = dirState(t, filepath.Join(cdir, "refs", "heads"))
 					if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
 						t.Fatalf("fetch into quarantine refused: %v", ferr)
 					}
+					before = testenv.Branches(t, cdir)
 					_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
 					wantRefused(t, err)
-					sameState(t, before, dirState(t, filepath.Join(cdir, "refs", "heads")))
+					testenv.SameBranches(t, "the refused pull", before, testenv.Branches(t, cdir))
 					return
 				case "clone":
 					git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
@@ -398,7 +399,7 @@ func TestProjectCorruptContentNeverReachesABranch(t *testing.T) {
 				if ce := err.(*ContentError); !strings.HasPrefix(ce.Path, "project") {
 					t.Fatalf("refusal names %q, want a project/ path", ce.Path)
 				}
-				sameState(t, before, dirState(t, filepath.Join(dir, "refs")))
+				testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
 			})
 		}
 	}
@@ -517,14 +518,14 @@ func TestProjectMerge(t *testing.T) {
 			}
 			write("main", tc.main, 1)
 			write("side", tc.branch, 2)
-			before := dirState(t, filepath.Join(dir, "refs"))
+			before := testenv.Branches(t, dir)
 			res, err := s.Merge("side", MergeOptions{})
 			if tc.conflict != "" {
 				var me *MergeError
 				if !errors.As(err, &me) || me.Path != tc.conflict || !strings.Contains(me.Reason, "both sides changed this declaration differently") {
 					t.Fatalf("merge: %v, want a *MergeError at %s", err, tc.conflict)
 				}
-				sameState(t, before, dirState(t, filepath.Join(dir, "refs")))
+				testenv.SameBranches(t, "the conflicting merge", before, testenv.Branches(t, dir))
 				return
 			}
 			must(t, err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -222,14 +223,14 @@ func TestSyncRefusesCorruptIncoming(t *testing.T) {
 			}
 			commitFacts(t, c, "camelot", 20, 21)
 			git(t, dir, "--git-dir", dir, "update-ref", "refs/heads/main", side.String())
-			before := dirState(t, filepath.Join(c.Dir(), "refs"))
+			before := testenv.Branches(t, c.Dir())
 			packs := dirState(t, filepath.Join(c.Dir(), "objects", "pack"))
 			res, err := c.Sync(context.Background(), "origin", SyncOptions{})
 			wantRefused(t, err)
 			if res.Pushed {
 				t.Fatal("a refused sync pushed")
 			}
-			sameState(t, before, dirState(t, filepath.Join(c.Dir(), "refs")))
+			testenv.SameBranches(t, "the refused sync", before, testenv.Branches(t, c.Dir()))
 			// The refused pack was quarantined and discarded: not one of
 			// its objects is in the store (DL-0403).
 			sameState(t, packs, dirState(t, filepath.Join(c.Dir(), "objects", "pack")))

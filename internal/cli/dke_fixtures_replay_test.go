@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/dke/service"
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
@@ -149,8 +150,11 @@ type dkeRun struct {
 	steps []dkeStep
 	// headBefore and headAfter are the store's head around the call.
 	headBefore, headAfter string
-	log                   string // the commit summaries at the end
-	commit                string // the head commit at the end, as git prints it
+	// branchesBefore and branchesAfter are its HEAD, packed-refs and
+	// every ref around the call, byte for byte (testenv.Branches).
+	branchesBefore, branchesAfter map[string]string
+	log                           string // the commit summaries at the end
+	commit                        string // the head commit at the end, as git prints it
 }
 
 func (r dkeRun) find(label string) dkeStep {
@@ -184,9 +188,9 @@ func runDKEFixture(t *testing.T, f *dkeFx, overMCP bool, s string) dkeRun {
 	for i, c := range f.Setup {
 		send(fmt.Sprintf("setup %d", i), c, true)
 	}
-	r.headBefore = dkeHead(t, dir)
+	r.headBefore, r.branchesBefore = dkeHead(t, dir), testenv.Branches(t, dir)
 	send("call", f.Call, false)
-	r.headAfter = dkeHead(t, dir)
+	r.headAfter, r.branchesAfter = dkeHead(t, dir), testenv.Branches(t, dir)
 	for i, c := range f.After {
 		send(fmt.Sprintf("after %d", i), c, true)
 	}
@@ -274,7 +278,8 @@ func dkeCheckNegative(t *testing.T, f *dkeFx, r dkeRun) {
 
 // dkeNegativeProblems: the call must be refused with the fixture's
 // status, class and code (a compile error with its compile_status and
-// diagnostics), its text the refusal, and the store's head must not move.
+// diagnostics), its text the refusal, and the store's branches (HEAD,
+// packed-refs, every ref) must be byte for byte what they were (DL-0431).
 func dkeNegativeProblems(f *dkeFx, r dkeRun) []string {
 	var out []string
 	a := r.find("call").answer
@@ -287,8 +292,12 @@ func dkeNegativeProblems(f *dkeFx, r dkeRun) []string {
 	if ds, _ := a.Meta["diagnostics"].([]any); e.Error.Status == "compile_error" && (len(ds) == 0 || a.Meta["compile_status"] == nil) {
 		out = append(out, fmt.Sprintf("a compile error without compile_status and diagnostics: %v", a.Meta))
 	}
-	if r.headBefore != r.headAfter {
-		out = append(out, fmt.Sprintf("the refused call moved the head %s -> %s", r.headBefore, r.headAfter))
+	if r.branchesBefore == nil {
+		out = append(out, "the branches were not read around the call")
+	} else {
+		for _, d := range testenv.BranchDiffs(r.branchesBefore, r.branchesAfter) {
+			out = append(out, "the refused call moved the branches: "+d)
+		}
 	}
 	return out
 }
@@ -365,7 +374,9 @@ func TestDKEContractChecks(t *testing.T) {
 	}
 	ok := dkeAnswer{Meta: map[string]any{"status": "success"}, Structured: json.RawMessage(`{"status":"success","text":"x"}`), Text: "x"}
 	run := func(head string, as ...dkeAnswer) dkeRun {
-		r := dkeRun{headBefore: "h0", headAfter: head}
+		r := dkeRun{headBefore: "h0", headAfter: head,
+			branchesBefore: map[string]string{"HEAD": "ref: refs/heads/main\n", "refs/heads/main": "h0"},
+			branchesAfter:  map[string]string{"HEAD": "ref: refs/heads/main\n", "refs/heads/main": head}}
 		for i, a := range as {
 			label := "call"
 			if i > 0 {
@@ -409,6 +420,21 @@ func TestDKEContractChecks(t *testing.T) {
 		{"another code", f, run("h0", refusal(map[string]any{"status": "error"}, "not-found")), 1},
 		{"the head moved", f, run("h1", refusal(map[string]any{"status": "error"}, "confirm-required")), 1},
 		{"no diagnostics", cf, run("h0", refusal(map[string]any{"status": "compile_error"}, "compile-error")), 1},
+		{"a ref made", f, func() dkeRun {
+			r := run("h0", refusal(map[string]any{"status": "error"}, "confirm-required"))
+			r.branchesAfter["refs/dke/x"] = "h1"
+			return r
+		}(), 1},
+		{"refs packed", f, func() dkeRun {
+			r := run("h0", refusal(map[string]any{"status": "error"}, "confirm-required"))
+			r.branchesAfter["packed-refs"] = "h1 refs/heads/main\n"
+			return r
+		}(), 1},
+		{"the branches unread", f, func() dkeRun {
+			r := run("h0", refusal(map[string]any{"status": "error"}, "confirm-required"))
+			r.branchesBefore = nil
+			return r
+		}(), 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := dkeNegativeProblems(tc.f, tc.r); len(got) != tc.problems {

@@ -14,13 +14,16 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/jcs"
+	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,10 +50,17 @@ type fxAnswer struct {
 // fxTransport sends one request line and returns its answer.
 type fxTransport interface {
 	call(req []byte) fxAnswer
+	// store is the git directory of the project the transport serves.
+	store() string
 }
 
 // fxStdio is a `deloreis serve` subprocess.
-type fxStdio struct{ s *server }
+type fxStdio struct {
+	s   *server
+	dir string // the project
+}
+
+func (st fxStdio) store() string { return filepath.Join(st.dir, lorestore.DefaultDir) }
 
 func (st fxStdio) call(req []byte) fxAnswer {
 	st.s.t.Helper()
@@ -72,7 +82,10 @@ type fxMCP struct {
 	t   testing.TB
 	ctx context.Context // bounds every call: a hung server fails the test
 	cs  *mcp.ClientSession
+	dir string // the project
 }
+
+func (mt fxMCP) store() string { return filepath.Join(mt.dir, lorestore.DefaultDir) }
 
 func startMCPFixture(t testing.TB, dir string) fxMCP {
 	t.Helper()
@@ -94,7 +107,7 @@ func startMCPFixture(t testing.TB, dir string) fxMCP {
 			t.Errorf("deloreis mcp did not exit 0: %v", cmd.ProcessState)
 		}
 	})
-	return fxMCP{t: t, ctx: ctx, cs: cs}
+	return fxMCP{t: t, ctx: ctx, cs: cs, dir: dir}
 }
 
 func (mt fxMCP) call(req []byte) fxAnswer {
@@ -147,6 +160,9 @@ type fxStep struct {
 	label string
 	req   []byte
 	fxAnswer
+	// branches, on the request only: the store's HEAD, packed-refs and
+	// refs before and after it (testenv.Branches).
+	branchesBefore, branchesAfter map[string]string
 }
 
 // fxRun is what one transport answered to a fixture's calls, in order.
@@ -170,11 +186,19 @@ func runFixture(t testing.TB, tr fxTransport, f *opFixture, s string) fxRun {
 	var indexed []fxAnswer // setup, request, after: what {=i/pointer} reads
 	send := func(label string, raw json.RawMessage, mustOK, index bool) {
 		req := fxExpand(t, raw, s, indexed)
+		var before map[string]string
+		if label == "request" {
+			before = testenv.Branches(t, tr.store())
+		}
 		a := tr.call(req)
 		if mustOK && !a.ok {
 			t.Fatalf("%s: %s answered %s", f.path, label, a.raw)
 		}
-		out = append(out, fxStep{label: label, req: req, fxAnswer: a})
+		step := fxStep{label: label, req: req, fxAnswer: a}
+		if before != nil {
+			step.branchesBefore, step.branchesAfter = before, testenv.Branches(t, tr.store())
+		}
+		out = append(out, step)
 		if index {
 			indexed = append(indexed, a)
 		}
@@ -287,7 +311,7 @@ func fxFresh(t testing.TB, f *opFixture, overMCP bool) fxTransport {
 	if overMCP {
 		return startMCPFixture(t, dir)
 	}
-	return fxStdio{startServerAt(t, fixtureCommitDate, "--project", dir)}
+	return fxStdio{startServerAt(t, fixtureCommitDate, "--project", dir), dir}
 }
 
 // TestFixtureReplay runs every fixture over stdio and over MCP.
@@ -346,7 +370,11 @@ func replayExact(t *testing.T, f *opFixture) {
 		}
 		return
 	}
-	fxSameAnswers(t, f.path, stdio, runFixture(t, fxFresh(t, f, true), f, ""))
+	overMCP := runFixture(t, fxFresh(t, f, true), f, "")
+	if f.Kind == "negative" {
+		fxCheckNegative(t, f, overMCP)
+	}
+	fxSameAnswers(t, f.path, stdio, overMCP)
 }
 
 // fxKilledOverMCP: MCP offers no tool for a killed op, and a call of its
@@ -368,25 +396,44 @@ func fxKilledOverMCP(t *testing.T, op string) {
 	}
 }
 
-// fxCheckNegative: the request fails with the fixture's typed error, and the
-// check read answers the same before and after it.
+// fxCheckNegative reports what fxNegativeProblems finds.
 func fxCheckNegative(t *testing.T, f *opFixture, r fxRun) {
+	t.Helper()
+	for _, p := range fxNegativeProblems(f, r) {
+		t.Errorf("%s: %s", f.path, p)
+	}
+}
+
+// fxNegativeProblems: the request fails with the fixture's typed error,
+// the check read answers the same before and after it, and the store's
+// branches (HEAD, packed-refs, every ref) are byte for byte what they were
+// before it: a refusal that committed anyway moves one (DL-0431).
+func fxNegativeProblems(f *opFixture, r fxRun) []string {
+	var out []string
 	got := r.find("request")
 	var e struct {
 		Error fixtureError `json:"error"`
 	}
 	if err := json.Unmarshal(got.result, &e); err != nil || got.ok || f.Error == nil || e.Error != *f.Error {
-		t.Errorf("%s: want error %+v, got %s", f.path, f.Error, got.raw)
+		out = append(out, fmt.Sprintf("want error %+v, got %s", f.Error, got.raw))
 	}
 	if e.Error.Class == "internal" {
-		t.Errorf("%s: an internal error is no typed refusal: %s", f.path, got.raw)
+		out = append(out, fmt.Sprintf("an internal error is no typed refusal: %s", got.raw))
 	}
 	if len(f.Check) > 0 {
 		before, after := r.find("check before"), r.find("check after")
 		if !before.ok || before.raw != after.raw {
-			t.Errorf("%s: the state moved:\n before %s\n after  %s", f.path, before.raw, after.raw)
+			out = append(out, fmt.Sprintf("the state moved:\n before %s\n after  %s", before.raw, after.raw))
 		}
 	}
+	if got.branchesBefore == nil {
+		out = append(out, "the branches were not read around the request")
+	} else {
+		for _, d := range testenv.BranchDiffs(got.branchesBefore, got.branchesAfter) {
+			out = append(out, "the refused request moved the branches: "+d)
+		}
+	}
+	return out
 }
 
 // writeFixture rewrites a fixture file, indented, strings as the worker
@@ -426,6 +473,56 @@ func TestFixtureAnswerDiffs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := fxAnswerDiffs(tc.stdio, tc.other); len(got) != tc.diffs {
 				t.Fatalf("%d diffs, want %d: %v", len(got), tc.diffs, got)
+			}
+		})
+	}
+}
+
+// TestFixtureNegativeChecks: the negative check tells a refusal that left
+// the store alone from one that succeeded, carries another error, moved
+// the check read, or moved the branches (HEAD, a ref, packed-refs) — the
+// last of which the check read alone cannot see.
+func TestFixtureNegativeChecks(t *testing.T) {
+	f := &opFixture{Error: &fixtureError{Class: "refused", Code: "stale-fence"}, Check: json.RawMessage(`{}`)}
+	refs := map[string]string{"HEAD": "ref: refs/heads/main\n", "refs/heads/main": "aaaa\n"}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{}
+		for a, b := range refs {
+			m[a] = b
+		}
+		m[k] = v
+		return m
+	}
+	run := func(result string, ok bool, checkAfter string, after map[string]string) fxRun {
+		return fxRun{
+			{label: "check before", fxAnswer: fxAnswer{raw: `{"x":1}`, ok: true}},
+			{label: "request", fxAnswer: fxAnswer{raw: result, result: json.RawMessage(result), ok: ok}, branchesBefore: refs, branchesAfter: after},
+			{label: "check after", fxAnswer: fxAnswer{raw: checkAfter, ok: true}},
+		}
+	}
+	const refusal = `{"error":{"class":"refused","code":"stale-fence"}}`
+	for _, tc := range []struct {
+		name     string
+		r        fxRun
+		problems int
+	}{
+		{"the refusal", run(refusal, false, `{"x":1}`, refs), 0},
+		{"a success", run(`{"committed":[]}`, true, `{"x":1}`, refs), 1},
+		{"another code", run(`{"error":{"class":"refused","code":"other"}}`, false, `{"x":1}`, refs), 1},
+		{"the check read moved", run(refusal, false, `{"x":2}`, refs), 1},
+		{"the branch moved", run(refusal, false, `{"x":1}`, with("refs/heads/main", "bbbb\n")), 1},
+		{"a branch made", run(refusal, false, `{"x":1}`, with("refs/heads/side", "bbbb\n")), 1},
+		{"refs packed", run(refusal, false, `{"x":1}`, with("packed-refs", "bbbb refs/heads/main\n")), 1},
+		{"HEAD moved", run(refusal, false, `{"x":1}`, with("HEAD", "ref: refs/heads/side\n")), 1},
+		{"the branches unread", func() fxRun {
+			r := run(refusal, false, `{"x":1}`, nil)
+			r[1].branchesBefore = nil
+			return r
+		}(), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fxNegativeProblems(f, tc.r); len(got) != tc.problems {
+				t.Fatalf("%d problems, want %d: %v", len(got), tc.problems, got)
 			}
 		})
 	}
