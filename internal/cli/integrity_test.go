@@ -8,12 +8,13 @@ package cli
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deloreis/deloreis/internal/testenv"
 )
 
 // dl runs one command line in-process and returns stdout, stderr, code.
@@ -50,20 +51,17 @@ func realGit(t *testing.T, stdin string, env []string, args ...string) string {
 	return strings.TrimSpace(stdout.String())
 }
 
-// refState records every ref file and packed-refs of a store.
-func refState(t *testing.T, gitDir string) string {
+// localBranches is testenv.Branches without the remote-tracking refs,
+// which a fetch moves into quarantine as git's does.
+func localBranches(t *testing.T, gitDir string) map[string]string {
 	t.Helper()
-	var b strings.Builder
-	for _, root := range []string{"refs", "packed-refs", "HEAD"} {
-		filepath.WalkDir(filepath.Join(gitDir, root), func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".lock") {
-				data, _ := os.ReadFile(p)
-				b.WriteString(p + "=" + string(data) + "\n")
-			}
-			return nil
-		})
+	st := testenv.Branches(t, gitDir)
+	for k := range st {
+		if strings.HasPrefix(k, "refs/remotes/") {
+			delete(st, k)
+		}
 	}
-	return b.String()
+	return st
 }
 
 // corruptProject makes a project with the grail world on main and a branch
@@ -116,12 +114,10 @@ func TestCorruptBranchIsRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proj, store, claim := corruptProject(t)
-			before := refState(t, store)
+			before := testenv.Branches(t, store)
 			_, errs, code := dl(t, append([]string{"--project", proj}, tc.args...)...)
 			wantOneLineRefusal(t, errs, code, claim)
-			if after := refState(t, store); after != before {
-				t.Fatalf("refs changed:\n%s\n---\n%s", before, after)
-			}
+			testenv.SameBranches(t, "the refused "+tc.name, before, testenv.Branches(t, store))
 			// A rerun refuses again rather than saying up to date.
 			_, errs, code = dl(t, append([]string{"--project", proj}, tc.args...)...)
 			wantOneLineRefusal(t, errs, code, claim)
@@ -140,17 +136,13 @@ func TestCorruptBranchIsRefused(t *testing.T) {
 			t.Fatalf("a refused clone left %s", other)
 		}
 		dlOK(t, "--project", proj, "remote", "add", "up", url)
-		before := refState(t, filepath.Join(store, "refs", "heads"))
+		before := localBranches(t, store)
 		_, errs, code = dl(t, "--project", proj, "pull", "up", "side")
 		wantOneLineRefusal(t, errs, code, claim)
-		if after := refState(t, filepath.Join(store, "refs", "heads")); after != before {
-			t.Fatal("a refused pull moved a branch")
-		}
+		testenv.SameBranches(t, "the refused pull", before, localBranches(t, store))
 		// fetch fills quarantine only.
 		dlOK(t, "--project", proj, "fetch", "up")
-		if after := refState(t, filepath.Join(store, "refs", "heads")); after != before {
-			t.Fatal("fetch moved a branch")
-		}
+		testenv.SameBranches(t, "fetch", before, localBranches(t, store))
 	})
 }
 
