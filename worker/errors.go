@@ -76,17 +76,24 @@ const (
 	CodeFrameTooLarge = "frame-too-large"
 	CodeNotMutating   = "not-mutating"
 	CodeInternal      = fault.CodeInternal
+	CodeDiskFull      = fault.CodeDiskFull
+	CodeReadOnly      = fault.CodeReadOnly
 )
 
 // asError gives the wire error of any error a handler returns: a *Error
 // as it is, a use case's domain error (package fault) field for field,
-// anything else as an internal error.
+// a full disk or a refused write as their own codes (DL-0439), anything
+// else as an internal error.
 func asError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
 	}
-	if fe, ok := fault.As(err); ok {
+	fe, ok := fault.As(err)
+	if !ok {
+		fe, ok = fault.Environmental(err)
+	}
+	if ok {
 		return &Error{Code: fe.Code, Class: fe.Class, Message: fe.Message, Data: fe.Data}
 	}
 	return Errorf(ClassInternal, CodeInternal, "%v", err)

@@ -248,4 +248,5 @@ var ProtocolCodes = map[string]Class{
 	CodeUnknownField: ClassSchema, CodeMissingField: ClassSchema, CodeUnknownOp: ClassSchema,
 	CodeKilledOp: ClassRefused, CodeKilledVersion: ClassRefused, CodeBadVersion: ClassRefused,
 	CodeFrameTooLarge: ClassSchema, CodeNotMutating: ClassSchema, CodeInternal: ClassInternal,
+	CodeDiskFull: ClassRefused, CodeReadOnly: ClassRefused,
 }

@@ -162,13 +162,13 @@ func TestRequestResponseSchema(t *testing.T) {
 // the reference.
 func TestProtocolCodes(t *testing.T) {
 	for _, c := range []string{CodeBadJSON, CodeBadEnvelope, CodeBadParams, CodeUnknownField, CodeMissingField, CodeUnknownOp,
-		CodeKilledOp, CodeKilledVersion, CodeBadVersion, CodeFrameTooLarge, CodeNotMutating, CodeInternal} {
+		CodeKilledOp, CodeKilledVersion, CodeBadVersion, CodeFrameTooLarge, CodeNotMutating, CodeInternal, CodeDiskFull, CodeReadOnly} {
 		if _, ok := ProtocolCodes[c]; !ok {
 			t.Errorf("%s has no class", c)
 		}
 	}
-	if len(ProtocolCodes) != 12 {
-		t.Errorf("%d protocol codes, want 12", len(ProtocolCodes))
+	if len(ProtocolCodes) != 14 {
+		t.Errorf("%d protocol codes, want 14", len(ProtocolCodes))
 	}
 }
 

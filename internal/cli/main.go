@@ -203,6 +203,9 @@ func userMessage(err error) error {
 	if fe, ok := fault.As(err); ok {
 		return errors.New(fe.Message)
 	}
+	if fe, ok := fault.Environmental(err); ok {
+		return errors.New(fe.Message)
+	}
 	return err
 }
 
