@@ -1,0 +1,160 @@
+// BenchmarkDurability: what flushing costs (DL-0413), beside git on the
+// same disk, in one run (bench/durability.sh prints it):
+//
+//   - one-object commits on a 1,000-object store, p50 and p99, durable
+//     (the default) and with NoFsync, beside `git commit` of one staged
+//     file under git's default core.fsync (the commit process alone);
+//   - one bulk commit of 100,000 facts (the import path, Store.NewBulk),
+//     durable and with NoFsync, beside git fast-import of the same blobs
+//     at the same paths under git's default core.fsync.
+
+package lorestore
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/deloreis/deloreis/objects"
+)
+
+// commitsPerRound is how many one-object commits each round times, so
+// that even -benchtime 1x yields a p99.
+const commitsPerRound = 300
+
+func BenchmarkDurability(b *testing.B) {
+	for _, durable := range []bool{true, false} {
+		b.Run(fmt.Sprintf("commit-one/%s", fsyncName(durable)), func(b *testing.B) {
+			s := smallStore(b, Options{NoFsync: !durable})
+			var ds []time.Duration
+			i := 1_000
+			for b.Loop() {
+				for range commitsPerRound {
+					start := time.Now()
+					batch := NewBatch()
+					batch.Put("camelot", fact(i))
+					if _, err := s.Commit(batch, NewMessage("one", "materialize", "camelot"), CommitOptions{}); err != nil {
+						b.Fatal(err)
+					}
+					ds = append(ds, time.Since(start))
+					i++
+				}
+			}
+			reportLatency(b, ds)
+		})
+	}
+	b.Run("commit-one/git-commit", func(b *testing.B) {
+		work := filepath.Join(b.TempDir(), "work")
+		gitDefault(b, "", "init", "-q", work)
+		var ds []time.Duration
+		i := 0
+		for b.Loop() {
+			for range commitsPerRound {
+				name := fmt.Sprintf("f%d.json", i)
+				if err := os.WriteFile(filepath.Join(work, name), fmt.Appendf(nil, "{\"n\":%d}\n", i), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				gitDefault(b, work, "add", name)
+				start := time.Now()
+				gitDefault(b, work, "commit", "-q", "-m", "one")
+				ds = append(ds, time.Since(start))
+				i++
+			}
+		}
+		reportLatency(b, ds)
+	})
+	const n = 100_000
+	facts := make([]objects.Object, n)
+	for i := range facts {
+		facts[i] = fact(i)
+	}
+	for _, durable := range []bool{true, false} {
+		b.Run(fmt.Sprintf("bulk-100k/%s", fsyncName(durable)), func(b *testing.B) {
+			var took time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				s, err := Init(filepath.Join(b.TempDir(), "c.git"), Options{NoFsync: !durable})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				start := time.Now()
+				bulk, err := s.NewBulk("camelot")
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, f := range facts {
+					if _, err := bulk.Put(f); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if _, err := bulk.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{}); err != nil {
+					b.Fatal(err)
+				}
+				took += time.Since(start)
+				b.StopTimer()
+				s.Close()
+				b.StartTimer()
+			}
+			b.ReportMetric(took.Seconds()*1000/float64(b.N), "ms/commit")
+		})
+	}
+	b.Run("bulk-100k/git-fast-import", func(b *testing.B) {
+		var took time.Duration
+		for b.Loop() {
+			took += time.Duration(float64(n) / gitFastImportRate(b, facts) * float64(time.Second))
+		}
+		b.ReportMetric(took.Seconds()*1000/float64(b.N), "ms/commit")
+	})
+}
+
+func fsyncName(durable bool) string {
+	if durable {
+		return "fsync"
+	}
+	return "no-fsync"
+}
+
+// smallStore is a store of 1,000 facts in one commit.
+func smallStore(b *testing.B, opts Options) *Store {
+	b.Helper()
+	s, err := Init(filepath.Join(b.TempDir(), "small.git"), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	batch := NewBatch()
+	for i := range 1_000 {
+		if _, err := batch.Put("camelot", fact(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := s.Commit(batch, NewMessage("bulk", "materialize", "camelot"), CommitOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func reportLatency(b *testing.B, ds []time.Duration) {
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds()), "p99-µs")
+	b.ReportMetric(0, "ns/op") // the figures are the latencies; rounds hold many commits
+}
+
+// gitDefault runs git in dir (or anywhere, when "") with its built-in
+// defaults: no system or global configuration, so core.fsync is git's own.
+func gitDefault(b *testing.B, dir string, args ...string) {
+	b.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
