@@ -23,6 +23,7 @@ import (
 
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/dke/service"
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
@@ -101,16 +102,10 @@ func (f *dkeFixture) validate(tool string, resp worker.Response) {
 	if err := rs.Validate(inst); err != nil {
 		f.t.Errorf("%s: structuredContent %s does not match the output schema: %v", tool, res.StructuredContent, err)
 	}
-}
-
-// head is the branch's head commit.
-func (f *dkeFixture) head() string {
-	f.t.Helper()
-	h, err := f.ls.Head("main")
-	if err != nil {
-		f.t.Fatal(err)
+	// And the committed contract (contracts/dke/schemas), DL-0429.
+	if err := testenv.DKESchemas(f.t, "..").Structured(tool, res.StructuredContent.(json.RawMessage), res.IsError); err != nil {
+		f.t.Errorf("%s: %v", tool, err)
 	}
-	return h.String()
 }
 
 // log returns the summaries of the branch's commits, newest first.
@@ -271,6 +266,9 @@ func TestDKECasesOverMCP(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if err := testenv.DKESchemas(t, "..").Structured(st.tool, []byte(canonical(t, res.StructuredContent)), res.IsError); err != nil {
+					t.Errorf("call %d %s over MCP: %v", i, st.tool, err)
+				}
 				if got, w := canonical(t, res.StructuredContent), canonical(t, want.StructuredContent); got != w {
 					t.Errorf("call %d %s: structured content over MCP\n%s\nthrough the registry\n%s", i, st.tool, got, w)
 				}
@@ -354,7 +352,7 @@ func TestDKEMCPSession(t *testing.T) {
 		t.Errorf("server %q", got)
 	}
 	bad := "def watch(n: int):\n    i = 0\n    while i < n:\n        print(\"checking\")\n"
-	before := f.head()
+	before := testenv.Branches(t, f.dir)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "compile", Arguments: map[string]any{"name": "watch", "source": bad}})
 	if err != nil {
 		t.Fatal(err)
@@ -370,9 +368,7 @@ func TestDKEMCPSession(t *testing.T) {
 		diags[0].Line != 3 || diags[0].Col != 5 || diags[0].Class != "parse_error" || diags[0].Fix != "for <var> in <collection>:" {
 		t.Errorf("rejected compile: isError %v _meta %v", res.IsError, res.Meta)
 	}
-	if f.head() != before {
-		t.Error("a rejected compile committed")
-	}
+	testenv.SameBranches(t, "a rejected compile", before, testenv.Branches(t, f.dir))
 	good := "def watch(k: string):\n    for a in list attributes of k:\n        print(a)\n"
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "compile", Arguments: map[string]any{"name": "watch", "source": good}})
 	if err != nil || res.IsError || res.Meta["status"] != "success" {
@@ -417,7 +413,7 @@ func TestDKERefusalMeta(t *testing.T) {
 		{"store A on store B", other, "checkup", map[string]any{"store_id": "default"}, service.CodeWrongStore},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			before := f.head()
+			before := testenv.Branches(t, f.dir)
 			resp, meta, txt := f.call(c.ctx, c.tool, c.args)
 			if resp.OK() || resp.Err.Code != c.code {
 				t.Fatalf("want %s, got %+v", c.code, resp)
@@ -428,9 +424,7 @@ func TestDKERefusalMeta(t *testing.T) {
 			if txt != "error: "+resp.Err.Message {
 				t.Errorf("text %q", txt)
 			}
-			if after := f.head(); after != before {
-				t.Errorf("a refused call committed: %s → %s", before, after)
-			}
+			testenv.SameBranches(t, "a refused "+c.tool, before, testenv.Branches(t, f.dir))
 		})
 	}
 }

@@ -81,6 +81,7 @@ func (d *dkeDirect) call(tool string, args json.RawMessage) dkeAnswer {
 	o := mcpserve.DKEOptions()
 	var meta map[string]any
 	json.Unmarshal([]byte(dkeCanonical(d.t, o.Meta(op, resp))), &meta)
+	checkDKESchema(d.t, tool, res.StructuredContent.(json.RawMessage), res.IsError)
 	return dkeAnswer{IsError: res.IsError, Meta: meta, Structured: res.StructuredContent.(json.RawMessage), Text: o.Text(op, resp)}
 }
 
@@ -136,7 +137,19 @@ func (m *dkeMCP) call(tool string, args json.RawMessage) dkeAnswer {
 			delete(meta, k)
 		}
 	}
-	return dkeAnswer{IsError: res.IsError, Meta: meta, Structured: json.RawMessage(dkeCanonical(m.t, res.StructuredContent)), Text: text.Text}
+	structured := json.RawMessage(dkeCanonical(m.t, res.StructuredContent))
+	checkDKESchema(m.t, tool, structured, res.IsError)
+	return dkeAnswer{IsError: res.IsError, Meta: meta, Structured: structured, Text: text.Text}
+}
+
+// checkDKESchema validates a tool's structured content against its
+// committed schema (contracts/dke/schemas; a refusal against the typed
+// error's shape): an answer outside its schema fails the test (DL-0429).
+func checkDKESchema(t testing.TB, tool string, structured json.RawMessage, isError bool) {
+	t.Helper()
+	if err := testenv.DKESchemas(t, "../..").Structured(tool, structured, isError); err != nil {
+		t.Errorf("%s: %v", tool, err)
+	}
 }
 
 // dkeStep is one call of a run: its label and canonical answer.

@@ -138,6 +138,11 @@ func (mt fxMCP) call(req []byte) fxAnswer {
 	if err != nil {
 		mt.t.Fatal(err)
 	}
+	// The structured content is the response line without id and ok: it
+	// keeps to the op's committed schema (DL-0429).
+	if err := testenv.DLISchemas(mt.t, "../..").Structured(env.Op, b, res.IsError); err != nil {
+		mt.t.Errorf("%s over MCP: %v", env.Op, err)
+	}
 	return fxAnswer{raw: string(b), result: fxCanonical(mt.t, json.RawMessage(b)), ok: !res.IsError}
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -119,7 +120,31 @@ func (s *server) call(line string) string {
 	if err != nil {
 		s.t.Fatalf("no response to %s: %v", line, err)
 	}
-	return strings.TrimSuffix(resp, "\n")
+	resp = strings.TrimSuffix(resp, "\n")
+	checkLineSchema(s.t, line, resp)
+	return resp
+}
+
+// checkLineSchema validates a `deloreis serve` response line against the
+// committed response schema of the op its request names
+// (contracts/dli-worker/schemas), or, when the request names no op with
+// a schema (unknown, killed, not JSON), against the error line every op
+// shares: a response outside its schema fails the test (DL-0429).
+func checkLineSchema(t testing.TB, req, resp string) {
+	t.Helper()
+	schemas := testenv.DLISchemas(t, "../..")
+	var env struct {
+		Op string `json:"op"`
+	}
+	var err error
+	if json.Unmarshal([]byte(req), &env) == nil && schemas.Has(env.Op) {
+		err = schemas.Line(env.Op, []byte(resp))
+	} else {
+		err = schemas.ErrorLine([]byte(resp))
+	}
+	if err != nil {
+		t.Errorf("request %.200s: %v", req, err)
+	}
 }
 
 // callJSON sends a request built from its parts and decodes the response.

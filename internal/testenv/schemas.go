@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -53,29 +55,49 @@ func DKESchemas(t testing.TB, root string) *Schemas {
 	return loadSchemas(t, filepath.Join(root, "contracts", "dke", "schemas"), false)
 }
 
+// loaded caches each directory's Schemas: the replays validate thousands
+// of responses in parallel subtests.
+var loaded sync.Map // absolute dir -> *Schemas
+
 func loadSchemas(t testing.TB, dir string, wire bool) *Schemas {
 	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := loaded.Load(abs); ok {
+		return s.(*Schemas)
+	}
+	s, err := readSchemas(abs, wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded.Store(abs, s)
+	return s
+}
+
+func readSchemas(dir string, wire bool) (*Schemas, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.response.json"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no response schemas in %s: %v", dir, err)
+		return nil, fmt.Errorf("no response schemas in %s: %v", dir, err)
 	}
 	s := &Schemas{dir: dir, resp: map[string]*jsonschema.Resolved{}, wire: wire}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		var sch jsonschema.Schema
 		if err := json.Unmarshal(b, &sch); err != nil {
-			t.Fatalf("%s: %v", f, err)
+			return nil, fmt.Errorf("%s: %v", f, err)
 		}
 		rs, err := sch.Resolve(nil)
 		if err != nil {
-			t.Fatalf("%s does not resolve: %v", f, err)
+			return nil, fmt.Errorf("%s does not resolve: %v", f, err)
 		}
 		s.resp[strings.TrimSuffix(filepath.Base(f), ".response.json")] = rs
 	}
-	return s
+	return s, nil
 }
 
 // Line validates a stdio response line to op against op's committed
@@ -86,6 +108,33 @@ func (s *Schemas) Line(op string, line []byte) error {
 	}
 	return s.validate(op, s.resp[op], line)
 }
+
+// Ops lists the ops (or tools) with a committed response schema, sorted.
+func (s *Schemas) Ops() []string {
+	out := make([]string, 0, len(s.resp))
+	for op := range s.resp {
+		out = append(out, op)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Has reports whether op has a committed response schema.
+func (s *Schemas) Has(op string) bool { return s.resp[op] != nil }
+
+// ErrorLine validates a response line that must be a typed error: the
+// answer to an op no schema names (unknown, killed, or a line that never
+// named one), whose shape is the error branch every op shares.
+func (s *Schemas) ErrorLine(line []byte) error {
+	return s.validate("an error line", errorLine, line)
+}
+
+// errorLine is the failure branch of every response schema.
+var errorLine = mustResolve(`{"type":"object","required":["error","id","ok"],"additionalProperties":false,
+ "properties":{"id":{"type":"string"},"ok":{"const":false},
+  "error":{"type":"object","required":["class","code","message"],
+   "properties":{"class":{"enum":["schema","refused","conflict","not-found","internal"]},
+    "code":{"type":"string"},"message":{"type":"string"}}}}}`)
 
 // Structured validates what an MCP tool call to op put in
 // structuredContent, isError as the result said. For DLI it is the

@@ -126,6 +126,12 @@ func TestSchemasRefuseAWrongShape(t *testing.T) {
 	if err := dli.Line("author.no_such_op", []byte(open)); err == nil {
 		t.Error("an op without a schema validated")
 	}
+	if err := dli.ErrorLine([]byte(refused)); err != nil {
+		t.Error(err)
+	}
+	if err := dli.ErrorLine([]byte(open)); err == nil {
+		t.Error("a result validated as an error line")
+	}
 	if err := dli.Structured("author.open", []byte(`{"workspace":"ws-1","scope":"s","root_hash":"r"}`), false); err == nil {
 		t.Error("MCP: a result missing a field validated")
 	}
