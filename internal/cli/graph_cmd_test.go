@@ -10,12 +10,12 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/dli"
+	"github.com/deloreis/deloreis/internal/testenv"
 )
 
 // graphSource is a world with something of every kind the graph draws;
@@ -100,9 +100,7 @@ func TestGraphDOT(t *testing.T) {
 // TestGraphSVG renders through Graphviz's dot (.ci/run installs it) and
 // checks that the SVG is XML naming every entity.
 func TestGraphSVG(t *testing.T) {
-	if _, err := exec.LookPath("dot"); err != nil {
-		t.Fatal("Graphviz's dot is not installed (apt-get install graphviz)")
-	}
+	testenv.NeedTool(t, "dot") // apt-get install graphviz
 	store := graphStore(t)
 	svg := mustRun(t, "--store", store, "graph", "--format", "svg")
 	dec := xml.NewDecoder(strings.NewReader(svg))

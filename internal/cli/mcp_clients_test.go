@@ -5,7 +5,8 @@ package cli
 // and the MCP conformance suite over HTTP. Both are npm packages pinned in
 // contracts/mcp-clients (with the Node 22 they need); `make mcp-clients`
 // installs them and .ci/run calls it. The tests skip only when npm itself
-// is absent, and fail when npm is there but the packages are not installed.
+// is absent and CI is not set (testenv.NeedTool), and fail when npm is
+// there but the packages are not installed.
 
 import (
 	"bufio"
@@ -23,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
 )
@@ -38,12 +40,11 @@ type mcpClients struct {
 	dir, node, inspector, conformance string
 }
 
-// installedClients finds the clients, skipping only when npm is absent.
+// installedClients finds the clients. Without npm (which .ci/run
+// installs) the test skips, or fails under CI=true (testenv.NeedTool).
 func installedClients(t *testing.T) mcpClients {
 	t.Helper()
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm is not installed, so the real MCP clients cannot be; .ci/run installs both")
-	}
+	testenv.NeedTool(t, "npm")
 	dir, err := filepath.Abs(mcpClientsDir)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,10 @@
 package cli
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -93,4 +97,112 @@ func TestSkillNamesServedOps(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestREADMENamesEveryToolTest: every test that needs an installed tool
+// — one that calls testenv.NeedTool, directly or through a function of
+// its package — is named in the README's list, so the list cannot lose
+// one (DL-0430). The call graph is read from the syntax of every test
+// file of the module.
+func TestREADMENamesEveryToolTest(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := toolTests(t, "../..")
+	if len(tests) < 7 {
+		t.Fatalf("found %d tests that need a tool: %v", len(tests), tests)
+	}
+	for _, name := range tests {
+		if !strings.Contains(string(data), "`"+name+"`") {
+			t.Errorf("the README does not name %s, which needs an installed tool", name)
+		}
+	}
+}
+
+// toolTests lists the Test functions under root that reach
+// testenv.NeedTool through calls within their package (by name).
+func toolTests(t *testing.T, root string) []string {
+	t.Helper()
+	type fn struct {
+		calls map[string]bool
+	}
+	byDir := map[string]map[string]*fn{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			n := d.Name()
+			if p != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "third_party" || n == "node_modules" || p == filepath.Join(root, "internal", "testenv")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(p)
+		if byDir[dir] == nil {
+			byDir[dir] = map[string]*fn{}
+		}
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			x := &fn{calls: map[string]bool{}}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				c, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				switch f := c.Fun.(type) {
+				case *ast.Ident:
+					x.calls[f.Name] = true
+				case *ast.SelectorExpr:
+					if id, ok := f.X.(*ast.Ident); ok && id.Name == "testenv" && f.Sel.Name == "NeedTool" {
+						x.calls["testenv.NeedTool"] = true
+					} else {
+						x.calls[f.Sel.Name] = true
+					}
+				}
+				return true
+			})
+			byDir[dir][fd.Name.Name] = x
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, fns := range byDir {
+		needs := map[string]bool{"testenv.NeedTool": true}
+		for changed := true; changed; {
+			changed = false
+			for name, f := range fns {
+				if needs[name] {
+					continue
+				}
+				for c := range f.calls {
+					if needs[c] {
+						needs[name], changed = true, true
+						break
+					}
+				}
+			}
+		}
+		for name := range needs {
+			if strings.HasPrefix(name, "Test") {
+				out = append(out, name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

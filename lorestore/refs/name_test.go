@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deloreis/deloreis/internal/testenv"
 )
 
 // nameCases is the CheckName table. stricter marks names that git accepts
@@ -103,9 +105,7 @@ func TestCheckNameTable(t *testing.T) {
 // TestCheckNameAgainstGit: every name we accept, git accepts; where git
 // accepts a name we refuse, the table marks it as deliberately stricter.
 func TestCheckNameAgainstGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
+	testenv.NeedTool(t, "git")
 	checked := 0
 	for _, c := range nameCases {
 		if strings.IndexByte(c.name, 0) >= 0 {
