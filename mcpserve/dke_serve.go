@@ -19,14 +19,14 @@ import (
 // ServeDKE serves the named DKE tools of reg over MCP until the client
 // closes the session (stdio, where the caller is trusted) or ctx ends
 // (streamable HTTP at httpAddr, where every request needs a key of ring
-// and each call runs under that key's grant).
-func ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, ring *keys.Ring, httpAddr string, in io.Reader, out, errw io.Writer) error {
+// and each call runs under that key's grant), under lim.
+func ServeDKE(ctx context.Context, reg *worker.Registry, tools []string, ring *keys.Ring, httpAddr string, lim Limits, in io.Reader, out, errw io.Writer) error {
 	server := dkeServer(reg, tools, httpAddr != "")
 	if httpAddr != "" {
-		h := KeyHandler(server, ring)
-		return ServeHTTP(ctx, server, h, httpAddr, errw, "DKE MCP", " (bearer keys required)")
+		h := KeyHandlerWith(server, ring, lim)
+		return ServeHTTP(ctx, server, h, httpAddr, errw, "DKE MCP", " (bearer keys required)", lim)
 	}
-	return ServeStdio(ctx, server, in, out)
+	return ServeStdioWith(ctx, server, in, out, lim)
 }
 
 // dkeServer is the MCP server of the named tools. Over HTTP every call

@@ -13,25 +13,80 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// TestCheckBind: a loopback bind needs no token; any other needs a strong
+// one (DL-0420): at least 32 visible ASCII characters, at least 8 of them
+// different; a token of whitespace is refused on any address.
 func TestCheckBind(t *testing.T) {
+	const strong = "3f9c1e0b7a4d28e6c5b19f0a7d3e6c21" // 32 hex digits
 	for _, tc := range []struct {
 		addr, token string
-		ok          bool
+		want        error // nil: served
 	}{
-		{"127.0.0.1:8765", "", true},
-		{"[::1]:0", "", true},
-		{"localhost:0", "", true},
-		{"0.0.0.0:8765", "", false},
-		{"192.0.2.7:8765", "", false},
-		{"0.0.0.0:8765", "s3cret", true},
-		{"no-port", "", false},
+		{"127.0.0.1:8765", "", nil},
+		{"[::1]:0", "", nil},
+		{"localhost:0", "", nil},
+		{"127.0.0.1:0", "short", nil}, // loopback: the token only adds a check
+		{"127.0.0.1:0", " ", mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", "", mcpserve.ErrOpenBind},
+		{"192.0.2.7:8765", "", mcpserve.ErrOpenBind},
+		{"0.0.0.0:8765", strong, nil},
+		{"0.0.0.0:8765", " ", mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", "\t \n", mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", "s3cret", mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", strong[:31], mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", strings.Repeat("a", 64), mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", strings.Repeat("ab", 32), mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", strings.Repeat("abcdefg", 5), mcpserve.ErrWeakToken}, // 7 different
+		{"0.0.0.0:8765", strong[:16] + " " + strong[16:], mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", strong + "\u00e9", mcpserve.ErrWeakToken},
+		{"0.0.0.0:8765", strings.Repeat("abcdefgh", 4), nil},
 	} {
 		err := mcpserve.CheckBind(tc.addr, tc.token)
-		if (err == nil) != tc.ok {
-			t.Errorf("CheckBind(%q, %q) = %v, want ok %v", tc.addr, tc.token, err, tc.ok)
+		if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+			t.Errorf("CheckBind(%q, %q) = %v, want %v", tc.addr, tc.token, err, tc.want)
 		}
-		if !tc.ok && tc.addr != "no-port" && !errors.Is(err, mcpserve.ErrOpenBind) {
-			t.Errorf("CheckBind(%q): %v, want ErrOpenBind", tc.addr, err)
+	}
+	if err := mcpserve.CheckBind("no-port", ""); err == nil {
+		t.Error("an address without a port was taken")
+	}
+}
+
+// TestBearerScheme: the scheme of "Authorization: Bearer <token>" is
+// matched in any case (RFC 9110 §11.1), the token exactly.
+func TestBearerScheme(t *testing.T) {
+	const token = "3f9c1e0b7a4d28e6c5b19f0a7d3e6c21"
+	srv := httptest.NewServer(mcpserve.HTTPHandler(mcpserve.New(newRegistry(t), worker.ProfileFiction), token))
+	defer srv.Close()
+	for _, tc := range []struct {
+		auth string
+		ok   bool
+	}{
+		{"Bearer " + token, true},
+		{"bearer " + token, true},
+		{"BEARER " + token, true},
+		{"bEaReR " + token, true},
+		{"Bearer  " + token, true}, // RFC 9110: 1*SP
+		{"Bearer " + token[:31], false},
+		{"Bearer " + token + "x", false},
+		{"Bearer " + strings.ToUpper(token), false},
+		{"Basic " + token, false},
+		{"Bearer", false},
+		{token, false},
+		{"", false},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+mcpserve.Path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.StatusCode != http.StatusUnauthorized; got != tc.ok {
+			t.Errorf("Authorization %q: status %d, want accepted %v", tc.auth, resp.StatusCode, tc.ok)
 		}
 	}
 }

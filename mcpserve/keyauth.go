@@ -54,17 +54,26 @@ func GrantOf(ti *auth.TokenInfo) (keys.Grant, bool) {
 }
 
 // KeyHandler serves s over streamable HTTP at Path for holders of a key
-// of r: a request without "Authorization: Bearer <key>" naming a key the
-// ring holds is refused with 401. The Host and Origin guards of
-// HTTPHandler stay behind the key check. Keys carry no expiry (they last
-// until revoked), so a missing expiration is accepted.
+// of r, under the default limits (see KeyHandlerWith).
 func KeyHandler(s *mcp.Server, r *keys.Ring) http.Handler {
+	return KeyHandlerWith(s, r, DefaultLimits())
+}
+
+// KeyHandlerWith serves s over streamable HTTP at Path for holders of a
+// key of r, under lim: a request without "Authorization: Bearer <key>"
+// (the scheme in any case) naming a key the ring holds is refused with
+// 401. The Host and Origin guards and the limits of HTTPHandlerWith stay
+// behind the key check; the body deadline is set before it, so that a
+// refused request cannot hold its connection either. Keys carry no
+// expiry (they last until revoked), so a missing expiration is accepted.
+func KeyHandlerWith(s *mcp.Server, r *keys.Ring, lim Limits) http.Handler {
+	lim = lim.orDefaults()
 	guard := auth.RequireBearerToken(KeyVerifier(r), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	inner := guard(HTTPHandler(s, ""))
-	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	inner := guard(guarded(s, "", lim))
+	return withBodyDeadline(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Header.Get("Authorization") == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="deloreis-dke"`)
 		}
 		inner.ServeHTTP(w, req)
-	})
+	}), lim.BodyTimeout)
 }

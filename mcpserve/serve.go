@@ -17,30 +17,29 @@ import (
 )
 
 // ServeStdio serves s on in and out until the client closes the session;
-// in and out stay open after it.
+// in and out stay open after it. A line that is not a JSON-RPC message is
+// answered with a JSON-RPC error and the session goes on (LineTransport).
 func ServeStdio(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer) error {
-	return s.Run(ctx, &mcp.IOTransport{Reader: nopReadCloser{in}, Writer: nopWriteCloser{out}})
+	return ServeStdioWith(ctx, s, in, out, DefaultLimits())
 }
 
-// nopReadCloser and nopWriteCloser leave standard input and output open
-// when the session ends.
-type nopReadCloser struct{ io.Reader }
-
-func (nopReadCloser) Close() error { return nil }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
+// ServeStdioWith is ServeStdio with lines capped at lim.MaxLine bytes.
+func ServeStdioWith(ctx context.Context, s *mcp.Server, in io.Reader, out io.Writer, lim Limits) error {
+	return s.Run(ctx, &LineTransport{In: in, Out: out, MaxLine: lim.orDefaults().MaxLine})
+}
 
 // ServeHTTP serves h (s behind its guards) on addr until ctx ends, and
 // names the endpoint on stderr: "deloreis: <what> over streamable HTTP at
-// <url><note>" (with the port chosen when addr asked for :0).
-func ServeHTTP(ctx context.Context, s *mcp.Server, h http.Handler, addr string, stderr io.Writer, what, note string) error {
-	ln, err := net.Listen("tcp", addr)
+// <url><note>" (with the port chosen when addr asked for :0). The
+// connections are capped and timed as lim says (h sets the rest of lim).
+func ServeHTTP(ctx context.Context, s *mcp.Server, h http.Handler, addr string, stderr io.Writer, what, note string, lim Limits) error {
+	lim = lim.orDefaults()
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	ln := newCapListener(l, lim)
+	srv := lim.httpServer(h)
 	fmt.Fprintf(stderr, "deloreis: %s over streamable HTTP at http://%s%s%s\n", what, ln.Addr(), Path, note)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -75,11 +74,11 @@ func stopHTTP(s *mcp.Server, srv *http.Server) error {
 
 // Serve serves reg's ops of profile as MCP tools until the client closes
 // the session (stdio) or ctx ends (streamable HTTP at httpAddr, behind
-// token when one is given).
-func Serve(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, in io.Reader, out, errw io.Writer) error {
+// token when one is given), under lim.
+func Serve(ctx context.Context, reg *worker.Registry, profile worker.Profile, httpAddr, token string, lim Limits, in io.Reader, out, errw io.Writer) error {
 	server := New(reg, profile)
 	if httpAddr != "" {
-		return ServeHTTP(ctx, server, HTTPHandler(server, token), httpAddr, errw, "MCP", "")
+		return ServeHTTP(ctx, server, HTTPHandlerWith(server, token, lim), httpAddr, errw, "MCP", "", lim)
 	}
-	return ServeStdio(ctx, server, in, out)
+	return ServeStdioWith(ctx, server, in, out, lim)
 }

@@ -48,6 +48,7 @@ func (g *globals) dkeToolNames(reg *worker.Registry, spec string) ([]string, err
 
 func newDKEMCPCmd(g *globals) *cobra.Command {
 	var tools, httpAddr string
+	var lim *mcpserve.Limits
 	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR] [--tools all|read|NAME,…]",
 		Short: "Serve the DKE tools over MCP (stdio, or streamable HTTP behind keys)",
@@ -69,13 +70,17 @@ Origin is refused (403).
 --tools offers every tool (all, the default), the read-only ones (read),
 or the comma-separated tools named. Exit status: 0 when the client closes
 the session or the server is interrupted, 1 when the store cannot be
-served.`,
+served.
+` + limitsHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if httpAddr != "" {
 				if err := mcpserve.CheckBind(httpAddr, ""); err != nil {
 					return usageError{err.Error()}
 				}
+			}
+			if err := checkLimits(lim); err != nil {
+				return err
 			}
 			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
 			svc, cleanup, err := g.dkeServed(cmd)
@@ -90,11 +95,12 @@ served.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return mcpserve.ServeDKE(ctx, reg, names, svc.Keyring(), httpAddr, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return mcpserve.ServeDKE(ctx, reg, names, svc.Keyring(), httpAddr, *lim, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	cmd.Flags().StringVar(&tools, "tools", "all", "the tools offered: all, read, or a comma-separated list")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on this loopback host:port instead of stdio (keys required)")
+	lim = limitsFlags(cmd)
 	return cmd
 }
 

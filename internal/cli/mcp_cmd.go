@@ -19,6 +19,7 @@ import (
 func newMCPCmd(g *globals) *cobra.Command {
 	var tools, httpAddr, token string
 	var demo bool
+	var lim *mcpserve.Limits
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the project's ops as MCP tools on stdio (the fiction profile; --tools all for every op)",
@@ -34,7 +35,11 @@ demo project). The exit status is 0 when the client closes the session,
 With --http ADDR it serves streamable HTTP at http://ADDR/mcp instead
 (loopback only, unless a bearer token is given with --token or
 DELOREIS_MCP_TOKEN; a foreign Host or Origin header is refused) until
-interrupted.`,
+interrupted. The bearer scheme is matched in any case ("bearer" too). A
+non-loopback address needs a strong token: at least 32 visible ASCII
+characters, no spaces, at least 8 of them different (openssl rand -hex 32
+makes one); a token of spaces only is refused on any address.
+` + limitsHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var profile worker.Profile
@@ -54,6 +59,9 @@ interrupted.`,
 					return usageError{err.Error()}
 				}
 			}
+			if err := checkLimits(lim); err != nil {
+				return err
+			}
 			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
 			reg, cleanup, err := g.registry(demo, cmd.ErrOrStderr())
 			if err != nil {
@@ -62,13 +70,14 @@ interrupted.`,
 			defer cleanup()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return mcpserve.Serve(ctx, reg, profile, httpAddr, token, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return mcpserve.Serve(ctx, reg, profile, httpAddr, token, *lim, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 
 	cmd.Flags().StringVar(&tools, "tools", "fiction", "the tools offered: fiction (the compact profile) or all")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on this host:port instead of stdio (loopback unless --token)")
-	cmd.Flags().StringVar(&token, "token", "", "the bearer token HTTP clients must present (default $DELOREIS_MCP_TOKEN)")
+	cmd.Flags().StringVar(&token, "token", "", "the bearer token HTTP clients must present (default $DELOREIS_MCP_TOKEN; off loopback at least 32 characters)")
 	cmd.Flags().BoolVar(&demo, "demo", false, "serve the bundled demo project, built in a temporary folder")
+	lim = limitsFlags(cmd)
 	return cmd
 }

@@ -1,0 +1,257 @@
+// What a client can hold of a server: every resource of the HTTP endpoint
+// has a cap or a timeout (DL-0419), and a stdio line has a length cap.
+
+package mcpserve
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits bound what clients may hold of a server. A zero field takes its
+// default (DefaultLimits); the command line's flags set them.
+type Limits struct {
+	// MaxLine is the longest stdio line, in bytes.
+	MaxLine int
+	// SessionIdle closes an HTTP session that has had no request for this
+	// long; its client must initialize again (the MCP spec's 404).
+	SessionIdle time.Duration
+	// MaxSessions caps the live HTTP sessions; a request that would open
+	// one more is answered 503.
+	MaxSessions int
+	// HeaderTimeout bounds the reading of a request's headers, BodyTimeout
+	// the reading of its body (from the end of its headers), IdleTimeout
+	// how long a kept-alive connection may wait for its next request.
+	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
+	// MaxBody caps a request body, in bytes (413 past it).
+	MaxBody int64
+	// MaxConns caps the open connections, MaxConnsPerClient those from one
+	// client address; a connection past either is answered 503 and closed.
+	MaxConns, MaxConnsPerClient int
+}
+
+// DefaultLimits are the limits a server runs under unless told otherwise.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxLine:           DefaultMaxLine,
+		SessionIdle:       30 * time.Minute,
+		MaxSessions:       1000,
+		HeaderTimeout:     10 * time.Second,
+		BodyTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxBody:           mcp.DefaultMaxRequestBodyBytes,
+		MaxConns:          256,
+		MaxConnsPerClient: 64,
+	}
+}
+
+// orDefaults fills l's zero fields from DefaultLimits.
+func (l Limits) orDefaults() Limits {
+	d := DefaultLimits()
+	set := func(v *time.Duration, dv time.Duration) {
+		if *v <= 0 {
+			*v = dv
+		}
+	}
+	set(&l.SessionIdle, d.SessionIdle)
+	set(&l.HeaderTimeout, d.HeaderTimeout)
+	set(&l.BodyTimeout, d.BodyTimeout)
+	set(&l.IdleTimeout, d.IdleTimeout)
+	if l.MaxLine <= 0 {
+		l.MaxLine = d.MaxLine
+	}
+	if l.MaxSessions <= 0 {
+		l.MaxSessions = d.MaxSessions
+	}
+	if l.MaxBody <= 0 {
+		l.MaxBody = d.MaxBody
+	}
+	if l.MaxConns <= 0 {
+		l.MaxConns = d.MaxConns
+	}
+	if l.MaxConnsPerClient <= 0 {
+		l.MaxConnsPerClient = d.MaxConnsPerClient
+	}
+	return l
+}
+
+// streamableOptions are go-sdk's handler options under l: idle sessions
+// expire, bodies are capped, and a closed request of the stateless
+// protocol (2026-07-28) cancels its call (DL-0421).
+func (l Limits) streamableOptions() *mcp.StreamableHTTPOptions {
+	return &mcp.StreamableHTTPOptions{
+		SessionTimeout:               l.SessionIdle,
+		MaxRequestBodyBytes:          l.MaxBody,
+		PropagateRequestCancellation: true,
+	}
+}
+
+// withBodyDeadline wraps h: a request's body must arrive within d (from
+// the end of its headers). It is the outermost wrapper, so that a request
+// refused before its body is read (401) cannot hold the connection while
+// net/http drains the body either.
+func withBodyDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody {
+			rc := http.NewResponseController(w)
+			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
+				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// overSessions reports whether r would open a session past max: a POST
+// without a session id opens one (the stateless protocol's too, for the
+// time of its call).
+func overSessions(s *mcp.Server, r *http.Request, max int) bool {
+	return r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && sessions(s) >= max
+}
+
+// sessions counts s's live sessions.
+func sessions(s *mcp.Server) int {
+	n := 0
+	for range s.Sessions() {
+		n++
+	}
+	return n
+}
+
+// deadlineBody lifts the body's read deadline once the body has been read
+// to its end (or failed): the connection's later reads, such as net/http's
+// watch for a client that goes away during a long call, must not time out.
+type deadlineBody struct {
+	io.ReadCloser
+	rc   *http.ResponseController
+	done bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// httpServer is the http.Server of h under l.
+func (l Limits) httpServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: l.HeaderTimeout, IdleTimeout: l.IdleTimeout}
+}
+
+// capListener caps the connections it hands out, in total and per client
+// address; one past a cap is answered 503 and closed.
+type capListener struct {
+	net.Listener
+	max, perClient int
+
+	mu     sync.Mutex
+	total  int
+	byHost map[string]int
+
+	refusing atomic.Int32 // connections being answered 503
+}
+
+// maxRefusing bounds the connections answered 503 at once; past it a
+// connection over a cap is closed without an answer.
+const maxRefusing = 64
+
+func newCapListener(ln net.Listener, l Limits) *capListener {
+	return &capListener{Listener: ln, max: l.MaxConns, perClient: l.MaxConnsPerClient, byHost: map[string]int{}}
+}
+
+func (l *capListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		host := remoteHost(c)
+		l.mu.Lock()
+		var over string
+		switch {
+		case l.total >= l.max:
+			over = fmt.Sprintf("the server holds its maximum of %d connections", l.max)
+		case l.byHost[host] >= l.perClient:
+			over = fmt.Sprintf("this client address holds its maximum of %d connections", l.perClient)
+		default:
+			l.total++
+			l.byHost[host]++
+		}
+		l.mu.Unlock()
+		if over == "" {
+			return &capConn{Conn: c, l: l, host: host}, nil
+		}
+		if l.refusing.Add(1) > maxRefusing {
+			l.refusing.Add(-1)
+			c.Close()
+			continue
+		}
+		go func() {
+			defer l.refusing.Add(-1)
+			refuse(c, over)
+		}()
+	}
+}
+
+// release gives back a connection's place.
+func (l *capListener) release(host string) {
+	l.mu.Lock()
+	l.total--
+	if l.byHost[host]--; l.byHost[host] <= 0 {
+		delete(l.byHost, host)
+	}
+	l.mu.Unlock()
+}
+
+// remoteHost is a connection's client address without its port.
+func remoteHost(c net.Conn) string {
+	a := c.RemoteAddr().String()
+	if h, _, err := net.SplitHostPort(a); err == nil {
+		return h
+	}
+	return a
+}
+
+// refuse answers a connection over a cap with 503 and closes it, giving
+// the client a second to send its request and read the answer.
+func refuse(c net.Conn, why string) {
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	body := "Service Unavailable: " + why + "; retry later\n"
+	_, err := io.WriteString(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: "+
+		strconv.Itoa(len(body))+"\r\n\r\n"+body)
+	if err != nil {
+		return
+	}
+	if tc, ok := c.(interface{ CloseWrite() error }); ok {
+		_ = tc.CloseWrite()
+	}
+	// Read what the client sends until it closes (or the second ends), so
+	// that closing does not reset the connection before it read the 503.
+	_, _ = io.Copy(io.Discard, io.LimitReader(c, 1<<16))
+}
+
+// capConn gives its place back once, when closed.
+type capConn struct {
+	net.Conn
+	l    *capListener
+	host string
+	once sync.Once
+}
+
+func (c *capConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { c.l.release(c.host) })
+	return err
+}
