@@ -18,15 +18,16 @@ func RegisterDKE(reg *Registry, s *service.Service) {
 	// Every tool but spec names a store, under a grant when one is given.
 	store := []string{service.CodeBadStore, service.CodeWrongStore, service.CodeReadOnly}
 	codes := map[string][]string{
-		"compile":           {service.CodeBadName, service.CodeCompileError, service.CodeNotFound, service.CodeConflict},
-		"run":               {service.CodeCompileError, service.CodeRefused, service.CodeConflict},
+		"compile":           {service.CodeBadName, service.CodeCompileError, service.CodeNotFound, service.CodeConflict, service.CodeBudget},
+		"run":               {service.CodeCompileError, service.CodeRefused, service.CodeConflict, service.CodeBudget},
 		"spec":              {service.CodeNotFound},
 		"info":              {service.CodeBadName, service.CodeNotFound},
 		"forget":            {service.CodeBadName, service.CodeConflict},
-		"forget_rule":       {service.CodeBadName, service.CodeConflict},
+		"forget_rule":       {service.CodeBadName, service.CodeConflict, service.CodeBudget},
 		"forget_constraint": {service.CodeBadName, service.CodeConflict},
 		"info_module":       {service.CodeNotFound},
 		"forget_module":     {service.CodeConfirm, service.CodeNotFound, service.CodeReferenced, service.CodeConflict},
+		"checkup":           {service.CodeBudget},
 	}
 	w := func(name, summary string, mutating bool) Spec {
 		errs := codes[name]

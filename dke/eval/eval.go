@@ -3,6 +3,7 @@
 package eval
 
 import (
+	"context"
 	"errors"
 	"strconv"
 
@@ -42,13 +43,22 @@ type Options struct {
 	Module string
 	// Budget is the step budget; 0 means DefaultBudget.
 	Budget int
+	// Memory is the memory budget in bytes (budget.go); 0 means
+	// DefaultMemory.
+	Memory int64
 }
 
 // Run executes the statements of f — a checked program, or a module's
 // body — and returns what it did. Declarations are not executed: they
 // are the compiler's to store.
 func Run(f *syntax.File, opts Options) *Result {
-	in := &interp{opts: opts, budget: opts.Budget, files: map[*syntax.File]*fileInfo{}}
+	return RunContext(context.Background(), f, opts)
+}
+
+// RunContext is Run under ctx: when ctx is done the run stops, failing
+// with a *BudgetError, as it does past its memory budget.
+func RunContext(ctx context.Context, f *syntax.File, opts Options) *Result {
+	in := &interp{opts: opts, budget: opts.Budget, files: map[*syntax.File]*fileInfo{}, meter: newMeter(ctx, opts.Memory)}
 	if in.budget <= 0 {
 		in.budget = DefaultBudget
 	}
@@ -63,6 +73,10 @@ func Run(f *syntax.File, opts Options) *Result {
 		return in.res
 	}
 	in.tx = claims.NewTx(snap)
+	if err := in.meter.alive(); err != nil {
+		in.res.fail(err)
+		return in.res
+	}
 	fr := in.newFrame(f, opts.Module)
 	fr.body = true
 	if _, err := in.block(fr, f.Stmts); err != nil {
@@ -80,6 +94,7 @@ type interp struct {
 	inBranch bool
 	steps    int
 	budget   int
+	meter    *meter
 	res      *Result
 	files    map[*syntax.File]*fileInfo
 
@@ -168,7 +183,12 @@ func (in *interp) step(p syntax.Pos, n int) error {
 	if in.steps > in.budget {
 		return &rtError{kind: keywords.None, pos: p, msg: mBudget, args: []string{strconv.Itoa(in.budget)}}
 	}
-	return nil
+	return in.meter.tick(n)
+}
+
+// charge counts n bytes the run builds against its memory budget.
+func (in *interp) charge(n int) error {
+	return in.meter.charge(int64(n))
 }
 
 func (in *interp) block(fr *frame, stmts []syntax.Stmt) (ctl, error) {
@@ -264,7 +284,11 @@ func (in *interp) assign(fr *frame, s *syntax.AssignStmt) error {
 	if call, ok := s.RHS.(*syntax.CallExpr); ok && fr.body && s.Op != syntax.PLUSEQ && s.Op != syntax.MINUSEQ && s.Op != syntax.STAREQ {
 		if _, isVerb := call.Fn.(*syntax.KeywordExpr); !isVerb {
 			// A value script's result is a typed entry (contract §4.2).
-			in.res.add(Entry{Type: EntryBind, Lang: fr.lang, Name: id.Name, VType: typeName(fr.lang, v), Text: literal(fr.lang, v)})
+			e := Entry{Type: EntryBind, Lang: fr.lang, Name: id.Name, VType: typeName(fr.lang, v), Text: literal(fr.lang, v)}
+			if err := in.charge(len(e.Text)); err != nil {
+				return err
+			}
+			in.res.add(e)
 		}
 	}
 	return nil

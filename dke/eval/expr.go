@@ -336,12 +336,18 @@ func (in *interp) arith(op syntax.Op, p syntax.Pos, x, y value) (value, error) {
 			if err := in.step(p, (len(xv)+len(ys))/64); err != nil {
 				return nil, err
 			}
+			if err := in.charge(len(xv) + len(ys)); err != nil {
+				return nil, err
+			}
 			return xv + ys, nil
 		}
 	case []string:
 		if ys, ok := y.([]string); ok && op == syntax.Add {
 			// Lists are values: + copies, and the copy is paid for.
 			if err := in.step(p, len(xv)+len(ys)); err != nil {
+				return nil, err
+			}
+			if err := in.charge(16 * (len(xv) + len(ys))); err != nil {
 				return nil, err
 			}
 			out := make([]string, 0, len(xv)+len(ys))

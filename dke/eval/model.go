@@ -100,6 +100,7 @@ type ruleModel struct {
 	claims map[string]claims.Claim // claim variable → claim
 	grader *datalog.Grader
 	index  map[string]map[string]string // pred → subject → value
+	meter  *meter                       // the run's budget (budget.go)
 }
 
 var allTrue = datalog.ValuationFunc(func(string) datalog.Truth { return datalog.True })
@@ -133,7 +134,7 @@ func (in *interp) derived() (*ruleModel, error) {
 		}
 		return in.rules, nil
 	}
-	rm, err := buildModel(in.tx, in.standing())
+	rm, err := buildModel(in.tx, in.standing(), in.meter)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +144,9 @@ func (in *interp) derived() (*ruleModel, error) {
 
 // buildModel evaluates the standing declarations over the values in force
 // of the cells they read.
-func buildModel(tx *claims.Tx, st *standing) (*ruleModel, error) {
+func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
 	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(), domain: map[string]bool{},
-		claims: map[string]claims.Claim{}, facts: map[claims.Cell]factRec{}}
+		claims: map[string]claims.Claim{}, facts: map[claims.Cell]factRec{}, meter: mt}
 	kinds := map[string]bool{}
 	for pred := range rm.read {
 		kinds[pred[:strings.IndexByte(pred, '.')]] = true
@@ -245,8 +246,11 @@ func (rm *ruleModel) apply(tx *claims.Tx, cells []claims.Cell) error {
 }
 
 func (rm *ruleModel) eval() error {
-	m, err := rm.p.Eval()
+	m, err := rm.p.EvalContext(rm.meter.ctx, rm.meter.limits())
 	if err != nil {
+		return rm.meter.evalError(err)
+	}
+	if err := rm.meter.charge(int64(m.Derivations()) * TupleBytes); err != nil {
 		return err
 	}
 	rm.model, rm.grader, rm.index = m, m.Grader(allTrue), nil
@@ -349,8 +353,15 @@ func (rm *ruleModel) fillComparison(cp cmpPred, news, all []string) error {
 		return b
 	}
 	add := func(args ...string) error {
+		if err := rm.meter.tick(1); err != nil {
+			return err
+		}
 		if !compareKeys(cp.l.op, bind(cp.l.x, args[0], args[len(args)-1]), bind(cp.l.y, args[0], args[len(args)-1])) {
 			return nil
+		}
+		// Every satisfying tuple is a fact: paid for as a tuple.
+		if err := rm.meter.charge(TupleBytes); err != nil {
+			return err
 		}
 		return rm.p.AddFact(cp.pred, args, datalog.One())
 	}

@@ -5,6 +5,7 @@
 package eval
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -231,10 +232,20 @@ type Reasoning struct {
 
 // Reason evaluates every stored module's rules and constraints over s.
 func Reason(s claims.Snapshot, mods Modules) (*Reasoning, error) {
+	return ReasonContext(context.Background(), s, mods, 0)
+}
+
+// ReasonContext is Reason under a budget: ctx's deadline and memory bytes
+// (0 is DefaultMemory). Past either it fails with a *BudgetError.
+func ReasonContext(ctx context.Context, s claims.Snapshot, mods Modules, memory int64) (*Reasoning, error) {
 	if mods == nil {
 		mods = noModules{}
 	}
-	rm, err := buildModel(claims.NewTx(s), lowerStanding(mods, "", nil))
+	mt := newMeter(ctx, memory)
+	if err := mt.alive(); err != nil {
+		return nil, err
+	}
+	rm, err := buildModel(claims.NewTx(s), lowerStanding(mods, "", nil), mt)
 	if err != nil {
 		return nil, err
 	}

@@ -121,7 +121,7 @@ func TestIncrementalModel(t *testing.T) {
 	snap, _ := w.store.Snapshot()
 	tx := claims.NewTx(snap)
 	st := lowerStanding(w.mods, "", nil)
-	inc, err := buildModel(tx, st)
+	inc, err := buildModel(tx, st, newMeter(nil, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestIncrementalModel(t *testing.T) {
 		if err := inc.apply(tx, []claims.Cell{cell}); err != nil {
 			t.Fatal(err)
 		}
-		scratch, err := buildModel(tx, st)
+		scratch, err := buildModel(tx, st, newMeter(nil, 0))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -117,6 +117,14 @@ func (in *interp) verb(fr *frame, fn *syntax.KeywordExpr, e *syntax.CallExpr) (v
 		for i, a := range args {
 			parts[i] = show(fr.lang, a)
 		}
+		n := len(parts)
+		for _, x := range parts {
+			n += len(x)
+		}
+		// Output is paid for: a printed line stays in the transcript.
+		if err := in.charge(n); err != nil {
+			return nil, err
+		}
 		in.res.add(Entry{Type: EntryPrint, Lang: fr.lang, Text: strings.Join(parts, " ")})
 		return nil, nil
 	case keywords.Remember, keywords.Update, keywords.Forget:
@@ -140,7 +148,11 @@ func (in *interp) verb(fr *frame, fn *syntax.KeywordExpr, e *syntax.CallExpr) (v
 		}
 		return nil, fail(keywords.Conversion, p, mConversion, show(fr.lang, arg(0)), keywords.Word(fr.lang, keywords.StringList))
 	}
-	return convert(fr, fn.ID, p, arg(0))
+	v, err := convert(fr, fn.ID, p, arg(0))
+	if str, ok := v.(string); ok && err == nil {
+		err = in.charge(len(str))
+	}
+	return v, err
 }
 
 // write runs remember, update and forget, and records the effect.
@@ -189,6 +201,10 @@ func (in *interp) write(fr *frame, id keywords.ID, p syntax.Pos, args []value, b
 	// Outside a branch a write is its own change set: when another writer
 	// moved the store since this run last read it, the write is applied
 	// again over the new state (once), as any single write would be.
+	// What a run writes is paid for: it goes into the commit.
+	if err := in.charge(len(ent.Text) + len(ent.Source) + len(c.Kind) + len(c.Subject) + len(c.Attr)); err != nil {
+		return err
+	}
 	for attempt := 0; ; attempt++ {
 		ent.Count = apply(in.tx)
 		if ent.Count == 0 {

@@ -39,7 +39,12 @@ func (s *Service) Checkup(ctx context.Context, p *StoreParams) (CheckupResult, e
 		return CheckupResult{}, err
 	}
 	defer s.mu.Unlock()
-	rs, err := eval.Reason(csnap, ms)
+	ctx, cancel := s.budgeted(ctx)
+	defer cancel()
+	rs, err := eval.ReasonContext(ctx, csnap, ms, s.cfg.Budget.Memory)
+	if be, ok := eval.IsBudget(err); ok {
+		return CheckupResult{}, s.budgetError("checkup", be)
+	}
 	if err != nil {
 		return CheckupResult{}, fault.Errorf(fault.Internal, fault.CodeInternal, "checkup: %v", err)
 	}

@@ -275,19 +275,26 @@ func (s *Service) forgetDecl(ctx context.Context, tool, what string, p *NamePara
 	if err := after.put(&next); err != nil {
 		return ForgetResult{}, err
 	}
+	// What the rule's absence withdraws is reasoned before the write,
+	// under the call's budget, so that a stopped reasoning writes nothing.
+	if tool == "forget_rule" {
+		ctx, cancel := s.budgeted(ctx)
+		defer cancel()
+		res.Withdrawn, err = withdrawn(ctx, csnap, ms, after, s.cfg.Budget.Memory)
+		if be, ok := eval.IsBudget(err); ok {
+			return ForgetResult{}, s.budgetError(tool, be)
+		}
+		if err != nil {
+			return ForgetResult{}, err
+		}
+	}
 	if err := s.write(id, claims.ChangeSet{}, put, dkeMessage("dke "+tool+" "+p.Name, strings.ReplaceAll(tool, "_", "-"), id), after); err != nil {
 		return ForgetResult{}, err
 	}
 	res.Removed = true
 	res.Text = fmt.Sprintf("forgot %s %s\n", what, p.Name)
-	if tool == "forget_rule" {
-		res.Withdrawn, err = withdrawn(csnap, ms, after)
-		if err != nil {
-			return ForgetResult{}, err
-		}
-		for _, c := range res.Withdrawn {
-			res.Text += "withdrawn " + c + "\n"
-		}
+	for _, c := range res.Withdrawn {
+		res.Text += "withdrawn " + c + "\n"
 	}
 	return res, nil
 }
@@ -429,12 +436,12 @@ func (s *Service) Stores(ctx context.Context, p *StoreParams) (StoresResult, err
 
 // withdrawn lists the cells the rules of before conclude and those of
 // after no longer do, over one snapshot.
-func withdrawn(snap claims.Snapshot, before, after *modset) ([]string, error) {
-	rb, err := eval.Reason(snap, before)
+func withdrawn(ctx context.Context, snap claims.Snapshot, before, after *modset, memory int64) ([]string, error) {
+	rb, err := eval.ReasonContext(ctx, snap, before, memory)
 	if err != nil {
 		return nil, err
 	}
-	ra, err := eval.Reason(snap, after)
+	ra, err := eval.ReasonContext(ctx, snap, after, memory)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,8 @@ type OpenOptions struct {
 	Now func() time.Time
 	// Authority names who compiles; default "deloreis".
 	Authority string
+	// Budget bounds each call; the zero value is the defaults.
+	Budget Budget
 }
 
 // Open opens the lorestore at o.StoreDir and returns the Service over it,
@@ -57,7 +59,7 @@ func own(s *lorestore.Store, o OpenOptions) (*Service, error) {
 	if now == nil {
 		now = o.StoreOptions.Now
 	}
-	svc, err := New(Config{Store: s, Branch: o.Branch, Now: now, Authority: o.Authority})
+	svc, err := New(Config{Store: s, Branch: o.Branch, Now: now, Authority: o.Authority, Budget: o.Budget})
 	if err != nil {
 		s.Close()
 		return nil, err

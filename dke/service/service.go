@@ -27,6 +27,9 @@ type Config struct {
 	Now func() time.Time
 	// Authority names who compiles, as info reports it; default "deloreis".
 	Authority string
+	// Budget bounds each compile, run and checkup (budget.go); the zero
+	// value is the defaults.
+	Budget Budget
 }
 
 // Service answers the DKE tools over one lorestore. Calls are serialized:
@@ -57,6 +60,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Authority == "" {
 		cfg.Authority = "deloreis"
 	}
+	cfg.Budget = cfg.Budget.withDefaults()
 	if _, err := cfg.Store.Head(cfg.Branch); err != nil {
 		return nil, fmt.Errorf("dke service: branch %s: %w", cfg.Branch, err)
 	}
@@ -88,7 +92,7 @@ func ErrorCodes() map[string]fault.Class {
 		CodeNotFound: fault.NotFound, CodeRefused: fault.Refused, CodeBadStore: fault.Invalid,
 		CodeBadName: fault.Invalid, CodeCompileError: fault.Refused, CodeReadOnly: fault.Refused,
 		CodeWrongStore: fault.Refused, CodeReferenced: fault.Refused, CodeConfirm: fault.Refused,
-		CodeConflict: fault.Conflict,
+		CodeConflict: fault.Conflict, CodeBudget: fault.Refused,
 	}
 }
 

@@ -183,7 +183,7 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 		return CompileResult{}, err
 	}
 	if p.Source == nil {
-		return s.reload(id, p.Name, ms)
+		return s.reload(ctx, id, p.Name, ms)
 	}
 	f, info, errs := check.Source(p.Name, *p.Source, lang, check.Options{Module: p.Name, Mode: check.Compile, Env: ms.env})
 	if len(errs) > 0 {
@@ -202,7 +202,12 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 	// The module and its body's writes are one commit; a body that fails
 	// keeps the module and the writes made before the failure.
 	var set claims.ChangeSet
-	res.Body, res.bodyText, set = s.runBody(id, p.Name, f, ms)
+	ctx, cancel := s.budgeted(ctx)
+	defer cancel()
+	res.Body, res.bodyText, set, err = s.runBody(ctx, "compile", id, p.Name, f, ms)
+	if err != nil {
+		return CompileResult{}, err
+	}
 	put := func(b *lorestore.Batch) error { return b.PutModule(id, p.Name, jsonOf(rec)) }
 	if err := s.commitRun(id, set, put, dkeMessage("dke compile "+p.Name, "compile", id), ms, modsAt); err != nil {
 		return CompileResult{}, err
@@ -248,14 +253,20 @@ func importNames(r *record) []string {
 }
 
 // reload runs a stored module's body again; it installs nothing.
-func (s *Service) reload(id, name string, ms *modset) (CompileResult, error) {
+func (s *Service) reload(ctx context.Context, id, name string, ms *modset) (CompileResult, error) {
 	f, ok := ms.files[name]
 	if !ok {
 		return CompileResult{}, fault.Errorf(fault.NotFound, CodeNotFound, "no module %s in store %s to reload; give source to compile it", name, id)
 	}
 	res := CompileResult{Status: "success", Module: name, Version: ms.recs[name].Version, Language: f.Lang.String()}
 	var set claims.ChangeSet
-	res.Body, res.bodyText, set = s.runBody(id, name, f, ms)
+	ctx, cancel := s.budgeted(ctx)
+	defer cancel()
+	var err error
+	res.Body, res.bodyText, set, err = s.runBody(ctx, "compile", id, name, f, ms)
+	if err != nil {
+		return CompileResult{}, err
+	}
 	if res.Body != nil {
 		msg := runMessage("compile", name, id, res.Body.Written, res.Body.Removed)
 		if err := s.commitRun(id, set, nil, msg, nil, lorestore.ZeroHash); err != nil {
@@ -280,26 +291,29 @@ func hasBody(f *syntax.File) bool {
 
 // runBody runs a module's body once over an overlay and returns what it
 // did and its net change set, for the caller to commit; nil when the
-// module has no body.
-func (s *Service) runBody(id, name string, f *syntax.File, ms *modset) (*Outcome, string, claims.ChangeSet) {
+// module has no body. A body its budget stopped is refused.
+func (s *Service) runBody(ctx context.Context, tool, id, name string, f *syntax.File, ms *modset) (*Outcome, string, claims.ChangeSet, error) {
 	if !hasBody(f) {
-		return nil, "", claims.ChangeSet{}
+		return nil, "", claims.ChangeSet{}, nil
 	}
-	r, set := s.exec(id, name, f, ms)
+	r, set := s.exec(ctx, id, name, f, ms)
+	if be, ok := eval.IsBudget(r.Err); ok {
+		return nil, "", claims.ChangeSet{}, s.budgetError(tool, be)
+	}
 	o := outcome(r)
-	return &o, r.Transcript(), set
+	return &o, r.Transcript(), set, nil
 }
 
 // exec runs f over an overlay of store id and returns the result and
 // the run's net change set; nothing is committed here.
-func (s *Service) exec(id, module string, f *syntax.File, ms *modset) (*eval.Result, claims.ChangeSet) {
+func (s *Service) exec(ctx context.Context, id, module string, f *syntax.File, ms *modset) (*eval.Result, claims.ChangeSet) {
 	snap, err := s.store(id).Snapshot()
 	if err != nil {
 		// eval reports the store's failure as the run's.
 		return eval.Run(f, eval.Options{Store: failStore{err}, Modules: ms, Module: module}), claims.ChangeSet{}
 	}
 	rs := newRunStore(snap)
-	r := eval.Run(f, eval.Options{Store: rs, Modules: ms, Module: module})
+	r := eval.RunContext(ctx, f, eval.Options{Store: rs, Modules: ms, Module: module, Memory: s.cfg.Budget.Memory})
 	return r, rs.changes()
 }
 
@@ -360,8 +374,14 @@ func (s *Service) Run(ctx context.Context, p *RunParams) (RunResult, error) {
 		return RunResult{}, fault.Errorf(fault.Refused, CodeRefused, "the source has no statements: there is nothing to run")
 	}
 	// One commit for the whole run, a failed one too: its writes before
-	// the failure stand (contract §4.2).
-	r, set := s.exec(id, "", f, ms)
+	// the failure stand (contract §4.2); a run its budget stopped is
+	// refused, and writes nothing (DL-0425).
+	ctx, cancel := s.budgeted(ctx)
+	defer cancel()
+	r, set := s.exec(ctx, id, "", f, ms)
+	if be, ok := eval.IsBudget(r.Err); ok {
+		return RunResult{}, s.budgetError("run", be)
+	}
 	o := outcome(r)
 	if err := s.commitRun(id, set, nil, runMessage("run", "", id, o.Written, o.Removed), nil, lorestore.ZeroHash); err != nil {
 		return RunResult{}, err
