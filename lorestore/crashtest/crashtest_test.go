@@ -64,26 +64,65 @@ func commit(t *testing.T, s *lorestore.Store, rec *crashtest.Recorder, dir, bran
 	return res.Commit
 }
 
-// TestCrashCommitAndMerge: a crash anywhere in two commits, a branch, a
-// commit on it and a merge leaves a store that opens, passes both fscks
+// TestCrashCommitAndMerge: a crash anywhere in commits, a branch, a
+// commit on it and a merge, in a bulk commit, or in the roll-ups of small
+// packs that follow commits, leaves a store that opens, passes both fscks
 // and holds every commit a call returned. Fails with the flushes of
 // publishFiles removed (main names a pack a crash lost).
 func TestCrashCommitAndMerge(t *testing.T) {
-	s, rec, dir := recorded(t, lorestore.Options{})
-	commit(t, s, rec, dir, "main", 1)
-	commit(t, s, rec, dir, "main", 2, 3)
-	if _, err := s.CreateBranch("side", "main"); err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name string
+		opts lorestore.Options
+		run  func(t *testing.T, s *lorestore.Store, rec *crashtest.Recorder, dir string)
+	}{
+		{"commits and a merge", lorestore.Options{}, func(t *testing.T, s *lorestore.Store, rec *crashtest.Recorder, dir string) {
+			commit(t, s, rec, dir, "main", 1)
+			commit(t, s, rec, dir, "main", 2, 3)
+			if _, err := s.CreateBranch("side", "main"); err != nil {
+				t.Fatal(err)
+			}
+			commit(t, s, rec, dir, "side", 4)
+			commit(t, s, rec, dir, "main", 5)
+			m, err := s.Merge("side", lorestore.MergeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Ack(crashtest.Ack{Store: dir, Branch: "main", Commit: m.Commit.String(), What: "merge"})
+		}},
+		{"bulk commit", lorestore.Options{}, func(t *testing.T, s *lorestore.Store, rec *crashtest.Recorder, dir string) {
+			bulk, err := s.NewBulk("camelot")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := range 500 {
+				if _, err := bulk.Put(fact(n)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := bulk.Commit(lorestore.NewMessage("bulk", "import", "camelot"), lorestore.CommitOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Ack(crashtest.Ack{Store: dir, Branch: "main", Commit: res.Commit.String(), What: "bulk commit"})
+		}},
+		{"roll-ups", lorestore.Options{AutoPackLimit: 2}, func(t *testing.T, s *lorestore.Store, rec *crashtest.Recorder, dir string) {
+			for n := range 6 {
+				commit(t, s, rec, dir, "main", 10+n)
+				s.WaitBackground()
+			}
+			if idx, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "*.idx")); len(idx) > 3 {
+				t.Fatalf("%d packs after 6 commits: nothing was rolled up", len(idx))
+			}
+		}},
 	}
-	commit(t, s, rec, dir, "side", 4)
-	commit(t, s, rec, dir, "main", 5)
-	m, err := s.Merge("side", lorestore.MergeOptions{})
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, rec, dir := recorded(t, c.opts)
+			c.run(t, s, rec, dir)
+			s.WaitBackground()
+			t.Log(rec.Replay(t))
+		})
 	}
-	rec.Ack(crashtest.Ack{Store: dir, Branch: "main", Commit: m.Commit.String(), What: "merge"})
-	s.WaitBackground()
-	t.Log(rec.Replay(t))
 }
 
 // TestCrashWithoutFsync: the harness sees what NoFsync risks: a crash
