@@ -103,7 +103,13 @@ func withBodyDeadline(h http.Handler, d time.Duration) http.Handler {
 		if r.Body != nil && r.Body != http.NoBody {
 			rc := http.NewResponseController(w)
 			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
-				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+				// A shallow copy: net/http reads its own request's body
+				// after the handler to judge the connection, and must
+				// find its own type there.
+				r2 := new(http.Request)
+				*r2 = *r
+				r2.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+				r = r2
 			}
 		}
 		h.ServeHTTP(w, r)
@@ -127,8 +133,10 @@ func sessions(s *mcp.Server) int {
 }
 
 // deadlineBody lifts the body's read deadline once the body has been read
-// to its end (or failed): the connection's later reads, such as net/http's
-// watch for a client that goes away during a long call, must not time out.
+// to its end: the connection's later reads, such as net/http's watch for a
+// client that goes away during a long call, must not time out. A body cut
+// short keeps the deadline, so that net/http's draining of what is left
+// of it after the handler is bounded too.
 type deadlineBody struct {
 	io.ReadCloser
 	rc   *http.ResponseController
@@ -137,7 +145,7 @@ type deadlineBody struct {
 
 func (b *deadlineBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if err != nil && !b.done {
+	if err == io.EOF && !b.done {
 		b.done = true
 		_ = b.rc.SetReadDeadline(time.Time{})
 	}
