@@ -5,7 +5,8 @@
 #   - one-object commits on a 1,000-object store, 300 each: p50 and p99
 #     in µs, durable (the default) and with --no-fsync (Options.NoFsync),
 #     beside `git commit` of one staged file under git's own default
-#     core.fsync (the commit process alone, its start included);
+#     core.fsync (the commit process alone, its start included), and
+#     the start of a git process alone (git rev-parse HEAD);
 #   - one bulk commit of 100,000 facts (the import path), durable and
 #     not, beside git fast-import of the same blobs at the same paths,
 #     in ms.

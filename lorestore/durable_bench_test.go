@@ -3,7 +3,8 @@
 //
 //   - one-object commits on a 1,000-object store, p50 and p99, durable
 //     (the default) and with NoFsync, beside `git commit` of one staged
-//     file under git's default core.fsync (the commit process alone);
+//     file under git's default core.fsync (the commit process alone),
+//     and the start of a git process (git rev-parse HEAD) to read it by;
 //   - one bulk commit of 100,000 facts (the import path, Store.NewBulk),
 //     durable and with NoFsync, beside git fast-import of the same blobs
 //     at the same paths under git's default core.fsync.
@@ -63,6 +64,22 @@ func BenchmarkDurability(b *testing.B) {
 				gitDefault(b, work, "commit", "-q", "-m", "one")
 				ds = append(ds, time.Since(start))
 				i++
+			}
+		}
+		reportLatency(b, ds)
+	})
+	// What of git's figure is starting a process: git rev-parse HEAD in a
+	// repository of the same size.
+	b.Run("commit-one/git-start", func(b *testing.B) {
+		work := filepath.Join(b.TempDir(), "work")
+		gitDefault(b, "", "init", "-q", work)
+		gitDefault(b, work, "commit", "-q", "--allow-empty", "-m", "root")
+		var ds []time.Duration
+		for b.Loop() {
+			for range commitsPerRound {
+				start := time.Now()
+				gitDefault(b, work, "rev-parse", "HEAD")
+				ds = append(ds, time.Since(start))
 			}
 		}
 		reportLatency(b, ds)
