@@ -210,7 +210,7 @@ func (r *Recorder) coverage(m *model) []string {
 			case !ok:
 				diffs = append(diffs, path+" is on disk, not in the log")
 			case !bytes.Equal(want, data):
-				diffs = append(diffs, fmt.Sprintf("%s holds %d bytes, the log %d", path, len(data), len(want)))
+				diffs = append(diffs, fmt.Sprintf("%s holds other bytes than the log says (%q, the log %q)", path, clip(data), clip(want)))
 			}
 			return nil
 		})
@@ -227,3 +227,6 @@ func (r *Recorder) coverage(m *model) []string {
 	slices.Sort(diffs)
 	return diffs
 }
+
+// clip is the start of data, for a message.
+func clip(data []byte) []byte { return data[:min(len(data), 48)] }
