@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/dke/service"
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -181,7 +182,7 @@ func TestDKEKeysOverHTTP(t *testing.T) {
 	}
 
 	// No key, a malformed or unknown key: 401 before any tool runs.
-	before := f.head(t)
+	before := testenv.Branches(t, f.store)
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"run","arguments":{"source":"remember(Widget.x.stock, 1, \"s\")","store_id":"alpha"}}}`
 	for _, auth := range []string{"", "Bearer", "Bearer dke_w_0123", "Basic " + writeA} {
 		req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(call))
@@ -203,9 +204,7 @@ func TestDKEKeysOverHTTP(t *testing.T) {
 	if _, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(context.Background(), tr, nil); err == nil {
 		t.Error("a client without a key connected")
 	}
-	if after := f.head(t); after != before {
-		t.Fatalf("a refused request committed: %s -> %s", before, after)
-	}
+	testenv.SameBranches(t, "a refused request", before, testenv.Branches(t, f.store))
 }
 
 // TestDKEMCPStdio: over stdio (a trusted caller, no keys) the server

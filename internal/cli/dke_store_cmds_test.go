@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/dke/keys"
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/mcpserve"
 )
@@ -63,7 +64,8 @@ func TestDKEStoreLifecycle(t *testing.T) {
 	}
 	fillDKEStore(t, dir, "alpha", 4, 2)
 
-	head := mustGit(t, dir, "rev-parse", "main")
+	// HEAD, packed-refs and every ref, snapshots included (DL-0431).
+	branches := testenv.Branches(t, dir)
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -84,9 +86,7 @@ func TestDKEStoreLifecycle(t *testing.T) {
 			t.Errorf("%q: exit %d (want %d), stderr %q (want %q)", tc.args[3:], code, tc.code, errs, tc.msg)
 		}
 	}
-	if now := mustGit(t, dir, "rev-parse", "main"); now != head {
-		t.Fatalf("a refused command moved main: %s -> %s", head, now)
-	}
+	testenv.SameBranches(t, "a refused command", branches, testenv.Branches(t, dir))
 
 	mustRun(t, st("delete", "alpha", "--confirm")...)
 	if _, err := gitErr(dir, "rev-parse", "main:dke/alpha"); err == nil {
