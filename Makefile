@@ -4,13 +4,20 @@
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 PKGS        := ./...
-# Packages whose state is shared between goroutines run again under the race detector.
-RACE_PKGS   := ./lorestore/... ./datalog/... ./world/... ./author/... ./worker/... ./mcpserve/... ./dke/claims/... ./dke/eval/... ./dke/service/...
-FUZZTIME    ?= 60s
+# Packages whose state is shared between goroutines run again under the race
+# detector: every package with tests that starts goroutines, serves, caches
+# or sets process-wide state (the GC policy, the build pacing).
+RACE_PKGS   := ./lorestore/... ./datalog/... ./world/... ./author/... ./worker/... ./mcpserve/... \
+               ./dke/... ./internal/cli/... ./internal/gcpolicy/... ./base/... ./casebook/... ./project/...
+# Every go test line names its timeout.
+TEST_TIMEOUT ?= 25m
+FUZZTIME    ?= 10m
+# CI's short fuzz run: each target this long, two at a time.
+FUZZ_CI_TIME ?= 20s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
-.PHONY: build install test lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-logshow fuzz demo clean
+.PHONY: build install test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-logshow fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
@@ -18,11 +25,32 @@ build:
 install:
 	CGO_ENABLED=0 $(GO) install ./cmd/deloreis
 
-# make test installs the pinned MCP clients first when npm is there and
-# the install is older than the lockfile (a no-op after the first run).
-test: lint $(if $(shell command -v npm 2>/dev/null),$(MCP_CLIENTS))
-	$(GO) test -count=1 $(PKGS)
-	$(GO) test -count=1 -race -timeout 20m $(RACE_PKGS)
+# make test runs everything CI runs in a temporary folder of its own and
+# fails when a test leaves a file behind there. It installs the pinned MCP
+# clients first when npm is there and the install is older than the
+# lockfile (a no-op after the first run).
+test:
+	@tmp=$$(mktemp -d); \
+	TMPDIR=$$tmp $(MAKE) --no-print-directory test-all || { rm -rf "$$tmp"; exit 1; }; \
+	left=$$(ls -A "$$tmp"); rm -rf "$$tmp"; \
+	if [ -n "$$left" ]; then echo "the tests left files in their temporary folder:"; echo "$$left"; exit 1; fi
+
+test-all: lint $(if $(shell command -v npm 2>/dev/null),$(MCP_CLIENTS)) unit race bench-ci fuzz-ci
+
+unit:
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(PKGS)
+
+race:
+	$(GO) test -count=1 -race -timeout $(TEST_TIMEOUT) $(RACE_PKGS)
+
+# Every benchmark once, at its smallest size (-short), so that none rots
+# unseen; the figures of record come from make bench.
+bench-ci:
+	$(GO) test -count=1 -short -run '^$$' -bench . -benchtime 1x -timeout $(TEST_TIMEOUT) $(PKGS)
+
+# Every fuzz target for FUZZ_CI_TIME (make fuzz runs each for FUZZTIME).
+fuzz-ci:
+	GO=$(GO) bench/fuzz.sh $(FUZZ_CI_TIME) 2
 
 lint: fmtcheck vet staticcheck
 
@@ -99,14 +127,10 @@ bench-bulk:
 bench-logshow:
 	bench/logshow.sh
 
-# Every fuzz target for FUZZTIME each; their seed corpora already run in `make test`.
+# Every fuzz target for FUZZTIME (10 minutes unless set), one at a time; a
+# failing input is left under the package's testdata/fuzz/ as a seed.
 fuzz:
-	@for pkg in $$($(GO) list $(PKGS)); do \
-	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "== $$pkg $$t"; \
-	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
-	  done; \
-	done
+	GO=$(GO) bench/fuzz.sh $(FUZZTIME) 1
 
 demo:
 	$(GO) run ./cmd/deloreis demo

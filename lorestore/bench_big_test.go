@@ -50,7 +50,7 @@ func heapPeak() (stop func() uint64) {
 }
 
 func BenchmarkCommit900k(b *testing.B) {
-	const n = 900_000
+	n := benchN(900_000)
 	facts := make([]objects.Object, n)
 	for i := range facts {
 		facts[i] = fact(i)

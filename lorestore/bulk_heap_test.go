@@ -74,7 +74,7 @@ func TestBulkHeapFlat(t *testing.T) {
 // BenchmarkBulkCommit100k: one bulk commit of 100,000 fact objects, with
 // git fast-import's rate for the same blobs at the same paths.
 func BenchmarkBulkCommit100k(b *testing.B) {
-	const n = 100_000
+	n := benchN(100_000)
 	facts := make([]objects.Object, n)
 	for i := range facts {
 		facts[i] = fact(i)

@@ -114,7 +114,7 @@ func TestDKERemovalWritesDepthTrees(t *testing.T) {
 }
 
 func BenchmarkDKERemoveOne100k(b *testing.B) {
-	s, _, ids := bigDKEStore(b, 100_000)
+	s, _, ids := bigDKEStore(b, benchN(100_000))
 	i := 0
 	for b.Loop() {
 		batch := NewBatch()
@@ -130,7 +130,7 @@ func BenchmarkDKERemoveOne100k(b *testing.B) {
 }
 
 func BenchmarkDKEClaimRead100k(b *testing.B) {
-	s, _, ids := bigDKEStore(b, 100_000)
+	s, _, ids := bigDKEStore(b, benchN(100_000))
 	i := 0
 	for b.Loop() {
 		sn, err := s.Snapshot("main")

@@ -14,7 +14,7 @@ import (
 )
 
 func BenchmarkSyncRound100k(b *testing.B) {
-	a, _ := bigStore(b, 100_000)
+	a, _ := bigStore(b, benchN(100_000))
 	defer a.Close()
 	remote := filepath.Join(b.TempDir(), "r.git")
 	if out, err := exec.Command("git", "init", "-q", "--bare", "-b", "main", remote).CombinedOutput(); err != nil {

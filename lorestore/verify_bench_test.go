@@ -10,7 +10,7 @@ import (
 )
 
 func BenchmarkVerifyFull(b *testing.B) {
-	for _, n := range []int{1_000, 10_000, 100_000} {
+	for _, n := range benchSizes(1_000, 10_000, 100_000) {
 		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
 			s, _ := bigStore(b, n)
 			defer s.Close()
@@ -26,7 +26,7 @@ func BenchmarkVerifyFull(b *testing.B) {
 }
 
 func BenchmarkVerifyMergeOneCommit(b *testing.B) {
-	for _, n := range []int{1_000, 10_000, 100_000} {
+	for _, n := range benchSizes(1_000, 10_000, 100_000) {
 		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
 			s, _ := bigStore(b, n)
 			defer s.Close()

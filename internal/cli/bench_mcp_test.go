@@ -26,14 +26,19 @@ func latencies(b *testing.B, lat []time.Duration, name string) {
 // Both sides are whole processes over pipes; opening the workspace (the
 // compile) is outside the timed calls on both.
 func BenchmarkMCPLatency100k(b *testing.B) {
-	dir := factProject(b, 100_000)
-	const calls = 2_000
+	n := benchN(100_000)
+	dir := factProject(b, n)
+	persons := n / 10
+	calls := 2_000
+	if testing.Short() {
+		calls = 100
+	}
 	query := func(ws string, i int) map[string]any {
 		return map[string]any{"workspace": ws, "goal": map[string]any{"pred": "k3",
-			"args": []any{map[string]any{"const": fmt.Sprintf("p-%d", i%10_000)}, map[string]any{"var": "V"}}}}
+			"args": []any{map[string]any{"const": fmt.Sprintf("p-%d", i%persons)}, map[string]any{"var": "V"}}}}
 	}
 	fact := func(ws string, i int) map[string]any {
-		return map[string]any{"workspace": ws, "entity": fmt.Sprintf("p-%d", i%10_000), "key": "staged",
+		return map[string]any{"workspace": ws, "entity": fmt.Sprintf("p-%d", i%persons), "key": "staged",
 			"value": fmt.Sprintf("w%d", i), "provenance": map[string]any{"kind": "proposed", "origin": "bench"}}
 	}
 	for it := 0; it < b.N; it++ {

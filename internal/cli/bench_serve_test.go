@@ -55,8 +55,12 @@ func factProject(b *testing.B, n int) string {
 // with a cold and a warm cache (issue 9 acceptance 5; target median < 1 ms,
 // p99 < 10 ms).
 func BenchmarkServeStaging100k(b *testing.B) {
-	dir := factProject(b, 100_000)
-	const calls = 10_000
+	n := benchN(100_000)
+	dir := factProject(b, n)
+	calls := 10_000
+	if testing.Short() {
+		calls = 200
+	}
 	for it := 0; it < b.N; it++ {
 		s := startServer(b, "--project", dir)
 		t0 := time.Now()
@@ -67,7 +71,7 @@ func BenchmarkServeStaging100k(b *testing.B) {
 		warm := time.Since(t0)
 		lat := make([]time.Duration, calls)
 		for i := 0; i < calls; i++ {
-			line := fmt.Sprintf(`{"dli":"2.0.0","id":"s%d","op":"author.add_fact","params":{"workspace":%q,"entity":"p-%d","key":"staged","value":"w%d","provenance":{"kind":"proposed","origin":"bench"}}}`, i, ws, i%10_000, i)
+			line := fmt.Sprintf(`{"dli":"2.0.0","id":"s%d","op":"author.add_fact","params":{"workspace":%q,"entity":"p-%d","key":"staged","value":"w%d","provenance":{"kind":"proposed","origin":"bench"}}}`, i, ws, i%(n/10), i)
 			t := time.Now()
 			resp := s.call(line)
 			lat[i] = time.Since(t)
@@ -88,7 +92,7 @@ func BenchmarkServeStaging100k(b *testing.B) {
 // time and peak RSS (issue 9 acceptance 5: before this issue 23 s and
 // 3.5 GB, two full compiles; now one compile of the base).
 func BenchmarkImportOneFact1M(b *testing.B) {
-	dir := factProject(b, 1_000_000)
+	dir := factProject(b, benchN(1_000_000))
 	file := filepath.Join(dir, "one.dli")
 	if err := os.WriteFile(file, []byte("scope big\np-1.added = yes  proposed  bench\n"), 0o644); err != nil {
 		b.Fatal(err)

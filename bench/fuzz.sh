@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Run every Go fuzz target in the module for a set time, JOBS at a time,
+# each with one worker: `bench/fuzz.sh 20s 2` is CI's short run (make
+# fuzz-ci), `bench/fuzz.sh 10m 1` the long one (make fuzz). A target that
+# finds a failure stops the run with its output; the failing input is left
+# under the package's testdata/fuzz/ as a seed, as `go test -fuzz` leaves it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+time=${1:-20s}
+jobs=${2:-2}
+go=${GO:-go}
+
+pairs=$(mktemp)
+trap 'rm -f "$pairs"' EXIT
+for pkg in $($go list ./...); do
+  for t in $($go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
+    echo "$pkg $t" >>"$pairs"
+  done
+done
+echo "fuzz: $(wc -l <"$pairs") targets, $time each, $jobs at a time"
+# shellcheck disable=SC2016
+xargs -P "$jobs" -L 1 sh -c '
+  out=$('"$go"' test -run "^\$" -fuzz "^$1\$" -fuzztime '"$time"' -parallel 1 "$0" 2>&1) || {
+    echo "== FAIL $0 $1"; echo "$out"; exit 255; }
+  echo "== ok $0 $1: $(echo "$out" | grep -o "elapsed: [^,]*, execs: [0-9]*" | tail -1)"
+' <"$pairs"
