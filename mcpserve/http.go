@@ -120,6 +120,11 @@ func guarded(s *mcp.Server, token string, lim Limits) http.Handler {
 			http.Error(w, "Service Unavailable: the server holds its maximum of "+strconv.Itoa(lim.MaxSessions)+" sessions; retry later", http.StatusServiceUnavailable)
 			return
 		}
+		if r.Method == http.MethodPost {
+			var done func()
+			r, done = trackRequest(r)
+			defer done()
+		}
 		inner.ServeHTTP(w, r)
 	}))
 	return mux

@@ -84,14 +84,11 @@ func (l Limits) orDefaults() Limits {
 }
 
 // streamableOptions are go-sdk's handler options under l: idle sessions
-// expire, bodies are capped, and a closed request of the stateless
-// protocol (2026-07-28) cancels its call (DL-0421).
+// expire, bodies are capped. (Its PropagateRequestCancellation concerns
+// the stateless protocol only, which a server with sessions does not
+// speak; a closed request cancels its call through callContext.)
 func (l Limits) streamableOptions() *mcp.StreamableHTTPOptions {
-	return &mcp.StreamableHTTPOptions{
-		SessionTimeout:               l.SessionIdle,
-		MaxRequestBodyBytes:          l.MaxBody,
-		PropagateRequestCancellation: true,
-	}
+	return &mcp.StreamableHTTPOptions{SessionTimeout: l.SessionIdle, MaxRequestBodyBytes: l.MaxBody}
 }
 
 // withBodyDeadline wraps h: a request's body must arrive within d (from

@@ -138,6 +138,8 @@ func Annotations(op *worker.Op) *mcp.ToolAnnotations {
 // gives the typed errors a stdio request meets.
 func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64, o Options) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, stop := callContext(ctx, req) // over HTTP, the call ends with its request
+		defer stop()
 		if tok := req.Params.GetProgressToken(); tok != nil && req.Session != nil {
 			ctx = progress.With(ctx, notifier(ctx, req.Session, tok))
 		}
