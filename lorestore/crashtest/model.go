@@ -22,9 +22,48 @@ type link struct {
 	dir bool
 }
 
-// folder is a folder of the model: its names now and as last flushed.
+// folder is a folder of the model: its names now and as last flushed,
+// and the changes since that flush, in order.
 type folder struct {
 	cur, dur map[string]link
+	pending  []change
+}
+
+// change is one name made (or replaced) or removed in a folder.
+type change struct {
+	name    string
+	l       link
+	removed bool
+}
+
+func newFolder() *folder { return &folder{cur: map[string]link{}, dur: map[string]link{}} }
+
+// set makes name l in f.
+func (f *folder) set(name string, l link) {
+	f.cur[name] = l
+	f.pending = append(f.pending, change{name: name, l: l})
+}
+
+// unset removes name from f.
+func (f *folder) unset(name string) {
+	delete(f.cur, name)
+	f.pending = append(f.pending, change{name: name, removed: true})
+}
+
+// after is f's names once the first n pending changes have happened.
+func (f *folder) after(n int) map[string]link {
+	if n >= len(f.pending) {
+		return f.cur
+	}
+	names := maps.Clone(f.dur)
+	for _, c := range f.pending[:n] {
+		if c.removed {
+			delete(names, c.name)
+		} else {
+			names[c.name] = c.l
+		}
+	}
+	return names
 }
 
 // model is the disk as the log has changed it so far.
@@ -37,14 +76,14 @@ type model struct {
 func newModel(r *Recorder) *model {
 	m := &model{roots: r.roots, inodes: map[int]*inode{}, folders: map[string]*folder{}}
 	for _, root := range r.roots {
-		m.folders[root] = &folder{cur: map[string]link{}, dur: map[string]link{}}
+		m.folders[root] = newFolder()
 	}
 	paths := slices.Sorted(maps.Keys(r.start))
 	for _, p := range paths {
 		e := r.start[p]
 		if e.dir {
 			if m.folders[p] == nil {
-				m.folders[p] = &folder{cur: map[string]link{}, dur: map[string]link{}}
+				m.folders[p] = newFolder()
 			}
 		} else {
 			m.inodes[e.ino] = &inode{cur: e.data, synced: e.data}
@@ -86,7 +125,7 @@ func (m *model) apply(o op) error {
 			return err
 		}
 		m.inodes[o.ino] = &inode{}
-		f.cur[name] = link{ino: o.ino}
+		f.set(name, link{ino: o.ino})
 	case opWrite:
 		n := m.file(o.ino)
 		end := o.off + int64(len(o.data))
@@ -114,6 +153,7 @@ func (m *model) apply(o op) error {
 			return fmt.Errorf("crashtest: flush of %s, a folder the model does not hold", o.path)
 		}
 		f.dur = maps.Clone(f.cur)
+		f.pending = nil
 	case opRename, opLink:
 		from, oldName, err := m.parent(o.path)
 		if err != nil {
@@ -130,23 +170,25 @@ func (m *model) apply(o op) error {
 		if l.dir {
 			return fmt.Errorf("crashtest: %s of the folder %s is not modelled", o.kind, o.path)
 		}
+		// The new name first: a rename within one folder never shows
+		// neither name.
+		to.set(newName, l)
 		if o.kind == opRename {
-			delete(from.cur, oldName)
+			from.unset(oldName)
 		}
-		to.cur[newName] = l
 	case opRemove, opRmdir:
 		f, name, err := m.parent(o.path)
 		if err != nil {
 			return err
 		}
-		delete(f.cur, name)
+		f.unset(name)
 	case opMkdir:
 		f, name, err := m.parent(o.path)
 		if err != nil {
 			return err
 		}
-		f.cur[name] = link{dir: true}
-		m.folders[o.path] = &folder{cur: map[string]link{}, dur: map[string]link{}}
+		f.set(name, link{dir: true})
+		m.folders[o.path] = newFolder()
 	case opAck:
 	}
 	return nil
@@ -156,7 +198,7 @@ func (m *model) apply(o op) error {
 func (m *model) dirty() []string {
 	var out []string
 	for p, f := range m.folders {
-		if !maps.Equal(f.cur, f.dur) {
+		if len(f.pending) > 0 && !maps.Equal(f.cur, f.dur) {
 			out = append(out, p)
 		}
 	}
@@ -164,48 +206,85 @@ func (m *model) dirty() []string {
 	return out
 }
 
-// crash is one way a crash may leave the disk: the folders taken as they
-// are now (the others as last flushed), and whether unflushed data stays.
+// crash is one way a crash may leave the disk: how many of each dirty
+// folder's changes since its last flush happened (in order; a folder not
+// named: none), and whether unflushed data stays.
 type crash struct {
-	now      map[string]bool
+	happened map[string]int
 	keepData bool
 }
 
 func (c crash) String() string {
-	return fmt.Sprintf("folders as now %v, unflushed data kept %v", slices.Sorted(maps.Keys(c.now)), c.keepData)
+	var parts []string
+	for _, p := range slices.Sorted(maps.Keys(c.happened)) {
+		parts = append(parts, fmt.Sprintf("%s: %d", p, c.happened[p]))
+	}
+	return fmt.Sprintf("changes since the last flush that happened {%s}, unflushed data kept %v", strings.Join(parts, ", "), c.keepData)
 }
 
-// crashes lists the ways a crash may leave the disk after the log so far:
-// for each data choice, every subset of the dirty folders taken as now
-// (when there are few), else none, all, and each one alone and all but it.
+// maxCombined bounds the crashes tried as every combination of the dirty
+// folders' prefixes.
+const maxCombined = 32
+
+// crashes lists the ways a crash may leave the disk after the log so far.
+// A folder's names change in the order they were changed (a journal
+// keeps that order), so each dirty folder has happened some prefix of
+// its changes since its last flush: every combination of prefixes when
+// they are few, else each folder's prefixes with every other folder at
+// none and at all of its changes. Each with unflushed data lost and kept.
 func (m *model) crashes() []crash {
 	dirty := m.dirty()
-	var sets []map[string]bool
-	if len(dirty) <= 4 {
-		for mask := 0; mask < 1<<len(dirty); mask++ {
-			s := map[string]bool{}
+	n := make([]int, len(dirty))
+	combined := 1
+	for i, d := range dirty {
+		n[i] = len(m.folders[d].pending)
+		combined *= n[i] + 1
+		if combined > maxCombined {
+			combined = maxCombined + 1
+		}
+	}
+	var sets []map[string]int
+	if combined <= maxCombined {
+		idx := make([]int, len(dirty))
+		for {
+			s := map[string]int{}
 			for i, d := range dirty {
-				if mask&(1<<i) != 0 {
-					s[d] = true
+				if idx[i] > 0 {
+					s[d] = idx[i]
 				}
 			}
 			sets = append(sets, s)
+			i := 0
+			for ; i < len(idx); i++ {
+				if idx[i] < n[i] {
+					idx[i]++
+					break
+				}
+				idx[i] = 0
+			}
+			if i == len(idx) {
+				break
+			}
 		}
 	} else {
-		all := map[string]bool{}
-		for _, d := range dirty {
-			all[d] = true
-		}
-		sets = append(sets, map[string]bool{}, all)
-		for _, d := range dirty {
-			but := maps.Clone(all)
-			delete(but, d)
-			sets = append(sets, map[string]bool{d: true}, but)
+		for _, all := range []bool{false, true} {
+			for i, d := range dirty {
+				for j := 0; j <= n[i]; j++ {
+					s := map[string]int{}
+					for k, e := range dirty {
+						if all {
+							s[e] = n[k]
+						}
+					}
+					s[d] = j
+					sets = append(sets, s)
+				}
+			}
 		}
 	}
 	var out []crash
 	for _, s := range sets {
-		out = append(out, crash{now: s, keepData: false}, crash{now: s, keepData: true})
+		out = append(out, crash{happened: s, keepData: false}, crash{happened: s, keepData: true})
 	}
 	return out
 }
@@ -226,10 +305,7 @@ func (m *model) leave(c crash) disk {
 			return
 		}
 		d.dirs = append(d.dirs, path)
-		names := f.dur
-		if c.now[path] {
-			names = f.cur
-		}
+		names := f.after(c.happened[path])
 		for name, l := range names {
 			p := filepath.Join(path, name)
 			if l.dir {

@@ -14,11 +14,14 @@
 //   - a name made, moved or removed in a folder (create, rename, link,
 //     remove, mkdir, rmdir) that was not followed by a flush of that
 //     folder (SyncDir) may or may not have happened: each folder with
-//     such changes is taken either as last flushed or as it is now.
+//     such changes has happened some first few of them, in order (none,
+//     all, or any prefix between; every combination across folders when
+//     they are few).
 //
 // A rename that moves a name between two folders is thus seen by each
-// folder separately, as POSIX promises no more. The state at the start of
-// the recording is taken to be durable.
+// folder separately, as POSIX promises no more; within one folder the
+// order of changes is kept, as a journaling file system keeps it. The
+// state at the start of the recording is taken to be durable.
 //
 // Only this package's tests and the tests of the packages above lorestore
 // use it; nothing in a program imports it.

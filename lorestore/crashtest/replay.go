@@ -187,11 +187,11 @@ func outsideSeam(rel string) bool {
 // disk: a file the store wrote other than through the Recorder would
 // otherwise be missing from every replayed disk, unseen.
 func (r *Recorder) coverage(m *model) []string {
-	now := map[string]bool{}
-	for p := range m.folders {
-		now[p] = true
+	all := map[string]int{}
+	for p, f := range m.folders {
+		all[p] = len(f.pending)
 	}
-	modelled := m.leave(crash{now: now, keepData: true}).files
+	modelled := m.leave(crash{happened: all, keepData: true}).files
 	var diffs []string
 	for _, root := range r.roots {
 		onDisk := map[string]bool{}
