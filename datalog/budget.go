@@ -47,8 +47,11 @@ type guard struct {
 // EvalContext recovers it.
 type stopped struct{ err *Error }
 
-// tick charges one enumerated row; every stride rows it looks at the
-// budget.
+// tick charges one row a scan enumerates, or one run of a plan; every
+// stride of them it looks at the budget, as emit does every stride
+// derivations. The rows of an index lookup match their key and those of a
+// delta were each derived before, so they are not charged: what they lead
+// to is.
 func (e *evaluator) tick() {
 	e.ticks--
 	if e.ticks < 0 {

@@ -217,7 +217,6 @@ func (e *evaluator) join(si int) {
 	case modeDelta:
 		d := &e.delta[st.cur]
 		for k, row := range d.rows {
-			e.tick()
 			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
 				e.rows[st.pos] = row
 				if e.poly {
@@ -238,7 +237,6 @@ func (e *evaluator) join(si int) {
 	case modeIndex:
 		lim := e.limit(st)
 		for h := st.ix.lookup(rel, e.fillKey(st)); h != 0; h = st.ix.nextOf(h - 1) {
-			e.tick()
 			row := h - 1
 			if row >= lim || !rel.alive(row) {
 				continue
@@ -308,7 +306,9 @@ func (e *evaluator) negLitID(pred, row uint32) uint32 {
 // in the other modes, collect the head, record the monomials, or queue
 // them by size).
 func (e *evaluator) emit() {
-	e.fired++
+	if e.fired++; e.fired >= stride {
+		e.look()
+	}
 	r := e.pl.rule
 	buf := e.hbuf[:0]
 	for _, t := range r.head.args {
