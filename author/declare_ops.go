@@ -25,8 +25,9 @@ const CodeRuleRefused = "rule-refused"
 
 func init() { ErrorCodes[CodeRuleRefused] = fault.Refused }
 
-func (s *Service) AddRule(_ context.Context, g Guard, p *ClaimParams[*objects.Rule]) (StageResult, error) {
+func (s *Service) AddRule(ctx context.Context, g Guard, p *ClaimParams[*objects.Rule]) (StageResult, error) {
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		defer s.under(ws, ctx)()
 		return s.stageRule(ws, p.Object)
 	})
 }
@@ -35,8 +36,9 @@ func (s *Service) AddRule(_ context.Context, g Guard, p *ClaimParams[*objects.Ru
 // a warning and a no-op (DLI section 3.15); the world closes over it
 // silently, so the warning is the staging call's, from the catalogue's
 // identity.self-merge (DL-0123).
-func (s *Service) AssertPredicateSameAs(_ context.Context, g Guard, p *ClaimParams[*objects.PredicateSameAs]) (StageResult, error) {
+func (s *Service) AssertPredicateSameAs(ctx context.Context, g Guard, p *ClaimParams[*objects.PredicateSameAs]) (StageResult, error) {
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		defer s.under(ws, ctx)()
 		res, err := s.stageClaim(ws, p.Object)
 		if err != nil || p.Object.Left != p.Object.Right {
 			return res, err
@@ -66,9 +68,9 @@ func (s *Service) stageRule(ws *Workspace, r *objects.Rule) (StageResult, error)
 	if f, ok := ws.world.PreflightRule(id, r); !ok {
 		return StageResult{}, ruleRefused(r, []world.Finding{f})
 	}
-	tentative, err := ws.world.Stage([]objects.Object{r}, nil)
+	tentative, err := ws.world.StageContext(ws.context(), []objects.Object{r}, nil)
 	if err != nil {
-		return StageResult{}, err
+		return StageResult{}, budgetErr("staging", ws.limit, err)
 	}
 	// The candidate closes the cycle, so its head is on it and the compile
 	// leaves it out; the rules already staged that it drags out with it

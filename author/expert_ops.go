@@ -101,8 +101,9 @@ func sinceAsAt(we *fault.Error) *fault.Error {
 	return c
 }
 
-func (s *Service) AddTransition(_ context.Context, g Guard, p *TransitionParams) (StageResult, error) {
+func (s *Service) AddTransition(ctx context.Context, g Guard, p *TransitionParams) (StageResult, error) {
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		defer s.under(ws, ctx)()
 		st := p.State
 		if err := ws.checkProvenance(st); err != nil {
 			return StageResult{}, err
@@ -129,7 +130,7 @@ func (s *Service) AddTransition(_ context.Context, g Guard, p *TransitionParams)
 		if err != nil {
 			return StageResult{}, err
 		}
-		res := StageResult{WorkspaceDigest: ws.digest, Rendered: []string{}, Findings: fs}
+		res := StageResult{WorkspaceDigest: ws.digest, Rendered: []string{}, Findings: boundFindings(fs)}
 		for _, o := range add {
 			res.Rendered = append(res.Rendered, dli.RenderDecl(o)...)
 		}

@@ -38,7 +38,7 @@ type ImportRequest struct {
 // it — only when no finding is an error. The scope must be declared. A
 // refused commit answers the result beside the error, its findings and
 // diff filled in, and writes nothing.
-func (s *Service) Import(_ context.Context, r ImportRequest) (ImportResult, error) {
+func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, error) {
 	doc := r.Doc
 	if _, err := s.needStore(); err != nil {
 		return ImportResult{}, err
@@ -54,9 +54,11 @@ func (s *Service) Import(_ context.Context, r ImportRequest) (ImportResult, erro
 	if err != nil {
 		return ImportResult{}, err
 	}
-	sg, err := st.Stage(doc.Scope, docObjects(doc))
+	ctx, cancel := s.budgeted(ctx)
+	defer cancel()
+	sg, err := st.StageContext(ctx, doc.Scope, docObjects(doc))
 	if err != nil {
-		return ImportResult{}, err
+		return ImportResult{}, budgetErr("import", s.cfg.Budget.Time, err)
 	}
 	fs := sg.After.Findings()
 	d, err := sg.Diff()
@@ -133,7 +135,7 @@ type CheckRequest struct {
 // head in the store, or as a world of its own (Standalone, no store, or a
 // document of no scope). The scope, when the check is over the store,
 // must be declared.
-func (s *Service) CheckDocument(_ context.Context, r CheckRequest) (TextCheckResult, error) {
+func (s *Service) CheckDocument(ctx context.Context, r CheckRequest) (TextCheckResult, error) {
 	doc := r.Doc
 	var st *Stager
 	var err error
@@ -150,9 +152,11 @@ func (s *Service) CheckDocument(_ context.Context, r CheckRequest) (TextCheckRes
 	if err != nil {
 		return TextCheckResult{}, err
 	}
-	sg, err := st.Stage(doc.Scope, docObjects(doc))
+	ctx, cancel := s.budgeted(ctx)
+	defer cancel()
+	sg, err := st.StageContext(ctx, doc.Scope, docObjects(doc))
 	if err != nil {
-		return TextCheckResult{}, err
+		return TextCheckResult{}, budgetErr("check", s.cfg.Budget.Time, err)
 	}
 	fs := sg.After.Findings()
 	res := TextCheckResult{Scope: doc.Scope, Base: hashOrEmpty(sg.Base), ParseErrors: r.ParseErrors, Findings: placed(doc, fs)}

@@ -121,8 +121,9 @@ func (s *Service) OpenWorkspace(_ context.Context, p *OpenParams) (OpenResult, e
 
 // AddClaim stages one object of type T: the use case of every author.add_*
 // and declaration op whose params are the object itself (ClaimParams).
-func AddClaim[T objects.Object](s *Service, _ context.Context, g Guard, p *ClaimParams[T]) (StageResult, error) {
+func AddClaim[T objects.Object](s *Service, ctx context.Context, g Guard, p *ClaimParams[T]) (StageResult, error) {
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		defer s.under(ws, ctx)()
 		return s.stageClaim(ws, p.Object)
 	})
 }
@@ -131,6 +132,11 @@ func AddClaim[T objects.Object](s *Service, _ context.Context, g Guard, p *Claim
 // it. Findings stage it anyway (and may bar materialize); a refusal stages
 // nothing.
 func (s *Service) stageClaim(ws *Workspace, o objects.Object) (StageResult, error) {
+	if n, ok := o.(*objects.Name); ok && len(n.Words) > MaxNameWords {
+		return StageResult{}, fault.Errorf(fault.Invalid, CodeInvalidObject,
+			"A name lists at most %d words; this one lists %d. Name it from fewer words.", MaxNameWords, len(n.Words)).
+			With("field", "words").With("max", MaxNameWords)
+	}
 	if err := ws.checkProvenance(o); err != nil {
 		return StageResult{}, err
 	}
@@ -148,7 +154,7 @@ func (s *Service) stageClaim(ws *Workspace, o objects.Object) (StageResult, erro
 		ws.resetDigest()
 		ws.digest = ws.computeDigest()
 	}
-	return StageResult{WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(o), Findings: fs}, nil
+	return StageResult{WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(o), Findings: boundFindings(fs)}, nil
 }
 
 // checkProvenance applies the provenance rules of DLI section 3: a
@@ -185,12 +191,13 @@ func (ws *Workspace) checkMint(h *objects.Hypothesis) error {
 	return nil
 }
 
-func (s *Service) OpenQuestion(_ context.Context, g Guard, p *OpenQuestionParams) (StageResult, error) {
+func (s *Service) OpenQuestion(ctx context.Context, g Guard, p *OpenQuestionParams) (StageResult, error) {
 	q := &objects.Question{Ident: p.ID, Prompt: p.Prompt}
 	if err := q.Validate(); err != nil {
 		return StageResult{}, objectError(err)
 	}
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		defer s.under(ws, ctx)()
 		if _, ok := questionOf(ws.world, p.ID); ok {
 			return StageResult{}, fault.Errorf(fault.Refused, CodeQuestionExists, "A question %q is already in this document.", p.ID).With("question", p.ID)
 		}
@@ -198,16 +205,17 @@ func (s *Service) OpenQuestion(_ context.Context, g Guard, p *OpenQuestionParams
 		if err != nil {
 			return StageResult{}, err
 		}
-		return StageResult{WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(q), Findings: fs}, nil
+		return StageResult{WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(q), Findings: boundFindings(fs)}, nil
 	})
 }
 
-func (s *Service) AddOption(_ context.Context, g Guard, p *AddOptionParams) (StageResult, error) {
+func (s *Service) AddOption(ctx context.Context, g Guard, p *AddOptionParams) (StageResult, error) {
 	opt := objects.Option{Ident: p.ID, Label: p.Label}
 	if p.Implies != nil {
 		opt.Implies = &objects.GroundAtom{Pred: p.Implies.Pred, Args: p.Implies.Args}
 	}
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (StageResult, error) {
+		defer s.under(ws, ctx)()
 		qi, ok := questionOf(ws.world, p.Question)
 		switch {
 		case !ok:
@@ -229,7 +237,7 @@ func (s *Service) AddOption(_ context.Context, g Guard, p *AddOptionParams) (Sta
 			return StageResult{}, err
 		}
 		ws.moveLast(at) // the new version takes the old one's place
-		return StageResult{WorkspaceDigest: ws.digest, Rendered: []string{dli.RenderOption(&opt)}, Findings: fs}, nil
+		return StageResult{WorkspaceDigest: ws.digest, Rendered: []string{dli.RenderOption(&opt)}, Findings: boundFindings(fs)}, nil
 	})
 }
 
@@ -281,7 +289,7 @@ func (s *Service) Suppose(_ context.Context, g Guard, p *SupposeParams) (StageRe
 	})
 }
 
-func (s *Service) Discard(_ context.Context, g Guard, p *DiscardParams) (DiscardResult, error) {
+func (s *Service) Discard(ctx context.Context, g Guard, p *DiscardParams) (DiscardResult, error) {
 	var decl objects.ID
 	if p.Decl != "" {
 		id, err := objects.ParseID(p.Decl)
@@ -291,6 +299,7 @@ func (s *Service) Discard(_ context.Context, g Guard, p *DiscardParams) (Discard
 		decl = id
 	}
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (DiscardResult, error) {
+		defer s.under(ws, ctx)()
 		if p.Decl == "" {
 			ws.discarded = true
 			return DiscardResult{Discarded: "workspace", Rendered: []string{}, Findings: []world.Finding{}}, nil
@@ -309,7 +318,7 @@ func (s *Service) Discard(_ context.Context, g Guard, p *DiscardParams) (Discard
 		if err != nil {
 			return DiscardResult{}, err
 		}
-		return DiscardResult{Discarded: p.Decl, WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(o), Findings: fs}, nil
+		return DiscardResult{Discarded: p.Decl, WorkspaceDigest: ws.digest, Rendered: dli.RenderDecl(o), Findings: boundFindings(fs)}, nil
 	})
 }
 

@@ -64,6 +64,7 @@ func (s *Service) Status(_ context.Context, p *WorkspaceParams) (StatusResult, e
 			res.Staged = append(res.Staged, StagedDecl{Decl: st.id.String(), Type: string(st.obj.Type()), Rendered: dli.RenderDecl(st.obj)})
 		}
 		res.Blocked = world.Blocking(res.Findings)
+		res.Findings = boundFindings(res.Findings)
 		return res, nil
 	})
 }
@@ -106,7 +107,7 @@ type DiffResult struct {
 func (s *Service) Diff(_ context.Context, p *WorkspaceParams) (DiffResult, error) {
 	return read(s, p.Workspace, func(ws *Workspace) (DiffResult, error) {
 		doc := &dli.Document{Grammar: dli.Grammar, Scope: ws.scope}
-		res := DiffResult{WorkspaceDigest: ws.digest, Rows: []DiffRow{}, Findings: ws.world.Findings()}
+		res := DiffResult{WorkspaceDigest: ws.digest, Rows: []DiffRow{}, Findings: boundFindings(ws.world.Findings())}
 		for _, st := range ws.staged {
 			doc.Decls = append(doc.Decls, dli.Decl{Object: st.obj})
 			before := "absent"
@@ -318,6 +319,7 @@ func (s *Service) Check(_ context.Context, p *WorkspaceParams) (CheckResult, err
 			}
 		}
 		res.Blocked = res.Errors > 0
+		res.Findings = boundFindings(res.Findings)
 		return res, nil
 	})
 }

@@ -33,6 +33,8 @@ type Config struct {
 	// the lore's declaration (Service.Project). Store may be nil: the text
 	// tools work and the store's reads answer no-store.
 	Project *project.Project
+	// Budget bounds each request (budget.go); the zero value is no bound.
+	Budget Budget
 }
 
 // Service holds the open workspaces of one project. Its methods are safe

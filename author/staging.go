@@ -7,6 +7,7 @@
 package author
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -76,10 +77,16 @@ const bigStage = 4096
 
 // Stage stages a document's objects over the scope at the head.
 func (st *Stager) Stage(scope string, objs []objects.Object) (*Staging, error) {
+	return st.StageContext(context.Background(), scope, objs)
+}
+
+// StageContext is Stage whose evaluation of the document stops when ctx
+// is done, failing with an error that wraps ctx's (DL-0427).
+func (st *Stager) StageContext(ctx context.Context, scope string, objs []objects.Object) (*Staging, error) {
 	sg := &Staging{Scope: scope, Branch: st.branch, Objects: objs, stager: st}
 	if st.store == nil || !st.headOK {
 		// A world of its own; a file with no scope line has scope "".
-		w, err := world.Compile(world.Input{Scope: scope, Staged: objs, Dialects: st.dialects})
+		w, err := world.Compile(world.Input{Scope: scope, Staged: objs, Dialects: st.dialects, Context: ctx})
 		sg.After, sg.compile = w, 1
 		return sg, err
 	}
@@ -96,7 +103,7 @@ func (st *Stager) Stage(scope string, objs []objects.Object) (*Staging, error) {
 		if err != nil {
 			return nil, err
 		}
-		sg.After, err = world.Compile(world.Input{Scope: scope, Base: base, Staged: objs, Dialects: st.dialects, Owned: true})
+		sg.After, err = world.Compile(world.Input{Scope: scope, Base: base, Staged: objs, Dialects: st.dialects, Owned: true, Context: ctx})
 		sg.compile = 1
 		return sg, err
 	}
@@ -105,7 +112,7 @@ func (st *Stager) Stage(scope string, objs []objects.Object) (*Staging, error) {
 		return nil, err
 	}
 	sg.before, sg.compile = before, 1
-	sg.After, err = before.Stage(objs, nil)
+	sg.After, err = before.StageContext(ctx, objs, nil)
 	return sg, err
 }
 

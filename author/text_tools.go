@@ -39,7 +39,7 @@ type PlacedFinding struct {
 
 // placed places findings in a document, in source order.
 func placed(doc *dli.Document, fs []world.Finding) []PlacedFinding {
-	ps := PlaceAll(doc, fs)
+	ps := PlaceAll(doc, boundFindings(fs))
 	out := make([]PlacedFinding, len(ps))
 	for i, p := range ps {
 		out[i] = PlacedFinding{Line: p.Pos.Line, Col: p.Pos.Col, Finding: p.Finding}

@@ -5,6 +5,7 @@
 package author
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
@@ -43,12 +45,23 @@ type Workspace struct {
 
 	keys      map[string]keyed
 	discarded bool
+
+	ctx   context.Context // the budget of the op holding mu, or nil (budget.go)
+	limit time.Duration   // its time budget
 }
 
 // stagedObj is one staged declaration.
 type stagedObj struct {
 	id  objects.ID
 	obj objects.Object
+}
+
+// context is the budget of the op holding mu (budget.go).
+func (ws *Workspace) context() context.Context {
+	if ws.ctx == nil {
+		return context.Background()
+	}
+	return ws.ctx
 }
 
 // ID is the workspace's id.
@@ -228,9 +241,9 @@ func (ws *Workspace) stage(add []objects.Object, discard []objects.ID) ([]world.
 		}
 		ids[i] = id
 	}
-	nw, err := ws.world.Stage(add, discard)
+	nw, err := ws.world.StageContext(ws.context(), add, discard)
 	if err != nil {
-		return nil, err
+		return nil, budgetErr("staging", ws.limit, err)
 	}
 	brought := newFindings(ws.world.Findings(), nw.Findings())
 	if ws.stagedSet == nil {

@@ -40,7 +40,7 @@ var (
 // when T is a hypothesis.
 func claimErrors[T objects.Object]() []string {
 	var zero T
-	out := errs(lawErrors, []string{author.CodeInvalidObject})
+	out := errs(lawErrors, []string{author.CodeInvalidObject, author.CodeBudget})
 	for _, f := range objects.Fields(zero.Type()) {
 		if f.Name == "provenance" {
 			out = append(out, provenanceErrors...)

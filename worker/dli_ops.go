@@ -24,13 +24,13 @@ func RegisterAuthor(r *Registry, s *author.Service) {
 	registerClaim[*objects.Before](r, s, "author.add_before", "Stage an order: one event before another.", true)
 	registerClaim[*objects.Hypothesis](r, s, "author.add_hypothesis", "Mint the fork's hyp variable (one per fork).", true)
 	Register(r, Spec{Name: "author.open_question", Summary: "File an open question as tracked debt.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{author.CodeInvalidObject, author.CodeQuestionExists})}, mut(s.OpenQuestion))
+		Errors: errs(lawErrors, []string{author.CodeInvalidObject, author.CodeQuestionExists, author.CodeBudget})}, mut(s.OpenQuestion))
 	Register(r, Spec{Name: "author.add_option", Summary: "Add one option to a question staged in the workspace.", Mutating: true, Fiction: true,
-		Errors: errs(lawErrors, []string{author.CodeUnknownQuestion, author.CodeQuestionCommitted, author.CodeOptionExists, author.CodeInvalidObject})}, mut(s.AddOption))
+		Errors: errs(lawErrors, []string{author.CodeUnknownQuestion, author.CodeQuestionCommitted, author.CodeOptionExists, author.CodeInvalidObject, author.CodeBudget})}, mut(s.AddOption))
 	Register(r, Spec{Name: "author.suppose", Summary: "Pin minted hypotheses true within the fork.", Mutating: true, Fiction: true,
 		Errors: errs(lawErrors, []string{author.CodeNotAFork, author.CodeUnknownHypothesis})}, mut(s.Suppose))
 	Register(r, Spec{Name: "author.discard", Summary: "Drop the whole workspace, or one staged declaration.", Mutating: true, Destructive: true, Fiction: true,
-		Errors: errs(lawErrors, []string{author.CodeUnknownDecl, author.CodeHypothesisInUse})}, mut(s.Discard))
+		Errors: errs(lawErrors, []string{author.CodeUnknownDecl, author.CodeHypothesisInUse, author.CodeBudget})}, mut(s.Discard))
 	Register(r, Spec{Name: "author.materialize", Summary: "Commit the staged declarations; refused while an error finding stands.", Mutating: true, Fiction: true,
 		Errors: errs(lawErrors, []string{author.CodeMaterializeBlocked, author.CodeForkLocal, author.CodeBranchMoved, author.CodeUnknownDecision, author.CodeStampCitation})}, mut(s.Materialize))
 	registerReads(r, s)
@@ -143,7 +143,7 @@ func registerExpert(r *Registry, s *author.Service) {
 		"Stage an etymology: a word of one dialect comes from a word of the same or another dialect.", false)
 	registerClaim[*objects.LedgerEntry](r, s, "author.add_ledger_entry",
 		"Stage a counted change to one account of an entity at an anchor; an account that cannot balance is ledger.overdrawn.", false)
-	Register(r, Spec{Name: "author.add_transition", Mutating: true, Errors: errs(lawErrors, []string{author.CodeInvalidObject}, provenanceErrors),
+	Register(r, Spec{Name: "author.add_transition", Mutating: true, Errors: errs(lawErrors, []string{author.CodeInvalidObject, author.CodeBudget}, provenanceErrors),
 		Summary: "Stage a fluent value change at an anchor, with the before-fact that orders it after the slot's open value anchored elsewhere."},
 		mut(s.AddTransition))
 	Register(r, Spec{Name: "dli.name.check", Errors: []string{author.CodeUnknownDialect, author.CodeUnknownDoc},
@@ -157,13 +157,13 @@ func registerExpert(r *Registry, s *author.Service) {
 func RegisterDLI(r *Registry, s *author.Service, version string) {
 	registerMeta(r, version, s.Findings)
 	Register(r, Spec{Name: "dli.check", Summary: "Check .dli text against the check battery, over its document's head unless standalone; findings placed at line and column.",
-		Errors: []string{author.CodeUnknownScope, author.CodeScopeMismatch, author.CodeParseError}}, read(s.CheckText))
+		Errors: []string{author.CodeUnknownScope, author.CodeScopeMismatch, author.CodeParseError, author.CodeBudget}}, read(s.CheckText))
 	Register(r, Spec{Name: "dli.fmt", Summary: "Format .dli text in the canonical surface.", Errors: []string{author.CodeParseError}}, read(s.FormatText))
 	Register(r, Spec{Name: "dli.parse", Summary: "Parse .dli text into lore objects: canonical JSON with ids and positions.", Errors: []string{author.CodeParseError}}, read(s.ParseText))
 	Register(r, Spec{Name: "dli.render", Summary: "Render lore objects as a canonical .dli document.", Errors: []string{author.CodeInvalidObject}}, read(s.RenderObjects))
 	Register(r, Spec{Name: "dli.validate", Summary: "Validate one lore object: its id and canonical bytes, or its field errors."}, read(s.ValidateObject))
 	Register(r, Spec{Name: "dli.import", Writes: true, Summary: "Stage .dli text over a document's head: findings and consequences; with materialize, one commit when no finding is an error.",
-		Errors: []string{author.CodeParseError, author.CodeUnknownScope, author.CodeScopeMismatch, author.CodeMaterializeBlocked, author.CodeBranchMoved, author.CodeProjectPinned, author.CodeNoStore}}, read(s.ImportText))
+		Errors: []string{author.CodeParseError, author.CodeUnknownScope, author.CodeScopeMismatch, author.CodeMaterializeBlocked, author.CodeBranchMoved, author.CodeProjectPinned, author.CodeNoStore, author.CodeBudget}}, read(s.ImportText))
 	revErrs := []string{author.CodeNoStore, author.CodeUnknownRevision}
 	Register(r, Spec{Name: "dli.object", Summary: "Read one stored object by id at a revision: scope, path, canonical JSON.",
 		Errors: errs(revErrs, []string{author.CodeUnknownObject, author.CodeAmbiguousObject})}, read(s.Object))

@@ -15,6 +15,7 @@ package world
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/binary"
 	"slices"
 	"sync/atomic"
@@ -53,7 +54,7 @@ func (w *World) Advance(add []Entry, remove []objects.ID) (nw *World, incrementa
 	if len(adds) == 0 {
 		return w, true, nil
 	}
-	nw, ok, err := w.addEntries(adds)
+	nw, ok, err := w.addEntries(context.Background(), adds)
 	if err != nil {
 		return nil, false, err
 	}

@@ -46,7 +46,7 @@ func (w *World) lowerAndEval(c *Compiled) error {
 	if err != nil {
 		return err
 	}
-	m, err := p.Eval()
+	m, err := w.eval(p)
 	if err != nil {
 		return err
 	}

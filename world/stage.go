@@ -20,6 +20,7 @@
 package world
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"slices"
@@ -32,32 +33,38 @@ import (
 // Stage returns the world with add staged and the staged objects named in
 // discard dropped.
 func (w *World) Stage(add []objects.Object, discard []objects.ID) (*World, error) {
+	return w.StageContext(context.Background(), add, discard)
+}
+
+// StageContext is Stage whose evaluation stops, with an error wrapping
+// datalog's eval.canceled, when ctx is done (DL-0427).
+func (w *World) StageContext(ctx context.Context, add []objects.Object, discard []objects.ID) (*World, error) {
 	if w.legacy || w.hasArityConflicts() {
 		// Which use of a predicate keeps it depends on all of them.
-		return w.recompile(add, discard)
+		return w.recompile(ctx, add, discard)
 	}
 	if len(discard) > 0 {
-		nw, ok, err := w.discardAtoms(discard)
+		nw, ok, err := w.discardAtoms(ctx, discard)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return w.recompile(add, discard)
+			return w.recompile(ctx, add, discard)
 		}
 		w = nw
 	}
 	if len(add) == 0 {
 		return w, nil
 	}
-	nw, ok, err := w.stageAtoms(add)
+	nw, ok, err := w.stageAtoms(ctx, add)
 	if ok || err != nil {
 		return nw, err
 	}
-	return w.recompile(add, nil)
+	return w.recompile(ctx, add, nil)
 }
 
 // recompile compiles the staged input from scratch.
-func (w *World) recompile(add []objects.Object, discard []objects.ID) (*World, error) {
+func (w *World) recompile(ctx context.Context, add []objects.Object, discard []objects.ID) (*World, error) {
 	drop := map[objects.ID]bool{}
 	for _, id := range discard {
 		drop[id] = true
@@ -74,7 +81,7 @@ func (w *World) recompile(add []objects.Object, discard []objects.ID) (*World, e
 		}
 	}
 	staged = append(staged, add...)
-	return Compile(Input{Scope: w.scope, Base: base, Staged: staged, Supposed: w.supposed, Dialects: w.dialects, legacy: w.legacy})
+	return Compile(Input{Scope: w.scope, Base: base, Staged: staged, Supposed: w.supposed, Dialects: w.dialects, legacy: w.legacy, Context: ctx})
 }
 
 // atomKind reports whether staging an object can take the incremental
@@ -119,7 +126,7 @@ func (w *World) ruleNamed(name string) bool {
 }
 
 // stageAtoms is the incremental path; ok is false when it does not apply.
-func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
+func (w *World) stageAtoms(ctx context.Context, add []objects.Object) (*World, bool, error) {
 	entries := make([]Entry, 0, len(add))
 	for _, o := range add {
 		if !w.atomKind(o) {
@@ -131,12 +138,12 @@ func (w *World) stageAtoms(add []objects.Object) (*World, bool, error) {
 		}
 		entries = append(entries, Entry{ID: id, Object: o, Staged: true})
 	}
-	return w.addEntries(entries)
+	return w.addEntries(ctx, entries)
 }
 
 // addEntries adds entries (staged, or committed for Advance) on the
 // incremental path; ok is false when it does not apply.
-func (w *World) addEntries(entries []Entry) (*World, bool, error) {
+func (w *World) addEntries(ctx context.Context, entries []Entry) (*World, bool, error) {
 	names := false
 	ruleNames := map[string]bool{}
 	for _, e := range entries {
@@ -157,6 +164,8 @@ func (w *World) addEntries(entries []Entry) (*World, bool, error) {
 	}
 	ix, fresh := w.ix.derive(entries)
 	nw := w.share(ix)
+	nw.evalCtx = ctx
+	defer func() { nw.evalCtx = nil }()
 	nw.inheritClosure(w, fresh)
 	if len(fresh) == 0 {
 		return nw, true, nil
@@ -227,7 +236,7 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 	if !nw.addPredIdentities(d, fresh) || nw.identityArityMoved(d) || nw.identityRulesStale(d.prog, d.arity) {
 		return nil, false, nil
 	}
-	m, err := d.prog.Eval()
+	m, err := nw.eval(d.prog)
 	if err != nil {
 		if d.rules > 0 {
 			return nil, false, nil // rule.unstratifiable: which rule is left out is the compile's call

@@ -6,6 +6,7 @@
 package world
 
 import (
+	"context"
 	"maps"
 	"slices"
 
@@ -15,12 +16,14 @@ import (
 
 // discardAtoms is the incremental path of a discard; ok is false when it
 // does not apply.
-func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
+func (w *World) discardAtoms(ctx context.Context, discard []objects.ID) (*World, bool, error) {
 	ix, gone, ok := w.ix.discard(discard)
 	if !ok {
 		return nil, false, nil
 	}
 	nw := w.share(ix)
+	nw.evalCtx = ctx
+	defer func() { nw.evalCtx = nil }()
 	if len(gone) == 0 {
 		return nw, true, nil
 	}
@@ -39,7 +42,7 @@ func (w *World) discardAtoms(discard []objects.ID) (*World, bool, error) {
 	if !nw.reidentify(prog, changed, w, namesOf(gone), ix.sameAs) || nw.identityRulesStale(prog, nw.arity) {
 		return nil, false, nil
 	}
-	m, err := prog.Eval()
+	m, err := nw.eval(prog)
 	if err != nil {
 		return nil, true, err
 	}

@@ -4,6 +4,7 @@
 package world
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -58,6 +59,10 @@ type Input struct {
 	// reading its entries in place would rather decode them and evaluate
 	// than evaluate over them and keep the mapping for nothing.
 	RestoreOnly bool
+	// Context, when set, bounds the evaluation: when it is done the
+	// compile stops with an error wrapping datalog's eval.canceled
+	// (DL-0427). nil is no bound.
+	Context context.Context
 
 	// legacy lowers entity identity as before DL-0040: the closure and a
 	// carry rule per predicate in the program. Tests compare against it.
@@ -107,6 +112,16 @@ type World struct {
 	restored     bool // the program and model came from Input.Compiled
 
 	dialects []*objects.Dialect // configured by the project (Input.Dialects)
+
+	evalCtx context.Context // bounds the evaluation while the world is built (Input.Context, StageContext); nil after
+}
+
+// eval evaluates p under the world's evaluation context, if any.
+func (w *World) eval(p *datalog.Program) (*datalog.Model, error) {
+	if w.evalCtx == nil || w.evalCtx.Done() == nil {
+		return p.Eval() // nothing can stop it
+	}
+	return p.EvalContext(w.evalCtx, datalog.Limits{})
 }
 
 // Compile builds the world of an input: index, lower, evaluate, value and
@@ -146,6 +161,7 @@ func Compile(in Input) (*World, error) {
 		droppedRules: map[string]bool{},
 		legacy:       in.legacy,
 		dialects:     in.Dialects,
+		evalCtx:      in.Context,
 	}
 	sort.Strings(w.supposed)
 	if in.Indexed != nil {
@@ -160,7 +176,9 @@ func Compile(in Input) (*World, error) {
 		entryChecks = w.startEntryChecks()
 	}
 	saved := in.Compiled
-	if err := w.evaluate(in.Compiled, in.RestoreOnly); err != nil {
+	err := w.evaluate(in.Compiled, in.RestoreOnly)
+	w.evalCtx = nil
+	if err != nil {
 		if entryChecks != nil {
 			entryChecks() // let it finish: it reads w
 		}
