@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -121,7 +122,7 @@ func TestIncrementalModel(t *testing.T) {
 	snap, _ := w.store.Snapshot()
 	tx := claims.NewTx(snap)
 	st := lowerStanding(w.mods, "", nil)
-	inc, err := buildModel(tx, st, newMeter(nil, 0))
+	inc, err := buildModel(tx, st, newMeter(context.Background(), 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestIncrementalModel(t *testing.T) {
 		if err := inc.apply(tx, []claims.Cell{cell}); err != nil {
 			t.Fatal(err)
 		}
-		scratch, err := buildModel(tx, st, newMeter(nil, 0))
+		scratch, err := buildModel(tx, st, newMeter(context.Background(), 0))
 		if err != nil {
 			t.Fatal(err)
 		}

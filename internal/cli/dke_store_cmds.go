@@ -26,7 +26,11 @@ func (g *globals) dkeService() (*service.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return service.Open(service.OpenOptions{StoreDir: dir, StoreOptions: g.options(), Now: g.now})
+	_, db, err := g.budgets()
+	if err != nil {
+		return nil, err
+	}
+	return service.Open(service.OpenOptions{StoreDir: dir, StoreOptions: g.options(), Now: g.now, Budget: db})
 }
 
 // withDKE adapts a command body to the DKE runtime: it opens it, runs the

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/dke/service"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/spf13/cobra"
 )
@@ -26,6 +27,22 @@ type globals struct {
 	sig     author.Signature // the author resolved before a command runs (author.go)
 	warn    io.Writer        // where the store's warnings go (stderr)
 	now     func() time.Time // commit times; nil is the clock (DELOREIS_COMMIT_DATE fixes it)
+
+	budgetTime   time.Duration // --budget-time: a served request's time budget, 0 none (DL-0428)
+	budgetMemory string        // --budget-memory: a DKE call's memory budget
+}
+
+// budgets are the DLI and DKE budgets the flags set (DL-0428).
+func (g *globals) budgets() (author.Budget, service.Budget, error) {
+	mem, err := service.ParseBytes(g.budgetMemory)
+	if err != nil {
+		return author.Budget{}, service.Budget{}, usageError{"--budget-memory: " + err.Error()}
+	}
+	t := g.budgetTime
+	if t <= 0 {
+		t = -1 // no bound
+	}
+	return author.Budget{Time: t}, service.Budget{Time: t, Memory: mem}, nil
 }
 
 // storeDir is the store the flags name, as far as it can be told: --store,
@@ -98,6 +115,8 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	pf.StringVar(&g.project, "project", ".", "where to look for the project: this folder or its nearest parent holding deloreis.toml or a "+author.DefaultStoreDir+"/ store, as git finds its repository")
 	pf.StringVar(&g.store, "store", "", "path of the lorestore itself (overrides --project)")
 	pf.BoolVar(&g.noFsync, "no-fsync", false, "do not flush writes before a branch moves: faster, but a crash of the machine may lose the last commits (for loads that can be redone; deloreis.toml: fsync = false)")
+	pf.DurationVar(&g.budgetTime, "budget-time", author.DefaultBudgetTime, "the longest a served request (a DLI staging op, check or import; a DKE compile, run or checkup) may evaluate before it is refused with budget-exceeded; 0 for no limit")
+	pf.StringVar(&g.budgetMemory, "budget-memory", "64MiB", "the bytes a DKE compile, run or checkup may build (strings, output, writes, rule tuples) before it is refused with budget-exceeded")
 	pf.StringVar(&g.author, "author", "", `sign commits as "Name <email>" (else $DELOREIS_AUTHOR, else git's user.name/user.email)`)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if err := g.resolveClock(); err != nil {

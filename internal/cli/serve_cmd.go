@@ -140,5 +140,11 @@ func (g *globals) served(demo bool, stderr io.Writer) (*served, error) {
 		return nil, err
 	}
 	cleanups = append(cleanups, func() { svc.Close() })
+	ab, _, err := g.budgets()
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	svc.SetBudget(ab)
 	return &served{reg: worker.ProjectRegistry(svc, version), svc: svc, branch: svc.ServingBranch(), cleanup: cleanup}, nil
 }
