@@ -5,7 +5,8 @@
 //     (the default) and with NoFsync, beside `git commit` of one staged
 //     file under git's default core.fsync (the commit process alone),
 //     and the start of a git process (git rev-parse HEAD) to read it by;
-//   - one bulk commit of 100,000 facts (the import path, Store.NewBulk),
+//   - one bulk commit of 100,000 facts (1,000 under -short; the import
+//     path, Store.NewBulk),
 //     durable and with NoFsync, beside git fast-import of the same blobs
 //     at the same paths under git's default core.fsync.
 
@@ -24,8 +25,13 @@ import (
 )
 
 // commitsPerRound is how many one-object commits each round times, so
-// that even -benchtime 1x yields a p99.
-const commitsPerRound = 300
+// that even -benchtime 1x yields a p99 (a hundredth under -short).
+func commitsPerRound() int {
+	if testing.Short() {
+		return 10
+	}
+	return 300
+}
 
 func BenchmarkDurability(b *testing.B) {
 	for _, durable := range []bool{true, false} {
@@ -34,7 +40,7 @@ func BenchmarkDurability(b *testing.B) {
 			var ds []time.Duration
 			i := 1_000
 			for b.Loop() {
-				for range commitsPerRound {
+				for range commitsPerRound() {
 					start := time.Now()
 					batch := NewBatch()
 					batch.Put("camelot", fact(i))
@@ -54,7 +60,7 @@ func BenchmarkDurability(b *testing.B) {
 		var ds []time.Duration
 		i := 0
 		for b.Loop() {
-			for range commitsPerRound {
+			for range commitsPerRound() {
 				name := fmt.Sprintf("f%d.json", i)
 				if err := os.WriteFile(filepath.Join(work, name), fmt.Appendf(nil, "{\"n\":%d}\n", i), 0o644); err != nil {
 					b.Fatal(err)
@@ -76,7 +82,7 @@ func BenchmarkDurability(b *testing.B) {
 		gitDefault(b, work, "commit", "-q", "--allow-empty", "-m", "root")
 		var ds []time.Duration
 		for b.Loop() {
-			for range commitsPerRound {
+			for range commitsPerRound() {
 				start := time.Now()
 				gitDefault(b, work, "rev-parse", "HEAD")
 				ds = append(ds, time.Since(start))
@@ -84,7 +90,7 @@ func BenchmarkDurability(b *testing.B) {
 		}
 		reportLatency(b, ds)
 	})
-	const n = 100_000
+	n := benchN(100_000)
 	facts := make([]objects.Object, n)
 	for i := range facts {
 		facts[i] = fact(i)
