@@ -97,7 +97,7 @@ func HTTPHandler(s *mcp.Server, token string) http.Handler {
 // expire after lim.SessionIdle.
 func HTTPHandlerWith(s *mcp.Server, token string, lim Limits) http.Handler {
 	lim = lim.orDefaults()
-	return withBodyDeadline(guarded(s, token, lim), lim.BodyTimeout)
+	return withDeadlines(guarded(s, token, lim), lim)
 }
 
 // guarded is HTTPHandlerWith without the body deadline, which a caller

@@ -70,10 +70,10 @@ func KeyHandlerWith(s *mcp.Server, r *keys.Ring, lim Limits) http.Handler {
 	lim = lim.orDefaults()
 	guard := auth.RequireBearerToken(KeyVerifier(r), &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	inner := guard(guarded(s, "", lim))
-	return withBodyDeadline(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	return withDeadlines(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Header.Get("Authorization") == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="deloreis-dke"`)
 		}
 		inner.ServeHTTP(w, req)
-	}), lim.BodyTimeout)
+	}), lim)
 }

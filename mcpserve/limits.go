@@ -29,8 +29,11 @@ type Limits struct {
 	MaxSessions int
 	// HeaderTimeout bounds the reading of a request's headers, BodyTimeout
 	// the reading of its body (from the end of its headers), IdleTimeout
-	// how long a kept-alive connection may wait for its next request.
-	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
+	// how long a kept-alive connection may wait for its next request,
+	// WriteTimeout each write of a response (a client that stops reading
+	// loses its connection; a long call or a quiet stream writes nothing
+	// and is not timed).
+	HeaderTimeout, BodyTimeout, IdleTimeout, WriteTimeout time.Duration
 	// MaxBody caps a request body, in bytes (413 past it).
 	MaxBody int64
 	// MaxConns caps the open connections, MaxConnsPerClient those from one
@@ -47,6 +50,7 @@ func DefaultLimits() Limits {
 		HeaderTimeout:     10 * time.Second,
 		BodyTimeout:       30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
+		WriteTimeout:      30 * time.Second,
 		MaxBody:           mcp.DefaultMaxRequestBodyBytes,
 		MaxConns:          256,
 		MaxConnsPerClient: 64,
@@ -65,6 +69,7 @@ func (l Limits) orDefaults() Limits {
 	set(&l.HeaderTimeout, d.HeaderTimeout)
 	set(&l.BodyTimeout, d.BodyTimeout)
 	set(&l.IdleTimeout, d.IdleTimeout)
+	set(&l.WriteTimeout, d.WriteTimeout)
 	if l.MaxLine <= 0 {
 		l.MaxLine = d.MaxLine
 	}
@@ -91,23 +96,62 @@ func (l Limits) streamableOptions() *mcp.StreamableHTTPOptions {
 	return &mcp.StreamableHTTPOptions{SessionTimeout: l.SessionIdle, MaxRequestBodyBytes: l.MaxBody}
 }
 
-// withBodyDeadline wraps h: a request's body must arrive within d (from
-// the end of its headers). It is the outermost wrapper, so that a request
-// refused before its body is read (401) cannot hold the connection while
-// net/http drains the body either.
+// withDeadlines wraps h: a request's body must arrive within l.BodyTimeout
+// (from the end of its headers), and each write of its response must be
+// taken within l.WriteTimeout. It is the outermost wrapper, so that a
+// request refused before its body is read (401) cannot hold the connection
+// while net/http drains the body either.
+func withDeadlines(h http.Handler, l Limits) http.Handler {
+	return withWriteDeadline(withBodyDeadline(h, l.BodyTimeout), l.WriteTimeout)
+}
+
+// withWriteDeadline gives each write and flush of a response d to be
+// taken, and what net/http writes after the handler too.
+func withWriteDeadline(h http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if rc.SetWriteDeadline(time.Now().Add(d)) != nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: rc, d: d}, r)
+		_ = rc.SetWriteDeadline(time.Now().Add(d))
+	})
+}
+
+// deadlineWriter moves the write deadline before each write and flush.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) Flush() {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	_ = w.rc.Flush()
+}
+
+func (w *deadlineWriter) FlushError() error {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.d))
+	return w.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func withBodyDeadline(h http.Handler, d time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body != nil && r.Body != http.NoBody {
-			rc := http.NewResponseController(w)
-			if rc.SetReadDeadline(time.Now().Add(d)) == nil {
-				// A shallow copy: net/http reads its own request's body
-				// after the handler to judge the connection, and must
-				// find its own type there.
-				r2 := new(http.Request)
-				*r2 = *r
-				r2.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
-				r = r2
-			}
+			// net/http lifts the deadline itself once the body has been
+			// read to its end (when it starts watching for the client
+			// going away); a body cut short keeps it, so that draining
+			// what is left of it after the handler is bounded too.
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
 		}
 		h.ServeHTTP(w, r)
 	})
@@ -127,26 +171,6 @@ func sessions(s *mcp.Server) int {
 		n++
 	}
 	return n
-}
-
-// deadlineBody lifts the body's read deadline once the body has been read
-// to its end: the connection's later reads, such as net/http's watch for a
-// client that goes away during a long call, must not time out. A body cut
-// short keeps the deadline, so that net/http's draining of what is left
-// of it after the handler is bounded too.
-type deadlineBody struct {
-	io.ReadCloser
-	rc   *http.ResponseController
-	done bool
-}
-
-func (b *deadlineBody) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	if err == io.EOF && !b.done {
-		b.done = true
-		_ = b.rc.SetReadDeadline(time.Time{})
-	}
-	return n, err
 }
 
 // httpServer is the http.Server of h under l.

@@ -21,6 +21,7 @@ func limitsFlags(cmd *cobra.Command) *mcpserve.Limits {
 	f.DurationVar(&l.HeaderTimeout, "header-timeout", l.HeaderTimeout, "HTTP: a request's headers must arrive within this")
 	f.DurationVar(&l.BodyTimeout, "body-timeout", l.BodyTimeout, "HTTP: a request's body must arrive within this after its headers")
 	f.DurationVar(&l.IdleTimeout, "idle-timeout", l.IdleTimeout, "HTTP: close a kept-alive connection idle this long")
+	f.DurationVar(&l.WriteTimeout, "write-timeout", l.WriteTimeout, "HTTP: drop a client that does not take a write of its response within this")
 	f.Int64Var(&l.MaxBody, "max-body", l.MaxBody, "HTTP: the largest request body in bytes (413 past it)")
 	f.IntVar(&l.MaxConns, "max-conns", l.MaxConns, "HTTP: the most open connections; one more is answered 503 and closed")
 	f.IntVar(&l.MaxConnsPerClient, "max-conns-per-client", l.MaxConnsPerClient, "HTTP: the most open connections from one client address; one more is answered 503")
@@ -39,6 +40,7 @@ func checkLimits(l *mcpserve.Limits) error {
 		{"--header-timeout", l.HeaderTimeout > 0},
 		{"--body-timeout", l.BodyTimeout > 0},
 		{"--idle-timeout", l.IdleTimeout > 0},
+		{"--write-timeout", l.WriteTimeout > 0},
 		{"--max-body", l.MaxBody > 0},
 		{"--max-conns", l.MaxConns > 0},
 		{"--max-conns-per-client", l.MaxConnsPerClient > 0},
@@ -56,7 +58,8 @@ const limitsHelp = `
 Over HTTP every resource a client can hold is bounded (the defaults in
 the flags' help): sessions idle past --session-idle are closed and at
 most --max-sessions live at once; headers and bodies must arrive within
---header-timeout and --body-timeout; a body is at most --max-body bytes;
+--header-timeout and --body-timeout; a client must take each write of a
+response within --write-timeout; a body is at most --max-body bytes;
 at most --max-conns connections are open, --max-conns-per-client from one
 client address, and one past a cap is answered 503 and closed. A closed
 request of the stateless protocol (2026-07-28) and notifications/cancelled
