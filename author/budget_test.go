@@ -3,8 +3,12 @@ package author
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,4 +77,89 @@ func TestStagingBudget(t *testing.T) {
 func isBudget(err error, budget string) bool {
 	var fe *fault.Error
 	return errors.As(err, &fe) && fe.Code == CodeBudget && fe.Data["budget"] == budget
+}
+
+// chainDoc is a document of n links in a chain and the rules closing it:
+// n²/2 derived atoms, each with its provenance.
+func chainDoc(t *testing.T, n int) *dli.Document {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("scope camelot\n")
+	for i := range n {
+		fmt.Fprintf(&b, "link(n%d, n%d) proposed s\n", i, i+1)
+	}
+	b.WriteString("rule reach-base: reach(X, Y) :- link(X, Y) proposed s\n")
+	b.WriteString("rule reach-step: reach(X, Z) :- reach(X, Y), link(Y, Z) proposed s\n")
+	doc, err := dli.Parse("chain.dli", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestImportBudgetStopsAClosure: an import whose rules close a chain of
+// 2,000 links (two million derived atoms with their supports) is stopped
+// by a 300 ms budget within seconds and little memory, and commits
+// nothing; a check of a workspace on another document meanwhile answers.
+func TestImportBudgetStopsAClosure(t *testing.T) {
+	h := newHarness(t, "camelot", "logres")
+	ws := h.ok("author.open", map[string]any{"scope": "logres"})["workspace"].(string)
+	h.svc.SetBudget(Budget{Time: 300 * time.Millisecond})
+	doc := chainDoc(t, 2000)
+	h0, _ := h.store.Head("main")
+	var took, other time.Duration
+	var err error
+	done := make(chan struct{})
+	grown := heapGrowth(func() {
+		go func() {
+			defer close(done)
+			t0 := time.Now()
+			_, err = h.svc.Import(context.Background(), ImportRequest{Doc: doc, Materialize: true})
+			took = time.Since(t0)
+		}()
+		time.Sleep(50 * time.Millisecond)
+		t0 := time.Now()
+		h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
+		other = time.Since(t0)
+		<-done
+	})
+	if !isBudget(err, "time") {
+		t.Fatalf("the closure's import: %v after %v", err, took)
+	}
+	if took > 5*time.Second || grown > 1<<30 {
+		t.Errorf("stopped after %v with the heap grown by %d MiB", took, grown>>20)
+	}
+	if h1, _ := h.store.Head("main"); h1 != h0 {
+		t.Error("the stopped import committed")
+	}
+	t.Logf("import of a 2,000-link closure: refused after %v, heap +%d MiB; another workspace's add answered in %v", took, grown>>20, other)
+}
+
+// heapGrowth samples the heap in use while fn runs and returns its peak
+// over the heap before.
+func heapGrowth(fn func()) uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapAlloc, ms.HeapAlloc
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapAlloc)
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	wg.Wait()
+	return peak - base
 }
