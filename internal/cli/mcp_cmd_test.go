@@ -78,6 +78,7 @@ func TestMCPCommand(t *testing.T) {
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Fatalf("%s: %s", name, b)
 		}
+		checkToolSchema(t, name, b, res.IsError)
 		return m, res.IsError
 	}
 	open, isErr := call("author_open", map[string]any{"scope": "storybook"})

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/internal/testenv"
+	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -155,6 +156,23 @@ func checkLineSchema(t testing.TB, req, resp string) {
 	if err != nil {
 		t.Errorf("request %.200s: %v", req, err)
 	}
+}
+
+// checkToolSchema validates what a `deloreis mcp` tool call put in
+// structuredContent against the committed response schema of the tool's
+// op, its id and ok put back (DL-0429).
+func checkToolSchema(t testing.TB, tool string, structured []byte, isError bool) {
+	t.Helper()
+	schemas := testenv.DLISchemas(t, "../..")
+	for _, op := range schemas.Ops() {
+		if mcpserve.ToolName(op) == tool {
+			if err := schemas.Structured(op, structured, isError); err != nil {
+				t.Errorf("tool %s: %v", tool, err)
+			}
+			return
+		}
+	}
+	t.Errorf("tool %s names no op with a committed schema", tool)
 }
 
 // callJSON sends a request built from its parts and decodes the response.

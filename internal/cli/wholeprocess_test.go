@@ -184,6 +184,7 @@ func (m *wpMCP) call(tool string, args map[string]any) (map[string]any, bool) {
 	if err := json.Unmarshal(b, &out); err != nil || out == nil {
 		m.t.Fatalf("%s: %s answered no structured object: %s (%+v)", m.name, tool, b, res.Content)
 	}
+	checkToolSchema(m.t, tool, b, res.IsError)
 	return out, res.IsError
 }
 
