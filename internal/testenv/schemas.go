@@ -23,43 +23,70 @@ type Schemas struct {
 	// id and ok included (DLI); otherwise it describes a successful
 	// result's structuredContent only (DKE).
 	wire bool
+	// errorLine is the failure branch every DLI response schema shares;
+	// refusal the other branch of a DKE tool's outputSchema, the typed
+	// error, which may carry more fields (a compile error's
+	// diagnostics). Both take the error classes from the committed
+	// schema of dli.hello, so a class added there is known here.
+	errorLine, refusal *jsonschema.Resolved
 }
 
-// refusal is the other branch of a DKE tool's outputSchema: the typed
-// error, which may carry more fields (a compile error's diagnostics).
-var refusal = mustResolve(`{"type":"object","required":["error"],"additionalProperties":false,
- "properties":{"error":{"type":"object","required":["class","code","message"],
-  "properties":{"class":{"enum":["schema","refused","conflict","not-found","internal"]},
-   "code":{"type":"string"},"message":{"type":"string"}}}}}`)
+// typedErrors builds the two error shapes from the class schema the
+// committed dli.hello response schema gives its error.
+func typedErrors(root string) (errorLine, refusal *jsonschema.Resolved, err error) {
+	b, err := os.ReadFile(filepath.Join(root, "contracts", "dli-worker", "schemas", "dli.hello.response.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	var hello struct {
+		OneOf []struct {
+			Properties struct {
+				Error struct {
+					Properties struct {
+						Class json.RawMessage `json:"class"`
+					} `json:"properties"`
+				} `json:"error"`
+			} `json:"properties"`
+		} `json:"oneOf"`
+	}
+	if err := json.Unmarshal(b, &hello); err != nil || len(hello.OneOf) != 2 || len(hello.OneOf[1].Properties.Error.Properties.Class) == 0 {
+		return nil, nil, fmt.Errorf("dli.hello.response.json gives no error class schema (%v)", err)
+	}
+	class := string(hello.OneOf[1].Properties.Error.Properties.Class)
+	typed := `{"type":"object","required":["class","code","message"],
+  "properties":{"class":` + class + `,"code":{"type":"string"},"message":{"type":"string"}}}`
+	if errorLine, err = resolve(`{"type":"object","required":["error","id","ok"],"additionalProperties":false,
+ "properties":{"id":{"type":"string"},"ok":{"const":false},"error":` + typed + `}}`); err != nil {
+		return nil, nil, err
+	}
+	refusal, err = resolve(`{"type":"object","required":["error"],"additionalProperties":false,"properties":{"error":` + typed + `}}`)
+	return errorLine, refusal, err
+}
 
-func mustResolve(src string) *jsonschema.Resolved {
+func resolve(src string) (*jsonschema.Resolved, error) {
 	var s jsonschema.Schema
 	if err := json.Unmarshal([]byte(src), &s); err != nil {
-		panic(err)
+		return nil, err
 	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		panic(err)
-	}
-	return rs
+	return s.Resolve(nil)
 }
 
 // DLISchemas loads contracts/dli-worker/schemas from the module root at
 // root (a relative path such as "../..").
 func DLISchemas(t testing.TB, root string) *Schemas {
-	return loadSchemas(t, filepath.Join(root, "contracts", "dli-worker", "schemas"), true)
+	return loadSchemas(t, root, filepath.Join(root, "contracts", "dli-worker", "schemas"), true)
 }
 
 // DKESchemas loads contracts/dke/schemas from the module root at root.
 func DKESchemas(t testing.TB, root string) *Schemas {
-	return loadSchemas(t, filepath.Join(root, "contracts", "dke", "schemas"), false)
+	return loadSchemas(t, root, filepath.Join(root, "contracts", "dke", "schemas"), false)
 }
 
 // loaded caches each directory's Schemas: the replays validate thousands
 // of responses in parallel subtests.
 var loaded sync.Map // absolute dir -> *Schemas
 
-func loadSchemas(t testing.TB, dir string, wire bool) *Schemas {
+func loadSchemas(t testing.TB, root, dir string, wire bool) *Schemas {
 	t.Helper()
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -69,6 +96,9 @@ func loadSchemas(t testing.TB, dir string, wire bool) *Schemas {
 		return s.(*Schemas)
 	}
 	s, err := readSchemas(abs, wire)
+	if err == nil {
+		s.errorLine, s.refusal, err = typedErrors(root)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,15 +156,8 @@ func (s *Schemas) Has(op string) bool { return s.resp[op] != nil }
 // answer to an op no schema names (unknown, killed, or a line that never
 // named one), whose shape is the error branch every op shares.
 func (s *Schemas) ErrorLine(line []byte) error {
-	return s.validate("an error line", errorLine, line)
+	return s.validate("an error line", s.errorLine, line)
 }
-
-// errorLine is the failure branch of every response schema.
-var errorLine = mustResolve(`{"type":"object","required":["error","id","ok"],"additionalProperties":false,
- "properties":{"id":{"type":"string"},"ok":{"const":false},
-  "error":{"type":"object","required":["class","code","message"],
-   "properties":{"class":{"enum":["schema","refused","conflict","not-found","internal"]},
-    "code":{"type":"string"},"message":{"type":"string"}}}}}`)
 
 // Structured validates what an MCP tool call to op put in
 // structuredContent, isError as the result said. For DLI it is the
@@ -162,7 +185,7 @@ func (s *Schemas) Structured(op string, content []byte, isError bool) error {
 		return s.validate(op, s.resp[op], line)
 	}
 	if isError {
-		return s.validate(op+" (refusal)", refusal, content)
+		return s.validate(op+" (refusal)", s.refusal, content)
 	}
 	return s.validate(op, s.resp[op], content)
 }
