@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 )
@@ -203,11 +204,10 @@ func TestReadOnlyStoreRefusesCommits(t *testing.T) {
 	rh := &dliHarness{t: t, store: ro, svc: svc, reg: reg}
 	ws2 := rh.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
 	rh.ok("author.add_entity", map[string]any{"workspace": ws2, "kind": "person", "id": "galahad", "name": "Galahad", "provenance": prop()})
+	before := testenv.Branches(t, h.store.Dir()) // HEAD, packed-refs, every ref (DL-0431)
 	rh.refused(author.CodePinnedProject, "author.materialize", map[string]any{"workspace": ws2})
 	rh.refused(author.CodePinnedProject, "author.record_decision", map[string]any{"workspace": ws2, "decision": "d-1"})
-	if after, _ := h.store.Head("main"); after != head {
-		t.Fatalf("main moved from %s to %s", head, after)
-	}
+	testenv.SameBranches(t, "a refused commit on a pinned store", before, testenv.Branches(t, h.store.Dir()))
 }
 
 // TestDLIFrameRefusals: the envelope's own refusals of a DLI call — a
