@@ -64,9 +64,10 @@ vet:
 staticcheck:
 	$(STATICCHECK) $(PKGS)
 
-# The real MCP clients internal/cli's TestMCPInspector* and TestMCPConformance
-# run (the MCP Inspector, the conformance suite, Node 22), as pinned in
-# contracts/mcp-clients/package-lock.json. Those tests skip only without npm.
+# The real MCP clients internal/cli's TestMCPInspector*, TestMCPConformance and
+# TestDKEInspector* run (the MCP Inspector, the conformance suite, Node 22), as
+# pinned in contracts/mcp-clients/package-lock.json. Without npm those tests
+# skip, naming it, and under CI=true they fail (testenv.NeedTool).
 mcp-clients:
 	cd contracts/mcp-clients && npm ci --ignore-scripts --no-audit --no-fund
 	touch $(MCP_CLIENTS)
