@@ -26,7 +26,7 @@ type blockResult struct {
 // (or a minute passes): it reports on started when it begins and on
 // stopped when its context ended.
 func blockRegistry() (*worker.Registry, chan struct{}, chan struct{}) {
-	started, stopped := make(chan struct{}, 1), make(chan struct{}, 1)
+	started, stopped := make(chan struct{}, 16), make(chan struct{}, 16)
 	reg := worker.NewRegistry()
 	worker.Register(reg, worker.Spec{Name: "t.block", Summary: "runs until cancelled", Fiction: true},
 		func(ctx context.Context, _ *worker.Call, _ *blockParams) (blockResult, error) {

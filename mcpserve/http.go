@@ -104,6 +104,7 @@ func HTTPHandlerWith(s *mcp.Server, token string, lim Limits) http.Handler {
 // that checks something first (KeyHandler) sets outside its own check.
 func guarded(s *mcp.Server, token string, lim Limits) http.Handler {
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, lim.streamableOptions())
+	lru := newSessionLRU(s, lim.MaxSessions)
 	mux := http.NewServeMux()
 	mux.Handle(Path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if o := r.Header.Get("Origin"); o != "" && !loopbackOrigin(o) {
@@ -115,9 +116,9 @@ func guarded(s *mcp.Server, token string, lim Limits) http.Handler {
 			http.Error(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
 			return
 		}
-		if overSessions(s, r, lim.MaxSessions) {
+		if r.Method == http.MethodPost && r.Header.Get(sessionHeader) == "" && !lru.admit() {
 			w.Header().Set("Retry-After", "10")
-			http.Error(w, "Service Unavailable: the server holds its maximum of "+strconv.Itoa(lim.MaxSessions)+" sessions; retry later", http.StatusServiceUnavailable)
+			http.Error(w, "Service Unavailable: the server holds its maximum of "+strconv.Itoa(lim.MaxSessions)+" sessions, all busy; retry later", http.StatusServiceUnavailable)
 			return
 		}
 		if r.Method == http.MethodPost {
@@ -125,7 +126,7 @@ func guarded(s *mcp.Server, token string, lim Limits) http.Handler {
 			r, done = trackRequest(r)
 			defer done()
 		}
-		inner.ServeHTTP(w, r)
+		lru.track(w, r, func() { inner.ServeHTTP(w, r) })
 	}))
 	return mux
 }

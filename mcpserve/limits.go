@@ -157,22 +157,6 @@ func withBodyDeadline(h http.Handler, d time.Duration) http.Handler {
 	})
 }
 
-// overSessions reports whether r would open a session past max: a POST
-// without a session id opens one (the stateless protocol's too, for the
-// time of its call).
-func overSessions(s *mcp.Server, r *http.Request, max int) bool {
-	return r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && sessions(s) >= max
-}
-
-// sessions counts s's live sessions.
-func sessions(s *mcp.Server) int {
-	n := 0
-	for range s.Sessions() {
-		n++
-	}
-	return n
-}
-
 // httpServer is the http.Server of h under l.
 func (l Limits) httpServer(h http.Handler) *http.Server {
 	return &http.Server{Handler: h, ReadHeaderTimeout: l.HeaderTimeout, IdleTimeout: l.IdleTimeout}

@@ -167,7 +167,8 @@ func initSessions(t *testing.T, c *http.Client, endpoint string, n int) []string
 // TestHostileHTTPIdleSessions: 1,000 sessions opened and left idle expire
 // after --session-idle (a request on one is then 404, the spec's "start a
 // new session"), so a second 1,000 costs the server no more memory than
-// the first; past --max-sessions live ones, a new one is answered 503.
+// the first; past --max-sessions live ones, a new one closes the one idle
+// longest.
 // Before sessions expired, 23,000 of them grew the server from 19 to 649 MB.
 func TestHostileHTTPIdleSessions(t *testing.T) {
 	s := startHTTPMCP(t, "--session-idle", "2s", "--max-sessions", "5000")
@@ -198,12 +199,39 @@ func TestHostileHTTPIdleSessions(t *testing.T) {
 		time.Sleep(3 * time.Second)
 	}
 
+	// Past --max-sessions, a new session closes the one idle longest: the
+	// server stays at the cap and a new client is served.
 	capped := startHTTPMCP(t, "--max-sessions", "50")
-	initSessions(t, c, capped.endpoint, 50)
-	code, _, body, err := post(c, capped.endpoint, "", "", initializeBody)
-	if err != nil || code != http.StatusServiceUnavailable || !strings.Contains(body, "maximum of 50 sessions") {
-		t.Fatalf("the 51st session: %d %q %v, want 503 naming the cap", code, body, err)
+	first := initSessions(t, c, capped.endpoint, 50)
+	if _, err := postOK(c, capped.endpoint, first[49], `{"jsonrpc":"2.0","id":2,"method":"ping"}`); err != nil {
+		t.Fatal(err) // the last one opened is now the latest used
 	}
+	more := initSessions(t, c, capped.endpoint, 20)
+	for i, id := range first {
+		code, _, body, err := post(c, capped.endpoint, "", id, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case i == 49 && code != http.StatusOK:
+			t.Errorf("the session used last was closed: %d %q", code, body)
+		case i < 20 && code != http.StatusNotFound:
+			t.Errorf("session %d, among the 20 idle longest, answered %d, want 404 (closed for a new one)", i, code)
+		}
+	}
+	for i, id := range more {
+		if _, err := postOK(c, capped.endpoint, id, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); err != nil {
+			t.Errorf("new session %d: %v", i, err)
+		}
+	}
+}
+
+// postOK posts on session id and wants 200.
+func postOK(c *http.Client, endpoint, session, body string) (string, error) {
+	code, _, b, err := post(c, endpoint, "", session, body)
+	if err == nil && code != http.StatusOK {
+		err = fmt.Errorf("%d %q", code, b)
+	}
+	return b, err
 }
 
 // slowBody opens a connection from ip and sends a POST whose body never
