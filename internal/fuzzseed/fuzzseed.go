@@ -76,7 +76,6 @@ func buildProject(dir string) error {
 	if err != nil {
 		return err
 	}
-	defer s.Close()
 	p := objects.Proposed("session-1a0")
 	b := lorestore.NewBatch()
 	for _, o := range []objects.Object{
@@ -90,10 +89,25 @@ func buildProject(dir string) error {
 		}},
 	} {
 		if _, err := b.Put("storybook", o); err != nil {
+			s.Close()
 			return err
 		}
 	}
-	_, err = s.Commit(b, lorestore.NewMessage("materialize storybook", "materialize", "storybook"), lorestore.CommitOptions{})
+	if _, err = s.Commit(b, lorestore.NewMessage("materialize storybook", "materialize", "storybook"), lorestore.CommitOptions{}); err != nil {
+		s.Close()
+		return err
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	// Open a workspace once, so that the template holds the derived world
+	// file a served project has and every copy starts from it.
+	svc, err := author.Open(author.OpenOptions{Dir: dir, StoreOptions: StoreOptions()})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	_, err = svc.OpenWorkspace(context.Background(), &author.OpenParams{Scope: "storybook"})
 	return err
 }
 
