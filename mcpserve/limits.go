@@ -4,6 +4,7 @@
 package mcpserve
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -237,10 +238,20 @@ func remoteHost(c net.Conn) string {
 }
 
 // refuse answers a connection over a cap with 503 and closes it, giving
-// the client a second to send its request and read the answer.
+// the client a second to send its request head (an answer before the
+// request is one clients drop as unsolicited) and read the answer.
 func refuse(c net.Conn, why string) {
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(time.Second))
+	var head []byte
+	buf := make([]byte, 4096)
+	for len(head) < 16<<10 && !bytes.Contains(head, []byte("\r\n\r\n")) {
+		n, err := c.Read(buf)
+		head = append(head, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
 	body := "Service Unavailable: " + why + "; retry later\n"
 	_, err := io.WriteString(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: "+
 		strconv.Itoa(len(body))+"\r\n\r\n"+body)
@@ -250,8 +261,9 @@ func refuse(c net.Conn, why string) {
 	if tc, ok := c.(interface{ CloseWrite() error }); ok {
 		_ = tc.CloseWrite()
 	}
-	// Read what the client sends until it closes (or the second ends), so
-	// that closing does not reset the connection before it read the 503.
+	// Read what else the client sends until it closes (or the second
+	// ends), so that closing does not reset the connection before the
+	// client read the 503.
 	_, _ = io.Copy(io.Discard, io.LimitReader(c, 1<<16))
 }
 

@@ -5,6 +5,9 @@
 // initializes again, as after an idle expiry. Only when every session is
 // busy is the new one refused (503). So a client that opens sessions and
 // leaves them can neither grow the server nor lock others out (DL-0419).
+// Initializes that arrive at the same instant may each find room, so the
+// cap can be passed by as many (each holds a connection: --max-conns
+// bounds them).
 
 package mcpserve
 
