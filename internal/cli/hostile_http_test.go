@@ -27,7 +27,13 @@ type httpServer struct {
 // the extra flags; the test's end stops it (SIGTERM) and checks it exits 0.
 func startHTTPMCP(t *testing.T, flags ...string) *httpServer {
 	t.Helper()
-	args := append([]string{"mcp", "--http", "127.0.0.1:0", "--project", specProject(t)}, flags...)
+	return startHostileHTTP(t, append([]string{"mcp", "--http", "127.0.0.1:0", "--project", specProject(t)}, flags...)...)
+}
+
+// startHostileHTTP starts deloreis with args, which serve HTTP and name
+// the endpoint on stderr.
+func startHostileHTTP(t *testing.T, args ...string) *httpServer {
+	t.Helper()
 	cmd := exec.Command(binary(t), args...)
 	cmd.Env = wpEnv()
 	stderr, w, err := os.Pipe()
@@ -43,7 +49,7 @@ func startHTTPMCP(t *testing.T, flags ...string) *httpServer {
 	s := &httpServer{cmd: cmd}
 	for sc.Scan() {
 		if _, after, ok := strings.Cut(sc.Text(), "streamable HTTP at "); ok {
-			s.endpoint = after
+			s.endpoint, _, _ = strings.Cut(after, " ") // dke mcp adds a note
 			break
 		}
 	}
@@ -401,4 +407,36 @@ func mustTCPAddr(t *testing.T, addr string) *net.TCPAddr {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestHostileDKEHTTPLimits: dke mcp --http takes the same limits: past
+// --max-conns-per-client a slow client is answered 503, the others are
+// dropped at --body-timeout without a key ever being checked.
+func TestHostileDKEHTTPLimits(t *testing.T) {
+	s := startHostileHTTP(t, "dke", "mcp", "--http", "127.0.0.1:0", "--body-timeout", "1s", "--max-conns-per-client", "4")
+	var conns []net.Conn
+	for i := range 6 {
+		c, err := slowBody(s.addr, "127.0.0.1", "")
+		if err != nil {
+			t.Fatalf("slow body %d: %v", i, err)
+		}
+		defer c.Close()
+		conns = append(conns, c)
+	}
+	refused, dropped := 0, 0
+	for _, c := range conns {
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		b, err := io.ReadAll(c)
+		switch {
+		case strings.HasPrefix(string(b), "HTTP/1.1 503") && strings.Contains(string(b), "maximum of 4 connections"):
+			refused++
+		case err == nil:
+			dropped++
+		default:
+			t.Errorf("a slow client: %v (read %q)", err, b)
+		}
+	}
+	if refused != 2 || dropped != 4 {
+		t.Errorf("%d refused and %d dropped, want 2 and 4", refused, dropped)
+	}
 }
