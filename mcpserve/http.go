@@ -126,7 +126,7 @@ func guarded(s *mcp.Server, token string, lim Limits) http.Handler {
 			r, done = trackRequest(r)
 			defer done()
 		}
-		lru.track(w, r, func() { inner.ServeHTTP(w, r) })
+		lru.track(w, r, func(w http.ResponseWriter) { inner.ServeHTTP(w, r) })
 	}))
 	return mux
 }

@@ -5,9 +5,10 @@
 // initializes again, as after an idle expiry. Only when every session is
 // busy is the new one refused (503). So a client that opens sessions and
 // leaves them can neither grow the server nor lock others out (DL-0419).
-// Initializes that arrive at the same instant may each find room, so the
-// cap can be passed by as many (each holds a connection: --max-conns
-// bounds them).
+// Sessions being opened are not counted until their opening request
+// ends, and initializes that arrive at the same instant may each find
+// room, so the cap can be passed by as many as there are requests in
+// flight (each holds a connection: --max-conns bounds them).
 
 package mcpserve
 
@@ -41,11 +42,17 @@ func newSessionLRU(s *mcp.Server, max int) *sessionLRU {
 	return &sessionLRU{s: s, max: max, seen: map[string]*sessionUse{}}
 }
 
-// begin records a request of session id; end is its end.
-func (l *sessionLRU) begin(id string) (end func()) {
+// begin records a request of session id; end is its end. Only a session
+// opened through this handler (open) makes a new record: a request naming
+// an unknown id (go-sdk answers it 404) must not grow the table.
+func (l *sessionLRU) begin(id string, open bool) (end func()) {
 	l.mu.Lock()
 	u := l.seen[id]
 	if u == nil {
+		if !open {
+			l.mu.Unlock()
+			return func() {}
+		}
 		u = &sessionUse{}
 		l.seen[id] = u
 	}
@@ -62,28 +69,33 @@ func (l *sessionLRU) begin(id string) (end func()) {
 
 // admit reports whether a request may open a session: yes under the cap;
 // at it, after closing the idle session used longest ago, if there is one.
+// Only sessions whose opening request has ended count: one being opened
+// (or one whose opening failed and is being closed) is transient, and the
+// connection caps bound how many of those there are.
 func (l *sessionLRU) admit() bool {
 	live := map[string]*mcp.ServerSession{}
 	for ss := range l.s.Sessions() {
 		live[ss.ID()] = ss
 	}
-	if len(live) < l.max {
-		return true
-	}
 	l.mu.Lock()
+	n := 0
 	var victim string
 	var oldest time.Time
-	for id := range live {
-		// A session not seen yet is one whose initialize is in flight:
-		// it is busy.
-		if u := l.seen[id]; u != nil && u.busy == 0 && (victim == "" || u.last.Before(oldest)) {
+	for id, u := range l.seen {
+		if live[id] == nil { // ended (expired, closed): forget it
+			if u.busy == 0 {
+				delete(l.seen, id)
+			}
+			continue
+		}
+		n++
+		if u.busy == 0 && (victim == "" || u.last.Before(oldest)) {
 			victim, oldest = id, u.last
 		}
 	}
-	for id := range l.seen { // forget sessions that ended (expired, closed)
-		if _, ok := live[id]; !ok && l.seen[id].busy == 0 {
-			delete(l.seen, id)
-		}
+	if n < l.max {
+		l.mu.Unlock()
+		return true
 	}
 	delete(l.seen, victim)
 	l.mu.Unlock()
@@ -94,11 +106,12 @@ func (l *sessionLRU) admit() bool {
 	return true
 }
 
-// track wraps the serving of r: its session's use is recorded, and a
-// session it opens is recorded from the answer's header.
-func (l *sessionLRU) track(w http.ResponseWriter, r *http.Request, serve func()) {
+// track serves r through serve with its session's use recorded. A
+// session r opens is recorded as its answer's header is sent, before the
+// client can name it in a next request.
+func (l *sessionLRU) track(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter)) {
 	if id := r.Header.Get(sessionHeader); id != "" {
-		end := l.begin(id)
+		end := l.begin(id, false)
 		if r.Method != http.MethodPost {
 			// A standing GET stream, or a DELETE, is no call in flight:
 			// as for go-sdk's idle expiry, only POSTs keep a session busy.
@@ -106,11 +119,42 @@ func (l *sessionLRU) track(w http.ResponseWriter, r *http.Request, serve func())
 			end = func() {}
 		}
 		defer end()
-		serve()
+		serve(w)
 		return
 	}
-	serve()
-	if id := w.Header().Get(sessionHeader); id != "" {
-		l.begin(id)()
+	serve(&openWriter{ResponseWriter: w, l: l})
+}
+
+// openWriter records the session its answer names as the header goes out.
+type openWriter struct {
+	http.ResponseWriter
+	l    *sessionLRU
+	sent bool
+}
+
+func (w *openWriter) record() {
+	if !w.sent {
+		w.sent = true
+		if id := w.Header().Get(sessionHeader); id != "" {
+			w.l.begin(id, true)()
+		}
 	}
 }
+
+func (w *openWriter) WriteHeader(code int) {
+	w.record()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *openWriter) Write(p []byte) (int, error) {
+	w.record()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *openWriter) FlushError() error {
+	w.record()
+	return http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *openWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
