@@ -23,7 +23,9 @@ func TestConnCaps(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- mcpserve.ServeHTTP(ctx, s, mcpserve.HTTPHandlerWith(s, "", lim), "127.0.0.1:0", pw, "MCP", "", lim) }()
+	go func() {
+		done <- mcpserve.ServeHTTP(ctx, s, mcpserve.HTTPHandlerWith(s, "", lim), "127.0.0.1:0", pw, "MCP", "", lim)
+	}()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
