@@ -38,7 +38,7 @@ func deltaRepo(t testing.TB) string {
 		}
 	}
 	git(t, dir, in.Bytes(), "fast-import", "--quiet")
-	git(t, dir, nil, "repack", "-adf", "-q")
+	git(t, dir, nil, "repack", "-adf", "-q", "--threads=1") // the same deltas on every run
 	return dir
 }
 
@@ -217,7 +217,8 @@ func TestIngestThinPack(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ... and gets the rest as a thin pack, deltas against what it has.
-	// One delta-search thread: with several, git's choice of delta bases
+	// One delta-search thread, here and in deltaRepo's repack (whose deltas
+	// pack-objects reuses): with several, git's choice of delta bases
 	// varies from run to run, and once in a while none is outside the pack.
 	thin := git(t, src, []byte("main\n^main~10\n"), "pack-objects", "--revs", "--thin", "--threads=1", "--stdout", "-q")
 	probe := initBare(t)
