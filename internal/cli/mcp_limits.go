@@ -17,7 +17,7 @@ func limitsFlags(cmd *cobra.Command) *mcpserve.Limits {
 	f := cmd.Flags()
 	f.IntVar(&l.MaxLine, "max-line", l.MaxLine, "stdio: the longest request line in bytes (a longer one is answered with a JSON-RPC error)")
 	f.DurationVar(&l.SessionIdle, "session-idle", l.SessionIdle, "HTTP: close a session after this long without a request (its client initializes again)")
-	f.IntVar(&l.MaxSessions, "max-sessions", l.MaxSessions, "HTTP: the most live sessions; one more is answered 503")
+	f.IntVar(&l.MaxSessions, "max-sessions", l.MaxSessions, "HTTP: the most live sessions; one more closes the session idle longest (503 when every one has a call in flight)")
 	f.DurationVar(&l.HeaderTimeout, "header-timeout", l.HeaderTimeout, "HTTP: a request's headers must arrive within this")
 	f.DurationVar(&l.BodyTimeout, "body-timeout", l.BodyTimeout, "HTTP: a request's body must arrive within this after its headers")
 	f.DurationVar(&l.IdleTimeout, "idle-timeout", l.IdleTimeout, "HTTP: close a kept-alive connection idle this long")
@@ -56,13 +56,14 @@ func checkLimits(l *mcpserve.Limits) error {
 // limits.
 const limitsHelp = `
 Over HTTP every resource a client can hold is bounded (the defaults in
-the flags' help): sessions idle past --session-idle are closed and at
-most --max-sessions live at once; headers and bodies must arrive within
---header-timeout and --body-timeout; a client must take each write of a
-response within --write-timeout; a body is at most --max-body bytes;
-at most --max-conns connections are open, --max-conns-per-client from one
-client address, and one past a cap is answered 503 and closed. A closed
-request of the stateless protocol (2026-07-28) and notifications/cancelled
-cancel the call they name. On stdio a line that is not a JSON-RPC message
-(or is longer than --max-line) is answered with a JSON-RPC error (-32700
-or -32600) and the session goes on.`
+the flags' help): sessions idle past --session-idle are closed, and past
+--max-sessions a new session closes the one idle longest; headers and
+bodies must arrive within --header-timeout and --body-timeout; a client
+must take each write of a response within --write-timeout; a body is at
+most --max-body bytes; at most --max-conns connections are open,
+--max-conns-per-client from one client address, and one past a cap is
+answered 503 and closed. A client that closes the HTTP request of a
+call, or sends notifications/cancelled, cancels the call. On stdio a
+line that is not a JSON-RPC message (or is longer than --max-line) is
+answered with a JSON-RPC error (-32700 or -32600) and the session goes
+on.`
