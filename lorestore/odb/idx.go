@@ -93,7 +93,29 @@ func parseIdx(path string, data []byte, verify bool) (*idxFile, error) {
 			return nil, corruptf(path, int64(idxHeaderLen+fanoutLen+i*hashLen), "names not sorted")
 		}
 	}
+	if i := ix.fanoutMismatch(); i >= 0 {
+		return nil, corruptf(path, int64(idxHeaderLen+fanoutLen+i*hashLen), "the fanout table does not count name %d under its first byte", i)
+	}
 	return ix, nil
+}
+
+// fanoutMismatch returns the first name the fanout table does not place
+// where find looks for it (entry first-1 counts the names before it,
+// entry first those up to it), or -1 when the table counts every name.
+// A table a checksum vouches for may still be wrong: find would then miss
+// names the index holds.
+func (ix *idxFile) fanoutMismatch() int {
+	for i := 0; i < ix.n; i++ {
+		first := int(ix.name(i)[0])
+		lo := 0
+		if first > 0 {
+			lo = int(binary.BigEndian.Uint32(ix.fanout[(first-1)*4:]))
+		}
+		if hi := int(binary.BigEndian.Uint32(ix.fanout[first*4:])); i < lo || i >= hi {
+			return i
+		}
+	}
+	return -1
 }
 
 // packChecksum is the pack trailer recorded in the index.

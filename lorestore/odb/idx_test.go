@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -221,5 +222,35 @@ func BenchmarkIdxFind(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseIdxFanoutMismatch: an index whose names are sorted and whose
+// checksum holds, but whose fanout table counts a name under another
+// first byte, is corrupt when verified: find would miss that name. Before,
+// verification passed it (FuzzParseIdx found such an index, kept as its
+// seed bce448652537478d).
+func TestParseIdxFanoutMismatch(t *testing.T) {
+	entries := []idxEntry{{hash: plumbing.Hash{0x01}, offset: 12}, {hash: plumbing.Hash{0x80}, offset: 40}}
+	var buf bytes.Buffer
+	sum := sha1.Sum(nil)
+	if _, err := writeIdx(&buf, entries, sum[:]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseIdx("good.idx", buf.Bytes(), true); err != nil {
+		t.Fatalf("the index as written: %v", err)
+	}
+	data := bytes.Clone(buf.Bytes())
+	// Count both names under first byte 0x00, still monotonic; then seal
+	// the index with a checksum that holds.
+	for b := 0; b < 256; b++ {
+		binary.BigEndian.PutUint32(data[idxHeaderLen+b*4:], 2)
+	}
+	seal := sha1.Sum(data[:len(data)-hashLen])
+	copy(data[len(data)-hashLen:], seal[:])
+	_, err := parseIdx("bad.idx", data, true)
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "fanout") {
+		t.Fatalf("parseIdx = %v, want a CorruptError naming the fanout", err)
 	}
 }
