@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/deloreis/deloreis/lorestore/wire"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -195,6 +196,10 @@ func syncSeed(t *testing.T, remote string) string {
 		&objects.Entity{Kind: objects.KindPerson, Ident: "pellinore", Name: "Pellinore", Provenance: p},
 		&objects.Functional{Pred: "father", Provenance: p},
 	}})
+	// The push below is the store's own; the program gives its transports
+	// on the first remote use of author, which a test run alone has not
+	// made yet.
+	lorestore.UseTransports(wire.Dial)
 	s, err := lorestore.Open(filepath.Join(dir, lorestore.DefaultDir), lorestore.Options{})
 	if err != nil {
 		t.Fatal(err)
