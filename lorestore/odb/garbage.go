@@ -31,7 +31,7 @@ const GarbageAge = 10 * time.Second
 func (db *DB) Garbage(minAge time.Duration) ([]Garbage, error) {
 	var out []Garbage
 	for _, dir := range []string{db.packDir, db.objDir} {
-		gs, err := garbageIn(filepath.Dir(db.objDir), dir, minAge)
+		gs, err := garbageIn(filepath.Dir(db.objDir), dir, minAge, minAge)
 		if err != nil {
 			return nil, err
 		}
@@ -64,8 +64,12 @@ func (db *DB) RemoveGarbage(minAge time.Duration) ([]Garbage, error) {
 	return removed, nil
 }
 
-// garbageIn lists the garbage of dir, a folder of the repository root.
-func garbageIn(root, dir string, minAge time.Duration) ([]Garbage, error) {
+// garbageIn lists the garbage of dir, a folder under the repository root
+// root: temporary files older than tmpAge and index-less packs older than
+// packAge. Only those candidates are stat'ed: every command opens the
+// store (removeStale), and objects/ may hold hundreds of loose-object
+// folders.
+func garbageIn(root, dir string, tmpAge, packAge time.Duration) ([]Garbage, error) {
 	ents, err := os.ReadDir(dir)
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -94,6 +98,10 @@ func garbageIn(root, dir string, minAge time.Duration) ([]Garbage, error) {
 			why = "a pack without its index"
 		default:
 			continue
+		}
+		minAge := packAge
+		if temporary {
+			minAge = tmpAge
 		}
 		info, err := e.Info()
 		if err != nil || now.Sub(info.ModTime()) < minAge {

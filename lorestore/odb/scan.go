@@ -225,41 +225,11 @@ const (
 // renames the .idx microseconds later). Real git ignores both kinds of file,
 // so this is tidiness, not correctness. Errors are ignored.
 func removeStale(dir string, staleAge time.Duration) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	names := make(map[string]bool, len(ents))
-	for _, e := range ents {
-		names[e.Name()] = true
-	}
-	now := time.Now()
-	// Only the candidates are stat'ed: every command opens the store, and
-	// objects/ may hold hundreds of loose-object folders.
-	age := func(e os.DirEntry) (time.Duration, bool) {
-		info, err := e.Info()
-		if err != nil {
-			return 0, false
-		}
-		return now.Sub(info.ModTime()), true
-	}
-	for _, e := range ents {
-		n := e.Name()
-		path := filepath.Join(dir, n)
-		switch {
-		case strings.HasPrefix(n, tmpPackPrefix) || strings.HasPrefix(n, tmpIdxPrefix):
-			if a, ok := age(e); ok && a >= min(staleAge, tmpMinAge) && !lockedByWriter(path) {
-				os.Remove(path)
-			}
-		case strings.HasPrefix(n, "pack-") && strings.HasSuffix(n, ".pack"):
-			stem := strings.TrimSuffix(n, ".pack")
-			if names[stem+".idx"] || names[stem+".keep"] {
-				continue
-			}
-			if a, ok := age(e); ok && a >= staleAge {
-				os.Remove(path)
-			}
-		}
+	// The same files fsck lists as garbage (garbageIn), each kind at its
+	// own age.
+	gs, _ := garbageIn(filepath.Dir(dir), dir, min(staleAge, tmpMinAge), staleAge)
+	for _, g := range gs {
+		os.Remove(filepath.Join(filepath.Dir(dir), g.Path))
 	}
 }
 
