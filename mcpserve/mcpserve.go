@@ -146,7 +146,8 @@ func handler(reg *worker.Registry, op *worker.Op, n *atomic.Int64, o Options) mc
 		if o.Context != nil {
 			ctx = o.Context(ctx, req)
 		}
-		resp := call(ctx, reg, op, callID(n), req.Params.Arguments)
+		var resp worker.Response
+		calls.run(func() { resp = call(ctx, reg, op, callID(n), req.Params.Arguments) })
 		res, err := Result(resp)
 		if err != nil {
 			return nil, err

@@ -108,6 +108,16 @@ func BenchmarkServerCall(b *testing.B) {
 				return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{`+meta+`"name":%q,"arguments":`+args[tool]+`}}`, i+1, tool, ws, i%1000, i)
 			}, `"structuredContent"`)
 		})
+		b.Run("stdio-2025-11-25/"+tool, func(b *testing.B) {
+			// The same for a client that initializes a session first.
+			pipeServe(b, func(in io.Reader, out io.Writer) error {
+				return mcpserve.ServeStdio(ctx, mcpserve.New(reg, worker.ProfileFiction), in, out)
+			}, func(i int) string {
+				return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":`+args[tool]+`}}`, i+1, tool, ws, i%1000, i)
+			}, `"structuredContent"`,
+				`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}`,
+				`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		})
 		for _, proto := range []string{"2026-07-28", "2025-06-18"} {
 			b.Run("server-"+proto+"/"+tool, func(b *testing.B) {
 				c := &scriptConn{in: make(chan []byte), out: make(chan jsonrpc.Message), closed: make(chan struct{})}
@@ -219,7 +229,8 @@ func BenchmarkClientCall(b *testing.B) {
 
 // pipeServe runs serve over two pipes, sends it the line of each call and
 // reads the response line, which must contain want.
-func pipeServe(b *testing.B, serve func(in io.Reader, out io.Writer) error, line func(i int) string, want string) {
+// Each prelude line is sent first; one with an id is answered before the next.
+func pipeServe(b *testing.B, serve func(in io.Reader, out io.Writer) error, line func(i int) string, want string, prelude ...string) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
@@ -232,6 +243,16 @@ func pipeServe(b *testing.B, serve func(in io.Reader, out io.Writer) error, line
 	done := make(chan error, 1)
 	go func() { done <- serve(inR, outW) }()
 	out := bufio.NewReader(outR)
+	for _, l := range prelude {
+		if _, err := inW.WriteString(l + "\n"); err != nil {
+			b.Fatal(err)
+		}
+		if strings.Contains(l, `"id"`) {
+			if _, err := out.ReadBytes('\n'); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		if _, err := inW.WriteString(line(i) + "\n"); err != nil {

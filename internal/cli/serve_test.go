@@ -101,7 +101,14 @@ func startServer(t testing.TB, args ...string) *server {
 // startServerAt starts a server whose commits are made at one fixed time.
 func startServerAt(t testing.TB, commitDate string, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(binary(t), append([]string{"serve"}, args...)...)
+	return startLines(t, commitDate, append([]string{"serve"}, args...)...)
+}
+
+// startLines starts `deloreis ARGS...` as a line server over pipes (serve,
+// or mcp spoken by a plain line client).
+func startLines(t testing.TB, commitDate string, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
