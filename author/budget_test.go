@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
+
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
@@ -126,7 +128,7 @@ func TestImportBudgetStopsAClosure(t *testing.T) {
 	if !isBudget(err, "time") {
 		t.Fatalf("the closure's import: %v after %v", err, took)
 	}
-	if took > 5*time.Second || grown > 1<<30 {
+	if took > testenv.Bound(5*time.Second) || grown > 1<<30 {
 		t.Errorf("stopped after %v with the heap grown by %d MiB", took, grown>>20)
 	}
 	if h1, _ := h.store.Head("main"); h1 != h0 {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/deloreis/deloreis/internal/testenv"
 )
 
 // crossProgram derives pair(X, Y) for every two of n values: n² derivations
@@ -83,7 +85,7 @@ func TestEvalContextStops(t *testing.T) {
 			if c.cause != nil && !errors.Is(err, c.cause) {
 				t.Fatalf("err = %v does not wrap %v", err, c.cause)
 			}
-			if took > 2*time.Second {
+			if took > testenv.Bound(2*time.Second) {
 				t.Fatalf("stopped after %v, want well under 2s", took)
 			}
 			if grown := after.TotalAlloc - before.TotalAlloc; grown > 512<<20 {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
+
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
@@ -59,7 +61,7 @@ func TestSlowBodyDropped(t *testing.T) {
 			fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n%sContent-Length: 100000\r\n\r\n{\"jsonrpc\"", addr, auth)
 			c.SetReadDeadline(time.Now().Add(10 * time.Second))
 			b, err := io.ReadAll(c)
-			if err != nil || time.Since(start) > 5*time.Second {
+			if err != nil || time.Since(start) > testenv.Bound(5*time.Second) {
 				t.Fatalf("the slow body held its connection %v: %v (read %q)", time.Since(start), err, b)
 			}
 			if !strings.HasPrefix(string(b), "HTTP/1.1 4") {
@@ -145,8 +147,8 @@ func TestSlowReaderDropped(t *testing.T) {
 	select {
 	case <-closed:
 		t.Logf("the server dropped the client that does not read after %v", time.Since(start).Round(time.Millisecond))
-	case <-time.After(15 * time.Second):
-		t.Fatal("a client that does not read its answer held its connection 15 s")
+	case <-time.After(testenv.Bound(15 * time.Second)):
+		t.Fatalf("a client that does not read its answer held its connection %v", testenv.Bound(15*time.Second))
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
+
 	"github.com/deloreis/deloreis/dke/claims"
 	"github.com/deloreis/deloreis/dke/keys"
 	"github.com/deloreis/deloreis/lorestore"
@@ -161,7 +163,7 @@ func TestBudgetStopsOverLimit(t *testing.T) {
 		wg.Wait()
 	})
 	wantBudget(t, first, "memory")
-	if first.took > 10*time.Second {
+	if first.took > testenv.Bound(10*time.Second) {
 		t.Errorf("the over_limit run was stopped after %v; want seconds", first.took)
 	}
 	if grown > 1<<30 {
@@ -170,7 +172,7 @@ func TestBudgetStopsOverLimit(t *testing.T) {
 	if !second.resp.OK() || !strings.Contains(second.text, "print: 1") {
 		t.Fatalf("the other store's call: %v %s", second.resp.Err, second.text)
 	}
-	if second.took > 10*time.Second {
+	if second.took > testenv.Bound(10*time.Second) {
 		t.Errorf("the other store's call waited %v", second.took)
 	}
 	if got := f.head(); got != head {
@@ -197,7 +199,7 @@ func TestBudgetStopsCheckupByReadKey(t *testing.T) {
 	var c timedCall
 	grown := peakHeap(func() { c = f.timed(read, "checkup", map[string]any{}) })
 	wantBudget(t, c, "memory")
-	if c.took > 10*time.Second || grown > 1<<30 {
+	if c.took > testenv.Bound(10*time.Second) || grown > 1<<30 {
 		t.Errorf("checkup stopped after %v, heap +%d MiB; want seconds and well under 1 GiB", c.took, grown>>20)
 	}
 	t.Logf("checkup by a read key, x < y over 2,000 values: refused after %v, heap +%d MiB", c.took, grown>>20)
@@ -243,7 +245,7 @@ func TestBudgetCountsBytes(t *testing.T) {
 			var r timedCall
 			grown := peakHeap(func() { r = f.timed(ctx, "run", map[string]any{"source": c.source}) })
 			wantBudget(t, r, "memory")
-			if r.took > 10*time.Second || grown > 512<<20 {
+			if r.took > testenv.Bound(10*time.Second) || grown > 512<<20 {
 				t.Errorf("stopped after %v, heap +%d MiB", r.took, grown>>20)
 			}
 			if got := f.head(); got != head {
@@ -281,7 +283,7 @@ func TestBudgetTimeAndCancel(t *testing.T) {
 			defer cancel()
 			r := f.timed(ctx, "run", map[string]any{"source": "print(current(Reading.r7999.over).found)\n"})
 			wantBudget(t, r, c.want)
-			if r.took > 3*time.Second {
+			if r.took > testenv.Bound(3*time.Second) {
 				t.Errorf("stopped %v after the call began; want soon after 300ms", r.took)
 			}
 			t.Logf("stopped after %v: %s", r.took, r.resp.Err.Message)

@@ -1,7 +1,8 @@
 // Package testenv holds what the tests of several packages share about
 // their surroundings: the installed tools a test needs (NeedTool), the
 // state of a store's branches a refusal must leave alone (Branches), and
-// the committed contract schemas a response must keep to (Schemas).
+// the committed contract schemas a response must keep to (Schemas), and
+// how far a bound on wall time stretches under the race detector (Bound).
 // Only tests import it.
 package testenv
 
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // CI reports whether the tests run under continuous integration: the
@@ -36,4 +38,20 @@ func NeedTool(t testing.TB, name string) string {
 	}
 	t.Skipf("%s is not installed (%v); under CI=true this test fails instead", name, err)
 	return ""
+}
+
+// RaceSlowdown is how many times longer a bound on wall time is under the
+// race detector, which slows code 2–20 times (and `make test` runs its race
+// step beside other work).
+const RaceSlowdown = 5
+
+// Bound is a wall-time bound d for this test binary: d itself, or d times
+// RaceSlowdown under the race detector. Such a bound catches runaway cost
+// (an unbounded request takes minutes or never ends), not a slow machine:
+// it is no performance figure, and the unit run holds the tight one.
+func Bound(d time.Duration) time.Duration {
+	if raceEnabled {
+		return d * RaceSlowdown
+	}
+	return d
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // recorder is a testing.TB that records a fatal or a skip instead of
@@ -165,5 +166,16 @@ func TestSchemasRefuseAWrongShape(t *testing.T) {
 	}
 	if err := dke.Line("spec", []byte(spec)); err == nil {
 		t.Error("DKE schemas validated a stdio line")
+	}
+}
+
+// TestBound: a wall-time bound stretches under the race detector only.
+func TestBound(t *testing.T) {
+	want := time.Second
+	if raceEnabled {
+		want *= RaceSlowdown
+	}
+	if got := Bound(time.Second); got != want {
+		t.Fatalf("Bound(1s) = %v, want %v (race detector: %v)", got, want, raceEnabled)
 	}
 }
