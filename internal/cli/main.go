@@ -136,8 +136,12 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 		root.AddCommand(cmd)
 	}
 	// A named command needs no shell-completion command beside it: making
-	// one costs every short command (`log -n 2`) part of its start.
+	// one costs every short command (`log -n 2`) part of its start; nor
+	// the root's --version, which only the root itself answers.
 	root.CompletionOptions.DisableDefaultCmd = only != ""
+	if only == "" {
+		setVersionFlag(root)
+	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return usageError{err.Error()}
 	})
