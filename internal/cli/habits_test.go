@@ -20,3 +20,53 @@ func TestVersionFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestTypoHints: a misspelt command, subcommand or flag is a usage error
+// (exit 2) that names what was probably meant, as cobra and git do.
+func TestTypoHints(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string // the suggestion, "" for none
+	}{
+		{[]string{"lgo"}, "log"},
+		{[]string{"--store", "x", "shwo"}, "show"},
+		{[]string{"remote", "ad"}, "add"},
+		{[]string{"dke", "chek"}, "check"},
+		{[]string{"log", "--onelin"}, "--oneline"},
+		{[]string{"log", "--scop", "x"}, "--scope"},
+		{[]string{"zzzzzz"}, ""},
+	}
+	for _, c := range cases {
+		out, errs, code := deloreis(t, c.args...)
+		line := strings.SplitN(errs, "\n", 2)[0]
+		switch {
+		case code != 2 || out != "" || !strings.HasPrefix(line, "deloreis: unknown"):
+			t.Errorf("deloreis %s: exit %d, stdout %q, stderr %q", strings.Join(c.args, " "), code, out, errs)
+		case c.want == "" && strings.Contains(errs, "Did you mean"):
+			t.Errorf("deloreis %s: a hint where none fits: %q", strings.Join(c.args, " "), errs)
+		case c.want != "" && !strings.Contains(errs, "\n\nDid you mean this?\n\t"+c.want+"\n"):
+			t.Errorf("deloreis %s: stderr %q lacks the hint %q", strings.Join(c.args, " "), errs, c.want)
+		}
+	}
+}
+
+func TestNearest(t *testing.T) {
+	cands := []string{"gc", "log", "show", "scope", "op", "sync"}
+	cases := []struct {
+		typed string
+		want  string
+	}{
+		{"lgo", "log"},    // a swap is one edit: log, not gc
+		{"scop", "scope"}, // a prefix wins over a near miss (op)
+		{"sohw", "show"},
+		{"snyc", "sync"},
+		{"zzzz", ""},
+		{"g", ""}, // one letter is no prefix worth naming, nor near anything
+		{"x", ""},
+	}
+	for _, c := range cases {
+		if got := strings.Join(nearest(c.typed, cands, ""), " "); got != c.want {
+			t.Errorf("nearest(%q) = %q, want %q", c.typed, got, c.want)
+		}
+	}
+}

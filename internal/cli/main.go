@@ -142,8 +142,8 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	if only == "" {
 		setVersionFlag(root)
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usageError{err.Error()}
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return withHint(err.Error(), flagHint(cmd, err))
 	})
 	usageArgs(root)
 	return root
@@ -158,7 +158,7 @@ func usageArgs(c *cobra.Command) {
 	if check == nil && c.HasSubCommands() {
 		check = func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+				return withHint(fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath()), commandHint(cmd, args[0]))
 			}
 			return nil
 		}
@@ -169,6 +169,14 @@ func usageArgs(c *cobra.Command) {
 	if check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
+				var ue usageError
+				switch {
+				case errors.As(err, &ue):
+					return err
+				case cmd.HasSubCommands() && len(args) > 0:
+					// cobra.NoArgs on a group: a misspelt subcommand
+					return withHint(err.Error(), commandHint(cmd, args[0]))
+				}
 				return usageError{err.Error()}
 			}
 			return nil
@@ -213,6 +221,10 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 		return int(ec) // the command has already said what went wrong
 	}
 	fmt.Fprintln(stderr, "deloreis: "+oneLine(userMessage(err)))
+	var h hinted
+	if errors.As(err, &h) {
+		fmt.Fprintln(stderr, "\n"+h.hint)
+	}
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -242,6 +254,23 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) 
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
+
+// hinted is a usage error with a hint printed on lines of its own under
+// the message ("Did you mean this?"), as cobra and git print theirs.
+type hinted struct {
+	usageError
+	hint string
+}
+
+func (e hinted) Unwrap() error { return e.usageError }
+
+// withHint is the usage error msg with hint under it (none when "").
+func withHint(msg, hint string) error {
+	if hint == "" {
+		return usageError{msg}
+	}
+	return hinted{usageError{msg}, hint}
+}
 
 func oneLine(err error) string {
 	msg := err.Error()
