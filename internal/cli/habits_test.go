@@ -5,6 +5,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,32 @@ func TestNearest(t *testing.T) {
 		if got := strings.Join(nearest(c.typed, cands, ""), " "); got != c.want {
 			t.Errorf("nearest(%q) = %q, want %q", c.typed, got, c.want)
 		}
+	}
+}
+
+// TestPullConflictExitsOne: a pull whose merge brings a world conflict
+// reports it and exits 1, as git pull and deloreis merge do (the merge is
+// written, as sync writes it: DL-0027).
+func TestPullConflictExitsOne(t *testing.T) {
+	t.Setenv("DELOREIS_AUTHOR", "Pull Keeper <pull@deloreis.invalid>")
+	base := t.TempDir()
+	remote := filepath.Join(base, "lore.git")
+	gitIn(t, base, "init", "-q", "--bare", "-b", "main", remote)
+	seedDir := syncSeed(t, "file://"+remote)
+	a, b := cloneReplica(t, seedDir, "file://"+remote, 0), cloneReplica(t, seedDir, "file://"+remote, 1)
+	for dir, father := range map[string]string{a: "lancelot", b: "pellinore"} {
+		sv := startSyncServer(t, dir, "--sync=")
+		if err := sv.materializeFact("galahad", "father", father, cited("canon-1")); err != nil {
+			t.Fatal(err)
+		}
+		sv.stop(t)
+	}
+	mustRun(t, "--project", a, "push")
+	out, errs, code := deloreis(t, "--project", b, "pull")
+	if code != 1 || !strings.Contains(out, "conflict in camelot: functional: ") || !strings.Contains(out, "merged main of origin into main: ") {
+		t.Fatalf("pull: exit %d, want 1 with the conflict reported\nstdout %s\nstderr %s", code, out, errs)
+	}
+	if out, errs, code := deloreis(t, "--project", b, "pull"); code != 0 {
+		t.Fatalf("the second pull: exit %d\n%s%s", code, out, errs)
 	}
 }

@@ -146,6 +146,7 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 		return withHint(err.Error(), flagHint(cmd, err))
 	})
 	usageArgs(root)
+	addExitStatusHelp(root)
 	return root
 }
 
