@@ -6,6 +6,7 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -97,4 +98,50 @@ func TestPullConflictExitsOne(t *testing.T) {
 	if out, errs, code := deloreis(t, "--project", b, "pull"); code != 0 {
 		t.Fatalf("the second pull: exit %d\n%s%s", code, out, errs)
 	}
+}
+
+// TestShowHeadAndLogRanges: show with no argument shows HEAD, as git show
+// does; log A..B lists the commits of B's history that A's lacks, and
+// A...B those of either history but not both, as git log reads them.
+func TestShowHeadAndLogRanges(t *testing.T) {
+	dir := demoStore(t)
+	if got, want := mustRun(t, "--store", dir, "show"), mustRun(t, "--store", dir, "show", "HEAD"); got != want {
+		t.Errorf("show differs from show HEAD:\n%s\n---\n%s", got, want)
+	}
+	lines := func(args ...string) []string {
+		return strings.Split(strings.TrimSpace(mustRun(t, append([]string{"--store", dir, "log", "--oneline"}, args...)...)), "\n")
+	}
+	minus := func(a, b []string) []string {
+		var out []string
+		for _, l := range a {
+			if !slices.Contains(b, l) {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	main, side := lines("main~1"), lines("sarras-account")
+	for _, c := range []struct {
+		rng  string
+		want []string
+	}{
+		{"main~1..sarras-account", minus(side, main)},
+		{"sarras-account..main~1", minus(main, side)},
+		{"main~1...sarras-account", append(minus(main, side), minus(side, main)...)},
+	} {
+		got := lines(c.rng)
+		if len(c.want) == 0 || !sameSet(got, c.want) {
+			t.Errorf("log %s = %q, want %q", c.rng, got, c.want)
+		}
+	}
+	if _, errs, code := deloreis(t, "--store", dir, "log", "main..nosuch"); code != 1 || !strings.Contains(errs, "nosuch") {
+		t.Errorf("log main..nosuch: exit %d, stderr %q", code, errs)
+	}
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }
