@@ -147,6 +147,9 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 	})
 	usageArgs(root)
 	addExitStatusHelp(root)
+	if isCompletion(args) {
+		registerCompletions(root, g)
+	}
 	return root
 }
 
