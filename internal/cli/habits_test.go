@@ -145,3 +145,47 @@ func sameSet(a, b []string) bool {
 	slices.Sort(b)
 	return slices.Equal(a, b)
 }
+
+// noIdentity clears every source of an author for the test: no
+// --author, no DELOREIS_AUTHOR, a global git config without a user.
+func noIdentity(t *testing.T) {
+	t.Setenv("DELOREIS_AUTHOR", "")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "no-gitconfig"))
+}
+
+// TestNoIdentityRefusesCommits: with no identity set, a command that
+// would write a commit is refused as git refuses one, naming --author,
+// DELOREIS_AUTHOR and git config, exit 1 and nothing written; reads and
+// init (the store's own root commit) go on, and so does an identity
+// given any of the three ways.
+func TestNoIdentityRefusesCommits(t *testing.T) {
+	noIdentity(t)
+	proj := filepath.Join(t.TempDir(), "proj")
+	mustRun(t, "--project", proj, "init", "--scope", "camelot")
+	history := mustRun(t, "--project", proj, "log", "--oneline")
+	camelot := "../../testdata/dli/camelot.dli"
+	for _, args := range [][]string{
+		{"scope", "add", "avalon"},
+		{"import", camelot, "--materialize"},
+	} {
+		out, errs, code := deloreis(t, append([]string{"--project", proj}, args...)...)
+		if code != 1 || !strings.HasPrefix(errs, "deloreis: author identity unknown") {
+			t.Errorf("deloreis %s: exit %d, want 1 naming the unknown identity\nstdout %q\nstderr %q", strings.Join(args, " "), code, out, errs)
+		}
+		for _, w := range []string{"--author", "DELOREIS_AUTHOR", "git config --global user.name", "git config --global user.email"} {
+			if !strings.Contains(errs, w) {
+				t.Errorf("deloreis %s: the refusal does not name %s:\n%s", strings.Join(args, " "), w, errs)
+			}
+		}
+	}
+	if got := mustRun(t, "--project", proj, "log", "--oneline"); got != history {
+		t.Fatalf("a refused command wrote:\n%s\nwas:\n%s", got, history)
+	}
+	mustRun(t, "--project", proj, "show")
+	mustRun(t, "--project", proj, "--author", "Lore Keeper <keeper@deloreis.invalid>", "scope", "add", "avalon")
+	t.Setenv("DELOREIS_AUTHOR", "Lore Keeper <keeper@deloreis.invalid>")
+	mustRun(t, "--project", proj, "import", camelot, "--materialize")
+	if log := mustRun(t, "--project", proj, "log", "-n", "2"); strings.Contains(log, "deloreis@localhost") || strings.Count(log, "keeper@deloreis.invalid") != 2 {
+		t.Errorf("the commits are not signed by the identity given:\n%s", log)
+	}
+}

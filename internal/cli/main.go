@@ -28,6 +28,8 @@ type globals struct {
 	warn    io.Writer        // where the store's warnings go (stderr)
 	now     func() time.Time // commit times; nil is the clock (DELOREIS_COMMIT_DATE fixes it)
 
+	anonymousOK bool // a commit with no identity set is signed author.DefaultAuthor, not refused (DL-0458)
+
 	budgetTime   time.Duration // --budget-time: a served request's time budget, 0 none (DL-0428)
 	budgetMemory string        // --budget-memory: a DKE call's memory budget
 }
@@ -59,7 +61,7 @@ func (g *globals) storeDir() string {
 }
 
 func (g *globals) options() author.StoreOptions {
-	return author.StoreOptions{NoFsync: g.noFsync, Author: g.sig, Warnings: g.warn, Now: g.now}
+	return author.StoreOptions{NoFsync: g.noFsync, Author: g.sig, RequireAuthor: !g.anonymousOK, Warnings: g.warn, Now: g.now}
 }
 
 // resolveStore is the store the flags name: --store, or the store of the
@@ -122,7 +124,11 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 		if err := g.resolveClock(); err != nil {
 			return err
 		}
-		return g.resolveAuthor(cmd.Annotations[readsOnly] == "")
+		if err := g.resolveAuthor(cmd.Annotations[readsOnly] == ""); err != nil {
+			return err
+		}
+		g.requireAuthor(commandPath(cmd))
+		return nil
 	}
 	only := commandNamed(args)
 	for _, c := range commands() {
@@ -223,6 +229,10 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	var ec exitCode
 	if errors.As(err, &ec) {
 		return int(ec) // the command has already said what went wrong
+	}
+	if errors.Is(err, author.ErrNoAuthor) {
+		fmt.Fprint(stderr, noIdentityText)
+		return exitFailed
 	}
 	fmt.Fprintln(stderr, "deloreis: "+oneLine(userMessage(err)))
 	var h hinted
