@@ -39,7 +39,7 @@ var ErrNotFound = lorestore.ErrNotFound
 
 // LogQuery says which commits CommitLog walks. Zero values filter nothing.
 type LogQuery struct {
-	Rev    string     // the revision to start at, as the store names it ("" is its HEAD)
+	Rev    string     // the revision to start at, as the store names it ("" is its HEAD), or a range "A..B" or "A...B" as git log reads it
 	Scope  string     // only commits that change this scope
 	Op     string     // only commits whose Lore-Op trailer is this
 	Object objects.ID // only the commit that added this object

@@ -319,6 +319,10 @@ func StoreDir(dir string) (string, error) {
 // ServingBranch is the branch the project is served on.
 func (s *Service) ServingBranch() string { return s.cfg.Branch }
 
+// ErrNoAuthor refuses a commit that nobody signs, when the store's
+// options require an author (StoreOptions.RequireAuthor; errors.Is).
+var ErrNoAuthor = lorestore.ErrNoAuthor
+
 // DefaultAuthor signs the commits of a writer that names nobody.
 var DefaultAuthor = lorestore.DefaultAuthor
 

@@ -13,6 +13,8 @@
 #   bench/bulk.sh            RUNS=5 by default
 #   SCALE=10M bench/bulk.sh  also 10M (about a minute of two cores, 1.5 GB of disk)
 set -euo pipefail
+# A commit needs an identity (DL-0458); the one set, else this.
+export DELOREIS_AUTHOR="${DELOREIS_AUTHOR:-deloreis bench <bench@deloreis.invalid>}"
 cd "$(dirname "$0")/.."
 runs=${RUNS:-5}
 mkdir -p .benchtmp

@@ -5,6 +5,8 @@
 #
 #   bench/check-large.sh [MB]      (default 50)
 set -euo pipefail
+# A commit needs an identity (DL-0458); the one set, else this.
+export DELOREIS_AUTHOR="${DELOREIS_AUTHOR:-deloreis bench <bench@deloreis.invalid>}"
 cd "$(dirname "$0")/.."
 mb=${1:-50}
 work=$(mktemp -d "${TMPDIR:-/tmp}/deloreis-large-XXXXXX")

@@ -11,6 +11,8 @@
 # The store is built once (about 7 s and 350 MB per million facts) under
 # $TMPDIR/deloreis-logshow-N and reused by later runs with the same N.
 set -euo pipefail
+# A commit needs an identity (DL-0458); the one set, else this.
+export DELOREIS_AUTHOR="${DELOREIS_AUTHOR:-deloreis bench <bench@deloreis.invalid>}"
 cd "$(dirname "$0")/.."
 n=${N:-1000000}
 runs=${RUNS:-9}

@@ -6,6 +6,7 @@ package lorestore
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -292,4 +293,31 @@ func (s *Store) DeleteBranch(name string, expected Hash) error {
 		return &StaleError{Branch: name, Expected: expected, Actual: actual}
 	}
 	return err
+}
+
+// RefNames are the short names a revision may use, each list sorted:
+// the local branches ("main"), the remote-tracking branches
+// ("origin/main") and the tags.
+type RefNames struct {
+	Branches, Tracking, Tags []string
+}
+
+// Names lists the short names of the store's branches, remote-tracking
+// branches and tags (for completion: what Resolve takes by name).
+func (s *Store) Names() (RefNames, error) {
+	var out RefNames
+	for _, l := range []struct {
+		prefix string
+		into   *[]string
+	}{{"refs/heads/", &out.Branches}, {"refs/remotes/", &out.Tracking}, {"refs/tags/", &out.Tags}} {
+		rs, err := s.refs.List(l.prefix)
+		if err != nil {
+			return RefNames{}, err
+		}
+		for _, r := range rs {
+			*l.into = append(*l.into, strings.TrimPrefix(r.Name, l.prefix))
+		}
+		slices.Sort(*l.into)
+	}
+	return out, nil
 }

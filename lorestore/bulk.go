@@ -117,6 +117,9 @@ func (s *Store) NewBulk(scope string) (*Bulk, error) {
 	if s.ReadOnly() {
 		return nil, ErrReadOnly
 	}
+	if err := s.authorKnown(); err != nil {
+		return nil, err // before a single object is streamed
+	}
 	if err := checkScope(scope); err != nil {
 		return nil, err
 	}

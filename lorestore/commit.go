@@ -106,6 +106,9 @@ func (s *Store) commitLoop(ref string, o CommitOptions, parent Hash, m Message, 
 // first attempt's pack, which is then kept until the loop ends, and taken
 // back with every other pack of the loop if it fails.
 func (s *Store) commitLoopWith(ref string, o CommitOptions, parent Hash, m Message, first *odb.Batch, build buildFunc) (CommitResult, error) {
+	if err := s.authorKnown(); err != nil {
+		return CommitResult{}, err // a streaming batch's blobs go with its Close
+	}
 	head, unlock, err := s.lockedHead(ref, o, parent)
 	if err != nil {
 		return CommitResult{}, err

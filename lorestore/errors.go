@@ -11,6 +11,8 @@ import (
 var (
 	// ErrReadOnly is returned by every write on a store opened pinned to a commit.
 	ErrReadOnly = errors.New("lorestore: store is pinned to a commit and read-only")
+	// ErrNoAuthor refuses a commit nobody signs (Options.RequireAuthor).
+	ErrNoAuthor = errors.New("lorestore: author identity unknown: no commit is written without one")
 	// ErrNotLorestore means the directory is not a git repository holding a lorestore.
 	ErrNotLorestore = errors.New("lorestore: not a lorestore")
 	// ErrExists means Init found a repository already there.

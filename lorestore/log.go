@@ -5,13 +5,16 @@ package lorestore
 
 import (
 	"container/heap"
+	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/deloreis/deloreis/objects"
 )
 
 // LogOptions filter a history walk. Zero values filter nothing.
 type LogOptions struct {
-	From   string     // revision to start at (default HEAD)
+	From   string     // revision to start at (default HEAD), or a range (logStarts)
 	Scope  string     // only commits that change this scope
 	Object objects.ID // only commits that add this object
 	Op     string     // only commits whose Lore-Op trailer is this
@@ -36,17 +39,22 @@ func (s *Store) Log(o LogOptions) ([]LogEntry, error) {
 			return nil, err
 		}
 	}
-	start, err := s.Resolve(o.From)
+	starts, hide, err := s.logStarts(o.From)
 	if err != nil {
 		return nil, err
 	}
 	var out []LogEntry
 	w := newWalker(s)
-	if err := w.push(start); err != nil {
-		return nil, err
+	for _, start := range starts {
+		if err := w.push(start); err != nil {
+			return nil, err
+		}
 	}
 	for w.Len() > 0 {
 		h, c := w.pop()
+		if hide[h] {
+			continue // and so are its parents: hidden commits' ancestors are hidden
+		}
 		keep, err := s.logKeep(c, o)
 		if err != nil {
 			return nil, err
@@ -65,6 +73,74 @@ func (s *Store) Log(o LogOptions) ([]LogEntry, error) {
 		}
 	}
 	return out, nil
+}
+
+// logStarts reads the revision Log starts from: a revision, or a range
+// as git reads one. "A..B" is the commits reachable from B and not from A;
+// "A...B" those reachable from A or from B but not from both; an empty
+// side is HEAD. It returns where the walk starts and the commits it hides.
+func (s *Store) logStarts(rev string) ([]Hash, map[Hash]bool, error) {
+	sep := "..."
+	i := strings.Index(rev, sep)
+	if i < 0 {
+		sep = ".."
+		i = strings.Index(rev, sep)
+	}
+	if i < 0 {
+		h, err := s.Resolve(rev)
+		return []Hash{h}, nil, err
+	}
+	a, err := s.Resolve(rev[:i])
+	if err != nil {
+		return nil, nil, rangeError(rev, err)
+	}
+	b, err := s.Resolve(rev[i+len(sep):])
+	if err != nil {
+		return nil, nil, rangeError(rev, err)
+	}
+	hide, err := s.ancestors(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sep == ".." {
+		return []Hash{b}, hide, nil
+	}
+	fromB, err := s.ancestors(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	for h := range hide {
+		if !fromB[h] {
+			delete(hide, h)
+		}
+	}
+	return []Hash{a, b}, hide, nil
+}
+
+// rangeError names the range a side of which names no commit.
+func rangeError(rev string, err error) error {
+	var re *RevisionError
+	if errors.As(err, &re) && re.Rev != rev {
+		return &RevisionError{Rev: rev, Reason: fmt.Sprintf("%s: %s", re.Rev, re.Reason)}
+	}
+	return err
+}
+
+// ancestors are the commits reachable from h, h included.
+func (s *Store) ancestors(h Hash) (map[Hash]bool, error) {
+	w := newWalker(s)
+	if err := w.push(h); err != nil {
+		return nil, err
+	}
+	for w.Len() > 0 {
+		_, c := w.pop()
+		for _, p := range c.parents {
+			if err := w.push(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return w.seen, nil
 }
 
 func (s *Store) logKeep(c *gitCommit, o LogOptions) (bool, error) {

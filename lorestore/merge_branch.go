@@ -65,6 +65,9 @@ func (s *Store) MergeChecked(target string, head, source Hash, m Message, check 
 		res.UpToDate, res.Commit = true, head
 		return res, nil
 	}
+	if err := s.authorKnown(); err != nil {
+		return MergeResult{}, err
+	}
 	// What the source brings is checked before anything refers to it
 	// (DL-0030), as Merge does.
 	if err := s.verifyNew(source, []Hash{head}); err != nil {

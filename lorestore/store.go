@@ -52,6 +52,11 @@ type Options struct {
 	// Author signs commits; the default is DefaultAuthor. (The command
 	// line picks it from --author, DELOREIS_AUTHOR or GitAuthor.)
 	Author Signature
+	// RequireAuthor refuses to write a commit while Author is unset
+	// (ErrNoAuthor, before anything is written), as git refuses one
+	// without user.name and user.email, instead of signing DefaultAuthor.
+	// Init's root commit is the store's own and signed DefaultAuthor.
+	RequireAuthor bool
 	// Now gives commit times; the default is time.Now.
 	Now func() time.Time
 	// MaxRetries bounds how often an additive write rebases onto a branch
@@ -72,11 +77,14 @@ type Options struct {
 	// id made in the same second share their root commit, and then pull
 	// between them as if they were related.
 	StoreID string
+
+	anonymous bool // Author was unset: withDefaults filled it in
 }
 
 func (o Options) withDefaults() Options {
 	if o.Author.Name == "" {
 		o.Author.Name, o.Author.Email = DefaultAuthor.Name, DefaultAuthor.Email
+		o.anonymous = true
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -389,6 +397,15 @@ func (s *Store) readCommit(h Hash) (*gitCommit, error) {
 	s.commits[h] = c
 	s.cacheMu.Unlock()
 	return c, nil
+}
+
+// authorKnown refuses a commit that would be signed DefaultAuthor while
+// Options.RequireAuthor is set.
+func (s *Store) authorKnown() error {
+	if s.opts.RequireAuthor && s.opts.anonymous {
+		return ErrNoAuthor
+	}
+	return nil
 }
 
 func (s *Store) newCommit(tree Hash, parents []Hash, m Message) *gitCommit {

@@ -57,8 +57,9 @@ func commands() []command {
 }
 
 // globalValueFlags are the root's flags that take the next argument as
-// their value.
-var globalValueFlags = map[string]bool{"--project": true, "--store": true, "--author": true}
+// their value (TestGlobalValueFlags holds it to the root's flags).
+var globalValueFlags = map[string]bool{"--project": true, "--store": true, "--author": true,
+	"--budget-time": true, "--budget-memory": true}
 
 // commandNamed is the top-level command args run — their first argument
 // that is neither a flag nor a global flag's value — when the table has

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // TestCommandTable: every entry of the table makes the command it names,
@@ -51,11 +53,25 @@ func TestCommandNamed(t *testing.T) {
 		{[]string{"lgo"}, ""},
 		{[]string{"--", "log"}, ""},
 		{[]string{"--store"}, ""},
+		{[]string{"--budget-time", "5s", "log"}, "log"},
+		{[]string{"--budget-memory", "1MiB", "show", "x"}, "show"},
 	} {
 		if got := commandNamed(c.args); got != c.want {
 			t.Errorf("commandNamed(%q) = %q, want %q", c.args, got, c.want)
 		}
 	}
+}
+
+// TestGlobalValueFlags: every flag of the root that takes a value is one
+// commandNamed skips the value of, so that no value is read as the command.
+func TestGlobalValueFlags(t *testing.T) {
+	root := newRoot(io.Discard, io.Discard)
+	root.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+		takesValue := f.NoOptDefVal == ""
+		if got := globalValueFlags["--"+f.Name]; got != takesValue {
+			t.Errorf("--%s: in globalValueFlags %v, takes a value %v", f.Name, got, takesValue)
+		}
+	})
 }
 
 // TestCompletionCommand: the shell-completion command is left out of a

@@ -79,7 +79,7 @@ func exitTable(t *testing.T) (map[string]exitCase, string) {
 		"scope":              {[]string{"nosuchsub"}, nil},
 		"scope add":          {[]string{}, []string{s, "Not a scope"}},
 		"scope list":         {[]string{"x"}, []string{"--store", missing}},
-		"show":               {[]string{}, []string{s, "nosuchrev"}},
+		"show":               {[]string{"a", "b"}, []string{s, "nosuchrev"}},
 		"branch":             {[]string{"a", "b", "c"}, []string{s, "-d", "nosuch"}},
 		"merge":              {[]string{}, []string{s, "nosuch"}},
 		"push":               {nil, []string{s, "nosuchremote"}}, // any number of arguments

@@ -33,8 +33,8 @@ type logFlags struct {
 func newLogCmd(g *globals) *cobra.Command {
 	f := &logFlags{}
 	cmd := &cobra.Command{
-		Use:   "log [revision]",
-		Short: "Show the lore history",
+		Use:   "log [revision | A..B | A...B]",
+		Short: "Show the lore history (A..B: commits reachable from B and not from A; A...B: from either, not both)",
 		Args:  cobra.MaximumNArgs(1),
 		PreRunE: func(_ *cobra.Command, args []string) error {
 			return f.validate(args)
@@ -234,18 +234,22 @@ type showFlags struct {
 func newShowCmd(g *globals) *cobra.Command {
 	f := &showFlags{}
 	cmd := &cobra.Command{
-		Use:   "show <commit|object-id>",
-		Short: "Show a commit and the declarations it added (+) and removed (-), or one stored object",
-		Args:  cobra.ExactArgs(1),
+		Use:   "show [commit|object-id]",
+		Short: "Show a commit (default HEAD) and the declarations it added (+) and removed (-), or one stored object",
+		Args:  cobra.MaximumNArgs(1),
 		PreRunE: func(_ *cobra.Command, args []string) error {
-			if args[0] == "" {
+			if len(args) == 1 && args[0] == "" {
 				return usageError{"the revision is empty"}
 			}
 			return checkFormat(f.format, "text", "json")
 		},
 		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
+			rev := "HEAD" // as git show
+			if len(args) == 1 {
+				rev = args[0]
+			}
 			w := bufio.NewWriter(cmd.OutOrStdout())
-			err := showRev(w, s, args[0], f)
+			err := showRev(w, s, rev, f)
 			return errors.Join(err, w.Flush())
 		}),
 	}

@@ -28,6 +28,8 @@ type globals struct {
 	warn    io.Writer        // where the store's warnings go (stderr)
 	now     func() time.Time // commit times; nil is the clock (DELOREIS_COMMIT_DATE fixes it)
 
+	anonymousOK bool // a commit with no identity set is signed author.DefaultAuthor, not refused (DL-0458)
+
 	budgetTime   time.Duration // --budget-time: a served request's time budget, 0 none (DL-0428)
 	budgetMemory string        // --budget-memory: a DKE call's memory budget
 }
@@ -59,7 +61,7 @@ func (g *globals) storeDir() string {
 }
 
 func (g *globals) options() author.StoreOptions {
-	return author.StoreOptions{NoFsync: g.noFsync, Author: g.sig, Warnings: g.warn, Now: g.now}
+	return author.StoreOptions{NoFsync: g.noFsync, Author: g.sig, RequireAuthor: !g.anonymousOK, Warnings: g.warn, Now: g.now}
 }
 
 // resolveStore is the store the flags name: --store, or the store of the
@@ -122,7 +124,11 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 		if err := g.resolveClock(); err != nil {
 			return err
 		}
-		return g.resolveAuthor(cmd.Annotations[readsOnly] == "")
+		if err := g.resolveAuthor(cmd.Annotations[readsOnly] == ""); err != nil {
+			return err
+		}
+		g.requireAuthor(commandPath(cmd))
+		return nil
 	}
 	only := commandNamed(args)
 	for _, c := range commands() {
@@ -136,12 +142,20 @@ func newRootFor(stdout, stderr io.Writer, args []string) *cobra.Command {
 		root.AddCommand(cmd)
 	}
 	// A named command needs no shell-completion command beside it: making
-	// one costs every short command (`log -n 2`) part of its start.
+	// one costs every short command (`log -n 2`) part of its start; nor
+	// the root's --version, which only the root itself answers.
 	root.CompletionOptions.DisableDefaultCmd = only != ""
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return usageError{err.Error()}
+	if only == "" {
+		setVersionFlag(root)
+	}
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return withHint(err.Error(), flagHint(cmd, err))
 	})
 	usageArgs(root)
+	addExitStatusHelp(root)
+	if isCompletion(args) {
+		registerCompletions(root, g)
+	}
 	return root
 }
 
@@ -154,7 +168,7 @@ func usageArgs(c *cobra.Command) {
 	if check == nil && c.HasSubCommands() {
 		check = func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+				return withHint(fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath()), commandHint(cmd, args[0]))
 			}
 			return nil
 		}
@@ -165,6 +179,14 @@ func usageArgs(c *cobra.Command) {
 	if check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			if err := check(cmd, args); err != nil {
+				var ue usageError
+				switch {
+				case errors.As(err, &ue):
+					return err
+				case cmd.HasSubCommands() && len(args) > 0:
+					// cobra.NoArgs on a group: a misspelt subcommand
+					return withHint(err.Error(), commandHint(cmd, args[0]))
+				}
 				return usageError{err.Error()}
 			}
 			return nil
@@ -208,7 +230,15 @@ func execute(root *cobra.Command, args []string, stderr io.Writer) int {
 	if errors.As(err, &ec) {
 		return int(ec) // the command has already said what went wrong
 	}
+	if errors.Is(err, author.ErrNoAuthor) {
+		fmt.Fprint(stderr, noIdentityText)
+		return exitFailed
+	}
 	fmt.Fprintln(stderr, "deloreis: "+oneLine(userMessage(err)))
+	var h hinted
+	if errors.As(err, &h) {
+		fmt.Fprintln(stderr, "\n"+h.hint)
+	}
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -238,6 +268,23 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) 
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
+
+// hinted is a usage error with a hint printed on lines of its own under
+// the message ("Did you mean this?"), as cobra and git print theirs.
+type hinted struct {
+	usageError
+	hint string
+}
+
+func (e hinted) Unwrap() error { return e.usageError }
+
+// withHint is the usage error msg with hint under it (none when "").
+func withHint(msg, hint string) error {
+	if hint == "" {
+		return usageError{msg}
+	}
+	return hinted{usageError{msg}, hint}
+}
 
 func oneLine(err error) string {
 	msg := err.Error()

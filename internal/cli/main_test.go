@@ -369,7 +369,7 @@ func TestMergeReportsConflicts(t *testing.T) {
 }
 
 // TestPull: pull fetches the remote's branch and fast-forwards to it, or
-// merges it when both sides moved.
+// merges it when both sides moved (exit 1 when the merge brings a conflict).
 func TestPull(t *testing.T) {
 	const dir = "../../testdata/dli/"
 	work := t.TempDir()
@@ -402,9 +402,11 @@ func TestPull(t *testing.T) {
 	mustRun(t, "import", dir+"camelot.dli", "--project", a, "--materialize")
 	mustRun(t, "--project", a, "push", url)
 	mustRun(t, "import", dir+"grail-corbenic.dli", "--project", c, "--materialize")
-	out = mustRun(t, "--project", c, "pull")
-	if !strings.Contains(out, "merged main of origin into main: ") {
-		t.Fatalf("pull of a diverged remote said %q", out)
+	// The two sides answer where the grail rests differently: the merge is
+	// written, its conflict reported, and the pull exits 1 (DL-0455).
+	out, errs, code := deloreis(t, "--project", c, "pull")
+	if code != 1 || !strings.Contains(out, "merged main of origin into main: ") || !strings.Contains(out, "conflict in camelot: exclusivity") {
+		t.Fatalf("pull of a diverged remote: exit %d, said %q %q", code, out, errs)
 	}
 	parents := strings.Fields(strings.TrimSpace(mustGit(t, filepath.Join(c, ".lore"), "rev-list", "--parents", "-n", "1", "main")))
 	if len(parents) != 3 {

@@ -121,6 +121,9 @@ func newPullCmd(g *globals) *cobra.Command {
 			o.Progress, o.Fetched = progressFor(cmd.ErrOrStderr())
 			res, err := s.Pull(context.Background(), o)
 			printPull(cmd.OutOrStdout(), res)
+			if err == nil && len(res.Conflicts) > 0 {
+				return exitCode(exitFailed) // reported above, as git pull exits 1
+			}
 			return err
 		}),
 	}

@@ -110,7 +110,7 @@ func TestPushToDanglingHeadHints(t *testing.T) {
 }
 
 // TestAuthorPrecedence: --author, then DELOREIS_AUTHOR, then the store's
-// git config, then the global one, then the default.
+// git config, then the global one, else a commit is refused.
 func TestAuthorPrecedence(t *testing.T) {
 	work := t.TempDir()
 	global := filepath.Join(work, "gitconfig")
@@ -174,12 +174,20 @@ func TestAuthorPrecedence(t *testing.T) {
 	if _, errs, code := dl(t, "--project", proj, "log"); code != 0 || errs != "" {
 		t.Fatalf("log with a broken global config: %d %q", code, errs)
 	}
-	// Nothing configured anywhere: the documented default.
+	// Nothing configured anywhere: the commit is refused, as git refuses
+	// one (DL-0458), and nothing is written.
 	t.Setenv("DELOREIS_AUTHOR", "")
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	realGit(t, "", nil, "--git-dir="+store, "config", "--unset", "user.name")
-	mergeOne()
-	if got := author(); !strings.HasPrefix(got, "deloreis <deloreis@localhost>") {
-		t.Fatalf("signed as %q, want the default", got)
+	before := author()
+	commit("branch", "b9")
+	gd := "--git-dir=" + store
+	tip := realGit(t, "", nil, gd, "commit-tree", "-p", "b9", "-m", "empty", realGit(t, "", nil, gd, "rev-parse", "b9^{tree}"))
+	realGit(t, "", nil, gd, "update-ref", "refs/heads/b9", tip)
+	if _, errs, code := dl(t, "--project", proj, "merge", "b9"); code != 1 || !strings.Contains(errs, "author identity unknown") {
+		t.Fatalf("merge with no identity: exit %d, stderr %q", code, errs)
+	}
+	if got := author(); got != before {
+		t.Fatalf("a refused merge wrote a commit signed %q", got)
 	}
 }

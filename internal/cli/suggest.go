@@ -1,0 +1,123 @@
+// Typo hints: a misspelt command, subcommand or flag is told what was
+// probably meant, in cobra's words ("Did you mean this?"), as git does.
+
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// hintDistance is how many edits a suggestion may be from what was typed
+// (cobra's default).
+const hintDistance = 2
+
+// didYouMean is the hint under a usage error naming the candidates, or ""
+// when there are none.
+func didYouMean(candidates []string) string {
+	if len(candidates) == 0 {
+		return ""
+	}
+	return "Did you mean this?\n\t" + strings.Join(candidates, "\n\t")
+}
+
+// commandHint is the hint for an unknown subcommand of cmd: the nearest
+// of its subcommands (see nearest).
+func commandHint(cmd *cobra.Command, typed string) string {
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return didYouMean(nearest(typed, names, ""))
+}
+
+// flagHint is the hint for the flag a pflag error says is unknown: the
+// nearest of the long flags of cmd, its own and those it inherits.
+func flagHint(cmd *cobra.Command, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var names []string
+	visit := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	return didYouMean(nearest(name, dedupe(names), "--"))
+}
+
+// nearest are the candidates closest to typed, each after prefix: those
+// that begin with it, else those fewest edits from it (at most
+// hintDistance, and fewer than typed has letters; a swap of two
+// neighbours is one edit, as git counts it, so that "lgo" is log rather
+// than gc).
+func nearest(typed string, candidates []string, prefix string) []string {
+	best, out := hintDistance+1, []string(nil)
+	var starts []string
+	for _, c := range candidates {
+		if len(typed) > 1 && strings.HasPrefix(c, typed) {
+			starts = append(starts, prefix+c)
+			continue
+		}
+		switch d := swapDistance(typed, c); {
+		case d >= len(typed): // nothing of what was typed is kept
+		case d < best:
+			best, out = d, []string{prefix + c}
+		case d == best:
+			out = append(out, prefix+c)
+		}
+	}
+	if len(starts) > 0 {
+		return starts
+	}
+	return out
+}
+
+// swapDistance is the edit distance of a and b in which an insertion, a
+// deletion, a substitution or a swap of two neighbouring characters each
+// count one (the optimal string alignment distance).
+func swapDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+// dedupe drops repeated strings, keeping the first of each.
+func dedupe(xs []string) []string {
+	seen := map[string]bool{}
+	out := xs[:0]
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
