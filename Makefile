@@ -17,13 +17,18 @@ FUZZ_CI_TIME ?= 20s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
-.PHONY: build install test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-logshow fuzz demo clean
+.PHONY: build install man test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-logshow fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
 
 install:
 	CGO_ENABLED=0 $(GO) install ./cmd/deloreis
+
+# The manual pages, docs/man/*.1, from the command tree (cobra's doc
+# package). TestManPages, in the unit step, fails when they are not current.
+man:
+	$(GO) test -count=1 -run '^TestManPages$$' ./internal/cli/ -update
 
 # make test runs everything CI runs in a temporary folder of its own and
 # fails when a test leaves a file behind there. It installs the pinned MCP

@@ -5,6 +5,8 @@
 package cli
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -187,5 +189,49 @@ func TestNoIdentityRefusesCommits(t *testing.T) {
 	mustRun(t, "--project", proj, "import", camelot, "--materialize")
 	if log := mustRun(t, "--project", proj, "log", "-n", "2"); strings.Contains(log, "deloreis@localhost") || strings.Count(log, "keeper@deloreis.invalid") != 2 {
 		t.Errorf("the commits are not signed by the identity given:\n%s", log)
+	}
+}
+
+// TestHabitsWholeProcess runs the habits as a user's shell does, the
+// built program with no identity anywhere in its environment: the exit
+// statuses are the process's own.
+func TestHabitsWholeProcess(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DELOREIS_") && !strings.HasPrefix(kv, "GIT_CONFIG_GLOBAL=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "GIT_CONFIG_GLOBAL="+filepath.Join(dir, "no-gitconfig"))
+	steps := []struct {
+		args   []string
+		code   int
+		stdout string // a part of it
+		stderr string // a part of it
+	}{
+		{[]string{"--version"}, 0, "deloreis " + version + " (store format", ""},
+		{[]string{"lgo"}, 2, "", "unknown command \"lgo\" for \"deloreis\"\n\nDid you mean this?\n\tlog\n"},
+		{[]string{"init", "--scope", "camelot"}, 0, "", ""},
+		{[]string{"scope", "add", "avalon"}, 1, "", "deloreis: author identity unknown: nothing was written"},
+		{[]string{"show"}, 0, "declare scope camelot", ""},
+		{[]string{"__complete", "show", ""}, 0, "HEAD\nmain\n:4\n", ""},
+	}
+	for _, s := range steps {
+		cmd := exec.Command(bin, s.args...)
+		cmd.Dir, cmd.Env = dir, env
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != s.code || !strings.Contains(out.String(), s.stdout) || !strings.Contains(errb.String(), s.stderr) {
+			t.Errorf("deloreis %s: exit %d (want %d)\nstdout %q\nstderr %q", strings.Join(s.args, " "), code, s.code, out.String(), errb.String())
+		}
 	}
 }

@@ -210,10 +210,11 @@ func Main() {
 }
 
 // run executes one command line and returns the exit code, the one rule
-// every command follows: 0 on success, 1 on findings or a refused or
-// failed operation, 2 on a usage error (an unknown command or flag, a bad
-// flag value, a wrong number of arguments). An error is printed on one
-// line on stderr.
+// every command follows (exitcodes.go): 0 on success, 1 on findings, a
+// conflict or a refused or failed operation, 2 on a usage error (an
+// unknown command or flag, a bad flag value, a wrong number of
+// arguments). An error is printed on one line on stderr, a usage error's
+// "Did you mean this?" hint on lines of its own below it.
 func run(args []string, stdout, stderr io.Writer) int {
 	return execute(newRootFor(stdout, stderr, args), args, stderr)
 }
