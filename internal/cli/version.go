@@ -14,7 +14,8 @@ import (
 var version = "0.1.0-dev"
 
 func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, store format and contract",
 		Args:  cobra.NoArgs,
@@ -23,9 +24,15 @@ func newVersionCmd() *cobra.Command {
 			if bi, ok := debug.ReadBuildInfo(); ok {
 				goVersion = bi.GoVersion
 			}
+			if format.json() {
+				return format.emit(cmd.OutOrStdout(), versionReport{Version: version, StoreFormat: author.StoreFormat,
+					Contract: author.StoreContract, Go: goVersion})
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "deloreis %s (store format %d, contract %s, %s)\n",
 				version, author.StoreFormat, author.StoreContract, goVersion)
 			return nil
 		},
 	}
+	format = addFormat[versionReport](cmd)
+	return cmd
 }

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// jsonExempt are the commands that print no result of their own, so take
+// no --format json; each says why. A command neither here nor in the runs
+// of TestFormatJSONEveryCommand fails it.
+var jsonExempt = map[string]string{
+	// Servers: they speak MCP or the DLI wire, whose shapes are pinned by
+	// contracts/dke and contracts/dli-worker.
+	"serve":   "a server",
+	"mcp":     "a server",
+	"dke.mcp": "a server",
+	// The output is itself the product, as gofmt's is: canonical text, the
+	// files -l names, the diff -d shows.
+	"fmt": "a formatter",
+	// A picture: --format chooses its language, dot or svg (DL-0467).
+	"graph": "a picture",
+	// A markdown story (--out writes it to a file).
+	"casebook": "a document",
+	// A show-and-tell: builds the demo store and prints its log graph;
+	// `log --format json` over a --keep store gives the data.
+	"demo": "a demonstration",
+	// Print nothing on success, as git remote add and remove.
+	"remote.add":    "prints nothing",
+	"remote.remove": "prints nothing",
+	// Not yet given --format json (next commit).
+	"dke.store.create": "pending", "dke.store.delete": "pending", "dke.store.snapshot": "pending",
+	"dke.store.restore": "pending", "dke.store.list": "pending", "dke.key.create": "pending",
+	"dke.key.list": "pending", "dke.key.revoke": "pending", "dke.compile": "pending",
+	"dke.run": "pending", "dke.checkup": "pending",
+}
+
+// jsonRun is one command line of TestFormatJSONEveryCommand: key is the
+// command whose schema the output must meet.
+type jsonRun struct {
+	key   string
+	dir   string // under the test's folder: "" is the folder itself
+	args  []string
+	codes []int // the exit statuses allowed (default 0)
+}
+
+// TestFormatJSONEveryCommand runs every command that prints results as a
+// whole process with --format json, over one small project pushed to a
+// bare hub, and validates what each prints on stdout — one JSON document
+// — against its committed schema (contracts/cli/). The commands are read
+// off the command tree: one neither run here nor exempt fails the test.
+func TestFormatJSONEveryCommand(t *testing.T) {
+	work := t.TempDir()
+	dli, err := filepath.Abs(filepath.Join("..", "..", "testdata", "dli"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dpy, err := filepath.Abs(filepath.Join("testdata", "dke", "inventory.dpy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wpMust(t, work, "init", "--project", "P", "--scope", "camelot")
+	hub := filepath.Join(work, "hub.git")
+	wpGit(t, "init", "-q", "--bare", "-b", "main", hub)
+	url := "file://" + hub
+	wpMust(t, filepath.Join(work, "P"), "remote", "add", "origin", url)
+
+	runs := []jsonRun{
+		{key: "version", args: []string{"version"}},
+		{key: "init", args: []string{"init", "--project", "Q", "--scope", "s"}},
+		{key: "scope.add", dir: "P", args: []string{"scope", "add", "other"}},
+		{key: "scope.list", dir: "P", args: []string{"scope", "list"}},
+		{key: "check", dir: "P", args: []string{"check", dli + "/camelot.dli", dli + "/findings.dli", dli + "/broken.dli", "nothing.dli"}, codes: []int{1}},
+		{key: "import", dir: "P", args: []string{"import", dli + "/findings.dli", "--materialize"}, codes: []int{1}},
+		{key: "import", dir: "P", args: []string{"import", dli + "/broken.dli", "--scope", "camelot"}, codes: []int{1}},
+		{key: "import", dir: "P", args: []string{"import", dli + "/camelot.dli", "--materialize"}},
+		{key: "import", dir: "P", args: []string{"import", "--bulk", dli + "/camelot.dli"}},
+		{key: "branch", dir: "P", args: []string{"branch", "side"}},
+		{key: "branch", dir: "P", args: []string{"branch"}},
+		{key: "merge", dir: "P", args: []string{"merge", "side"}},
+		{key: "branch", dir: "P", args: []string{"branch", "-d", "side"}},
+		{key: "log", dir: "P", args: []string{"log", "-n", "2"}},
+		{key: "show", dir: "P", args: []string{"show", "main"}},
+		{key: "fsck", dir: "P", args: []string{"fsck"}},
+		{key: "gc", dir: "P", args: []string{"gc"}},
+		{key: "remote", dir: "P", args: []string{"remote"}},
+		{key: "remote.list", dir: "P", args: []string{"remote", "list", "-v"}},
+		{key: "push", dir: "P", args: []string{"push"}},
+		{key: "fetch", dir: "P", args: []string{"fetch"}},
+		{key: "pull", dir: "P", args: []string{"pull"}},
+		{key: "sync", dir: "P", args: []string{"sync"}},
+		{key: "clone", args: []string{"clone", url, "C"}},
+		{key: "dke.check", args: []string{"dke", "check", dpy}},
+	}
+	checkRunsCoverTree(t, runs)
+	for _, r := range runs {
+		name := r.key + "/" + strings.Join(r.args[1:], "_")
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(work, r.dir)
+			out, errs, code := wpRun(t, dir, append(r.args, "--format", "json")...)
+			codes := r.codes
+			if codes == nil {
+				codes = []int{0}
+			}
+			if !slices.Contains(codes, code) {
+				t.Fatalf("exit %d, want one of %v\nstdout:\n%s\nstderr:\n%s", code, codes, out, errs)
+			}
+			if err := validateCLIJSON(t, r.key, []byte(out)); err != nil {
+				t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out, errs)
+			}
+		})
+	}
+}
+
+// checkRunsCoverTree fails the test unless every command of the tree is
+// either run (those with a JSON result) or exempt (those without), and
+// names every command of both lists that the tree does not have.
+func checkRunsCoverTree(t *testing.T, runs []jsonRun) {
+	t.Helper()
+	run := map[string]bool{}
+	for _, r := range runs {
+		run[r.key] = true
+	}
+	leaves := leafCommands()
+	for k, c := range leaves {
+		_, exempt := jsonExempt[k]
+		switch json := resultType(c) != nil; {
+		case json && !run[k]:
+			t.Errorf("%s prints JSON but TestFormatJSONEveryCommand never runs it", k)
+		case !json && !exempt:
+			t.Errorf("%s has no --format json and is not in jsonExempt (give it addFormat, or say there why it prints no results)", k)
+		case json && exempt:
+			t.Errorf("%s prints JSON but is in jsonExempt", k)
+		}
+	}
+	for k := range run {
+		if leaves[k] == nil {
+			t.Errorf("a run names %s, which the command tree does not have", k)
+		}
+	}
+	for k := range jsonExempt {
+		if leaves[k] == nil {
+			t.Errorf("jsonExempt names %s, which the command tree does not have", k)
+		}
+	}
+}
+
+// validateCLIJSON checks that out is exactly one JSON document and that it
+// meets contracts/cli/<key>.json.
+func validateCLIJSON(t *testing.T, key string, out []byte) error {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(cliSchemaDir, key+".json"))
+	if err != nil {
+		return err
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errJSON("stdout holds more than one JSON document")
+	}
+	return rs.Validate(v)
+}
+
+type errJSON string
+
+func (e errJSON) Error() string { return string(e) }

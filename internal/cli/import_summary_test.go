@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestImportQuietByDefault: import summarises what a large file moves —
+// counts by kind and the first few of each — and --verbose prints every
+// consequence; a count of one is singular.
+func TestImportQuietByDefault(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bulk.dli")
+	if err := os.WriteFile(file, []byte(bulkDLI(40, -1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(dir, "p")
+	mustRun(t, "--project", proj, "init", "--scope", "bulk")
+	mustRun(t, "--project", proj, "branch", "b") // for the bulk import of one declaration
+	quiet := mustRun(t, "import", "--project", proj, file)
+	verbose := mustRun(t, "import", "--project", proj, "--verbose", file)
+	possible := regexp.MustCompile(`(?m)^  possible: \w`)
+	if n := len(possible.FindAllString(quiet, -1)); n != summaryFirst {
+		t.Errorf("import printed %d possible consequences, want the first %d:\n%s", n, summaryFirst, quiet)
+	}
+	total := len(possible.FindAllString(verbose, -1))
+	if total <= summaryFirst {
+		t.Fatalf("--verbose printed %d possible consequences; the file moves more:\n%s", total, verbose)
+	}
+	head := fmt.Sprintf("consequences: %d possible\n", total)
+	more := fmt.Sprintf("  possible: ... and %d more (--verbose lists every one)\n", total-summaryFirst)
+	if !strings.Contains(quiet, head) || !strings.Contains(quiet, more) || strings.Contains(verbose, "... and") {
+		t.Errorf("want %q and %q in the summary only:\n%s\n--verbose:\n%s", head, more, quiet, verbose)
+	}
+	if lines := strings.Count(quiet, "\n"); lines > 4*(summaryFirst+1)+3 {
+		t.Errorf("the summary is %d lines", lines)
+	}
+
+	one := filepath.Join(dir, "one.dli")
+	os.WriteFile(one, []byte("# grammar: v0\nscope bulk\n\nplace logres \"Logres\"   proposed  session-7c9\n"), 0o644)
+	for _, args := range [][]string{{"--materialize", one}, {"--bulk", "--materialize", "--branch", "b", one}} {
+		out := mustRun(t, append([]string{"import", "--project", proj}, args...)...)
+		if !regexp.MustCompile(`(?m)^committed [0-9a-f]{12} on \w+: 1 declaration\b[^s]`).MatchString(out) {
+			t.Errorf("import %v said:\n%s", args, out)
+		}
+	}
+}
+
+// TestJSONAliasDeprecated: dke check's and sync's old --json still prints
+// the JSON result, with a one-line notice on stderr; with --format text it
+// is a usage error.
+func TestJSONAliasDeprecated(t *testing.T) {
+	f := filepath.Join("testdata", "dke", "watch.dpy")
+	want, _, code := deloreis(t, "dke", "check", "--format", "json", f)
+	out, errs, code2 := deloreis(t, "dke", "check", "--json", f)
+	if out != want || code2 != code || errs != "deloreis: --json is deprecated; use --format json\n" {
+		t.Fatalf("--json: exit %d (want %d), stderr %q, stdout same as --format json: %v", code2, code, errs, out == want)
+	}
+	if _, errs, code := deloreis(t, "dke", "check", "--json", "--format", "text", f); code != 2 || !strings.Contains(errs, "--format text") {
+		t.Fatalf("--json --format text: exit %d, stderr %q", code, errs)
+	}
+	if c, _, _ := newRoot(nil, nil).Find([]string{"sync"}); c.Flags().Lookup("json") == nil || !c.Flags().Lookup("json").Hidden {
+		t.Fatal("sync has no hidden --json alias")
+	}
+}
