@@ -34,11 +34,6 @@ var jsonExempt = map[string]string{
 	// Print nothing on success, as git remote add and remove.
 	"remote.add":    "prints nothing",
 	"remote.remove": "prints nothing",
-	// Not yet given --format json (next commit).
-	"dke.store.create": "pending", "dke.store.delete": "pending", "dke.store.snapshot": "pending",
-	"dke.store.restore": "pending", "dke.store.list": "pending", "dke.key.create": "pending",
-	"dke.key.list": "pending", "dke.key.revoke": "pending", "dke.compile": "pending",
-	"dke.run": "pending", "dke.checkup": "pending",
 }
 
 // jsonRun is one command line of TestFormatJSONEveryCommand: key is the
@@ -61,10 +56,11 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dpy, err := filepath.Abs(filepath.Join("testdata", "dke", "inventory.dpy"))
+	dke, err := filepath.Abs(filepath.Join("testdata", "dke"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	dpy := filepath.Join(dke, "inventory.dpy")
 	wpMust(t, work, "init", "--project", "P", "--scope", "camelot")
 	hub := filepath.Join(work, "hub.git")
 	wpGit(t, "init", "-q", "--bare", "-b", "main", hub)
@@ -97,13 +93,32 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 		{key: "sync", dir: "P", args: []string{"sync"}},
 		{key: "clone", args: []string{"clone", url, "C"}},
 		{key: "dke.check", args: []string{"dke", "check", dpy}},
+		{key: "dke.check", args: []string{"dke", "check", filepath.Join(dke, "watch.dpy")}, codes: []int{1}},
+		{key: "dke.store.create", dir: "P", args: []string{"dke", "store", "create", "alpha"}},
+		{key: "dke.compile", dir: "P", args: []string{"dke", "compile", "inventory", dpy, "--store-id", "alpha"}},
+		{key: "dke.run", dir: "P", args: []string{"dke", "run", filepath.Join(dke, "program.dpy"), "--store-id", "alpha"}},
+		{key: "dke.checkup", dir: "P", args: []string{"dke", "checkup", "--store-id", "alpha"}},
+		{key: "dke.store.snapshot", dir: "P", args: []string{"dke", "store", "snapshot", "alpha", "s1"}},
+		{key: "dke.store.delete", dir: "P", args: []string{"dke", "store", "delete", "alpha", "--confirm"}},
+		{key: "dke.store.list", dir: "P", args: []string{"dke", "store", "list"}},
+		{key: "dke.store.restore", dir: "P", args: []string{"dke", "store", "restore", "alpha", "s1"}},
+		{key: "dke.key.create", dir: "P", args: []string{"dke", "key", "create", "--store-id", "alpha", "--read"}},
+		{key: "dke.key.list", dir: "P", args: []string{"dke", "key", "list"}},
+		{key: "dke.key.revoke", dir: "P", args: []string{"dke", "key", "revoke", "{hash}"}},
 	}
 	checkRunsCoverTree(t, runs)
+	hash := "" // the key dke key create made, for dke key revoke
 	for _, r := range runs {
 		name := r.key + "/" + strings.Join(r.args[1:], "_")
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(work, r.dir)
-			out, errs, code := wpRun(t, dir, append(r.args, "--format", "json")...)
+			args := slices.Clone(r.args)
+			for i, a := range args {
+				if a == "{hash}" {
+					args[i] = hash[:min(12, len(hash))]
+				}
+			}
+			out, errs, code := wpRun(t, dir, append(args, "--format", "json")...)
 			codes := r.codes
 			if codes == nil {
 				codes = []int{0}
@@ -113,6 +128,11 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 			}
 			if err := validateCLIJSON(t, r.key, []byte(out)); err != nil {
 				t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out, errs)
+			}
+			if r.key == "dke.key.create" {
+				var k dkeKeyReport
+				json.Unmarshal([]byte(out), &k) // valid: it met its schema
+				hash = k.Hash
 			}
 		})
 	}

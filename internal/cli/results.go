@@ -9,6 +9,8 @@ package cli
 
 import (
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/dke/keys"
+	"github.com/deloreis/deloreis/dke/service"
 )
 
 // checkReport is check's result: one entry a file, in the order given.
@@ -152,4 +154,57 @@ func orEmpty[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// dkeChangeReport is what a DKE store lifecycle call (create, delete,
+// restore) did to the branch.
+type dkeChangeReport struct {
+	Summary string `json:"summary" desc:"the commit's subject, as \"dke store create alpha\""`
+	Commit  string `json:"commit" desc:"the commit written; \"\" when nothing changed"`
+	Changed bool   `json:"changed" desc:"false when the store already was as asked: no commit"`
+}
+
+// dkeSnapshotJSON is one snapshot of a DKE store.
+type dkeSnapshotJSON struct {
+	Store  string `json:"store"`
+	Name   string `json:"name"`
+	Commit string `json:"commit" desc:"the commit it records"`
+}
+
+func dkeSnapshot(sn service.StoreSnapshot) dkeSnapshotJSON {
+	return dkeSnapshotJSON{Store: sn.Store, Name: sn.Name, Commit: sn.Commit}
+}
+
+// dkeStoreJSON is one DKE store as dke store list sees it.
+type dkeStoreJSON struct {
+	ID        string            `json:"id"`
+	Live      bool              `json:"live" desc:"the branch holds the store; false for a deleted store that has snapshots"`
+	Created   string            `json:"created" desc:"from the store's header; \"\" when it has none"`
+	Clock     int64             `json:"clock"`
+	Modules   int               `json:"modules"`
+	Snapshots []dkeSnapshotJSON `json:"snapshots" desc:"by name"`
+}
+
+// dkeStoresReport is dke store list's result.
+type dkeStoresReport struct {
+	Branch string         `json:"branch" desc:"the branch the stores are read on"`
+	Stores []dkeStoreJSON `json:"stores"`
+}
+
+// dkeKeyReport is dke key create's result: the key itself, shown this once.
+type dkeKeyReport struct {
+	Key   string `json:"key" desc:"the key; the keyring keeps only its hash, so it is never shown again"`
+	Hash  string `json:"hash" desc:"hex SHA-256 of the key, as dke key list shows it"`
+	Store string `json:"store"`
+	Mode  string `json:"mode" desc:"read or write"`
+}
+
+// dkeKeysReport is dke key list's result (never the keys).
+type dkeKeysReport struct {
+	Keys []keys.Entry `json:"keys"`
+}
+
+// dkeRevokeReport is dke key revoke's result.
+type dkeRevokeReport struct {
+	Revoked string `json:"revoked" desc:"the hash prefix of the key revoked"`
 }
