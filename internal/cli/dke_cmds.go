@@ -83,7 +83,7 @@ a usage error, 0 otherwise.`,
 
 // fileDiagnostic is a wire diagnostic with the file it is in.
 type fileDiagnostic struct {
-	File string `json:"file"`
+	File string `json:"file" desc:"the file the diagnostic is in, as given"`
 	diag.Diagnostic
 }
 

@@ -42,7 +42,8 @@ type jsonRun struct {
 	key   string
 	dir   string // under the test's folder: "" is the folder itself
 	args  []string
-	codes []int // the exit statuses allowed (default 0)
+	codes []int  // the exit statuses allowed (default 0)
+	want  string // when not "", a part of stdout it must hold
 }
 
 // TestFormatJSONEveryCommand runs every command that prints results as a
@@ -73,14 +74,16 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 		{key: "scope.add", dir: "P", args: []string{"scope", "add", "other"}},
 		{key: "scope.list", dir: "P", args: []string{"scope", "list"}},
 		{key: "check", dir: "P", args: []string{"check", dli + "/camelot.dli", dli + "/findings.dli", dli + "/broken.dli", "nothing.dli"}, codes: []int{1}},
-		{key: "import", dir: "P", args: []string{"import", dli + "/findings.dli", "--materialize"}, codes: []int{1}},
+		{key: "branch", dir: "P", args: []string{"branch", "behind"}, want: `"action": "create"`},
+		{key: "import", dir: "P", args: []string{"import", dli + "/findings.dli", "--materialize"}, codes: []int{1}, want: `"blocked": true`},
 		{key: "import", dir: "P", args: []string{"import", dli + "/broken.dli", "--scope", "camelot"}, codes: []int{1}},
 		{key: "import", dir: "P", args: []string{"import", dli + "/camelot.dli", "--materialize"}},
 		{key: "import", dir: "P", args: []string{"import", "--bulk", dli + "/camelot.dli"}},
 		{key: "branch", dir: "P", args: []string{"branch", "side"}},
 		{key: "branch", dir: "P", args: []string{"branch"}},
-		{key: "merge", dir: "P", args: []string{"merge", "side"}},
-		{key: "branch", dir: "P", args: []string{"branch", "-d", "side"}},
+		{key: "merge", dir: "P", args: []string{"merge", "side"}, want: `"up_to_date": true`},
+		{key: "merge", dir: "P", args: []string{"merge", "--ff", "main", "--into", "behind"}, want: `"merged": true`},
+		{key: "branch", dir: "P", args: []string{"branch", "-d", "side"}, want: `"action": "delete"`},
 		{key: "log", dir: "P", args: []string{"log", "-n", "2"}},
 		{key: "show", dir: "P", args: []string{"show", "main"}},
 		{key: "fsck", dir: "P", args: []string{"fsck"}},
@@ -128,6 +131,9 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 			}
 			if err := validateCLIJSON(t, r.key, []byte(out)); err != nil {
 				t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out, errs)
+			}
+			if !strings.Contains(out, r.want) {
+				t.Fatalf("stdout does not hold %s:\n%s", r.want, out)
 			}
 			if r.key == "dke.key.create" {
 				var k dkeKeyReport

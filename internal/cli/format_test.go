@@ -165,25 +165,40 @@ no results of their own (DL-0465, DL-0467).
 			b.WriteString("An array; each element:\n\n")
 			s, _ = s["items"].(map[string]any)
 		}
-		props, _ := s["properties"].(map[string]any)
-		required := map[string]bool{}
-		if r, ok := s["required"].([]string); ok {
-			for _, n := range r {
-				required[n] = true
-			}
-		}
 		b.WriteString("| field | type | description |\n| --- | --- | --- |\n")
-		for _, n := range sortedKeys(props) {
-			p, _ := props[n].(map[string]any)
-			desc, _ := p["description"].(string)
-			if !required[n] {
-				desc = strings.TrimSpace("(optional) " + desc)
-			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", n, schemaType(p), strings.ReplaceAll(desc, "|", "\\|"))
-		}
+		fieldRows(&b, "", s, 0)
 		b.WriteString("\n")
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// fieldRows writes a table row for each property of an object schema,
+// the fields of nested objects (and of arrays' objects) after their
+// parent's row as parent.field and parent[].field, a few levels deep.
+func fieldRows(b *bytes.Buffer, prefix string, s map[string]any, depth int) {
+	props, _ := s["properties"].(map[string]any)
+	required := map[string]bool{}
+	if r, ok := s["required"].([]string); ok {
+		for _, n := range r {
+			required[n] = true
+		}
+	}
+	for _, n := range sortedKeys(props) {
+		p, _ := props[n].(map[string]any)
+		desc, _ := p["description"].(string)
+		if !required[n] {
+			desc = strings.TrimSpace("(optional) " + desc)
+		}
+		fmt.Fprintf(b, "| `%s%s` | %s | %s |\n", prefix, n, schemaType(p), strings.ReplaceAll(desc, "|", "\\|"))
+		if depth >= 3 {
+			continue
+		}
+		if _, ok := p["properties"]; ok {
+			fieldRows(b, prefix+n+".", p, depth+1)
+		} else if items, ok := p["items"].(map[string]any); ok && items["properties"] != nil {
+			fieldRows(b, prefix+n+"[].", items, depth+1)
+		}
+	}
 }
 
 // schemaType names a property's type for the table: "string", "array of

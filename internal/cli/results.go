@@ -15,7 +15,7 @@ import (
 
 // checkReport is check's result: one entry a file, in the order given.
 type checkReport struct {
-	Files []checkedFile `json:"files"`
+	Files []checkedFile `json:"files" desc:"one a file, in the order given"`
 	Clean bool          `json:"clean" desc:"every file parsed and has no error-severity finding"`
 }
 
@@ -23,7 +23,7 @@ type checkReport struct {
 // shape) with the file's path, or the error that kept it from being
 // checked.
 type checkedFile struct {
-	Path  string `json:"path"`
+	Path  string `json:"path" desc:"the file as given"`
 	Error string `json:"error,omitempty" desc:"why the file could not be checked (also on stderr); its other fields are then empty"`
 	author.TextCheckResult
 }
@@ -32,7 +32,7 @@ type checkedFile struct {
 // with what the command line adds.
 type importReport struct {
 	File        string             `json:"file" desc:"the file imported (\"-\" for standard input)"`
-	Branch      string             `json:"branch"`
+	Branch      string             `json:"branch" desc:"the branch staged over (--branch)"`
 	Materialize bool               `json:"materialize" desc:"the import was to commit (--materialize); false for a dry run"`
 	Bulk        bool               `json:"bulk" desc:"streamed (--bulk): objects checked, the world not compiled, so findings and consequences are empty"`
 	ParseErrors []author.TextError `json:"parse_errors" desc:"why the file does not parse; nothing was staged"`
@@ -49,7 +49,7 @@ type branchReport struct {
 // remoteJSON is one named remote.
 type remoteJSON struct {
 	Name string   `json:"name"`
-	URLs []string `json:"urls"`
+	URLs []string `json:"urls" desc:"where it fetches from and pushes to"`
 }
 
 // remotesReport is remote's (and remote list's) result.
@@ -66,9 +66,9 @@ type fsckReport struct {
 
 // refUpdateJSON is one ref a push, fetch or pull moved or found as it was.
 type refUpdateJSON struct {
-	Ref    string `json:"ref"`
+	Ref    string `json:"ref" desc:"the ref, as refs/heads/main or refs/remotes/origin/main"`
 	Old    string `json:"old" desc:"the ref's commit before (all zeros: it did not exist)"`
-	New    string `json:"new"`
+	New    string `json:"new" desc:"its commit after"`
 	Status string `json:"status" desc:"new, updated or up-to-date"`
 }
 
@@ -89,7 +89,7 @@ func updatesJSON(us []author.RefUpdate) []refUpdateJSON {
 
 // pushReport is push's result.
 type pushReport struct {
-	Updates      []refUpdateJSON `json:"updates"`
+	Updates      []refUpdateJSON `json:"updates" desc:"the remote's branches as pushed"`
 	DanglingHead bool            `json:"dangling_head" desc:"the remote's HEAD names a branch it does not have, so a clone of it checks nothing out"`
 	HeadBranch   string          `json:"head_branch,omitempty" desc:"with dangling_head: the branch HEAD should name"`
 	URL          string          `json:"url,omitempty" desc:"with dangling_head: the remote's URL"`
@@ -97,12 +97,12 @@ type pushReport struct {
 
 // fetchReport is fetch's result.
 type fetchReport struct {
-	Updates []refUpdateJSON `json:"updates"`
+	Updates []refUpdateJSON `json:"updates" desc:"the remote-tracking refs as fetched"`
 }
 
 // pullReport is pull's result, as far as it got.
 type pullReport struct {
-	Remote      string                 `json:"remote"`
+	Remote      string                 `json:"remote" desc:"as pulled, defaults filled in"`
 	Branch      string                 `json:"branch"`
 	Into        string                 `json:"into"`
 	Updates     []refUpdateJSON        `json:"updates"`
@@ -125,14 +125,14 @@ func pullJSON(r author.PullResult) pullReport {
 
 // cloneReport is clone's result.
 type cloneReport struct {
-	URL   string `json:"url"`
+	URL   string `json:"url" desc:"as given"`
 	Dir   string `json:"dir" desc:"the new project folder (\"\" when --store named the store itself)"`
 	Store string `json:"store" desc:"the new store's folder"`
 }
 
 // versionReport is version's result.
 type versionReport struct {
-	Version     string `json:"version"`
+	Version     string `json:"version" desc:"this binary's version"`
 	StoreFormat int    `json:"store_format" desc:"the lorestore format this binary reads and writes"`
 	Contract    string `json:"contract" desc:"the store contract"`
 	Go          string `json:"go" desc:"the Go release it was built with"`

@@ -142,6 +142,7 @@ had is held back: it prints the report, writes nothing and exits 1.`,
 			}
 			w := cmd.OutOrStdout()
 			if format.json() {
+				r.Conflicts, r.Findings = orEmpty(r.Conflicts), orEmpty(r.Findings)
 				if err := format.emit(w, r); err != nil {
 					return err
 				}
@@ -153,7 +154,7 @@ had is held back: it prints the report, writes nothing and exits 1.`,
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
 	cmd.Flags().BoolVar(&ff, "ff", false, "move the target to the source, writing no merge commit, when the target is behind it")
-	format = addFormat[author.AuthorMergeResult](cmd) // author.merge's report
+	format = addFormat[author.AuthorMergeResult](cmd) // author.merge's report, as served (TestMergeIsOneUseCase)
 	return cmd
 }
 
