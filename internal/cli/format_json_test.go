@@ -44,6 +44,7 @@ type jsonRun struct {
 	args  []string
 	codes []int  // the exit statuses allowed (default 0)
 	want  string // when not "", a part of stdout it must hold
+	none  bool   // it fails before it has a result: stdout stays empty
 }
 
 // TestFormatJSONEveryCommand runs every command that prints results as a
@@ -92,6 +93,7 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 		{key: "remote.list", dir: "P", args: []string{"remote", "list", "-v"}},
 		{key: "push", dir: "P", args: []string{"push"}},
 		{key: "fetch", dir: "P", args: []string{"fetch"}},
+		{key: "fetch", dir: "P", args: []string{"fetch", "nowhere"}, codes: []int{1}, none: true},
 		{key: "pull", dir: "P", args: []string{"pull"}},
 		{key: "sync", dir: "P", args: []string{"sync"}},
 		{key: "clone", args: []string{"clone", url, "C"}},
@@ -129,8 +131,21 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 			if !slices.Contains(codes, code) {
 				t.Fatalf("exit %d, want one of %v\nstdout:\n%s\nstderr:\n%s", code, codes, out, errs)
 			}
+			if r.none {
+				if out != "" || !strings.HasPrefix(errs, "deloreis: ") || strings.Count(errs, "\n") != 1 {
+					t.Fatalf("a failure with no result: stdout %q, stderr %q; want stdout empty, one line on stderr", out, errs)
+				}
+				return
+			}
 			if err := validateCLIJSON(t, r.key, []byte(out)); err != nil {
 				t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out, errs)
+			}
+			if code != 0 {
+				// A failure is told as in text: same status, same stderr.
+				_, textErrs, textCode := wpRun(t, dir, args...)
+				if textCode != code || textErrs != errs {
+					t.Fatalf("exit %d, stderr %q; in text: exit %d, stderr %q", code, errs, textCode, textErrs)
+				}
 			}
 			if !strings.Contains(out, r.want) {
 				t.Fatalf("stdout does not hold %s:\n%s", r.want, out)
