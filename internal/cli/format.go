@@ -60,6 +60,11 @@ func choiceList(cs []string) string {
 func addFormat[T any](cmd *cobra.Command) *formatFlag {
 	f := &formatFlag{value: "text", choices: []string{"text", "json"}, result: reflect.TypeFor[T]()}
 	cmd.Flags().Var(f, "format", "output format: text, or json (one document on stdout; its shapes are in docs/cli-json.md)")
+	// The shell completes the choices (the flag was just made: registering
+	// cannot fail).
+	cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return f.choices, cobra.ShellCompDirectiveNoFileComp
+	})
 	return f
 }
 

@@ -272,3 +272,11 @@ func TestFormatTypeIsItsChoices(t *testing.T) {
 		t.Fatalf("flag %q %q %v %v", f.Type(), f.String(), f.json(), f.result)
 	}
 }
+
+// TestFormatCompletes: the shell completes --format's choices.
+func TestFormatCompletes(t *testing.T) {
+	out, _, code := deloreis(t, "__complete", "fsck", "--format", "")
+	if code != 0 || !strings.HasPrefix(out, "text\njson\n:4\n") {
+		t.Fatalf("exit %d, completions %q", code, out)
+	}
+}
