@@ -47,6 +47,14 @@ func TestImportQuietByDefault(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^committed [0-9a-f]{12} on \w+: 1 declaration\b[^s]`).MatchString(out) {
 			t.Errorf("import %v said:\n%s", args, out)
 		}
+		// The commit's subject, as log shows it, counts alike.
+		branch := args[len(args)-2]
+		if branch != "b" {
+			branch = "main"
+		}
+		if log := mustRun(t, "--project", proj, "log", "--oneline", "-n", "1", branch); !strings.HasSuffix(log, "into bulk: 1 declaration\n") {
+			t.Errorf("import %v: log says %q", args, log)
+		}
 	}
 }
 
