@@ -62,14 +62,40 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dpy := filepath.Join(dke, "inventory.dpy")
 	wpMust(t, work, "init", "--project", "P", "--scope", "camelot")
 	hub := filepath.Join(work, "hub.git")
 	wpGit(t, "init", "-q", "--bare", "-b", "main", hub)
 	url := "file://" + hub
 	wpMust(t, filepath.Join(work, "P"), "remote", "add", "origin", url)
 
-	runs := []jsonRun{
+	runs := formatJSONRuns(dli, dke, url)
+	checkRunsCoverTree(t, runs)
+	hash := "" // the key dke key create made, for dke key revoke
+	for _, r := range runs {
+		name := r.key + "/" + strings.Join(r.args[1:], "_")
+		t.Run(name, func(t *testing.T) {
+			args := slices.Clone(r.args)
+			for i, a := range args {
+				if a == "{hash}" {
+					args[i] = hash[:min(12, len(hash))]
+				}
+			}
+			out := r.check(t, filepath.Join(work, r.dir), args)
+			if r.key == "dke.key.create" {
+				var k dkeKeyReport
+				json.Unmarshal([]byte(out), &k) // valid: it met its schema
+				hash = k.Hash
+			}
+		})
+	}
+}
+
+// formatJSONRuns are the command lines of TestFormatJSONEveryCommand, in
+// the order they run: dli and dke are the folders of the sample .dli and
+// DKE files, url the hub's.
+func formatJSONRuns(dli, dke, url string) []jsonRun {
+	dpy := filepath.Join(dke, "inventory.dpy")
+	return []jsonRun{
 		{key: "version", args: []string{"version"}},
 		{key: "init", args: []string{"init", "--project", "Q", "--scope", "s"}},
 		{key: "scope.add", dir: "P", args: []string{"scope", "add", "other"}},
@@ -111,52 +137,40 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 		{key: "dke.key.list", dir: "P", args: []string{"dke", "key", "list"}},
 		{key: "dke.key.revoke", dir: "P", args: []string{"dke", "key", "revoke", "{hash}"}},
 	}
-	checkRunsCoverTree(t, runs)
-	hash := "" // the key dke key create made, for dke key revoke
-	for _, r := range runs {
-		name := r.key + "/" + strings.Join(r.args[1:], "_")
-		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join(work, r.dir)
-			args := slices.Clone(r.args)
-			for i, a := range args {
-				if a == "{hash}" {
-					args[i] = hash[:min(12, len(hash))]
-				}
-			}
-			out, errs, code := wpRun(t, dir, append(args, "--format", "json")...)
-			codes := r.codes
-			if codes == nil {
-				codes = []int{0}
-			}
-			if !slices.Contains(codes, code) {
-				t.Fatalf("exit %d, want one of %v\nstdout:\n%s\nstderr:\n%s", code, codes, out, errs)
-			}
-			if r.none {
-				if out != "" || !strings.HasPrefix(errs, "deloreis: ") || strings.Count(errs, "\n") != 1 {
-					t.Fatalf("a failure with no result: stdout %q, stderr %q; want stdout empty, one line on stderr", out, errs)
-				}
-				return
-			}
-			if err := validateCLIJSON(t, r.key, []byte(out)); err != nil {
-				t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out, errs)
-			}
-			if code != 0 {
-				// A failure is told as in text: same status, same stderr.
-				_, textErrs, textCode := wpRun(t, dir, args...)
-				if textCode != code || textErrs != errs {
-					t.Fatalf("exit %d, stderr %q; in text: exit %d, stderr %q", code, errs, textCode, textErrs)
-				}
-			}
-			if !strings.Contains(out, r.want) {
-				t.Fatalf("stdout does not hold %s:\n%s", r.want, out)
-			}
-			if r.key == "dke.key.create" {
-				var k dkeKeyReport
-				json.Unmarshal([]byte(out), &k) // valid: it met its schema
-				hash = k.Hash
-			}
-		})
+}
+
+// check runs the command line args (with --format json) in dir, checks
+// its exit status and output as r says, and returns its stdout.
+func (r jsonRun) check(t *testing.T, dir string, args []string) string {
+	t.Helper()
+	out, errs, code := wpRun(t, dir, append(args, "--format", "json")...)
+	codes := r.codes
+	if codes == nil {
+		codes = []int{0}
 	}
+	if !slices.Contains(codes, code) {
+		t.Fatalf("exit %d, want one of %v\nstdout:\n%s\nstderr:\n%s", code, codes, out, errs)
+	}
+	if r.none {
+		if out != "" || !strings.HasPrefix(errs, "deloreis: ") || strings.Count(errs, "\n") != 1 {
+			t.Fatalf("a failure with no result: stdout %q, stderr %q; want stdout empty, one line on stderr", out, errs)
+		}
+		return out
+	}
+	if err := validateCLIJSON(t, r.key, []byte(out)); err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out, errs)
+	}
+	if code != 0 {
+		// A failure is told as in text: same status, same stderr.
+		_, textErrs, textCode := wpRun(t, dir, args...)
+		if textCode != code || textErrs != errs {
+			t.Fatalf("exit %d, stderr %q; in text: exit %d, stderr %q", code, errs, textCode, textErrs)
+		}
+	}
+	if !strings.Contains(out, r.want) {
+		t.Fatalf("stdout does not hold %s:\n%s", r.want, out)
+	}
+	return out
 }
 
 // checkRunsCoverTree fails the test unless every command of the tree is
