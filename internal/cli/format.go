@@ -60,11 +60,25 @@ func choiceList(cs []string) string {
 func addFormat[T any](cmd *cobra.Command) *formatFlag {
 	f := &formatFlag{value: "text", choices: []string{"text", "json"}, result: reflect.TypeFor[T]()}
 	cmd.Flags().Var(f, "format", "output format: text, or json (one document on stdout; its shapes are in docs/cli-json.md)")
-	// The shell completes the choices (the flag was just made: registering
-	// cannot fail).
+	f.complete(cmd)
+	return f
+}
+
+// complete makes the shell complete the flag's choices (the flag was just
+// made: registering cannot fail).
+func (f *formatFlag) complete(cmd *cobra.Command) {
 	cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return f.choices, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// addPictureFormat gives a command that prints a picture, not results,
+// the same --format flag with the picture's languages as its choices (the
+// first the default) and no JSON result (DL-0467): graph's dot|svg.
+func addPictureFormat(cmd *cobra.Command, usage string, choices ...string) *formatFlag {
+	f := &formatFlag{value: choices[0], choices: choices}
+	cmd.Flags().Var(f, "format", usage)
+	f.complete(cmd)
 	return f
 }
 

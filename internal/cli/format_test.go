@@ -280,3 +280,16 @@ func TestFormatCompletes(t *testing.T) {
 		t.Fatalf("exit %d, completions %q", code, out)
 	}
 }
+
+// TestPictureFormat: a picture's --format refuses what is not one of its
+// languages as the shared flag does, and prints no JSON result.
+func TestPictureFormat(t *testing.T) {
+	c := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
+	f := addPictureFormat(c, "output format: dot or svg", "dot", "svg")
+	if f.String() != "dot" || f.Type() != "dot|svg" || resultType(c) != nil {
+		t.Fatalf("flag %q %q, result %v", f.String(), f.Type(), resultType(c))
+	}
+	if err := c.Flags().Set("format", "png"); err == nil || !strings.Contains(err.Error(), "want dot or svg") {
+		t.Fatalf("--format png: %v", err)
+	}
+}
