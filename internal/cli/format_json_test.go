@@ -236,3 +236,22 @@ func validateCLIJSON(t *testing.T, key string, out []byte) error {
 type errJSON string
 
 func (e errJSON) Error() string { return string(e) }
+
+// TestPushJSONKeepsHint: with --format json a push to a remote whose HEAD
+// names a branch it lacks says so in the result and still prints the hint
+// on stderr, as in text.
+func TestPushJSONKeepsHint(t *testing.T) {
+	work := t.TempDir()
+	proj := filepath.Join(work, "p")
+	mustRun(t, "--project", proj, "init", "--scope", "camelot")
+	remote := filepath.Join(work, "bare.git")
+	wpGit(t, "init", "-q", "--bare", "-b", "master", remote)
+	out, errs, code := deloreis(t, "--project", proj, "push", remote, "--format", "json")
+	var r pushReport
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || !r.DanglingHead || r.HeadBranch != "main" {
+		t.Fatalf("push --format json: exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errs, "symbolic-ref HEAD refs/heads/main") {
+		t.Fatalf("push --format json: no hint on stderr: %q", errs)
+	}
+}

@@ -73,16 +73,17 @@ func newPushCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if format.json() {
-				return format.emit(cmd.OutOrStdout(), pushReport{Updates: updatesJSON(res.Updates), DanglingHead: res.DanglingHead,
+				err = format.emit(cmd.OutOrStdout(), pushReport{Updates: updatesJSON(res.Updates), DanglingHead: res.DanglingHead,
 					HeadBranch: res.HeadBranch, URL: res.URL})
+			} else {
+				for _, u := range res.Updates {
+					printUpdate(cmd.OutOrStdout(), u)
+				}
 			}
-			for _, u := range res.Updates {
-				printUpdate(cmd.OutOrStdout(), u)
-			}
-			if res.DanglingHead {
+			if res.DanglingHead { // stderr, in either format
 				pushHint(cmd.ErrOrStderr(), res)
 			}
-			return nil
+			return err
 		}),
 	}
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "allow a non-fast-forward update")
