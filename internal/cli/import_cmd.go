@@ -207,25 +207,33 @@ func (o *importOptions) summary(w io.Writer, file string, res author.ImportResul
 	if o.verbose {
 		limit = -1
 	}
-	shown, byCode := []author.PlacedFinding{}, map[string]int{}
+	shown, byCode, listed, total := []author.PlacedFinding{}, map[string]int{}, map[string]int{}, 0
 	var codes []string
 	for _, f := range res.Findings {
 		if byCode[f.Code] == 0 {
 			codes = append(codes, f.Code)
 		}
-		byCode[f.Code]++
-		if limit < 0 || byCode[f.Code] <= limit {
+		// The use case lists a few findings of a code and stands the rest
+		// for one that counts them (data.more): count them all.
+		n, unlisted := 1, false
+		if more, ok := f.Data["more"].(int); ok && len(f.Citations) == 0 {
+			n, unlisted = more, true
+		}
+		byCode[f.Code] += n
+		total += n
+		if limit < 0 || !unlisted && listed[f.Code] < limit {
+			listed[f.Code]++
 			shown = append(shown, f)
 		}
 	}
-	if len(res.Findings) > 0 {
+	if total > 0 {
 		counts := make([]string, len(codes))
 		for i, c := range codes {
 			counts[i] = fmt.Sprintf("%d %s", byCode[c], c)
 		}
-		fmt.Fprintf(w, "findings: %d (%s)\n", len(res.Findings), strings.Join(counts, ", "))
+		fmt.Fprintf(w, "findings: %d (%s)\n", total, strings.Join(counts, ", "))
 		printPlaced(w, file, shown)
-		if more := len(res.Findings) - len(shown); more > 0 {
+		if more := total - len(shown); limit >= 0 && more > 0 {
 			fmt.Fprintf(w, "... and %s (--verbose lists every one)\n", plural(more, "more finding", "more findings"))
 		}
 	}

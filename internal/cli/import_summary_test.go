@@ -75,3 +75,29 @@ func TestJSONAliasDeprecated(t *testing.T) {
 		t.Fatal("sync has no hidden --json alias")
 	}
 }
+
+// TestImportSummarisesFindings: findings are counted by code, every one
+// (those the use case does not list included), and the first few of each
+// code are printed; --verbose prints all it has.
+func TestImportSummarisesFindings(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("# grammar: v0\nscope bulk\n\nplace logres \"Logres\"   proposed  session-7c9\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "serves(ghost-%d, logres)   proposed  session-7c9\n", i)
+	}
+	file := filepath.Join(dir, "ghosts.dli")
+	os.WriteFile(file, []byte(b.String()), 0o644)
+	proj := filepath.Join(dir, "p")
+	mustRun(t, "--project", proj, "init", "--scope", "bulk")
+	quiet, _, _ := deloreis(t, "import", "--project", proj, file)
+	verbose, _, _ := deloreis(t, "import", "--project", proj, "--verbose", file)
+	placed := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(file) + `:\d+:\d+: `)
+	if !strings.Contains(quiet, "findings: 30 (30 entity.unknown)\n") || len(placed.FindAllString(quiet, -1)) != summaryFirst ||
+		!strings.Contains(quiet, "... and 25 more findings (--verbose lists every one)\n") {
+		t.Errorf("import said:\n%s", quiet)
+	}
+	if n := len(placed.FindAllString(verbose, -1)); n <= summaryFirst || strings.Contains(verbose, "... and") {
+		t.Errorf("import --verbose printed %d findings:\n%s", n, verbose)
+	}
+}
