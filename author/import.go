@@ -79,7 +79,7 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	if r.Source != "" {
 		what = "import " + r.Source + " into " + doc.Scope
 	}
-	cr, err := sg.Materialize(lorestore.NewMessage(fmt.Sprintf("%s: %d declarations", what, len(doc.Decls)), "import", doc.Scope))
+	cr, err := sg.Materialize(lorestore.NewMessage(what+": "+declarations(len(doc.Decls)), "import", doc.Scope))
 	var stale *lorestore.StaleError
 	switch {
 	case errors.As(err, &stale):
@@ -284,7 +284,7 @@ func (s *Service) BulkImport(_ context.Context, r BulkRequest) (BulkResult, erro
 	if bulk == nil {
 		return res, nil
 	}
-	m := lorestore.NewMessage(fmt.Sprintf("bulk import %s into %s: %d declarations", r.Source, r.Scope, res.Declarations), "import", r.Scope)
+	m := lorestore.NewMessage(fmt.Sprintf("bulk import %s into %s: %s", r.Source, r.Scope, declarations(res.Declarations)), "import", r.Scope)
 	m.Trailers = append(m.Trailers, lorestore.Trailer{Key: TrailerChecked, Value: "objects"})
 	cr, err := bulk.Commit(m, lorestore.CommitOptions{Branch: branch})
 	if err != nil {
@@ -303,4 +303,13 @@ func checkOnly() func(objects.Object) error {
 		scratch, err = obj.AppendCanonical(scratch[:0])
 		return err
 	}
+}
+
+// declarations counts declarations for a commit's subject: "1
+// declaration", "2 declarations".
+func declarations(n int) string {
+	if n == 1 {
+		return "1 declaration"
+	}
+	return fmt.Sprintf("%d declarations", n)
 }

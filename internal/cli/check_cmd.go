@@ -41,6 +41,7 @@ type checkOptions struct {
 	branch     string
 	stdout     io.Writer
 	stderr     io.Writer
+	format     *formatFlag
 
 	svc *author.Service // the project's use cases; nil when checking standalone
 }
@@ -59,12 +60,22 @@ func newCheckCmd(g *globals) *cobra.Command {
 			}
 			defer o.close()
 			status := 0
+			report := checkReport{Files: []checkedFile{}}
 			for _, path := range args {
-				status = max(status, o.file(path))
+				f, st := o.file(path)
+				status = max(status, st)
+				report.Files = append(report.Files, f)
+			}
+			if o.format.json() {
+				report.Clean = status == 0
+				if err := o.format.emit(o.stdout, report); err != nil {
+					return err
+				}
 			}
 			return exitStatus(status)
 		},
 	}
+	o.format = addFormat[checkReport](cmd)
 	cmd.Flags().BoolVar(&o.standalone, "standalone", false, "check each file as a world of its own, ignoring the project's store")
 	cmd.Flags().StringVar(&o.branch, "branch", author.DefaultBranch, "branch whose head the files are checked over")
 	return cmd
@@ -125,35 +136,64 @@ func (o *checkOptions) check(path string, doc *dli.Document) (author.TextCheckRe
 	return o.svc.CheckDocument(ctx, author.CheckRequest{Doc: doc, Branch: o.branch})
 }
 
-// file checks one file and returns its status.
-func (o *checkOptions) file(path string) int {
+// file checks one file and returns what was found and its status; in
+// text it prints them as it goes, compiler-style.
+func (o *checkOptions) file(path string) (checkedFile, int) {
+	out := checkedFile{Path: path}
+	text := !o.format.json()
+	failed := func(err error) (checkedFile, int) {
+		out.Error = userMessage(err).Error()
+		out.ParseErrors, out.Findings = []author.TextError{}, []author.PlacedFinding{}
+		return out, 1
+	}
 	src, err := readRegular(path)
 	if err != nil {
 		fileError(o.stderr, path, err)
-		return 1
+		return failed(err)
 	}
 	doc, err := dli.Parse(path, src)
 	status := 0
+	out.ParseErrors = []author.TextError{}
 	if err != nil {
 		var list dli.ErrorList
 		if !errors.As(err, &list) {
 			fileError(o.stderr, path, err)
-			return 1
+			return failed(err)
 		}
 		for _, e := range list {
-			io.WriteString(o.stdout, compilerStyle(e))
+			out.ParseErrors = append(out.ParseErrors, author.TextError{Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg})
+			if text {
+				io.WriteString(o.stdout, compilerStyle(e))
+			}
 		}
 		status = 1
 	}
 	res, err := o.check(path, doc)
 	if err != nil {
 		fmt.Fprintf(o.stderr, "%s: error: %v\n", path, userMessage(err))
-		return 1
+		return failed(err)
 	}
-	if printPlaced(o.stdout, path, res.Findings) {
+	parseErrors := out.ParseErrors
+	out.TextCheckResult = res
+	out.ParseErrors, out.Findings = parseErrors, orEmpty(res.Findings)
+	out.Clean = res.Clean && len(parseErrors) == 0
+	if hasError(res.Findings) {
 		status = 1
 	}
-	return status
+	if text {
+		printPlaced(o.stdout, path, res.Findings)
+	}
+	return out, status
+}
+
+// hasError reports whether any finding is an error.
+func hasError(fs []author.PlacedFinding) bool {
+	for _, f := range fs {
+		if f.Severity == author.SeverityError {
+			return true
+		}
+	}
+	return false
 }
 
 // printPlaced writes findings compiler-style, in source order, each

@@ -43,7 +43,13 @@ func newDemoCmd() *cobra.Command {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "demo lorestore at %s\n\n", dir)
+			if keep != "" {
+				fmt.Fprintf(w, "demo lorestore at %s\n\n", dir)
+			} else {
+				// Its folder is gone when demo ends: naming it would send
+				// a reader to a path that is not there (--keep keeps one).
+				fmt.Fprint(w, "demo lorestore in a temporary folder, removed when demo ends (--keep DIR keeps it)\n\n")
+			}
 			return printLog(w, entries, &logFlags{graph: true, oneline: true})
 		},
 	}

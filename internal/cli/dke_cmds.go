@@ -6,7 +6,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -28,15 +27,15 @@ func newDKECmd(g *globals) *cobra.Command {
 
 func newDKECheckCmd() *cobra.Command {
 	var lang string
-	var asJSON bool
+	var format *formatFlag
 	cmd := &cobra.Command{
-		Use:   "check FILE… [--language eng|nob] [--json]",
+		Use:   "check FILE… [--language eng|nob] [--format text|json]",
 		Short: "Check DKE modules without storing anything; exit 1 on any diagnostic",
 		Long: `Checks DKE Python module files without storing anything. Each file is a
 module named after the file (its base name without extension); the files
 may import one another. Prints each diagnostic as file:line:col: class:
 message, followed by its fix when it has one, or the diagnostics as one
-JSON array with --json (each element the wire diagnostic {class, line,
+JSON array with --format json (each element the wire diagnostic {class, line,
 col, message, fix?} with the file it is in).
 
 Exit status: 1 when there is any diagnostic or a file cannot be read, 2 on
@@ -58,8 +57,10 @@ a usage error, 0 otherwise.`,
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if asJSON {
-				writeDiagnosticsJSON(w, diags)
+			if format.json() {
+				if err := writeDiagnosticsJSON(w, diags); err != nil {
+					return err
+				}
 			} else {
 				for _, d := range diags {
 					fmt.Fprintln(w, d.Error())
@@ -75,25 +76,23 @@ a usage error, 0 otherwise.`,
 		},
 	}
 	cmd.Flags().StringVar(&lang, "language", "eng", "keyword surface: eng or nob")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the diagnostics as a JSON array")
+	format = addFormat[[]fileDiagnostic](cmd)
+	format.addJSONAlias(cmd) // --json, before --format was every command's (DL-0466)
 	return cmd
 }
 
 // fileDiagnostic is a wire diagnostic with the file it is in.
 type fileDiagnostic struct {
-	File string `json:"file"`
+	File string `json:"file" desc:"the file the diagnostic is in, as given"`
 	diag.Diagnostic
 }
 
 // writeDiagnosticsJSON prints the diagnostics as one indented JSON array,
 // without escaping <, > and & (fixes hold placeholders such as <var>).
-func writeDiagnosticsJSON(w io.Writer, diags diag.List) {
+func writeDiagnosticsJSON(w io.Writer, diags diag.List) error {
 	out := make([]fileDiagnostic, len(diags))
 	for i, d := range diags {
 		out[i] = fileDiagnostic{File: d.File, Diagnostic: d}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	enc.Encode(out)
+	return writeJSON(w, out)
 }

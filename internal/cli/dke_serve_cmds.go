@@ -130,7 +130,7 @@ func (g *globals) dkeServed(cmd *cobra.Command) (*service.Service, func(), error
 // callDKE makes one tool call through the registry, prints the text an MCP
 // client would see, and fails (exit 1) when the call is refused or the
 // program failed.
-func (g *globals) callDKE(cmd *cobra.Command, tool string, params map[string]any) error {
+func (g *globals) callDKE(cmd *cobra.Command, tool string, params map[string]any, format *formatFlag) error {
 	svc, err := g.dkeService()
 	if err != nil {
 		return err
@@ -145,6 +145,9 @@ func (g *globals) callDKE(cmd *cobra.Command, tool string, params map[string]any
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if format.json() {
+		return callDKEJSON(ctx, cmd, reg, tool, args, format)
+	}
 	text, ok := mcpserve.CallDKE(ctx, reg, tool, args)
 	fmt.Fprint(cmd.OutOrStdout(), text)
 	if !strings.HasSuffix(text, "\n") {
@@ -156,8 +159,45 @@ func (g *globals) callDKE(cmd *cobra.Command, tool string, params map[string]any
 	return nil
 }
 
+// callDKEJSON makes the call as callDKE does and prints the tool's result
+// (what an MCP client gets as structuredContent) as one JSON document. A
+// refused call prints nothing on stdout: the text an MCP client would see
+// (its diagnostics, for a compile error) goes to stderr, exit 1; a program
+// that failed prints its result and exits 1, as in text.
+func callDKEJSON(ctx context.Context, cmd *cobra.Command, reg *worker.Registry, tool string, args json.RawMessage, format *formatFlag) error {
+	op, ok := reg.Lookup(tool)
+	if !ok {
+		return fmt.Errorf("the DKE tool %s is not served", tool)
+	}
+	var resp worker.Response
+	if c, e := worker.ToolCall(op, "cli-1", args); e != nil {
+		resp = worker.Response{ID: "cli-1", Err: e}
+	} else {
+		resp = reg.Call(ctx, op, c)
+	}
+	o := mcpserve.DKEOptions()
+	if !resp.OK() {
+		text := o.Text(op, resp)
+		fmt.Fprint(cmd.ErrOrStderr(), text)
+		if !strings.HasSuffix(text, "\n") {
+			fmt.Fprintln(cmd.ErrOrStderr())
+		}
+		return exitCode(1)
+	}
+	if err := format.emit(cmd.OutOrStdout(), resp.Result); err != nil {
+		return err
+	}
+	if o.Meta(op, resp)["status"] != "success" {
+		return exitCode(1)
+	}
+	return nil
+}
+
 // dkeCallFlags are the flags the one-call commands share.
-type dkeCallFlags struct{ language, storeID string }
+type dkeCallFlags struct {
+	language, storeID string
+	format            *formatFlag
+}
 
 func (f *dkeCallFlags) add(cmd *cobra.Command, language bool) {
 	if language {
@@ -200,10 +240,11 @@ diagnostics are printed), the call is refused, or the body fails.`,
 			if version != "" {
 				p["version"] = version
 			}
-			return g.callDKE(cmd, "compile", f.params(p))
+			return g.callDKE(cmd, "compile", f.params(p), f.format)
 		},
 	}
 	f.add(cmd, true)
+	f.format = addFormat[service.CompileResult](cmd)
 	cmd.Flags().StringVar(&version, "version", "", "a label for this revision of the module")
 	return cmd
 }
@@ -224,10 +265,11 @@ persist) or is refused.`,
 			if err != nil {
 				return err
 			}
-			return g.callDKE(cmd, "run", f.params(map[string]any{"source": string(src)}))
+			return g.callDKE(cmd, "run", f.params(map[string]any{"source": string(src)}), f.format)
 		},
 	}
 	f.add(cmd, true)
+	f.format = addFormat[service.RunResult](cmd)
 	return cmd
 }
 
@@ -241,10 +283,11 @@ counts line, then one finding a line (unread, unmet, near, violated).
 Changes nothing. Exit status 1 when the call is refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return g.callDKE(cmd, "checkup", f.params(map[string]any{}))
+			return g.callDKE(cmd, "checkup", f.params(map[string]any{}), f.format)
 		},
 	}
 	f.add(cmd, false)
+	f.format = addFormat[service.CheckupResult](cmd)
 	return cmd
 }
 

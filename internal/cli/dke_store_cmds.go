@@ -65,9 +65,12 @@ func newDKEStoreCmd(g *globals) *cobra.Command {
 }
 
 // printChange prints what a lifecycle call did to main.
-func printChange(w io.Writer, c service.StoreChange, err error) error {
+func printChange(w io.Writer, c service.StoreChange, err error, format *formatFlag) error {
 	if err != nil {
 		return err
+	}
+	if format.json() {
+		return format.emit(w, dkeChangeReport{Summary: c.Summary, Commit: c.Commit, Changed: !c.Empty})
 	}
 	if c.Empty {
 		fmt.Fprintf(w, "%s: nothing changed, no commit\n", c.Summary)
@@ -78,7 +81,8 @@ func printChange(w io.Writer, c service.StoreChange, err error) error {
 }
 
 func newDKEStoreCreateCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "create ID",
 		Short: "Create an empty DKE store: one commit adding dke/ID/store.json",
 		Long: `Creates the DKE store ID in the lorestore (--store or the project's): one
@@ -90,13 +94,16 @@ clock: 0}. Refused (exit 1) when main already holds a store ID.`,
 				return err
 			}
 			c, err := svc.CreateStore(args[0])
-			return printChange(cmd.OutOrStdout(), c, err)
+			return printChange(cmd.OutOrStdout(), c, err, format)
 		}),
 	}
+	format = addFormat[dkeChangeReport](cmd)
+	return cmd
 }
 
 func newDKEStoreDeleteCmd(g *globals) *cobra.Command {
 	var confirm bool
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "delete ID --confirm",
 		Short: "Delete a DKE store: one commit removing dke/ID/ (history keeps it)",
@@ -115,15 +122,17 @@ revoke. Refused (exit 1) when main holds no store ID.`,
 				return usageError{"dke store delete removes the whole store: give --confirm"}
 			}
 			c, err := svc.DeleteStore(args[0])
-			return printChange(cmd.OutOrStdout(), c, err)
+			return printChange(cmd.OutOrStdout(), c, err, format)
 		}),
 	}
 	cmd.Flags().BoolVar(&confirm, "confirm", false, "yes, delete the whole store")
+	format = addFormat[dkeChangeReport](cmd)
 	return cmd
 }
 
 func newDKEStoreSnapshotCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "snapshot ID [NAME]",
 		Short: "Record the store's current state under a name (refs/dke-snapshots/ID/NAME)",
 		Long: `Records the head of main as snapshot NAME of the DKE store ID: a durable
@@ -147,14 +156,20 @@ holds no store ID or the name is taken.`,
 			if err != nil {
 				return err
 			}
+			if format.json() {
+				return format.emit(cmd.OutOrStdout(), dkeSnapshot(sn))
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "snapshot %s of DKE store %s at %s\n", sn.Name, sn.Store, sn.Commit[:7])
 			return nil
 		}),
 	}
+	format = addFormat[dkeSnapshotJSON](cmd)
+	return cmd
 }
 
 func newDKEStoreRestoreCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "restore ID NAME",
 		Short: "Make dke/ID/ equal to snapshot NAME again, in a new commit",
 		Long: `Restores the DKE store ID from its snapshot NAME: one new commit on main
@@ -168,13 +183,16 @@ snapshot gets no commit.`,
 				return err
 			}
 			c, err := svc.RestoreStore(args[0], args[1])
-			return printChange(cmd.OutOrStdout(), c, err)
+			return printChange(cmd.OutOrStdout(), c, err, format)
 		}),
 	}
+	format = addFormat[dkeChangeReport](cmd)
+	return cmd
 }
 
 func newDKEStoreListCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the DKE stores on main and every store's snapshots",
 		Long: `Lists the DKE stores main holds, one a line (id, created, clock,
@@ -187,6 +205,9 @@ main no longer holds but that has snapshots is listed as deleted.`,
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if format.json() {
+				return format.emit(w, dkeStores(recs, svc.Branch()))
+			}
 			for _, r := range recs {
 				fmt.Fprintln(w, storeLine(r, svc.Branch()))
 				for _, sn := range r.Snapshots {
@@ -196,6 +217,21 @@ main no longer holds but that has snapshots is listed as deleted.`,
 			return nil
 		}),
 	}
+	format = addFormat[dkeStoresReport](cmd)
+	return cmd
+}
+
+// dkeStores is dke store list's JSON result.
+func dkeStores(recs []service.StoreRecord, branch string) dkeStoresReport {
+	r := dkeStoresReport{Branch: branch, Stores: []dkeStoreJSON{}}
+	for _, x := range recs {
+		s := dkeStoreJSON{ID: x.ID, Live: x.Live, Created: x.Created, Clock: x.Clock, Modules: x.Modules, Snapshots: []dkeSnapshotJSON{}}
+		for _, sn := range x.Snapshots {
+			s.Snapshots = append(s.Snapshots, dkeSnapshot(sn))
+		}
+		r.Stores = append(r.Stores, s)
+	}
+	return r
 }
 
 // storeLine describes one store as the branch holds it.
@@ -207,7 +243,7 @@ func storeLine(r service.StoreRecord, branch string) string {
 	if r.Created != "" {
 		parts = append(parts, "created "+r.Created)
 	}
-	parts = append(parts, fmt.Sprintf("clock %d", r.Clock), fmt.Sprintf("%d modules", r.Modules))
+	parts = append(parts, fmt.Sprintf("clock %d", r.Clock), plural(r.Modules, "module", "modules"))
 	return strings.Join(parts, "  ")
 }
 
@@ -223,6 +259,7 @@ func newDKEKeyCmd(g *globals) *cobra.Command {
 func newDKEKeyCreateCmd(g *globals) *cobra.Command {
 	var storeID string
 	var read, write bool
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "create --store-id ID --read|--write",
 		Short: "Make a key for one DKE store and print it, once",
@@ -250,7 +287,13 @@ not hold yet is noted on stderr, not refused.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), key)
+			if format.json() {
+				if err := format.emit(cmd.OutOrStdout(), dkeKeyReport{Key: key, Hash: gr.Hash, Store: storeID, Mode: string(mode)}); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintln(cmd.OutOrStdout(), key)
+			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "%s key %s for DKE store %s; it is shown only this once\n", mode, gr.Hash[:12], storeID)
 			return nil
 		}),
@@ -258,11 +301,13 @@ not hold yet is noted on stderr, not refused.`,
 	cmd.Flags().StringVar(&storeID, "store-id", "default", "the DKE store the key addresses")
 	cmd.Flags().BoolVar(&read, "read", false, "a read key: only the tools that change nothing")
 	cmd.Flags().BoolVar(&write, "write", false, "a write key: every tool")
+	format = addFormat[dkeKeyReport](cmd)
 	return cmd
 }
 
 func newDKEKeyListCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the keys: hash prefix, store, mode, created (never the keys)",
 		Args:  cobra.NoArgs,
@@ -271,16 +316,22 @@ func newDKEKeyListCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if format.json() {
+				return format.emit(cmd.OutOrStdout(), dkeKeysReport{Keys: orEmpty(es)})
+			}
 			for _, e := range es {
 				fmt.Fprintf(cmd.OutOrStdout(), "%s  %s  %s  %s\n", e.Hash[:12], e.Store, e.Mode, e.Created.UTC().Format(time.RFC3339))
 			}
 			return nil
 		}),
 	}
+	format = addFormat[dkeKeysReport](cmd)
+	return cmd
 }
 
 func newDKEKeyRevokeCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "revoke HASHPREFIX",
 		Short: "Revoke the key whose hash starts with HASHPREFIX (at least 8 hex digits)",
 		Long: `Removes from the keyring the key whose hash (as dke key list shows it)
@@ -296,8 +347,13 @@ more than one key shares: name the key by more digits.`,
 			if err := svc.RevokeKey(p); err != nil {
 				return err
 			}
+			if format.json() {
+				return format.emit(cmd.OutOrStdout(), dkeRevokeReport{Revoked: p})
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "revoked key %s\n", p)
 			return nil
 		}),
 	}
+	format = addFormat[dkeRevokeReport](cmd)
+	return cmd
 }

@@ -111,7 +111,7 @@ func TestDKEStoreLifecycle(t *testing.T) {
 	if n := strings.Count(mustGit(t, dir, "ls-tree", "-r", "--name-only", "main~1^", "dke/alpha/claims"), "\n"); n != 5 {
 		t.Fatalf("history keeps %d claims before the delete, want 5", n)
 	}
-	if out := mustRun(t, st("list")...); !strings.HasPrefix(out, "alpha  created 2026-12-01T12:00:00Z  clock 0  1 modules\n") {
+	if out := mustRun(t, st("list")...); !strings.HasPrefix(out, "alpha  created 2026-12-01T12:00:00Z  clock 0  1 module\n") {
 		t.Fatalf("list after restore:\n%s", out)
 	}
 	if trailers := mustGit(t, dir, "log", "-1", "--format=%(trailers)", "main"); !strings.Contains(trailers, "Lore-Op: dke-store-restore") || !strings.Contains(trailers, "Lore-DKE-Store: alpha") {

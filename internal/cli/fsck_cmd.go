@@ -10,7 +10,8 @@ import (
 )
 
 func newFsckCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "fsck",
 		Short: "Check the store: packs, refs, and every object every branch reaches",
 		Long: `Check the store: every pack and index in objects/pack is readable, every
@@ -26,23 +27,33 @@ wrong.`,
 			if err != nil {
 				return err
 			}
-			for _, p := range res.Problems {
-				fmt.Fprintln(cmd.OutOrStdout(), p.Where+": "+p.What)
-			}
 			// Garbage is not a problem (readers skip it, as git's do), but
 			// it is named, with the command that removes it (DL-0438).
 			g, err := s.Garbage(cmd.Context(), &author.Empty{})
 			if err != nil {
 				return err
 			}
-			for _, f := range g.Files {
-				fmt.Fprintf(cmd.OutOrStdout(), "garbage: %s (%d bytes): %s; deloreis gc removes it\n", f.Path, f.Size, f.Why)
+			w := cmd.OutOrStdout()
+			if format.json() {
+				res.Problems = orEmpty(res.Problems)
+				if err := format.emit(w, fsckReport{FsckResult: res, Garbage: orEmpty(g.Files)}); err != nil {
+					return err
+				}
+			} else {
+				for _, p := range res.Problems {
+					fmt.Fprintln(w, p.Where+": "+p.What)
+				}
+				for _, f := range g.Files {
+					fmt.Fprintf(w, "garbage: %s (%s): %s; deloreis gc removes it\n", f.Path, plural(int(f.Size), "byte", "bytes"), f.Why)
+				}
 			}
 			if !res.Sound {
-				fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: fsck: %d problem(s) found\n", len(res.Problems))
+				fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: fsck: %s found\n", plural(len(res.Problems), "problem", "problems"))
 				return exitCode(1)
 			}
 			return nil
 		}),
 	}
+	format = addFormat[fsckReport](cmd)
+	return cmd
 }

@@ -10,7 +10,8 @@ import (
 )
 
 func newGCCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "gc",
 		Short: "Remove the temporary files and index-less packs a killed writer left",
 		Long: `Remove the garbage in objects/: temporary files of writers that did not
@@ -22,14 +23,25 @@ removed.`,
 		Args: cobra.NoArgs,
 		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
 			res, err := s.GC(cmd.Context(), &author.Empty{})
+			w := cmd.OutOrStdout()
+			if format.json() {
+				// What was removed, even when a later file could not be.
+				res.Files = orEmpty(res.Files)
+				if jerr := format.emit(w, res); jerr != nil {
+					return jerr
+				}
+				return err
+			}
 			for _, f := range res.Files {
-				fmt.Fprintf(cmd.OutOrStdout(), "removed %s (%d bytes): %s\n", f.Path, f.Size, f.Why)
+				fmt.Fprintf(w, "removed %s (%s): %s\n", f.Path, plural(int(f.Size), "byte", "bytes"), f.Why)
 			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "gc: %d file(s), %d bytes removed\n", len(res.Files), res.Bytes)
+			fmt.Fprintf(w, "gc: %s, %s removed\n", plural(len(res.Files), "file", "files"), plural(int(res.Bytes), "byte", "bytes"))
 			return nil
 		}),
 	}
+	format = addFormat[author.GarbageResult](cmd)
+	return cmd
 }

@@ -29,7 +29,7 @@ func TestFsckNamesGarbageAndGCRemovesIt(t *testing.T) {
 		t.Fatalf("fsck said:\n%s", out)
 	}
 	out = mustRun(t, "--project", proj, "gc")
-	if !strings.Contains(out, "removed objects/pack/tmp_pack_dlr_killed") || !strings.Contains(out, "gc: 1 file(s), 0 bytes removed") {
+	if !strings.Contains(out, "removed objects/pack/tmp_pack_dlr_killed") || !strings.Contains(out, "gc: 1 file, 0 bytes removed") {
 		t.Fatalf("gc said:\n%s", out)
 	}
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {

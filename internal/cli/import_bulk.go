@@ -79,15 +79,23 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 	if err != nil {
 		return o.refuse(stdout, name, err)
 	}
+	if o.format.json() {
+		r := author.ImportResult{Scope: scope, Declarations: res.Declarations, Committed: res.Committed}
+		if o.materialize {
+			r.Commit = res.Commit
+		}
+		return o.format.emit(stdout, o.report(file, r))
+	}
+	decls := plural(res.Declarations, "declaration", "declarations")
 	switch {
 	case !o.materialize:
-		fmt.Fprintf(stdout, "%d declarations checked for scope %s (objects only; the world is not compiled)\n", res.Declarations, scope)
+		fmt.Fprintf(stdout, "%s checked for scope %s (objects only; the world is not compiled)\n", decls, scope)
 		fmt.Fprintln(stdout, "nothing committed (dry run; --materialize commits)")
 	case res.Empty:
 		fmt.Fprintf(stdout, "nothing new to commit: every declaration is already on %s\n", o.branch)
 	default:
-		fmt.Fprintf(stdout, "committed %s on %s: %d declarations (bulk: objects checked; `deloreis check` reports the world's findings)\n",
-			res.Commit[:12], o.branch, res.Declarations)
+		fmt.Fprintf(stdout, "committed %s on %s: %s (bulk: objects checked; `deloreis check` reports the world's findings)\n",
+			res.Commit[:12], o.branch, decls)
 	}
 	return nil
 }
@@ -99,8 +107,8 @@ func (o *importOptions) refuse(stdout io.Writer, name string, err error) error {
 	if !errors.As(err, &list) || len(list) == 0 {
 		return err
 	}
-	for _, e := range list {
-		io.WriteString(stdout, compilerStyle(e))
+	if err := o.parseErrors(stdout, name, list); err != nil {
+		return err
 	}
 	return &bulkRecordError{file: name, errs: list}
 }

@@ -26,6 +26,8 @@ type importOptions struct {
 	scope, branch string
 	materialize   bool
 	bulk          bool // stream into one commit, objects checked, the world not compiled
+	verbose       bool // every finding and consequence, not the first few of each kind
+	format        *formatFlag
 }
 
 func newImportCmd(g *globals) *cobra.Command {
@@ -47,6 +49,10 @@ compiled, so no finding is reported or blocks the commit: the findings are
 computed when the commit is next opened or checked. A bad declaration
 anywhere commits nothing.
 
+By default the findings and consequences are summarised: counts by kind,
+and the first few of each kind; --verbose prints every one, and
+--format json the whole result.
+
 Exit status: 1 when the file cannot be read or does not parse, when a
 materialization is refused, or on any failure; 2 on a usage error.`,
 		Args: cobra.MaximumNArgs(1),
@@ -66,6 +72,8 @@ materialization is refused, or on any failure; 2 on a usage error.`,
 	fl.StringVar(&o.branch, "branch", author.DefaultBranch, "branch whose head the file is staged over")
 	fl.BoolVar(&o.materialize, "materialize", false, "commit the declarations when no finding is an error")
 	fl.BoolVar(&o.bulk, "bulk", false, "stream FILE (\"-\": standard input) checking objects only, without compiling the world")
+	fl.BoolVarP(&o.verbose, "verbose", "v", false, "print every finding and consequence, not the first few of each kind")
+	o.format = addFormat[importReport](cmd)
 	return cmd
 }
 
@@ -108,8 +116,8 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if err != nil {
 		var list dli.ErrorList
 		if errors.As(err, &list) {
-			for _, e := range list {
-				io.WriteString(stdout, compilerStyle(e))
+			if err := o.parseErrors(stdout, file, list); err != nil {
+				return err
 			}
 		}
 		return fmt.Errorf("%s does not parse; nothing imported", file)
@@ -119,13 +127,18 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	}
 	res, err := svc.Import(context.Background(), author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file)})
 	if res.Scope != "" { // staged: its findings and diff are known, committed or not
-		printPlaced(stdout, file, res.Findings)
-		printConsequences(stdout, res.Consequences)
+		if o.format.json() {
+			if jerr := o.format.emit(stdout, o.report(file, res)); jerr != nil {
+				return jerr
+			}
+		} else {
+			o.summary(stdout, file, res)
+		}
 	}
 	if fault.CodeOf(err) == author.CodeMaterializeBlocked {
 		return fmt.Errorf("%w: %s", errRefused, userMessage(err))
 	}
-	if err != nil {
+	if err != nil || o.format.json() {
 		return err
 	}
 	switch {
@@ -134,9 +147,35 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	case !res.Committed:
 		fmt.Fprintf(stdout, "nothing new to commit: every declaration is already on %s\n", o.branch)
 	default:
-		fmt.Fprintf(stdout, "committed %s on %s: %d declarations\n", res.Commit[:12], o.branch, len(doc.Decls))
+		fmt.Fprintf(stdout, "committed %s on %s: %s\n", res.Commit[:12], o.branch, plural(len(doc.Decls), "declaration", "declarations"))
 	}
 	return nil
+}
+
+// report is the JSON result of an import that was staged.
+func (o *importOptions) report(file string, res author.ImportResult) importReport {
+	res.Findings = orEmpty(res.Findings)
+	c := &res.Consequences
+	c.NewlyCertain, c.Possible, c.Dead = orEmpty(c.NewlyCertain), orEmpty(c.Possible), orEmpty(c.Dead)
+	c.GradeChanged, c.Conflicts = orEmpty(c.GradeChanged), orEmpty(c.Conflicts)
+	return importReport{File: file, Branch: o.branch, Materialize: o.materialize, Bulk: o.bulk,
+		ParseErrors: []author.TextError{}, ImportResult: res}
+}
+
+// parseErrors says why a file does not parse: compiler-style, or as the
+// JSON result of an import that staged nothing.
+func (o *importOptions) parseErrors(stdout io.Writer, file string, list dli.ErrorList) error {
+	if !o.format.json() {
+		for _, e := range list {
+			io.WriteString(stdout, compilerStyle(e))
+		}
+		return nil
+	}
+	r := o.report(file, author.ImportResult{})
+	for _, e := range list {
+		r.ParseErrors = append(r.ParseErrors, author.TextError{Line: e.Pos.Line, Col: e.Pos.Col, Message: e.Msg})
+	}
+	return o.format.emit(stdout, r)
 }
 
 // pickScope is the scope an import writes: --scope, which must agree with
@@ -155,27 +194,97 @@ func (o *importOptions) pickScope(name, written string) (string, error) {
 	return written, nil
 }
 
+// summaryFirst is how many findings of one code, and consequences of one
+// kind, import prints without --verbose.
+const summaryFirst = 5
+
+// summary prints a staged import's findings and consequence diff: counts
+// by kind and the first few of each (every one with --verbose), so that a
+// file of millions of declarations prints a screenful, not millions of
+// lines.
+func (o *importOptions) summary(w io.Writer, file string, res author.ImportResult) {
+	limit := summaryFirst
+	if o.verbose {
+		limit = -1
+	}
+	shown, byCode, listed, total := []author.PlacedFinding{}, map[string]int{}, map[string]int{}, 0
+	var codes []string
+	for _, f := range res.Findings {
+		if byCode[f.Code] == 0 {
+			codes = append(codes, f.Code)
+		}
+		// The use case lists a few findings of a code and stands the rest
+		// for one that counts them (data.more): count them all.
+		n, unlisted := 1, false
+		if more, ok := f.Data["more"].(int); ok && len(f.Citations) == 0 {
+			n, unlisted = more, true
+		}
+		byCode[f.Code] += n
+		total += n
+		if limit < 0 || !unlisted && listed[f.Code] < limit {
+			listed[f.Code]++
+			shown = append(shown, f)
+		}
+	}
+	if total > 0 {
+		counts := make([]string, len(codes))
+		for i, c := range codes {
+			counts[i] = fmt.Sprintf("%d %s", byCode[c], c)
+		}
+		fmt.Fprintf(w, "findings: %d (%s)\n", total, strings.Join(counts, ", "))
+		printPlaced(w, file, shown)
+		if more := total - len(shown); limit >= 0 && more > 0 {
+			fmt.Fprintf(w, "... and %s (--verbose lists every one)\n", plural(more, "more finding", "more findings"))
+		}
+	}
+	printConsequences(w, res.Consequences, limit)
+}
+
 // printConsequences writes the derived-consequence diff, one section per
-// kind.
-func printConsequences(w io.Writer, d author.Consequences) {
+// kind, each after its count: the first limit of each kind, or all for a
+// negative limit.
+func printConsequences(w io.Writer, d author.Consequences, limit int) {
 	if len(d.GradeChanged) == 0 && len(d.Conflicts) == 0 {
 		fmt.Fprintln(w, "consequences: none moved")
 		return
 	}
-	fmt.Fprintln(w, "consequences:")
-	for _, sec := range []struct {
+	sections := []struct {
 		name string
 		cs   []author.Consequence
-	}{{"newly certain", d.NewlyCertain}, {"possible", d.Possible}, {"dead", d.Dead}} {
-		for _, c := range sec.cs {
+	}{{"newly certain", d.NewlyCertain}, {"possible", d.Possible}, {"dead", d.Dead}}
+	var counts []string
+	for _, sec := range sections {
+		if len(sec.cs) > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", len(sec.cs), sec.name))
+		}
+	}
+	if len(d.Conflicts) > 0 {
+		counts = append(counts, plural(len(d.Conflicts), "conflict", "conflicts"))
+	}
+	fmt.Fprintf(w, "consequences: %s\n", strings.Join(counts, ", "))
+	more := func(n int, what string) {
+		if limit >= 0 && n > limit {
+			fmt.Fprintf(w, "  %s: ... and %d more (--verbose lists every one)\n", what, n-limit)
+		}
+	}
+	for _, sec := range sections {
+		for i, c := range sec.cs {
+			if limit >= 0 && i == limit {
+				break
+			}
 			was := "new"
 			if c.Before != "absent" {
 				was = "was " + c.Before
 			}
 			fmt.Fprintf(w, "  %s: %s(%s)  (%s)\n", sec.name, c.Pred, strings.Join(c.Args, ", "), was)
 		}
+		more(len(sec.cs), sec.name)
 	}
-	for _, f := range d.Conflicts {
+	for i, f := range d.Conflicts {
+		if limit >= 0 && i == limit {
+			break
+		}
 		fmt.Fprintf(w, "  conflict: %s: %s\n", f.Code, f.Message)
 	}
+	more(len(d.Conflicts), "conflict")
 }

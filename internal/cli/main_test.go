@@ -65,16 +65,18 @@ func TestDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo.git")
 	out := mustRun(t, "demo", "--keep", dir)
 	golden(t, "demo", strings.ReplaceAll(out, dir, "DIR"))
-	// The temporary form leaves nothing behind and prints the same graph.
+	// The temporary form prints the same graph, and names no folder: the
+	// one it built in is gone when it ends.
 	out2 := mustRun(t, "demo")
-	re := regexp.MustCompile(`demo lorestore at \S+`)
-	if re.ReplaceAllString(out2, "X") != re.ReplaceAllString(out, "X") {
+	header := regexp.MustCompile(`^demo lorestore [^\n]*\n`)
+	if header.ReplaceAllString(out2, "X") != header.ReplaceAllString(out, "X") {
 		t.Fatalf("demo output differs between runs:\n%s\n%s", out, out2)
 	}
-	if m := re.FindString(out2); m != "" {
-		if _, err := os.Stat(strings.TrimPrefix(m, "demo lorestore at ")); !os.IsNotExist(err) {
-			t.Fatalf("demo left its temporary store behind: %v", err)
-		}
+	if h := header.FindString(out2); h != "demo lorestore in a temporary folder, removed when demo ends (--keep DIR keeps it)\n" {
+		t.Fatalf("demo without --keep says %q", h)
+	}
+	if strings.Contains(out2, os.TempDir()) || strings.Contains(out2, "deloreis-demo-") {
+		t.Fatalf("demo names the temporary folder it deletes:\n%s", out2)
 	}
 }
 
@@ -136,7 +138,11 @@ func TestBranchCreateDeleteAndErrors(t *testing.T) {
 	if !strings.HasPrefix(out, "branch retcon at ") {
 		t.Fatalf("branch create said %q", out)
 	}
-	mustRun(t, "--store", dir, "branch", "-d", "retcon")
+	// branch -d says what it deleted, as git branch -d does.
+	at := strings.TrimSpace(strings.TrimPrefix(out, "branch retcon at "))
+	if out := mustRun(t, "--store", dir, "branch", "-d", "retcon"); out != "Deleted branch retcon (was "+at+").\n" {
+		t.Fatalf("branch -d said %q, want the branch and the head it had", out)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -272,7 +278,7 @@ func TestDKECheck(t *testing.T) {
 	}
 	fixed := filepath.Join(dir, "fixed.dpy")
 	os.WriteFile(fixed, []byte("def watch(k: string):\n    for a in list attributes of k:\n        print(a)\n"), 0o644)
-	if out, errs, code := deloreis(t, "dke", "check", fixed, "--json"); code != 0 {
+	if out, errs, code := deloreis(t, "dke", "check", fixed, "--format", "json"); code != 0 {
 		t.Fatalf("dke check of the fixed module: exit %d\n%s%s", code, out, errs)
 	}
 }

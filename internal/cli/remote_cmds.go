@@ -60,6 +60,7 @@ func progressLine(w io.Writer, interval time.Duration) (author.TransferProgress,
 
 func newPushCmd(g *globals) *cobra.Command {
 	var force bool
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "push [remote] [branch...]",
 		Short: "Send branches to a remote (default origin, main)",
@@ -71,21 +72,28 @@ func newPushCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			for _, u := range res.Updates {
-				printUpdate(cmd.OutOrStdout(), u)
+			if format.json() {
+				err = format.emit(cmd.OutOrStdout(), pushReport{Updates: updatesJSON(res.Updates), DanglingHead: res.DanglingHead,
+					HeadBranch: res.HeadBranch, URL: res.URL})
+			} else {
+				for _, u := range res.Updates {
+					printUpdate(cmd.OutOrStdout(), u)
+				}
 			}
-			if res.DanglingHead {
+			if res.DanglingHead { // stderr, in either format
 				pushHint(cmd.ErrOrStderr(), res)
 			}
-			return nil
+			return err
 		}),
 	}
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "allow a non-fast-forward update")
+	format = addFormat[pushReport](cmd)
 	return cmd
 }
 
 func newFetchCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "fetch [remote] [branch...]",
 		Short: "Bring a remote's branches (default origin, all branches)",
 		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
@@ -96,16 +104,22 @@ func newFetchCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if format.json() {
+				return format.emit(cmd.OutOrStdout(), fetchReport{Updates: updatesJSON(res.Updates)})
+			}
 			for _, u := range res.Updates {
 				printUpdate(cmd.OutOrStdout(), u)
 			}
 			return nil
 		}),
 	}
+	format = addFormat[fetchReport](cmd)
+	return cmd
 }
 
 func newPullCmd(g *globals) *cobra.Command {
 	var into string
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "pull [remote] [branch]",
 		Short: "Fetch a remote's branch (default origin, main) and merge it, fast-forwarding when possible",
@@ -120,6 +134,13 @@ func newPullCmd(g *globals) *cobra.Command {
 			}
 			o.Progress, o.Fetched = progressFor(cmd.ErrOrStderr())
 			res, err := s.Pull(context.Background(), o)
+			if format.json() {
+				// As far as it got, as the text says it.
+				if jerr := format.emit(cmd.OutOrStdout(), pullJSON(res)); jerr != nil {
+					return jerr
+				}
+				return err
+			}
 			printPull(cmd.OutOrStdout(), res)
 			if err == nil && len(res.Conflicts) > 0 {
 				return exitCode(exitFailed) // reported above, as git pull exits 1
@@ -128,6 +149,7 @@ func newPullCmd(g *globals) *cobra.Command {
 		}),
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
+	format = addFormat[pullReport](cmd)
 	return cmd
 }
 
@@ -169,7 +191,8 @@ func printUpdate(w io.Writer, u author.RefUpdate) {
 }
 
 func newCloneCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "clone <url> [dir]",
 		Short: "Make a new project folder from a remote, its store at dir/" + author.DefaultStoreDir,
 		Long: `Clone a remote lorestore into a new project folder dir (default: the last
@@ -197,15 +220,20 @@ nothing is left behind.`,
 			}
 			var finish func()
 			o.Progress, finish = progressFor(cmd.ErrOrStderr())
-			_, err := author.Clone(context.Background(), o)
+			res, err := author.Clone(context.Background(), o)
 			finish()
 			if err != nil {
 				return err
+			}
+			if format.json() {
+				return format.emit(cmd.OutOrStdout(), cloneReport{URL: args[0], Dir: res.Dir, Store: res.Store})
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Cloned %s into %s\n", args[0], shown)
 			return nil
 		},
 	}
+	format = addFormat[cloneReport](cmd)
+	return cmd
 }
 
 // projectName is the folder git would clone url into: its last path
@@ -247,24 +275,27 @@ func remotePath(url string) string {
 
 func newRemoteCmd(g *globals) *cobra.Command {
 	var verbose bool
+	var format, listFormat *formatFlag
 	cmd := &cobra.Command{
 		Use:   "remote",
 		Short: "List, add and remove named remotes (as git remote does)",
 		Args:  cobra.NoArgs,
 		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
-			return listRemotes(cmd.OutOrStdout(), s, verbose)
+			return listRemotes(cmd.OutOrStdout(), s, verbose, format)
 		}),
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "show each remote's URL, as git remote -v")
+	format = addFormat[remotesReport](cmd)
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the remotes (-v: with URLs)",
 		Args:  cobra.NoArgs,
 		RunE: g.withService(func(cmd *cobra.Command, _ []string, s *author.Service) error {
-			return listRemotes(cmd.OutOrStdout(), s, verbose)
+			return listRemotes(cmd.OutOrStdout(), s, verbose, listFormat)
 		}),
 	}
 	list.Flags().BoolVarP(&verbose, "verbose", "v", false, "show each remote's URL, as git remote -v")
+	listFormat = addFormat[remotesReport](list)
 	add := &cobra.Command{
 		Use:   "add <name> <url>",
 		Short: "Add a named remote",
@@ -286,10 +317,17 @@ func newRemoteCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func listRemotes(w io.Writer, s *author.Service, verbose bool) error {
+func listRemotes(w io.Writer, s *author.Service, verbose bool, format *formatFlag) error {
 	rs, err := s.Remotes()
 	if err != nil {
 		return err
+	}
+	if format.json() {
+		r := remotesReport{Remotes: []remoteJSON{}}
+		for _, x := range rs {
+			r.Remotes = append(r.Remotes, remoteJSON{Name: x.Name, URLs: orEmpty(x.URLs)})
+		}
+		return format.emit(w, r)
 	}
 	for _, r := range rs {
 		if !verbose {

@@ -22,6 +22,7 @@ func newScopeCmd(g *globals) *cobra.Command {
 
 func newScopeAddCmd(g *globals) *cobra.Command {
 	var source string
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "add SCOPE [--source FILE]",
 		Short: "Declare a document (scope) in the lore: one commit, pushed and pulled with the rest",
@@ -36,6 +37,9 @@ need it declared. Declaring a scope again as it is declared writes nothing.`,
 			if err != nil {
 				return err
 			}
+			if format.json() {
+				return format.emit(cmd.OutOrStdout(), r)
+			}
 			if !r.Declared {
 				fmt.Fprintf(cmd.OutOrStdout(), "Scope %s is declared already\n", r.Scope)
 				return nil
@@ -45,11 +49,13 @@ need it declared. Declaring a scope again as it is declared writes nothing.`,
 		}),
 	}
 	cmd.Flags().StringVar(&source, "source", "", "the .dli file the document is written in, relative to the project folder")
+	format = addFormat[author.DeclareScopeResult](cmd)
 	return cmd
 }
 
 func newScopeListCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the scopes the project declares, with their sources and whether the serving commit holds them",
 		Args:  cobra.NoArgs,
@@ -57,6 +63,10 @@ func newScopeListCmd(g *globals) *cobra.Command {
 			r, err := s.Scopes(context.Background(), &author.ScopesParams{})
 			if err != nil {
 				return err
+			}
+			if format.json() {
+				r.Documents, r.Scopes = orEmpty(r.Documents), orEmpty(r.Scopes)
+				return format.emit(cmd.OutOrStdout(), r)
 			}
 			for _, d := range r.Documents {
 				held := ""
@@ -72,4 +82,6 @@ func newScopeListCmd(g *globals) *cobra.Command {
 			return nil
 		}),
 	}
+	format = addFormat[author.ScopesResult](cmd)
+	return cmd
 }

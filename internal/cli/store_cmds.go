@@ -13,6 +13,7 @@ import (
 
 func newInitCmd(g *globals) *cobra.Command {
 	var scopes []string
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "init [--scope NAME]…",
 		Short: "Create a project: its lorestore, its deloreis.toml, and the scopes it declares",
@@ -28,6 +29,13 @@ and says it reinitialized the store, as git init does.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			res, err := author.Init(author.InitOptions{Dir: g.project, Store: g.store, StoreOptions: g.options(), Scopes: scopes})
 			out := cmd.OutOrStdout()
+			if format.json() {
+				if err != nil {
+					return err
+				}
+				return format.emit(out, initReport{Store: res.Store, Reinitialized: res.Reinitialized, WroteSettings: res.WroteSettings,
+					Settings: res.Settings, Declared: orEmpty(res.Declared), AlreadyThere: orEmpty(res.AlreadyThere)})
+			}
 			if res.Store != "" && err == nil {
 				if res.Reinitialized {
 					fmt.Fprintf(out, "Reinitialized existing lorestore in %s\n", res.Store)
@@ -48,57 +56,74 @@ and says it reinitialized the store, as git init does.`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&scopes, "scope", nil, "declare a document (scope) in the lore; repeat for more")
+	format = addFormat[initReport](cmd)
 	return cmd
 }
 
 func newBranchCmd(g *globals) *cobra.Command {
 	var del bool
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "branch [name [from]]",
 		Short: "List, create (name [from]) or delete (-d name) branches",
 		Args:  cobra.MaximumNArgs(2),
 		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
-			w := cmd.OutOrStdout()
-			switch {
-			case del:
-				if len(args) != 1 {
-					return usageError{"branch -d wants one branch name"}
-				}
-				_, err := s.DeleteBranch(args[0])
+			r, err := branchAction(s, args, del)
+			if err != nil {
 				return err
-			case len(args) == 0:
-				bs, err := s.ListBranches()
-				if err != nil {
-					return err
-				}
-				for _, b := range bs {
+			}
+			w := cmd.OutOrStdout()
+			if format.json() {
+				return format.emit(w, r)
+			}
+			for _, b := range r.Branches {
+				switch r.Action {
+				case "delete":
+					fmt.Fprintf(w, "Deleted branch %s (was %s).\n", b.Name, b.Head[:12])
+				case "create":
+					fmt.Fprintf(w, "branch %s at %s\n", b.Name, b.Head[:12])
+				default:
 					mark := " "
 					if b.Name == author.DefaultBranch {
 						mark = "*"
 					}
 					fmt.Fprintf(w, "%s %s %s\n", mark, b.Name, b.Head[:12])
 				}
-				return nil
-			default:
-				from := ""
-				if len(args) == 2 {
-					from = args[1]
-				}
-				b, err := s.CreateBranch(args[0], from, true)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "branch %s at %s\n", args[0], b.Head[:12])
-				return nil
 			}
+			return nil
 		}),
 	}
 	cmd.Flags().BoolVarP(&del, "delete", "d", false, "delete the branch")
+	format = addFormat[branchReport](cmd)
 	return cmd
 }
 
+// branchAction lists, creates or deletes branches as branch's arguments
+// say, and answers what it did.
+func branchAction(s *author.Service, args []string, del bool) (branchReport, error) {
+	switch {
+	case del:
+		if len(args) != 1 {
+			return branchReport{}, usageError{"branch -d wants one branch name"}
+		}
+		b, err := s.DeleteBranch(args[0])
+		return branchReport{Action: "delete", Branches: []author.BranchInfo{b}}, err
+	case len(args) == 0:
+		bs, err := s.ListBranches()
+		return branchReport{Action: "list", Branches: orEmpty(bs)}, err
+	default:
+		from := ""
+		if len(args) == 2 {
+			from = args[1]
+		}
+		b, err := s.CreateBranch(args[0], from, true)
+		return branchReport{Action: "create", Branches: []author.BranchInfo{b}}, err
+	}
+}
+
 func newMergeCmd(g *globals) *cobra.Command {
-	var into, format string
+	var into string
+	var format *formatFlag
 	var ff bool
 	cmd := &cobra.Command{
 		Use:   "merge <source>",
@@ -110,17 +135,15 @@ as author.merge does. A merge that would bring a conflict between the
 sides (valuation, exclusivity, functional) or an error finding neither side
 had is held back: it prints the report, writes nothing and exits 1.`,
 		Args: cobra.ExactArgs(1),
-		PreRunE: func(*cobra.Command, []string) error {
-			return checkFormat(format, "text", "json")
-		},
 		RunE: g.withService(func(cmd *cobra.Command, args []string, s *author.Service) error {
 			r, err := s.MergeBranches(author.MergeRequest{Source: args[0], AnyRevision: true, Target: into, FastForward: ff})
 			if err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if format == "json" {
-				if err := writeJSON(w, r); err != nil {
+			if format.json() {
+				r.Conflicts, r.Findings = orEmpty(r.Conflicts), orEmpty(r.Findings)
+				if err := format.emit(w, r); err != nil {
 					return err
 				}
 			} else {
@@ -131,7 +154,7 @@ had is held back: it prints the report, writes nothing and exits 1.`,
 	}
 	cmd.Flags().StringVar(&into, "into", "", "target branch (default main)")
 	cmd.Flags().BoolVar(&ff, "ff", false, "move the target to the source, writing no merge commit, when the target is behind it")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, or json (author.merge's report)")
+	format = addFormat[author.AuthorMergeResult](cmd) // author.merge's report, as served (TestMergeIsOneUseCase)
 	return cmd
 }
 
@@ -161,7 +184,8 @@ func mergeHeld(r author.AuthorMergeResult, what, into string) error {
 	if r.Merged || r.UpToDate {
 		return nil
 	}
-	return fmt.Errorf("merge of %s into %s held back by %d conflicts and %d new error findings; nothing was written", what, orDefault(into), len(r.Conflicts), len(r.Findings))
+	return fmt.Errorf("merge of %s into %s held back by %s and %s; nothing was written", what, orDefault(into),
+		plural(len(r.Conflicts), "conflict", "conflicts"), plural(len(r.Findings), "new error finding", "new error findings"))
 }
 
 func orDefault(branch string) string {

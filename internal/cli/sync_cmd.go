@@ -23,12 +23,12 @@ import (
 // replica that needs a ruling from one that needs a retry (DL-0251).
 const exitConflicts = 3
 
-// syncReport is what one sync did, as --json prints it.
+// syncReport is what one sync did, as --format json prints it.
 type syncReport = author.SyncReport
 
 func newSyncCmd(g *globals) *cobra.Command {
 	var branch string
-	var asJSON bool
+	var format *formatFlag
 	cmd := &cobra.Command{
 		Use:   "sync [remote]",
 		Short: "Fetch a branch (default main) from a remote (default origin), merge it, push the result with a lease",
@@ -59,10 +59,9 @@ Exit status: 0 synced, 3 synced with conflicts reported, 1 failed, 2 usage.`,
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(rep); err != nil {
+			if format.json() {
+				rep.Merged, rep.Conflicts = orEmpty(rep.Merged), orEmpty(rep.Conflicts)
+				if err := format.emit(w, rep); err != nil {
 					return err
 				}
 			} else {
@@ -75,7 +74,8 @@ Exit status: 0 synced, 3 synced with conflicts reported, 1 failed, 2 usage.`,
 		}),
 	}
 	cmd.Flags().StringVar(&branch, "branch", "", "the branch to sync (default main)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	format = addFormat[syncReport](cmd)
+	format.addJSONAlias(cmd)
 	return cmd
 }
 
@@ -106,7 +106,7 @@ func printSync(w io.Writer, rep syncReport) {
 		fmt.Fprintln(w, "Already up to date.")
 	}
 	if rep.Attempts > 1 {
-		fmt.Fprintf(w, "(%d attempts: the remote moved while this sync ran)\n", rep.Attempts)
+		fmt.Fprintf(w, "(%s: the remote moved while this sync ran)\n", plural(rep.Attempts, "attempt", "attempts"))
 	}
 	for _, c := range rep.Conflicts {
 		fmt.Fprintf(w, "conflict in %s: %s: %s (merge %s, %s)\n", c.Scope, c.Kind, c.Message, short(c.Merge), c.Origin)

@@ -380,10 +380,10 @@ func cited(decision string) map[string]any {
 	return map[string]any{"kind": "cited", "state": "ratified", "decisions": []string{decision}}
 }
 
-// syncCLI runs `deloreis sync --json` on a replica.
+// syncCLI runs `deloreis sync --format json` on a replica.
 func syncCLI(t *testing.T, dir string) (syncReport, int) {
 	t.Helper()
-	out, errs, code := deloreis(t, "--project", dir, "sync", "--json")
+	out, errs, code := deloreis(t, "--project", dir, "sync", "--format", "json")
 	var rep syncReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("sync of %s: exit %d, stdout %q, stderr %q", dir, code, out, errs)

@@ -15,25 +15,36 @@ import (
 var version = "0.1.0-dev"
 
 func newVersionCmd() *cobra.Command {
-	return &cobra.Command{
+	var format *formatFlag
+	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, store format and contract",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format.json() {
+				return format.emit(cmd.OutOrStdout(), versionReport{Version: version, StoreFormat: author.StoreFormat,
+					Contract: author.StoreContract, Go: goVersion()})
+			}
 			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine())
 			return err
 		},
 	}
+	format = addFormat[versionReport](cmd)
+	return cmd
 }
 
 // versionLine is what `deloreis version` and `deloreis --version` print.
 func versionLine() string {
-	goVersion := "unknown"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-	}
 	return fmt.Sprintf("deloreis %s (store format %d, contract %s, %s)",
-		version, author.StoreFormat, author.StoreContract, goVersion)
+		version, author.StoreFormat, author.StoreContract, goVersion())
+}
+
+// goVersion is the Go release this program was built with.
+func goVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.GoVersion
+	}
+	return "unknown"
 }
 
 // setVersionFlag gives the root cobra's --version, printing versionLine.
