@@ -1,0 +1,69 @@
+package author
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The spec lines an outside conformance pass found partial (issue 33,
+// item 6), each held over the use case.
+
+// TestEventEraMustNameAnEra holds DLI §3.4: an event's era names an era
+// entity in scope. One that names a person, a place or an event is an
+// error finding that bars materialize, whichever was staged first.
+func TestEventEraMustNameAnEra(t *testing.T) {
+	cases := []struct {
+		name    string
+		first   []map[string]any // staged before the event, as add_entity params
+		after   []map[string]any // staged after it
+		era     string
+		want    []string // the event's findings
+		blocked bool     // materialize is refused after all is staged
+	}{
+		{"an era", []map[string]any{entity("era", "grail-years")}, nil, "grail-years", nil, false},
+		{"a person", []map[string]any{entity("person", "galahad")}, nil, "galahad", []string{"chronology.not-an-era"}, true},
+		{"a place", []map[string]any{entity("place", "logres")}, nil, "logres", []string{"chronology.not-an-era"}, true},
+		{"a person staged later", nil, []map[string]any{entity("person", "galahad")}, "galahad", []string{"entity.unknown"}, true},
+		{"an era staged later", nil, []map[string]any{entity("era", "grail-years")}, "grail-years", []string{"entity.unknown"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, "camelot")
+			ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+			for _, p := range c.first {
+				p["workspace"] = ws
+				h.ok("author.add_entity", p)
+			}
+			r := h.ok("author.add_event", map[string]any{"workspace": ws, "id": "the-quest", "era": c.era, "provenance": prop()})
+			if got := findingCodes(r); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("add_event findings %v, want %v", got, c.want)
+			}
+			for _, p := range c.after {
+				p["workspace"] = ws
+				h.ok("author.add_entity", p)
+			}
+			st := h.ok("author.status", map[string]any{"workspace": ws})
+			codes := findingCodes(st)
+			if c.blocked {
+				if !reflect.DeepEqual(codes, []string{"chronology.not-an-era"}) {
+					t.Fatalf("status findings %v, want chronology.not-an-era alone", codes)
+				}
+				f := st["findings"].([]any)[0].(map[string]any)
+				if d := f["data"].(map[string]any); d["era"] != c.era || d["kind"] == "" || f["severity"] != "error" {
+					t.Fatalf("finding %v", f)
+				}
+				h.refused(CodeMaterializeBlocked, "author.materialize", map[string]any{"workspace": ws})
+				return
+			}
+			if len(codes) != 0 {
+				t.Fatalf("status findings %v", codes)
+			}
+			h.ok("author.materialize", map[string]any{"workspace": ws})
+		})
+	}
+}
+
+// entity is author.add_entity's params for a proposed entity.
+func entity(kind, id string) map[string]any {
+	return map[string]any{"kind": kind, "id": id, "name": id, "provenance": prop()}
+}
