@@ -3,6 +3,8 @@ package author
 import (
 	"reflect"
 	"testing"
+
+	"github.com/deloreis/deloreis/objects"
 )
 
 // The spec lines an outside conformance pass found partial (issue 33,
@@ -66,4 +68,48 @@ func TestEventEraMustNameAnEra(t *testing.T) {
 // entity is author.add_entity's params for a proposed entity.
 func entity(kind, id string) map[string]any {
 	return map[string]any{"kind": kind, "id": id, "name": id, "provenance": prop()}
+}
+
+// TestAddEntityRunsTheNamingOracle holds DLI §3.1: when the project
+// configures a dialect, a staged entity's name goes through the naming
+// oracle, and one that passes no dialect is unvetted, as author.add_name
+// reports it.
+func TestAddEntityRunsTheNamingOracle(t *testing.T) {
+	cases := []struct {
+		name     string
+		dialects []*objects.Dialect
+		entity   string
+		want     []string
+	}{
+		{"no dialect configured", nil, "Kraxx", nil},
+		{"a name the oracle passes", []*objects.Dialect{riverSpeech()}, "Mireth", nil},
+		{"a name it rejects", []*objects.Dialect{riverSpeech()}, "Kraxx", []string{"name.unvetted"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newExpertHarness(t, c.dialects, "camelot")
+			ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+			r := h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "e1", "name": c.entity, "provenance": prop()})
+			if got := findingCodes(r); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("findings %v, want %v", got, c.want)
+			}
+			if c.want == nil {
+				return
+			}
+			f := r["findings"].([]any)[0].(map[string]any)
+			want := map[string]any{"kind": "run-check", "op": "dli.name.check", "params": map[string]any{"name": c.entity, "dialect": "river-speech"}}
+			if f["severity"] != "warn" || !reflect.DeepEqual(f["repair"], want) || f["data"].(map[string]any)["kind"] != "entity" {
+				t.Fatalf("finding %v", f)
+			}
+			// The status shows it while it is staged; discarding the
+			// entity takes it away.
+			if got := findingCodes(h.ok("author.status", map[string]any{"workspace": ws})); !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("status findings %v", got)
+			}
+			h.ok("author.discard", map[string]any{"workspace": ws, "decl": f["citations"].([]any)[0]})
+			if got := findingCodes(h.ok("author.status", map[string]any{"workspace": ws})); len(got) != 0 {
+				t.Fatalf("status findings after discard %v", got)
+			}
+		})
+	}
 }
