@@ -327,6 +327,9 @@ func (s *Service) commitLedger(ws *Workspace, op, summary string, decisions []st
 		return LedgerResult{}, fault.Errorf(fault.Refused, CodeForkLocal,
 			"Workspace %s forks question %s: standing ops write canon, and a fork never does. Open a scope workspace.", ws.id, ws.fork)
 	}
+	if err := s.refusePinned("author." + op); err != nil {
+		return LedgerResult{}, err
+	}
 	bw, parent := ws.baseWorld, ws.base
 	for range maxLedgerCommitTries {
 		objs, err := build(bw)

@@ -2,6 +2,7 @@ package author
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
@@ -109,6 +110,57 @@ func TestAddEntityRunsTheNamingOracle(t *testing.T) {
 			h.ok("author.discard", map[string]any{"workspace": ws, "decl": f["citations"].([]any)[0]})
 			if got := findingCodes(h.ok("author.status", map[string]any{"workspace": ws})); len(got) != 0 {
 				t.Fatalf("status findings after discard %v", got)
+			}
+		})
+	}
+}
+
+// TestPinnedProjectCommitsNothing holds the ruling on a pinned project
+// (DL-0443): every workspace opens at the pin, so an author op that would
+// commit to the serving branch is refused as pinned-project and no branch
+// moves, while staging over the pin still works.
+func TestPinnedProjectCommitsNothing(t *testing.T) {
+	h := newHarness(t, "camelot")
+	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	h.ok("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "first", "name": "First", "provenance": prop()})
+	pin := h.ok("author.materialize", map[string]any{"workspace": ws})["root_hash"].(string)
+	h.ok("author.branch", map[string]any{"workspace": ws, "action": "create", "name": "side"})
+	svc, err := New(Config{Store: h.store, Documents: []string{"camelot"}, Pin: pin[:12]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.svc = svc
+	claim := strings.Repeat("ab", 32)
+	cases := []struct {
+		op     string
+		params map[string]any
+	}{
+		{"author.materialize", map[string]any{}},
+		{"author.record_decision", map[string]any{"decision": "canon-1"}},
+		{"author.record_decisions", map[string]any{"records": []any{map[string]any{"decision": "canon-1"}}}},
+		{"author.set_standing", map[string]any{"claim_id": claim, "decision": "canon-1"}},
+		{"author.defeat", map[string]any{"claim_id": claim, "decision": "canon-2", "defeated_decision": "canon-1"}},
+		{"author.merge", map[string]any{"source": "side"}},
+	}
+	for _, c := range cases {
+		t.Run(c.op, func(t *testing.T) {
+			h := &harness{t: t, store: h.store, svc: h.svc}
+			pw := h.ok("author.open", map[string]any{"scope": "camelot"})
+			if pw["root_hash"] != pin {
+				t.Fatalf("opened on %v, not the pin", pw["root_hash"])
+			}
+			c.params["workspace"] = pw["workspace"]
+			st := h.ok("author.add_entity", map[string]any{"workspace": pw["workspace"], "kind": "person", "id": "second", "name": "Second", "provenance": prop()})
+			before := h.mainHead()
+			e := h.refused(CodePinnedProject, c.op, c.params)
+			if e["pin"] != pin || !strings.Contains(e["message"].(string), "pinned") {
+				t.Fatalf("refusal %v", e)
+			}
+			if h.mainHead() != before {
+				t.Fatal("main moved")
+			}
+			if got := h.ok("author.status", map[string]any{"workspace": pw["workspace"]}); got["workspace_digest"] != st["workspace_digest"] {
+				t.Fatal("the refusal changed the workspace")
 			}
 		})
 	}
