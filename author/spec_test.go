@@ -165,3 +165,35 @@ func TestPinnedProjectCommitsNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordDecisionFieldNames holds that an invalid decision id is
+// reported under the param that holds it, not the object field it becomes.
+func TestRecordDecisionFieldNames(t *testing.T) {
+	cases := []struct {
+		op     string
+		params map[string]any
+		field  string
+	}{
+		{"author.record_decision", map[string]any{"decision": "Not An Id"}, "decision"},
+		{"author.record_decisions", map[string]any{"records": []any{map[string]any{"decision": "canon-1"}, map[string]any{"decision": "Not An Id"}}}, "records[1].decision"},
+		{"author.record_decision", map[string]any{"decision": "canon-1", "provenance": map[string]any{"kind": "proposed"}}, "provenance.origin"},
+		{"author.record_decisions", map[string]any{"records": []any{map[string]any{"decision": "canon-1", "provenance": map[string]any{"kind": "proposed"}}}}, "records[0].provenance.origin"},
+	}
+	for _, c := range cases {
+		t.Run(c.field, func(t *testing.T) {
+			h := newHarness(t, "camelot")
+			c.params["workspace"] = h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"]
+			m := h.call(c.op, c.params)
+			e, _ := m["error"].(map[string]any)
+			if m["ok"] != false || e["field"] != c.field {
+				t.Fatalf("error %v, want field %q", e, c.field)
+			}
+			if ps, _ := e["problems"].([]any); len(ps) == 0 || ps[0].(map[string]any)["field"] != c.field {
+				t.Fatalf("problems %v, want field %q", e["problems"], c.field)
+			}
+			if msg := e["message"].(string); !strings.HasPrefix(msg, "params: "+c.field+" ") {
+				t.Fatalf("message %q does not name %s", msg, c.field)
+			}
+		})
+	}
+}
