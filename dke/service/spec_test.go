@@ -3,6 +3,8 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -45,6 +47,43 @@ func TestStoresOfAnUnwrittenStore(t *testing.T) {
 			}
 			if text != c.text {
 				t.Errorf("text %q, want %q", text, c.text)
+			}
+		})
+	}
+}
+
+// TestCheckupNearAttribute holds checkup's near pair for an attribute
+// misspelt under the right kind (Tree.*.fruitt beside the reasoning's
+// Tree.*.fruit), as well as for a misspelt kind.
+func TestCheckupNearAttribute(t *testing.T) {
+	const rules = "@rule\ndef ripe(t):\n    if Tree[t].fruit == True:\n        Orchard[t].ripe = True\n"
+	cases := []struct {
+		name, data, near string
+	}{
+		{"attribute", "remember(Tree.t1.fruitt, True, \"s\")\n",
+			"near Tree.*.fruitt ~ Tree.*.fruit: the data is written under attribute fruitt of kind Tree, the reasoning reads attribute fruit"},
+		{"kind", "remember(Tre.t1.fruit, True, \"s\")\n",
+			"near Tre.*.fruit ~ Tree.*.fruit: the data is written under kind Tre, the reasoning reads kind Tree"},
+		{"two letters apart", "remember(Tree.t1.fruttt, True, \"s\")\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			bg := context.Background()
+			f.mustOK(bg, "compile", map[string]any{"name": "orchard", "source": rules})
+			f.mustOK(bg, "run", map[string]any{"source": c.data})
+			r, err := f.svc.Checkup(bg, &StoreParams{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var near []string
+			for _, l := range r.Findings {
+				if strings.HasPrefix(l, "near ") {
+					near = append(near, l)
+				}
+			}
+			if c.near == "" && len(near) != 0 || c.near != "" && !slices.Equal(near, []string{c.near}) {
+				t.Errorf("near lines %q, want %q; findings %q", near, c.near, r.Findings)
 			}
 		})
 	}
