@@ -88,3 +88,46 @@ func TestCheckupNearAttribute(t *testing.T) {
 		})
 	}
 }
+
+// TestReloadRestoresForgottenRule holds DKE §9.3 (DL-0445): compile
+// {name} without source compiles the stored source again, so a rule
+// forgotten since the last compile comes back with its conclusions, and
+// the transcript says what was restored.
+func TestReloadRestoresForgottenRule(t *testing.T) {
+	const src = "@rule\ndef ripe(t):\n    if Tree[t].fruit == True:\n        Orchard[t].ripe = True\n\nremember(Tree.t1.fruit, True, \"s\")\n"
+	const probe = "print(current(Orchard.t1.ripe).found)\n"
+	f := newFixture(t)
+	bg := context.Background()
+	f.mustOK(bg, "compile", map[string]any{"name": "orchard", "source": src})
+	if got := f.mustOK(bg, "run", map[string]any{"source": probe}); !strings.Contains(got, "True") {
+		t.Fatalf("before forgetting: %q", got)
+	}
+	f.mustOK(bg, "forget_rule", map[string]any{"name": "orchard.ripe"})
+	if got := f.mustOK(bg, "run", map[string]any{"source": probe}); !strings.Contains(got, "False") {
+		t.Fatalf("after forgetting: %q", got)
+	}
+	a, text := f.call(bg, "compile", map[string]any{"name": "orchard"})
+	if !a.OK() {
+		t.Fatal(a.Err)
+	}
+	if !strings.HasPrefix(text, "reloaded module orchard\nrestored:\n  rule orchard.ripe\n") {
+		t.Errorf("transcript %q does not say the rule was restored", text)
+	}
+	var r CompileResult
+	if err := json.Unmarshal(a.Result, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Restored == nil || !slices.Equal(r.Restored.Rules, []string{"orchard.ripe"}) || r.Installed != nil {
+		t.Errorf("restored %+v installed %+v", r.Restored, r.Installed)
+	}
+	if got := f.mustOK(bg, "list", map[string]any{"target": "rules"}); !strings.Contains(got, "orchard.ripe") {
+		t.Errorf("rules after the reload: %q", got)
+	}
+	if got := f.mustOK(bg, "run", map[string]any{"source": probe}); !strings.Contains(got, "True") {
+		t.Errorf("the rule's conclusion is not back: %q", got)
+	}
+	// A second reload has nothing to restore and says nothing of it.
+	if text := f.mustOK(bg, "compile", map[string]any{"name": "orchard"}); strings.Contains(text, "restored") {
+		t.Errorf("second reload: %q", text)
+	}
+}
