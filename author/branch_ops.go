@@ -319,8 +319,24 @@ func (s *Service) deletable(ws *Workspace, name string) error {
 	return nil
 }
 
+// refusePinned refuses an author op that would commit in a pinned project
+// (DL-0443): every workspace opens at the pin, so a commit on the serving
+// branch would be one no workspace of this server sees, and the pin would
+// no longer name what the project serves.
+func (s *Service) refusePinned(op string) error {
+	if s.pin.IsZero() {
+		return nil
+	}
+	return fault.Errorf(fault.Refused, CodePinnedProject,
+		"This project is pinned to commit %s and every workspace opens there: %s would commit where no workspace sees it, so nothing was committed. Remove pin from deloreis.toml (or serve without it) to commit.",
+		s.pin.String()[:12], op).With("pin", s.pin.String())
+}
+
 func (s *Service) Merge(ctx context.Context, g Guard, p *MergeParams) (AuthorMergeResult, error) {
 	return mutate(s, g, p, p.Workspace, func(ws *Workspace) (AuthorMergeResult, error) {
+		if err := s.refusePinned(g.Op); err != nil {
+			return AuthorMergeResult{}, err
+		}
 		res, err := s.merge(MergeRequest{Source: p.Source, Target: p.Target, Workspace: ws.id}, &steps{ctx: ctx})
 		if err != nil {
 			return AuthorMergeResult{}, err

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/fault"
@@ -145,11 +146,46 @@ func decodeRecords(recs []DecisionRecord, batch bool) ([]*objects.Decision, erro
 		}
 		o, err := objects.Decode(body)
 		if err != nil {
-			return nil, objectError(err).With("record_index", i)
+			// The object's id is the param decision: report each problem
+			// under the param that holds it.
+			return nil, renameFields(objectError(err), func(f string) string {
+				if f == "id" {
+					f = "decision"
+				}
+				return field(f)
+			}).With("record_index", i)
 		}
 		out[i] = o.(*objects.Decision)
 	}
 	return out, nil
+}
+
+// renameFields names the fields of an objectError as the params name them:
+// its field, each problem's field, and the field its message starts with.
+func renameFields(e *fault.Error, rename func(string) string) *fault.Error {
+	c := *e
+	c.Data = make(map[string]any, len(e.Data))
+	for k, v := range e.Data {
+		c.Data[k] = v
+	}
+	if f, ok := e.Data["field"].(string); ok {
+		c.Data["field"] = rename(f)
+		if rest, ok := strings.CutPrefix(c.Message, "params: "+f+" "); ok {
+			c.Message = "params: " + rename(f) + " " + rest
+		}
+	}
+	if ps, ok := e.Data["problems"].([]map[string]string); ok {
+		out := make([]map[string]string, len(ps))
+		for i, p := range ps {
+			msg := p["message"]
+			if rest, ok := strings.CutPrefix(msg, p["field"]+" "); ok {
+				msg = rename(p["field"]) + " " + rest
+			}
+			out[i] = map[string]string{"field": rename(p["field"]), "code": p["code"], "message": msg}
+		}
+		c.Data["problems"] = out
+	}
+	return &c
 }
 
 // recordDecisions checks a batch whole against the base world and commits
@@ -326,6 +362,9 @@ func (s *Service) commitLedger(ws *Workspace, op, summary string, decisions []st
 	if ws.fork != "" {
 		return LedgerResult{}, fault.Errorf(fault.Refused, CodeForkLocal,
 			"Workspace %s forks question %s: standing ops write canon, and a fork never does. Open a scope workspace.", ws.id, ws.fork)
+	}
+	if err := s.refusePinned("author." + op); err != nil {
+		return LedgerResult{}, err
 	}
 	bw, parent := ws.baseWorld, ws.base
 	for range maxLedgerCommitTries {

@@ -86,6 +86,8 @@ func partAtFault(o objects.Object, f world.Finding) string {
 	switch f.Code {
 	case world.CodeEntityUnknown:
 		return fieldHolding(o, str("entity"))
+	case world.CodeNotAnEra:
+		return fieldHolding(o, str("era"))
 	case world.CodeCitationUnknownDecision:
 		return decisionPart(o, str("decision"))
 	case world.CodeCitationUnknownClaim:

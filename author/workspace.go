@@ -341,6 +341,9 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *s
 		return lorestore.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeForkLocal,
 			"Workspace %s forks question %s: what is staged in a fork stays in the fork and is never materialized.", ws.id, ws.fork)
 	}
+	if err := s.refusePinned(workspaceOp); err != nil {
+		return lorestore.ZeroHash, nil, nil, err
+	}
 	if decision != "" {
 		if _, _, ok := ws.baseWorld.Decision(decision); !ok {
 			return lorestore.ZeroHash, nil, nil, unknownDecision("decision", decision)

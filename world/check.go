@@ -203,6 +203,7 @@ func (w *World) referencesOf(e Entry) []Finding {
 		ref(o.To)
 	case *objects.Event:
 		ref(o.Era)
+		out = append(out, w.eraOf(e, o)...)
 	case *objects.Before:
 		ref(o.Earlier)
 		ref(o.Later)
@@ -221,6 +222,55 @@ func (w *World) referencesOf(e Entry) []Finding {
 	case *objects.LedgerEntry:
 		ref(o.Entity)
 		ref(o.At)
+	}
+	return out
+}
+
+// eraOf reports an event whose era names an entity or event in scope that
+// is not an era (DLI §3.4: era names an era entity). An era not in scope
+// is entity.unknown's.
+func (w *World) eraOf(e Entry, ev *objects.Event) []Finding {
+	var kind string
+	if ent, ok := w.ix.entities.get(ev.Era); ok {
+		if kind = string(ent.object().Kind); kind == string(objects.KindEra) {
+			return nil
+		}
+	} else if _, ok := w.ix.events[ev.Era]; ok {
+		kind = "event"
+	} else {
+		return nil
+	}
+	f := newFinding(CodeNotAnEra,
+		"Event %s is anchored to %s, which is a %s, not an era: an event's era must name an era entity. Anchor it to an era, or declare one.", ev.Ident, ev.Era, kind)
+	f.Citations = []string{e.ID.String()}
+	f.Repair = &Repair{Kind: "resolve-entity", Candidates: w.eraCandidates(ev.Era)}
+	f.Data = map[string]any{"era": ev.Era, "kind": kind}
+	return []Finding{f}
+}
+
+// eraCandidates ranks the eras in scope by edit distance to id: at most
+// three, closest first. It runs only for a misplaced era, so it may look
+// at every entity.
+func (w *World) eraCandidates(id string) []string {
+	type cand struct {
+		id   string
+		dist int
+	}
+	var cs []cand
+	for k, n := range w.ix.entities.all() {
+		if n.object().Kind == objects.KindEra {
+			cs = append(cs, cand{k, spell.Distance(id, k)})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].dist != cs[j].dist {
+			return cs[i].dist < cs[j].dist
+		}
+		return cs[i].id < cs[j].id
+	})
+	out := []string{}
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].id)
 	}
 	return out
 }

@@ -74,6 +74,7 @@ const (
 	CodeFluentContradiction     = "continuity.fluent-contradiction"
 	CodeInertiaUnanchored       = "continuity.inertia-unanchored"
 	CodeBeforeCycle             = "chronology.before-cycle"
+	CodeNotAnEra                = "chronology.not-an-era"
 	CodeSelfMerge               = "identity.self-merge"
 	CodeTemporalUnsupported     = "identity.temporal-unsupported"
 	CodeSortMismatch            = "identity.sort-mismatch"
@@ -93,6 +94,7 @@ const (
 // Catalogue lists every finding code, in code order.
 var Catalogue = []CodeInfo{
 	{CodeBeforeCycle, SeverityError, Checked, "The declared order of events closes a cycle: an event would come before itself."},
+	{CodeNotAnEra, SeverityError, Checked, "An event's era names an entity or event in scope that is not an era; the event is staged but cannot materialize until its era names one."},
 	{CodeCitationUnknownClaim, SeverityError, Checked, "An attack, standing revision or ratify record names a claim that is not in the scope."},
 	{CodeCitationUnknownDecision, SeverityError, Checked, "A cited provenance, attack, standing revision or ratify record names a decision that is not recorded in the scope."},
 	{CodeConsequenceChanged, SeverityWarn, Checked, "A supposition may move derived consequences; author.diff shows which."},

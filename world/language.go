@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
@@ -73,8 +74,8 @@ func isLanguage(o objects.Object) bool {
 func (nw *World) rerunLanguage(entries []Entry, staged, revalued bool) {
 	lang, dialect, lexical, ledger := false, false, false, false
 	for _, e := range entries {
-		if isLanguage(e.Object) {
-			lang = true
+		if _, ent := e.Object.(*objects.Entity); isLanguage(e.Object) || ent {
+			lang = true // a staged entity's name is vetted too
 		}
 		switch x := e.Object.(type) {
 		case *objects.Dialect:
@@ -144,22 +145,72 @@ func (w *World) dialectTable() map[string]*objects.Dialect {
 // wordKey is a word: its dialect and its form.
 type wordKey struct{ dialect, form string }
 
-// checkNames runs the oracle over every name and word.
+// checkNames runs the oracle over every name and word, and over the
+// names of the staged entities.
 func (w *World) checkNames() {
 	dialects := w.dialectTable()
 	for e := range each(w.ix.lang) {
 		w.vetEntry(e, dialects)
 	}
+	if len(dialects) == 0 {
+		return
+	}
+	for i := w.ix.stagedFrom.entries; i < w.ix.entries.n; i++ {
+		if e := w.ix.entries.ptr(i); e.Object.Type() == objects.TypeEntity {
+			w.vetEntry(*e, dialects)
+		}
+	}
 }
 
-// vetEntry runs the oracle over a name or a word; other entries pass.
+// vetEntry runs the oracle over a name, a word or a staged entity's name;
+// other entries pass.
 func (w *World) vetEntry(e Entry, dialects map[string]*objects.Dialect) {
 	switch x := e.Object.(type) {
 	case *objects.Name:
 		w.vet(e, dialects, x.Name, x.Dialect, "name")
 	case *objects.Word:
 		w.vet(e, dialects, x.Form, x.Dialect, "word")
+	case *objects.Entity:
+		if e.Staged {
+			w.vetEntity(e, x, dialects)
+		}
 	}
+}
+
+// vetEntity runs the oracle over a staged entity's name (DLI §3.1): an
+// entity names no dialect, so with dialects in scope its name must pass
+// one of them; one that passes none is unvetted, reported against the
+// first dialect by id. With no dialect in scope there is no oracle to
+// run. Committed entities are not vetted again at every compile, which
+// would read every entity of a lazy base (DL-0442).
+func (w *World) vetEntity(e Entry, x *objects.Entity, dialects map[string]*objects.Dialect) {
+	if len(dialects) == 0 {
+		return
+	}
+	ids := make([]string, 0, len(dialects))
+	for id := range dialects {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var first objects.NameCheck
+	for i, id := range ids {
+		check := dialects[id].CheckName(x.Name)
+		if check.Vetted {
+			return
+		}
+		if i == 0 {
+			first = check
+		}
+	}
+	f := newFinding(CodeNameUnvetted, "The entity name %q does not pass the naming oracle of dialect %s: %s.", x.Name, ids[0], first.Problems[0].Message)
+	if len(ids) > 1 {
+		f = newFinding(CodeNameUnvetted, "The entity name %q passes the naming oracle of none of the dialects in scope (%s); %s says: %s.",
+			x.Name, strings.Join(ids, ", "), ids[0], first.Problems[0].Message)
+	}
+	f.Citations = []string{e.ID.String()}
+	f.Repair = &Repair{Kind: "run-check", Op: "dli.name.check", Params: map[string]any{"name": x.Name, "dialect": ids[0]}}
+	f.Data = map[string]any{"name": x.Name, "dialect": ids[0], "kind": "entity", "reason": "oracle-rejected", "problems": first.Problems, "dialects": ids}
+	w.emit(groupNames, f)
 }
 
 // checkLanguage checks the words names and derivations draw on, and that

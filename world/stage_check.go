@@ -29,8 +29,14 @@ func (nw *World) checkDelta(w *World, fresh []Entry, changed map[string]bool, na
 		// The rest get their candidates again: a new name may be closer.
 		kept := []Finding{}
 		for _, f := range groups[groupReferences] {
+			if f.Code != CodeEntityUnknown {
+				kept = append(kept, f)
+				continue
+			}
 			id, _ := f.Data["entity"].(string)
 			if nw.ix.known(id) {
+				// An event's era that is known now may be no era.
+				kept = append(kept, nw.eraAgain(f)...)
 				continue
 			}
 			f.Repair = &Repair{Kind: "resolve-entity", Candidates: nw.candidates(id)}
@@ -200,4 +206,22 @@ func (w *World) policyReaches(preds []string) bool {
 		}
 	}
 	return false
+}
+
+// eraAgain checks again the era of the event an entity.unknown finding
+// cites, once the id it named is known.
+func (nw *World) eraAgain(f Finding) []Finding {
+	if len(f.Citations) != 1 {
+		return nil
+	}
+	id, err := objects.ParseID(f.Citations[0])
+	if err != nil {
+		return nil
+	}
+	if e, ok := nw.ix.byID.get(id); ok {
+		if ev, ok := e.Object.(*objects.Event); ok {
+			return nw.eraOf(*e, ev)
+		}
+	}
+	return nil
 }

@@ -197,6 +197,7 @@ func TestFindings(t *testing.T) {
 		{CodeSelfMerge, []objects.Object{&objects.SameAs{Left: "galahad", Right: "galahad", Provenance: prop}}, "the same as itself"},
 		{CodeTemporalUnsupported, []objects.Object{ev("a"), &objects.SameAs{Left: "galahad", Right: "a", Provenance: prop}}, "chronology spine"},
 		{CodeSortMismatch, []objects.Object{place("logres"), &objects.SameAs{Left: "galahad", Right: "logres", Provenance: prop}}, "galahad is a person and logres a place"},
+		{CodeNotAnEra, []objects.Object{&objects.Event{Ident: "the-quest", Era: "galahad", Provenance: prop}}, "which is a person, not an era"},
 		{CodePolicyPromoted, []objects.Object{functional, fact("galahad", "sire", "pellinore", cited("canon-1")),
 			&objects.PredicateSameAs{Left: "father", Right: "sire", Provenance: cited("canon-1")}}, "now covers father, sire"},
 		{CodeArityMismatch, []objects.Object{fact("galahad", "father", "lancelot", prop),

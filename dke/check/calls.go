@@ -58,7 +58,7 @@ func (c *checker) dotCall(fn *syntax.DotExpr, e *syntax.CallExpr) Type {
 			if _, ok := c.env.Module(id.Name); ok {
 				c.errorf(id.NamePos, "module %s is not imported: add `%s %s`", id.Name, c.word(keywords.Import), id.Name)
 			} else {
-				c.errorf(id.NamePos, "undefined: %s", id.Name)
+				c.undefined(id, false)
 			}
 			return Invalid
 		}

@@ -255,9 +255,18 @@ func (c *checker) exprStmt(s *syntax.ExprStmt) {
 }
 
 // listMethod reports xs.append(v) and xs.extend(ys), with the fix that
-// builds a new list. It returns false when the receiver is not a list.
+// builds a new list. It returns false when the receiver is not a list,
+// for dotCall to report; a receiver with a fault of its own is reported
+// here, once (issue 33: one diagnostic per fault).
 func (c *checker) listMethod(s *syntax.ExprStmt, call *syntax.CallExpr, dot *syntax.DotExpr) bool {
+	if id, ok := dot.X.(*syntax.Ident); ok && c.unbound(id.Name) {
+		return c.undefinedList(call, dot, id)
+	}
 	t := c.expr(dot.X)
+	if t.Tag == TInvalid {
+		c.args(call) // the receiver's fault is reported; dotCall would report it again
+		return true
+	}
 	if t.Tag != TList {
 		return false
 	}
@@ -275,6 +284,34 @@ func (c *checker) listMethod(s *syntax.ExprStmt, call *syntax.CallExpr, dot *syn
 		fix = recv + " = " + recv + " + " + arg + lineRest(c.f.Src, endOf(s).Off)
 	}
 	c.fixf(stmtPos(s), fix, "a list has no `.%s`: lists are values — build a new one, `%s = %s + [v]`", dot.Name.Name, recv, recv)
+	return true
+}
+
+// unbound reports whether name is no variable, script or import here.
+func (c *checker) unbound(name string) bool {
+	_, v := c.scope[name]
+	return !v && c.defs[name] == nil && c.imports[name] == nil
+}
+
+// undefinedList reports xs.append(v) (or .extend) on a name nothing
+// defines as one diagnostic naming both faults: the name, and the method
+// no list has, with what to write instead. A name the checker explains
+// otherwise (a stored module not imported, another surface's word, a
+// Python builtin) is left to dotCall, which reports it once.
+func (c *checker) undefinedList(call *syntax.CallExpr, dot *syntax.DotExpr, id *syntax.Ident) bool {
+	name := id.Name
+	if _, ok := c.env.Module(name); ok {
+		return false
+	}
+	if _, _, ok := keywords.Foreign(c.lang, name); ok {
+		return false
+	}
+	if _, ok := pythonNames[name]; ok {
+		return false
+	}
+	c.args(call)
+	c.errorf(id.NamePos, "undefined: %s%s, and a list has no `.%s` either: lists are values — start one, `%s = [v]`, then build new ones, `%s = %s + [v]`",
+		name, c.didYouMeanIn(name, c.names), dot.Name.Name, name, name, name)
 	return true
 }
 

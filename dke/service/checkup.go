@@ -31,7 +31,7 @@ type Counts struct {
 }
 
 // Checkup reports the counts, then findings: near pairs first (the likely
-// misspelling of a kind), then unread data, unmet reads, and violated
+// misspelling of a kind, or of an attribute under the right kind), then unread data, unmet reads, and violated
 // constraints, each group sorted.
 func (s *Service) Checkup(ctx context.Context, p *StoreParams) (CheckupResult, error) {
 	_, _, csnap, ms, err := s.begin(ctx, "checkup", p.StoreID)
@@ -92,8 +92,12 @@ func findings(rs *eval.Reasoning, data map[string]int, reasoning bool) []string 
 		for _, m := range unmet {
 			uk, ua := splitPred(u)
 			mk, ma := splitPred(m)
-			if ua == ma && uk != mk && editDistance(uk, mk) <= 1 {
+			switch {
+			case ua == ma && uk != mk && editDistance(uk, mk) <= 1:
 				near = append(near, fmt.Sprintf("near %s ~ %s: the data is written under kind %s, the reasoning reads kind %s", cellsOf(u), cellsOf(m), uk, mk))
+			case uk == mk && ua != ma && editDistance(ua, ma) <= 1:
+				// The right kind, an attribute one letter off.
+				near = append(near, fmt.Sprintf("near %s ~ %s: the data is written under attribute %s of kind %s, the reasoning reads attribute %s", cellsOf(u), cellsOf(m), ua, uk, ma))
 			}
 		}
 	}

@@ -124,7 +124,7 @@ type StoreInfo struct {
 	ID      string `json:"id"`
 	Claims  int    `json:"claims"`
 	Modules int    `json:"modules"`
-	Created string `json:"created"`
+	Created string `json:"created,omitempty"` // absent for a store nothing has written (DL-0444)
 }
 
 // StoresResult is stores' answer.
@@ -430,7 +430,11 @@ func (s *Service) Stores(ctx context.Context, p *StoreParams) (StoresResult, err
 		return StoresResult{}, err
 	}
 	si := StoreInfo{ID: id, Claims: n, Modules: len(ms.recs), Created: h.Created}
-	text := fmt.Sprintf("%s  %s, %s  created %s\n", id, plural(n, "claim", "claims"), plural(si.Modules, "module", "modules"), si.Created)
+	created := "created " + si.Created
+	if si.Created == "" {
+		created = "not yet written" // no write has made it: it has no created-at
+	}
+	text := fmt.Sprintf("%s  %s, %s  %s\n", id, plural(n, "claim", "claims"), plural(si.Modules, "module", "modules"), created)
 	return StoresResult{Status: "success", Stores: []StoreInfo{si}, Text: text}, nil
 }
 

@@ -133,6 +133,14 @@ func authorize(ctx context.Context, tool, store string) error {
 }
 
 // storeID validates a store_id, "" being the default.
+// CheckStoreID refuses what no tool would take as store_id ("" is the
+// default store): the rule every tool applies, for a command line to
+// check its flag before any work.
+func CheckStoreID(id string) error {
+	_, err := storeID(id)
+	return err
+}
+
 func storeID(id string) (string, error) {
 	if id == "" {
 		return DefaultStore, nil

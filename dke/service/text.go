@@ -12,12 +12,12 @@ import (
 // words are the response's own words, per surface (contract §8.1).
 var words = map[keywords.Lang]map[string]string{
 	keywords.Eng: {
-		"compiled": "compiled module %s", "reloaded": "reloaded module %s", "installed": "installed",
+		"compiled": "compiled module %s", "reloaded": "reloaded module %s", "installed": "installed", "restored": "restored",
 		"class": "class", "script": "script", "rule": "rule", "constraint": "constraint", "computed": "computed field",
 		"body": "body", "ok": "OK", "error": "error",
 	},
 	keywords.Nob: {
-		"compiled": "kompilerte modul %s", "reloaded": "lastet modul %s på nytt", "installed": "installerte",
+		"compiled": "kompilerte modul %s", "reloaded": "lastet modul %s på nytt", "installed": "installerte", "restored": "gjenopprettet",
 		"class": "klasse", "script": "skript", "rule": "regel", "constraint": "begrensning", "computed": "beregnet felt",
 		"body": "kropp", "ok": "OK", "error": "feil",
 	},
@@ -51,6 +51,18 @@ func compileText(res CompileResult, l keywords.Lang, reload bool) string {
 		list("rule", in.Rules)
 		list("constraint", in.Constraints)
 		list("computed", in.Computed)
+	}
+	if in := res.Restored; in != nil {
+		b.WriteString(w(l, "restored") + ":\n")
+		for _, x := range in.Scripts {
+			b.WriteString("  " + w(l, "script") + " " + x + "\n")
+		}
+		for _, x := range in.Rules {
+			b.WriteString("  " + w(l, "rule") + " " + x + "\n")
+		}
+		for _, x := range in.Constraints {
+			b.WriteString("  " + w(l, "constraint") + " " + x + "\n")
+		}
 	}
 	if res.Body != nil {
 		b.WriteString(res.bodyText)

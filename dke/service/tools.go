@@ -57,6 +57,9 @@ type CompileResult struct {
 	Language string `json:"language"`
 	// Installed is absent on a reload and when the module declares nothing.
 	Installed *Installs `json:"installed,omitempty"`
+	// Restored is what a reload brought back: the declarations forgotten
+	// since the last compile (DL-0445); absent when there were none.
+	Restored *Installs `json:"restored,omitempty"`
 	// Body is what the module body did; absent when it has no body.
 	Body *Outcome `json:"body,omitempty"`
 	Text string   `json:"text"`
@@ -252,13 +255,33 @@ func importNames(r *record) []string {
 	return out
 }
 
-// reload runs a stored module's body again; it installs nothing.
+// reload compiles a stored module's source again: it installs nothing
+// new, brings back what forget, forget_rule and forget_constraint removed
+// since the last compile (DKE §9.3: re-compiling brings them back; the
+// answer's restored lists them), and runs the body again. The module's
+// imports stay pinned as they were; only a compile with source re-pins
+// them (§9.4).
 func (s *Service) reload(ctx context.Context, id, name string, ms *modset) (CompileResult, error) {
-	f, ok := ms.files[name]
+	rec, ok := ms.recs[name]
 	if !ok {
 		return CompileResult{}, fault.Errorf(fault.NotFound, CodeNotFound, "no module %s in store %s to reload; give source to compile it", name, id)
 	}
-	res := CompileResult{Status: "success", Module: name, Version: ms.recs[name].Version, Language: f.Lang.String()}
+	var put func(*lorestore.Batch) error
+	var restored *Installs
+	modsAt, next := lorestore.ZeroHash, (*modset)(nil)
+	if len(rec.Forgotten) > 0 {
+		back := *rec
+		back.Forgotten, back.Updated = nil, s.now().Format(time.RFC3339)
+		modsAt, next = s.store(id).head, ms.clone()
+		if err := next.put(&back); err != nil {
+			return CompileResult{}, err
+		}
+		restored = forgottenInstalls(name, rec, &back)
+		put = func(b *lorestore.Batch) error { return b.PutModule(id, name, jsonOf(&back)) }
+		ms = next
+	}
+	f := ms.files[name]
+	res := CompileResult{Status: "success", Module: name, Version: rec.Version, Language: f.Lang.String(), Restored: restored}
 	var set claims.ChangeSet
 	ctx, cancel := s.budgeted(ctx)
 	defer cancel()
@@ -267,14 +290,37 @@ func (s *Service) reload(ctx context.Context, id, name string, ms *modset) (Comp
 	if err != nil {
 		return CompileResult{}, err
 	}
-	if res.Body != nil {
-		msg := runMessage("compile", name, id, res.Body.Written, res.Body.Removed)
-		if err := s.commitRun(id, set, nil, msg, nil, lorestore.ZeroHash); err != nil {
+	if res.Body != nil || put != nil {
+		var written, removed int
+		if res.Body != nil {
+			written, removed = res.Body.Written, res.Body.Removed
+		}
+		msg := runMessage("compile", name, id, written, removed)
+		if restored != nil {
+			n := len(restored.Scripts) + len(restored.Rules) + len(restored.Constraints)
+			msg.Summary = strings.Replace(msg.Summary, ": ", fmt.Sprintf(": %s restored, ", plural(n, "declaration", "declarations")), 1)
+		}
+		if err := s.commitRun(id, set, put, msg, next, modsAt); err != nil {
 			return CompileResult{}, err
 		}
 	}
 	res.Text = compileText(res, f.Lang, true)
 	return res, nil
+}
+
+// forgottenInstalls lists what back (the record with nothing forgotten)
+// declares that rec, with its forgotten declarations, does not.
+func forgottenInstalls(name string, rec, back *record) *Installs {
+	l, _ := keywords.ParseLang(rec.Language)
+	was, now := installs(name, rec.info(), l), installs(name, back.info(), l)
+	only := func(all, had []string) []string {
+		return slices.DeleteFunc(slices.Clone(all), func(x string) bool { return slices.Contains(had, x) })
+	}
+	in := Installs{Scripts: only(now.Scripts, was.Scripts), Rules: only(now.Rules, was.Rules), Constraints: only(now.Constraints, was.Constraints)}
+	if in.empty() {
+		return nil
+	}
+	return &in
 }
 
 // hasBody reports whether a module has statements besides declarations.

@@ -15,7 +15,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/deloreis/deloreis/dke/keywords"
 	"github.com/deloreis/deloreis/dke/service"
+	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/internal/gcpolicy"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
@@ -74,12 +76,18 @@ served.
 ` + limitsHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Every flag is checked before any work: no store is opened
+			// and no demo built for a call that is a usage error.
 			if httpAddr != "" {
 				if err := mcpserve.CheckBind(httpAddr, ""); err != nil {
 					return usageError{err.Error()}
 				}
 			}
 			if err := checkLimits(lim); err != nil {
+				return err
+			}
+			names, err := g.dkeToolNames(dkeRegistry(nil), tools) // the tool names need no store
+			if err != nil {
 				return err
 			}
 			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
@@ -89,10 +97,6 @@ served.
 			}
 			defer cleanup()
 			reg := dkeRegistry(svc)
-			names, err := g.dkeToolNames(reg, tools)
-			if err != nil {
-				return err
-			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return mcpserve.ServeDKE(ctx, reg, names, svc.Keyring(), httpAddr, *lim, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -206,6 +210,20 @@ func (f *dkeCallFlags) add(cmd *cobra.Command, language bool) {
 	cmd.Flags().StringVar(&f.storeID, "store-id", "", "the DKE store (default \"default\")")
 }
 
+// check refuses a bad --language or --store-id as a usage error, before
+// the command reads its file or opens the store.
+func (f *dkeCallFlags) check() error {
+	if f.language != "" {
+		if _, err := keywords.ParseLang(f.language); err != nil {
+			return usageError{"--language: " + err.Error()}
+		}
+	}
+	if err := service.CheckStoreID(f.storeID); err != nil {
+		return usageError{"--store-id: " + fault.Of(err).Message}
+	}
+	return nil
+}
+
 // params are the call's arguments: language and store_id only when given,
 // so that the service's defaults apply.
 func (f *dkeCallFlags) params(p map[string]any) map[string]any {
@@ -232,6 +250,9 @@ status 1 when the source does not compile (nothing is stored; the
 diagnostics are printed), the call is refused, or the body fails.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
 			src, err := readRegular(args[1])
 			if err != nil {
 				return err
@@ -261,6 +282,9 @@ and effects). Exit status 1 when the program fails (its earlier writes
 persist) or is refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
 			src, err := readRegular(args[0])
 			if err != nil {
 				return err
@@ -283,6 +307,9 @@ counts line, then one finding a line (unread, unmet, near, violated).
 Changes nothing. Exit status 1 when the call is refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
 			return g.callDKE(cmd, "checkup", f.params(map[string]any{}), f.format)
 		},
 	}

@@ -76,7 +76,7 @@ func TestDKECallCommands(t *testing.T) {
 		{"run elsewhere", []string{"dke", "run", f.prog, "--store-id", "beta"}, 1, "error:", 0},
 		{"failing run", []string{"dke", "run", f.failing, "--store-id", "beta"}, 1, "error: program failed", 1},
 		{"broken compile", []string{"dke", "compile", "watch", f.broken, "--store-id", "alpha"}, 1, "nothing was stored", 0},
-		{"bad language", []string{"dke", "compile", "inventory", f.module, "--language", "xx"}, 1, "language", 0},
+		{"bad language", []string{"dke", "compile", "inventory", f.module, "--language", "xx"}, 2, "", 0}, // a usage error (TestDKEFlagsCheckedFirst)
 		{"same source again", []string{"dke", "compile", "inventory", f.module, "--store-id", "alpha"}, 0, "inventory", 0},
 		{"checkup", []string{"dke", "checkup", "--store-id", "alpha"}, 0, "checkup: 1 claim", 0},
 		{"checkup beta", []string{"dke", "checkup", "--store-id", "beta"}, 0, "checkup: 1 claim", 0},
@@ -352,5 +352,48 @@ func TestDKEInspectorHTTP(t *testing.T) {
 	}
 	if out, code := c.inspect(t, []string{"--method", "tools/list"}, endpoint); code == 0 || out["result"] != nil {
 		t.Fatalf("tools/list without a key: exit %d: %v", code, out)
+	}
+}
+
+// TestDKEFlagsCheckedFirst (issue 33, table row "flags checked first"): a
+// bad flag of dke mcp, compile or run is a usage error (exit 2) before any
+// work: no demo store is built (nothing is made in TMPDIR, nothing said of
+// a demo), and a store that cannot be opened is not what it reports.
+func TestDKEFlagsCheckedFirst(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "p.dpy")
+	if err := os.WriteFile(prog, []byte("print(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "no-such.lore")
+	cases := []struct {
+		name string
+		args []string
+		says string // in the usage error
+	}{
+		{"mcp --tools bogus, demo", []string{"dke", "mcp", "--tools", "bogus"}, `no tool "bogus"`},
+		{"mcp --tools with a bad name, demo", []string{"dke", "mcp", "--tools", "run,bogus"}, `no tool "bogus"`},
+		{"mcp --tools empty name", []string{"dke", "mcp", "--tools", "run,"}, `no tool ""`},
+		{"mcp --tools bogus, a missing store", []string{"--store", missing, "dke", "mcp", "--tools", "bogus"}, `no tool "bogus"`},
+		{"mcp --max-line 0, demo", []string{"dke", "mcp", "--max-line", "0"}, "--max-line"},
+		{"run --language bogus", []string{"--store", missing, "dke", "run", prog, "--language", "bogus"}, "--language"},
+		{"compile --language bogus", []string{"--store", missing, "dke", "compile", "m", prog, "--language", "bogus"}, "--language"},
+		{"checkup --store-id with a ref", []string{"--store", missing, "dke", "checkup", "--store-id", "refs/heads/main"}, "--store-id"},
+		{"run --store-id with a ref", []string{"--store", missing, "dke", "run", prog, "--store-id", "../x"}, "--store-id"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			_, errs, code := deloreis(t, c.args...)
+			if code != 2 || !strings.Contains(errs, c.says) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs, c.says)
+			}
+			if strings.Contains(errs, "demo") {
+				t.Errorf("the demo store was built: %q", errs)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("work was done in TMPDIR: %v", left)
+			}
+		})
 	}
 }

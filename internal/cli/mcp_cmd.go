@@ -31,6 +31,10 @@ which go into the worker envelope as on stdio. The project is found as
 serve finds it (from the current folder up; --demo serves the bundled
 demo project). The exit status is 0 when the client closes the session,
 1 when the project cannot be served (outside any project, without --demo).
+In a pinned project (pin in deloreis.toml) every workspace opens at the
+pin: staging works, and the tools that would commit (author_materialize,
+author_record_decision(s), author_set_standing, author_defeat,
+author_merge) are refused as pinned-project, so no branch moves.
 
 With --http ADDR it serves streamable HTTP at http://ADDR/mcp instead
 (loopback only, unless a bearer token is given with --token or

@@ -39,6 +39,10 @@ finds its repository; the lore declares its documents (scopes), and its
 deloreis.toml the serving branch and an optional pinned commit. With
 --demo, the bundled demo project is built in a temporary folder and
 served; outside any project, serve says so and exits 1.
+In a pinned project (pin in deloreis.toml) every workspace opens at the
+pin: staging works, and the ops that would commit (author.materialize,
+author.record_decision(s), author.set_standing, author.defeat,
+author.merge) are refused as pinned-project, so no branch moves.
 With --sync REMOTE, the serving branch is synced with REMOTE (as deloreis
 sync does) when the server starts and every --every after, in the
 background: workspaces opened after a sync open on the synced head, open
