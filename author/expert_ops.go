@@ -187,7 +187,7 @@ func (p *NameCheckParams) Validate() error {
 // envelope's) says whether the name passed; source says where the dialect
 // came from: "scope" or "project".
 type NameCheckResult struct {
-	Dialect   string                `json:"dialect"`
+	Dialect   string                `json:"dialect" desc:"the dialect id the name was checked against"`
 	Source    string                `json:"source" desc:"where the dialect came from: scope or project"`
 	Vetted    bool                  `json:"vetted" desc:"the oracle's verdict: true when there is no problem"`
 	Syllables []string              `json:"syllables" desc:"the syllables the name divides into, lower case"`
