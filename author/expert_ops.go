@@ -42,7 +42,7 @@ func (TransitionParams) JSONSchema() map[string]any {
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"workspace":  str(""),
+			"workspace":  str("the workspace id author.open returned (ws-N)"),
 			"entity":     str("the entity id"),
 			"key":        str("the fluent key (a predicate name)"),
 			"value":      str("the new value"),
@@ -165,7 +165,7 @@ func containsObject(objs []objects.Object, o objects.Object) bool {
 // committed), else the project's; without, the project's.
 type NameCheckParams struct {
 	Name      string `json:"name" desc:"the name to check: data, up to 64 KiB"`
-	Dialect   string `json:"dialect" desc:"the dialect id"`
+	Dialect   string `json:"dialect" desc:"the id of the dialect to check against: one the workspace's scope declares, else one of the project"`
 	Workspace string `json:"workspace,omitempty" desc:"a workspace whose scope's dialects come first"`
 }
 

@@ -155,7 +155,7 @@ type Empty struct{}
 type FindingRow struct {
 	Code     string         `json:"code" desc:"the finding code, as findings carry it"`
 	Severity world.Severity `json:"severity" desc:"error blocks materialize; warn and info do not"`
-	Grade    world.Evidence `json:"grade" desc:"asserted < checked < derived"`
+	Grade    world.Evidence `json:"grade" desc:"the strength of the evidence: asserted < checked < derived"`
 	Meaning  string         `json:"meaning" desc:"what a finding of this code says, in one line"`
 }
 

@@ -212,7 +212,7 @@ type DeclareScopeParams struct {
 // DeclareScopeResult says what the declaration did.
 type DeclareScopeResult struct {
 	Scope    string `json:"scope" desc:"the scope declared"`
-	Source   string `json:"source" desc:"as declared, or \"\""`
+	Source   string `json:"source" desc:"the .dli source as declared, relative to the project folder; \"\" for none"`
 	Declared bool   `json:"declared" desc:"false when the lore already declared it so: nothing was written"`
 	Commit   string `json:"commit" desc:"the serving branch's head after the call"`
 }

@@ -30,8 +30,8 @@ type StoredObject struct {
 	Type     string          `json:"type" desc:"the object's type (entity, fact, decision, attack, …)"`
 	Scope    string          `json:"scope" desc:"the scope it is filed under"`
 	Path     string          `json:"path" desc:"the object file in the commit's tree"`
-	Object   json.RawMessage `json:"object" desc:"the canonical JSON"`
-	Rendered []string        `json:"rendered" desc:"the canonical .dli lines"`
+	Object   json.RawMessage `json:"object" desc:"the object's canonical JSON"`
+	Rendered []string        `json:"rendered" desc:"the object as canonical .dli lines"`
 }
 
 // objectPath is where the store files an object: scopes/<scope>/<section>/…
@@ -62,7 +62,7 @@ func stored(scope string, id objects.ID, o objects.Object) (StoredObject, error)
 type CommitAuthor struct {
 	Name  string `json:"name" desc:"the author's name"`
 	Email string `json:"email" desc:"the author's email"`
-	When  string `json:"when" desc:"RFC 3339"`
+	When  string `json:"when" desc:"the author time, RFC 3339"`
 }
 
 // Trailer is one trailer line of a commit message.
@@ -77,7 +77,7 @@ type Commit struct {
 	Parents  []string     `json:"parents" desc:"its parents' ids; [] for a root commit, two for a merge"`
 	Author   CommitAuthor `json:"author" desc:"who wrote it and when"`
 	Summary  string       `json:"summary" desc:"the commit message's first line"`
-	Trailers []Trailer    `json:"trailers" desc:"Lore-Op, Lore-Scope and the rest, in order"`
+	Trailers []Trailer    `json:"trailers" desc:"the commit message's trailers (Lore-Op, Lore-Scope, Lore-Decision, …), in order"`
 }
 
 func commitOf(e lorestore.LogEntry) Commit {
@@ -107,8 +107,8 @@ type ObjectResult struct {
 	Type     string          `json:"type" desc:"the object's type"`
 	Scope    string          `json:"scope" desc:"the scope it is filed under"`
 	Path     string          `json:"path" desc:"the object file in the commit's tree"`
-	Object   json.RawMessage `json:"object" desc:"the canonical JSON"`
-	Rendered []string        `json:"rendered" desc:"the canonical .dli lines"`
+	Object   json.RawMessage `json:"object" desc:"the object's canonical JSON"`
+	Rendered []string        `json:"rendered" desc:"the object as canonical .dli lines"`
 }
 
 // LogParams filter the history.
@@ -137,13 +137,13 @@ const (
 
 // LogResult is dli.log.
 type LogResult struct {
-	Commits []Commit `json:"commits" desc:"newest first"`
+	Commits []Commit `json:"commits" desc:"the commits from rev back that pass the filters, newest first"`
 	More    bool     `json:"more" desc:"older commits pass the filters beyond the limit"`
 }
 
 // RevParams name a revision.
 type RevParams struct {
-	Rev string `json:"rev" desc:"a revision: a branch, a commit id (4 or more digits), main~2, …"`
+	Rev string `json:"rev" desc:"the revision to show: a branch, a commit id (4 or more hex digits), main~2, …"`
 }
 
 // Change is one object a commit added or removed.
@@ -155,7 +155,7 @@ type Change struct {
 // ShowResult is dli.show.
 type ShowResult struct {
 	Commit  Commit   `json:"commit" desc:"the commit shown"`
-	Changes []Change `json:"changes" desc:"against the first parent, in tree order"`
+	Changes []Change `json:"changes" desc:"the objects the commit added or removed against its first parent, in tree order"`
 }
 
 // Branch is one branch and its head.
@@ -167,35 +167,35 @@ type Branch struct {
 // BranchesResult is dli.branches.
 type BranchesResult struct {
 	Serving  string   `json:"serving" desc:"the serving branch"`
-	Pin      string   `json:"pin" desc:"the commit the project is pinned to, or \"\""`
-	Branches []Branch `json:"branches" desc:"sorted by name"`
+	Pin      string   `json:"pin" desc:"the commit the project is pinned to; \"\" when it is not pinned"`
+	Branches []Branch `json:"branches" desc:"every branch with its head, sorted by name"`
 }
 
 // ScopesParams name a revision.
 type ScopesParams struct {
-	Rev string `json:"rev,omitempty" desc:"default: the serving commit"`
+	Rev string `json:"rev,omitempty" desc:"the revision to read: a branch, a commit id (4 or more hex digits), main~2, … (default: the serving commit)"`
 }
 
 // Document is one document the project declares.
 type Document struct {
 	Scope   string `json:"scope" desc:"the document's scope"`
-	Source  string `json:"source" desc:"its .dli source, relative to the project folder, or \"\""`
+	Source  string `json:"source" desc:"its .dli source, relative to the project folder; \"\" for none"`
 	Present bool   `json:"present" desc:"the commit holds objects of this scope"`
 }
 
 // ScopesResult is dli.scopes.
 type ScopesResult struct {
-	Commit    string     `json:"commit" desc:"\"\" before the first commit"`
+	Commit    string     `json:"commit" desc:"the commit read (40 hex digits); \"\" before the first commit"`
 	Documents []Document `json:"documents" desc:"the documents the project declares, sorted by scope"`
-	Scopes    []string   `json:"scopes" desc:"every scope the commit holds, sorted"`
+	Scopes    []string   `json:"scopes" desc:"every scope the commit holds objects of, declared or not, sorted"`
 }
 
 // ExportParams page through a scope's objects.
 type ExportParams struct {
 	Scope  string `json:"scope" desc:"the scope whose objects to export"`
-	Rev    string `json:"rev,omitempty" desc:"default: the serving commit; a cursor keeps the commit its first page read"`
-	Cursor string `json:"cursor,omitempty" desc:"next_cursor of the page before"`
-	Limit  int    `json:"limit,omitempty" desc:"objects a page (default 500, at most 5000)"`
+	Rev    string `json:"rev,omitempty" desc:"the revision to read (default: the serving commit); a cursor keeps the commit its first page read"`
+	Cursor string `json:"cursor,omitempty" desc:"next_cursor of the page before; absent for the first page"`
+	Limit  int    `json:"limit,omitempty" desc:"at most this many objects a page (default 500, at most 5000)"`
 }
 
 // Validate checks the limit.
@@ -216,8 +216,8 @@ type ExportResult struct {
 	Scope      string         `json:"scope" desc:"the scope exported"`
 	Commit     string         `json:"commit" desc:"the commit read (40 hex digits); every page of a cursor reads the same one"`
 	Total      int            `json:"total" desc:"objects in the scope at the commit"`
-	Objects    []StoredObject `json:"objects" desc:"claims, decisions, attacks, standing; dead claims too"`
-	NextCursor string         `json:"next_cursor" desc:"\"\" on the last page"`
+	Objects    []StoredObject `json:"objects" desc:"this page of the scope's objects: claims, decisions, attacks and standing revisions, dead claims too"`
+	NextCursor string         `json:"next_cursor" desc:"the cursor of the next page; \"\" on the last page"`
 }
 
 // FsckProblem is one thing fsck found wrong.
@@ -235,7 +235,7 @@ type FsckResult struct {
 // ScopeRevParams name a scope at a revision.
 type ScopeRevParams struct {
 	Scope string `json:"scope" desc:"the scope to read"`
-	Rev   string `json:"rev,omitempty" desc:"default: the serving commit"`
+	Rev   string `json:"rev,omitempty" desc:"the revision to read: a branch, a commit id (4 or more hex digits), main~2, … (default: the serving commit)"`
 }
 
 // GraphEntity is one entity node.
@@ -287,23 +287,23 @@ type RevDiffResult struct {
 	Scope   string         `json:"scope" desc:"the scope compared"`
 	From    string         `json:"from" desc:"the from commit (40 hex digits)"`
 	To      string         `json:"to" desc:"the to commit (40 hex digits)"`
-	Added   []StoredObject `json:"added" desc:"in to, not in from; by id"`
-	Removed []StoredObject `json:"removed" desc:"in from, not in to; by id"`
+	Added   []StoredObject `json:"added" desc:"the objects in to and not in from, by id"`
+	Removed []StoredObject `json:"removed" desc:"the objects in from and not in to, by id"`
 }
 
 // ProjectDocument is one declared document.
 type ProjectDocument struct {
 	Scope  string `json:"scope" desc:"the document's scope"`
-	Source string `json:"source" desc:"relative to the project folder, or \"\""`
+	Source string `json:"source" desc:"the document's .dli source, relative to the project folder; \"\" for none"`
 }
 
 // ProjectResult is dli.project.
 type ProjectResult struct {
 	Store     string            `json:"store" desc:"the lorestore folder, relative to the project folder"`
 	Branch    string            `json:"branch" desc:"the serving branch"`
-	Pin       string            `json:"pin" desc:"the pinned revision, or \"\""`
-	Commit    string            `json:"commit" desc:"the serving commit, \"\" before the first"`
-	Documents []ProjectDocument `json:"documents" desc:"sorted by scope"`
+	Pin       string            `json:"pin" desc:"the revision the project is pinned to; \"\" when it is not pinned"`
+	Commit    string            `json:"commit" desc:"the serving branch's head (40 hex digits); \"\" before the first commit"`
+	Documents []ProjectDocument `json:"documents" desc:"the documents the project declares, sorted by scope"`
 }
 
 func (s *Service) Object(_ context.Context, p *ObjectParams) (ObjectResult, error) {

@@ -106,12 +106,12 @@ type TextCheckResult struct {
 	Base        string          `json:"base" desc:"the commit the text was staged over; \"\" when standalone or the branch has no commit"`
 	Clean       bool            `json:"clean" desc:"no parse error and no error-severity finding"`
 	ParseErrors []TextError     `json:"parse_errors" desc:"the text's parse errors, at most one a line; [] when it parses"`
-	Findings    []PlacedFinding `json:"findings" desc:"in source order"`
+	Findings    []PlacedFinding `json:"findings" desc:"the findings over the text, each placed at a line and column, in source order"`
 }
 
 // FmtResult is dli.fmt.
 type FmtResult struct {
-	Text    string `json:"text" desc:"the canonical text"`
+	Text    string `json:"text" desc:"the text in canonical .dli form"`
 	Changed bool   `json:"changed" desc:"the canonical text differs from the input"`
 }
 
@@ -128,7 +128,7 @@ type ParsedObject struct {
 type ParseResult struct {
 	Grammar string         `json:"grammar" desc:"v0, or \"\" for a text without the header line"`
 	Scope   string         `json:"scope" desc:"the scope line's id, or \"\""`
-	Objects []ParsedObject `json:"objects" desc:"in source order"`
+	Objects []ParsedObject `json:"objects" desc:"the declarations as objects, in source order"`
 }
 
 // RenderParams render objects as a .dli document.
@@ -185,7 +185,7 @@ type ImportResult struct {
 	Scope        string          `json:"scope" desc:"the document imported into"`
 	Base         string          `json:"base" desc:"the commit the text was staged over (\"\" before the first commit)"`
 	Declarations int             `json:"declarations" desc:"how many declarations the text holds"`
-	Findings     []PlacedFinding `json:"findings" desc:"in source order"`
+	Findings     []PlacedFinding `json:"findings" desc:"the findings over the text, each placed at a line and column, in source order"`
 	Consequences Consequences    `json:"consequences" desc:"the derived-consequence diff the text makes"`
 	Blocked      bool            `json:"blocked" desc:"an error finding stands, so a materialize is refused"`
 	Committed    bool            `json:"committed" desc:"a new commit was written"`
