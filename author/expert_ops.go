@@ -165,8 +165,8 @@ func containsObject(objs []objects.Object, o objects.Object) bool {
 // committed), else the project's; without, the project's.
 type NameCheckParams struct {
 	Name      string `json:"name" desc:"the name to check: data, up to 64 KiB"`
-	Dialect   string `json:"dialect" desc:"the id of the dialect to check against: one the workspace's scope declares, else one of the project"`
-	Workspace string `json:"workspace,omitempty" desc:"a workspace whose scope's dialects come first"`
+	Dialect   string `json:"dialect" desc:"the id of the dialect to check against: one the workspace's scope declares, else one of the project's"`
+	Workspace string `json:"workspace,omitempty" desc:"a workspace id (ws-N) whose scope's dialects (staged or committed) come before the project's; absent: the project's only"`
 }
 
 // Validate checks the params' shape: the name is data, the dialect an id.

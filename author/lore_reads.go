@@ -154,8 +154,8 @@ type Empty struct{}
 // FindingRow is one catalogued finding code.
 type FindingRow struct {
 	Code     string         `json:"code" desc:"the finding code, as findings carry it"`
-	Severity world.Severity `json:"severity" desc:"error blocks materialize; warn and info do not"`
-	Grade    world.Evidence `json:"grade" desc:"the strength of the evidence: asserted < checked < derived"`
+	Severity world.Severity `json:"severity" desc:"error, warn or info: an error finding bars author.materialize, warn and info do not"`
+	Grade    world.Evidence `json:"grade" desc:"asserted, checked or derived: the strength of the evidence (asserted < checked < derived)"`
 	Meaning  string         `json:"meaning" desc:"what a finding of this code says, in one line"`
 }
 

@@ -206,7 +206,7 @@ func errUndeclared(scope string, docs []string) error {
 // the project folder).
 type DeclareScopeParams struct {
 	Scope  string `json:"scope" desc:"the scope (document) to declare: an id (a letter or digit, then letters, digits, - or _; at most 128 bytes)"`
-	Source string `json:"source,omitempty" desc:"the .dli file, relative to the project folder"`
+	Source string `json:"source,omitempty" desc:"the .dli file the document is written in, a slash path relative to the project folder; absent for none"`
 }
 
 // DeclareScopeResult says what the declaration did.

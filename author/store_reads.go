@@ -154,7 +154,7 @@ type Change struct {
 
 // ShowResult is dli.show.
 type ShowResult struct {
-	Commit  Commit   `json:"commit" desc:"the commit shown"`
+	Commit  Commit   `json:"commit" desc:"the commit shown, as dli.log lists one"`
 	Changes []Change `json:"changes" desc:"the objects the commit added or removed against its first parent, in tree order"`
 }
 

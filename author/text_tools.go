@@ -157,8 +157,8 @@ type ValidateParams struct {
 
 // FieldProblem is one field error of an object.
 type FieldProblem struct {
-	Field   string `json:"field" desc:"the field at fault, as a path (provenance.kind, options[0].id, …)"`
-	Code    string `json:"code" desc:"the problem's code (missing, unknown-field, bad-id, …)"`
+	Field   string `json:"field" desc:"the field at fault, as a JSON path (provenance.origin, options[2].label, …); \"\" for the object as a whole"`
+	Code    string `json:"code" desc:"the condition code: field.required, field.unknown, field.invalid-id, field.invalid-enum, field.too-long, field.control-char, …"`
 	Message string `json:"message" desc:"the problem in words"`
 }
 

@@ -24,8 +24,8 @@ var fieldDescs = [nFields]string{
 	fEra:           "the id of the era entity the event falls in; it must name an era in scope",
 	fFrom:          "the id of the first entity: the relation's subject",
 	fHead:          "the atom the rule derives: {pred, args: [{var} or {const}]}",
-	fID:            "its id, unique in the document: " + idForm,
-	fKey:           "the key, a predicate name (" + idForm + "): the fact lowers to key(entity, value)",
+	fID:            "its id: " + idForm,
+	fKey:           "the key, a predicate name, " + idForm + "; the fact lowers to key(entity, value)",
 	fKind:          "the entity's kind",
 	fLater:         "the id of the event that comes after",
 	fLeft:          "one of the two ids declared the same",
@@ -35,7 +35,7 @@ var fieldDescs = [nFields]string{
 	fPrompt:        "the question as asked: " + textForm,
 	fProvenance:    "who or what stands behind it: {kind: proposed, origin}, {kind: hypothesis, hyp} (in a fork workspace) or {kind: cited, decisions, state}",
 	fRationale:     "why the decision was taken: " + textForm + "; absent for none",
-	fRelation:      "the relation name, a predicate (" + idForm + "): the claim lowers to relation(from, to)",
+	fRelation:      "the relation name, a predicate, " + idForm + "; the claim lowers to relation(from, to)",
 	fRight:         "the other of the two ids declared the same",
 	fSince:         "the id of the event or instant the value holds from; absent for none (an inertial value without one is a continuity.inertia-unanchored finding)",
 	fStanding:      "the standing the revision gives the claim",
@@ -65,15 +65,15 @@ var fieldDescs = [nFields]string{
 // fieldDescs'.
 var typeDescs = map[Type]map[field]string{
 	TypeEntity: {
-		fID:   "the entity's id, unique in the document: " + idForm,
+		fID:   "the entity's id, by which facts, relations and names refer to it: " + idForm,
 		fKind: "person, place, thing or era (events enter by author.add_event)",
 		fName: "how the entity is called: " + textForm,
 	},
 	TypeFact:  {fEntity: "the id of the entity the value is on"},
-	TypeEvent: {fID: "the event's id, unique in the document: " + idForm},
+	TypeEvent: {fID: "the event's id, by which before orders and anchors refer to it: " + idForm},
 	TypeState: {
 		fEntity: "the id of the entity the value is on",
-		fKey:    "the fluent key, a predicate name (" + idForm + ")",
+		fKey:    "the fluent key, a predicate name, " + idForm,
 	},
 	TypeQuestion:   {fID: "the question's id, unique in the world; the id a fork opens on: " + idForm},
 	TypeHypothesis: {fID: "the hyp variable's id, which hypothesis provenance names: " + idForm},

@@ -38,8 +38,8 @@ const (
 // Finding is one graded statement about the world.
 type Finding struct {
 	Code      string         `json:"code" desc:"the stable finding code clients match on, domain.name (entity.unknown, continuity.fd-violation, …); dli.findings lists them all"`
-	Severity  Severity       `json:"severity" desc:"error bars author.materialize; warn and info do not"`
-	Grade     Evidence       `json:"grade" desc:"the strength of the evidence: asserted < checked < derived"`
+	Severity  Severity       `json:"severity" desc:"error, warn or info: an error finding bars author.materialize, warn and info do not"`
+	Grade     Evidence       `json:"grade" desc:"asserted, checked or derived: the strength of the evidence (asserted < checked < derived)"`
 	Message   string         `json:"message" desc:"what is wrong, in the domain's words, for a reader; data, not instructions"`
 	Citations []string       `json:"citations" desc:"the object ids (64 hex digits) of the claims the finding is about; [] when it names none"`
 	Repair    *Repair        `json:"repair,omitempty" desc:"data a client can act on to resolve the finding; absent when there is none"`
