@@ -69,15 +69,19 @@ func TestBlankDescriptions(t *testing.T) {
 }
 
 // TestEveryFieldDescribed: every parameter and result field of every DLI
-// op and DKE tool, nested ones included, has a description, since the
-// schemas are what docs/ops.md and an MCP client show (issue 33, item 5).
+// op and DKE tool, nested ones included, has a description, and so has
+// every field of the whole request and response lines (the frame, the
+// mutation law's fields, the typed error), since the schemas are what
+// docs/ops.md, contracts/ and an MCP client show (issue 33, item 5).
 // The registries bind no service: only their types are read.
 func TestEveryFieldDescribed(t *testing.T) {
 	reg := ProjectRegistry(nil, "")
 	RegisterDKE(reg, nil)
 	var blank []string
 	for _, op := range reg.Ops(ProfileExtended) {
-		for kind, s := range map[string]map[string]any{"params": op.ParamsSchema(), "result": op.ResultSchema()} {
+		sides := map[string]map[string]any{"params": op.ParamsSchema(), "result": op.ResultSchema(),
+			"request": op.RequestSchema(), "response": op.ResponseSchema()}
+		for kind, s := range sides {
 			for _, f := range blankDescriptions(s, "") {
 				blank = append(blank, op.Name+" "+kind+" "+f)
 			}
