@@ -43,10 +43,10 @@ const (
 
 // BranchParams create, list or delete a branch.
 type BranchParams struct {
-	Workspace string `json:"workspace"`
-	Action    string `json:"action"`
-	Name      string `json:"name,omitempty"`
-	From      string `json:"from,omitempty"` // create only; default main
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N); its lorestore is the one branched"`
+	Action    string `json:"action" desc:"create, list or delete"`
+	Name      string `json:"name,omitempty" desc:"the branch to create or delete; required for create and delete, refused for list"`
+	From      string `json:"from,omitempty" desc:"create only: the branch whose head the new one starts at (default main)"` // create only; default main
 }
 
 // Validate checks the action and that the names it needs are there and
@@ -79,25 +79,25 @@ func (p *BranchParams) Validate() error {
 
 // BranchInfo is one branch and the commit it points at.
 type BranchInfo struct {
-	Name string `json:"name"`
-	Head string `json:"head"`
+	Name string `json:"name" desc:"the branch name"`
+	Head string `json:"head" desc:"the commit it points at (40 hex digits)"`
 }
 
 // BranchResult says what a branch call did: the branch created or deleted
 // and its head (for delete, the commit it pointed at), or every branch.
 type BranchResult struct {
-	Action          string       `json:"action"`
-	Branch          string       `json:"branch,omitempty"`
-	Head            string       `json:"head,omitempty"`
-	Branches        []BranchInfo `json:"branches,omitempty"`
-	WorkspaceDigest string       `json:"workspace_digest"`
+	Action          string       `json:"action" desc:"the action done, as asked: create, list or delete"`
+	Branch          string       `json:"branch,omitempty" desc:"the branch created or deleted; absent for list"`
+	Head            string       `json:"head,omitempty" desc:"the new branch's head, or for delete the commit it pointed at (40 hex digits); absent for list"`
+	Branches        []BranchInfo `json:"branches,omitempty" desc:"list: every branch, sorted by name; absent for create and delete"`
+	WorkspaceDigest string       `json:"workspace_digest" desc:"the workspace's digest, unchanged: a branch call stages nothing"`
 }
 
 // MergeParams merge branch source into branch target (default main).
 type MergeParams struct {
-	Workspace string `json:"workspace"`
-	Source    string `json:"source"`
-	Target    string `json:"target,omitempty"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N); its lorestore is the one merged in"`
+	Source    string `json:"source" desc:"the branch to merge from"`
+	Target    string `json:"target,omitempty" desc:"the branch to merge into (default main)"`
 }
 
 // Validate checks both names are branch names.
@@ -113,33 +113,33 @@ func (p *MergeParams) Validate() error {
 
 // MergeConflict is one world conflict a merge brings, in its scope.
 type MergeConflict struct {
-	Kind    string         `json:"kind"` // valuation, exclusivity or functional
-	Claims  []string       `json:"claims"`
-	Message string         `json:"message"`
-	Data    map[string]any `json:"data"`
-	Scope   string         `json:"scope"`
+	Kind    string         `json:"kind" desc:"valuation (the sides give a claim different standings or grades), exclusivity (a question answered two ways) or functional (two certain values of a functional predicate)"` // valuation, exclusivity or functional
+	Claims  []string       `json:"claims" desc:"the object ids (64 hex digits) of the claims in conflict"`
+	Message string         `json:"message" desc:"the conflict in words, for a reader"`
+	Data    map[string]any `json:"data" desc:"the conflict's details by kind (ours and theirs for valuation, question and options for exclusivity, …); {} when there are none"`
+	Scope   string         `json:"scope" desc:"the document (scope) the conflict is in"`
 }
 
 // MergeFinding is an error finding the merged world has and neither side
 // had (functional violations are conflicts, not repeated here).
 type MergeFinding struct {
-	Scope string `json:"scope"`
+	Scope string `json:"scope" desc:"the document (scope) whose merged world has the finding"`
 	world.Finding
 }
 
 // AuthorMergeResult is what a merge did. RootHash is the merge commit when
 // one was written, else the target's head; Merged says which.
 type AuthorMergeResult struct {
-	Merged          bool            `json:"merged"`
-	UpToDate        bool            `json:"up_to_date,omitempty"` // the source was merged already; nothing to write
-	FastForward     bool            `json:"-"`                    // the target moved to the source (the command line's --ff); no merge commit
-	RootHash        string          `json:"root_hash"`
-	Base            string          `json:"base"`
-	SourceHead      string          `json:"source_head"`
-	TargetHead      string          `json:"target_head"`
-	Conflicts       []MergeConflict `json:"conflicts"`
-	Findings        []MergeFinding  `json:"findings"`
-	WorkspaceDigest string          `json:"workspace_digest"`
+	Merged          bool            `json:"merged" desc:"true when the target moved (a merge commit or a fast-forward); false when conflicts or findings held the merge back or the source was merged already"`
+	UpToDate        bool            `json:"up_to_date,omitempty" desc:"true when the source was merged already and nothing was written; absent otherwise"` // the source was merged already; nothing to write
+	FastForward     bool            `json:"-"`                                                                                                             // the target moved to the source (the command line's --ff); no merge commit
+	RootHash        string          `json:"root_hash" desc:"the merge commit when one was written, else the target's head (40 hex digits)"`
+	Base            string          `json:"base" desc:"the merge base of source and target (40 hex digits)"`
+	SourceHead      string          `json:"source_head" desc:"the source branch's head that was merged (40 hex digits)"`
+	TargetHead      string          `json:"target_head" desc:"the target branch's head before the merge (40 hex digits)"`
+	Conflicts       []MergeConflict `json:"conflicts" desc:"what the merge would bring into conflict, per scope; any one holds the merge back; [] when none"`
+	Findings        []MergeFinding  `json:"findings" desc:"error findings the merged world has and neither side had (functional ones are conflicts instead); any one holds the merge back; [] when none"`
+	WorkspaceDigest string          `json:"workspace_digest" desc:"the workspace's digest, unchanged: a merge stages nothing"`
 }
 
 // checkBranchName refuses a name git would not take as a branch: a schema

@@ -22,57 +22,57 @@ import (
 // is an index into Strings, the sorted table of the distinct strings
 // (DL-0115).
 type CanonExport struct {
-	Scope      string           `json:"scope"`
-	Commit     string           `json:"commit"`
-	Strings    []string         `json:"strings"`
-	Claims     []CanonClaim     `json:"claims"`     // by object id
-	Predicates []CanonPredicate `json:"predicates"` // by predicate name
-	Decisions  []CanonDecision  `json:"decisions"`  // by decision id
-	Attacks    []CanonAttack    `json:"attacks"`    // by claim, attacker, target
+	Scope      string           `json:"scope" desc:"the scope exported"`
+	Commit     string           `json:"commit" desc:"the commit read (40 hex digits); \"\" before the first commit"`
+	Strings    []string         `json:"strings" desc:"every distinct string the export names (object ids, predicates, arguments, decision ids, origins, rationales), sorted; every integer below that names a string is an index into it"`
+	Claims     []CanonClaim     `json:"claims" desc:"the non-dead fact objects (possible ones included), by object id"` // by object id
+	Predicates []CanonPredicate `json:"predicates" desc:"the atoms the claims lower to, by predicate name"`             // by predicate name
+	Decisions  []CanonDecision  `json:"decisions" desc:"the decisions the claims' support names, by decision id"`       // by decision id
+	Attacks    []CanonAttack    `json:"attacks" desc:"the attacks on exported claims, by claim, attacker, target"`      // by claim, attacker, target
 }
 
 // CanonClaim is one non-dead fact object.
 type CanonClaim struct {
-	ID         int             `json:"id"`   // the object id
-	Type       int             `json:"type"` // entity, fact, relation, event, before, state
-	Grade      string          `json:"grade"`
-	Provenance CanonProvenance `json:"provenance"`
+	ID         int             `json:"id" desc:"the claim's object id (an index into strings)"`                                             // the object id
+	Type       int             `json:"type" desc:"its object type: entity, fact, relation, event, before or state (an index into strings)"` // entity, fact, relation, event, before, state
+	Grade      string          `json:"grade" desc:"certain or possible (dead claims are not exported)"`
+	Provenance CanonProvenance `json:"provenance" desc:"the claim's provenance, its strings as indexes"`
 }
 
 // CanonProvenance is a claim's or a decision's provenance.
 type CanonProvenance struct {
-	Kind      string `json:"kind"`             // proposed, hypothesis or cited
-	Origin    *int   `json:"origin,omitempty"` // proposed
-	Hyp       *int   `json:"hyp,omitempty"`    // hypothesis
-	Decisions []int  `json:"decisions,omitempty"`
-	State     string `json:"state,omitempty"` // cited
+	Kind      string `json:"kind" desc:"proposed, hypothesis or cited"`                                                   // proposed, hypothesis or cited
+	Origin    *int   `json:"origin,omitempty" desc:"proposed: the origin (an index into strings); absent otherwise"`      // proposed
+	Hyp       *int   `json:"hyp,omitempty" desc:"hypothesis: the hyp variable (an index into strings); absent otherwise"` // hypothesis
+	Decisions []int  `json:"decisions,omitempty" desc:"cited: the cited decision ids (indexes into strings); absent otherwise"`
+	State     string `json:"state,omitempty" desc:"cited: provisional or ratified; absent otherwise"` // cited
 }
 
 // CanonPredicate is the atoms of one predicate the exported claims lower to.
 type CanonPredicate struct {
-	Pred  int         `json:"pred"`
-	Atoms []CanonAtom `json:"atoms"` // by claim, then arguments
+	Pred  int         `json:"pred" desc:"the predicate name (an index into strings)"`
+	Atoms []CanonAtom `json:"atoms" desc:"its atoms, by claim, then arguments"` // by claim, then arguments
 }
 
 // CanonAtom is one atom: the claim it comes from (an index into Claims)
 // and its arguments.
 type CanonAtom struct {
-	Claim int   `json:"claim"`
-	Args  []int `json:"args"`
+	Claim int   `json:"claim" desc:"the claim the atom comes from (an index into claims)"`
+	Args  []int `json:"args" desc:"the atom's arguments (indexes into strings)"`
 }
 
 // CanonDecision is one decision an exported support names.
 type CanonDecision struct {
-	ID         int              `json:"id"`
-	Rationale  *int             `json:"rationale,omitempty"`
-	Provenance *CanonProvenance `json:"provenance,omitempty"`
+	ID         int              `json:"id" desc:"the decision id (an index into strings)"`
+	Rationale  *int             `json:"rationale,omitempty" desc:"its rationale (an index into strings); absent when it has none"`
+	Provenance *CanonProvenance `json:"provenance,omitempty" desc:"its provenance, strings as indexes; absent when it has none"`
 }
 
 // CanonAttack is one attack on an exported claim; Claim indexes Claims.
 type CanonAttack struct {
-	Attacker int `json:"attacker"`
-	Target   int `json:"target"`
-	Claim    int `json:"claim"`
+	Attacker int `json:"attacker" desc:"the attacking decision id (an index into strings)"`
+	Target   int `json:"target" desc:"the attacked decision id (an index into strings)"`
+	Claim    int `json:"claim" desc:"the claim the attack is on (an index into claims)"`
 }
 
 // Canon exports a declared scope at a revision ("" is the serving

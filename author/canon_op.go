@@ -11,8 +11,8 @@ import (
 // CanonParams name the scope to export and, optionally, a revision (the
 // serving branch's head by default).
 type CanonParams struct {
-	Scope string `json:"scope"`
-	Rev   string `json:"rev,omitempty"`
+	Scope string `json:"scope" desc:"the scope (document) whose canon to export"`
+	Rev   string `json:"rev,omitempty" desc:"the revision to read: a branch, a commit id (4 or more hex digits), main~2, … (default: the serving branch's head)"`
 }
 
 // maxRevLen bounds a revision arriving in params: it is resolved, never

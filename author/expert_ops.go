@@ -42,7 +42,7 @@ func (TransitionParams) JSONSchema() map[string]any {
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"workspace":  str(""),
+			"workspace":  str("the workspace id author.open returned (ws-N)"),
 			"entity":     str("the entity id"),
 			"key":        str("the fluent key (a predicate name)"),
 			"value":      str("the new value"),
@@ -165,8 +165,8 @@ func containsObject(objs []objects.Object, o objects.Object) bool {
 // committed), else the project's; without, the project's.
 type NameCheckParams struct {
 	Name      string `json:"name" desc:"the name to check: data, up to 64 KiB"`
-	Dialect   string `json:"dialect" desc:"the dialect id"`
-	Workspace string `json:"workspace,omitempty" desc:"a workspace whose scope's dialects come first"`
+	Dialect   string `json:"dialect" desc:"the id of the dialect to check against: one the workspace's scope declares, else one of the project's"`
+	Workspace string `json:"workspace,omitempty" desc:"a workspace id (ws-N) whose scope's dialects (staged or committed) come before the project's; absent: the project's only"`
 }
 
 // Validate checks the params' shape: the name is data, the dialect an id.
@@ -187,7 +187,7 @@ func (p *NameCheckParams) Validate() error {
 // envelope's) says whether the name passed; source says where the dialect
 // came from: "scope" or "project".
 type NameCheckResult struct {
-	Dialect   string                `json:"dialect"`
+	Dialect   string                `json:"dialect" desc:"the dialect id the name was checked against"`
 	Source    string                `json:"source" desc:"where the dialect came from: scope or project"`
 	Vetted    bool                  `json:"vetted" desc:"the oracle's verdict: true when there is no problem"`
 	Syllables []string              `json:"syllables" desc:"the syllables the name divides into, lower case"`

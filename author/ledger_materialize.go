@@ -17,8 +17,8 @@ import (
 // Stamp is one staged claim a decision stamped: its staged id and the id
 // of the object committed in its place.
 type Stamp struct {
-	From string `json:"from"`
-	To   string `json:"to"`
+	From string `json:"from" desc:"the staged fact's object id (64 hex digits)"`
+	To   string `json:"to" desc:"the object id committed in its place, citing the materialize decision"`
 }
 
 // stamping is the staged layer as a materialize with a decision commits

@@ -50,21 +50,21 @@ func init() {
 
 // DecisionRecord is one decision to record.
 type DecisionRecord struct {
-	Decision   string          `json:"decision"`
-	Rationale  string          `json:"rationale,omitempty"`
-	Provenance json.RawMessage `json:"provenance,omitempty"`
+	Decision   string          `json:"decision" desc:"the decision's id, new in the document; what claims cite and author.defeat names"`
+	Rationale  string          `json:"rationale,omitempty" desc:"why the decision was taken, stored as data; absent for none"`
+	Provenance json.RawMessage `json:"provenance,omitempty" desc:"the decision's own provenance: {kind: proposed, origin} or {kind: cited, decisions, state} (hypothesis is refused: a decision is canon); absent for none"`
 }
 
 // RecordDecisionParams record one decision.
 type RecordDecisionParams struct {
-	Workspace string `json:"workspace"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N); the decision is recorded in its document"`
 	DecisionRecord
 }
 
 // RecordDecisionsParams record an ordered batch of decisions.
 type RecordDecisionsParams struct {
-	Workspace string           `json:"workspace"`
-	Records   []DecisionRecord `json:"records"`
+	Workspace string           `json:"workspace" desc:"the workspace id author.open returned (ws-N); the decisions are recorded in its document"`
+	Records   []DecisionRecord `json:"records" desc:"the decisions to record, in order, all or none; a record may cite one later in the batch; a refusal names its record_index"`
 }
 
 // Validate requires at least one record.
@@ -77,25 +77,25 @@ func (p *RecordDecisionsParams) Validate() error {
 
 // SetStandingParams ratify a stored claim under a decision.
 type SetStandingParams struct {
-	Workspace string `json:"workspace"`
-	ClaimID   string `json:"claim_id"`
-	Decision  string `json:"decision"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
+	ClaimID   string `json:"claim_id" desc:"the object id (64 hex digits) of a stored provisional claim"`
+	Decision  string `json:"decision" desc:"a recorded decision that occurs in every support path of the claim; the claim is ratified under it"`
 }
 
 // DefeatParams attack a decision supporting a claim with another.
 type DefeatParams struct {
-	Workspace        string `json:"workspace"`
-	ClaimID          string `json:"claim_id"`
-	Decision         string `json:"decision"`
-	DefeatedDecision string `json:"defeated_decision"`
+	Workspace        string `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
+	ClaimID          string `json:"claim_id" desc:"the object id (64 hex digits) of the stored claim to defeat"`
+	Decision         string `json:"decision" desc:"the defeating decision, recorded by this call when the document lacks it; it attacks defeated_decision on this claim"`
+	DefeatedDecision string `json:"defeated_decision" desc:"a decision that supports every path of the claim; it is out while the attacker is in"`
 }
 
 // LedgerResult is what a standing op committed: the new commit, the
 // unchanged digest, and the ids of the objects it wrote.
 type LedgerResult struct {
-	RootHash        string   `json:"root_hash"`
-	WorkspaceDigest string   `json:"workspace_digest"`
-	Committed       []string `json:"committed"`
+	RootHash        string   `json:"root_hash" desc:"the commit the call wrote on the workspace's branch (40 hex digits)"`
+	WorkspaceDigest string   `json:"workspace_digest" desc:"the workspace's digest, unchanged: the call commits, it stages nothing"`
+	Committed       []string `json:"committed" desc:"the object ids (64 hex digits) of the objects the commit wrote (decisions, attacks, standing revisions)"`
 }
 
 func (s *Service) RecordDecision(_ context.Context, g Guard, p *RecordDecisionParams) (LedgerResult, error) {

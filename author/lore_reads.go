@@ -153,15 +153,15 @@ type Empty struct{}
 
 // FindingRow is one catalogued finding code.
 type FindingRow struct {
-	Code     string         `json:"code"`
-	Severity world.Severity `json:"severity" desc:"error blocks materialize; warn and info do not"`
-	Grade    world.Evidence `json:"grade" desc:"asserted < checked < derived"`
-	Meaning  string         `json:"meaning"`
+	Code     string         `json:"code" desc:"the finding code, as findings carry it"`
+	Severity world.Severity `json:"severity" desc:"error, warn or info: an error finding bars author.materialize, warn and info do not"`
+	Grade    world.Evidence `json:"grade" desc:"asserted, checked or derived: the strength of the evidence (asserted < checked < derived)"`
+	Meaning  string         `json:"meaning" desc:"what a finding of this code says, in one line"`
 }
 
 // FindingsResult is dli.findings.
 type FindingsResult struct {
-	Findings []FindingRow `json:"findings"`
+	Findings []FindingRow `json:"findings" desc:"every finding code the checks can give, sorted by code"`
 }
 
 // Findings is the finding catalogue, by code.

@@ -17,92 +17,92 @@ import (
 // OpenParams open a workspace over a scope or a fork (exactly one), on
 // the serving branch or on a named one.
 type OpenParams struct {
-	Scope  string `json:"scope,omitempty"`
-	Fork   string `json:"fork,omitempty"`
-	Branch string `json:"branch,omitempty"`
+	Scope  string `json:"scope,omitempty" desc:"open over this project document (scope mode); exactly one of scope and fork"`
+	Fork   string `json:"fork,omitempty" desc:"open a fork over the question of this id, in the one document that declares it (fork mode); exactly one of scope and fork"`
+	Branch string `json:"branch,omitempty" desc:"open on this lorestore branch and materialize to it (default: the serving branch)"`
 }
 
 // OpenResult names the new workspace and its first digest.
 type OpenResult struct {
-	Workspace       string `json:"workspace"`
-	WorkspaceDigest string `json:"workspace_digest"`
-	Scope           string `json:"scope"`
-	Fork            string `json:"fork,omitempty"`
-	RootHash        string `json:"root_hash"`        // the base commit ("" before the first commit)
-	Branch          string `json:"branch,omitempty"` // the branch it materializes to, when the open named one
+	Workspace       string `json:"workspace" desc:"the new workspace's id (ws-N), which every later call names"`
+	WorkspaceDigest string `json:"workspace_digest" desc:"the workspace's first digest (wd- and 64 hex digits), the fence the next mutation may present as expected_digest"`
+	Scope           string `json:"scope" desc:"the document the workspace is bound to (in fork mode, the one that declares the question)"`
+	Fork            string `json:"fork,omitempty" desc:"the question the fork explores; absent in scope mode"`
+	RootHash        string `json:"root_hash" desc:"the base commit the workspace opened at (40 hex digits); \"\" before the first commit"` // the base commit ("" before the first commit)
+	Branch          string `json:"branch,omitempty" desc:"the branch the workspace materializes to; absent unless the call named one"`     // the branch it materializes to, when the open named one
 }
 
 // WorkspaceParams name a workspace.
 type WorkspaceParams struct {
-	Workspace string `json:"workspace"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
 }
 
 // StageResult is the feedback contract of a staging call (DLI section 4).
 type StageResult struct {
-	WorkspaceDigest string          `json:"workspace_digest"`
-	Rendered        []string        `json:"rendered"`
-	Findings        []world.Finding `json:"findings"`
+	WorkspaceDigest string          `json:"workspace_digest" desc:"the workspace's digest after the call (wd- and 64 hex digits), the next expected_digest"`
+	Rendered        []string        `json:"rendered" desc:"the staged declaration as canonical .dli lines; [] when the call renders nothing"`
+	Findings        []world.Finding `json:"findings" desc:"every finding over the staged world after the call, at most 20 of a code (DL-0426); an error one bars author.materialize"`
 }
 
 // OpenQuestionParams file an open question, with no options yet.
 type OpenQuestionParams struct {
-	Workspace string `json:"workspace"`
-	ID        string `json:"id"`
-	Prompt    string `json:"prompt"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
+	ID        string `json:"id" desc:"the question's id, unique in the world; the id a fork opens on"`
+	Prompt    string `json:"prompt" desc:"the question as asked, stored as data"`
 }
 
 // GroundAtom is a predicate applied to constants.
 type GroundAtom struct {
-	Pred string   `json:"pred"`
-	Args []string `json:"args"`
+	Pred string   `json:"pred" desc:"the predicate name"`
+	Args []string `json:"args" desc:"the constant arguments, in order (entity ids or values)"`
 }
 
 // AddOptionParams add one option to a question staged in the workspace.
 type AddOptionParams struct {
-	Workspace string      `json:"workspace"`
-	Question  string      `json:"question"`
-	ID        string      `json:"id"`
-	Label     string      `json:"label"`
-	Implies   *GroundAtom `json:"implies,omitempty"`
+	Workspace string      `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
+	Question  string      `json:"question" desc:"the id of a question staged in this workspace and not yet committed"`
+	ID        string      `json:"id" desc:"the option's id, unique in the world"`
+	Label     string      `json:"label" desc:"the option as shown, stored as data"`
+	Implies   *GroundAtom `json:"implies,omitempty" desc:"a ground atom this option supports, possible while the question is open; absent when it implies nothing"`
 }
 
 // SupposeParams pin minted hypotheses true in a fork.
 type SupposeParams struct {
-	Workspace  string   `json:"workspace"`
-	Hypotheses []string `json:"hypotheses"`
+	Workspace  string   `json:"workspace" desc:"a fork workspace's id (ws-N)"`
+	Hypotheses []string `json:"hypotheses" desc:"the ids of hypotheses minted in this fork to pin true"`
 }
 
 // DiscardParams drop a whole workspace, or one staged declaration (decl:
 // its object id).
 type DiscardParams struct {
-	Workspace string `json:"workspace"`
-	Decl      string `json:"decl,omitempty"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
+	Decl      string `json:"decl,omitempty" desc:"the object id (64 hex digits) of one staged declaration to drop, as author.status lists it; absent drops the whole workspace"`
 }
 
 // DiscardResult says what was dropped; a declaration discard also gives
 // the new digest and the findings it brought.
 type DiscardResult struct {
-	Discarded       string          `json:"discarded"` // "workspace" or the declaration's id
-	WorkspaceDigest string          `json:"workspace_digest,omitempty"`
-	Rendered        []string        `json:"rendered"`
-	Findings        []world.Finding `json:"findings"`
+	Discarded       string          `json:"discarded" desc:"\"workspace\" when the whole workspace was dropped, else the dropped declaration's object id"` // "workspace" or the declaration's id
+	WorkspaceDigest string          `json:"workspace_digest,omitempty" desc:"the new digest after dropping one declaration; absent when the whole workspace was dropped"`
+	Rendered        []string        `json:"rendered" desc:"the dropped declaration as canonical .dli lines; [] for a whole workspace"`
+	Findings        []world.Finding `json:"findings" desc:"the findings over what stays staged, at most 20 of a code; [] for a whole workspace"`
 }
 
 // MaterializeParams commit a workspace; rendered opts into .dli text; a
 // decision (recorded) accepts the staged facts under it.
 type MaterializeParams struct {
-	Workspace string `json:"workspace"`
-	Rendered  bool   `json:"rendered,omitempty"`
-	Decision  string `json:"decision,omitempty"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
+	Rendered  bool   `json:"rendered,omitempty" desc:"true adds the committed declarations as canonical .dli lines (rendered); default false"`
+	Decision  string `json:"decision,omitempty" desc:"a recorded decision id under which the committed facts are accepted, so they read certain (carriage claims are never stamped); absent commits them as staged"`
 }
 
 // MaterializeResult is the new commit and what it committed, as data.
 type MaterializeResult struct {
-	RootHash        string      `json:"root_hash"`
-	WorkspaceDigest string      `json:"workspace_digest"`
-	Committed       []Committed `json:"committed"`
-	Stamped         []Stamp     `json:"stamped,omitempty"` // with a decision: staged id → committed id
-	Rendered        []string    `json:"rendered,omitempty"`
+	RootHash        string      `json:"root_hash" desc:"the new commit on the workspace's branch (40 hex digits)"`
+	WorkspaceDigest string      `json:"workspace_digest" desc:"the workspace's digest after the commit; nothing stays staged"`
+	Committed       []Committed `json:"committed" desc:"the objects the commit wrote, as data, in staging order"`
+	Stamped         []Stamp     `json:"stamped,omitempty" desc:"with decision: each staged fact's id and the id of the stamped object committed for it; absent without a decision"` // with a decision: staged id → committed id
+	Rendered        []string    `json:"rendered,omitempty" desc:"the committed declarations as canonical .dli lines; absent unless the call asked for rendered"`
 }
 
 func (s *Service) OpenWorkspace(_ context.Context, p *OpenParams) (OpenResult, error) {

@@ -14,7 +14,7 @@ import (
 // closed as UnmarshalJSON is.
 func (ClaimParams[T]) JSONSchema() map[string]any {
 	var zero T
-	props := map[string]any{"workspace": map[string]any{"type": "string", "minLength": 1}}
+	props := map[string]any{"workspace": map[string]any{"type": "string", "minLength": 1, "description": "the workspace id author.open returned (ws-N)"}}
 	required := []string{"workspace"}
 	for _, f := range objects.Fields(zero.Type()) {
 		props[f.Name] = f.Schema

@@ -205,14 +205,14 @@ func errUndeclared(scope string, docs []string) error {
 // optionally, the .dli file it is written in (a slash path relative to
 // the project folder).
 type DeclareScopeParams struct {
-	Scope  string `json:"scope"`
-	Source string `json:"source,omitempty" desc:"the .dli file, relative to the project folder"`
+	Scope  string `json:"scope" desc:"the scope (document) to declare: an id (a letter or digit, then letters, digits, - or _; at most 128 bytes)"`
+	Source string `json:"source,omitempty" desc:"the .dli file the document is written in, a slash path relative to the project folder; absent for none"`
 }
 
 // DeclareScopeResult says what the declaration did.
 type DeclareScopeResult struct {
-	Scope    string `json:"scope"`
-	Source   string `json:"source" desc:"as declared, or \"\""`
+	Scope    string `json:"scope" desc:"the scope declared"`
+	Source   string `json:"source" desc:"the .dli source as declared, relative to the project folder; \"\" for none"`
 	Declared bool   `json:"declared" desc:"false when the lore already declared it so: nothing was written"`
 	Commit   string `json:"commit" desc:"the serving branch's head after the call"`
 }

@@ -37,23 +37,23 @@ func read[R any](s *Service, wsID string, f func(ws *Workspace) (R, error)) (R, 
 
 // StagedDecl is one staged declaration of a status.
 type StagedDecl struct {
-	Decl     string   `json:"decl"` // its object id, what author.discard takes
-	Type     string   `json:"type"`
-	Rendered []string `json:"rendered"`
+	Decl     string   `json:"decl" desc:"the declaration's object id (64 hex digits): what author.discard's decl takes"` // its object id, what author.discard takes
+	Type     string   `json:"type" desc:"the object's type (entity, fact, relation, decision, standing, …)"`
+	Rendered []string `json:"rendered" desc:"the declaration as canonical .dli lines"`
 }
 
 // StatusResult is author.status.
 type StatusResult struct {
-	Workspace       string          `json:"workspace"`
-	WorkspaceDigest string          `json:"workspace_digest"`
-	Scope           string          `json:"scope"`
-	Fork            string          `json:"fork,omitempty"`
-	RootHash        string          `json:"root_hash"`
-	Staged          []StagedDecl    `json:"staged"`
-	Hypotheses      []string        `json:"hypotheses"`
-	Supposed        []string        `json:"supposed"`
-	Findings        []world.Finding `json:"findings"`
-	Blocked         bool            `json:"blocked"` // an error finding bars materialize
+	Workspace       string          `json:"workspace" desc:"the workspace id (ws-N)"`
+	WorkspaceDigest string          `json:"workspace_digest" desc:"the workspace's current digest, the next expected_digest"`
+	Scope           string          `json:"scope" desc:"the document the workspace is bound to"`
+	Fork            string          `json:"fork,omitempty" desc:"the question the fork explores; absent in a scope workspace"`
+	RootHash        string          `json:"root_hash" desc:"the base commit the workspace stages over (40 hex digits); \"\" before the first commit"`
+	Staged          []StagedDecl    `json:"staged" desc:"the staged declarations, in staging order"`
+	Hypotheses      []string        `json:"hypotheses" desc:"the hyp variables minted in this fork; [] in a scope workspace"`
+	Supposed        []string        `json:"supposed" desc:"the hypotheses author.suppose pinned true; [] when none"`
+	Findings        []world.Finding `json:"findings" desc:"every finding over the staged world, at most 20 of a code"`
+	Blocked         bool            `json:"blocked" desc:"true when an error finding stands, so author.materialize would refuse"` // an error finding bars materialize
 }
 
 func (s *Service) Status(_ context.Context, p *WorkspaceParams) (StatusResult, error) {
@@ -71,37 +71,37 @@ func (s *Service) Status(_ context.Context, p *WorkspaceParams) (StatusResult, e
 
 // DiffRow is one staged declaration with its standing before and after.
 type DiffRow struct {
-	Decl     string   `json:"decl"`
-	Type     string   `json:"type"`
-	Rendered []string `json:"rendered"`
-	Before   string   `json:"before"` // "absent" or the grade in the base
-	After    string   `json:"after"`  // the grade with everything staged
+	Decl     string   `json:"decl" desc:"the staged declaration's object id (64 hex digits)"`
+	Type     string   `json:"type" desc:"the object's type (entity, fact, relation, …)"`
+	Rendered []string `json:"rendered" desc:"the declaration as canonical .dli lines"`
+	Before   string   `json:"before" desc:"its grade in the base: certain, possible or dead, or \"absent\" when the base does not hold it"` // "absent" or the grade in the base
+	After    string   `json:"after" desc:"its grade with everything staged: certain, possible or dead"`                                     // the grade with everything staged
 }
 
 // Consequence is one derived atom whose grade moved.
 type Consequence struct {
-	Pred   string   `json:"pred"`
-	Args   []string `json:"args"`
-	Before string   `json:"before"` // "absent" when it was not derived
-	After  string   `json:"after"`
+	Pred   string   `json:"pred" desc:"the atom's predicate"`
+	Args   []string `json:"args" desc:"the atom's arguments, in order"`
+	Before string   `json:"before" desc:"its grade in the base: certain, possible or dead, or \"absent\" when it was not derived there"` // "absent" when it was not derived
+	After  string   `json:"after" desc:"its grade with everything staged: certain, possible or dead"`
 }
 
 // Consequences is the derived-consequence diff.
 type Consequences struct {
-	NewlyCertain []Consequence   `json:"newly_certain"`
-	Possible     []Consequence   `json:"possible"`
-	Dead         []Consequence   `json:"dead"`
-	GradeChanged []Consequence   `json:"grade_changed"`
-	Conflicts    []world.Finding `json:"conflicts"`
+	NewlyCertain []Consequence   `json:"newly_certain" desc:"atoms whose grade moved to certain"`
+	Possible     []Consequence   `json:"possible" desc:"atoms whose grade moved to possible"`
+	Dead         []Consequence   `json:"dead" desc:"atoms whose grade moved to dead, or that are no longer derived"`
+	GradeChanged []Consequence   `json:"grade_changed" desc:"every atom whose grade moved (the three lists above together), by predicate and arguments"`
+	Conflicts    []world.Finding `json:"conflicts" desc:"error findings the staged world has and the base did not"`
 }
 
 // DiffResult is author.diff.
 type DiffResult struct {
-	WorkspaceDigest string          `json:"workspace_digest"`
-	Rendered        []string        `json:"rendered"` // the staged change as a canonical .dli document
-	Rows            []DiffRow       `json:"rows"`
-	Findings        []world.Finding `json:"findings"`
-	Consequences    Consequences    `json:"consequences"`
+	WorkspaceDigest string          `json:"workspace_digest" desc:"the workspace's current digest"`
+	Rendered        []string        `json:"rendered" desc:"the staged change as one canonical .dli document (grammar and scope lines first)"` // the staged change as a canonical .dli document
+	Rows            []DiffRow       `json:"rows" desc:"each staged declaration with its grade before and after, in staging order"`
+	Findings        []world.Finding `json:"findings" desc:"every finding over the staged world, at most 20 of a code"`
+	Consequences    Consequences    `json:"consequences" desc:"the derived-consequence diff between the base and the staged world"`
 }
 
 func (s *Service) Diff(_ context.Context, p *WorkspaceParams) (DiffResult, error) {
@@ -139,22 +139,22 @@ func consequences(cs []world.Consequence) []Consequence {
 
 // Term is a goal argument: a variable or a constant (exactly one).
 type Term struct {
-	Var   string `json:"var,omitempty"`
-	Const string `json:"const,omitempty"`
+	Var   string `json:"var,omitempty" desc:"a variable name, bound in each answer (_ matches anything and is not bound); exactly one of var and const"`
+	Const string `json:"const,omitempty" desc:"a constant the argument must equal; exactly one of var and const"`
 }
 
 // GoalAtom is a typed goal: a predicate over terms.
 type GoalAtom struct {
-	Pred string `json:"pred"`
-	Args []Term `json:"args"`
+	Pred string `json:"pred" desc:"the predicate to query"`
+	Args []Term `json:"args" desc:"the arguments, in order, each {var} or {const}"`
 }
 
 // QueryParams ask a goal of a workspace's world, one page at a time.
 type QueryParams struct {
-	Workspace string   `json:"workspace"`
-	Goal      GoalAtom `json:"goal"`
-	Limit     int      `json:"limit,omitempty"`  // default 100, at most 1000
-	Cursor    string   `json:"cursor,omitempty"` // from the previous page
+	Workspace string   `json:"workspace" desc:"the workspace id author.open returned (ws-N); the query reads its staged world"`
+	Goal      GoalAtom `json:"goal" desc:"the goal to answer: a predicate over variables and constants"`
+	Limit     int      `json:"limit,omitempty" desc:"at most this many answers a page (default 100, at most 1000)"`                       // default 100, at most 1000
+	Cursor    string   `json:"cursor,omitempty" desc:"next_cursor of the page before; refused (stale-cursor) once the workspace changed"` // from the previous page
 }
 
 // Validate checks the goal's shape and the page bounds.
@@ -180,16 +180,16 @@ const (
 
 // Answer is one answer of a query.
 type Answer struct {
-	Args     []string          `json:"args"`
-	Bindings map[string]string `json:"bindings"`
-	Grade    string            `json:"grade"`
+	Args     []string          `json:"args" desc:"the goal's arguments with the variables bound, in order"`
+	Bindings map[string]string `json:"bindings" desc:"each variable of the goal and its value; {} for a goal without variables"`
+	Grade    string            `json:"grade" desc:"the atom's grade: certain, possible or dead (dead atoms are answers too)"`
 }
 
 // QueryResult is one page of answers.
 type QueryResult struct {
-	Answers    []Answer `json:"answers"`
-	Total      int      `json:"total"`
-	NextCursor string   `json:"next_cursor,omitempty"`
+	Answers    []Answer `json:"answers" desc:"this page of the matching atoms, ordered by arguments"`
+	Total      int      `json:"total" desc:"how many answers the goal has in all"`
+	NextCursor string   `json:"next_cursor,omitempty" desc:"the cursor of the next page; absent on the last page"`
 }
 
 func (s *Service) Query(_ context.Context, p *QueryParams) (QueryResult, error) {
@@ -258,27 +258,27 @@ func page(cur string, limit int, digest string, n int) (from, size int, err erro
 
 // WhyParams name one ground atom.
 type WhyParams struct {
-	Workspace string     `json:"workspace"`
-	Atom      GroundAtom `json:"atom"`
+	Workspace string     `json:"workspace" desc:"the workspace id author.open returned (ws-N); the atom is explained under its valuation"`
+	Atom      GroundAtom `json:"atom" desc:"the ground atom to explain"`
 }
 
 // BlockedSupport is a support path that does not hold, with its blockers.
 type BlockedSupport struct {
-	Path     []string `json:"path"`
-	Blockers []string `json:"blockers"`
+	Path     []string `json:"path" desc:"a support path that does not hold: its literals (d:<decision>, h:<hyp>, o:<option>, …)"`
+	Blockers []string `json:"blockers" desc:"the path's literals that are false or unknown"`
 }
 
 // WhyResult explains an atom under the workspace's valuation.
 type WhyResult struct {
-	Pred            string           `json:"pred"`
-	Args            []string         `json:"args"`
-	Grade           string           `json:"grade"`
-	Truncated       bool             `json:"truncated"`
-	Paths           [][]string       `json:"paths"`
-	ActivePaths     [][]string       `json:"active_paths"`
-	BlockedSupports []BlockedSupport `json:"blocked_supports"`
-	BlockingDefeats []string         `json:"blocking_defeats"`
-	AttackPairs     [][2]string      `json:"attack_pairs"`
+	Pred            string           `json:"pred" desc:"the atom's predicate"`
+	Args            []string         `json:"args" desc:"the atom's arguments"`
+	Grade           string           `json:"grade" desc:"certain, possible or dead (dead also for an atom never derived)"`
+	Truncated       bool             `json:"truncated" desc:"true when the atom has more support paths than are listed; grade is still exact and blocking_defeats is empty"`
+	Paths           [][]string       `json:"paths" desc:"every support path, sorted: each a list of literals (d:<decision>, h:<hyp>, o:<option>, …); [[]] for an unconditional atom, [] for one never derived"`
+	ActivePaths     [][]string       `json:"active_paths" desc:"the paths whose every literal holds"`
+	BlockedSupports []BlockedSupport `json:"blocked_supports" desc:"the other paths, each with the literals that block it"`
+	BlockingDefeats []string         `json:"blocking_defeats" desc:"the false literals on every path, each of which alone kills the atom; [] while some path is live"`
+	AttackPairs     [][2]string      `json:"attack_pairs" desc:"the attacks, as [attacker, target] decision pairs, on decisions the paths name; sorted"`
 }
 
 func (s *Service) Why(_ context.Context, p *WhyParams) (WhyResult, error) {
@@ -300,11 +300,11 @@ func (s *Service) Why(_ context.Context, p *WhyParams) (WhyResult, error) {
 
 // CheckResult is the check battery's verdict.
 type CheckResult struct {
-	WorkspaceDigest string          `json:"workspace_digest"`
-	Findings        []world.Finding `json:"findings"`
-	Errors          int             `json:"errors"`
-	Warnings        int             `json:"warnings"`
-	Blocked         bool            `json:"blocked"`
+	WorkspaceDigest string          `json:"workspace_digest" desc:"the workspace's current digest"`
+	Findings        []world.Finding `json:"findings" desc:"every finding of the check battery over the staged world, at most 20 of a code"`
+	Errors          int             `json:"errors" desc:"how many error-severity findings there are (before the per-code bound)"`
+	Warnings        int             `json:"warnings" desc:"how many warn-severity findings there are (before the per-code bound)"`
+	Blocked         bool            `json:"blocked" desc:"true when errors > 0, so author.materialize would refuse"`
 }
 
 func (s *Service) Check(_ context.Context, p *WorkspaceParams) (CheckResult, error) {
@@ -326,10 +326,10 @@ func (s *Service) Check(_ context.Context, p *WorkspaceParams) (CheckResult, err
 
 // EntitiesParams page through a workspace's entities, optionally of one kind.
 type EntitiesParams struct {
-	Workspace string `json:"workspace"`
-	Kind      string `json:"kind,omitempty"`
-	Limit     int    `json:"limit,omitempty"`
-	Cursor    string `json:"cursor,omitempty"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
+	Kind      string `json:"kind,omitempty" desc:"only entities of this kind: person, place, thing or era (default: every kind)"`
+	Limit     int    `json:"limit,omitempty" desc:"at most this many entities a page (default 100, at most 1000)"`
+	Cursor    string `json:"cursor,omitempty" desc:"next_cursor of the page before; refused (stale-cursor) once the workspace changed"`
 }
 
 // Validate checks the page bounds.
@@ -342,19 +342,19 @@ func (p *EntitiesParams) Validate() error {
 
 // EntityRow is one entity.
 type EntityRow struct {
-	ID     string `json:"id"`
-	Kind   string `json:"kind"`
-	Name   string `json:"name"`
-	Grade  string `json:"grade"`
-	Staged bool   `json:"staged"`
-	Decl   string `json:"decl"`
+	ID     string `json:"id" desc:"the entity's id"`
+	Kind   string `json:"kind" desc:"person, place, thing or era"`
+	Name   string `json:"name" desc:"its display name"`
+	Grade  string `json:"grade" desc:"the entity claim's grade: certain, possible or dead"`
+	Staged bool   `json:"staged" desc:"true when the entity is staged in this workspace, not yet committed"`
+	Decl   string `json:"decl" desc:"the object id (64 hex digits) of the entity claim"`
 }
 
 // EntitiesResult is one page of entities.
 type EntitiesResult struct {
-	Entities   []EntityRow `json:"entities"`
-	Total      int         `json:"total"`
-	NextCursor string      `json:"next_cursor,omitempty"`
+	Entities   []EntityRow `json:"entities" desc:"this page of entities, by id"`
+	Total      int         `json:"total" desc:"how many entities (of the kind) there are in all"`
+	NextCursor string      `json:"next_cursor,omitempty" desc:"the cursor of the next page; absent on the last page"`
 }
 
 func (s *Service) Entities(_ context.Context, p *EntitiesParams) (EntitiesResult, error) {
@@ -378,28 +378,28 @@ func (s *Service) Entities(_ context.Context, p *EntitiesParams) (EntitiesResult
 
 // HistoryParams name one claim by its object id.
 type HistoryParams struct {
-	Workspace string `json:"workspace"`
-	Claim     string `json:"claim"`
+	Workspace string `json:"workspace" desc:"the workspace id author.open returned (ws-N)"`
+	Claim     string `json:"claim" desc:"the claim's object id (64 hex digits)"`
 }
 
 // HistoryCommit is a commit that added the claim.
 type HistoryCommit struct {
-	Commit  string `json:"commit"`
-	Summary string `json:"summary"`
-	Op      string `json:"op"`
-	When    string `json:"when"` // RFC 3339
+	Commit  string `json:"commit" desc:"the commit id (40 hex digits)"`
+	Summary string `json:"summary" desc:"the commit message's first line"`
+	Op      string `json:"op" desc:"the commit's Lore-Op trailer (the op that wrote it); \"\" when it has none"`
+	When    string `json:"when" desc:"the author time, RFC 3339 in UTC"` // RFC 3339
 }
 
 // HistoryResult is one claim's history up to the workspace's base.
 type HistoryResult struct {
-	Claim    string          `json:"claim"`
-	Type     string          `json:"type"`
-	Rendered []string        `json:"rendered"`
-	Staged   bool            `json:"staged"`
-	Grade    string          `json:"grade"`
-	AddedIn  []HistoryCommit `json:"added_in"`
-	Standing []StagedDecl    `json:"standing"` // its standing revisions
-	Attacks  [][2]string     `json:"attacks"`  // (attacker, target) pairs about it
+	Claim    string          `json:"claim" desc:"the claim's object id, as asked"`
+	Type     string          `json:"type" desc:"the claim's object type"`
+	Rendered []string        `json:"rendered" desc:"the claim as canonical .dli lines"`
+	Staged   bool            `json:"staged" desc:"true when the claim is staged in this workspace, not yet committed"`
+	Grade    string          `json:"grade" desc:"its grade in the workspace: certain, possible or dead"`
+	AddedIn  []HistoryCommit `json:"added_in" desc:"the commits up to the workspace's base that added it, newest first; [] for a staged claim or an empty store"`
+	Standing []StagedDecl    `json:"standing" desc:"its standing revisions, as declarations"`                // its standing revisions
+	Attacks  [][2]string     `json:"attacks" desc:"the attacks on it, as [attacker, target] decision pairs"` // (attacker, target) pairs about it
 }
 
 func (s *Service) History(_ context.Context, p *HistoryParams) (HistoryResult, error) {
@@ -438,25 +438,25 @@ func (s *Service) History(_ context.Context, p *HistoryParams) (HistoryResult, e
 
 // OptionRow is one option of a question.
 type OptionRow struct {
-	ID      string      `json:"id"`
-	Label   string      `json:"label"`
-	Implies *GroundAtom `json:"implies,omitempty"`
+	ID      string      `json:"id" desc:"the option's id"`
+	Label   string      `json:"label" desc:"the option as shown"`
+	Implies *GroundAtom `json:"implies,omitempty" desc:"the ground atom the option supports; absent when it implies none"`
 }
 
 // QuestionRow is one question.
 type QuestionRow struct {
-	ID      string      `json:"id"`
-	Prompt  string      `json:"prompt"`
-	Options []OptionRow `json:"options"`
-	Staged  bool        `json:"staged"`
-	Answer  string      `json:"answer,omitempty"`
-	Open    bool        `json:"open"`
-	Decl    string      `json:"decl"`
+	ID      string      `json:"id" desc:"the question's id"`
+	Prompt  string      `json:"prompt" desc:"the question as asked"`
+	Options []OptionRow `json:"options" desc:"its options, in order"`
+	Staged  bool        `json:"staged" desc:"true when the question is staged in this workspace, not yet committed"`
+	Answer  string      `json:"answer,omitempty" desc:"the id of the option selected; absent while the question is open"`
+	Open    bool        `json:"open" desc:"true while no option is selected"`
+	Decl    string      `json:"decl" desc:"the question's object id (64 hex digits)"`
 }
 
 // QuestionsResult lists the questions.
 type QuestionsResult struct {
-	Questions []QuestionRow `json:"questions"`
+	Questions []QuestionRow `json:"questions" desc:"every question of the workspace's world, committed and staged"`
 }
 
 func (s *Service) Questions(_ context.Context, p *WorkspaceParams) (QuestionsResult, error) {

@@ -26,12 +26,12 @@ import (
 // StoredObject is one object as stored: its id, type, section and scope,
 // where it is filed, its canonical JSON and its canonical .dli lines.
 type StoredObject struct {
-	ID       string          `json:"id"`
-	Type     string          `json:"type"`
-	Scope    string          `json:"scope"`
+	ID       string          `json:"id" desc:"the object id (64 hex digits)"`
+	Type     string          `json:"type" desc:"the object's type (entity, fact, decision, attack, …)"`
+	Scope    string          `json:"scope" desc:"the scope it is filed under"`
 	Path     string          `json:"path" desc:"the object file in the commit's tree"`
-	Object   json.RawMessage `json:"object" desc:"the canonical JSON"`
-	Rendered []string        `json:"rendered" desc:"the canonical .dli lines"`
+	Object   json.RawMessage `json:"object" desc:"the object's canonical JSON"`
+	Rendered []string        `json:"rendered" desc:"the object as canonical .dli lines"`
 }
 
 // objectPath is where the store files an object: scopes/<scope>/<section>/…
@@ -60,24 +60,24 @@ func stored(scope string, id objects.ID, o objects.Object) (StoredObject, error)
 
 // CommitAuthor is a commit's author, as data.
 type CommitAuthor struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-	When  string `json:"when" desc:"RFC 3339"`
+	Name  string `json:"name" desc:"the author's name"`
+	Email string `json:"email" desc:"the author's email"`
+	When  string `json:"when" desc:"the author time, RFC 3339"`
 }
 
 // Trailer is one trailer line of a commit message.
 type Trailer struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
+	Key   string `json:"key" desc:"the trailer's key (Lore-Op, Lore-Scope, Lore-Decision, …)"`
+	Value string `json:"value" desc:"its value"`
 }
 
 // Commit is one commit of the history.
 type Commit struct {
-	Commit   string       `json:"commit"`
-	Parents  []string     `json:"parents"`
-	Author   CommitAuthor `json:"author"`
-	Summary  string       `json:"summary"`
-	Trailers []Trailer    `json:"trailers" desc:"Lore-Op, Lore-Scope and the rest, in order"`
+	Commit   string       `json:"commit" desc:"the commit id (40 hex digits)"`
+	Parents  []string     `json:"parents" desc:"its parents' ids; [] for a root commit, two for a merge"`
+	Author   CommitAuthor `json:"author" desc:"who wrote it and when"`
+	Summary  string       `json:"summary" desc:"the commit message's first line"`
+	Trailers []Trailer    `json:"trailers" desc:"the commit message's trailers (Lore-Op, Lore-Scope, Lore-Decision, …), in order"`
 }
 
 func commitOf(e lorestore.LogEntry) Commit {
@@ -102,13 +102,13 @@ type ObjectParams struct {
 // ObjectResult is dli.object: the object as stored at a commit. (Its id
 // is object_id: "id" beside "ok" is the request's.)
 type ObjectResult struct {
-	Commit   string          `json:"commit"`
-	ObjectID string          `json:"object_id"`
-	Type     string          `json:"type"`
-	Scope    string          `json:"scope"`
+	Commit   string          `json:"commit" desc:"the commit read (40 hex digits)"`
+	ObjectID string          `json:"object_id" desc:"the object's full id (64 hex digits)"`
+	Type     string          `json:"type" desc:"the object's type"`
+	Scope    string          `json:"scope" desc:"the scope it is filed under"`
 	Path     string          `json:"path" desc:"the object file in the commit's tree"`
-	Object   json.RawMessage `json:"object" desc:"the canonical JSON"`
-	Rendered []string        `json:"rendered" desc:"the canonical .dli lines"`
+	Object   json.RawMessage `json:"object" desc:"the object's canonical JSON"`
+	Rendered []string        `json:"rendered" desc:"the object as canonical .dli lines"`
 }
 
 // LogParams filter the history.
@@ -137,65 +137,65 @@ const (
 
 // LogResult is dli.log.
 type LogResult struct {
-	Commits []Commit `json:"commits" desc:"newest first"`
+	Commits []Commit `json:"commits" desc:"the commits from rev back that pass the filters, newest first"`
 	More    bool     `json:"more" desc:"older commits pass the filters beyond the limit"`
 }
 
 // RevParams name a revision.
 type RevParams struct {
-	Rev string `json:"rev" desc:"a revision: a branch, a commit id (4 or more digits), main~2, …"`
+	Rev string `json:"rev" desc:"the revision to show: a branch, a commit id (4 or more hex digits), main~2, …"`
 }
 
 // Change is one object a commit added or removed.
 type Change struct {
-	Removed bool `json:"removed"`
+	Removed bool `json:"removed" desc:"true when the commit removed the object, false when it added it"`
 	StoredObject
 }
 
 // ShowResult is dli.show.
 type ShowResult struct {
-	Commit  Commit   `json:"commit"`
-	Changes []Change `json:"changes" desc:"against the first parent, in tree order"`
+	Commit  Commit   `json:"commit" desc:"the commit shown, as dli.log lists one"`
+	Changes []Change `json:"changes" desc:"the objects the commit added or removed against its first parent, in tree order"`
 }
 
 // Branch is one branch and its head.
 type Branch struct {
-	Name   string `json:"name"`
-	Commit string `json:"commit"`
+	Name   string `json:"name" desc:"the branch name"`
+	Commit string `json:"commit" desc:"its head (40 hex digits)"`
 }
 
 // BranchesResult is dli.branches.
 type BranchesResult struct {
 	Serving  string   `json:"serving" desc:"the serving branch"`
-	Pin      string   `json:"pin" desc:"the commit the project is pinned to, or \"\""`
-	Branches []Branch `json:"branches" desc:"sorted by name"`
+	Pin      string   `json:"pin" desc:"the commit the project is pinned to; \"\" when it is not pinned"`
+	Branches []Branch `json:"branches" desc:"every branch with its head, sorted by name"`
 }
 
 // ScopesParams name a revision.
 type ScopesParams struct {
-	Rev string `json:"rev,omitempty" desc:"default: the serving commit"`
+	Rev string `json:"rev,omitempty" desc:"the revision to read: a branch, a commit id (4 or more hex digits), main~2, … (default: the serving commit)"`
 }
 
 // Document is one document the project declares.
 type Document struct {
-	Scope   string `json:"scope"`
-	Source  string `json:"source" desc:"its .dli source, relative to the project folder, or \"\""`
+	Scope   string `json:"scope" desc:"the document's scope"`
+	Source  string `json:"source" desc:"its .dli source, relative to the project folder; \"\" for none"`
 	Present bool   `json:"present" desc:"the commit holds objects of this scope"`
 }
 
 // ScopesResult is dli.scopes.
 type ScopesResult struct {
-	Commit    string     `json:"commit" desc:"\"\" before the first commit"`
-	Documents []Document `json:"documents"`
-	Scopes    []string   `json:"scopes" desc:"every scope the commit holds, sorted"`
+	Commit    string     `json:"commit" desc:"the commit read (40 hex digits); \"\" before the first commit"`
+	Documents []Document `json:"documents" desc:"the documents the project declares, sorted by scope"`
+	Scopes    []string   `json:"scopes" desc:"every scope the commit holds objects of, declared or not, sorted"`
 }
 
 // ExportParams page through a scope's objects.
 type ExportParams struct {
-	Scope  string `json:"scope"`
-	Rev    string `json:"rev,omitempty" desc:"default: the serving commit; a cursor keeps the commit its first page read"`
-	Cursor string `json:"cursor,omitempty" desc:"next_cursor of the page before"`
-	Limit  int    `json:"limit,omitempty" desc:"objects a page (default 500, at most 5000)"`
+	Scope  string `json:"scope" desc:"the scope whose objects to export"`
+	Rev    string `json:"rev,omitempty" desc:"the revision to read (default: the serving commit); a cursor keeps the commit its first page read"`
+	Cursor string `json:"cursor,omitempty" desc:"next_cursor of the page before; absent for the first page"`
+	Limit  int    `json:"limit,omitempty" desc:"at most this many objects a page (default 500, at most 5000)"`
 }
 
 // Validate checks the limit.
@@ -213,97 +213,97 @@ const (
 
 // ExportResult is dli.export.
 type ExportResult struct {
-	Scope      string         `json:"scope"`
-	Commit     string         `json:"commit"`
+	Scope      string         `json:"scope" desc:"the scope exported"`
+	Commit     string         `json:"commit" desc:"the commit read (40 hex digits); every page of a cursor reads the same one"`
 	Total      int            `json:"total" desc:"objects in the scope at the commit"`
-	Objects    []StoredObject `json:"objects" desc:"claims, decisions, attacks, standing; dead claims too"`
-	NextCursor string         `json:"next_cursor" desc:"\"\" on the last page"`
+	Objects    []StoredObject `json:"objects" desc:"this page of the scope's objects: claims, decisions, attacks and standing revisions, dead claims too"`
+	NextCursor string         `json:"next_cursor" desc:"the cursor of the next page; \"\" on the last page"`
 }
 
 // FsckProblem is one thing fsck found wrong.
 type FsckProblem struct {
-	Where string `json:"where"`
-	What  string `json:"what"`
+	Where string `json:"where" desc:"where it is: a pack file, a ref, or \"commit <id> at <path>\""`
+	What  string `json:"what" desc:"what is wrong there"`
 }
 
 // FsckResult is dli.fsck.
 type FsckResult struct {
-	Sound    bool          `json:"sound"`
-	Problems []FsckProblem `json:"problems"`
+	Sound    bool          `json:"sound" desc:"true when no problem was found"`
+	Problems []FsckProblem `json:"problems" desc:"every problem found; [] when sound"`
 }
 
 // ScopeRevParams name a scope at a revision.
 type ScopeRevParams struct {
-	Scope string `json:"scope"`
-	Rev   string `json:"rev,omitempty" desc:"default: the serving commit"`
+	Scope string `json:"scope" desc:"the scope to read"`
+	Rev   string `json:"rev,omitempty" desc:"the revision to read: a branch, a commit id (4 or more hex digits), main~2, … (default: the serving commit)"`
 }
 
 // GraphEntity is one entity node.
 type GraphEntity struct {
-	ID    string `json:"id"`
-	Kind  string `json:"kind"`
-	Name  string `json:"name"`
+	ID    string `json:"id" desc:"the entity's id"`
+	Kind  string `json:"kind" desc:"person, place, thing or era"`
+	Name  string `json:"name" desc:"its display name"`
 	Grade string `json:"grade" desc:"certain, possible or dead"`
 }
 
 // GraphEdge is one live binary atom between entities.
 type GraphEdge struct {
-	Pred    string `json:"pred"`
-	From    string `json:"from"`
-	To      string `json:"to"`
-	Grade   string `json:"grade"`
+	Pred    string `json:"pred" desc:"the binary predicate (a relation or a fact key)"`
+	From    string `json:"from" desc:"the first argument's entity id"`
+	To      string `json:"to" desc:"the second argument's entity id"`
+	Grade   string `json:"grade" desc:"certain or possible (dead atoms are not drawn)"`
 	Derived bool   `json:"derived" desc:"no relation or fact states it; a rule or identity gave it"`
 }
 
 // GraphAttack is one attack edge with its grounded labels.
 type GraphAttack struct {
-	Claim         string `json:"claim"`
-	Attacker      string `json:"attacker"`
-	Target        string `json:"target"`
+	Claim         string `json:"claim" desc:"the attacked claim's object id (64 hex digits)"`
+	Attacker      string `json:"attacker" desc:"the attacking decision id"`
+	Target        string `json:"target" desc:"the attacked decision id"`
 	AttackerLabel string `json:"attacker_label" desc:"in, out or undecided"`
-	TargetLabel   string `json:"target_label"`
-	Defeats       bool   `json:"defeats"`
+	TargetLabel   string `json:"target_label" desc:"in, out or undecided"`
+	Defeats       bool   `json:"defeats" desc:"true when the attacker is in, so the target is defeated on this claim"`
 }
 
 // GraphResult is dli.graph.
 type GraphResult struct {
-	Scope     string        `json:"scope"`
-	Commit    string        `json:"commit"`
-	Entities  []GraphEntity `json:"entities"`
-	Decisions []string      `json:"decisions"`
-	Edges     []GraphEdge   `json:"edges"`
-	Attacks   []GraphAttack `json:"attacks"`
+	Scope     string        `json:"scope" desc:"the scope drawn"`
+	Commit    string        `json:"commit" desc:"the commit read (40 hex digits)"`
+	Entities  []GraphEntity `json:"entities" desc:"the entity nodes"`
+	Decisions []string      `json:"decisions" desc:"the decision ids of the scope"`
+	Edges     []GraphEdge   `json:"edges" desc:"the live binary atoms between entities"`
+	Attacks   []GraphAttack `json:"attacks" desc:"the attack edges with their grounded labels"`
 }
 
 // RevDiffParams name a scope and two revisions.
 type RevDiffParams struct {
-	Scope string `json:"scope"`
-	From  string `json:"from"`
-	To    string `json:"to"`
+	Scope string `json:"scope" desc:"the scope to compare"`
+	From  string `json:"from" desc:"the revision to compare from: a branch, a commit id (4 or more hex digits), main~2, …"`
+	To    string `json:"to" desc:"the revision to compare to, in the same forms as from"`
 }
 
 // RevDiffResult is dli.diff.
 type RevDiffResult struct {
-	Scope   string         `json:"scope"`
-	From    string         `json:"from"`
-	To      string         `json:"to"`
-	Added   []StoredObject `json:"added" desc:"in to, not in from; by id"`
-	Removed []StoredObject `json:"removed" desc:"in from, not in to; by id"`
+	Scope   string         `json:"scope" desc:"the scope compared"`
+	From    string         `json:"from" desc:"the from commit (40 hex digits)"`
+	To      string         `json:"to" desc:"the to commit (40 hex digits)"`
+	Added   []StoredObject `json:"added" desc:"the objects in to and not in from, by id"`
+	Removed []StoredObject `json:"removed" desc:"the objects in from and not in to, by id"`
 }
 
 // ProjectDocument is one declared document.
 type ProjectDocument struct {
-	Scope  string `json:"scope"`
-	Source string `json:"source" desc:"relative to the project folder, or \"\""`
+	Scope  string `json:"scope" desc:"the document's scope"`
+	Source string `json:"source" desc:"the document's .dli source, relative to the project folder; \"\" for none"`
 }
 
 // ProjectResult is dli.project.
 type ProjectResult struct {
 	Store     string            `json:"store" desc:"the lorestore folder, relative to the project folder"`
 	Branch    string            `json:"branch" desc:"the serving branch"`
-	Pin       string            `json:"pin" desc:"the pinned revision, or \"\""`
-	Commit    string            `json:"commit" desc:"the serving commit, \"\" before the first"`
-	Documents []ProjectDocument `json:"documents" desc:"sorted by scope"`
+	Pin       string            `json:"pin" desc:"the revision the project is pinned to; \"\" when it is not pinned"`
+	Commit    string            `json:"commit" desc:"the serving branch's head (40 hex digits); \"\" before the first commit"`
+	Documents []ProjectDocument `json:"documents" desc:"the documents the project declares, sorted by scope"`
 }
 
 func (s *Service) Object(_ context.Context, p *ObjectParams) (ObjectResult, error) {

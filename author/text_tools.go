@@ -23,17 +23,17 @@ const textName = ""
 
 // TextError is one parse error of the text.
 type TextError struct {
-	Line    int    `json:"line"`
-	Col     int    `json:"col"`
-	Message string `json:"message"`
+	Line    int    `json:"line" desc:"the line, from 1"`
+	Col     int    `json:"col" desc:"the column, from 1, in characters"`
+	Message string `json:"message" desc:"what is wrong"`
 }
 
 // PlacedFinding is a finding and where in the text it is reported: the
 // token it concerns, else the declaration it cites, else the scope line,
 // else 1:1 (as `deloreis check` prints it).
 type PlacedFinding struct {
-	Line int `json:"line"`
-	Col  int `json:"col"`
+	Line int `json:"line" desc:"the line it is reported at, from 1: the token it concerns, else the declaration it cites, else the scope line, else 1"`
+	Col  int `json:"col" desc:"the column, from 1, in characters"`
 	world.Finding
 }
 
@@ -105,22 +105,22 @@ type TextCheckResult struct {
 	Scope       string          `json:"scope" desc:"the scope checked (\"\" for a standalone text with no scope line)"`
 	Base        string          `json:"base" desc:"the commit the text was staged over; \"\" when standalone or the branch has no commit"`
 	Clean       bool            `json:"clean" desc:"no parse error and no error-severity finding"`
-	ParseErrors []TextError     `json:"parse_errors"`
-	Findings    []PlacedFinding `json:"findings" desc:"in source order"`
+	ParseErrors []TextError     `json:"parse_errors" desc:"the text's parse errors, at most one a line; [] when it parses"`
+	Findings    []PlacedFinding `json:"findings" desc:"the findings over the text, each placed at a line and column, in source order"`
 }
 
 // FmtResult is dli.fmt.
 type FmtResult struct {
-	Text    string `json:"text" desc:"the canonical text"`
+	Text    string `json:"text" desc:"the text in canonical .dli form"`
 	Changed bool   `json:"changed" desc:"the canonical text differs from the input"`
 }
 
 // ParsedObject is one declaration of parsed text.
 type ParsedObject struct {
-	ID     string          `json:"id"`
-	Type   string          `json:"type"`
-	Line   int             `json:"line"`
-	Col    int             `json:"col"`
+	ID     string          `json:"id" desc:"the object id (64 hex digits)"`
+	Type   string          `json:"type" desc:"the object's type"`
+	Line   int             `json:"line" desc:"the declaration's first line, from 1"`
+	Col    int             `json:"col" desc:"its column, from 1 (1 for a declaration)"`
 	Object json.RawMessage `json:"object" desc:"the object's canonical JSON"`
 }
 
@@ -128,7 +128,7 @@ type ParsedObject struct {
 type ParseResult struct {
 	Grammar string         `json:"grammar" desc:"v0, or \"\" for a text without the header line"`
 	Scope   string         `json:"scope" desc:"the scope line's id, or \"\""`
-	Objects []ParsedObject `json:"objects" desc:"in source order"`
+	Objects []ParsedObject `json:"objects" desc:"the declarations as objects, in source order"`
 }
 
 // RenderParams render objects as a .dli document.
@@ -157,17 +157,17 @@ type ValidateParams struct {
 
 // FieldProblem is one field error of an object.
 type FieldProblem struct {
-	Field   string `json:"field"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Field   string `json:"field" desc:"the field at fault, as a JSON path (provenance.origin, options[2].label, …); \"\" for the object as a whole"`
+	Code    string `json:"code" desc:"the condition code: field.required, field.unknown, field.invalid-id, field.invalid-enum, field.too-long, field.control-char, …"`
+	Message string `json:"message" desc:"the problem in words"`
 }
 
 // ValidateResult is dli.validate: the object's id and canonical bytes, or
 // its field errors.
 type ValidateResult struct {
-	Valid     bool           `json:"valid"`
-	ObjectID  string         `json:"object_id,omitempty"`
-	Type      string         `json:"type,omitempty"`
+	Valid     bool           `json:"valid" desc:"true when the object has no field error"`
+	ObjectID  string         `json:"object_id,omitempty" desc:"the object's id, the BLAKE3-256 of its canonical bytes (64 hex digits); absent when invalid"`
+	Type      string         `json:"type,omitempty" desc:"the object's type; absent when invalid"`
 	Canonical string         `json:"canonical,omitempty" desc:"the exact canonical bytes (RFC 8785), whose BLAKE3-256 is the id"`
 	Rendered  []string       `json:"rendered,omitempty" desc:"the object as canonical .dli lines"`
 	Errors    []FieldProblem `json:"errors" desc:"every field error; empty when valid"`
@@ -182,10 +182,10 @@ type ImportParams struct {
 
 // ImportResult is dli.import.
 type ImportResult struct {
-	Scope        string          `json:"scope"`
+	Scope        string          `json:"scope" desc:"the document imported into"`
 	Base         string          `json:"base" desc:"the commit the text was staged over (\"\" before the first commit)"`
-	Declarations int             `json:"declarations"`
-	Findings     []PlacedFinding `json:"findings" desc:"in source order"`
+	Declarations int             `json:"declarations" desc:"how many declarations the text holds"`
+	Findings     []PlacedFinding `json:"findings" desc:"the findings over the text, each placed at a line and column, in source order"`
 	Consequences Consequences    `json:"consequences" desc:"the derived-consequence diff the text makes"`
 	Blocked      bool            `json:"blocked" desc:"an error finding stands, so a materialize is refused"`
 	Committed    bool            `json:"committed" desc:"a new commit was written"`

@@ -321,9 +321,9 @@ func (ws *Workspace) blocking() []world.Finding {
 
 // Committed is one object a materialize committed, as data.
 type Committed struct {
-	ID     string          `json:"id"`
-	Type   string          `json:"type"`
-	Object json.RawMessage `json:"object"` // its canonical JSON
+	ID     string          `json:"id" desc:"the committed object's id (64 hex digits)"`
+	Type   string          `json:"type" desc:"the object's type (entity, fact, relation, …)"`
+	Object json.RawMessage `json:"object" desc:"the object's canonical JSON"` // its canonical JSON
 }
 
 // materialize commits the staged declarations on the workspace's branch.

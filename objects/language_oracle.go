@@ -37,9 +37,9 @@ const (
 // NameProblem is one reason the oracle rejects a name: a code, the rune
 // offset in the name where it starts, and a message.
 type NameProblem struct {
-	Code    string `json:"code"`
-	At      int    `json:"at"`
-	Message string `json:"message"`
+	Code    string `json:"code" desc:"the problem: name.empty, letter.unknown, cluster.forbidden, syllable.shape, syllables.too-few, syllables.too-many, or problems.more (the last one listed when more were found)"`
+	At      int    `json:"at" desc:"the rune offset in the name where the problem starts, from 0"`
+	Message string `json:"message" desc:"the problem in words"`
 }
 
 // NameCheck is the oracle's verdict on a name: vetted when there is no

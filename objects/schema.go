@@ -31,7 +31,7 @@ func Fields(t Type) []FieldSchema {
 		if !req && !opt {
 			continue
 		}
-		out = append(out, FieldSchema{Name: fieldNames[f], Required: req, Schema: valueSchema(t, f, opt)})
+		out = append(out, FieldSchema{Name: fieldNames[f], Required: req, Schema: withDesc(valueSchema(t, f, opt), fieldDesc(t, f))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
@@ -44,7 +44,7 @@ func Schema(t Type) map[string]any {
 	if fs == nil {
 		return nil
 	}
-	props := map[string]any{"type": map[string]any{"const": string(t)}}
+	props := map[string]any{"type": map[string]any{"const": string(t), "description": fieldDescs[fType]}}
 	required := []string{"type"}
 	for _, f := range fs {
 		props[f.Name] = f.Schema
@@ -64,13 +64,14 @@ func valueSchema(t Type, f field, optional bool) map[string]any {
 	case fProvenance:
 		return provenanceSchema()
 	case fOptions:
-		return map[string]any{"type": "array", "items": optionSchema(), "description": "the options: {id, label, implies?: {pred, args}}"}
+		return map[string]any{"type": "array", "items": optionSchema()}
 	case fHead:
-		return withDesc(atomSchema(), "an atom: {pred, args: [{var} or {const}]}")
+		return atomSchema()
 	case fBody:
 		return map[string]any{"type": "array", "items": closed(map[string]any{
-			"atom": atomSchema(), "negated": map[string]any{"type": "boolean"}}, "atom", "negated"),
-			"description": "the body literals: {atom, negated}"}
+			"atom":    withDesc(atomSchema(), "the literal's atom"),
+			"negated": withDesc(map[string]any{"type": "boolean"}, "true for a negated literal (not atom): it holds when the atom does not"),
+		}, "atom", "negated")}
 	case fClaim:
 		return idSchema()
 	case fClaims:
@@ -132,26 +133,47 @@ func strSchemas() map[string]any { return map[string]any{"type": "array", "items
 // provenanceSchema is one of the three provenance forms the decoder's
 // provenance reader admits, each closed to its kind's members.
 func provenanceSchema() map[string]any {
+	kind := func(k ProvenanceKind, desc string) map[string]any {
+		return map[string]any{"const": string(k), "description": desc}
+	}
 	return map[string]any{"type": "object", "description": "a provenance: {kind: proposed, origin}, {kind: hypothesis, hyp} or {kind: cited, decisions, state: provisional | ratified}", "oneOf": []any{
-		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceProposed)}, "origin": strSchema()}, "kind", "origin"),
-		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceHypothesis)}, "hyp": strSchema()}, "hyp", "kind"),
-		closed(map[string]any{"kind": map[string]any{"const": string(ProvenanceCited)}, "decisions": strSchemas(),
-			"state": enum(CitedProvisional, CitedRatified)}, "decisions", "kind", "state"),
+		closed(map[string]any{
+			"kind":   kind(ProvenanceProposed, "proposed: the claim is offered, no ruling asserted"),
+			"origin": withDesc(strSchema(), "the session or source that proposed it: "+idForm),
+		}, "kind", "origin"),
+		closed(map[string]any{
+			"kind": kind(ProvenanceHypothesis, "hypothesis: the claim holds only under a fork's hyp variable"),
+			"hyp":  withDesc(strSchema(), "the id of the hyp variable minted in the fork (author.add_hypothesis)"),
+		}, "hyp", "kind"),
+		closed(map[string]any{
+			"kind":      kind(ProvenanceCited, "cited: the claim rests on recorded decisions"),
+			"decisions": withDesc(strSchemas(), "the ids of the decisions cited, at least one, as a set; an unrecorded one is a citation.unknown-decision finding"),
+			"state":     withDesc(enum(CitedProvisional, CitedRatified), "provisional or ratified: the citing decisions' standing"),
+		}, "decisions", "kind", "state"),
 	}}
 }
 
 // optionSchema is a question option, as options reads it.
 func optionSchema() map[string]any {
-	return closed(map[string]any{"id": strSchema(), "label": strSchema(),
-		"implies": closed(map[string]any{"args": strSchemas(), "pred": strSchema()}, "args", "pred")}, "id", "label")
+	return closed(map[string]any{
+		"id":    withDesc(strSchema(), "the option's id, unique in the world: "+idForm),
+		"label": withDesc(strSchema(), "the option as shown: "+textForm),
+		"implies": withDesc(closed(map[string]any{
+			"args": withDesc(strSchemas(), "the constant arguments, in order"),
+			"pred": withDesc(strSchema(), "the predicate name"),
+		}, "args", "pred"), "a ground atom the option supports, possible while the question is open; absent when it implies none"),
+	}, "id", "label")
 }
 
 // atomSchema is a rule atom: a predicate over terms, each exactly one of
 // a var or a const.
 func atomSchema() map[string]any {
 	term := map[string]any{"oneOf": []any{
-		closed(map[string]any{"var": strSchema()}, "var"),
-		closed(map[string]any{"const": strSchema()}, "const"),
+		closed(map[string]any{"var": withDesc(strSchema(), "a variable name, bound by the rule's positive body atoms")}, "var"),
+		closed(map[string]any{"const": withDesc(strSchema(), "a constant the argument must equal")}, "const"),
 	}}
-	return closed(map[string]any{"args": map[string]any{"type": "array", "items": term}, "pred": strSchema()}, "args", "pred")
+	return closed(map[string]any{
+		"args": withDesc(map[string]any{"type": "array", "items": term}, "the arguments, in order, each {var} or {const}"),
+		"pred": withDesc(strSchema(), "the predicate name"),
+	}, "args", "pred")
 }

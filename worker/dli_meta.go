@@ -20,7 +20,7 @@ const Server = "deloreis"
 // HelloResult is dli.hello: what this worker is and what it serves.
 type HelloResult struct {
 	Contract   string   `json:"contract" desc:"the contract version served"`
-	Server     string   `json:"server"`
+	Server     string   `json:"server" desc:"the server's name (deloreis)"`
 	Version    string   `json:"version" desc:"the build version"`
 	Profiles   []string `json:"profiles" desc:"the profiles a transport may advertise"`
 	Ops        int      `json:"ops" desc:"the number of ops served (the extended profile)"`
@@ -29,8 +29,8 @@ type HelloResult struct {
 
 // VersionResult is dli.version.
 type VersionResult struct {
-	Contract      string `json:"contract"`
-	Version       string `json:"version"`
+	Contract      string `json:"contract" desc:"the contract version served (2.0.0)"`
+	Version       string `json:"version" desc:"the build version"`
 	StoreFormat   int    `json:"store_format" desc:"the lorestore tree layout this build reads and writes"`
 	StoreContract string `json:"store_contract" desc:"the contract version written into a store's lore.json"`
 }
@@ -51,28 +51,28 @@ func (p *OpsParams) Validate() error {
 
 // OpRow is one served op.
 type OpRow struct {
-	Name     string   `json:"name"`
-	Summary  string   `json:"summary"`
-	Mutating bool     `json:"mutating"`
-	Profiles []string `json:"profiles"`
+	Name     string   `json:"name" desc:"the op's name, as a request's op names it"`
+	Summary  string   `json:"summary" desc:"what the op does, in one line"`
+	Mutating bool     `json:"mutating" desc:"true when the op is under the mutation law (takes expected_digest and idempotency_key)"`
+	Profiles []string `json:"profiles" desc:"the profiles that serve it: extended, and fiction when it is in the compact profile"`
 }
 
 // OpsResult is dli.ops.
 type OpsResult struct {
-	Profile string  `json:"profile"`
-	Ops     []OpRow `json:"ops" desc:"sorted by name"`
+	Profile string  `json:"profile" desc:"the profile listed: extended or fiction"`
+	Ops     []OpRow `json:"ops" desc:"the ops of the profile, sorted by name"`
 }
 
 // SchemaParams name an op.
 type SchemaParams struct {
-	Op string `json:"op"`
+	Op string `json:"op" desc:"the name of a served op"`
 }
 
 // SchemaResult is dli.schema: the JSON Schemas of one op's request and
 // response lines, and of its params and result objects alone.
 type SchemaResult struct {
-	Op       string         `json:"op"`
-	Mutating bool           `json:"mutating"`
+	Op       string         `json:"op" desc:"the op's name"`
+	Mutating bool           `json:"mutating" desc:"true when the op is under the mutation law (takes expected_digest and idempotency_key)"`
 	Request  map[string]any `json:"request" desc:"JSON Schema of a whole request line"`
 	Response map[string]any `json:"response" desc:"JSON Schema of a whole response line"`
 	Params   map[string]any `json:"params" desc:"JSON Schema of the params object"`
@@ -81,27 +81,27 @@ type SchemaResult struct {
 
 // ErrorRow is one error code.
 type ErrorRow struct {
-	Code  string      `json:"code"`
-	Class fault.Class `json:"class"`
+	Code  string      `json:"code" desc:"the error code, as error.code carries it"`
+	Class fault.Class `json:"class" desc:"its class: schema, refused, conflict, not-found or internal"`
 }
 
 // ErrorsResult is dli.errors.
 type ErrorsResult struct {
-	Classes []fault.Class `json:"classes"`
-	Codes   []ErrorRow    `json:"codes" desc:"sorted by code"`
+	Classes []fault.Class `json:"classes" desc:"every error class, which says what to do: schema (fix the request), refused (re-read, then decide), conflict (an idempotency key reused), not-found, internal (nothing was stored)"`
+	Codes   []ErrorRow    `json:"codes" desc:"every code an op may answer with, and its class, sorted by code"`
 }
 
 // KilledRow is one killed form.
 type KilledRow struct {
-	Name        string `json:"name"`
-	Replacement string `json:"replacement"`
-	Note        string `json:"note"`
+	Name        string `json:"name" desc:"the killed op or contract version"`
+	Replacement string `json:"replacement" desc:"the op or version to use instead; \"\" when there is none"`
+	Note        string `json:"note" desc:"why it was killed"`
 }
 
 // KilledResult is dli.killed.
 type KilledResult struct {
-	Ops      []KilledRow `json:"ops" desc:"op names answered with killed-op"`
-	Versions []KilledRow `json:"versions" desc:"contract versions answered with killed-version"`
+	Ops      []KilledRow `json:"ops" desc:"the killed ops, answered with killed-op naming the replacement"`
+	Versions []KilledRow `json:"versions" desc:"the killed contract versions, answered with killed-version"`
 }
 
 // metaOps answer the self-describing ops from the registry they are in.

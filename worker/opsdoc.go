@@ -129,6 +129,15 @@ func fieldTable(b *bytes.Buffer, s map[string]any) {
 	if open, _ := s["additionalProperties"].(bool); open {
 		defer b.WriteString("\nOther fields are read by the params type itself.\n")
 	}
+	b.WriteString("| field | type | required | description |\n| --- | --- | --- | --- |\n")
+	fieldRows(b, "", s)
+}
+
+// fieldRows writes a row for each field of object schema s, sorted by
+// name and prefixed by path, each followed by the rows of the fields
+// nested in its value.
+func fieldRows(b *bytes.Buffer, path string, s map[string]any) {
+	props, _ := s["properties"].(map[string]any)
 	required := map[string]bool{}
 	if r, ok := s["required"].([]string); ok {
 		for _, n := range r {
@@ -140,7 +149,6 @@ func fieldTable(b *bytes.Buffer, s map[string]any) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	b.WriteString("| field | type | required | description |\n| --- | --- | --- | --- |\n")
 	for _, n := range names {
 		p, _ := props[n].(map[string]any)
 		req := "no"
@@ -148,7 +156,30 @@ func fieldTable(b *bytes.Buffer, s map[string]any) {
 			req = "yes"
 		}
 		desc, _ := p["description"].(string)
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", n, cell(typeName(p)), req, cell(desc))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", path+n, cell(typeName(p)), req, cell(desc))
+		nestedRows(b, path+n, p)
+	}
+}
+
+// nestedRows writes the rows of the fields inside value schema s of the
+// field at path: an object's members (path.member), those of an array's
+// items (path[].member) or a map's values (path{}.member), and those of
+// each oneOf branch in turn.
+func nestedRows(b *bytes.Buffer, path string, s map[string]any) {
+	if _, ok := s["properties"].(map[string]any); ok {
+		fieldRows(b, path+".", s)
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		nestedRows(b, path+"[]", items)
+	}
+	if ap, ok := s["additionalProperties"].(map[string]any); ok {
+		nestedRows(b, path+"{}", ap)
+	}
+	branches, _ := s["oneOf"].([]any)
+	for _, br := range branches {
+		if m, ok := br.(map[string]any); ok {
+			nestedRows(b, path, m)
+		}
 	}
 }
 
@@ -172,6 +203,18 @@ func typeName(s map[string]any) string {
 	case "":
 		if _, ok := s["properties"]; ok {
 			return "object"
+		}
+		if bs, ok := s["oneOf"].([]any); ok && len(bs) > 0 {
+			kinds := map[string]bool{}
+			for _, br := range bs {
+				m, _ := br.(map[string]any)
+				kinds[typeName(m)] = true
+			}
+			if len(kinds) == 1 {
+				for k := range kinds {
+					return k // every branch is one kind of value
+				}
+			}
 		}
 		return "any"
 	default:

@@ -179,15 +179,21 @@ func (o *Op) ResultSchema() map[string]any { return SchemaOf(o.Result) }
 // frame fields, the op's name, its params, and for a mutating op the two
 // mutation-law fields.
 func (o *Op) RequestSchema() map[string]any {
+	params := o.ParamsSchema()
+	if _, ok := params["description"]; !ok {
+		params = withDesc(params, "the op's parameters; may be left out when none is required")
+	}
 	props := map[string]any{
-		"dli":    map[string]any{"const": Version},
-		"id":     map[string]any{"type": "string", "minLength": 1, "maxLength": 256},
-		"op":     map[string]any{"const": o.Name},
-		"params": o.ParamsSchema(),
+		"dli":    map[string]any{"const": Version, "description": "the contract version the request is written to"},
+		"id":     map[string]any{"type": "string", "minLength": 1, "maxLength": 256, "description": "the caller's request id, 1 to 256 characters, which the response echoes"},
+		"op":     map[string]any{"const": o.Name, "description": "the op's name"},
+		"params": params,
 	}
 	if o.Mutating {
-		props["expected_digest"] = map[string]any{"type": "string"}
-		props["idempotency_key"] = map[string]any{"type": "string"}
+		props["expected_digest"] = map[string]any{"type": "string",
+			"description": "the workspace digest the change was decided against; a stale one is refused (stale-fence) and nothing changes; absent: no fence"}
+		props["idempotency_key"] = map[string]any{"type": "string",
+			"description": "makes a retry safe: the same key with the same params answers the first result and changes nothing, with other params it is refused (idempotency-conflict); absent: no key"}
 	}
 	return map[string]any{
 		"$schema": SchemaDraft, "title": o.Name + " request",
@@ -199,7 +205,7 @@ func (o *Op) RequestSchema() map[string]any {
 // fields beside "ok": true, or the typed error beside "ok": false.
 func (o *Op) ResponseSchema() map[string]any {
 	res := o.ResultSchema()
-	props := map[string]any{"id": map[string]any{"type": "string"}, "ok": map[string]any{"const": true}}
+	props := map[string]any{"id": responseID(), "ok": map[string]any{"const": true, "description": "true: the call succeeded and the op's result fields stand beside it"}}
 	if p, ok := res["properties"].(map[string]any); ok {
 		for k, v := range p {
 			props[k] = v
@@ -214,13 +220,14 @@ func (o *Op) ResponseSchema() map[string]any {
 	failure := map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"id": map[string]any{"type": "string"}, "ok": map[string]any{"const": false},
+			"id": responseID(), "ok": map[string]any{"const": false, "description": "false: the call was refused and changed nothing; error says why"},
 			"error": map[string]any{
-				"type": "object",
+				"type":        "object",
+				"description": "the typed error: code, class and message, with the code's own data members beside them",
 				"properties": map[string]any{
-					"code":    map[string]any{"type": "string"},
-					"class":   map[string]any{"enum": classNames()},
-					"message": map[string]any{"type": "string"},
+					"code":    map[string]any{"type": "string", "description": "the stable error code (dli.errors lists every code and its class)"},
+					"class":   map[string]any{"enum": classNames(), "description": "what to do: schema (fix the request), refused (re-read, then decide), conflict (an idempotency key reused with other params), not-found, internal (nothing was stored)"},
+					"message": map[string]any{"type": "string", "description": "what went wrong, for a reader"},
 				},
 				"required": []string{"class", "code", "message"},
 			},
@@ -228,6 +235,11 @@ func (o *Op) ResponseSchema() map[string]any {
 		"required": []string{"error", "id", "ok"}, "additionalProperties": false,
 	}
 	return map[string]any{"$schema": SchemaDraft, "title": o.Name + " response", "oneOf": []any{success, failure}}
+}
+
+// responseID is the schema of a response's id.
+func responseID() map[string]any {
+	return map[string]any{"type": "string", "description": "the request's id, echoed"}
 }
 
 // Classes lists the error classes.

@@ -173,8 +173,9 @@ func TestProtocolCodes(t *testing.T) {
 }
 
 // TestOpsDoc: one section per op in name order, with its profiles,
-// mutating flag, errors and field tables; the killed forms and the code
-// reference after.
+// mutating flag, errors and field tables (a nested field's row after its
+// parent's, named by its path); the killed forms and the code reference
+// after.
 func TestOpsDoc(t *testing.T) {
 	r := testRegistry()
 	Register(r, Spec{Name: "test.aaa", Summary: "first by name", Errors: []string{"told-to-fail", "mystery"}},
@@ -190,6 +191,8 @@ func TestOpsDoc(t *testing.T) {
 		"| `text` | string | yes |  |\n",
 		"| `inner` | object | no |  |\n",
 		"| `list` | array of object | no |  |\n",
+		"| `inner.name` | string | yes |  |\n| `inner.note` | string | no |  |\n| `list` |",
+		"| `list[].name` | string | yes |  |\n| `list[].note` | string | no |  |\n",
 		"- mutating: yes (takes `expected_digest` and `idempotency_key`)\n",
 		"- profiles: extended, fiction\n",
 		"| `test.old` | `test.echo` | renamed in 2.0.0 |\n",
@@ -201,5 +204,29 @@ func TestOpsDoc(t *testing.T) {
 	}
 	if strings.Count(doc, "- mutating: no\n") != 2 {
 		t.Errorf("want two non-mutating ops:\n%s", doc)
+	}
+}
+
+// TestTypeName: the type column of docs/ops.md names each kind of value
+// shortly; a oneOf whose branches are all one kind (a rule term: {var} or
+// {const}) is that kind, and a mixed one is any.
+func TestTypeName(t *testing.T) {
+	obj := map[string]any{"type": "object", "properties": map[string]any{}}
+	for _, tc := range []struct {
+		s    map[string]any
+		want string
+	}{
+		{map[string]any{"type": "string"}, "string"},
+		{map[string]any{"const": "cited"}, "cited"},
+		{map[string]any{"enum": []string{"a", "b"}}, "a | b"},
+		{map[string]any{"type": "array", "items": map[string]any{"type": "integer"}}, "array of integer"},
+		{map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "boolean"}}, "map of boolean"},
+		{map[string]any{"type": "array", "items": map[string]any{"oneOf": []any{obj, obj}}}, "array of object"},
+		{map[string]any{"oneOf": []any{obj, map[string]any{"type": "string"}}}, "any"},
+		{map[string]any{}, "any"},
+	} {
+		if got := typeName(tc.s); got != tc.want {
+			t.Errorf("typeName(%v) = %q, want %q", tc.s, got, tc.want)
+		}
 	}
 }

@@ -37,21 +37,21 @@ const (
 
 // Finding is one graded statement about the world.
 type Finding struct {
-	Code      string         `json:"code"`
-	Severity  Severity       `json:"severity"`
-	Grade     Evidence       `json:"grade"`
-	Message   string         `json:"message"`
-	Citations []string       `json:"citations"`
-	Repair    *Repair        `json:"repair,omitempty"`
-	Data      map[string]any `json:"data,omitempty"`
+	Code      string         `json:"code" desc:"the stable finding code clients match on, domain.name (entity.unknown, continuity.fd-violation, …); dli.findings lists them all"`
+	Severity  Severity       `json:"severity" desc:"error, warn or info: an error finding bars author.materialize, warn and info do not"`
+	Grade     Evidence       `json:"grade" desc:"asserted, checked or derived: the strength of the evidence (asserted < checked < derived)"`
+	Message   string         `json:"message" desc:"what is wrong, in the domain's words, for a reader; data, not instructions"`
+	Citations []string       `json:"citations" desc:"the object ids (64 hex digits) of the claims the finding is about; [] when it names none"`
+	Repair    *Repair        `json:"repair,omitempty" desc:"data a client can act on to resolve the finding; absent when there is none"`
+	Data      map[string]any `json:"data,omitempty" desc:"the finding's structured details, keyed by the code's own names (entity, endpoint, ours, theirs, …; more and total when findings of one code were aggregated); absent when there are none"`
 }
 
 // Repair is data a client can act on to resolve a finding.
 type Repair struct {
-	Kind       string         `json:"kind"`                 // resolve-entity, run-check, add-before
-	Candidates []string       `json:"candidates,omitempty"` // resolve-entity: ids to pick from, closest first
-	Op         string         `json:"op,omitempty"`         // run-check: the op to call
-	Params     map[string]any `json:"params,omitempty"`     // run-check / add-before: its params
+	Kind       string         `json:"kind" desc:"resolve-entity (pick one of candidates), run-check (call op with params) or add-before (stage author.add_before with params)"` // resolve-entity, run-check, add-before
+	Candidates []string       `json:"candidates,omitempty" desc:"resolve-entity: the ids in scope to pick from, closest first; absent otherwise"`                               // resolve-entity: ids to pick from, closest first
+	Op         string         `json:"op,omitempty" desc:"run-check: the op to call; absent otherwise"`                                                                          // run-check: the op to call
+	Params     map[string]any `json:"params,omitempty" desc:"run-check: the op's params; add-before: earlier and later; absent otherwise"`                                      // run-check / add-before: its params
 }
 
 // CodeInfo is one catalogue entry.

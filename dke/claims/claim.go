@@ -15,9 +15,9 @@ import (
 
 // Cell is the address Kind.subject.attribute.
 type Cell struct {
-	Kind    string `json:"kind"`
-	Subject string `json:"subject"`
-	Attr    string `json:"attribute"`
+	Kind    string `json:"kind" desc:"the kind (class) name"`
+	Subject string `json:"subject" desc:"the subject"`
+	Attr    string `json:"attribute" desc:"the attribute"`
 }
 
 // String renders the cell as written in a program.

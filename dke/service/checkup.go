@@ -15,19 +15,19 @@ import (
 
 // CheckupResult is checkup's answer: the counts, then the findings.
 type CheckupResult struct {
-	Status   string   `json:"status"`
-	Counts   Counts   `json:"counts"`
-	Findings []string `json:"findings"`
-	Text     string   `json:"text"`
+	Status   string   `json:"status" desc:"success"`
+	Counts   Counts   `json:"counts" desc:"what the store holds, the report's first line"`
+	Findings []string `json:"findings" desc:"one line a finding: near pairs first (a kind likely misspelt), then unread data, unmet reads and violated constraints, each group sorted; [] for none"`
+	Text     string   `json:"text" desc:"the report: the counts line, then the findings"`
 }
 
 // Counts are checkup's first line.
 type Counts struct {
-	Claims      int `json:"claims"`
-	Kinds       int `json:"kinds"`
-	Modules     int `json:"modules"`
-	Rules       int `json:"rules"`
-	Constraints int `json:"constraints"`
+	Claims      int `json:"claims" desc:"the claims stored"`
+	Kinds       int `json:"kinds" desc:"the kinds data is stored under"`
+	Modules     int `json:"modules" desc:"the modules stored"`
+	Rules       int `json:"rules" desc:"the standing rules"`
+	Constraints int `json:"constraints" desc:"the standing constraints"`
 }
 
 // Checkup reports the counts, then findings: near pairs first (the likely

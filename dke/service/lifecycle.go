@@ -67,71 +67,72 @@ type ForgetModuleParams struct {
 
 // TextResult is an answer that is text, with its status.
 type TextResult struct {
-	Status string `json:"status"`
-	Text   string `json:"text"`
+	Status string `json:"status" desc:"success"`
+	Text   string `json:"text" desc:"the answer, as text"`
 }
 
 // ListResult is list's answer: the lines, in a stable order.
 type ListResult struct {
-	Status string   `json:"status"`
-	Target string   `json:"target"`
-	Items  []string `json:"items"`
-	Text   string   `json:"text"`
+	Status string   `json:"status" desc:"success"`
+	Target string   `json:"target" desc:"what is listed: scripts, rules or kinds"`
+	Items  []string `json:"items" desc:"one line an item, in a stable order: a script's full signature, a rule's module.name, or a kind's name"`
+	Text   string   `json:"text" desc:"the items, one a line"`
 }
 
 // ForgetResult says what a forget removed.
 type ForgetResult struct {
-	Status  string `json:"status"`
-	Name    string `json:"name"`
-	Removed bool   `json:"removed"`
+	Status  string `json:"status" desc:"success, also when there was nothing to forget (forget, forget_rule and forget_constraint are idempotent)"`
+	Name    string `json:"name" desc:"the name forgotten, as given"`
+	Removed bool   `json:"removed" desc:"true when something was removed; false when it was gone already"`
 	// Claims counts the claims a forget_module removed with the module.
-	Claims int `json:"claims_removed"`
+	Claims int `json:"claims_removed" desc:"forget_module: the claims removed with the module's kinds; 0 for the other forgets"`
 	// Withdrawn are the cells whose derived value forget_rule withdrew
 	// (a conclusion another rule still supports is not among them).
-	Withdrawn []string `json:"withdrawn,omitempty"`
-	Text      string   `json:"text"`
+	Withdrawn []string `json:"withdrawn,omitempty" desc:"forget_rule: the cells (Kind.subject.attribute) whose derived value the rule's removal withdrew (a conclusion another rule supports stays); absent otherwise"`
+	Text      string   `json:"text" desc:"what was done, as text"`
 }
 
 // ModuleHandle is one line of list_modules.
 type ModuleHandle struct {
-	Name    string `json:"name"`
-	Scripts int    `json:"scripts"`
-	Created string `json:"created"`
+	Name    string `json:"name" desc:"the module's bare name"`
+	Scripts int    `json:"scripts" desc:"how many scripts it defines"`
+	Created string `json:"created" desc:"when it was first stored, RFC 3339"`
 }
 
 // ModulesResult is list_modules' answer.
 type ModulesResult struct {
-	Status  string         `json:"status"`
-	Modules []ModuleHandle `json:"modules"`
-	Text    string         `json:"text"`
+	Status  string         `json:"status" desc:"success"`
+	Modules []ModuleHandle `json:"modules" desc:"every module, in a stable order; [] for none"`
+	Text    string         `json:"text" desc:"one line a module: name, script count, created"`
 }
 
 // ModuleInfoResult is info_module's answer.
 type ModuleInfoResult struct {
-	Status   string   `json:"status"`
-	Name     string   `json:"name"`
-	Language string   `json:"language"`
-	Scripts  []string `json:"scripts"`
-	Classes  []string `json:"classes,omitempty"`
-	Version  string   `json:"version,omitempty"`
-	Created  string   `json:"created"`
-	Updated  string   `json:"updated"`
-	Text     string   `json:"text"`
+	Status   string   `json:"status" desc:"success"`
+	Name     string   `json:"name" desc:"the module's bare name"`
+	Language string   `json:"language" desc:"its init language, the surface its body was compiled in: eng or nob"`
+	Scripts  []string `json:"scripts" desc:"the scripts it defines, as module.script"`
+	Classes  []string `json:"classes,omitempty" desc:"the classes it declares; absent for none"`
+	Version  string   `json:"version,omitempty" desc:"its version label; absent when it has none"`
+	Created  string   `json:"created" desc:"when it was first stored, RFC 3339"`
+	Updated  string   `json:"updated" desc:"when its content last changed, RFC 3339 (a compile of identical content leaves it)"`
+	Text     string   `json:"text" desc:"the record, as text"`
 }
 
 // StoreInfo is one store of stores().
 type StoreInfo struct {
-	ID      string `json:"id"`
-	Claims  int    `json:"claims"`
-	Modules int    `json:"modules"`
-	Created string `json:"created,omitempty"` // absent for a store nothing has written (DL-0444)
+	ID      string `json:"id" desc:"the store's id"`
+	Claims  int    `json:"claims" desc:"how many claims it holds"`
+	Modules int    `json:"modules" desc:"how many modules it holds"`
+	// Created is absent for a store nothing has written (DL-0444).
+	Created string `json:"created,omitempty" desc:"when the store was first written, RFC 3339; absent for a store nothing has written yet"`
 }
 
 // StoresResult is stores' answer.
 type StoresResult struct {
-	Status string      `json:"status"`
-	Stores []StoreInfo `json:"stores"`
-	Text   string      `json:"text"`
+	Status string      `json:"status" desc:"success"`
+	Stores []StoreInfo `json:"stores" desc:"the store your key addresses (one)"`
+	Text   string      `json:"text" desc:"the store's line: id, claims, modules, created"`
 }
 
 // Spec serves the language reference, whole or one topic.

@@ -38,11 +38,11 @@ func (Surface) JSONSchema() map[string]any {
 
 // Installs are what one submission installed.
 type Installs struct {
-	Classes     []string `json:"classes,omitempty"`
-	Scripts     []string `json:"scripts,omitempty"`
-	Rules       []string `json:"rules,omitempty"`
-	Constraints []string `json:"constraints,omitempty"`
-	Computed    []string `json:"computed_fields,omitempty"`
+	Classes     []string `json:"classes,omitempty" desc:"the classes (kinds) the module declares; absent for none"`
+	Scripts     []string `json:"scripts,omitempty" desc:"the scripts it installed, each with its full call signature (module.name(param: type, …)); absent for none"`
+	Rules       []string `json:"rules,omitempty" desc:"the standing rules it installed, as module.name; absent for none"`
+	Constraints []string `json:"constraints,omitempty" desc:"the standing constraints it installed, as module.name; absent for none"`
+	Computed    []string `json:"computed_fields,omitempty" desc:"the computed fields its classes declare, as Kind.attribute; absent for none"`
 }
 
 func (in Installs) empty() bool {
@@ -51,18 +51,18 @@ func (in Installs) empty() bool {
 
 // CompileResult is compile's answer.
 type CompileResult struct {
-	Status   string `json:"status"`
-	Module   string `json:"module"`
-	Version  string `json:"version,omitempty"`
-	Language string `json:"language"`
+	Status   string `json:"status" desc:"success (a source that does not compile is refused with compile_error instead)"`
+	Module   string `json:"module" desc:"the module's name, as given"`
+	Version  string `json:"version,omitempty" desc:"the module's version label as now recorded; absent when it has none"`
+	Language string `json:"language" desc:"the keyword surface the module was compiled in: eng or nob"`
 	// Installed is absent on a reload and when the module declares nothing.
-	Installed *Installs `json:"installed,omitempty"`
+	Installed *Installs `json:"installed,omitempty" desc:"what this submission installed; absent on a reload by name and when the module declares nothing installable"`
 	// Restored is what a reload brought back: the declarations forgotten
 	// since the last compile (DL-0445); absent when there were none.
-	Restored *Installs `json:"restored,omitempty"`
+	Restored *Installs `json:"restored,omitempty" desc:"on a reload by name, the declarations forgotten since the last compile that it brought back; absent when there were none"`
 	// Body is what the module body did; absent when it has no body.
-	Body *Outcome `json:"body,omitempty"`
-	Text string   `json:"text"`
+	Body *Outcome `json:"body,omitempty" desc:"what the module body did when it ran, as run reports it; absent when the module has no body"`
+	Text string   `json:"text" desc:"the human-readable answer: the acknowledgement, the installs, then the body's transcript"`
 
 	bodyText string
 }
@@ -78,33 +78,33 @@ type RunParams struct {
 // transcript.
 type RunResult struct {
 	Outcome
-	Text string `json:"text"`
+	Text string `json:"text" desc:"the human-readable transcript, in the source's surface: the header with its verdict, then prints and store effects in execution order"`
 }
 
 // Outcome is a run's machine-readable result: its terminal status, the
 // tallies, the print sequence and the entries in execution order.
 type Outcome struct {
-	Status  string   `json:"status"`
-	Reason  string   `json:"reason,omitempty"`
-	Written int      `json:"claims_written"`
-	Removed int      `json:"claims_removed"`
-	Prints  []string `json:"prints"`
-	Entries []Entry  `json:"entries"`
+	Status  string   `json:"status" desc:"ok, or error when a statement failed (the writes before it persist)"`
+	Reason  string   `json:"reason,omitempty" desc:"why the run failed; absent when status is ok"`
+	Written int      `json:"claims_written" desc:"the claims the run added (a remember of a value already recorded adds none)"`
+	Removed int      `json:"claims_removed" desc:"the claims the run's forgets removed"`
+	Prints  []string `json:"prints" desc:"the lines the run printed, in order; [] for none"`
+	Entries []Entry  `json:"entries" desc:"the transcript's body as data, in execution order: prints, store effects and bound values; [] for none"`
 }
 
 // Entry is one line of a transcript as data; only the fields of its type
 // are present.
 type Entry struct {
-	Type     string        `json:"type"`
-	Language string        `json:"language"`
-	Text     string        `json:"text,omitempty"`
-	Cell     *claims.Cell  `json:"cell,omitempty"`
-	Value    *claims.Value `json:"value,omitempty"`
-	Source   string        `json:"source,omitempty"`
-	Before   *int64        `json:"before,omitempty"`
-	Count    int           `json:"count,omitempty"`
-	Name     string        `json:"name,omitempty"`
-	VType    string        `json:"value_type,omitempty"`
+	Type     string        `json:"type" desc:"what the entry records: print, remember, update, forget or bind (a value script's result bound to a name)"`
+	Language string        `json:"language" desc:"the keyword surface of the code that produced it (a called module's effects are in the module's): eng or nob"`
+	Text     string        `json:"text,omitempty" desc:"print: the line printed; remember, update, bind: the value's literal; absent otherwise"`
+	Cell     *claims.Cell  `json:"cell,omitempty" desc:"remember, update, forget: the cell written, Kind.subject.attribute; absent otherwise"`
+	Value    *claims.Value `json:"value,omitempty" desc:"remember, update: the value written, as a typed value; absent otherwise"`
+	Source   string        `json:"source,omitempty" desc:"remember, update: the source the claim is recorded from; absent otherwise"`
+	Before   *int64        `json:"before,omitempty" desc:"a range forget: the logical instant before which older versions were removed; absent otherwise"`
+	Count    int           `json:"count,omitempty" desc:"remember, update, forget: the claims the write added or removed; absent when none"`
+	Name     string        `json:"name,omitempty" desc:"bind: the name the value is bound to; absent otherwise"`
+	VType    string        `json:"value_type,omitempty" desc:"bind: the value's type (int, string, string_list, …); absent otherwise"`
 }
 
 // outcome converts eval's machine result, whose zero-valued fields the
