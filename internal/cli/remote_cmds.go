@@ -9,54 +9,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
-
-// progressFor returns a progress display on w when w is a terminal, and nil
-// (no display) otherwise, so piped output stays clean.
-func progressFor(w io.Writer) (author.TransferProgress, func()) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil, func() {}
-	}
-	return progressLine(w, 100*time.Millisecond)
-}
-
-// progressLine redraws one line on w ("stage:  42% (420/1000)"), at most
-// once per interval except for the last step, and ends it with ", done.".
-func progressLine(w io.Writer, interval time.Duration) (author.TransferProgress, func()) {
-	var mu sync.Mutex
-	var last time.Time
-	var shown bool
-	p := func(stage string, done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		now := time.Now()
-		if shown && now.Sub(last) < interval && done != total {
-			return
-		}
-		last, shown = now, true
-		if total > 0 {
-			fmt.Fprintf(w, "\r%s: %3d%% (%d/%d)", stage, done*100/total, done, total)
-		} else {
-			fmt.Fprintf(w, "\r%s: %d", stage, done)
-		}
-	}
-	return p, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if shown {
-			fmt.Fprintln(w, ", done.")
-		}
-	}
-}
 
 func newPushCmd(g *globals) *cobra.Command {
 	var force bool
