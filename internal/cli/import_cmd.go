@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
@@ -26,6 +27,8 @@ type importOptions struct {
 	scope, branch string
 	materialize   bool
 	bulk          bool // stream into one commit, objects checked, the world not compiled
+
+	stderr io.Writer // where a terminal sees the import's progress
 }
 
 func newImportCmd(g *globals) *cobra.Command {
@@ -55,6 +58,7 @@ materialization is refused, or on any failure; 2 on a usage error.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
+			o.stderr = cmd.ErrOrStderr()
 			if o.bulk {
 				return o.runBulk(file, cmd.InOrStdin(), cmd.OutOrStdout())
 			}
@@ -104,8 +108,12 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	ctx, endProgress := progressOn(context.Background(), o.stderr)
+	defer endProgress()
+	progress.Report(ctx, 0, 0, "parsing "+filepath.Base(file))
 	doc, err := dli.Parse(file, src)
 	if err != nil {
+		endProgress()
 		var list dli.ErrorList
 		if errors.As(err, &list) {
 			for _, e := range list {
@@ -117,7 +125,8 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if doc.Scope, err = o.pickScope(file, doc.Scope); err != nil {
 		return err
 	}
-	res, err := svc.Import(context.Background(), author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file)})
+	res, err := svc.Import(ctx, author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file)})
+	endProgress()
 	if res.Scope != "" { // staged: its findings and diff are known, committed or not
 		printPlaced(stdout, file, res.Findings)
 		printConsequences(stdout, res.Consequences)

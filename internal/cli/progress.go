@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/base/progress"
@@ -43,6 +44,7 @@ type meter struct {
 	now      func() time.Time
 	interval time.Duration
 	delay    time.Duration
+	cols     int // the terminal's width; 0 when unknown
 
 	mu    sync.Mutex
 	start time.Time // when the command began
@@ -61,6 +63,7 @@ type stage struct {
 	base, done, total float64
 	counted           bool // done moved within the stage: counts are shown
 	since             time.Time
+	moved             time.Time // when done last changed: the rate is to then
 }
 
 // isTerminal reports whether w is a terminal.
@@ -77,6 +80,7 @@ func startProgress(w io.Writer) *meter {
 		return nil
 	}
 	m := newMeter(w, time.Now, progressInterval, progressDelay)
+	m.cols, _, _ = term.GetSize(int(w.(*os.File).Fd()))
 	m.stop = make(chan struct{})
 	go func() {
 		t := time.NewTicker(m.interval)
@@ -153,13 +157,15 @@ func (m *meter) update(name string, done, total float64, relative bool) {
 	now := m.now()
 	if name != m.st.name {
 		m.endLine()
-		m.st = stage{name: name, done: done, total: total, since: now}
+		m.st = stage{name: name, done: done, total: total, since: now, moved: now}
 		if relative {
 			m.st.base = done
 		}
 		m.st.counted = !relative && (done > 0 || total > 0)
 	} else {
-		m.st.counted = m.st.counted || done != m.st.done
+		if done != m.st.done {
+			m.st.counted, m.st.moved = true, now
+		}
 		m.st.done, m.st.total = done, total
 	}
 	if now.Sub(m.start) < m.delay || m.open && now.Sub(m.last) < m.interval {
@@ -211,28 +217,37 @@ func (m *meter) endLine() {
 // draw writes the stage's line over the one drawn before. Called with
 // m.mu held.
 func (m *meter) draw(now time.Time) {
-	line := m.st.line(now)
-	pad := max(0, m.width-len(line))
+	line := m.st.line(now, m.cols)
+	n := utf8.RuneCountInString(line)
+	pad := max(0, m.width-n)
 	fmt.Fprintf(m.w, "\r%s%s", line, strings.Repeat(" ", pad))
 	if pad > 0 { // back over the blanks, so ", done." follows the text
 		io.WriteString(m.w, strings.Repeat("\b", pad))
 	}
-	m.open, m.last, m.width = true, now, len(line)
+	m.open, m.last, m.width = true, now, n
 }
 
 // line is a stage as drawn: "writing objects:  42% (420/1000), 1.2k/s",
 // "receiving objects: 420, 1.2k/s", or "compiling the world: 3.4 s".
-func (s stage) line(now time.Time) string {
-	took := now.Sub(s.since)
+// A name too long for cols columns (0: unknown) is shortened, keeping the
+// counts: a wrapped line cannot be drawn over.
+func (s stage) line(now time.Time, cols int) string {
+	took, busy := now.Sub(s.since), s.moved.Sub(s.since)
 	done, total := s.done-s.base, s.total-s.base
+	var counts string
 	switch {
 	case !s.counted:
-		return fmt.Sprintf("%s: %.1f s", s.name, took.Seconds())
+		counts = fmt.Sprintf("%.1f s", took.Seconds())
 	case total > 0:
-		return fmt.Sprintf("%s: %3.0f%% (%.0f/%.0f)%s", s.name, 100*min(done, total)/total, done, total, rate(done, took))
+		counts = fmt.Sprintf("%3.0f%% (%.0f/%.0f)%s", 100*min(done, total)/total, done, total, rate(done, busy))
 	default:
-		return fmt.Sprintf("%s: %.0f%s", s.name, done, rate(done, took))
+		counts = fmt.Sprintf("%.0f%s", done, rate(done, busy))
 	}
+	name := []rune(s.name)
+	if room := cols - len(", done.") - len(": ") - len(counts) - 1; cols > 0 && len(name) > room && room > 8 {
+		name = append(name[:room-1], '…')
+	}
+	return string(name) + ": " + counts
 }
 
 // rate is ", N/s" for n things in d, with k and M for big rates; nothing

@@ -34,7 +34,7 @@ func TestMeterDraws(t *testing.T) {
 			{at: 600 * ms, kind: "transfer", msg: "writing objects", done: 1, total: 4},
 			{at: 800 * ms, kind: "transfer", msg: "writing objects", done: 4, total: 4},
 			{at: 900 * ms, kind: "end"},
-		}, "\rwriting objects:  25% (1/4)\rwriting objects: 100% (4/4), 20/s\rwriting objects: 100% (4/4), 13/s, done.\n"},
+		}, "\rwriting objects:  25% (1/4)\rwriting objects: 100% (4/4), 20/s\rwriting objects: 100% (4/4), 20/s, done.\n"}, // the rate is to the last count
 		{"reports within an interval are not drawn", []meterEvent{
 			{at: 600 * ms, kind: "transfer", msg: "receiving objects", done: 1},
 			{at: 610 * ms, kind: "transfer", msg: "receiving objects", done: 2},
@@ -57,16 +57,16 @@ func TestMeterDraws(t *testing.T) {
 			{at: 2300 * ms, kind: "end"},
 		}, "\rcompiling the world: 0.6 s\rcompiling the world: 2.1 s\rcompiling the world: 2.2 s, done.\n\rwriting: 0.0 s\rwriting: 0.1 s, done.\n"},
 		{"big rates in thousands", []meterEvent{
-			{at: 600 * ms, kind: "transfer", msg: "receiving objects", done: 1000},
-			{at: 800 * ms, kind: "transfer", msg: "receiving objects", done: 1000, total: 1000},
-		}, "\rreceiving objects: 1000\rreceiving objects: 100% (1000/1000), 5.0k/s"},
+			{at: 600 * ms, kind: "transfer", msg: "receiving objects", done: 500},
+			{at: 800 * ms, kind: "transfer", msg: "receiving objects", done: 1500, total: 1500},
+		}, "\rreceiving objects: 500\rreceiving objects: 100% (1500/1500), 7.5k/s"},
 		{"nothing after the end", []meterEvent{
 			{at: 600 * ms, kind: "transfer", msg: "writing objects", done: 1, total: 2},
 			{at: 700 * ms, kind: "end"},
 			{at: 800 * ms, kind: "transfer", msg: "writing objects", done: 2, total: 2},
 			{at: 900 * ms, kind: "tick"},
 			{at: 900 * ms, kind: "end"},
-		}, "\rwriting objects:  50% (1/2)\rwriting objects:  50% (1/2), 10/s, done.\n"},
+		}, "\rwriting objects:  50% (1/2)\rwriting objects:  50% (1/2), done.\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,5 +147,26 @@ func TestProgressNotTerminal(t *testing.T) {
 	st, _ := f.Stat()
 	if st.Size() != 0 {
 		t.Fatalf("a file got %d bytes", st.Size())
+	}
+}
+
+// TestMeterFits: a line longer than the terminal is wide would wrap, and a
+// wrapped line cannot be drawn over: the stage's name is shortened, its
+// counts kept, so the line and its ", done." fit.
+func TestMeterFits(t *testing.T) {
+	var b bytes.Buffer
+	now := time.Unix(0, 0)
+	m := newMeter(&b, func() time.Time { return now }, 0, 0)
+	m.cols = 40
+	m.transfer("compiling 100000 declarations into a-scope-with-a-long-name", 3, 10)
+	m.end()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\r")[1:]
+	for _, l := range lines {
+		if n := len([]rune(l)); n >= 40 || !strings.Contains(l, "(3/10)") {
+			t.Errorf("line %q: %d columns", l, n)
+		}
+	}
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "compiling 100000 d…") || !strings.HasSuffix(lines[1], "…:  30% (3/10), done.") {
+		t.Fatalf("drew %q", b.String())
 	}
 }
