@@ -75,8 +75,10 @@ func newPullCmd(g *globals) *cobra.Command {
 			if len(args) > 1 {
 				o.Branch = args[1]
 			}
-			o.Progress, o.Fetched = progressFor(cmd.ErrOrStderr())
+			var endProgress func()
+			o.Progress, endProgress = progressFor(cmd.ErrOrStderr())
 			res, err := s.Pull(context.Background(), o)
+			endProgress()
 			printPull(cmd.OutOrStdout(), res)
 			return err
 		}),
