@@ -80,7 +80,9 @@ func runOnTerminal(t *testing.T, cmd *exec.Cmd) string {
 
 // TestImportProgressOnTerminal (issue 33): `deloreis import` of 100,000
 // declarations with stderr on a terminal draws its stages there, redrawn
-// in place and each ended; the same work piped writes nothing to stderr.
+// in place and each ended, and so does the first compile of the new
+// head's world (`check` over it); the same import piped writes nothing to
+// stderr.
 func TestImportProgressOnTerminal(t *testing.T) {
 	bin := binary(t)
 	dir := t.TempDir()
@@ -114,6 +116,18 @@ func TestImportProgressOnTerminal(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "committed ") || strings.Contains(stdout.String(), "\r") {
 		t.Errorf("stdout: %q", stdout.String())
+	}
+
+	// The first compile of the new head's world (no world file holds it),
+	// as a check over it does.
+	one := filepath.Join(dir, "one.dli")
+	if err := os.WriteFile(one, []byte("scope big\np-1.seat = \"perilous\"  proposed  session-7c9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chk := run("check", one)
+	chk.Stdout = io.Discard
+	if term := runOnTerminal(t, chk); !strings.Contains(term, "\rcompiling the world of big: ") || !strings.HasSuffix(term, ", done.\r\n") {
+		t.Errorf("check's first compile drew %q", term)
 	}
 
 	// Piped: the same size of work (a dry run over the commit) is silent.
