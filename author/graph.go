@@ -1,7 +1,8 @@
 // The graph of a scope's world as `deloreis graph` draws it: the whole
 // world, or the neighbourhood of one entity (GraphOptions.Focus), N hops
 // through relations and entity-valued facts, and through the attacks and
-// defeats between the decisions that rule on a claim about an entity.
+// defeats between the decisions that rule on a claim about an entity
+// (DL-0473).
 
 package author
 

@@ -26,7 +26,7 @@ import (
 
 // graphWarnNodes is the number of nodes past which graph warns that the
 // picture is too big to read (and Graphviz's layout slow: 20,000 entities
-// took 68 s) and suggests --focus (DL-0472).
+// took 68 s) and suggests --focus (DL-0474).
 const graphWarnNodes = 2000
 
 // graphFlags are the flags of graph.

@@ -5,7 +5,7 @@
 // ends. Only a terminal gets it: piped or redirected, stderr hears nothing
 // from here, so a log holds no carriage returns. A stage that ends within
 // half a second of the command's start is never drawn, so quick commands
-// stay quiet.
+// stay quiet (DL-0470, DL-0471).
 //
 // The reports come from the use cases: author reports on the call's
 // context (base/progress, the same reports the MCP adapter sends as
