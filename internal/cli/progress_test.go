@@ -170,3 +170,28 @@ func TestMeterFits(t *testing.T) {
 		t.Fatalf("drew %q", b.String())
 	}
 }
+
+// TestMeterConcurrent: reports from several goroutines (a fetch's
+// receiver beside the caller) and the ticker share one meter; run with
+// -race.
+func TestMeterConcurrent(t *testing.T) {
+	var b bytes.Buffer
+	m := newMeter(&b, time.Now, time.Microsecond, 0)
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < 1000; i++ {
+				m.transfer("receiving objects", i, 1000)
+				m.tick()
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	m.end()
+	if !strings.HasSuffix(b.String(), ", done.\n") || strings.Count(b.String(), "\n") != 1 {
+		t.Fatalf("drew %d bytes ending %q", b.Len(), b.String()[max(0, b.Len()-40):])
+	}
+}
