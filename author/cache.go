@@ -6,6 +6,7 @@ package author
 
 import (
 	"container/list"
+	"context"
 	"sync"
 
 	"github.com/deloreis/deloreis/base/gcphase"
@@ -65,6 +66,13 @@ func newWorldCache(max int) *worldCache {
 
 // get returns the world of a scope at a commit, compiling it on a miss.
 func (c *worldCache) get(s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, error) {
+	return c.getReporting(context.Background(), s, commit, scope)
+}
+
+// getReporting is get telling ctx's progress listener when the world is
+// compiled from its objects (no cached world, no world file: the first
+// compile of a scope, the one that takes long).
+func (c *worldCache) getReporting(ctx context.Context, s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, error) {
 	k := cacheKey{commit, scope}
 	c.mu.Lock()
 	c.store = s
@@ -82,7 +90,7 @@ func (c *worldCache) get(s *lorestore.Store, commit lorestore.Hash, scope string
 
 	var how built
 	done := gcphase.Building() // a build grows the live heap: collect at the default pace
-	e.w, how, e.err = c.build(s, commit, scope)
+	e.w, how, e.err = c.build(ctx, s, commit, scope)
 	done()
 	close(e.ready)
 	if e.err == nil && how != builtLoaded && how != builtCompiledFiled {

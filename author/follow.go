@@ -7,10 +7,12 @@
 package author
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 
 	"github.com/deloreis/deloreis/base/hugemem"
+	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
@@ -36,7 +38,7 @@ const (
 // ancestor's when there is one within maxFollow first parents, else from
 // its world file when one verifies, else derived from the world file of
 // one of those first parents, else compiled.
-func (c *worldCache) build(s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, built, error) {
+func (c *worldCache) build(ctx context.Context, s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, built, error) {
 	if from, fw, ok := c.cachedAncestor(s, commit, scope); ok {
 		w, derived, err := advanceTo(s, from, fw, commit, scope, nil)
 		if derived {
@@ -55,6 +57,7 @@ func (c *worldCache) build(s *lorestore.Store, commit lorestore.Hash, scope stri
 		}
 		return w, builtCompiled, err
 	}
+	progress.Report(ctx, 0, 0, "compiling the world of "+scope)
 	indexed, compiled := c.writeBeside(s, commit, scope)
 	w, err := compileAtWith(s, commit, scope, c.dialects, indexed)
 	compiled(w, err)

@@ -11,6 +11,7 @@
 package author
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -266,27 +267,8 @@ func (e *ScopeChoiceError) Error() string {
 // GraphAt draws the world of a scope at rev, as the store names it ("" is
 // its HEAD): the scope must be one the commit holds, and may be left out
 // when it holds only one (else a *ScopeChoiceError). dli.graph draws
-// the same graph at the revision its params resolve to.
+// the same graph at the revision its params resolve to; GraphSelect
+// draws a part of it.
 func (s *Service) GraphAt(rev, scope string) (GraphResult, error) {
-	st, err := s.needStore()
-	if err != nil {
-		return GraphResult{}, err
-	}
-	sn, err := st.Snapshot(rev)
-	if err != nil {
-		return GraphResult{}, err
-	}
-	scopes, err := sn.Scopes()
-	if err != nil {
-		return GraphResult{}, err
-	}
-	switch {
-	case scope != "" && !slices.Contains(scopes, scope):
-		return GraphResult{}, fault.Errorf(fault.Refused, CodeUnknownScope, "unknown scope %s at %s (scopes: %s)", scope, rev, strings.Join(scopes, ", ")).With("scope", scope)
-	case scope == "" && len(scopes) == 1:
-		scope = scopes[0]
-	case scope == "":
-		return GraphResult{}, &ScopeChoiceError{Rev: rev, Scopes: scopes}
-	}
-	return graphAt(st, sn.Commit(), scope)
+	return s.GraphSelect(context.Background(), GraphOptions{Rev: rev, Scope: scope})
 }

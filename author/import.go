@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
@@ -60,6 +61,11 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	if err != nil {
 		return ImportResult{}, budgetErr("import", s.cfg.Budget.Time, err)
 	}
+	// Steps, counted on from the compile's report (step 0): the
+	// consequences (1), a step per object written.
+	pr := &steps{ctx: ctx}
+	pr.of(len(doc.Decls) + 2)
+	pr.to(1, "computing the consequences")
 	fs := sg.After.Findings()
 	d, err := sg.Diff()
 	if err != nil {
@@ -79,7 +85,7 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	if r.Source != "" {
 		what = "import " + r.Source + " into " + doc.Scope
 	}
-	cr, err := sg.Materialize(lorestore.NewMessage(what+": "+declarations(len(doc.Decls)), "import", doc.Scope))
+	cr, err := sg.materialize(lorestore.NewMessage(what+": "+declarations(len(doc.Decls)), "import", doc.Scope), pr)
 	var stale *lorestore.StaleError
 	switch {
 	case errors.As(err, &stale):
@@ -242,7 +248,7 @@ const TrailerChecked = "Lore-Checked"
 // grow with the stream; the world is not compiled, so no finding is
 // reported or blocks the commit. A declaration that is not a valid object
 // commits nothing: its error is a dli.ErrorList placing it.
-func (s *Service) BulkImport(_ context.Context, r BulkRequest) (BulkResult, error) {
+func (s *Service) BulkImport(ctx context.Context, r BulkRequest) (BulkResult, error) {
 	st, err := s.needStore()
 	if err != nil {
 		return BulkResult{}, err
@@ -267,8 +273,17 @@ func (s *Service) BulkImport(_ context.Context, r BulkRequest) (BulkResult, erro
 		defer bulk.Close()
 		put = func(obj objects.Object) error { _, err := bulk.Put(obj); return err }
 	}
+	// One count of declarations, then a step for the commit.
+	reading := "checking declarations"
+	if bulk != nil {
+		reading = "writing declarations"
+	}
+	progress.Report(ctx, 0, 0, reading)
 	// more says decls holds a chunk; the stream's end holds none.
 	for decls, more := r.First, r.More; more; {
+		if res.Declarations > 0 {
+			progress.Report(ctx, float64(res.Declarations), 0, reading)
+		}
 		for _, d := range decls {
 			if err := put(d.Object); err != nil {
 				var list dli.ErrorList
@@ -284,6 +299,7 @@ func (s *Service) BulkImport(_ context.Context, r BulkRequest) (BulkResult, erro
 	if bulk == nil {
 		return res, nil
 	}
+	progress.Report(ctx, float64(res.Declarations+1), 0, "committing")
 	m := lorestore.NewMessage(fmt.Sprintf("bulk import %s into %s: %s", r.Source, r.Scope, declarations(res.Declarations)), "import", r.Scope)
 	m.Trailers = append(m.Trailers, lorestore.Trailer{Key: TrailerChecked, Value: "objects"})
 	cr, err := bulk.Commit(m, lorestore.CommitOptions{Branch: branch})

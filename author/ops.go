@@ -105,8 +105,8 @@ type MaterializeResult struct {
 	Rendered        []string    `json:"rendered,omitempty" desc:"the committed declarations as canonical .dli lines; absent unless the call asked for rendered"`
 }
 
-func (s *Service) OpenWorkspace(_ context.Context, p *OpenParams) (OpenResult, error) {
-	ws, err := s.OpenOn(p.Scope, p.Fork, p.Branch)
+func (s *Service) OpenWorkspace(ctx context.Context, p *OpenParams) (OpenResult, error) {
+	ws, err := s.OpenOnContext(ctx, p.Scope, p.Fork, p.Branch)
 	if err != nil {
 		return OpenResult{}, err
 	}

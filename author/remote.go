@@ -23,6 +23,13 @@ import (
 // stage ("Counting objects" …), total 0 when unknown. nil hears nothing.
 type TransferProgress func(stage string, done, total int)
 
+// report tells p, if set, how far a stage is.
+func (p TransferProgress) report(stage string, done, total int) {
+	if p != nil {
+		p(stage, done, total)
+	}
+}
+
 // RefUpdate is one ref a push or fetch moved, or found already in place.
 // Old and New are full commit ids; Old is the zero id when the ref is new.
 type RefUpdate struct {
@@ -221,6 +228,7 @@ func (s *Service) Pull(ctx context.Context, o PullOptions) (PullResult, error) {
 	if !res.Merged {
 		return res, nil
 	}
+	o.Progress.report("checking the merge for world conflicts", 0, 0)
 	byScope, err := ScopeConflicts(st, r.Base, r.Target, r.Source, r.Commit)
 	if err != nil {
 		return res, err
@@ -309,11 +317,14 @@ func (s *Service) Sync(ctx context.Context, o SyncOptions) (SyncReport, error) {
 		rep.Merged = append(rep.Merged, m.Commit.String())
 	}
 	wc := newWorldCache(syncWorlds)
+	merges, checked := len(res.Merges)+len(res.Incoming), 0
 	for _, g := range []struct {
 		origin string
 		ms     []lorestore.MergeResult
 	}{{"merged", res.Merges}, {"fetched", res.Incoming}} {
 		for _, m := range g.ms {
+			o.Progress.report("checking merges for world conflicts", checked, merges)
+			checked++
 			cs, err := syncConflicts(st, wc, m)
 			if err != nil {
 				return rep, fmt.Errorf("sync: the conflicts of merge %s: %w", m.Commit.String()[:12], err)
@@ -323,6 +334,9 @@ func (s *Service) Sync(ctx context.Context, o SyncOptions) (SyncReport, error) {
 				rep.Conflicts = append(rep.Conflicts, c)
 			}
 		}
+	}
+	if merges > 0 {
+		o.Progress.report("checking merges for world conflicts", merges, merges)
 	}
 	return rep, nil
 }

@@ -2,6 +2,7 @@ package author
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,9 +181,14 @@ func TestPushCloneFetchPullSync(t *testing.T) {
 	if _, err := a.svc.Push(ctx, PushOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	pl, err = b.svc.Pull(ctx, PullOptions{})
+	heard := map[string]bool{}
+	hear := func(stage string, _, _ int) { heard[stage] = true }
+	pl, err = b.svc.Pull(ctx, PullOptions{Progress: hear})
 	if err != nil || !pl.Merged || pl.Head != mainHead(t, b.store) || len(pl.Updates) != 1 {
 		t.Fatalf("merging pull %+v, %v", pl, err)
+	}
+	if !heard["checking the merge for world conflicts"] {
+		t.Errorf("the merging pull reported %v", heard)
 	}
 	if len(pl.Conflicts) != 1 || pl.Conflicts[0].Scope != "camelot" || pl.Conflicts[0].Kind != "functional" {
 		t.Fatalf("merging pull's conflicts %+v", pl.Conflicts)
@@ -194,9 +200,17 @@ func TestPushCloneFetchPullSync(t *testing.T) {
 	if err != nil || !rep.Pushed || rep.Remote != "origin" || rep.Branch != "main" || rep.Head != mainHead(t, b.store) || len(rep.Merged) != 0 {
 		t.Fatalf("sync up %+v, %v", rep, err)
 	}
-	rep, err = a.svc.Sync(ctx, SyncOptions{Remote: "origin"})
+	var checks [][2]int
+	rep, err = a.svc.Sync(ctx, SyncOptions{Remote: "origin", Progress: func(stage string, done, total int) {
+		if stage == "checking merges for world conflicts" {
+			checks = append(checks, [2]int{done, total})
+		}
+	}})
 	if err != nil || !rep.FastForward || rep.Head != mainHead(t, b.store) {
 		t.Fatalf("sync down %+v, %v", rep, err)
+	}
+	if fmt.Sprint(checks) != "[[0 1] [1 1]]" {
+		t.Errorf("sync down's conflict checks reported %v", checks)
 	}
 	if len(rep.Conflicts) != 1 || rep.Conflicts[0].Origin != "fetched" || rep.Conflicts[0].Merge != rep.Head || len(rep.Conflicts[0].Claims) != 2 {
 		t.Fatalf("sync down's conflicts %+v", rep.Conflicts)

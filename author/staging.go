@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
@@ -86,6 +87,7 @@ func (st *Stager) StageContext(ctx context.Context, scope string, objs []objects
 	sg := &Staging{Scope: scope, Branch: st.branch, Objects: objs, stager: st}
 	if st.store == nil || !st.headOK {
 		// A world of its own; a file with no scope line has scope "".
+		progress.Report(ctx, 0, 0, fmt.Sprintf("compiling %d declarations", len(objs)))
 		w, err := world.Compile(world.Input{Scope: scope, Staged: objs, Dialects: st.dialects, Context: ctx})
 		sg.After, sg.compile = w, 1
 		return sg, err
@@ -103,11 +105,12 @@ func (st *Stager) StageContext(ctx context.Context, scope string, objs []objects
 		if err != nil {
 			return nil, err
 		}
+		progress.Report(ctx, 0, 0, fmt.Sprintf("compiling %d declarations into %s", len(objs), scope))
 		sg.After, err = world.Compile(world.Input{Scope: scope, Base: base, Staged: objs, Dialects: st.dialects, Owned: true, Context: ctx})
 		sg.compile = 1
 		return sg, err
 	}
-	before, err := st.cache.get(st.store, st.head, scope)
+	before, err := st.cache.getReporting(ctx, st.store, st.head, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +149,12 @@ func (sg *Staging) Diff() (world.ConsequenceDiff, error) {
 // on the base it was checked over: refused with ErrBlocked while an error
 // finding stands, and with a *lorestore.StaleError when the branch moved.
 func (sg *Staging) Materialize(m lorestore.Message) (lorestore.CommitResult, error) {
+	return sg.materialize(m, nil)
+}
+
+// materialize is Materialize reporting to pr (nil: to no one) from step 2:
+// a step per object written.
+func (sg *Staging) materialize(m lorestore.Message, pr *steps) (lorestore.CommitResult, error) {
 	if sg.stager.store == nil {
 		return lorestore.CommitResult{}, errors.New("author: a standalone document has no store to commit to")
 	}
@@ -154,11 +163,17 @@ func (sg *Staging) Materialize(m lorestore.Message) (lorestore.CommitResult, err
 	}
 	b := sg.stager.store.NewBatch() // streams into the commit's pack
 	defer b.Close()
-	for _, o := range sg.Objects {
+	n, each := len(sg.Objects), every(len(sg.Objects))
+	const writing = "writing objects"
+	for i, o := range sg.Objects {
+		if i%each == 0 {
+			pr.to(float64(2+i), writing)
+		}
 		if _, err := b.Put(sg.Scope, o); err != nil {
 			return lorestore.CommitResult{}, err
 		}
 	}
+	pr.to(float64(2+n), writing) // the last step: the commit's flush is drawn as its end
 	return sg.stager.store.Commit(b, m, lorestore.CommitOptions{Branch: sg.Branch, Parent: sg.Base, Refuse: true})
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
+	"github.com/deloreis/deloreis/world"
 )
 
 // StoredObject is one object as stored: its id, type, section and scope,
@@ -595,6 +596,11 @@ func graphAt(st *lorestore.Store, h lorestore.Hash, scope string) (GraphResult, 
 	if err != nil {
 		return GraphResult{}, err
 	}
+	return graphOf(w, h, scope), nil
+}
+
+// graphOf is the graph of a compiled world.
+func graphOf(w *world.World, h lorestore.Hash, scope string) GraphResult {
 	g := w.Graph()
 	res := GraphResult{Scope: scope, Commit: h.String(), Entities: []GraphEntity{}, Decisions: append([]string{}, g.Decisions...),
 		Edges: []GraphEdge{}, Attacks: []GraphAttack{}}
@@ -608,7 +614,7 @@ func graphAt(st *lorestore.Store, h lorestore.Hash, scope string) (GraphResult, 
 		res.Attacks = append(res.Attacks, GraphAttack{Claim: a.Claim.String(), Attacker: a.Attacker, Target: a.Target,
 			AttackerLabel: a.AttackerLabel.String(), TargetLabel: a.TargetLabel.String(), Defeats: a.Defeats()})
 	}
-	return res, nil
+	return res
 }
 
 // scopeIDs lists every object id of a scope at a snapshot.

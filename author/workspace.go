@@ -79,6 +79,12 @@ func (s *Service) Open(scope, fork string) (*Workspace, error) {
 // branch name is data: it must be a valid branch name and name a branch
 // that exists (unknown-branch otherwise).
 func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
+	return s.OpenOnContext(context.Background(), scope, fork, branch)
+}
+
+// OpenOnContext is OpenOn telling ctx's progress listener when the
+// opening commit's world has to be compiled (no world file holds it).
+func (s *Service) OpenOnContext(ctx context.Context, scope, fork, branch string) (*Workspace, error) {
 	switch {
 	case scope == "" && fork == "", scope != "" && fork != "":
 		return nil, fault.Errorf(fault.Invalid, CodeOpenMode, "Open a workspace with exactly one of scope or fork.")
@@ -110,7 +116,7 @@ func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	bw, err := s.baseWorld(base, scope)
+	bw, err := s.baseWorldReporting(ctx, base, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -130,10 +136,15 @@ func (s *Service) OpenOn(scope, fork, branch string) (*Workspace, error) {
 // baseWorld is the compiled world of a scope at a commit, from the cache;
 // the zero commit (a branch with no commit yet) is the empty world.
 func (s *Service) baseWorld(commit lorestore.Hash, scope string) (*world.World, error) {
+	return s.baseWorldReporting(context.Background(), commit, scope)
+}
+
+// baseWorldReporting is baseWorld reporting a compile to ctx's listener.
+func (s *Service) baseWorldReporting(ctx context.Context, commit lorestore.Hash, scope string) (*world.World, error) {
 	if commit.IsZero() {
 		return world.Compile(world.Input{Scope: scope, Dialects: s.dialects()})
 	}
-	return s.cache.get(s.store, commit, scope)
+	return s.cache.getReporting(ctx, s.store, commit, scope)
 }
 
 // computeDigest is the RFC 8785 digest of the staged state: the document,

@@ -121,7 +121,8 @@ func (o *checkOptions) close() {
 // or a file of no scope). A file with no scope line whose path is a
 // declared document's source is checked as that document.
 func (o *checkOptions) check(path string, doc *dli.Document) (author.TextCheckResult, error) {
-	ctx := context.Background()
+	ctx, endProgress := progressOn(context.Background(), o.stderr)
+	defer endProgress() // before the findings are printed
 	if o.svc == nil {
 		return author.CheckStandalone(ctx, doc)
 	}

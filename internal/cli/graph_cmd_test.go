@@ -8,6 +8,7 @@ package cli
 import (
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -130,6 +131,109 @@ func TestGraphSVG(t *testing.T) {
 	for _, e := range []string{"galahad", "lancelot", "logres", "sarras"} {
 		if !strings.Contains(text.String(), e) {
 			t.Errorf("the SVG does not name %s", e)
+		}
+	}
+}
+
+// TestGraphFocus: --focus draws the part of the world around an entity
+// (its node bold, the legend saying so), --depth its reach; an entity the
+// world lacks fails with exit 1 and the near spellings, and bad flags are
+// usage errors (exit 2).
+func TestGraphFocus(t *testing.T) {
+	store := graphStore(t)
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		has, lacks []string
+		errs       string
+	}{
+		{"depth 1: the relations and the decisions on its claims", []string{"--focus", "galahad"}, 0,
+			[]string{`"e:galahad" [shape=box, style="rounded,dashed,bold"`, `"e:lancelot"`, `"e:logres"`, `"d:canon-3" -> "d:canon-2"`, `"d:canon-4" -> "d:canon-5"`, `label="the --focus entity"`},
+			[]string{`"e:sarras" [`}, ""},
+		{"depth 0: the entity alone", []string{"--focus", "sarras", "--depth", "0"}, 0,
+			[]string{`"e:sarras" [shape=box, style="rounded,dashed,bold"`},
+			[]string{`"e:lancelot" [`, `"d:canon-1" [`, `"e:lancelot" -> "e:sarras"`}, ""},
+		{"depth 1 from a place: who serves there", []string{"--focus", "sarras"}, 0,
+			[]string{`"e:lancelot" -> "e:sarras" [label="serves"`},
+			[]string{`"e:galahad" [`, `"d:canon-1" [`}, ""},
+		{"an unknown entity", []string{"--focus", "galahd"}, 1, nil, nil, `no entity "galahd" in scope camelot at main (did you mean galahad?)`},
+		{"--depth without --focus", []string{"--depth", "2"}, 2, nil, nil, "--depth needs --focus ENTITY"},
+		{"a negative depth", []string{"--focus", "galahad", "--depth", "-1"}, 2, nil, nil, "--depth -1: want 0 or more hops"},
+		{"a focus that is no id", []string{"--focus", "Sir Galahad"}, 2, nil, nil, `--focus "Sir Galahad" is not an entity id`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := deloreis(t, append([]string{"--store", store, "graph"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errs, tc.errs) || tc.errs == "" && errs != "" {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, errs, tc.code, tc.errs)
+			}
+			for _, s := range tc.has {
+				if !strings.Contains(out, s) {
+					t.Errorf("lacks %s", s)
+				}
+			}
+			for _, s := range tc.lacks {
+				if strings.Contains(out, s) {
+					t.Errorf("has %s", s)
+				}
+			}
+		})
+	}
+}
+
+// TestGraphLegend: the picture's legend shows each node shape and edge
+// style the picture uses, drawn with the same attributes.
+func TestGraphLegend(t *testing.T) {
+	out := mustRun(t, "--store", graphStore(t), "graph")
+	at := strings.Index(out, `subgraph "cluster_legend"`)
+	if at < 0 {
+		t.Fatalf("no legend:\n%s", out)
+	}
+	legend := out[at:]
+	for _, pair := range [][2]string{
+		{`shape=box, style="rounded,dashed"`, `label="entity (possible or dead)"`},
+		{`shape=ellipse`, `label="decision"`},
+		{`style=dashed`, `label="derived (by a rule or identity)", style=dashed`},
+		{`color=red`, `label="defeats: the attacker is in", color=red`},
+		{`color=orange`, `label="attacks: the attacker is undecided", color=orange`},
+		{`color=gray50`, `label="attacks: the attacker is out", color=gray50`},
+	} {
+		if !strings.Contains(out[:len(out)-len(legend)], pair[0]) || !strings.Contains(legend, pair[1]) {
+			t.Errorf("the picture draws %s, its legend %s: %v %v", pair[0], pair[1],
+				strings.Contains(out[:len(out)-len(legend)], pair[0]), strings.Contains(legend, pair[1]))
+		}
+	}
+	if strings.Contains(legend, "--focus") {
+		t.Error("the legend of a whole world names a focus")
+	}
+}
+
+// TestGraphWarnsWhenLarge: past graphWarnNodes nodes the whole world is
+// still drawn, with a warning on stderr suggesting --focus; at the
+// threshold, no warning.
+func TestGraphWarnsWhenLarge(t *testing.T) {
+	for _, n := range []int{graphWarnNodes, graphWarnNodes + 1} {
+		dir := t.TempDir()
+		var b strings.Builder
+		b.WriteString("scope big\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "person p-%d \"P %d\"  proposed  session-7c9\n", i, i)
+		}
+		file := filepath.Join(dir, "big.dli")
+		if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		store := filepath.Join(dir, "s.lore")
+		mustRun(t, "--store", store, "init", "--scope", "big")
+		mustRun(t, "--store", store, "import", "--bulk", file, "--materialize")
+		out, errs, code := deloreis(t, "--store", store, "graph")
+		if code != 0 || strings.Count(out, "[shape=box") != n+2 { // and the legend's two
+			t.Fatalf("%d entities: exit %d, %d boxes drawn", n, code, strings.Count(out, "[shape=box"))
+		}
+		warned := strings.Contains(errs, fmt.Sprintf("warning: the graph has %d nodes", n)) && strings.Contains(errs, "--focus ENTITY --depth N")
+		if warned != (n > graphWarnNodes) || n == graphWarnNodes && errs != "" {
+			t.Errorf("%d entities: stderr %q", n, errs)
 		}
 	}
 }

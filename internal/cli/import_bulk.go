@@ -74,8 +74,11 @@ func (o *importOptions) runBulk(file string, stdin io.Reader, stdout io.Writer) 
 	if file == "-" {
 		base = "standard input"
 	}
-	res, err := svc.BulkImport(context.Background(), author.BulkRequest{Scope: scope, First: first, More: more, Next: ds.Next,
+	ctx, endProgress := progressOn(context.Background(), o.stderr)
+	defer endProgress()
+	res, err := svc.BulkImport(ctx, author.BulkRequest{Scope: scope, First: first, More: more, Next: ds.Next,
 		Branch: o.branch, Materialize: o.materialize, Source: base, Name: name})
+	endProgress()
 	if err != nil {
 		return o.refuse(stdout, name, err)
 	}

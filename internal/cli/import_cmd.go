@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/objects"
@@ -28,6 +29,8 @@ type importOptions struct {
 	bulk          bool // stream into one commit, objects checked, the world not compiled
 	verbose       bool // every finding and consequence, not the first few of each kind
 	format        *formatFlag
+
+	stderr io.Writer // where a terminal sees the import's progress
 }
 
 func newImportCmd(g *globals) *cobra.Command {
@@ -61,6 +64,7 @@ materialization is refused, or on any failure; 2 on a usage error.`,
 			if len(args) == 1 {
 				file = args[0]
 			}
+			o.stderr = cmd.ErrOrStderr()
 			if o.bulk {
 				return o.runBulk(file, cmd.InOrStdin(), cmd.OutOrStdout())
 			}
@@ -112,8 +116,12 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	ctx, endProgress := progressOn(context.Background(), o.stderr)
+	defer endProgress()
+	progress.Report(ctx, 0, 0, "parsing "+filepath.Base(file))
 	doc, err := dli.Parse(file, src)
 	if err != nil {
+		endProgress()
 		var list dli.ErrorList
 		if errors.As(err, &list) {
 			if err := o.parseErrors(stdout, file, list); err != nil {
@@ -125,7 +133,8 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if doc.Scope, err = o.pickScope(file, doc.Scope); err != nil {
 		return err
 	}
-	res, err := svc.Import(context.Background(), author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file)})
+	res, err := svc.Import(ctx, author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file)})
+	endProgress()
 	if res.Scope != "" { // staged: its findings and diff are known, committed or not
 		if o.format.json() {
 			if jerr := o.format.emit(stdout, o.report(file, res)); jerr != nil {

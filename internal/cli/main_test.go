@@ -218,30 +218,6 @@ func TestInitMergePushFetchClone(t *testing.T) {
 	}
 }
 
-func TestProgress(t *testing.T) {
-	var b bytes.Buffer
-	p, finish := progressLine(&b, 0)
-	p("writing objects", 1, 4)
-	p("writing objects", 4, 4)
-	finish()
-	want := "\rwriting objects:  25% (1/4)\rwriting objects: 100% (4/4), done.\n"
-	if b.String() != want {
-		t.Fatalf("progress drew %q, want %q", b.String(), want)
-	}
-	// Not a terminal: no display at all.
-	if p, _ := progressFor(&b); p != nil {
-		t.Fatal("a buffer got a progress display")
-	}
-	f, err := os.CreateTemp(t.TempDir(), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if p, _ := progressFor(f); p != nil {
-		t.Fatal("a plain file got a progress display")
-	}
-}
-
 func TestFmt(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.dli")

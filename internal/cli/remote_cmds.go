@@ -9,54 +9,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
-
-// progressFor returns a progress display on w when w is a terminal, and nil
-// (no display) otherwise, so piped output stays clean.
-func progressFor(w io.Writer) (author.TransferProgress, func()) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil, func() {}
-	}
-	return progressLine(w, 100*time.Millisecond)
-}
-
-// progressLine redraws one line on w ("stage:  42% (420/1000)"), at most
-// once per interval except for the last step, and ends it with ", done.".
-func progressLine(w io.Writer, interval time.Duration) (author.TransferProgress, func()) {
-	var mu sync.Mutex
-	var last time.Time
-	var shown bool
-	p := func(stage string, done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		now := time.Now()
-		if shown && now.Sub(last) < interval && done != total {
-			return
-		}
-		last, shown = now, true
-		if total > 0 {
-			fmt.Fprintf(w, "\r%s: %3d%% (%d/%d)", stage, done*100/total, done, total)
-		} else {
-			fmt.Fprintf(w, "\r%s: %d", stage, done)
-		}
-	}
-	return p, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if shown {
-			fmt.Fprintln(w, ", done.")
-		}
-	}
-}
 
 func newPushCmd(g *globals) *cobra.Command {
 	var force bool
@@ -132,16 +89,18 @@ func newPullCmd(g *globals) *cobra.Command {
 			if len(args) > 1 {
 				o.Branch = args[1]
 			}
-			o.Progress, o.Fetched = progressFor(cmd.ErrOrStderr())
+			var endProgress func()
+			o.Progress, endProgress = progressFor(cmd.ErrOrStderr())
 			res, err := s.Pull(context.Background(), o)
+			endProgress()
 			if format.json() {
 				// As far as it got, as the text says it.
 				if jerr := format.emit(cmd.OutOrStdout(), pullJSON(res)); jerr != nil {
 					return jerr
 				}
-				return err
+			} else {
+				printPull(cmd.OutOrStdout(), res)
 			}
-			printPull(cmd.OutOrStdout(), res)
 			if err == nil && len(res.Conflicts) > 0 {
 				return exitCode(exitFailed) // reported above, as git pull exits 1
 			}
