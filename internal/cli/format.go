@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/deloreis/deloreis/author"
+	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
 )
 
@@ -88,7 +90,19 @@ func addPictureFormat(cmd *cobra.Command, usage string, choices ...string) *form
 // addFormat.
 var legacyResults = map[string]reflect.Type{
 	"log":  reflect.TypeFor[[]commitJSON](),
-	"show": reflect.TypeFor[commitJSON](),
+	"show": reflect.TypeFor[showResult](),
+}
+
+// showResult is what show prints with --format json: a commit, or the
+// one object an id names (dli.object's result).
+type showResult struct{}
+
+// JSONSchema is either shape.
+func (showResult) JSONSchema() map[string]any {
+	return map[string]any{"oneOf": []any{
+		worker.SchemaOf(reflect.TypeFor[commitJSON]()),
+		worker.SchemaOf(reflect.TypeFor[author.ObjectResult]()),
+	}}
 }
 
 // resultType is the type a command prints with --format json: its

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -70,7 +71,8 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 
 	runs := formatJSONRuns(dli, dke, url)
 	checkRunsCoverTree(t, runs)
-	hash := "" // the key dke key create made, for dke key revoke
+	hash := ""   // the key dke key create made, for dke key revoke
+	object := "" // an object the shown commit added, for show ID
 	for _, r := range runs {
 		name := r.key + "/" + strings.Join(r.args[1:], "_")
 		t.Run(name, func(t *testing.T) {
@@ -79,12 +81,20 @@ func TestFormatJSONEveryCommand(t *testing.T) {
 				if a == "{hash}" {
 					args[i] = hash[:min(12, len(hash))]
 				}
+				if a == "{object}" {
+					args[i] = object
+				}
 			}
 			out := r.check(t, filepath.Join(work, r.dir), args)
 			if r.key == "dke.key.create" {
 				var k dkeKeyReport
 				json.Unmarshal([]byte(out), &k) // valid: it met its schema
 				hash = k.Hash
+			}
+			if r.key == "show" && object == "" {
+				if m := regexp.MustCompile(`"id": "([0-9a-f]{64})"`).FindStringSubmatch(out); m != nil {
+					object = m[1]
+				}
 			}
 		})
 	}
@@ -113,6 +123,7 @@ func formatJSONRuns(dli, dke, url string) []jsonRun {
 		{key: "branch", dir: "P", args: []string{"branch", "-d", "side"}, want: `"action": "delete"`},
 		{key: "log", dir: "P", args: []string{"log", "-n", "2"}},
 		{key: "show", dir: "P", args: []string{"show", "main"}},
+		{key: "show", dir: "P", args: []string{"show", "{object}"}, want: `"object_id": "`},
 		{key: "fsck", dir: "P", args: []string{"fsck"}},
 		{key: "gc", dir: "P", args: []string{"gc"}},
 		{key: "remote", dir: "P", args: []string{"remote"}},

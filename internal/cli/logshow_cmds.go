@@ -270,7 +270,7 @@ func showRev(w io.Writer, s *author.Service, rev string, f *showFlags) error {
 		if len(found.Hits) == 0 {
 			return fmt.Errorf("%w: object %s at %s", author.ErrNotFound, id, found.Commit[:12])
 		}
-		return showObject(w, found)
+		return showObject(w, found, f)
 	}
 	err := showCommit(w, s, rev, f)
 	var re *author.RevisionError
@@ -279,7 +279,7 @@ func showRev(w io.Writer, s *author.Service, rev string, f *showFlags) error {
 		if found, ok, perr := expandObject(s, rev); perr != nil {
 			return perr
 		} else if ok {
-			return showObject(w, found)
+			return showObject(w, found, f)
 		}
 	}
 	return err
@@ -317,10 +317,13 @@ func expandObject(s *author.Service, prefix string) (author.ObjectHits, bool, er
 
 // showObject prints the first object found: its id, scope and type, and
 // its canonical JSON.
-func showObject(w io.Writer, found author.ObjectHits) error {
+func showObject(w io.Writer, found author.ObjectHits, f *showFlags) error {
 	o, err := found.Read(0)
 	if err != nil {
 		return err
+	}
+	if f.format == "json" {
+		return writeJSON(w, o) // dli.object's result
 	}
 	_, err = fmt.Fprintf(w, "object %s\nscope  %s\ntype   %s\n\n%s\n", o.ObjectID, o.Scope, o.Type, o.Object)
 	return err
