@@ -11,15 +11,15 @@ import (
 // GarbageFile is a file in objects/ that no reader uses: a temporary file
 // of a writer that did not finish, or a pack whose index never came.
 type GarbageFile struct {
-	Path string `json:"path"`
-	Size int64  `json:"size"`
-	Why  string `json:"why"`
+	Path string `json:"path" desc:"the file, relative to the store"`
+	Size int64  `json:"size" desc:"its size in bytes"`
+	Why  string `json:"why" desc:"why no reader uses it: a temporary file of an unfinished write, or a pack without its index"`
 }
 
 // GarbageResult lists the store's garbage (Garbage), or what GC removed.
 type GarbageResult struct {
-	Files []GarbageFile `json:"files"`
-	Bytes int64         `json:"bytes"`
+	Files []GarbageFile `json:"files" desc:"the garbage files, by path"`
+	Bytes int64         `json:"bytes" desc:"their total size in bytes"`
 }
 
 // Garbage lists the store's garbage files; fsck prints them beside its

@@ -255,28 +255,28 @@ type SyncOptions struct {
 
 // SyncReport is what one sync did (its JSON is `deloreis sync --json`).
 type SyncReport struct {
-	Remote      string         `json:"remote"`
-	Branch      string         `json:"branch"`
-	Before      string         `json:"before"`
-	Head        string         `json:"head"`
-	RemoteHead  string         `json:"remote_head"` // the remote branch as last fetched ("" when it had none)
-	FastForward bool           `json:"fast_forward"`
-	Merged      []string       `json:"merged"` // merge commits this sync wrote
-	Pushed      bool           `json:"pushed"`
-	Attempts    int            `json:"attempts"`
-	Conflicts   []SyncConflict `json:"conflicts"`
+	Remote      string         `json:"remote" desc:"the remote synced with"`
+	Branch      string         `json:"branch" desc:"the branch synced"`
+	Before      string         `json:"before" desc:"the local branch's head before the sync"`
+	Head        string         `json:"head" desc:"its head after the sync"`
+	RemoteHead  string         `json:"remote_head" desc:"the remote branch as last fetched; \"\" when the remote had none"`
+	FastForward bool           `json:"fast_forward" desc:"the local branch was moved forward to the remote's, no merge written"`
+	Merged      []string       `json:"merged" desc:"the merge commits this sync wrote"`
+	Pushed      bool           `json:"pushed" desc:"the result was pushed to the remote"`
+	Attempts    int            `json:"attempts" desc:"fetch-merge-push rounds taken (a lost push race retries)"`
+	Conflicts   []SyncConflict `json:"conflicts" desc:"the world conflicts of the merges this sync wrote or fetched; a person must rule on them"`
 }
 
 // SyncConflict is one world conflict a merge brought, with the merge and
 // whether this sync wrote it ("merged") or fetched it ("fetched").
 type SyncConflict struct {
-	Scope   string         `json:"scope"`
-	Kind    string         `json:"kind"`
-	Message string         `json:"message"`
-	Claims  []string       `json:"claims"`
-	Data    map[string]any `json:"data"`
-	Merge   string         `json:"merge"`
-	Origin  string         `json:"origin"`
+	Scope   string         `json:"scope" desc:"the scope whose world conflicts"`
+	Kind    string         `json:"kind" desc:"the conflict's kind, as author.merge reports it"`
+	Message string         `json:"message" desc:"the conflict in words"`
+	Claims  []string       `json:"claims" desc:"the ids of the claims in conflict"`
+	Data    map[string]any `json:"data" desc:"the conflict's details, by kind"`
+	Merge   string         `json:"merge" desc:"the merge commit that brought it"`
+	Origin  string         `json:"origin" desc:"merged: this sync wrote the merge; fetched: it came from the remote"`
 }
 
 // syncWorlds bounds the worlds one sync keeps: a run of fetched merges

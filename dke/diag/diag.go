@@ -33,14 +33,14 @@ type Diagnostic struct {
 	// File names the source in printed form; it is not part of the wire
 	// record.
 	File    string `json:"-"`
-	Class   Class  `json:"class"`
-	Line    int    `json:"line"`
-	Col     int    `json:"col"`
-	Message string `json:"message"`
+	Class   Class  `json:"class" desc:"the kind of fault: syntax, name, type, …"`
+	Line    int    `json:"line" desc:"the line of the fault, from 1"`
+	Col     int    `json:"col" desc:"the column of the fault, from 1"`
+	Message string `json:"message" desc:"what is wrong, and the hint when there is one"`
 	// Fix, when present, replaces line Line from column Col to the end of
 	// the line. It is present only where one mechanical edit corrects the
 	// error.
-	Fix string `json:"fix,omitempty"`
+	Fix string `json:"fix,omitempty" desc:"the text that replaces the line from col to its end and corrects the fault; absent unless one such edit does"`
 }
 
 // Error renders the diagnostic compiler-style: file:line:col: class: message.

@@ -37,10 +37,10 @@ const (
 
 // Entry is one key as the keyring holds it.
 type Entry struct {
-	Hash    string    `json:"hash"` // hex SHA-256 of the key
-	Store   string    `json:"store"`
-	Mode    Mode      `json:"mode"`
-	Created time.Time `json:"created"`
+	Hash    string    `json:"hash" desc:"hex SHA-256 of the key"`
+	Store   string    `json:"store" desc:"the DKE store the key addresses"`
+	Mode    Mode      `json:"mode" desc:"read or write"`
+	Created time.Time `json:"created" desc:"when the key was made, RFC 3339"`
 }
 
 // Grant is what a presented key allows.

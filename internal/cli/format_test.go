@@ -165,9 +165,18 @@ no results of their own (DL-0465, DL-0467).
 			b.WriteString("An array; each element:\n\n")
 			s, _ = s["items"].(map[string]any)
 		}
-		b.WriteString("| field | type | description |\n| --- | --- | --- |\n")
-		fieldRows(&b, "", s, 0)
-		b.WriteString("\n")
+		shapes := []any{s}
+		if one, ok := s["oneOf"].([]any); ok { // several shapes (show: a commit or an object)
+			shapes = one
+		}
+		for i, sh := range shapes {
+			if len(shapes) > 1 {
+				fmt.Fprintf(&b, "%s\n\n", map[bool]string{true: "Either:", false: "Or:"}[i == 0])
+			}
+			b.WriteString("| field | type | description |\n| --- | --- | --- |\n")
+			fieldRows(&b, "", sh.(map[string]any), 0)
+			b.WriteString("\n")
+		}
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
@@ -291,5 +300,38 @@ func TestPictureFormat(t *testing.T) {
 	}
 	if err := c.Flags().Set("format", "png"); err == nil || !strings.Contains(err.Error(), "want dot or svg") {
 		t.Fatalf("--format png: %v", err)
+	}
+}
+
+// TestCLIFieldsDescribed: every field of every command's JSON result has
+// a description in its schema (and so in docs/cli-json.md), as the wire's
+// fields do (DL-0450).
+func TestCLIFieldsDescribed(t *testing.T) {
+	var blank []string
+	var walk func(path string, s map[string]any)
+	walk = func(path string, s map[string]any) {
+		if one, ok := s["oneOf"].([]any); ok {
+			for _, o := range one {
+				walk(path, o.(map[string]any))
+			}
+		}
+		if items, ok := s["items"].(map[string]any); ok {
+			walk(path+"[]", items)
+		}
+		props, _ := s["properties"].(map[string]any)
+		for _, n := range sortedKeys(props) {
+			p := props[n].(map[string]any)
+			if d, _ := p["description"].(string); strings.TrimSpace(d) == "" {
+				blank = append(blank, path+"."+n)
+			}
+			walk(path+"."+n, p)
+		}
+	}
+	cmds := jsonCommands()
+	for _, k := range sortedKeys(cmds) {
+		walk(k, cliSchema(cmds[k]))
+	}
+	if len(blank) > 0 {
+		t.Errorf("%d fields of the commands' JSON results have no description:\n%s", len(blank), strings.Join(blank, "\n"))
 	}
 }

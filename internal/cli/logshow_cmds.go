@@ -100,43 +100,43 @@ func checkFormat(format string, allowed ...string) error {
 
 // commitJSON is a commit as data.
 type commitJSON struct {
-	Commit   string        `json:"commit"`
-	Parents  []string      `json:"parents"`
-	Author   signatureJSON `json:"author"`
-	Summary  string        `json:"summary"`
-	Trailers []trailerJSON `json:"trailers,omitempty"`
-	Changes  []changeJSON  `json:"changes,omitempty"`
-	DKE      []dkeJSON     `json:"dke_changes,omitempty"`
+	Commit   string        `json:"commit" desc:"the commit id, 40 hex digits"`
+	Parents  []string      `json:"parents" desc:"the parent commit ids, first parent first; [] for the root commit"`
+	Author   signatureJSON `json:"author" desc:"who signed the commit, and when"`
+	Summary  string        `json:"summary" desc:"the first line of the commit message"`
+	Trailers []trailerJSON `json:"trailers,omitempty" desc:"the message's trailers (Lore-Op, Lore-Scope, …) in order; absent when it has none"`
+	Changes  []changeJSON  `json:"changes,omitempty" desc:"show only: the lore objects the commit added or removed against its first parent; absent when none"`
+	DKE      []dkeJSON     `json:"dke_changes,omitempty" desc:"show only: the DKE files the commit changed; absent when none"`
 }
 
 // dkeJSON is one file of the dke/ namespace a commit changed.
 type dkeJSON struct {
-	Store    string `json:"store"`
-	Module   string `json:"module,omitempty"`
-	Kind     string `json:"kind,omitempty"`
-	ID       string `json:"id,omitempty"`
-	Removed  bool   `json:"removed"`
-	Replaced bool   `json:"replaced,omitempty"`
+	Store    string `json:"store" desc:"the DKE store id"`
+	Module   string `json:"module,omitempty" desc:"the module the file holds; absent for a claim"`
+	Kind     string `json:"kind,omitempty" desc:"the claim's kind; absent for a module"`
+	ID       string `json:"id,omitempty" desc:"the claim file's object id; absent for a module"`
+	Removed  bool   `json:"removed" desc:"true when the commit removed the file"`
+	Replaced bool   `json:"replaced,omitempty" desc:"true when the file was replaced by a new version; absent otherwise"`
 }
 
 type signatureJSON struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
-	When  string `json:"when"`
+	Name  string `json:"name" desc:"the signer's name"`
+	Email string `json:"email" desc:"the signer's email"`
+	When  string `json:"when" desc:"the signature's time, RFC 3339"`
 }
 
 type trailerJSON struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
+	Key   string `json:"key" desc:"the trailer's key"`
+	Value string `json:"value" desc:"the trailer's value"`
 }
 
 // changeJSON is one object a commit added or removed, with the object.
 type changeJSON struct {
-	Scope   string          `json:"scope"`
-	Kind    string          `json:"kind"`
-	ID      string          `json:"id"`
-	Removed bool            `json:"removed"`
-	Object  json.RawMessage `json:"object"`
+	Scope   string          `json:"scope" desc:"the scope the object is filed under"`
+	Kind    string          `json:"kind" desc:"the object's folder: claims, decisions, …"`
+	ID      string          `json:"id" desc:"the object's id, 64 hex digits"`
+	Removed bool            `json:"removed" desc:"true when the commit removed the object, false when it added it"`
+	Object  json.RawMessage `json:"object" desc:"the object itself, as stored (its canonical JSON)"`
 }
 
 func entryJSON(e author.LogEntry) commitJSON {

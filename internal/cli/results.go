@@ -48,7 +48,7 @@ type branchReport struct {
 
 // remoteJSON is one named remote.
 type remoteJSON struct {
-	Name string   `json:"name"`
+	Name string   `json:"name" desc:"the remote's name (origin, …)"`
 	URLs []string `json:"urls" desc:"where it fetches from and pushes to"`
 }
 
@@ -103,11 +103,11 @@ type fetchReport struct {
 // pullReport is pull's result, as far as it got.
 type pullReport struct {
 	Remote      string                 `json:"remote" desc:"as pulled, defaults filled in"`
-	Branch      string                 `json:"branch"`
-	Into        string                 `json:"into"`
-	Updates     []refUpdateJSON        `json:"updates"`
-	UpToDate    bool                   `json:"up_to_date"`
-	FastForward bool                   `json:"fast_forward"`
+	Branch      string                 `json:"branch" desc:"the remote's branch pulled"`
+	Into        string                 `json:"into" desc:"the local branch it was merged into"`
+	Updates     []refUpdateJSON        `json:"updates" desc:"the remote-tracking refs the fetch moved"`
+	UpToDate    bool                   `json:"up_to_date" desc:"the local branch held the remote's already: nothing changed"`
+	FastForward bool                   `json:"fast_forward" desc:"the local branch was moved forward to the remote's, no merge commit"`
 	Merged      bool                   `json:"merged" desc:"a merge commit was written"`
 	Before      string                 `json:"before" desc:"the target's head before"`
 	Head        string                 `json:"head" desc:"the target's head after"`
@@ -166,8 +166,8 @@ type dkeChangeReport struct {
 
 // dkeSnapshotJSON is one snapshot of a DKE store.
 type dkeSnapshotJSON struct {
-	Store  string `json:"store"`
-	Name   string `json:"name"`
+	Store  string `json:"store" desc:"the DKE store id"`
+	Name   string `json:"name" desc:"the snapshot's name"`
 	Commit string `json:"commit" desc:"the commit it records"`
 }
 
@@ -177,31 +177,31 @@ func dkeSnapshot(sn service.StoreSnapshot) dkeSnapshotJSON {
 
 // dkeStoreJSON is one DKE store as dke store list sees it.
 type dkeStoreJSON struct {
-	ID        string            `json:"id"`
+	ID        string            `json:"id" desc:"the DKE store id"`
 	Live      bool              `json:"live" desc:"the branch holds the store; false for a deleted store that has snapshots"`
 	Created   string            `json:"created" desc:"from the store's header; \"\" when it has none"`
-	Clock     int64             `json:"clock"`
-	Modules   int               `json:"modules"`
+	Clock     int64             `json:"clock" desc:"the store's logical clock: how many writes it has taken"`
+	Modules   int               `json:"modules" desc:"how many modules it holds"`
 	Snapshots []dkeSnapshotJSON `json:"snapshots" desc:"by name"`
 }
 
 // dkeStoresReport is dke store list's result.
 type dkeStoresReport struct {
 	Branch string         `json:"branch" desc:"the branch the stores are read on"`
-	Stores []dkeStoreJSON `json:"stores"`
+	Stores []dkeStoreJSON `json:"stores" desc:"every store the branch holds or a snapshot remembers, by id"`
 }
 
 // dkeKeyReport is dke key create's result: the key itself, shown this once.
 type dkeKeyReport struct {
 	Key   string `json:"key" desc:"the key; the keyring keeps only its hash, so it is never shown again"`
 	Hash  string `json:"hash" desc:"hex SHA-256 of the key, as dke key list shows it"`
-	Store string `json:"store"`
+	Store string `json:"store" desc:"the DKE store the key addresses"`
 	Mode  string `json:"mode" desc:"read or write"`
 }
 
 // dkeKeysReport is dke key list's result (never the keys).
 type dkeKeysReport struct {
-	Keys []keys.Entry `json:"keys"`
+	Keys []keys.Entry `json:"keys" desc:"every key of the keyring, by its hash (never the key)"`
 }
 
 // dkeRevokeReport is dke key revoke's result.
