@@ -99,11 +99,12 @@ func OutputSchema(op *worker.Op) map[string]any {
 	failure := map[string]any{
 		"type": "object",
 		"properties": map[string]any{"error": map[string]any{
-			"type": "object",
+			"type":        "object",
+			"description": "why the call was refused; nothing was written",
 			"properties": map[string]any{
-				"code":    map[string]any{"type": "string"},
-				"class":   map[string]any{"type": "string"},
-				"message": map[string]any{"type": "string"},
+				"code":    map[string]any{"type": "string", "description": "the error code (docs/ops.md lists each op's), e.g. stale-fence"},
+				"class":   map[string]any{"type": "string", "description": "the error class: schema, refused, conflict, not-found or internal"},
+				"message": map[string]any{"type": "string", "description": "what went wrong, for a person"},
 			},
 			"required": []string{"class", "code", "message"},
 		}},
