@@ -2,7 +2,9 @@
 // go-md2man): one page a command, docs/man/deloreis-<path>.1, each with
 // its description, options, exit status and related pages. `make man`
 // writes them; TestManPages fails when the pages checked in are not what
-// the tree makes.
+// the tree makes. It lives with the tests so that the program links none
+// of cobra's doc package (go-md2man, blackfriday, yaml: 0.25 ms of
+// package init at every start).
 
 package cli
 
