@@ -31,3 +31,15 @@ func TestHelpListsExitCodes(t *testing.T) {
 		t.Errorf("sync's exit codes: %+v, want 0, 1, 2 and %d", rows, exitConflicts)
 	}
 }
+
+// TestServersHelpSaysPinnedRefuses: serve's and mcp's --help say what a
+// pinned project does to the ops that would commit (DL-0443).
+func TestServersHelpSaysPinnedRefuses(t *testing.T) {
+	for _, cmd := range []string{"serve", "mcp"} {
+		out, errs, code := deloreis(t, cmd, "--help")
+		flat := strings.Join(strings.Fields(out), " ")
+		if code != 0 || !strings.Contains(flat, "In a pinned project") || !strings.Contains(flat, "are refused as pinned-project") {
+			t.Errorf("deloreis %s --help (exit %d, %s) does not say a pinned project refuses commits:\n%s", cmd, code, errs, out)
+		}
+	}
+}
