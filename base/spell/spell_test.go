@@ -21,3 +21,24 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestSwapDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"lgo", "log", 1}, {"lgo", "gc", 2}, {"Itme", "Item", 1}, {"ca", "abc", 3},
+		{"kitten", "sitting", 3}, {"fruitt", "fruit", 1}, {"blånt", "bålnt", 1},
+		{"Sensor", "Sensr", 1}, {"Room", "Rooms", 1}, {"Room", "Hall", 4}, {"Sensør", "Sensor", 1}, {"ab", "ba", 1},
+	} {
+		if got := SwapDistance(tc.a, tc.b); got != tc.want {
+			t.Errorf("SwapDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+		if got := SwapDistance(tc.b, tc.a); got != tc.want {
+			t.Errorf("SwapDistance(%q, %q) = %d, want %d (not symmetric)", tc.b, tc.a, got, tc.want)
+		}
+	}
+	if Distance("lgo", "log") != 2 {
+		t.Error("Distance counts a swap as two edits")
+	}
+}

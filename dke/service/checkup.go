@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deloreis/deloreis/base/spell"
 	"github.com/deloreis/deloreis/dke/claims"
 	"github.com/deloreis/deloreis/dke/eval"
 	"github.com/deloreis/deloreis/fault"
@@ -93,9 +94,9 @@ func findings(rs *eval.Reasoning, data map[string]int, reasoning bool) []string 
 			uk, ua := splitPred(u)
 			mk, ma := splitPred(m)
 			switch {
-			case ua == ma && uk != mk && editDistance(uk, mk) <= 1:
+			case ua == ma && uk != mk && spell.SwapDistance(uk, mk) <= 1:
 				near = append(near, fmt.Sprintf("near %s ~ %s: the data is written under kind %s, the reasoning reads kind %s", cellsOf(u), cellsOf(m), uk, mk))
-			case uk == mk && ua != ma && editDistance(ua, ma) <= 1:
+			case uk == mk && ua != ma && spell.SwapDistance(ua, ma) <= 1:
 				// The right kind, an attribute one letter off.
 				near = append(near, fmt.Sprintf("near %s ~ %s: the data is written under attribute %s of kind %s, the reasoning reads attribute %s", cellsOf(u), cellsOf(m), ua, uk, ma))
 			}
@@ -137,32 +138,4 @@ func splitPred(p string) (string, string) {
 func cellsOf(p string) string {
 	k, a := splitPred(p)
 	return claims.Cell{Kind: k, Subject: "*", Attr: a}.String()
-}
-
-// editDistance is the optimal string alignment distance over runes:
-// Levenshtein with a swap of two neighbours as one edit, the commonest
-// typing slip (Itme for Item).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }

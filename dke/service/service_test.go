@@ -207,20 +207,6 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want int
-	}{
-		{"Item", "Item", 0}, {"Item", "Itme", 1}, {"Sensor", "Sensr", 1}, {"Door", "Dor", 1},
-		{"Room", "Rooms", 1}, {"Room", "Hall", 4}, {"Sensør", "Sensor", 1}, {"ab", "ba", 1},
-	} {
-		if got := editDistance(c.a, c.b); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-	}
-}
-
 // TestOtherStoreWrites checks that a write to one store leaves another
 // store's index in place (adopted, not reloaded).
 func TestOtherStoreWrites(t *testing.T) {

@@ -6,6 +6,7 @@ package cli
 import (
 	"strings"
 
+	"github.com/deloreis/deloreis/base/spell"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -67,7 +68,7 @@ func nearest(typed string, candidates []string, prefix string) []string {
 			starts = append(starts, prefix+c)
 			continue
 		}
-		switch d := swapDistance(typed, c); {
+		switch d := spell.SwapDistance(typed, c); {
 		case d >= len(typed): // nothing of what was typed is kept
 		case d < best:
 			best, out = d, []string{prefix + c}
@@ -79,34 +80,6 @@ func nearest(typed string, candidates []string, prefix string) []string {
 		return starts
 	}
 	return out
-}
-
-// swapDistance is the edit distance of a and b in which an insertion, a
-// deletion, a substitution or a swap of two neighbouring characters each
-// count one (the optimal string alignment distance).
-func swapDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }
 
 // dedupe drops repeated strings, keeping the first of each.
