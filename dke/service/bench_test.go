@@ -120,10 +120,11 @@ func ruleFixture(b *testing.B, n int) *fixture {
 	return f
 }
 
-// reportPerRun reports the median ms per run.
+// reportPerRun reports the median and the 90th percentile ms per run.
 func reportPerRun(b *testing.B, ds []time.Duration) {
 	slices.Sort(ds)
 	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "median-ms/run")
+	b.ReportMetric(float64(ds[len(ds)*9/10].Microseconds())/1000, "p90-ms/run")
 }
 
 // BenchmarkRuleOver100k repeats a run that queries the rule's result over

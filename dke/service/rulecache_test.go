@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/deloreis/deloreis/dke/eval"
@@ -236,6 +237,57 @@ func TestRuleCacheBounds(t *testing.T) {
 		query(st.store, st.writes)
 		if got := held(); got != st.want {
 			t.Fatalf("step %d (%s, %d writes): cache holds %q, want %q", i, st.store, st.writes, got, st.want)
+		}
+	}
+}
+
+// TestRuleModelsOfConcurrentServices: two services over one lorestore
+// (two processes), each with its own cache, run writes and queries from
+// four goroutines; every run's query sees its own write, and at the end
+// both answer the probe as a service with no cache does.
+func TestRuleModelsOfConcurrentServices(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.mustOK(ctx, "compile", map[string]any{"name": "more", "source": moreRules})
+	second, err := New(Config{Store: f.ls, Authority: "second"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svcs := []*Service{f.svc, second}
+	const subjects, runs = 6, 12
+	var wg sync.WaitGroup
+	errs := make(chan error, 4*runs)
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range runs {
+				k, q := (w+i)%subjects, 10*w+i
+				src := fmt.Sprintf("update(Item.i%d.qty, %d, \"w%d\")\nprint(current(Item.i%d.free).value)\n", k, q, w, k)
+				r, err := svcs[(w+i)%2].Run(ctx, &RunParams{Source: src})
+				if err == nil && !strings.Contains(r.Text, fmt.Sprintf("print: %d\n", q)) {
+					err = fmt.Errorf("run %q: %s", src, r.Text)
+				}
+				if err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	probe := map[string]any{"source": ruleProbe(subjects)}
+	fresh, err := New(Config{Store: f.ls, Authority: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (&fixture{t: t, ls: f.ls, svc: fresh}).mustOK(ctx, "run", probe)
+	for i, svc := range svcs {
+		if got := (&fixture{t: t, ls: f.ls, svc: svc}).mustOK(ctx, "run", probe); got != want {
+			t.Errorf("service %d:\n%s\nfrom scratch:\n%s", i, got, want)
 		}
 	}
 }
