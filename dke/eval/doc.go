@@ -16,7 +16,10 @@
 // datalog engine (package datalog) over the values in force: current reads
 // a derived value where no claim is, why returns its proof, why_not and
 // what_needs the cells a rule would need. Reason gives the same reasoning
-// over a snapshot to the service (checkup, forget_rule).
+// over a snapshot to the service (checkup, forget_rule). The model is
+// built on a run's first rule read and advanced by its writes; a run given
+// an earlier run's model (Options.Rules, Result.Rules) starts from that
+// instead of from every claim.
 //
 // Compiled modules come from a Modules: a call resolves to the version the
 // calling module was compiled against.

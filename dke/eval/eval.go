@@ -46,6 +46,10 @@ type Options struct {
 	// Memory is the memory budget in bytes (budget.go); 0 means
 	// DefaultMemory.
 	Memory int64
+	// Rules, when set, is the store's rule model at the snapshot Store
+	// gives (an earlier run's Result.Rules, carry.go): a program's run
+	// advances it instead of rebuilding it, and leaves it unchanged.
+	Rules *Rules
 }
 
 // Run executes the statements of f — a checked program, or a module's
@@ -73,6 +77,7 @@ func RunContext(ctx context.Context, f *syntax.File, opts Options) *Result {
 		return in.res
 	}
 	in.tx = claims.NewTx(snap)
+	in.carryIn()
 	if err := in.meter.alive(); err != nil {
 		in.res.fail(err)
 		return in.res
@@ -83,6 +88,7 @@ func RunContext(ctx context.Context, f *syntax.File, opts Options) *Result {
 		in.res.fail(err)
 	}
 	in.res.Steps = in.steps
+	in.res.rules = in.carryOut()
 	return in.res
 }
 
@@ -103,6 +109,8 @@ type interp struct {
 	std   *standing
 	rules *ruleModel
 	dirty []claims.Cell
+	// stdFiles are the modules the standing declarations come from.
+	stdFiles map[string]*syntax.File
 }
 
 // fileInfo indexes a module's declarations.

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/dke/claims"
@@ -93,14 +94,22 @@ type ruleModel struct {
 	std    *standing
 	p      *datalog.Program
 	read   map[string]bool
-	domain map[string]bool
+	domain layered[string, bool]
 	cmps   []cmpPred
-	facts  map[claims.Cell]factRec // the fact of each cell read
+	facts  layered[claims.Cell, factRec] // the fact of each cell read
 	model  *datalog.Model
-	claims map[string]claims.Claim // claim variable → claim
+	claims layered[string, claims.Claim] // claim variable → claim
 	grader *datalog.Grader
-	index  map[string]map[string]string // pred → subject → value
-	meter  *meter                       // the run's budget (budget.go)
+	meter  *meter // the run's budget (budget.go)
+
+	// frozen: handed on to a later run (carry.go), never written again.
+	frozen bool
+	// built is the cells the model held when built from the store,
+	// applied the cells applied to it since.
+	built, applied int
+
+	indexMu sync.Mutex                   // a frozen model is read by one run after another
+	index   map[string]map[string]string // pred → subject → value
 }
 
 var allTrue = datalog.ValuationFunc(func(string) datalog.Truth { return datalog.True })
@@ -123,11 +132,17 @@ func (in *interp) standing() *standing {
 }
 
 // derived returns the rule model of the current view: built on first
-// use, then brought up to date incrementally with the cells written since.
+// use, or carried from an earlier run (carry.go), then brought up to date
+// incrementally with the cells written since. A model that fails to
+// advance is dropped, and a frozen one is forked before it is written.
 func (in *interp) derived() (*ruleModel, error) {
+	if in.rules != nil && len(in.dirty) > 0 && in.rules.frozen {
+		in.rules = in.rules.fork(in.meter, len(in.dirty))
+	}
 	if in.rules != nil {
 		if len(in.dirty) > 0 {
 			if err := in.rules.apply(in.tx, in.dirty); err != nil {
+				in.rules = nil
 				return nil, err
 			}
 			in.dirty = nil
@@ -145,8 +160,8 @@ func (in *interp) derived() (*ruleModel, error) {
 // buildModel evaluates the standing declarations over the values in force
 // of the cells they read.
 func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
-	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(), domain: map[string]bool{},
-		claims: map[string]claims.Claim{}, facts: map[claims.Cell]factRec{}, meter: mt}
+	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(), domain: newLayered[string, bool](),
+		claims: newLayered[string, claims.Claim](), facts: newLayered[claims.Cell, factRec](), meter: mt}
 	kinds := map[string]bool{}
 	for pred := range rm.read {
 		kinds[pred[:strings.IndexByte(pred, '.')]] = true
@@ -161,14 +176,14 @@ func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
 	for _, c := range st.clauses {
 		for _, t := range append([]rterm{c.head.subj, c.head.val}, termsOf(c.body)...) {
 			if t.c != "" {
-				rm.domain[t.c] = true
+				rm.domain.set(t.c, true)
 			}
 		}
 	}
 	for _, w := range st.watches {
 		for _, t := range termsOf(w.cond) {
 			if t.c != "" {
-				rm.domain[t.c] = true
+				rm.domain.set(t.c, true)
 			}
 		}
 	}
@@ -179,7 +194,8 @@ func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
 	if err := rm.addWatches(st.watches, has); err != nil {
 		return nil, err
 	}
-	dom := sortedKeys(rm.domain)
+	rm.built = rm.facts.len()
+	dom := rm.domainKeys()
 	for _, cp := range rm.cmps {
 		if err := rm.fillComparison(cp, dom, dom); err != nil {
 			return nil, err
@@ -201,10 +217,10 @@ func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell, fresh map[string]b
 	if !rm.read[pred] {
 		return nil
 	}
-	if old, ok := rm.facts[cell]; ok {
+	if old, ok := rm.facts.get(cell); ok {
 		rm.p.RemoveFact(pred, old.args)
-		delete(rm.claims, old.v)
-		delete(rm.facts, cell)
+		rm.claims.del(old.v)
+		rm.facts.del(cell)
 	}
 	cur, ok := tx.Current(cell)
 	if !ok {
@@ -213,14 +229,15 @@ func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell, fresh map[string]b
 	v := claimVar(cur)
 	args := []string{"s:" + cell.Subject, key(cur.Value)}
 	for _, a := range args {
-		if !rm.domain[a] {
-			rm.domain[a] = true
+		if _, ok := rm.domain.get(a); !ok {
+			rm.domain.set(a, true)
 			if fresh != nil {
 				fresh[a] = true
 			}
 		}
 	}
-	rm.claims[v], rm.facts[cell] = cur, factRec{args: args, v: v}
+	rm.claims.set(v, cur)
+	rm.facts.set(cell, factRec{args: args, v: v})
 	return rm.p.AddFact(pred, args, datalog.VarPoly(v))
 }
 
@@ -229,13 +246,14 @@ func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell, fresh map[string]b
 // and the engine re-evaluates what the change reaches.
 func (rm *ruleModel) apply(tx *claims.Tx, cells []claims.Cell) error {
 	fresh := map[string]bool{}
+	rm.applied += len(cells)
 	for _, c := range cells {
 		if err := rm.setFact(tx, c, fresh); err != nil {
 			return err
 		}
 	}
 	if len(fresh) > 0 {
-		all, news := sortedKeys(rm.domain), sortedKeys(fresh)
+		all, news := rm.domainKeys(), sortedKeys(fresh)
 		for _, cp := range rm.cmps {
 			if err := rm.fillComparison(cp, news, all); err != nil {
 				return err
@@ -253,7 +271,10 @@ func (rm *ruleModel) eval() error {
 	if err := rm.meter.charge(int64(m.Derivations()) * TupleBytes); err != nil {
 		return err
 	}
-	rm.model, rm.grader, rm.index = m, m.Grader(allTrue), nil
+	rm.model, rm.grader = m, m.Grader(allTrue)
+	rm.indexMu.Lock()
+	rm.index = nil
+	rm.indexMu.Unlock()
 	return nil
 }
 
@@ -384,6 +405,14 @@ func (rm *ruleModel) fillComparison(cp cmpPred, news, all []string) error {
 	return nil
 }
 
+// domainKeys returns the active domain, sorted.
+func (rm *ruleModel) domainKeys() []string {
+	out := make([]string, 0, rm.domain.len())
+	rm.domain.all(func(k string, _ bool) { out = append(out, k) })
+	sort.Strings(out)
+	return out
+}
+
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -421,7 +450,8 @@ func (rm *ruleModel) conclude(c claims.Cell) (*conclusion, bool) {
 			case strings.HasPrefix(lit, "rule:"):
 				out.rules = append(out.rules, strings.TrimPrefix(lit, "rule:"))
 			case strings.HasPrefix(lit, "claim:"):
-				out.from = append(out.from, rm.claims[lit])
+				c, _ := rm.claims.get(lit)
+				out.from = append(out.from, c)
 			default:
 				out.negs = append(out.negs, lit)
 			}
@@ -487,6 +517,8 @@ func (rm *ruleModel) anyHolds(pred, want string) bool {
 // valueAt returns the first value that holds for a subject of a
 // predicate, from an index built on first use.
 func (rm *ruleModel) valueAt(pred, subj string) (string, bool) {
+	rm.indexMu.Lock()
+	defer rm.indexMu.Unlock()
 	if rm.index == nil {
 		rm.index = map[string]map[string]string{}
 	}

@@ -68,6 +68,8 @@ type Result struct {
 	Err error
 	// Steps is the budget the run used.
 	Steps int
+
+	rules *Rules // the run's rule model at its end (carry.go)
 }
 
 func (r *Result) add(e Entry) {

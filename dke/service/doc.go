@@ -23,6 +23,10 @@
 // The claims of a store are indexed in memory once and the index is
 // advanced by each commit made here, so a write costs what it touches; a
 // head moved by another writer makes the next read load the store again.
+// Likewise each store's rule model is kept at its latest commit
+// (rulecache.go, a few models within a bound of cells): a run over that
+// commit starts from it and advances it by its writes (eval.Rules), and
+// the model at the commit the run made is kept in its place.
 //
 // New serves a lorestore its caller opened and closes; Open and Init open
 // (or make) one for an adapter that may not name the lorestore, and Close

@@ -39,6 +39,7 @@ type Service struct {
 	mu     sync.Mutex
 	stores map[string]*claimStore
 	parsed parseCache
+	rules  ruleCache // each store's rule model at its latest commit
 	// beforeRunCommit, when set (by tests), runs before each attempt of a
 	// run's final commit: another writer can move the branch there.
 	beforeRunCommit func(attempt int)

@@ -314,42 +314,56 @@ func plural(n int, one, many string) string {
 // head another writer moved.
 const runRetries = 32
 
+// landed is where a run's commit put the store: at commit head, holding
+// exactly the run's change set over the commit the run read (set.Base)
+// when exact. A run that changed nothing lands exactly where it read.
+type landed struct {
+	head  lorestore.Hash
+	exact bool
+}
+
 // commitRun writes a run's net change set, with extra's edits, as one
 // commit labelled msg. When another writer moved the branch, the change
 // set is re-applied over the new head: an add already there and a remove
 // of a claim already gone drop out, so neither side loses a write. next,
 // when not nil, is the store's modules after the edit, read at modsAt.
-func (s *Service) commitRun(id string, set claims.ChangeSet, extra func(*lorestore.Batch) error, msg lorestore.Message, next *modset, modsAt lorestore.Hash) error {
+func (s *Service) commitRun(id string, set claims.ChangeSet, extra func(*lorestore.Batch) error, msg lorestore.Message, next *modset, modsAt lorestore.Hash) (landed, error) {
 	if set.Empty() && extra == nil {
-		return nil
+		return landed{head: lorestore.NewHash(set.Base), exact: set.Base != ""}, nil
 	}
 	cs := s.store(id)
 	for attempt := 0; attempt < runRetries; attempt++ {
 		snap, err := cs.Snapshot()
 		if err != nil {
-			return err
+			return landed{}, err
 		}
 		cur := rebase(set, snap)
 		if cur.Empty() && extra == nil {
-			return nil // another writer made the same change
+			return landed{}, nil // another writer made the same change
 		}
+		exact := set.Base != "" && snap.Version() == set.Base && len(cur.Adds) == len(set.Adds) && len(cur.Removes) == len(set.Removes)
 		if s.beforeRunCommit != nil {
 			s.beforeRunCommit(attempt)
 		}
 		cs.mu.Lock()
 		parent := cs.head
 		cur.Base = parent.String()
+		exact = exact && parent.String() == set.Base
 		_, err = cs.commitLocked(cur, extra, msg)
 		if err == nil && next != nil && parent == modsAt {
 			cs.mods, cs.modsAt = next, cs.head
 		}
+		head := cs.head
 		cs.mu.Unlock()
+		if err == nil {
+			return landed{head: head, exact: exact}, nil
+		}
 		if !errors.Is(err, claims.ErrConflict) {
-			return err
+			return landed{}, err
 		}
 		runBackoff(attempt)
 	}
-	return fault.Errorf(fault.Conflict, CodeConflict, "the store kept changing while this call committed; retry it")
+	return landed{}, fault.Errorf(fault.Conflict, CodeConflict, "the store kept changing while this call committed; retry it")
 }
 
 // runBackoff waits a random while, growing with the attempt, before a

@@ -212,7 +212,7 @@ func (s *Service) Compile(ctx context.Context, p *CompileParams) (CompileResult,
 		return CompileResult{}, err
 	}
 	put := func(b *lorestore.Batch) error { return b.PutModule(id, p.Name, jsonOf(rec)) }
-	if err := s.commitRun(id, set, put, dkeMessage("dke compile "+p.Name, "compile", id), ms, modsAt); err != nil {
+	if _, err := s.commitRun(id, set, put, dkeMessage("dke compile "+p.Name, "compile", id), ms, modsAt); err != nil {
 		return CompileResult{}, err
 	}
 	res.Text = compileText(res, lang, false)
@@ -300,7 +300,7 @@ func (s *Service) reload(ctx context.Context, id, name string, ms *modset) (Comp
 			n := len(restored.Scripts) + len(restored.Rules) + len(restored.Constraints)
 			msg.Summary = strings.Replace(msg.Summary, ": ", fmt.Sprintf(": %s restored, ", plural(n, "declaration", "declarations")), 1)
 		}
-		if err := s.commitRun(id, set, put, msg, next, modsAt); err != nil {
+		if _, err := s.commitRun(id, set, put, msg, next, modsAt); err != nil {
 			return CompileResult{}, err
 		}
 	}
@@ -342,7 +342,7 @@ func (s *Service) runBody(ctx context.Context, tool, id, name string, f *syntax.
 	if !hasBody(f) {
 		return nil, "", claims.ChangeSet{}, nil
 	}
-	r, set := s.exec(ctx, id, name, f, ms)
+	r, set := s.exec(ctx, id, name, f, ms, false)
 	if be, ok := eval.IsBudget(r.Err); ok {
 		return nil, "", claims.ChangeSet{}, s.budgetError(tool, be)
 	}
@@ -351,16 +351,23 @@ func (s *Service) runBody(ctx context.Context, tool, id, name string, f *syntax.
 }
 
 // exec runs f over an overlay of store id and returns the result and
-// the run's net change set; nothing is committed here.
-func (s *Service) exec(ctx context.Context, id, module string, f *syntax.File, ms *modset) (*eval.Result, claims.ChangeSet) {
+// the run's net change set, its Base the commit it read; nothing is
+// committed here. With carry, the run starts from the store's cached rule
+// model at that commit, when there is one.
+func (s *Service) exec(ctx context.Context, id, module string, f *syntax.File, ms *modset, carry bool) (*eval.Result, claims.ChangeSet) {
 	snap, err := s.store(id).Snapshot()
 	if err != nil {
 		// eval reports the store's failure as the run's.
 		return eval.Run(f, eval.Options{Store: failStore{err}, Modules: ms, Module: module}), claims.ChangeSet{}
 	}
-	rs := newRunStore(snap)
-	r := eval.RunContext(ctx, f, eval.Options{Store: rs, Modules: ms, Module: module, Memory: s.cfg.Budget.Memory})
-	return r, rs.changes()
+	opts := eval.Options{Store: newRunStore(snap), Modules: ms, Module: module, Memory: s.cfg.Budget.Memory}
+	if carry {
+		opts.Rules = s.rules.get(id, lorestore.NewHash(snap.Version()))
+	}
+	r := eval.RunContext(ctx, f, opts)
+	set := opts.Store.(*runStore).changes()
+	set.Base = snap.Version()
+	return r, set
 }
 
 // installs lists what a module summary declares.
@@ -424,13 +431,21 @@ func (s *Service) Run(ctx context.Context, p *RunParams) (RunResult, error) {
 	// refused, and writes nothing (DL-0425).
 	ctx, cancel := s.budgeted(ctx)
 	defer cancel()
-	r, set := s.exec(ctx, id, "", f, ms)
+	// A refused run leaves the cached rule model as it was; one that
+	// committed leaves its own, when it committed just what it wrote.
+	r, set := s.exec(ctx, id, "", f, ms, true)
 	if be, ok := eval.IsBudget(r.Err); ok {
 		return RunResult{}, s.budgetError("run", be)
 	}
 	o := outcome(r)
-	if err := s.commitRun(id, set, nil, runMessage("run", "", id, o.Written, o.Removed), nil, lorestore.ZeroHash); err != nil {
+	at, err := s.commitRun(id, set, nil, runMessage("run", "", id, o.Written, o.Removed), nil, lorestore.ZeroHash)
+	if err != nil {
 		return RunResult{}, err
+	}
+	if at.exact {
+		s.rules.put(id, at.head, r.Rules())
+	} else {
+		s.rules.drop(id)
 	}
 	return RunResult{Outcome: o, Text: r.Transcript()}, nil
 }
