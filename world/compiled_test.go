@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -41,6 +42,34 @@ func TestCompiledDeterministic(t *testing.T) {
 	}
 	if written < 30 {
 		t.Fatalf("only %d of 40 worlds snapshotted", written)
+	}
+}
+
+// TestCompiledSameAtAnyGOMAXPROCS: the world file a compile writes is the
+// same bytes whatever the number of processors it may use (issue 34: a
+// parallel evaluation must stay deterministic).
+func TestCompiledSameAtAnyGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for seed := range uint64(20) {
+		objs := randomWorld(rand.New(rand.NewPCG(seed, 34)))
+		var files [][]byte
+		for _, procs := range []int{1, 2, 8} {
+			runtime.GOMAXPROCS(procs)
+			var b bytes.Buffer
+			w := mustCompile(t, Input{Scope: "camelot", Base: entriesOf(t, objs)})
+			if err := w.WriteCompiled(&b); err != nil {
+				if !errors.Is(err, datalog.ErrNoSnapshot) {
+					t.Fatalf("seed %d, GOMAXPROCS=%d: %v", seed, procs, err)
+				}
+				break
+			}
+			files = append(files, b.Bytes())
+		}
+		for i := 1; i < len(files); i++ {
+			if !bytes.Equal(files[0], files[i]) {
+				t.Fatalf("seed %d: the world file written at GOMAXPROCS=1 differs from the one at %d", seed, []int{1, 2, 8}[i])
+			}
+		}
 	}
 }
 
