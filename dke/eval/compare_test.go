@@ -94,3 +94,30 @@ func firstLines(s string, n int) string {
 	ls := strings.SplitN(s, "\n", n+1)
 	return strings.Join(ls[:min(n, len(ls))], "\n")
 }
+
+// TestCompareAfterWrites: within one run, writes to the values a
+// comparison reads (a reading, its sensor's limit, a new reading, the
+// sensor a reading belongs to) change what the rule derives at the next
+// read, the model brought up to date incrementally; before the engine
+// compared, each new value also extended the pairs of the comparison.
+func TestCompareAfterWrites(t *testing.T) {
+	w := overLimitWorld(t, 100) // limits 50…59; reading k is over when k > 50 + k%10
+	src := `print(current(Reading.r3.over).found, current(Reading.r61.over).found)
+update(Reading.r3.value, 70, "probe")
+print(current(Reading.r3.over).found)
+update(Limit.s3.max, 80, "probe")
+print(current(Reading.r3.over).found)
+remember(Reading.r200.sensor, "s3", "probe")
+remember(Reading.r200.value, 80.5, "probe")
+print(current(Reading.r200.over).found)
+update(Reading.r200.sensor, "s1", "probe")
+print(current(Reading.r200.over).found, current(Reading.r61.over).found)
+update(Reading.r61.value, -1, "probe")
+print(current(Reading.r61.over).found)
+`
+	r := w.do(t, step{lang: keywords.Eng, src: src})
+	want := []string{"False True", "True", "False", "True", "True True", "False"}
+	if got := r.Prints(); !r.OK() || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("prints %q, want %q\n%s", got, want, firstLines(r.Transcript(), 3))
+	}
+}
