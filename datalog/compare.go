@@ -196,11 +196,15 @@ func placeCmps(r *ruleRec, bound, placed []bool) []int {
 	return out
 }
 
-// cmpsOK tests comparisons whose variables are bound.
+// cmpsOK tests comparisons whose variables are bound. A match a
+// comparison rejects is no derivation, so it is charged as a row read
+// (tick): a join whose index lookups a comparison rejects one by one
+// would otherwise never look at its budget's clock.
 func (e *evaluator) cmpsOK(cmps []int) bool {
 	for _, k := range cmps {
 		c := &e.pl.rule.cmps[k]
 		if !CompareConsts(c.op, e.constName(e.termVal(c.x)), e.constName(e.termVal(c.y))) {
+			e.tick()
 			return false
 		}
 	}
