@@ -24,6 +24,36 @@ func crossProgram(t testing.TB, n int) *Program {
 	return p
 }
 
+// cmpCrossProgram compares every number of v with every constant of w
+// (the numbers again, or as strings): "X < Y" holds for half the pairs of
+// numbers, "X == Y" for none of a number and a string, so that only the
+// budget's clock stops that join (a match the comparison rejects is no
+// derivation).
+func cmpCrossProgram(t testing.TB, n int, wKind, cmp string) *Program {
+	t.Helper()
+	p := NewProgram()
+	for i := range n {
+		must(t, p.AddFact("v", []string{"n:" + strconv.Itoa(i)}, One()))
+		must(t, p.AddFact("w", []string{wKind + strconv.Itoa(i)}, One()))
+	}
+	must(t, p.AddRule(parseRule("pair", "pair(X, Y) :- v(X), w(Y), "+cmp, One())))
+	return p
+}
+
+// cmpIndexProgram joins n numbers with n strings through one shared key,
+// by an index lookup (whose rows the budget does not tick), and compares
+// them with X == Y, which no match passes.
+func cmpIndexProgram(t testing.TB, n int) *Program {
+	t.Helper()
+	p := NewProgram()
+	for i := range n {
+		must(t, p.AddFact("v", []string{"k", "n:" + strconv.Itoa(i)}, One()))
+		must(t, p.AddFact("w", []string{"k", "s:" + strconv.Itoa(i)}, One()))
+	}
+	must(t, p.AddRule(parseRule("pair", "pair(X, Y) :- v(K, X), w(K, Y), X == Y", One())))
+	return p
+}
+
 // TestEvalContextStops: an evaluation past its budget stops with the typed
 // error, promptly and in little memory, and leaves the program able to
 // evaluate again. Fails when the joins do not look at the budget (the
@@ -51,6 +81,19 @@ func TestEvalContextStops(t *testing.T) {
 				return context.WithTimeout(context.Background(), 50*time.Millisecond)
 			},
 			Limits{}, CodeCanceled, context.DeadlineExceeded},
+		{"derivations, compared", func(t testing.TB) *Program { return cmpCrossProgram(t, 6000, "n:", "X < Y") },
+			func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) },
+			Limits{MaxDerivations: 100_000}, CodeBudgetDerivations, nil},
+		{"deadline, every match compared away", func(t testing.TB) *Program { return cmpCrossProgram(t, 20000, "s:", "X == Y") },
+			func() (context.Context, context.CancelFunc) {
+				return context.WithTimeout(context.Background(), 50*time.Millisecond)
+			},
+			Limits{MaxDerivations: 100_000}, CodeCanceled, context.DeadlineExceeded},
+		{"deadline, every indexed match compared away", func(t testing.TB) *Program { return cmpIndexProgram(t, 40000) },
+			func() (context.Context, context.CancelFunc) {
+				return context.WithTimeout(context.Background(), 50*time.Millisecond)
+			},
+			Limits{MaxDerivations: 100_000}, CodeCanceled, context.DeadlineExceeded},
 		{"canceled", func(t testing.TB) *Program { return tcProgram(t, chainEdges(3000), true) },
 			func() (context.Context, context.CancelFunc) {
 				ctx, cancel := context.WithCancel(context.Background())

@@ -14,12 +14,14 @@ import (
 )
 
 // validateRule runs the checks AddRule makes, in a fixed order: terms,
-// arities, range restriction, support.
+// arities, range restriction, comparisons (compare.go), support.
 func (p *Program) validateRule(r Rule) error {
 	atoms := make([]Atom, 0, len(r.Body)+1)
 	atoms = append(atoms, r.Head)
 	for _, l := range r.Body {
-		atoms = append(atoms, l.Atom)
+		if !l.IsComparison() {
+			atoms = append(atoms, l.Atom)
+		}
 	}
 	for _, a := range atoms {
 		if a.Pred == "" {
@@ -48,6 +50,9 @@ func (p *Program) validateRule(r Rule) error {
 		seen[a.Pred] = len(a.Args)
 	}
 	if err := rangeRestricted(r); err != nil {
+		return err
+	}
+	if err := checkComparisons(r); err != nil {
 		return err
 	}
 	if r.Support.IsZero() && !r.Support.Truncated() {

@@ -32,6 +32,14 @@
 // unknown when q(a) is possible and false when q(a) is certain. A negated
 // atom that was never derived contributes nothing (it is true everywhere).
 //
+// A body literal may instead be a built-in comparison (Cmp: ==, !=, <, <=,
+// >, >=) of two terms whose variables positive atoms bind. It is tested as
+// soon as the join has bound them and filters the matches; it reads no
+// predicate and carries no literal, so it changes no stratum, support or
+// grade. Constants compare by kind (CompareConsts): numbers "n:…" as
+// numbers, other constants of one kind as strings, and constants of two
+// kinds are only unequal.
+//
 // # Bounds
 //
 // Absorbed polynomials can grow exponentially (one monomial per simple path

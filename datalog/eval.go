@@ -91,6 +91,8 @@ type evaluator struct {
 	seedRow  uint32   // its row, for a positive seed
 	seedMons []mono   // its monomials, for a positive seed
 
+	names nameList // the constants' names, for comparisons (constName)
+
 	added [][]uint32 // by cur index, when non-nil: rows emit added (relational continuation)
 	skip  *relation  // heads emit ignores (they are re-derived separately)
 }
@@ -140,7 +142,7 @@ func (e *evaluator) exec(pl *plan) {
 	e.rows = growU32(e.rows, len(r.pos))
 	e.negLit = growI64(e.negLit, len(r.neg))
 	e.negRow = growI64(e.negRow, len(r.neg))
-	if !e.negsOK(pl.preNegs) {
+	if !e.cmpsOK(pl.preCmps) || !e.negsOK(pl.preNegs) {
 		return
 	}
 	e.join(0)
@@ -207,7 +209,7 @@ func (e *evaluator) join(si int) {
 	rel := st.rel
 	switch st.mode {
 	case modeSeed:
-		if e.match(st, e.seed) && e.negsOK(st.negs) {
+		if e.match(st, e.seed) && e.filtersOK(st) {
 			if st.pos >= 0 {
 				e.rows[st.pos] = e.seedRow
 				e.dmons = e.seedMons
@@ -217,7 +219,7 @@ func (e *evaluator) join(si int) {
 	case modeDelta:
 		d := &e.delta[st.cur]
 		for k, row := range d.rows {
-			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
+			if e.match(st, rel.row(row)) && e.filtersOK(st) {
 				e.rows[st.pos] = row
 				if e.poly {
 					e.dmons = d.mons[k]
@@ -229,7 +231,7 @@ func (e *evaluator) join(si int) {
 		lim := e.limit(st)
 		for row := range lim {
 			e.tick()
-			if rel.alive(row) && e.match(st, rel.row(row)) && e.negsOK(st.negs) {
+			if rel.alive(row) && e.match(st, rel.row(row)) && e.filtersOK(st) {
 				e.rows[st.pos] = row
 				e.join(si + 1)
 			}
@@ -241,18 +243,24 @@ func (e *evaluator) join(si int) {
 			if row >= lim || !rel.alive(row) {
 				continue
 			}
-			if e.match(st, rel.row(row)) && e.negsOK(st.negs) {
+			if e.match(st, rel.row(row)) && e.filtersOK(st) {
 				e.rows[st.pos] = row
 				e.join(si + 1)
 			}
 		}
 	case modeProbe:
 		row, ok := rel.find(e.fillKey(st))
-		if ok && row < e.limit(st) && e.negsOK(st.negs) {
+		if ok && row < e.limit(st) && e.filtersOK(st) {
 			e.rows[st.pos] = row
 			e.join(si + 1)
 		}
 	}
+}
+
+// filtersOK tests what a step lets be tested: its comparisons, then its
+// negated literals.
+func (e *evaluator) filtersOK(st *step) bool {
+	return e.cmpsOK(st.cmps) && e.negsOK(st.negs)
 }
 
 // negsOK tests negated literals whose variables are bound. A literal fails

@@ -53,7 +53,19 @@ func splitTop(s string) []string {
 	return append(out, s[start:])
 }
 
-// parseRule parses "head :- lit, not lit" with the given support.
+// parseCmp parses a comparison "X < n:3" (operators ==, !=, <, <=, >, >=
+// between spaces).
+func parseCmp(s string) (Literal, bool) {
+	for _, op := range []CmpOp{CmpLe, CmpGe, CmpNe, CmpEq, CmpLt, CmpGt} {
+		if x, y, ok := strings.Cut(s, " "+op.String()+" "); ok {
+			a := parseAtom("c(" + x + ", " + y + ")")
+			return Cmp(op, a.Args[0], a.Args[1]), true
+		}
+	}
+	return Literal{}, false
+}
+
+// parseRule parses "head :- lit, not lit, X < Y" with the given support.
 func parseRule(name, text string, support Poly) Rule {
 	head, body, _ := strings.Cut(text, ":-")
 	r := Rule{Name: name, Head: parseAtom(head), Support: support}
@@ -62,6 +74,10 @@ func parseRule(name, text string, support Poly) Rule {
 	}
 	for _, l := range splitTop(body) {
 		l = strings.TrimSpace(l)
+		if c, ok := parseCmp(l); ok {
+			r.Body = append(r.Body, c)
+			continue
+		}
 		neg := strings.HasPrefix(l, "not ")
 		r.Body = append(r.Body, Literal{Atom: parseAtom(strings.TrimPrefix(l, "not ")), Negated: neg})
 	}

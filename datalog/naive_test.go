@@ -36,6 +36,9 @@ func naiveStrata(rules []Rule) (map[string]int, bool) {
 		changed := false
 		for _, r := range rules {
 			for _, l := range r.Body {
+				if l.IsComparison() {
+					continue
+				}
 				need := s[l.Atom.Pred]
 				if l.Negated {
 					need++
@@ -54,7 +57,7 @@ func naiveStrata(rules []Rule) (map[string]int, bool) {
 }
 
 // naiveMatches calls f with every binding that satisfies the positive body
-// against atoms (nested loops over the atoms of each body predicate, map
+// and the comparisons against atoms (nested loops over the atoms of each body predicate, map
 // bindings, copied only for a consistent candidate).
 func naiveMatches(body []Literal, atoms map[string][]string, preds map[string]string, b map[string]string, f func(map[string]string, []string)) {
 	naiveMatchFrom(body, 0, atoms, naiveByPred(preds), b, nil, f)
@@ -73,10 +76,15 @@ func naiveByPred(preds map[string]string) map[string][]string {
 }
 
 func naiveMatchFrom(body []Literal, i int, atoms map[string][]string, byPred map[string][]string, b map[string]string, used []string, f func(map[string]string, []string)) {
-	for i < len(body) && body[i].Negated {
+	for i < len(body) && (body[i].Negated || body[i].IsComparison()) {
 		i++
 	}
 	if i == len(body) {
+		for _, l := range body {
+			if c := l.Cmp; l.IsComparison() && !CompareConsts(c.Op, ground(Atom{Args: []Term{c.X}}, b)[0], ground(Atom{Args: []Term{c.Y}}, b)[0]) {
+				return
+			}
+		}
 		f(b, used)
 		return
 	}

@@ -2,8 +2,8 @@
 // semi-naive round can take its delta from (that atom first), and one full
 // plan for the first round and for grounding. Atoms are ordered greedily,
 // most bound columns first; each atom is read by a full-tuple probe, a hash
-// index on its bound columns, or a scan. Negated literals are tested as soon
-// as their variables are bound.
+// index on its bound columns, or a scan. Negated literals and comparisons
+// are tested as soon as their variables are bound.
 
 package datalog
 
@@ -49,6 +49,7 @@ type step struct {
 	checks []colSlot  // later occurrences: row[col] must equal slot
 	consts []colConst // (scan and delta) row[col] must equal the constant
 	negs   []int      // indexes of ruleRec.neg to test after this step
+	cmps   []int      // indexes of ruleRec.cmps to test after this step
 }
 
 // plan is a join order for one rule.
@@ -56,6 +57,7 @@ type plan struct {
 	rule    *ruleRec
 	delta   int // position read from the delta, -1 for a full plan
 	preNegs []int
+	preCmps []int // comparisons of constants alone
 	steps   []step
 }
 
@@ -71,7 +73,9 @@ func (pl *planner) compile(r *ruleRec, first int) *plan {
 	bound := make([]bool, r.nvars)
 	done := make([]bool, len(r.pos))
 	negDone := make([]bool, len(r.neg))
+	cmpDone := make([]bool, len(r.cmps))
 	p.preNegs = placeNegs(r, bound, negDone)
+	p.preCmps = placeCmps(r, bound, cmpDone)
 	for range r.pos {
 		next := first
 		if next < 0 || done[next] {
@@ -81,6 +85,7 @@ func (pl *planner) compile(r *ruleRec, first int) *plan {
 		done[next] = true
 		st := pl.compileStep(r, next, bound, next == p.delta)
 		st.negs = placeNegs(r, bound, negDone)
+		st.cmps = placeCmps(r, bound, cmpDone)
 		p.steps = append(p.steps, st)
 	}
 	return p
@@ -95,7 +100,9 @@ func (pl *planner) compileSeeded(r *ruleRec, kind uint8, idx int) *plan {
 	bound := make([]bool, r.nvars)
 	done := make([]bool, len(r.pos))
 	negDone := make([]bool, len(r.neg))
+	cmpDone := make([]bool, len(r.cmps))
 	p.preNegs = placeNegs(r, bound, negDone)
+	p.preCmps = placeCmps(r, bound, cmpDone)
 	var a catom
 	switch kind {
 	case seedPos:
@@ -121,12 +128,14 @@ func (pl *planner) compileSeeded(r *ruleRec, kind uint8, idx int) *plan {
 		}
 	}
 	st.negs = placeNegs(r, bound, negDone)
+	st.cmps = placeCmps(r, bound, cmpDone)
 	p.steps = append(p.steps, st)
 	for range len(r.pos) - btoi(kind == seedPos) {
 		next := pickNext(r, bound, done)
 		done[next] = true
 		s := pl.compileStep(r, next, bound, false)
 		s.negs = placeNegs(r, bound, negDone)
+		s.cmps = placeCmps(r, bound, cmpDone)
 		p.steps = append(p.steps, s)
 	}
 	return p

@@ -30,10 +30,12 @@ type Atom struct {
 	Args []Term
 }
 
-// Literal is a body atom, possibly negated.
+// Literal is a body atom, possibly negated, or a built-in comparison
+// (Cmp set, and nothing else; see Cmp).
 type Literal struct {
 	Atom    Atom
 	Negated bool
+	Cmp     Comparison
 }
 
 // Rule is one clause Head :- Body. Support is the rule's own polynomial,
@@ -97,6 +99,7 @@ type ruleRec struct {
 	rule     Rule
 	head     catom
 	pos, neg []catom
+	cmps     []ccmp // built-in comparisons, tested once their variables are bound
 	nvars    int
 	support  ipoly
 	allOne   bool
@@ -510,13 +513,18 @@ func (p *Program) compileRule(r Rule) *ruleRec {
 		return ca
 	}
 	for _, l := range r.Body {
-		if !l.Negated {
+		if !l.Negated && !l.IsComparison() {
 			rec.pos = append(rec.pos, compile(l.Atom))
 		}
 	}
 	for _, l := range r.Body {
 		if l.Negated {
 			rec.neg = append(rec.neg, compile(l.Atom))
+		}
+	}
+	for _, l := range r.Body {
+		if l.IsComparison() {
+			rec.cmps = append(rec.cmps, p.compileCmp(l.Cmp, slots))
 		}
 	}
 	rec.head = compile(r.Head)
@@ -529,7 +537,7 @@ func cloneRule(r Rule) Rule {
 	c.Head.Args = append([]Term(nil), r.Head.Args...)
 	c.Body = make([]Literal, len(r.Body))
 	for i, l := range r.Body {
-		c.Body[i] = Literal{Atom: Atom{Pred: l.Atom.Pred, Args: append([]Term(nil), l.Atom.Args...)}, Negated: l.Negated}
+		c.Body[i] = Literal{Atom: Atom{Pred: l.Atom.Pred, Args: append([]Term(nil), l.Atom.Args...)}, Negated: l.Negated, Cmp: l.Cmp}
 	}
 	return c
 }

@@ -199,12 +199,16 @@ func writeAtom(s *snapWriter, a Atom) {
 	s.str(a.Pred)
 	s.n(len(a.Args))
 	for _, t := range a.Args {
-		s.flag(t.Var != "")
-		if t.Var != "" {
-			s.str(t.Var)
-		} else {
-			s.str(t.Const)
-		}
+		writeTerm(s, t)
+	}
+}
+
+func writeTerm(s *snapWriter, t Term) {
+	s.flag(t.Var != "")
+	if t.Var != "" {
+		s.str(t.Var)
+	} else {
+		s.str(t.Const)
 	}
 }
 
@@ -213,6 +217,15 @@ func writeRule(s *snapWriter, r Rule) {
 	writeAtom(s, r.Head)
 	s.n(len(r.Body))
 	for _, l := range r.Body {
+		if l.IsComparison() {
+			// 2 in place of the negation flag: a comparison, its operator
+			// and terms (the rules of earlier snapshots have none).
+			s.uv(2)
+			s.uv(uint64(l.Cmp.Op))
+			writeTerm(s, l.Cmp.X)
+			writeTerm(s, l.Cmp.Y)
+			continue
+		}
 		s.flag(l.Negated)
 		writeAtom(s, l.Atom)
 	}
@@ -413,5 +426,7 @@ func sortedRules(p *Program) []Rule {
 func sameRule(a, b Rule) bool {
 	sameAtom := func(x, y Atom) bool { return x.Pred == y.Pred && slices.Equal(x.Args, y.Args) }
 	return a.Name == b.Name && sameAtom(a.Head, b.Head) && a.Support.Equal(b.Support) &&
-		slices.EqualFunc(a.Body, b.Body, func(x, y Literal) bool { return x.Negated == y.Negated && sameAtom(x.Atom, y.Atom) })
+		slices.EqualFunc(a.Body, b.Body, func(x, y Literal) bool {
+			return x.Negated == y.Negated && sameAtom(x.Atom, y.Atom) && x.Cmp == y.Cmp
+		})
 }

@@ -138,21 +138,32 @@ func readAtom(r *snapReader) Atom {
 	a := Atom{Pred: r.str()}
 	a.Args = make([]Term, r.n(1))
 	for i := range a.Args {
-		if r.flag() {
-			a.Args[i].Var = r.str()
-		} else {
-			a.Args[i].Const = r.str()
-		}
+		a.Args[i] = readTerm(r)
 	}
 	return a
+}
+
+func readTerm(r *snapReader) Term {
+	if r.flag() {
+		return Term{Var: r.str()}
+	}
+	return Term{Const: r.str()}
 }
 
 func readRule(r *snapReader) Rule {
 	ru := Rule{Name: r.str(), Head: readAtom(r)}
 	ru.Body = make([]Literal, r.n(1))
 	for i := range ru.Body {
-		ru.Body[i].Negated = r.flag()
-		ru.Body[i].Atom = readAtom(r)
+		switch r.small(3) {
+		case 2: // a comparison (writeRule)
+			op := CmpOp(r.small(uint64(numCmpOps)))
+			ru.Body[i].Cmp = Comparison{Op: op, X: readTerm(r), Y: readTerm(r)}
+		case 1:
+			ru.Body[i].Negated = true
+			ru.Body[i].Atom = readAtom(r)
+		default:
+			ru.Body[i].Atom = readAtom(r)
+		}
 	}
 	ru.Support = readPoly(r)
 	return ru

@@ -19,9 +19,9 @@ import (
 // Options.Memory is 0: 64 MiB.
 const DefaultMemory = 64 << 20
 
-// TupleBytes is what one tuple of rule evaluation is charged: a
-// comparison's satisfying pair, or one derivation of the engine. It is a
-// round estimate of a row, its index entries and its support.
+// TupleBytes is what one tuple of rule evaluation is charged: one
+// derivation of the engine. It is a round estimate of a row, its index
+// entries and its support.
 const TupleBytes = 64
 
 // BudgetError is a run, or the reasoning of a checkup, stopped by its

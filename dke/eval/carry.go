@@ -104,7 +104,7 @@ func (rm *ruleModel) fork(mt *meter, n int) *ruleModel {
 	if rm.due(n) {
 		return nil
 	}
-	return &ruleModel{std: rm.std, p: rm.p.Clone(), read: rm.read, domain: rm.domain.fork(), cmps: rm.cmps,
+	return &ruleModel{std: rm.std, p: rm.p.Clone(), read: rm.read,
 		facts: rm.facts.fork(), model: rm.model, claims: rm.claims.fork(), grader: rm.grader, meter: mt,
 		built: rm.built, applied: rm.applied}
 }

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/dke/claims"
@@ -243,35 +242,31 @@ func ruleTerm(e syntax.Expr) (rterm, bool) {
 }
 
 // compareKeys compares two constants: numbers as numbers, strings as
-// strings; values of different types are only ever unequal.
+// strings; values of different types are only ever unequal. It is the
+// engine's comparison (datalog.CompareConsts), so that a comparison folded
+// here and one the engine tests agree.
 func compareKeys(op syntax.Op, a, b string) bool {
-	var c int
-	if a[:2] != b[:2] {
-		return op == syntax.Neq
-	}
-	switch a[:2] {
-	case "n:":
-		x, _ := strconv.ParseFloat(a[2:], 64)
-		y, _ := strconv.ParseFloat(b[2:], 64)
-		c = cmp3(x < y, x > y)
-	default:
-		c = strings.Compare(a, b)
-	}
+	return datalog.CompareConsts(cmpOp(op), a, b)
+}
+
+// cmpOp is the engine's operator of a comparison; 0 (which holds of
+// nothing) for another operator.
+func cmpOp(op syntax.Op) datalog.CmpOp {
 	switch op {
 	case syntax.Eql:
-		return c == 0
+		return datalog.CmpEq
 	case syntax.Neq:
-		return c != 0
+		return datalog.CmpNe
 	case syntax.Lss:
-		return c < 0
+		return datalog.CmpLt
 	case syntax.Leq:
-		return c <= 0
+		return datalog.CmpLe
 	case syntax.Gtr:
-		return c > 0
+		return datalog.CmpGt
 	case syntax.Geq:
-		return c >= 0
+		return datalog.CmpGe
 	}
-	return false
+	return 0
 }
 
 func (t rterm) term() datalog.Term {

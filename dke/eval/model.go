@@ -10,7 +10,6 @@
 package eval
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,8 +93,6 @@ type ruleModel struct {
 	std    *standing
 	p      *datalog.Program
 	read   map[string]bool
-	domain layered[string, bool]
-	cmps   []cmpPred
 	facts  layered[claims.Cell, factRec] // the fact of each cell read
 	model  *datalog.Model
 	claims layered[string, claims.Claim] // claim variable → claim
@@ -160,7 +157,7 @@ func (in *interp) derived() (*ruleModel, error) {
 // buildModel evaluates the standing declarations over the values in force
 // of the cells they read.
 func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
-	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(), domain: newLayered[string, bool](),
+	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(),
 		claims: newLayered[string, claims.Claim](), facts: newLayered[claims.Cell, factRec](), meter: mt}
 	kinds := map[string]bool{}
 	for pred := range rm.read {
@@ -168,22 +165,8 @@ func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
 	}
 	for _, k := range sortedKeys(kinds) {
 		for _, cell := range tx.Cells(k) {
-			if err := rm.setFact(tx, cell, nil); err != nil {
+			if err := rm.setFact(tx, cell); err != nil {
 				return nil, err
-			}
-		}
-	}
-	for _, c := range st.clauses {
-		for _, t := range append([]rterm{c.head.subj, c.head.val}, termsOf(c.body)...) {
-			if t.c != "" {
-				rm.domain.set(t.c, true)
-			}
-		}
-	}
-	for _, w := range st.watches {
-		for _, t := range termsOf(w.cond) {
-			if t.c != "" {
-				rm.domain.set(t.c, true)
 			}
 		}
 	}
@@ -195,12 +178,6 @@ func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
 		return nil, err
 	}
 	rm.built = rm.facts.len()
-	dom := rm.domainKeys()
-	for _, cp := range rm.cmps {
-		if err := rm.fillComparison(cp, dom, dom); err != nil {
-			return nil, err
-		}
-	}
 	return rm, rm.eval()
 }
 
@@ -210,9 +187,8 @@ type factRec struct {
 	v    string
 }
 
-// setFact makes the program's fact of cell its value in force, collecting
-// the constants it brings that the domain lacked (into fresh, when set).
-func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell, fresh map[string]bool) error {
+// setFact makes the program's fact of cell its value in force.
+func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell) error {
 	pred := cell.Kind + "." + cell.Attr
 	if !rm.read[pred] {
 		return nil
@@ -228,36 +204,19 @@ func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell, fresh map[string]b
 	}
 	v := claimVar(cur)
 	args := []string{"s:" + cell.Subject, key(cur.Value)}
-	for _, a := range args {
-		if _, ok := rm.domain.get(a); !ok {
-			rm.domain.set(a, true)
-			if fresh != nil {
-				fresh[a] = true
-			}
-		}
-	}
 	rm.claims.set(v, cur)
 	rm.facts.set(cell, factRec{args: args, v: v})
 	return rm.p.AddFact(pred, args, datalog.VarPoly(v))
 }
 
 // apply brings the model up to date with the cells written since it was
-// evaluated: their facts change, the comparisons learn the new constants,
-// and the engine re-evaluates what the change reaches.
+// evaluated: their facts change, and the engine re-evaluates what the
+// change reaches.
 func (rm *ruleModel) apply(tx *claims.Tx, cells []claims.Cell) error {
-	fresh := map[string]bool{}
 	rm.applied += len(cells)
 	for _, c := range cells {
-		if err := rm.setFact(tx, c, fresh); err != nil {
+		if err := rm.setFact(tx, c); err != nil {
 			return err
-		}
-	}
-	if len(fresh) > 0 {
-		all, news := rm.domainKeys(), sortedKeys(fresh)
-		for _, cp := range rm.cmps {
-			if err := rm.fillComparison(cp, news, all); err != nil {
-				return err
-			}
 		}
 	}
 	return rm.eval()
@@ -289,11 +248,11 @@ func termsOf(lits []rlit) []rterm {
 // addClauses adds each clause as a datalog rule.
 func (rm *ruleModel) addClauses(cls []clause, has map[string]bool) error {
 	p := rm.p
-	for i, c := range cls {
+	for _, c := range cls {
 		if c.never {
 			continue
 		}
-		body, err := rm.bodyLits(fmt.Sprintf("cmp:%d", i), c.body, has)
+		body, err := rm.bodyLits(c.body, has)
 		if err != nil {
 			return err
 		}
@@ -306,25 +265,18 @@ func (rm *ruleModel) addClauses(cls []clause, has map[string]bool) error {
 	return nil
 }
 
-// bodyLits lowers a condition. A comparison becomes a predicate of its
-// variables holding the tuples of the active domain that satisfy it (the
-// engine has no built-in comparisons; rules invent no constants, so the
-// domain is closed). "Holds no value" reads a helper predicate of the
-// subject alone, added once (has).
-func (rm *ruleModel) bodyLits(prefix string, lits []rlit, has map[string]bool) ([]datalog.Literal, error) {
+// bodyLits lowers a condition. A comparison is the engine's built-in,
+// tested once the cell tests have bound its variables (the checker holds
+// every variable of a comparison to a positive cell test), never a table
+// of the pairs of values that satisfy it. "Holds no value" reads a helper
+// predicate of the subject alone, added once (has).
+func (rm *ruleModel) bodyLits(lits []rlit, has map[string]bool) ([]datalog.Literal, error) {
 	p := rm.p
 	var out []datalog.Literal
-	for j, l := range lits {
+	for _, l := range lits {
 		switch {
 		case l.cmp:
-			pred := fmt.Sprintf("%s:%d", prefix, j)
-			vars := cmpVars(l)
-			rm.cmps = append(rm.cmps, cmpPred{pred: pred, l: l, vars: vars})
-			args := make([]datalog.Term, len(vars))
-			for k, v := range vars {
-				args[k] = datalog.V(v)
-			}
-			out = append(out, datalog.Literal{Atom: datalog.Atom{Pred: pred, Args: args}})
+			out = append(out, datalog.Cmp(cmpOp(l.op), l.x.term(), l.y.term()))
 		case l.neg && l.anyValue:
 			hp := "has:" + l.pred
 			if !has[hp] {
@@ -340,77 +292,6 @@ func (rm *ruleModel) bodyLits(prefix string, lits []rlit, has map[string]bool) (
 		}
 	}
 	return out, nil
-}
-
-// cmpPred is a comparison's predicate: the tuples of its variables, from
-// the active domain, that satisfy it.
-type cmpPred struct {
-	pred string
-	l    rlit
-	vars []string
-}
-
-// cmpVars returns a comparison's distinct variables, in order.
-func cmpVars(l rlit) []string {
-	var vars []string
-	for _, t := range []rterm{l.x, l.y} {
-		if t.v != "" && (len(vars) == 0 || vars[0] != t.v) {
-			vars = append(vars, t.v)
-		}
-	}
-	return vars
-}
-
-// fillComparison adds the satisfying tuples with at least one constant
-// from news (the rest being from all).
-func (rm *ruleModel) fillComparison(cp cmpPred, news, all []string) error {
-	bind := func(t rterm, a, b string) string {
-		switch {
-		case t.v == "":
-			return t.c
-		case t.v == cp.vars[0]:
-			return a
-		}
-		return b
-	}
-	add := func(args ...string) error {
-		if err := rm.meter.tick(1); err != nil {
-			return err
-		}
-		if !compareKeys(cp.l.op, bind(cp.l.x, args[0], args[len(args)-1]), bind(cp.l.y, args[0], args[len(args)-1])) {
-			return nil
-		}
-		// Every satisfying tuple is a fact: paid for as a tuple.
-		if err := rm.meter.charge(TupleBytes); err != nil {
-			return err
-		}
-		return rm.p.AddFact(cp.pred, args, datalog.One())
-	}
-	for _, a := range news {
-		if len(cp.vars) == 1 {
-			if err := add(a); err != nil {
-				return err
-			}
-			continue
-		}
-		for _, b := range all {
-			if err := add(a, b); err != nil {
-				return err
-			}
-			if err := add(b, a); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// domainKeys returns the active domain, sorted.
-func (rm *ruleModel) domainKeys() []string {
-	out := make([]string, 0, rm.domain.len())
-	rm.domain.all(func(k string, _ bool) { out = append(out, k) })
-	sort.Strings(out)
-	return out
 }
 
 func sortedKeys(m map[string]bool) []string {

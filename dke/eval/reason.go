@@ -72,11 +72,11 @@ func cellPreds(e syntax.Expr) []string {
 }
 
 func (rm *ruleModel) addWatches(ws []watch, has map[string]bool) error {
-	for i, w := range ws {
+	for _, w := range ws {
 		if w.never {
 			continue
 		}
-		body, err := rm.bodyLits("wcmp:"+strings.Repeat("'", i), w.cond, has)
+		body, err := rm.bodyLits(w.cond, has)
 		if err != nil {
 			return err
 		}

@@ -134,9 +134,10 @@ func TestRefusedRunLeavesRuleCache(t *testing.T) {
 	if before == nil {
 		t.Fatal("no rule model cached after a run that queried the rules")
 	}
-	// Ten new values: the comparison's tuples over them pass the budget.
+	// A hundred new values: the below tuples the carried model derives
+	// over them (each pair with x < y) pass the budget.
 	var src strings.Builder
-	for k := range 10 {
+	for k := range 100 {
 		fmt.Fprintf(&src, "remember(Item.n%d.qty, %d, \"s\")\n", k, 1000+k)
 	}
 	src.WriteString("print(current(Item.n0.below))\n")
@@ -146,6 +147,7 @@ func TestRefusedRunLeavesRuleCache(t *testing.T) {
 	if a.OK() || a.Err.Code != CodeBudget {
 		t.Fatalf("the run was not refused by its budget: %s", text)
 	}
+	t.Logf("refused: %s", a.Err.Message)
 	after, headAfter := cachedAt(f, DefaultStore)
 	if after != before || headAfter != head {
 		t.Fatalf("the refused run changed the cache: %p at %s, was %p at %s", after, headAfter, before, head)
