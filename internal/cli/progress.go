@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -79,7 +80,7 @@ func startProgress(w io.Writer) *meter {
 	if !isTerminal(w) {
 		return nil
 	}
-	m := newMeter(w, time.Now, progressInterval, progressDelay)
+	m := newMeter(w, time.Now, progressInterval, progressDelayFrom(os.Getenv("DELOREIS_PROGRESS_DELAY")))
 	m.cols, _, _ = term.GetSize(int(w.(*os.File).Fd()))
 	m.stop = make(chan struct{})
 	go func() {
@@ -95,6 +96,17 @@ func startProgress(w io.Writer) *meter {
 		}
 	}()
 	return m
+}
+
+// progressDelayFrom is the delay DELOREIS_PROGRESS_DELAY sets, in
+// seconds ("0" draws at once; git's GIT_PROGRESS_DELAY is the same knob),
+// else progressDelay.
+func progressDelayFrom(env string) time.Duration {
+	secs, err := strconv.ParseFloat(strings.TrimSpace(env), 64)
+	if err != nil || secs < 0 || secs > 3600 {
+		return progressDelay
+	}
+	return time.Duration(secs * float64(time.Second))
 }
 
 func newMeter(w io.Writer, now func() time.Time, interval, delay time.Duration) *meter {

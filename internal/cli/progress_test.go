@@ -195,3 +195,17 @@ func TestMeterConcurrent(t *testing.T) {
 		t.Fatalf("drew %d bytes ending %q", b.Len(), b.String()[max(0, b.Len()-40):])
 	}
 }
+
+// TestProgressDelayFrom: DELOREIS_PROGRESS_DELAY sets the delay before the
+// first line in seconds, as GIT_PROGRESS_DELAY does; anything else leaves
+// the default.
+func TestProgressDelayFrom(t *testing.T) {
+	for env, want := range map[string]time.Duration{
+		"": progressDelay, "0": 0, "2": 2 * time.Second, "0.25": 250 * time.Millisecond,
+		"-1": progressDelay, "soon": progressDelay, "1e9": progressDelay,
+	} {
+		if got := progressDelayFrom(env); got != want {
+			t.Errorf("DELOREIS_PROGRESS_DELAY=%q: %v, want %v", env, got, want)
+		}
+	}
+}
