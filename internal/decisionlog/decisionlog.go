@@ -15,6 +15,10 @@ import (
 	"strings"
 )
 
+// MaxLines is the most lines docs/decisions.md may have, its index
+// included (issue 31): the rulings in force, the history left to git.
+const MaxLines = 1500
+
 // Entry is one ruling of the log.
 type Entry struct {
 	Number int    // nnnn of DL-nnnn

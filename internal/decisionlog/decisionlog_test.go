@@ -1,6 +1,7 @@
 package decisionlog
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,6 +26,11 @@ func TestProjectLog(t *testing.T) {
 	}
 	if len(entries) < 29 {
 		t.Fatalf("only %d entries", len(entries))
+	}
+	// The log states the rulings in force, not their history (issue 31):
+	// past this length, fold a thread into one current entry.
+	if data, err := os.ReadFile(f.Name()); err != nil || bytes.Count(data, []byte("\n")) > MaxLines {
+		t.Errorf("docs/decisions.md is %d lines, more than %d: fold superseded threads (%v)", bytes.Count(data, []byte("\n")), MaxLines, err)
 	}
 	byNumber := map[int]Entry{}
 	for i, e := range entries {
