@@ -5,7 +5,6 @@ package cli
 import (
 	"fmt"
 	"runtime/debug"
-	"strings"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/spf13/cobra"
@@ -47,9 +46,22 @@ func goVersion() string {
 	return "unknown"
 }
 
-// setVersionFlag gives the root cobra's --version, printing versionLine.
-// The template is the whole line: cobra's own prefixes the name.
+// setVersionFlag gives the root --version, printing versionLine. It is
+// the root's own flag rather than cobra's Version: cobra prints a custom
+// version line through text/template, and a program that links
+// text/template's method lookup keeps every exported method of every type
+// (3.7 MB more text).
 func setVersionFlag(root *cobra.Command) {
-	root.Version = version
-	root.SetVersionTemplate(strings.ReplaceAll(versionLine(), "{", "{{\"{\"}}") + "\n")
+	show := root.Flags().Bool("version", false, "print the version, store format and contract (as deloreis version) and exit")
+	help := root.RunE
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if *show {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine())
+			return err
+		}
+		if help != nil {
+			return help(cmd, args)
+		}
+		return cmd.Help()
+	}
 }
