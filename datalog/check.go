@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // validateRule runs the checks AddRule makes, in a fixed order: terms,
@@ -127,6 +128,10 @@ func (p *Program) Check() error {
 	return err
 }
 
+// strataComputed counts computeStrata's runs, for the tests that hold a
+// program given only facts to extending its strata instead.
+var strataComputed atomic.Int64
+
 // stratCache is a stratification with what it was computed from: the
 // rules, and the predicates in use (which only ever grow).
 type stratCache struct {
@@ -138,7 +143,8 @@ type stratCache struct {
 
 // stratify returns the strata in evaluation order or reports a cycle
 // through negation. The result is cached until the rules or the set of
-// predicates in use change; it is never written.
+// predicates in use change, and extended (growStrata) when only the
+// predicates did; it is never written.
 func (p *Program) stratify() (*stratification, error) {
 	used := 0
 	for _, a := range p.arity {
@@ -146,8 +152,16 @@ func (p *Program) stratify() (*stratification, error) {
 			used++
 		}
 	}
-	if c := p.strat; c != nil && c.npred == len(p.arity) && c.used == used && slices.Equal(c.rules, p.rules) {
-		return c.st, nil
+	c := p.strat
+	if c != nil && slices.Equal(c.rules, p.rules) {
+		if c.npred == len(p.arity) && c.used == used {
+			return c.st, nil
+		}
+		// Only facts came: new predicates are strata of their own.
+		if st, ok := p.growStrata(c.st); ok {
+			p.strat = &stratCache{rules: c.rules, npred: len(p.arity), used: used, st: st}
+			return st, nil
+		}
 	}
 	st, err := p.computeStrata()
 	if err == nil {
@@ -158,6 +172,7 @@ func (p *Program) stratify() (*stratification, error) {
 
 // computeStrata computes the strata or reports a cycle through negation.
 func (p *Program) computeStrata() (*stratification, error) {
+	strataComputed.Add(1)
 	names := p.preds.snapshot().strings()
 	n := len(p.arity)
 	deps := make([][]depEdge, n)
