@@ -108,10 +108,15 @@ type strat struct {
 	inputs    []int // strata read by the rules, sorted, excluding this one
 }
 
-// stratification is the result of stratify.
+// stratification is the result of stratify. It is never written once
+// made: growStrata makes a new one.
 type stratification struct {
-	strata  []strat
+	strata  []*strat
 	stratOf []int // by pred id; -1 for predicates the program does not use
+	// upto[k] is the greatest of the smallest predicate names of strata
+	// 0..k: growStrata finds where a new predicate goes by binary search.
+	upto  []string
+	ruled []int // the strata that have rules, in order
 }
 
 // depEdge is "head depends on body" through one rule.
@@ -376,11 +381,15 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 	}
 	heap.Init(h)
 	order := make([]int, ncomp) // component → stratum index
-	st := &stratification{stratOf: make([]int, len(comp))}
+	st := &stratification{stratOf: make([]int, len(comp)), strata: make([]*strat, 0, ncomp), upto: make([]string, 0, ncomp)}
+	all := make([]strat, ncomp)
 	for h.Len() > 0 {
 		c := heap.Pop(h).(int)
 		order[c] = len(st.strata)
-		st.strata = append(st.strata, strat{preds: members[c]})
+		s := &all[len(st.strata)]
+		s.preds = members[c]
+		st.strata = append(st.strata, s)
+		st.upto = append(st.upto, max(minName[c], lastOr(st.upto, "")))
 		for _, u := range users[c] {
 			if indeg[u]--; indeg[u] == 0 {
 				heap.Push(h, u)
@@ -394,7 +403,7 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 		}
 	}
 	for _, r := range p.rules {
-		s := &st.strata[st.stratOf[r.head.pred]]
+		s := st.strata[st.stratOf[r.head.pred]]
 		s.rules = append(s.rules, r)
 		for _, a := range append(slices.Clone(r.pos), r.neg...) {
 			if d := st.stratOf[a.pred]; d == st.stratOf[r.head.pred] {
@@ -404,8 +413,19 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 			}
 		}
 	}
-	for i := range st.strata {
-		slices.Sort(st.strata[i].inputs)
+	for i, s := range st.strata {
+		slices.Sort(s.inputs)
+		if len(s.rules) > 0 {
+			st.ruled = append(st.ruled, i)
+		}
 	}
 	return st
+}
+
+// lastOr returns the last of ss, or or when there is none.
+func lastOr(ss []string, or string) string {
+	if len(ss) == 0 {
+		return or
+	}
+	return ss[len(ss)-1]
 }

@@ -6,6 +6,7 @@ package datalog
 
 import (
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -34,49 +35,49 @@ func (p *Program) growStrata(st *stratification) (*stratification, bool) {
 	}
 	names := p.preds.snapshot()
 	slices.SortFunc(fresh, func(a, b uint32) int { return strings.Compare(names.at(a), names.at(b)) })
-	out := &stratification{strata: make([]strat, 0, len(st.strata)+len(fresh)), stratOf: make([]int, len(p.arity))}
-	moved := make([]int, len(st.strata)) // st's stratum index → out's
-	at := make([]int, len(fresh))        // fresh[j]'s stratum
-	j := 0
-	take := func(bound string, all bool) {
-		for ; j < len(fresh) && (all || names.at(fresh[j]) < bound); j++ {
-			at[j] = len(out.strata)
-			out.strata = append(out.strata, strat{preds: fresh[j : j+1 : j+1]})
-		}
+	// at[j]: the place in st's order fresh[j] goes before.
+	at := make([]int, len(fresh))
+	for j, v := range fresh {
+		name := names.at(v)
+		at[j] = sort.Search(len(st.upto), func(k int) bool { return st.upto[k] > name })
 	}
-	for k := range st.strata {
-		take(names.at(st.strata[k].preds[0]), false)
-		if j == len(fresh) {
-			// The rest keeps its order, j places on: copied in one go.
-			for i := k; i < len(st.strata); i++ {
-				moved[i] = i + j
-			}
-			out.strata = append(out.strata, st.strata[k:]...)
-			break
-		}
-		moved[k] = len(out.strata)
-		out.strata = append(out.strata, st.strata[k])
+	n := len(st.strata) + len(fresh)
+	out := &stratification{strata: make([]*strat, 0, n), stratOf: make([]int, len(p.arity)), upto: make([]string, 0, n)}
+	from := 0
+	for j, v := range fresh {
+		out.strata = append(out.strata, st.strata[from:at[j]]...)
+		out.upto = append(out.upto, st.upto[from:at[j]]...)
+		out.strata = append(out.strata, &strat{preds: fresh[j : j+1 : j+1]})
+		out.upto = append(out.upto, names.at(v)) // greater than all before it, less than the next
+		from = at[j]
 	}
-	take("", true)
+	out.strata = append(out.strata, st.strata[from:]...)
+	out.upto = append(out.upto, st.upto[from:]...)
+	// moved gives st's k-th stratum its place in out: k and the number of
+	// new ones before it.
+	moved := func(k int) int { return k + sort.SearchInts(at, k+1) }
 	for v := range out.stratOf {
 		out.stratOf[v] = -1
 		if v < len(st.stratOf) && st.stratOf[v] >= 0 {
-			out.stratOf[v] = moved[st.stratOf[v]]
+			out.stratOf[v] = moved(st.stratOf[v])
 		}
 	}
 	for j, v := range fresh {
-		out.stratOf[v] = at[j]
+		out.stratOf[v] = at[j] + j
 	}
-	for i := range out.strata {
-		s := &out.strata[i]
-		if len(s.inputs) == 0 {
-			continue
+	for _, k := range st.ruled {
+		out.ruled = append(out.ruled, moved(k))
+		i := len(out.ruled) - 1
+		s := st.strata[k]
+		if len(s.inputs) == 0 || moved(s.inputs[len(s.inputs)-1]) == s.inputs[len(s.inputs)-1] {
+			continue // nothing it reads moved
 		}
-		ins := make([]int, len(s.inputs)) // the mapping keeps them sorted
+		c := *s
+		c.inputs = make([]int, len(s.inputs)) // the mapping keeps them sorted
 		for k, d := range s.inputs {
-			ins[k] = moved[d]
+			c.inputs[k] = moved(d)
 		}
-		s.inputs = ins
+		out.strata[out.ruled[i]] = &c
 	}
 	return out, true
 }
