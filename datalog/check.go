@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // validateRule runs the checks AddRule makes, in a fixed order: terms,
@@ -112,10 +113,15 @@ type strat struct {
 	inputs    []int // strata read by the rules, sorted, excluding this one
 }
 
-// stratification is the result of stratify.
+// stratification is the result of stratify. It is never written once
+// made: growStrata makes a new one.
 type stratification struct {
-	strata  []strat
+	strata  []*strat
 	stratOf []int // by pred id; -1 for predicates the program does not use
+	// upto[k] is the greatest of the smallest predicate names of strata
+	// 0..k: growStrata finds where a new predicate goes by binary search.
+	upto  []string
+	ruled []int // the strata that have rules, in order
 }
 
 // depEdge is "head depends on body" through one rule.
@@ -132,6 +138,10 @@ func (p *Program) Check() error {
 	return err
 }
 
+// strataComputed counts computeStrata's runs, for the tests that hold a
+// program given only facts to extending its strata instead.
+var strataComputed atomic.Int64
+
 // stratCache is a stratification with what it was computed from: the
 // rules, and the predicates in use (which only ever grow).
 type stratCache struct {
@@ -143,7 +153,8 @@ type stratCache struct {
 
 // stratify returns the strata in evaluation order or reports a cycle
 // through negation. The result is cached until the rules or the set of
-// predicates in use change; it is never written.
+// predicates in use change, and extended (growStrata) when only the
+// predicates did; it is never written.
 func (p *Program) stratify() (*stratification, error) {
 	used := 0
 	for _, a := range p.arity {
@@ -151,8 +162,16 @@ func (p *Program) stratify() (*stratification, error) {
 			used++
 		}
 	}
-	if c := p.strat; c != nil && c.npred == len(p.arity) && c.used == used && slices.Equal(c.rules, p.rules) {
-		return c.st, nil
+	c := p.strat
+	if c != nil && slices.Equal(c.rules, p.rules) {
+		if c.npred == len(p.arity) && c.used == used {
+			return c.st, nil
+		}
+		// Only facts came: new predicates are strata of their own.
+		if st, ok := p.growStrata(c.st); ok {
+			p.strat = &stratCache{rules: c.rules, npred: len(p.arity), used: used, st: st}
+			return st, nil
+		}
 	}
 	st, err := p.computeStrata()
 	if err == nil {
@@ -163,6 +182,7 @@ func (p *Program) stratify() (*stratification, error) {
 
 // computeStrata computes the strata or reports a cycle through negation.
 func (p *Program) computeStrata() (*stratification, error) {
+	strataComputed.Add(1)
 	names := p.preds.snapshot().strings()
 	n := len(p.arity)
 	deps := make([][]depEdge, n)
@@ -366,11 +386,15 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 	}
 	heap.Init(h)
 	order := make([]int, ncomp) // component → stratum index
-	st := &stratification{stratOf: make([]int, len(comp))}
+	st := &stratification{stratOf: make([]int, len(comp)), strata: make([]*strat, 0, ncomp), upto: make([]string, 0, ncomp)}
+	all := make([]strat, ncomp)
 	for h.Len() > 0 {
 		c := heap.Pop(h).(int)
 		order[c] = len(st.strata)
-		st.strata = append(st.strata, strat{preds: members[c]})
+		s := &all[len(st.strata)]
+		s.preds = members[c]
+		st.strata = append(st.strata, s)
+		st.upto = append(st.upto, max(minName[c], lastOr(st.upto, "")))
 		for _, u := range users[c] {
 			if indeg[u]--; indeg[u] == 0 {
 				heap.Push(h, u)
@@ -384,7 +408,7 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 		}
 	}
 	for _, r := range p.rules {
-		s := &st.strata[st.stratOf[r.head.pred]]
+		s := st.strata[st.stratOf[r.head.pred]]
 		s.rules = append(s.rules, r)
 		for _, a := range append(slices.Clone(r.pos), r.neg...) {
 			if d := st.stratOf[a.pred]; d == st.stratOf[r.head.pred] {
@@ -394,8 +418,19 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 			}
 		}
 	}
-	for i := range st.strata {
-		slices.Sort(st.strata[i].inputs)
+	for i, s := range st.strata {
+		slices.Sort(s.inputs)
+		if len(s.rules) > 0 {
+			st.ruled = append(st.ruled, i)
+		}
 	}
 	return st
+}
+
+// lastOr returns the last of ss, or or when there is none.
+func lastOr(ss []string, or string) string {
+	if len(ss) == 0 {
+		return or
+	}
+	return ss[len(ss)-1]
 }

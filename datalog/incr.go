@@ -25,6 +25,7 @@ type applier struct {
 	changes []*relChange            // by pred id: what changed, once known
 	noCur   []int                   // all -1: plans over prev's relations
 	ids     []uint64                // scratch for a stratum's sorted rule ids
+	off     int                     // strata of new predicates met so far (oldStrat)
 }
 
 // relChange lists the atoms of one predicate whose presence or support
@@ -63,23 +64,49 @@ func minusOnes(n int) []int {
 }
 
 // oldStrat returns the previous model's result of the stratum of s's
-// predicates, i-th in the new program: usually the i-th of prev (the
-// strata of a staged program are those of its base), else found by its
-// predicates.
+// predicates, i-th in the new program: usually the i-th of prev, or the
+// (i-off)-th when off strata of new predicates came before it (the strata
+// of a staged program are those of its base, and those of the facts it
+// added), else found by its predicates.
 func (a *applier) oldStrat(i int, s *strat) *stratResult {
 	if a.prev == nil {
 		return nil
 	}
-	if i < len(a.prev.strata) && slices.Equal(a.prev.strata[i].preds, s.preds) {
-		return a.prev.strata[i]
+	if k := i - a.off; k < len(a.prev.strata) && slices.Equal(a.prev.strata[k].preds, s.preds) {
+		return a.prev.strata[k]
+	}
+	if a.fresh(s) {
+		// A stratum of predicates prev did not have (growStrata put it
+		// in): those after it are prev's one place on.
+		a.off++
+		return nil
 	}
 	if a.old == nil {
+		oldByMap.Add(1)
 		a.old = make(map[string]*stratResult, len(a.prev.strata))
 		for _, s := range a.prev.strata {
 			a.old[packKey(0, s.preds)] = s
 		}
 	}
 	return a.old[packKey(0, s.preds)]
+}
+
+// oldByMap counts the appliers that looked the previous strata up by
+// their predicates, for the tests that hold new predicates to the cheap
+// path.
+var oldByMap atomic.Int64
+
+// fresh reports whether no predicate of s was in prev's program.
+func (a *applier) fresh(s *strat) bool {
+	if len(a.prev.stratOf) == 0 {
+		return false // no table to tell by
+	}
+	for _, pred := range s.preds {
+		if int(pred) < len(a.prev.stratOf) && a.prev.stratOf[pred] >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // ruleIDs appends the sorted ids of rules to ids[:0].
@@ -95,6 +122,13 @@ func ruleIDs(ids []uint64, rules []*ruleRec) []uint64 {
 // stratum evaluates or maintains stratum s, the i-th.
 func (a *applier) stratum(i int, s *strat) {
 	old := a.oldStrat(i, s)
+	if len(s.rules) == 0 && old != nil && old.reused && len(old.rules) == 0 && a.sameFacts(s, old) {
+		// Facts alone, not changed (most strata of a program staged
+		// fact by fact): what the path below finds, without the scratch.
+		a.share(s)
+		a.m.strata = append(a.m.strata, old)
+		return
+	}
 	// The ids are sorted in scratch and the previous model's slice shared
 	// when equal (neither is ever written), so that a staged add allocates
 	// none for an unchanged stratum; likewise its fact sets, and the whole
@@ -121,6 +155,19 @@ func (a *applier) stratum(i int, s *strat) {
 		a.m.evalStratum(a.p, s, res)
 	}
 	a.m.strata = append(a.m.strata, res)
+}
+
+// sameFacts reports whether s's predicates have old's fact sets.
+func (a *applier) sameFacts(s *strat, old *stratResult) bool {
+	if len(old.facts) != len(s.preds) {
+		return false
+	}
+	for k, pred := range s.preds {
+		if old.facts[k] != a.p.facts[pred] {
+			return false
+		}
+	}
+	return true
 }
 
 // factsOf returns the fact sets of s's predicates: old's slice when they

@@ -83,7 +83,7 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 	}
 	a := newApplier(p, prev, m)
 	for i := range st.strata {
-		a.stratum(i, &st.strata[i])
+		a.stratum(i, st.strata[i])
 	}
 	m.curIdx = nil
 	if m.guard != nil {

@@ -454,7 +454,7 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		rels: make([]*relation, len(p.arity)), stratOf: st.stratOf,
 	}
 	for i := range st.strata {
-		s := &st.strata[i]
+		s := st.strata[i]
 		preds := make([]uint32, r.n(1))
 		for k := range preds {
 			preds[k] = uint32(r.small(uint64(len(p.arity))))
