@@ -2,12 +2,11 @@ package eval
 
 import (
 	"fmt"
-	"runtime"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/deloreis/deloreis/internal/testenv"
 
 	"github.com/deloreis/deloreis/dke/claims"
 	"github.com/deloreis/deloreis/dke/keywords"
@@ -46,35 +45,8 @@ func pairsWant(n int) string {
 	return ordered(1) + " " + ordered(n-1)
 }
 
-// peakHeap runs fn, sampling the heap in use, and returns the peak's
-// growth over the heap before.
-func peakHeap(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			if m.HeapAlloc > peak.Load() {
-				peak.Store(m.HeapAlloc)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-		}
-	})
-	fn()
-	close(stop)
-	wg.Wait()
-	return max(peak.Load(), base) - base
-}
+// peakHeap is testenv.PeakHeap at this file's sampling interval.
+func peakHeap(fn func()) uint64 { return testenv.PeakHeap(5*time.Millisecond, fn) }
 
 // BenchmarkCompareVars is a run reading a rule that compares two variables
 // over 1k, 10k and 100k items (2k, 20k and 200k distinct values); the rule

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,40 +79,8 @@ func (f *fixture) timed(ctx context.Context, tool string, args map[string]any) t
 	return timedCall{resp, txt, time.Since(t0)}
 }
 
-// peakHeap samples the heap in use while fn runs and returns its growth
-// over the heap before.
-func peakHeap(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			if m.HeapAlloc > peak.Load() {
-				peak.Store(m.HeapAlloc)
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	}()
-	fn()
-	close(stop)
-	wg.Wait()
-	if p := peak.Load(); p > base {
-		return p - base
-	}
-	return 0
-}
+// peakHeap is testenv.PeakHeap at this file's sampling interval.
+func peakHeap(fn func()) uint64 { return testenv.PeakHeap(20*time.Millisecond, fn) }
 
 // wantBudget fails unless the call was refused with budget-exceeded
 // naming the budget.
