@@ -80,18 +80,7 @@ func TestNearest(t *testing.T) {
 // written, as sync writes it: DL-0027).
 func TestPullConflictExitsOne(t *testing.T) {
 	t.Setenv("DELOREIS_AUTHOR", "Pull Keeper <pull@deloreis.invalid>")
-	base := t.TempDir()
-	remote := filepath.Join(base, "lore.git")
-	gitIn(t, base, "init", "-q", "--bare", "-b", "main", remote)
-	seedDir := syncSeed(t, "file://"+remote)
-	a, b := cloneReplica(t, seedDir, "file://"+remote, 0), cloneReplica(t, seedDir, "file://"+remote, 1)
-	for dir, father := range map[string]string{a: "lancelot", b: "pellinore"} {
-		sv := startSyncServer(t, dir, "--sync=")
-		if err := sv.materializeFact("galahad", "father", father, cited("canon-1")); err != nil {
-			t.Fatal(err)
-		}
-		sv.stop(t)
-	}
+	a, b := conflictingReplicas(t)
 	mustRun(t, "--project", a, "push")
 	out, errs, code := deloreis(t, "--project", b, "pull")
 	if code != 1 || !strings.Contains(out, "conflict in camelot: functional: ") || !strings.Contains(out, "merged main of origin into main: ") {

@@ -551,18 +551,7 @@ func TestServeSyncOpensOnSyncedHead(t *testing.T) {
 // conflict — once per replica; the next sync has nothing new to say.
 func TestSyncTextReport(t *testing.T) {
 	t.Setenv("DELOREIS_AUTHOR", "Sync Keeper <sync@deloreis.invalid>")
-	base := t.TempDir()
-	remote := filepath.Join(base, "lore.git")
-	gitIn(t, base, "init", "-q", "--bare", "-b", "main", remote)
-	seedDir := syncSeed(t, "file://"+remote)
-	a, b := cloneReplica(t, seedDir, "file://"+remote, 0), cloneReplica(t, seedDir, "file://"+remote, 1)
-	for dir, father := range map[string]string{a: "lancelot", b: "pellinore"} {
-		sv := startSyncServer(t, dir, "--sync=")
-		if err := sv.materializeFact("galahad", "father", father, cited("canon-1")); err != nil {
-			t.Fatal(err)
-		}
-		sv.stop(t)
-	}
+	a, b := conflictingReplicas(t)
 	steps := []struct {
 		dir  string
 		code int
@@ -589,4 +578,24 @@ func TestSyncTextReport(t *testing.T) {
 			t.Fatalf("step %d: the conflict is reported %d times:\n%s", i, n, out)
 		}
 	}
+}
+
+// conflictingReplicas are two clones of one bare hub, each with a
+// materialized father of galahad the other contradicts (a functional
+// conflict once they meet), neither pushed yet.
+func conflictingReplicas(t *testing.T) (a, b string) {
+	t.Helper()
+	base := t.TempDir()
+	remote := filepath.Join(base, "lore.git")
+	gitIn(t, base, "init", "-q", "--bare", "-b", "main", remote)
+	seedDir := syncSeed(t, "file://"+remote)
+	a, b = cloneReplica(t, seedDir, "file://"+remote, 0), cloneReplica(t, seedDir, "file://"+remote, 1)
+	for dir, father := range map[string]string{a: "lancelot", b: "pellinore"} {
+		sv := startSyncServer(t, dir, "--sync=")
+		if err := sv.materializeFact("galahad", "father", father, cited("canon-1")); err != nil {
+			t.Fatal(err)
+		}
+		sv.stop(t)
+	}
+	return a, b
 }
