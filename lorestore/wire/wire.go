@@ -1,6 +1,6 @@
 // Package wire speaks git's protocol for the store: it parses a remote's
 // URL, opens an upload-pack or receive-pack session over any transport
-// go-git's client has (file://, git://, ssh, http and https), reads the
+// git has (file:// and plain paths, git://, ssh, http and https), reads the
 // advertised refs, asks for a pack and takes the side-band off it, and
 // sends ref commands and a pack and reads the report-status back. A push
 // over smart HTTP is our own (httppush.go): go-git's client holds the
@@ -26,7 +26,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
+	gitproto "github.com/go-git/go-git/v5/plumbing/transport/git"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+	"github.com/go-git/go-git/v5/plumbing/transport/ssh"
 )
 
 // Dial opens a session for service with the remote at url: a
@@ -39,9 +41,21 @@ func Dial(ctx context.Context, url string, service lorestore.Service) (lorestore
 	if err != nil {
 		return nil, err
 	}
-	c, err := client.NewClient(ep)
-	if err != nil {
-		return nil, err
+	if service != lorestore.UploadPack && service != lorestore.ReceivePack {
+		return nil, fmt.Errorf("wire: no service %q", service)
+	}
+	var c transport.Transport
+	switch ep.Protocol {
+	case "file":
+		return dialLocal(ep.Path, service)
+	case "http", "https":
+		c = githttp.DefaultClient
+	case "ssh":
+		c = ssh.DefaultClient
+	case "git":
+		c = gitproto.DefaultClient
+	default:
+		return nil, fmt.Errorf("wire: unsupported scheme %q", ep.Protocol)
 	}
 	switch service {
 	case lorestore.UploadPack:

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // git runs real git in dir with stdin and returns its stdout.
@@ -225,6 +226,45 @@ func TestPushReportErr(t *testing.T) {
 			}
 		} else if tc.want != "" {
 			t.Errorf("%+v: no error, want %q", tc.report, tc.want)
+		}
+	}
+}
+
+// TestLocalRepositories: a repository on this machine is reached by a
+// plain path as well as a file:// URL, a path that starts with a dash is
+// a path to git and not an option, and a folder that is not a repository
+// is "repository not found" to both services.
+func TestLocalRepositories(t *testing.T) {
+	dir, main, _ := remote(t)
+	base := filepath.Dir(dir)
+	if err := os.Rename(dir, filepath.Join(base, "-dash.git")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(base)
+	// Dial makes a relative path absolute; dialLocal is given it as it is.
+	dash, err := dialLocal("-dash.git", lorestore.UploadPack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dash.Close()
+	sessions := map[string]lorestore.RemoteSession{
+		"-dash.git":          dash,
+		"./-dash.git":        dial(t, "./-dash.git", lorestore.UploadPack),
+		"file://…/-dash.git": dial(t, "file://"+filepath.Join(base, "-dash.git"), lorestore.UploadPack),
+	}
+	for name, s := range sessions {
+		adv, err := s.Advertised(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if adv.Refs["refs/heads/main"] != main {
+			t.Errorf("%s: main is %v, want %v", name, adv.Refs["refs/heads/main"], main)
+		}
+	}
+	for _, svc := range []lorestore.Service{lorestore.UploadPack, lorestore.ReceivePack} {
+		_, err := dial(t, filepath.Join(base, "none.git"), svc).Advertised(context.Background())
+		if !errors.Is(err, transport.ErrRepositoryNotFound) || !strings.Contains(err.Error(), "does not appear to be a git repository") {
+			t.Errorf("%s of a missing repository: %v", svc, err)
 		}
 	}
 }
