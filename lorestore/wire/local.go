@@ -30,27 +30,26 @@ import (
 // localGit answers them without a network, and .invalid never resolves.
 const localHost = "local.invalid"
 
-// localEndpoint is the smart-HTTP endpoint that stands for the repository
-// at dir, and the client that reaches it.
-func localEndpoint(dir string) (*transport.Endpoint, *http.Client) {
-	ep := &transport.Endpoint{Protocol: "http", Host: localHost, Path: "/repository"}
-	return ep, &http.Client{Transport: localGit{dir: dir}}
-}
+// viaEndpoint is the smart-HTTP endpoint the clients are given for a
+// remote that localGit or streamGit answers.
+var viaEndpoint = &transport.Endpoint{Protocol: "http", Host: localHost, Path: "/repository"}
 
-// dialLocal opens a session for service with the repository at dir.
-func dialLocal(dir string, service lorestore.Service) (lorestore.RemoteSession, error) {
-	ep, client := localEndpoint(dir)
+// dialVia opens a session for service whose smart-HTTP requests rt
+// answers; closing the session closes rt when it holds a connection.
+func dialVia(rt http.RoundTripper, service lorestore.Service) (lorestore.RemoteSession, error) {
+	client := &http.Client{Transport: rt}
+	closer, _ := rt.(io.Closer)
 	switch service {
 	case lorestore.UploadPack:
-		s, err := githttp.NewClient(client).NewUploadPackSession(ep, nil)
+		s, err := githttp.NewClient(client).NewUploadPackSession(viaEndpoint, nil)
 		if err != nil {
 			return nil, err
 		}
-		return &session{up: s, common: s}, nil
+		return &session{up: s, common: s, conn: closer}, nil
 	case lorestore.ReceivePack:
-		s := newHTTPReceivePack(ep)
+		s := newHTTPReceivePack(viaEndpoint)
 		s.client = client
-		return &session{rp: s, common: s}, nil
+		return &session{rp: s, common: s, conn: closer}, nil
 	}
 	return nil, fmt.Errorf("wire: no service %q", service)
 }

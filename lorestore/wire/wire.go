@@ -26,9 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	gitproto "github.com/go-git/go-git/v5/plumbing/transport/git"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
-	"github.com/go-git/go-git/v5/plumbing/transport/ssh"
 )
 
 // Dial opens a session for service with the remote at url: a
@@ -44,38 +42,26 @@ func Dial(ctx context.Context, url string, service lorestore.Service) (lorestore
 	if service != lorestore.UploadPack && service != lorestore.ReceivePack {
 		return nil, fmt.Errorf("wire: no service %q", service)
 	}
-	var c transport.Transport
 	switch ep.Protocol {
 	case "file":
-		return dialLocal(ep.Path, service)
-	case "http", "https":
-		c = githttp.DefaultClient
+		return dialVia(localGit{dir: ep.Path}, service)
 	case "ssh":
-		c = ssh.DefaultClient
+		return dialVia(&streamGit{ctx: ctx, open: openSSH(ep)}, service)
 	case "git":
-		c = gitproto.DefaultClient
+		return dialVia(&streamGit{ctx: ctx, open: openDaemon(ep)}, service)
+	case "http", "https":
 	default:
 		return nil, fmt.Errorf("wire: unsupported scheme %q", ep.Protocol)
 	}
-	switch service {
-	case lorestore.UploadPack:
-		s, err := c.NewUploadPackSession(ep, nil)
-		if err != nil {
-			return nil, err
-		}
-		return &session{up: s, common: s}, nil
-	case lorestore.ReceivePack:
-		if ep.Protocol == "http" || ep.Protocol == "https" {
-			s := newHTTPReceivePack(ep)
-			return &session{rp: s, common: s}, nil
-		}
-		s, err := c.NewReceivePackSession(ep, nil)
-		if err != nil {
-			return nil, err
-		}
+	if service == lorestore.ReceivePack {
+		s := newHTTPReceivePack(ep)
 		return &session{rp: s, common: s}, nil
 	}
-	return nil, fmt.Errorf("wire: no service %q", service)
+	s, err := githttp.DefaultClient.NewUploadPackSession(ep, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &session{up: s, common: s}, nil
 }
 
 // session is one upload-pack (up) or receive-pack (rp) session.
@@ -87,6 +73,9 @@ type session struct {
 		Close() error
 	}
 	adv *packp.AdvRefs
+	// conn is the connection under a session over ssh or git:// (nil
+	// otherwise), closed with the session.
+	conn io.Closer
 }
 
 // receivePack is the part of go-git's receive-pack session a push uses;
@@ -215,4 +204,10 @@ func (s *session) PushPack(ctx context.Context, cmds []lorestore.RefCommand, pac
 }
 
 // Close ends the session.
-func (s *session) Close() error { return s.common.Close() }
+func (s *session) Close() error {
+	err := s.common.Close()
+	if s.conn != nil {
+		err = cmpErr(s.conn.Close(), err)
+	}
+	return err
+}
