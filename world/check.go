@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/base/spell"
 	"github.com/deloreis/deloreis/objects"
 )
@@ -56,6 +57,7 @@ func (w *World) startEntryChecks() (wait func() (citations, references []Finding
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer phases.Start(PhaseEntryChecks)()
 		for e := range w.ix.entries.all() {
 			cit = append(cit, w.citationsOf(e)...)
 			ref = append(ref, w.referencesOf(e)...)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
 )
@@ -128,6 +129,7 @@ func (w *World) eval(p *datalog.Program) (*datalog.Model, error) {
 // check. Errors are reserved for failures of the machinery; everything
 // wrong with the lore itself is a finding.
 func Compile(in Input) (*World, error) {
+	endIndex := phases.Start(PhaseIndex)
 	entries := in.Base
 	if !in.Owned || len(in.Staged) > 0 {
 		// newIndex sorts and keeps its input: give it a copy of ours.
@@ -164,6 +166,7 @@ func Compile(in Input) (*World, error) {
 		evalCtx:      in.Context,
 	}
 	sort.Strings(w.supposed)
+	endIndex()
 	if in.Indexed != nil {
 		in.Indexed(w.ix.entries.all())
 	}
@@ -192,8 +195,10 @@ func Compile(in Input) (*World, error) {
 	default:
 		entryChecks = w.startEntryChecks()
 	}
+	endChecks := phases.Start(PhaseChecks)
 	w.val = w.buildValuation()
 	w.runChecks(entryChecks)
+	endChecks()
 	return w, nil
 }
 

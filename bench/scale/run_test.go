@@ -48,8 +48,16 @@ func TestRunSizeSmall(t *testing.T) {
 	}
 	var b bytes.Buffer
 	printSize(&b, res)
-	if strings.Contains(b.String(), "failed") || strings.Count(b.String(), "\n") != 20 {
+	table, byPhase, _ := strings.Cut(b.String(), "\nfirst compile by phase")
+	if strings.Contains(b.String(), "failed") || strings.Count(table, "\n") != 20 {
 		t.Errorf("table:\n%s", b.String())
+	}
+	// The first check's phases, as its process recorded them.
+	for _, want := range []string{"read: pack sweep and decode", "world: lower", "world: evaluate", "world: entry checks",
+		"world: valuation and checks", "world file: write, in all", "compile: read, index, lower, evaluate, check", "total: the check process"} {
+		if !strings.Contains(byPhase, want) {
+			t.Errorf("no phase %q in:\n%s", want, byPhase)
+		}
 	}
 }
 
