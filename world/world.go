@@ -105,7 +105,8 @@ type World struct {
 	findingsOnce sync.Once
 	findings     []Finding // all groups, sorted; built on first use
 
-	known []string // sorted entity and event ids, for candidates; built on first use
+	knownMu sync.Mutex // the entry checks ask for candidates from several goroutines
+	known   []string   // sorted entity and event ids, for candidates; built on first use
 
 	lowered *entryLowering // what lowering the entries left, when this world lowered them
 
