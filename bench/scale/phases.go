@@ -1,11 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -63,17 +63,15 @@ func printPhases(out io.Writer, r *sizeResult) {
 	fmt.Fprintln(tw, "phase\t    from\t      to\t    took")
 	spans := slices.Clone(r.phases)
 	slices.SortStableFunc(spans, func(a, b phases.Span) int {
-		return int(a.Start - b.Start)
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(b.End, a.End)) // the enclosing phase first
 	})
 	for _, s := range spans {
-		name := s.Name
-		if !strings.Contains(name, "in all") && !strings.HasPrefix(name, "compile:") {
-			name = "  " + name
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, secs(s.Start), secs(s.End), secs(s.Took()))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, secs(s.Start), secs(s.End), secs(s.Took()))
 	}
 	fmt.Fprintf(tw, "total: the check process, wall\t%s\t%s\t%s\n", secs(0), secs(r.openFirst.wall), secs(r.openFirst.wall))
 	tw.Flush()
+	fmt.Fprintf(out, "the process used %.2f s of CPU (user and system) over %.2f s of wall time, %.2f cores on average; peak RSS %s; load average at the size's start %s\n",
+		r.openFirst.cpu.Seconds(), r.openFirst.wall.Seconds(), r.openFirst.cpu.Seconds()/max(r.openFirst.wall.Seconds(), 1e-9), bytesIEC(r.openFirst.rss), r.load)
 }
 
 // secs prints a duration in seconds to the millisecond.
