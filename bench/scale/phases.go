@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"text/tabwriter"
 	"time"
@@ -76,3 +78,52 @@ func printPhases(out io.Writer, r *sizeResult) {
 
 // secs prints a duration in seconds to the millisecond.
 func secs(d time.Duration) string { return fmt.Sprintf("%6.3f s", d.Seconds()) }
+
+// firstOnly is -first: the first compile alone, runs times, over the
+// size's store kept by an earlier -keep run when there is one (built and
+// kept otherwise): a 10M store takes minutes to build, its first compile
+// under a minute. Each run starts with no world file in the store.
+func firstOnly(cfg *config, r *runner, sz size, out io.Writer) (built bool, err error) {
+	dir := filepath.Join(cfg.work, sz.label)
+	proj := filepath.Join(dir, "project")
+	store := filepath.Join(proj, ".lore")
+	res := &sizeResult{label: sz.label, persons: persons(sz.n), load: loadavg(), cpus: fmt.Sprintf("%d CPUs", runtime.NumCPU())}
+	files := benchFiles{world: filepath.Join(dir, "world.dli"), one: filepath.Join(dir, "one.dli")}
+	if _, err := os.Stat(files.one); err != nil || commitCount(store, 3) != "" && commitCount(store, 4) != "" {
+		fmt.Fprintf(os.Stderr, "bench-scale %s: no kept store under %s: building one…\n", sz.label, dir)
+		if err := os.RemoveAll(dir); err != nil {
+			return false, err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return false, err
+		}
+		if files, err = writeFiles(dir, sz.n, res); err != nil {
+			return false, err
+		}
+		if p := r.run(nil, cfg.bin, "init", "--project", proj, "--scope", scopeName); p.err != nil {
+			return false, fmt.Errorf("deloreis init: %v", p.err)
+		}
+		if b := build(r, cfg.bin, proj, files.world, cfg.importFlags); !b.ok() {
+			return false, fmt.Errorf("build: %s", b.err)
+		}
+		built = true
+	}
+	fmt.Fprintf(out, "\n== %s: the first compile alone, %d runs over the kept store %s\n", sz.label, cfg.first, store)
+	var walls []time.Duration
+	for i := range cfg.first {
+		if err := os.RemoveAll(filepath.Join(store, "deloreis", "worlds")); err != nil {
+			return built, err
+		}
+		res.load = loadavg()
+		res.openFirst, res.phases, res.phasesErr = firstCompile(r, filepath.Join(dir, "phases.jsonl"),
+			cfg.bin, "check", "--project", proj, files.one)
+		if !res.openFirst.ok() {
+			return built, fmt.Errorf("check: %s", res.openFirst.err)
+		}
+		walls = append(walls, res.openFirst.wall)
+		fmt.Fprintf(out, "\n-- run %d of %d", i+1, cfg.first)
+		printPhases(out, res)
+	}
+	fmt.Fprintf(out, "\nfirst compile, wall: median %s of %d runs\n", dur(median(walls)), len(walls))
+	return built, nil
+}

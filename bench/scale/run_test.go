@@ -180,3 +180,22 @@ func TestRunnerMemoryCap(t *testing.T) {
 		t.Errorf("true: %+v", p)
 	}
 }
+
+// TestFirstOnly: -first builds and keeps a store when there is none, then
+// reuses it; each run is a first compile (no world file) with its phases.
+func TestFirstOnly(t *testing.T) {
+	cfg := &config{work: t.TempDir(), bin: deloreisBinary(t), first: 2, maxRSS: 2 << 30, importFlags: []string{"--bulk", "--materialize"}}
+	r := &runner{env: benchEnv(), maxRSS: cfg.maxRSS}
+	for _, wantBuilt := range []bool{true, false} {
+		var b bytes.Buffer
+		built, err := firstOnly(cfg, r, size{label: "200", n: 200}, &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if built != wantBuilt || strings.Count(out, "world: lower") != 2 || !strings.Contains(out, "-- run 2 of 2") ||
+			!strings.Contains(out, "first compile, wall: median") || strings.Contains(out, "not measured") {
+			t.Errorf("built %v, want %v; output:\n%s", built, wantBuilt, out)
+		}
+	}
+}
