@@ -115,13 +115,18 @@ bench-tc:
 # quick run (a comma list runs several). IMPORT_FLAGS are the build's
 # `deloreis import` flags (the streaming bulk import by default); a measured
 # process past MAXRSS, or running past MAXTIME, is killed. Not part of make test.
+# The first open's table gives the first compile's phases (DL-0503); FIRST=3
+# measures the first compile alone, three times, over the store a run with
+# KEEP=1 left under .benchtmp/scale (building and keeping one if none).
 SCALE ?= 1M,3M
+FIRST ?= 0
+KEEP ?= 0
 IMPORT_FLAGS ?= --bulk --materialize
 MAXRSS ?= 6G
 MAXTIME ?= 45m
 bench-scale:
 	mkdir -p .benchtmp
-	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)' -maxrss '$(MAXRSS)' -maxtime '$(MAXTIME)'
+	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)' -maxrss '$(MAXRSS)' -maxtime '$(MAXTIME)' -first '$(FIRST)' -keep=$(if $(filter 1,$(KEEP)),true,false)
 
 # The streaming bulk import against git fast-import at 100k, then 1M
 # streamed from the generator (SCALE=10M adds the 10M run).
