@@ -31,23 +31,39 @@ func (sg *Staging) listConsequences(listed int) (Consequences, ConsequenceCounts
 	}
 	c := Consequences{NewlyCertain: []Consequence{}, Possible: []Consequence{}, Dead: []Consequence{}, GradeChanged: []Consequence{}}
 	var n ConsequenceCounts
-	b.EachConsequence(sg.After, func(wc world.Consequence) bool {
-		list, count := &c.Dead, &n.Dead
-		switch wc.After {
+	// kind is the list and the count of a consequence's new grade.
+	kind := func(g datalog.Grade) (*[]Consequence, *int) {
+		switch g {
 		case datalog.Certain:
-			list, count = &c.NewlyCertain, &n.NewlyCertain
+			return &c.NewlyCertain, &n.NewlyCertain
 		case datalog.Possible:
-			list, count = &c.Possible, &n.Possible
+			return &c.Possible, &n.Possible
 		}
-		*count++
-		if listed <= 0 || len(*list) < listed {
+		return &c.Dead, &n.Dead
+	}
+	if listed > 0 {
+		// Counted, and the first few of each kind kept, without ordering
+		// the rest.
+		t := b.TallyConsequences(sg.After, listed)
+		for g, k := range t.Counts {
+			_, count := kind(g)
+			*count += k
+		}
+		for _, wc := range t.First {
+			list, _ := kind(wc.After)
 			*list = append(*list, consequenceOf(wc))
 		}
-		if listed == 0 {
-			c.GradeChanged = append(c.GradeChanged, consequenceOf(wc))
-		}
-		return true
-	})
+	} else {
+		b.EachConsequence(sg.After, func(wc world.Consequence) bool {
+			list, count := kind(wc.After)
+			*count++
+			*list = append(*list, consequenceOf(wc))
+			if listed == 0 {
+				c.GradeChanged = append(c.GradeChanged, consequenceOf(wc))
+			}
+			return true
+		})
+	}
 	c.Conflicts = b.Conflicts(sg.After)
 	n.Conflicts = len(c.Conflicts)
 	return c, n, nil

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -58,5 +59,49 @@ func TestEachConsequenceStops(t *testing.T) {
 	before.EachConsequence(after, func(Consequence) bool { n++; return n < 2 })
 	if n != 2 {
 		t.Fatalf("yield was called %d times after asking to stop at 2 (of %d)", n, all)
+	}
+}
+
+// TestTallyConsequences: the tally counts Diff's lists and keeps the first
+// n of each in Diff's order, for fresh compiles (each world's atoms looked
+// up in the other's) and for a staged world (the engine's changes).
+func TestTallyConsequences(t *testing.T) {
+	odd := []string{"a", "a!", "a b", "ab", "a'", "b"}
+	for seed := uint64(1); seed <= 40; seed++ {
+		r := rand.New(rand.NewPCG(seed, 11))
+		objs := randomWorld(r)
+		for i := 0; i < 8; i++ {
+			objs = append(objs, fact("a", "p", odd[r.IntN(len(odd))], prop))
+		}
+		cut := r.IntN(len(objs) + 1)
+		base := mustCompile(t, Input{Scope: "camelot", Base: entriesOf(t, objs[:cut])})
+		staged, err := base.Stage(objs[cut:], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs := []struct {
+			name          string
+			before, after *World
+		}{
+			{"grow", base, mustCompile(t, Input{Scope: "camelot", Base: entriesOf(t, objs)})},
+			{"shrink", mustCompile(t, Input{Scope: "camelot", Base: entriesOf(t, objs)}), base},
+			{"staged", base, staged},
+		}
+		for _, p := range pairs {
+			d := p.before.Diff(p.after)
+			for _, n := range []int{1, 2, 3, 1000} {
+				got := p.before.TallyConsequences(p.after, n)
+				var want []Consequence
+				counts := map[datalog.Grade]int{}
+				for _, c := range d.GradeChanged {
+					if counts[c.After]++; counts[c.After] <= n {
+						want = append(want, c)
+					}
+				}
+				if fmt.Sprint(got.Counts) != fmt.Sprint(counts) || fmt.Sprintf("%+v", got.First) != fmt.Sprintf("%+v", want) {
+					t.Fatalf("seed %d %s, n %d: tally %v %+v, want %v %+v", seed, p.name, n, got.Counts, got.First, counts, want)
+				}
+			}
+		}
 	}
 }
