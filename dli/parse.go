@@ -22,12 +22,27 @@ import (
 // declaration, so one call reports every independent problem. With errors,
 // the Document holds the declarations that parsed cleanly.
 func Parse(filename string, src []byte) (*Document, error) {
-	p := &parser{filename: filename}
 	if len(src) > maxSource {
-		p.errorAt(Pos{Line: 1, Col: 1}, "the source is "+itoa(len(src))+" bytes; a .dli file is at most "+itoa(maxSource))
-		return &Document{}, p.errs.Err()
+		return tooLong(filename, len(src))
 	}
-	text := string(src)
+	return ParseString(filename, string(src))
+}
+
+// tooLong is the refusal of a source of n bytes, past maxSource.
+func tooLong(filename string, n int) (*Document, error) {
+	var errs ErrorList
+	errs.Add(filename, Pos{Line: 1, Col: 1}, "the source is "+itoa(n)+" bytes; a .dli file is at most "+itoa(maxSource))
+	return &Document{}, errs.Err()
+}
+
+// ParseString is Parse of a text held as a string, which the document
+// (its objects' strings and its position table) refers to without a copy:
+// a caller that parses a large text in parts parses substrings of it.
+func ParseString(filename string, text string) (*Document, error) {
+	if len(text) > maxSource {
+		return tooLong(filename, len(text))
+	}
+	p := &parser{filename: filename}
 	p.doc = &Document{Decls: make([]Decl, 0, estimateDecls(text))}
 	p.tab = &spanTable{src: text, enc: make([]byte, 0, len(text)/3+16)}
 	p.s.init(text, p.errorAt)
