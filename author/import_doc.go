@@ -91,12 +91,14 @@ func ParseImport(name, text string) (*ImportDoc, error) {
 		}
 		start = end
 	}
+	// parsed is what a part leaves once its parse tree is let go.
 	type parsed struct {
-		doc     *dli.Document
-		err     error
-		entries []world.Entry
-		keys    []uint64
-		idErr   error
+		err      error
+		scope    string
+		scopePos dli.Pos
+		entries  []world.Entry
+		keys     []uint64
+		idErr    error
 	}
 	out := make([]parsed, len(d.parts))
 	var next sync.Mutex
@@ -113,13 +115,14 @@ func ParseImport(name, text string) (*ImportDoc, error) {
 					return
 				}
 				p, r := d.parts[i], &out[i]
-				r.doc, r.err = dli.ParseString(name, text[p.start:p.end])
-				if r.err != nil || i > 0 && r.doc.Scope != "" {
+				doc, err := dli.ParseString(name, text[p.start:p.end])
+				r.err, r.scope, r.scopePos = err, doc.Scope, doc.ScopePos
+				if r.err != nil || i > 0 && r.scope != "" {
 					continue
 				}
-				r.entries = make([]world.Entry, len(r.doc.Decls))
-				r.keys = make([]uint64, len(r.doc.Decls))
-				for j, dc := range r.doc.Decls {
+				r.entries = make([]world.Entry, len(doc.Decls))
+				r.keys = make([]uint64, len(doc.Decls))
+				for j, dc := range doc.Decls {
 					id, err := dc.Object.ID()
 					if err != nil && r.idErr == nil {
 						r.idErr = fmt.Errorf("world: staged %s: %w", dc.Object.Type(), err)
@@ -133,13 +136,13 @@ func ParseImport(name, text string) (*ImportDoc, error) {
 	wg.Wait()
 	n := 0
 	for i := range out {
-		if out[i].err != nil || i > 0 && out[i].doc.Scope != "" {
+		if out[i].err != nil || i > 0 && out[i].scope != "" {
 			return d.parseWhole()
 		}
 		d.parts[i].first = n
 		n += len(out[i].entries)
 	}
-	d.Scope, d.ScopePos = out[0].doc.Scope, out[0].doc.ScopePos
+	d.Scope, d.ScopePos = out[0].scope, out[0].scopePos
 	d.objs, d.keys, d.staged = make([]objects.Object, 0, n), make([]uint64, 0, n), make([][]world.Entry, len(out))
 	for i := range out {
 		for _, e := range out[i].entries {

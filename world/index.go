@@ -239,13 +239,19 @@ func newIndex(entries []Entry) *index {
 		}
 	}
 	// The committed entries are the base of the id index, in the order
-	// they are in; the staged ones go into its trie.
+	// they are in; the staged ones go into its trie — unless every entry
+	// is staged (a scope's first import), when they are the base: in id
+	// order, each id once, found as committed ones are, with no trie.
+	if ix.stagedFrom.entries == 0 {
+		ix.byID = baseIndex(ix.entries, ix.entries.n)
+		return ix
+	}
 	ix.byID = baseIndex(ix.entries, ix.stagedFrom.entries)
 	var staged []*Entry
 	for i := ix.stagedFrom.entries; i < ix.entries.n; i++ {
 		staged = append(staged, ix.entries.ptr(i))
 	}
-	ix.byID = ix.byID.with(staged)
+	ix.byID = ix.byID.withSorted(staged)
 	return ix
 }
 
