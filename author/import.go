@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/deloreis/deloreis/base/gcphase"
 	"github.com/deloreis/deloreis/base/progress"
@@ -71,8 +72,10 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	defer cancel()
 	// A big file's worlds are a large build: collect at the default pace,
 	// against a memory limit of the live heap plus a headroom (DL-0379),
-	// not at twice the live heap (DL-0508).
-	built := gcphase.Building()
+	// not at twice the live heap (DL-0508), and a smaller headroom than a
+	// world's compile: an import's peak is its own, not a server's steady
+	// state (DL-0506).
+	built := gcphase.BuildingWithin(importHeadroom)
 	defer built()
 	sg, err := st.stageDoc(ctx, doc)
 	if err != nil {
@@ -104,7 +107,14 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	}
 	branch := s.branchOr(r.Branch)
 	m := lorestore.NewMessage(what+": "+declarations(doc.Len()), "import", doc.Scope)
+	big := doc.Len() > bigStage
 	doc, r = nil, ImportRequest{} // the parse tree need not sit beside the pack either: the objects are sg's
+	if big {
+		// The worlds are gone: the write is paced from what it holds,
+		// the objects, not from the last collection's heap, which held
+		// the worlds too and would let it grow to twice that (DL-0506).
+		runtime.GC()
+	}
 	cr, err := sg.materialize(m, pr)
 	var stale *lorestore.StaleError
 	switch {
@@ -120,6 +130,10 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	res.Committed, res.Commit = !cr.Empty, cr.Commit.String()
 	return res, nil
 }
+
+// importHeadroom is the least an import's heap may grow past its live
+// heap before a collection starts (gcphase.BuildingWithin, DL-0506).
+const importHeadroom = 256 << 20
 
 // branchOr is branch, or the serving branch for "".
 func (s *Service) branchOr(branch string) string {

@@ -494,12 +494,12 @@ func (p *parser) provenance(d *declState) bool {
 	case kwProposed:
 		var origin string
 		if origin, ok = p.ident("origin after `proposed`"); ok {
-			*d.prov = p.shareProv(objects.Proposed(origin))
+			*d.prov = p.shareProv(*objects.Proposed(origin))
 		}
 	case kwHypothesis:
 		var hyp string
 		if hyp, ok = p.ident("hyp variable after `hypothesis`"); ok {
-			*d.prov = p.shareProv(objects.Hypothetical(hyp))
+			*d.prov = p.shareProv(*objects.Hypothetical(hyp))
 		}
 	default:
 		ok = p.cited(d.prov)
@@ -521,8 +521,10 @@ const maxSharedProvs = 1024
 
 // shareProv returns pr, or an equal provenance read earlier in the
 // document: the objects of one session then hold one provenance, not one
-// each (DL-0352). Provenances are never written once attached.
-func (p *parser) shareProv(pr *objects.Provenance) *objects.Provenance {
+// each (DL-0352). Provenances are never written once attached. pr is
+// taken by value and copied to the heap only when it is new: a file of
+// millions of declarations of one session made a garbage provenance each.
+func (p *parser) shareProv(pr objects.Provenance) *objects.Provenance {
 	k := provKey{string(pr.Kind), pr.Origin, pr.Hyp, string(pr.State), strings.Join(pr.Decisions, "\x00")}
 	if q, ok := p.provs[k]; ok {
 		return q
@@ -530,8 +532,10 @@ func (p *parser) shareProv(pr *objects.Provenance) *objects.Provenance {
 	if p.provs == nil || len(p.provs) >= maxSharedProvs {
 		p.provs = make(map[provKey]*objects.Provenance)
 	}
-	p.provs[k] = pr
-	return pr
+	q := new(objects.Provenance)
+	*q = pr
+	p.provs[k] = q
+	return q
 }
 
 // cited reads the rest of `cited <decision>[, <decision>…] <state>`.
@@ -554,7 +558,7 @@ func (p *parser) cited(prov **objects.Provenance) bool {
 		p.errExpected("`provisional` or `ratified` after the cited decisions")
 		return false
 	}
-	*prov = p.shareProv(objects.Cited(objects.CitedState(p.tok.text), decisions...))
+	*prov = p.shareProv(*objects.Cited(objects.CitedState(p.tok.text), decisions...))
 	p.leaf(p.tok)
 	p.next()
 	return true

@@ -153,9 +153,12 @@ func newIndex(entries []Entry) *index {
 		deduped = append(deduped, e)
 	}
 	// Committed entries first (each part still in id order); a compile
-	// of committed objects only, the usual one, needs no third copy.
+	// of committed objects only, the usual one, needs no third copy, nor
+	// one of staged objects only (a scope's first import): only a
+	// committed entry after a staged one does.
 	kept := deduped
-	if slices.ContainsFunc(deduped, func(e Entry) bool { return e.Staged }) {
+	if i := slices.IndexFunc(deduped, func(e Entry) bool { return e.Staged }); i >= 0 &&
+		slices.ContainsFunc(deduped[i:], func(e Entry) bool { return !e.Staged }) {
 		kept = make([]Entry, 0, len(deduped))
 		for _, staged := range []bool{false, true} {
 			for _, e := range deduped {
