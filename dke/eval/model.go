@@ -165,6 +165,11 @@ func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
 	}
 	for _, k := range sortedKeys(kinds) {
 		for _, cell := range tx.Cells(k) {
+			// Reading a large store's cells takes long before the
+			// engine first looks at the deadline: look here too.
+			if err := mt.tick(1); err != nil {
+				return nil, err
+			}
 			if err := rm.setFact(tx, cell); err != nil {
 				return nil, err
 			}
