@@ -207,6 +207,12 @@ func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell) error {
 	if !ok {
 		return nil
 	}
+	// The fact is charged as a tuple: a store read into a model is
+	// memory the request builds, and the budget bounds it as it bounds
+	// derivations.
+	if err := rm.meter.charge(TupleBytes); err != nil {
+		return err
+	}
 	v := claimVar(cur)
 	args := []string{"s:" + cell.Subject, key(cur.Value)}
 	rm.claims.set(v, cur)
