@@ -107,7 +107,15 @@ type ruleModel struct {
 
 	indexMu sync.Mutex                   // a frozen model is read by one run after another
 	index   map[string]map[string]string // pred → subject → value
+	lookups map[string]int               // reads of a pred not from index
 }
+
+// indexAfter is how many reads of one predicate a model answers through
+// the engine's index of the predicate's subjects before it maps every
+// subject of the predicate to its value: a run that reads a few cells
+// after a write pays for those cells, not for the predicate's every atom
+// and support, and a checkup that tests thousands builds the map once.
+const indexAfter = 64
 
 var allTrue = datalog.ValuationFunc(func(string) datalog.Truth { return datalog.True })
 
@@ -243,7 +251,7 @@ func (rm *ruleModel) eval() error {
 	}
 	rm.model, rm.grader = m, m.Grader(allTrue)
 	rm.indexMu.Lock()
-	rm.index = nil
+	rm.index, rm.lookups = nil, nil
 	rm.indexMu.Unlock()
 	return nil
 }
@@ -407,23 +415,50 @@ func (rm *ruleModel) anyHolds(pred, want string) bool {
 }
 
 // valueAt returns the first value that holds for a subject of a
-// predicate, from an index built on first use.
+// predicate, in the constants' order: looked up in the engine's model for
+// the first reads of the predicate, then from a map of its subjects built
+// once (indexAfter).
 func (rm *ruleModel) valueAt(pred, subj string) (string, bool) {
 	rm.indexMu.Lock()
 	defer rm.indexMu.Unlock()
+	if idx, ok := rm.index[pred]; ok {
+		v, ok := idx[subj]
+		return v, ok
+	}
+	if rm.lookups == nil {
+		rm.lookups = map[string]int{}
+	}
+	if rm.lookups[pred]++; rm.lookups[pred] <= indexAfter {
+		return rm.lookup(pred, subj)
+	}
 	if rm.index == nil {
 		rm.index = map[string]map[string]string{}
 	}
-	idx, ok := rm.index[pred]
-	if !ok {
-		idx = map[string]string{}
-		for _, f := range rm.model.Facts(pred) {
-			if _, seen := idx[f.Args[0]]; !seen && rm.grader.GradeFact(f) == datalog.Certain {
-				idx[f.Args[0]] = f.Args[1]
-			}
-		}
-		rm.index[pred] = idx
-	}
+	idx := rm.subjects(pred)
+	rm.index[pred] = idx
 	v, ok := idx[subj]
 	return v, ok
+}
+
+// subjects maps each subject of pred to its first value that holds.
+func (rm *ruleModel) subjects(pred string) map[string]string {
+	idx := map[string]string{}
+	for _, f := range rm.model.Facts(pred) {
+		if _, seen := idx[f.Args[0]]; !seen && rm.grader.GradeFact(f) == datalog.Certain {
+			idx[f.Args[0]] = f.Args[1]
+		}
+	}
+	return idx
+}
+
+// lookup is valueAt through the engine's query of the subject's atoms,
+// which are ordered by their arguments as the map's are.
+func (rm *ruleModel) lookup(pred, subj string) (string, bool) {
+	q := datalog.Atom{Pred: pred, Args: []datalog.Term{datalog.C(subj), datalog.V("v")}}
+	for _, a := range rm.model.Query(q, allTrue) {
+		if a.Grade == datalog.Certain {
+			return a.Args[1], true
+		}
+	}
+	return "", false
 }

@@ -300,10 +300,31 @@ func TestCarriedModelMatchesScratch(t *testing.T) {
 			if got, want := dumpModel(rm), dumpModel(scratch); got != want {
 				t.Fatalf("seed %d, run %d, after\n%s\ncarried:\n%s\nfrom scratch:\n%s", seed, run, src, got, want)
 			}
+			lookupsAgree(t, rm, subjects)
 			prior = next
 		}
 	}
 	if carried < 12*(runs-1)/2 {
 		t.Errorf("a run started from the carried model %d times of %d: the test does not exercise it", carried, 12*(runs-1))
+	}
+}
+
+// lookupsAgree: a cell's value read through the engine's query of its
+// subject (a model's first reads of a predicate) is the one read from
+// the map of the predicate's subjects (its later reads), at every cell a
+// rule concludes or reads.
+func lookupsAgree(t *testing.T, rm *ruleModel, subjects int) {
+	t.Helper()
+	preds := sortedKeys(rm.read)
+	preds = append(preds, sortedKeys(rm.std.heads)...)
+	for _, p := range preds {
+		all := rm.subjects(p)
+		for k := range subjects + 1 { // and a subject no cell names
+			s := fmt.Sprintf("s:i%d", k)
+			v, ok := rm.lookup(p, s)
+			if w, wok := all[s]; v != w || ok != wok {
+				t.Fatalf("%s of %s: looked up %q %v, mapped %q %v", p, s, v, ok, w, wok)
+			}
+		}
 	}
 }
