@@ -165,21 +165,45 @@ func (in *interp) derived() (*ruleModel, error) {
 // buildModel evaluates the standing declarations over the values in force
 // of the cells they read.
 func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
-	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(),
-		claims: newLayered[string, claims.Claim](), facts: newLayered[claims.Cell, factRec](), meter: mt}
-	kinds := map[string]bool{}
+	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(), meter: mt}
+	// The predicate of each attribute read, by kind; the cells of each
+	// kind read, and how many facts they may make, so that the model's
+	// maps are sized once.
+	preds := map[string]map[string]string{}
 	for pred := range rm.read {
-		kinds[pred[:strings.IndexByte(pred, '.')]] = true
+		k, a, _ := strings.Cut(pred, ".")
+		if preds[k] == nil {
+			preds[k] = map[string]string{}
+		}
+		preds[k][a] = pred
 	}
-	for _, k := range sortedKeys(kinds) {
-		for _, cell := range tx.Cells(k) {
+	kinds := make([]string, 0, len(preds))
+	for k := range preds {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	cells := make([][]claims.Cell, len(kinds))
+	n := 0
+	for i, k := range kinds {
+		cells[i] = tx.Cells(k)
+		for _, c := range cells[i] {
+			if _, ok := preds[k][c.Attr]; ok {
+				n++
+			}
+		}
+	}
+	rm.claims, rm.facts = newLayeredSize[string, claims.Claim](n), newLayeredSize[claims.Cell, factRec](n)
+	for i, k := range kinds {
+		for _, cell := range cells[i] {
 			// Reading a large store's cells takes long before the
 			// engine first looks at the deadline: look here too.
 			if err := mt.tick(1); err != nil {
 				return nil, err
 			}
-			if err := rm.setFact(tx, cell); err != nil {
-				return nil, err
+			if pred, ok := preds[k][cell.Attr]; ok {
+				if err := rm.addFact(tx, cell, pred, true); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -211,6 +235,13 @@ func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell) error {
 		rm.claims.del(old.v)
 		rm.facts.del(cell)
 	}
+	return rm.addFact(tx, cell, pred, false)
+}
+
+// addFact puts in the program the fact of cell's value in force, if it
+// holds one; cell has no fact yet. While the model is built (fill) its
+// maps are filled in place, as no fork shares them yet.
+func (rm *ruleModel) addFact(tx *claims.Tx, cell claims.Cell, pred string, fill bool) error {
 	cur, ok := tx.Current(cell)
 	if !ok {
 		return nil
@@ -223,8 +254,13 @@ func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell) error {
 	}
 	v := claimVar(cur)
 	args := []string{"s:" + cell.Subject, key(cur.Value)}
-	rm.claims.set(v, cur)
-	rm.facts.set(cell, factRec{args: args, v: v})
+	if fill {
+		rm.claims.fill(v, cur)
+		rm.facts.fill(cell, factRec{args: args, v: v})
+	} else {
+		rm.claims.set(v, cur)
+		rm.facts.set(cell, factRec{args: args, v: v})
+	}
 	return rm.p.AddFact(pred, args, datalog.VarPoly(v))
 }
 
