@@ -17,7 +17,7 @@ FUZZ_CI_TIME ?= 20s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
-.PHONY: build install man test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-import bench-logshow fuzz demo clean
+.PHONY: build install man test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-import bench-dke bench-logshow fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
@@ -140,6 +140,12 @@ bench-bulk:
 N ?= 300k
 bench-import:
 	bench/import.sh $(N)
+
+# DKE rules as whole processes through the service: a repeated query over
+# 100,000 claims and a two-variable comparison at 1k, 10k and 100k values
+# (DL-0505).
+bench-dke:
+	$(GO) run ./bench/dkerules
 
 # deloreis log -n 2 and show against git on a store of N facts (N=3000000
 # for issue 13's figure; STORE=dir reuses a store the script built).
