@@ -22,30 +22,14 @@ type modelDelta struct {
 // add a pass over the relation.
 func (a *applier) delta() *modelDelta {
 	d := &modelDelta{from: a.prev.serial, prev: a.prev.delta}
-	for pred, cur := range a.m.rels {
-		old := a.prevRel(uint32(pred))
-		c := a.changes[pred]
-		switch {
-		case cur != old && a.cut(uint32(pred)):
-			// A truncated atom is graded by solving its stratum's region:
-			// its grade may move with atoms beside it, not only its own.
-			d.whole = append(d.whole, uint32(pred))
-		case c != nil:
-			for _, r := range c.rows {
-				var t []uint32
-				if r.new >= 0 {
-					t = cur.row(uint32(r.new))
-				} else {
-					t = old.row(uint32(r.old))
-				}
-				if d.rows == nil {
-					d.rows = map[uint32][][]uint32{}
-				}
-				d.rows[uint32(pred)] = append(d.rows[uint32(pred)], append([]uint32(nil), t...))
-			}
-		case cur != old:
-			d.whole = append(d.whole, uint32(pred))
+	if a.partial {
+		for _, pred := range a.visited {
+			a.deltaOf(d, pred)
 		}
+		return d // the strata not visited were taken over whole
+	}
+	for pred := range a.m.rels {
+		a.deltaOf(d, uint32(pred))
 	}
 	for pred := len(a.m.rels); pred < len(a.prev.rels); pred++ {
 		if a.prev.rels[pred] != nil {
@@ -53,6 +37,33 @@ func (a *applier) delta() *modelDelta {
 		}
 	}
 	return d
+}
+
+// deltaOf records in d what changed in pred's relation.
+func (a *applier) deltaOf(d *modelDelta, pred uint32) {
+	cur, old := a.m.rels[pred], a.prevRel(pred)
+	c := a.changes[pred]
+	switch {
+	case cur != old && a.cut(pred):
+		// A truncated atom is graded by solving its stratum's region:
+		// its grade may move with atoms beside it, not only its own.
+		d.whole = append(d.whole, pred)
+	case c != nil:
+		for _, r := range c.rows {
+			var t []uint32
+			if r.new >= 0 {
+				t = cur.row(uint32(r.new))
+			} else {
+				t = old.row(uint32(r.old))
+			}
+			if d.rows == nil {
+				d.rows = map[uint32][][]uint32{}
+			}
+			d.rows[pred] = append(d.rows[pred], append([]uint32(nil), t...))
+		}
+	case cur != old:
+		d.whole = append(d.whole, pred)
+	}
 }
 
 // cut reports whether pred's stratum in the new model cut supports.

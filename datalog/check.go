@@ -122,6 +122,15 @@ type stratification struct {
 	// 0..k: growStrata finds where a new predicate goes by binary search.
 	upto  []string
 	ruled []int // the strata that have rules, in order
+	// id numbers the stratification; base and at record one growStrata
+	// made: base's strata with new ones inserted before base's at[j]-th
+	// (incr_dirty.go maps a model of base onto it; an id, so that a chain
+	// of grown stratifications keeps none of its predecessors alive).
+	// readers holds, by predicate, the heads of the rules that read it:
+	// what a change of it reaches.
+	id, base uint64
+	at       []int
+	readers  map[uint32][]uint32
 }
 
 // depEdge is "head depends on body" through one rule.
@@ -424,7 +433,24 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 			st.ruled = append(st.ruled, i)
 		}
 	}
+	st.readers, st.id = readersOf(p.rules), versionClock.Add(1)
 	return st
+}
+
+// readersOf maps each predicate a rule reads to the heads of the rules
+// that read it.
+func readersOf(rules []*ruleRec) map[uint32][]uint32 {
+	out := map[uint32][]uint32{}
+	for _, r := range rules {
+		for _, lits := range [][]catom{r.pos, r.neg} {
+			for _, a := range lits {
+				if !slices.Contains(out[a.pred], r.head.pred) {
+					out[a.pred] = append(out[a.pred], r.head.pred)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // lastOr returns the last of ss, or or when there is none.

@@ -22,10 +22,12 @@ type applier struct {
 	prev    *Model // nil: everything from scratch
 	m       *Model
 	old     map[string]*stratResult // prev's strata by predicates
-	changes []*relChange            // by pred id: what changed, once known
+	changes map[uint32]*relChange   // by pred id: what changed, once known
 	noCur   []int                   // all -1: plans over prev's relations
 	ids     []uint64                // scratch for a stratum's sorted rule ids
 	off     int                     // strata of new predicates met so far (oldStrat)
+	partial bool                    // only the strata the change reaches are visited (incr_dirty.go)
+	visited []uint32                // their predicates
 }
 
 // relChange lists the atoms of one predicate whose presence or support
@@ -39,7 +41,7 @@ type relChange struct {
 type chRow struct{ old, new int64 }
 
 func newApplier(p *Program, prev *Model, m *Model) *applier {
-	a := &applier{p: p, prev: prev, m: m, changes: make([]*relChange, len(m.rels))}
+	a := &applier{p: p, prev: prev, m: m, changes: map[uint32]*relChange{}}
 	if prev != nil {
 		a.noCur = minusOnes(len(prev.rels))
 	}
@@ -119,15 +121,19 @@ func ruleIDs(ids []uint64, rules []*ruleRec) []uint64 {
 	return ids
 }
 
-// stratum evaluates or maintains stratum s, the i-th.
+// stratum evaluates or maintains stratum s, the i-th, appending its result.
 func (a *applier) stratum(i int, s *strat) {
-	old := a.oldStrat(i, s)
+	a.m.strata = append(a.m.strata, a.resultOf(s, a.oldStrat(i, s)))
+}
+
+// resultOf evaluates or maintains stratum s from old, the previous
+// model's result of it (nil: none), and returns the new result.
+func (a *applier) resultOf(s *strat, old *stratResult) *stratResult {
 	if len(s.rules) == 0 && old != nil && old.reused && len(old.rules) == 0 && a.sameFacts(s, old) {
 		// Facts alone, not changed (most strata of a program staged
 		// fact by fact): what the path below finds, without the scratch.
 		a.share(s)
-		a.m.strata = append(a.m.strata, old)
-		return
+		return old
 	}
 	// The ids are sorted in scratch and the previous model's slice shared
 	// when equal (neither is ever written), so that a staged add allocates
@@ -140,8 +146,7 @@ func (a *applier) stratum(i int, s *strat) {
 		ids = old.ruleID
 		if old.reused && a.unchanged(s, old) {
 			a.share(s)
-			a.m.strata = append(a.m.strata, old)
-			return
+			return old
 		}
 	} else {
 		ids = slices.Clone(a.ids)
@@ -150,11 +155,11 @@ func (a *applier) stratum(i int, s *strat) {
 	if !same || !a.maintain(s, old, res) {
 		*res = stratResult{preds: res.preds, rules: res.rules, ruleID: res.ruleID, facts: res.facts}
 		for _, pred := range s.preds {
-			a.changes[pred] = nil
+			delete(a.changes, pred)
 		}
 		a.m.evalStratum(a.p, s, res)
 	}
-	a.m.strata = append(a.m.strata, res)
+	return res
 }
 
 // sameFacts reports whether s's predicates have old's fact sets.
@@ -222,10 +227,11 @@ func (a *applier) change(pred uint32) *relChange {
 	if c := a.changes[pred]; c != nil {
 		return c
 	}
-	c := &relChange{}
-	if old, cur := a.prevRel(pred), a.m.rels[pred]; old != cur {
-		c = diffRel(old, cur)
+	old, cur := a.prevRel(pred), a.m.rels[pred]
+	if old == cur {
+		return noChange // taken over: recorded nowhere, so that sharing writes nothing
 	}
+	c := diffRel(old, cur)
 	a.changes[pred] = c
 	return c
 }
@@ -334,11 +340,12 @@ func (a *applier) maintain(s *strat, old, res *stratResult) bool {
 // written: a maintained stratum's changes are new relChanges).
 var noChange = &relChange{}
 
-// share takes the relations of stratum s over from the previous model.
+// share takes the relations of stratum s over from the previous model
+// (change finds them unchanged: the same relation).
 func (a *applier) share(s *strat) {
 	for _, pred := range s.preds {
 		a.m.rels[pred] = a.prev.rels[pred]
-		a.changes[pred] = noChange
+		delete(a.changes, pred)
 	}
 }
 

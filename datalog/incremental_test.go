@@ -296,12 +296,13 @@ func lineageProgram(t *testing.T) *Program {
 // keptPreds names the predicates of the strata m maintained in place, and
 // of those it took over unchanged.
 func keptPreds(m *Model) (kept, reused []string) {
-	for _, s := range m.strata {
+	for i, s := range m.strata {
+		sReused, sKept := m.stratFlags(i)
 		for _, pred := range s.preds {
 			switch {
-			case s.kept:
+			case sKept:
 				kept = append(kept, m.predNames.at(pred))
-			case s.reused:
+			case sReused:
 				reused = append(reused, m.predNames.at(pred))
 			}
 		}

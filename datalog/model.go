@@ -26,7 +26,9 @@ type Model struct {
 	rels      []*relation // by pred id; nil for predicates the program does not use
 	strata    []*stratResult
 	stratOf   []int
-	curIdx    []int // scratch during evaluation
+	stID      uint64       // the id of the stratification it was evaluated under
+	visited   map[int]bool // the strata an incremental evaluation visited (incr_dirty.go); nil: all
+	curIdx    []int        // scratch during evaluation
 	info      litList
 	arena     arena
 	delta     *modelDelta // what EvalFrom changed from the model it started from (changes.go)
@@ -82,9 +84,12 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 		m.curIdx[i] = -1
 	}
 	a := newApplier(p, prev, m)
-	for i := range st.strata {
-		a.stratum(i, st.strata[i])
+	if prev == nil || prev != p.last || !a.dirty(st, p.touched) {
+		for i := range st.strata {
+			a.stratum(i, st.strata[i])
+		}
 	}
+	m.stID = st.id
 	m.curIdx = nil
 	if m.guard != nil {
 		m.derivations, m.guard = m.guard.derived, nil
@@ -93,7 +98,7 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 		m.delta = a.delta()
 	}
 	m.info = p.lits.snapshot()
-	p.last = m
+	p.last, p.touched = m, nil
 	return m, nil
 }
 

@@ -118,10 +118,14 @@ type Program struct {
 	last          *Model
 	gen           atomic.Uint64 // the generation the program writes its fact sets under
 	strat         *stratCache
-	canon         canonCache // the entry of the support last given a new fact
-	tuple         []uint32   // AddFact's scratch: a fact set copies the tuple it is given
-	shape         bool       // facts are checked and their predicates noted, not kept (NewShapeProgram)
-	guard         *guard     // the budget of the evaluation under way (EvalContext)
+	// touched lists the predicates whose fact set or arity changed since
+	// last was evaluated (incr_dirty.go): the strata an incremental
+	// evaluation from last starts at. Clone copies it with last.
+	touched []uint32
+	canon   canonCache // the entry of the support last given a new fact
+	tuple   []uint32   // AddFact's scratch: a fact set copies the tuple it is given
+	shape   bool       // facts are checked and their predicates noted, not kept (NewShapeProgram)
+	guard   *guard     // the budget of the evaluation under way (EvalContext)
 }
 
 // canonCache remembers the canonical entry of one support: a caller adding
@@ -179,7 +183,8 @@ func (p *Program) Bounds() Bounds { return p.bounds }
 func (p *Program) Clone() *Program {
 	p.gen.Store(versionClock.Add(1)) // p's fact sets are read-only from now on
 	c := &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: slices.Clone(p.arity),
-		facts: slices.Clone(p.facts), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last, strat: p.strat}
+		facts: slices.Clone(p.facts), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last, strat: p.strat,
+		touched: slices.Clone(p.touched)}
 	c.gen.Store(versionClock.Add(1))
 	return c
 }
@@ -211,7 +216,15 @@ func (p *Program) writableFacts(pred uint32) *factSet {
 		return f
 	}
 	p.facts[pred] = f
+	p.touch(pred)
 	return f
+}
+
+// touch notes that pred's facts or arity changed since p.last.
+func (p *Program) touch(pred uint32) {
+	if p.last != nil {
+		p.touched = append(p.touched, pred)
+	}
 }
 
 func arityError(rule, pred string, got, want int) *Error {
@@ -273,7 +286,10 @@ func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
 		id = p.preds.intern(pred)
 	}
 	p.growPreds(id)
-	p.arity[id] = arity
+	if p.arity[id] != arity {
+		p.arity[id] = arity
+		p.touch(id)
+	}
 	return FactPred{name: pred, id: id, arity: arity, preds: p.preds}, nil
 }
 
@@ -492,7 +508,10 @@ func (p *Program) compileRule(r Rule) *ruleRec {
 	slots := map[string]int32{}
 	compile := func(a Atom) catom {
 		id := p.predID(a.Pred)
-		p.arity[id] = len(a.Args)
+		if p.arity[id] != len(a.Args) {
+			p.arity[id] = len(a.Args)
+			p.touch(id)
+		}
 		ca := catom{pred: id, args: make([]cterm, len(a.Args))}
 		for i, t := range a.Args {
 			if t.Var == "" {

@@ -66,7 +66,7 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 		}
 	}
 	s.n(len(m.strata))
-	for _, st := range m.strata {
+	for i, st := range m.strata {
 		s.n(len(st.preds))
 		for _, pred := range st.preds {
 			s.n(int(pred))
@@ -74,8 +74,9 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 		s.flag(st.poly)
 		s.n(int(st.mode))
 		s.n(st.held)
-		s.flag(st.reused)
-		s.flag(st.kept)
+		reused, kept := m.stratFlags(i)
+		s.flag(reused)
+		s.flag(kept)
 	}
 	s.n(len(m.rels))
 	for pred, rel := range m.rels {

@@ -451,7 +451,7 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
 		consts: p.consts, preds: p.preds, lits: p.lits,
 		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
-		rels: make([]*relation, len(p.arity)), stratOf: st.stratOf,
+		rels: make([]*relation, len(p.arity)), stratOf: st.stratOf, stID: st.id,
 	}
 	for i := range st.strata {
 		s := st.strata[i]

@@ -117,11 +117,11 @@ type Stats struct {
 // Stats returns the figures of the evaluation that built m.
 func (m *Model) Stats() Stats {
 	s := Stats{Strata: len(m.strata)}
-	for _, st := range m.strata {
-		switch {
-		case st.reused:
+	for i := range m.strata {
+		switch reused, kept := m.stratFlags(i); {
+		case reused:
 			s.Reused++
-		case st.kept:
+		case kept:
 			s.Maintained++
 		}
 	}

@@ -42,7 +42,8 @@ func (p *Program) growStrata(st *stratification) (*stratification, bool) {
 		at[j] = sort.Search(len(st.upto), func(k int) bool { return st.upto[k] > name })
 	}
 	n := len(st.strata) + len(fresh)
-	out := &stratification{strata: make([]*strat, 0, n), stratOf: make([]int, len(p.arity)), upto: make([]string, 0, n)}
+	out := &stratification{strata: make([]*strat, 0, n), stratOf: make([]int, len(p.arity)), upto: make([]string, 0, n),
+		id: versionClock.Add(1), base: st.id, at: at, readers: st.readers}
 	from := 0
 	for j, v := range fresh {
 		out.strata = append(out.strata, st.strata[from:at[j]]...)
