@@ -52,8 +52,8 @@ func (m *Model) buildDeps() {
 			}
 		}
 	}
-	for _, s := range m.strata {
-		if s.region != nil {
+	for i := range m.strata.len() {
+		if s := m.strata.at(i); s.region != nil {
 			d.addRegion(s.region)
 		}
 	}
@@ -114,7 +114,7 @@ func (m *Model) affected(ids []uint32) []aref {
 			push(d.mentions[id])
 		}
 		push(d.readers[a])
-		if s := m.strata[m.stratOf[a.pred]]; s.region != nil {
+		if s := m.strata.at(m.stratOf(a.pred)); s.region != nil {
 			reg := s.region
 			if l := reg.local[a.pred]; l != nil && l[a.row] >= 0 {
 				for _, i := range reg.users[reg.userOff[l[a.row]]:reg.userOff[l[a.row]+1]] {

@@ -68,11 +68,8 @@ func (a *applier) deltaOf(d *modelDelta, pred uint32) {
 
 // cut reports whether pred's stratum in the new model cut supports.
 func (a *applier) cut(pred uint32) bool {
-	if int(pred) >= len(a.m.stratOf) {
-		return false
-	}
-	i := a.m.stratOf[pred]
-	return i >= 0 && i < len(a.m.strata) && a.m.strata[i].mode == modeCut
+	i := a.m.stratOf(pred)
+	return i >= 0 && i < a.m.strata.len() && a.m.strata.at(i).mode == modeCut
 }
 
 // Changes is what may differ between two models: the atoms whose presence

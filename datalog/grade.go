@@ -90,7 +90,7 @@ func (g *Grader) gradeAtom(pred, row uint32) Grade {
 		return Grade(c - 1)
 	}
 	if rel.tainted(row) {
-		g.solve(g.m.strata[g.m.stratOf[pred]].region)
+		g.solve(g.m.strata.at(g.m.stratOf(pred)).region)
 		return Grade(g.grades[pred].get(row) - 1)
 	}
 	gr := Grade(g.evalPoly(rel.poly(row)))

@@ -74,8 +74,8 @@ func (a *applier) oldStrat(i int, s *strat) *stratResult {
 	if a.prev == nil {
 		return nil
 	}
-	if k := i - a.off; k < len(a.prev.strata) && slices.Equal(a.prev.strata[k].preds, s.preds) {
-		return a.prev.strata[k]
+	if k := i - a.off; k < a.prev.strata.len() && slices.Equal(a.prev.strata.at(k).preds, s.preds) {
+		return a.prev.strata.at(k)
 	}
 	if a.fresh(s) {
 		// A stratum of predicates prev did not have (growStrata put it
@@ -85,8 +85,9 @@ func (a *applier) oldStrat(i int, s *strat) *stratResult {
 	}
 	if a.old == nil {
 		oldByMap.Add(1)
-		a.old = make(map[string]*stratResult, len(a.prev.strata))
-		for _, s := range a.prev.strata {
+		a.old = make(map[string]*stratResult, a.prev.strata.len())
+		for k := range a.prev.strata.len() {
+			s := a.prev.strata.at(k)
 			a.old[packKey(0, s.preds)] = s
 		}
 	}
@@ -100,11 +101,11 @@ var oldByMap atomic.Int64
 
 // fresh reports whether no predicate of s was in prev's program.
 func (a *applier) fresh(s *strat) bool {
-	if len(a.prev.stratOf) == 0 {
+	if a.prev.strat == nil {
 		return false // no table to tell by
 	}
 	for _, pred := range s.preds {
-		if int(pred) < len(a.prev.stratOf) && a.prev.stratOf[pred] >= 0 {
+		if a.prev.stratOf(pred) >= 0 {
 			return false
 		}
 	}
@@ -123,7 +124,7 @@ func ruleIDs(ids []uint64, rules []*ruleRec) []uint64 {
 
 // stratum evaluates or maintains stratum s, the i-th, appending its result.
 func (a *applier) stratum(i int, s *strat) {
-	a.m.strata = append(a.m.strata, a.resultOf(s, a.oldStrat(i, s)))
+	a.m.strata.push(a.resultOf(s, a.oldStrat(i, s)), a.m.gen)
 }
 
 // resultOf evaluates or maintains stratum s from old, the previous
@@ -168,7 +169,7 @@ func (a *applier) sameFacts(s *strat, old *stratResult) bool {
 		return false
 	}
 	for k, pred := range s.preds {
-		if old.facts[k] != a.p.facts[pred] {
+		if old.facts[k] != a.p.fact(pred) {
 			return false
 		}
 	}
@@ -181,7 +182,7 @@ func (a *applier) factsOf(s *strat, old *stratResult) []*factSet {
 	if old != nil && len(old.facts) == len(s.preds) {
 		same := true
 		for k, pred := range s.preds {
-			same = same && old.facts[k] == a.p.facts[pred]
+			same = same && old.facts[k] == a.p.fact(pred)
 		}
 		if same {
 			return old.facts
@@ -189,7 +190,7 @@ func (a *applier) factsOf(s *strat, old *stratResult) []*factSet {
 	}
 	facts := make([]*factSet, 0, len(s.preds))
 	for _, pred := range s.preds {
-		facts = append(facts, a.p.facts[pred])
+		facts = append(facts, a.p.fact(pred))
 	}
 	return facts
 }
@@ -201,11 +202,11 @@ func (a *applier) unchanged(s *strat, old *stratResult) bool {
 		return false
 	}
 	for k, pred := range s.preds {
-		if old.facts[k] != a.p.facts[pred] {
+		if old.facts[k] != a.p.fact(pred) {
 			return false
 		}
 	}
-	for _, q := range inputPreds(s, a.m.stratOf) {
+	for _, q := range inputPreds(s, a.m.strat) {
 		if a.m.rels[q] != a.prevRel(q) && (old.mode == modeCut || len(a.change(q).rows) > 0) {
 			return false
 		}
@@ -302,14 +303,14 @@ func (a *applier) maintain(s *strat, old, res *stratResult) bool {
 	facts := make([][]uint32, len(s.preds))
 	changed := false
 	for i, pred := range s.preds {
-		rows, ok := factDiff(old.facts[i], a.p.facts[pred])
+		rows, ok := factDiff(old.facts[i], a.p.fact(pred))
 		if !ok {
 			return false
 		}
 		facts[i], changed = rows, changed || len(rows) > 0
 	}
 	moved := false
-	for _, q := range inputPreds(s, a.m.stratOf) {
+	for _, q := range inputPreds(s, a.m.strat) {
 		if a.m.rels[q] != a.prevRel(q) {
 			moved = true
 			changed = changed || len(a.change(q).rows) > 0
@@ -356,13 +357,13 @@ func (a *applier) reuse(s *strat, old, res *stratResult) {
 }
 
 // inputPreds returns the predicates of earlier strata that s's rules read.
-func inputPreds(s *strat, stratOf []int) []uint32 {
+func inputPreds(s *strat, st *stratification) []uint32 {
 	var out []uint32
-	self := stratOf[s.preds[0]]
+	self := st.of(s.preds[0])
 	for _, r := range s.rules {
 		for _, lits := range [][]catom{r.pos, r.neg} {
 			for _, at := range lits {
-				if stratOf[at.pred] != self && !slices.Contains(out, at.pred) {
+				if st.of(at.pred) != self && !slices.Contains(out, at.pred) {
 					out = append(out, at.pred)
 				}
 			}

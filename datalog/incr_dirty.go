@@ -21,37 +21,24 @@ var dirtyEvals atomic.Int64
 
 // dirty evaluates st from a.prev visiting only the strata the change
 // reaches, or reports false (having written nothing) when the previous
-// model is not one it can map onto st.
+// model is not one it can map onto st: its stratification is st, or the
+// one growStrata grew st from (whose strata are st's first ones).
 func (a *applier) dirty(st *stratification, touched []uint32) bool {
 	m, prev := a.m, a.prev
-	if prev.stID == 0 || len(prev.rels) > len(m.rels) {
+	if prev.strat == nil || len(prev.rels) > len(m.rels) ||
+		prev.strat.id != st.id && prev.strat.id != st.base || prev.strata.len() > st.strata.len() {
 		return false
 	}
-	var at []int // where st inserted strata into prev's
-	switch {
-	case prev.stID == st.id:
-	case prev.stID == st.base:
-		at = st.at
-	default:
-		return false
-	}
-	if len(prev.strata)+len(at) != len(st.strata) {
-		return false
-	}
-	m.strata = make([]*stratResult, 0, len(st.strata))
 	var q strataHeap
-	from := 0
-	for _, k := range at {
-		m.strata = append(m.strata, prev.strata[from:k]...)
-		q.ids = append(q.ids, len(m.strata)) // a new stratum
-		m.strata = append(m.strata, nil)
-		from = k
+	m.strata = prev.strata.clone()
+	for i := m.strata.len(); i < st.strata.len(); i++ {
+		q.ids = append(q.ids, i) // a new stratum
+		m.strata.push(nil, m.gen)
 	}
-	m.strata = append(m.strata, prev.strata[from:]...)
 	copy(m.rels, prev.rels)
 	for _, pred := range touched {
-		if int(pred) < len(st.stratOf) && st.stratOf[pred] >= 0 {
-			q.ids = append(q.ids, st.stratOf[pred])
+		if i := st.of(pred); i >= 0 {
+			q.ids = append(q.ids, i)
 		}
 	}
 	heap.Init(&q)
@@ -63,15 +50,15 @@ func (a *applier) dirty(st *stratification, touched []uint32) bool {
 			continue
 		}
 		m.visited[i] = true
-		s := st.strata[i]
-		m.strata[i] = a.resultOf(s, m.strata[i])
+		s := st.strata.at(i)
+		m.strata.set(i, a.resultOf(s, m.strata.at(i)), m.gen)
 		for _, pred := range s.preds {
 			a.visited = append(a.visited, pred)
 			if m.rels[pred] == a.prevRel(pred) {
 				continue
 			}
 			for _, h := range st.readers[pred] {
-				if k := st.stratOf[h]; k != i && !m.visited[k] {
+				if k := st.of(h); k != i && !m.visited[k] {
 					heap.Push(&q, k)
 				}
 			}
@@ -98,7 +85,7 @@ func (h *strataHeap) Pop() any {
 // the previous model unchanged, and whether it was maintained in place:
 // a stratum an incremental evaluation did not visit was taken over.
 func (m *Model) stratFlags(i int) (reused, kept bool) {
-	st := m.strata[i]
+	st := m.strata.at(i)
 	if m.visited != nil && !m.visited[i] {
 		return true, false
 	}

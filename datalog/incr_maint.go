@@ -152,11 +152,11 @@ func (mt *maint) run(j seedJob, into *relation) {
 func (mt *maint) classify(redo *relation) ([]seedJob, bool) {
 	a := mt.a
 	var adds []seedJob
-	self := a.m.stratOf[mt.s.preds[0]]
+	self := a.m.stratOf(mt.s.preds[0])
 	for _, r := range mt.s.rules {
 		for k, lits := range [][]catom{r.pos, r.neg} {
 			for i, at := range lits {
-				if a.m.stratOf[at.pred] == self {
+				if a.m.stratOf(at.pred) == self {
 					continue
 				}
 				oldR, newR := a.prevRel(at.pred), a.m.rels[at.pred]
@@ -194,7 +194,7 @@ func (mt *maint) classify(redo *relation) ([]seedJob, bool) {
 func (mt *maint) factChanges(redo *relation) bool {
 	a := mt.a
 	for ci, rows := range mt.facts {
-		oldF, curF := mt.old.facts[ci], a.p.facts[mt.s.preds[ci]]
+		oldF, curF := mt.old.facts[ci], a.p.fact(mt.s.preds[ci])
 		for _, row := range rows {
 			fe, tuple := liveFact(curF, row), curF.tab.row(row) // cur holds every row old has
 			switch classifyFact(oldF, curF, row) {
@@ -259,7 +259,7 @@ func (mt *maint) recompute(tuple []uint32) {
 	e, rel := mt.e, mt.cur[0]
 	acc := mt.acc[:0]
 	e.racc, e.rhit = &acc, false
-	if fe := factAt(mt.a.p.facts[mt.s.preds[0]], tuple); fe != nil {
+	if fe := factAt(mt.a.p.fact(mt.s.preds[0]), tuple); fe != nil {
 		e.rhit = true
 		acc = append(acc, fe.sup...)
 	}

@@ -23,12 +23,11 @@ type Model struct {
 	lits      *litTable
 	predNames nameList
 	arity     []int
-	rels      []*relation // by pred id; nil for predicates the program does not use
-	strata    []*stratResult
-	stratOf   []int
-	stID      uint64       // the id of the stratification it was evaluated under
-	visited   map[int]bool // the strata an incremental evaluation visited (incr_dirty.go); nil: all
-	curIdx    []int        // scratch during evaluation
+	rels      []*relation        // by pred id; nil for predicates the program does not use
+	strata    ptab[*stratResult] // by stratum index
+	strat     *stratification    // the stratification it was evaluated under
+	visited   map[int]bool       // the strata an incremental evaluation visited (incr_dirty.go); nil: all
+	curIdx    []int              // scratch during evaluation
 	info      litList
 	arena     arena
 	delta     *modelDelta // what EvalFrom changed from the model it started from (changes.go)
@@ -77,7 +76,7 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
 		consts: p.consts, preds: p.preds, lits: p.lits,
 		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
-		rels: make([]*relation, n), stratOf: st.stratOf, curIdx: make([]int, n),
+		rels: make([]*relation, n), strat: st, curIdx: make([]int, n),
 		guard: p.guard,
 	}
 	for i := range m.curIdx {
@@ -85,11 +84,10 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 	}
 	a := newApplier(p, prev, m)
 	if prev == nil || prev != p.last || !a.dirty(st, p.touched) {
-		for i := range st.strata {
-			a.stratum(i, st.strata[i])
+		for i := range st.strata.len() {
+			a.stratum(i, st.strata.at(i))
 		}
 	}
-	m.stID = st.id
 	m.curIdx = nil
 	if m.guard != nil {
 		m.derivations, m.guard = m.guard.derived, nil
@@ -101,6 +99,10 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 	p.last, p.touched = m, nil
 	return m, nil
 }
+
+// stratOf returns the index of pred's stratum, -1 for a predicate the
+// program does not use.
+func (m *Model) stratOf(pred uint32) int { return m.strat.of(pred) }
 
 // lookupAtom finds the relation row of pred(args).
 func (m *Model) lookupAtom(pred string, args []string) (uint32, uint32, bool) {

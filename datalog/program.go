@@ -111,8 +111,8 @@ type ruleRec struct {
 type Program struct {
 	consts, preds *interner
 	lits          *litTable
-	arity         []int // by pred id; -1 unknown
-	facts         []*factSet
+	arity         []int          // by pred id; -1 unknown
+	facts         ptab[*factSet] // by pred id (fact reads it)
 	rules         []*ruleRec
 	bounds        Bounds
 	last          *Model
@@ -122,10 +122,14 @@ type Program struct {
 	// last was evaluated (incr_dirty.go): the strata an incremental
 	// evaluation from last starts at. Clone copies it with last.
 	touched []uint32
-	canon   canonCache // the entry of the support last given a new fact
-	tuple   []uint32   // AddFact's scratch: a fact set copies the tuple it is given
-	shape   bool       // facts are checked and their predicates noted, not kept (NewShapeProgram)
-	guard   *guard     // the budget of the evaluation under way (EvalContext)
+	// uses lists the predicates in use (arity fixed), in the order they
+	// came into use: stratify's count of them, and the ones growStrata
+	// adds. An arity, once fixed, stays.
+	uses  ptab[uint32]
+	canon canonCache // the entry of the support last given a new fact
+	tuple []uint32   // AddFact's scratch: a fact set copies the tuple it is given
+	shape bool       // facts are checked and their predicates noted, not kept (NewShapeProgram)
+	guard *guard     // the budget of the evaluation under way (EvalContext)
 }
 
 // canonCache remembers the canonical entry of one support: a caller adding
@@ -183,8 +187,8 @@ func (p *Program) Bounds() Bounds { return p.bounds }
 func (p *Program) Clone() *Program {
 	p.gen.Store(versionClock.Add(1)) // p's fact sets are read-only from now on
 	c := &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: slices.Clone(p.arity),
-		facts: slices.Clone(p.facts), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last, strat: p.strat,
-		touched: slices.Clone(p.touched)}
+		facts: p.facts.clone(), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last, strat: p.strat,
+		touched: slices.Clone(p.touched), uses: p.uses.clone()}
 	c.gen.Store(versionClock.Add(1))
 	return c
 }
@@ -198,7 +202,7 @@ func (p *Program) predID(name string) uint32 {
 func (p *Program) growPreds(id uint32) uint32 {
 	for int(id) >= len(p.arity) {
 		p.arity = append(p.arity, -1)
-		p.facts = append(p.facts, nil)
+		p.facts.push(nil, p.gen.Load())
 	}
 	return id
 }
@@ -206,7 +210,7 @@ func (p *Program) growPreds(id uint32) uint32 {
 // writableFacts returns the fact set of pred, deriving a version of a
 // shared one.
 func (p *Program) writableFacts(pred uint32) *factSet {
-	f, gen := p.facts[pred], p.gen.Load()
+	f, gen := p.fact(pred), p.gen.Load()
 	switch {
 	case f == nil:
 		f = newFactSet(pred, p.arity[pred], gen, p.lits)
@@ -215,9 +219,26 @@ func (p *Program) writableFacts(pred uint32) *factSet {
 	default:
 		return f
 	}
-	p.facts[pred] = f
+	p.facts.set(int(pred), f, gen)
 	p.touch(pred)
 	return f
+}
+
+// setArity fixes pred's arity.
+func (p *Program) setArity(pred uint32, n int) {
+	if p.arity[pred] < 0 {
+		p.uses.push(pred, p.gen.Load())
+	}
+	p.arity[pred] = n
+	p.touch(pred)
+}
+
+// fact returns pred's fact set, nil when it has none.
+func (p *Program) fact(pred uint32) *factSet {
+	if int(pred) >= p.facts.len() {
+		return nil
+	}
+	return p.facts.at(int(pred))
 }
 
 // touch notes that pred's facts or arity changed since p.last.
@@ -287,8 +308,7 @@ func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
 	}
 	p.growPreds(id)
 	if p.arity[id] != arity {
-		p.arity[id] = arity
-		p.touch(id)
+		p.setArity(id, arity)
 	}
 	return FactPred{name: pred, id: id, arity: arity, preds: p.preds}, nil
 }
@@ -384,7 +404,7 @@ func zeroSupport(pred string, args []string, support Poly) error {
 // RemoveFact removes the fact pred(args) and reports whether it was there.
 func (p *Program) RemoveFact(pred string, args []string) bool {
 	id, ok := p.preds.lookup(pred)
-	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil {
+	if !ok || int(id) >= p.facts.len() || p.fact(id) == nil {
 		return false
 	}
 	tuple := make([]uint32, len(args))
@@ -395,7 +415,7 @@ func (p *Program) RemoveFact(pred string, args []string) bool {
 		}
 		tuple[i] = c
 	}
-	if _, ok := p.facts[id].tab.find(tuple); !ok {
+	if _, ok := p.fact(id).tab.find(tuple); !ok {
 		return false
 	}
 	f := p.writableFacts(id)
@@ -407,10 +427,10 @@ func (p *Program) RemoveFact(pred string, args []string) bool {
 // FactArity returns the arity of pred's facts, and whether it has any.
 func (p *Program) FactArity(pred string) (int, bool) {
 	id, ok := p.preds.lookup(pred)
-	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil || p.facts[id].tab.live == 0 {
+	if !ok || int(id) >= p.facts.len() || p.fact(id) == nil || p.fact(id).tab.live == 0 {
 		return 0, false
 	}
-	return p.facts[id].tab.arity, true
+	return p.fact(id).tab.arity, true
 }
 
 // RemoveSupport takes back one AddFact of pred(args) with the given
@@ -419,7 +439,7 @@ func (p *Program) FactArity(pred string) (int, bool) {
 // support was there, and whether pred has no facts left.
 func (p *Program) RemoveSupport(pred string, args []string, support Poly) (removed, empty bool) {
 	id, ok := p.preds.lookup(pred)
-	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil {
+	if !ok || int(id) >= p.facts.len() || p.fact(id) == nil {
 		return false, false
 	}
 	tuple := make([]uint32, len(args))
@@ -430,11 +450,11 @@ func (p *Program) RemoveSupport(pred string, args []string, support Poly) (remov
 		}
 		tuple[i] = c
 	}
-	row, ok := p.facts[id].tab.find(tuple)
+	row, ok := p.fact(id).tab.find(tuple)
 	if !ok {
 		return false, false
 	}
-	i := slices.IndexFunc(p.facts[id].entry(row).given(), support.Equal)
+	i := slices.IndexFunc(p.fact(id).entry(row).given(), support.Equal)
 	if i < 0 {
 		return false, false
 	}
@@ -509,8 +529,7 @@ func (p *Program) compileRule(r Rule) *ruleRec {
 	compile := func(a Atom) catom {
 		id := p.predID(a.Pred)
 		if p.arity[id] != len(a.Args) {
-			p.arity[id] = len(a.Args)
-			p.touch(id)
+			p.setArity(id, len(a.Args))
 		}
 		ca := catom{pred: id, args: make([]cterm, len(a.Args))}
 		for i, t := range a.Args {

@@ -87,7 +87,7 @@ func (e *evaluator) groundRegion(p *Program, s *strat) *region {
 	}
 	e.ground = nil
 	for i, pred := range s.preds {
-		p.facts[pred].each(func(_ uint32, args []uint32, fe *factEntry) {
+		p.fact(pred).each(func(_ uint32, args []uint32, fe *factEntry) {
 			row, _ := e.cur[i].find(args)
 			if l := reg.local[pred][row]; l >= 0 {
 				reg.facts = append(reg.facts, rfact{local: l, fact: *fe})

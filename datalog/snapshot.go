@@ -59,14 +59,16 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 	for _, r := range p.rules {
 		writeRule(s, r.rule)
 	}
-	for _, f := range p.facts {
+	for pred := range p.facts.len() {
+		f := p.facts.at(pred)
 		s.flag(f != nil)
 		if f != nil {
 			writeFactSet(s, f)
 		}
 	}
-	s.n(len(m.strata))
-	for i, st := range m.strata {
+	s.n(m.strata.len())
+	for _, i := range m.strat.order(m.predNames) { // the order a load's fresh stratification gives
+		st := m.strata.at(i)
 		s.n(len(st.preds))
 		for _, pred := range st.preds {
 			s.n(int(pred))
@@ -96,10 +98,7 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 }
 
 func factSetOf(p *Program, pred int) *factSet {
-	if pred < len(p.facts) {
-		return p.facts[pred]
-	}
-	return nil
+	return p.fact(uint32(pred))
 }
 
 // Snapshotable says whether Snapshot can write p with m: nil, or
@@ -111,12 +110,13 @@ func (p *Program) Snapshotable(m *Model) error {
 	if len(m.rels) != len(p.arity) || m.predNames.len() < len(p.arity) {
 		return ErrNoSnapshot // a predicate came after the evaluation
 	}
-	for _, st := range m.strata {
+	for i := range m.strata.len() {
+		st := m.strata.at(i)
 		if st.region != nil {
 			return ErrNoSnapshot
 		}
 		for k, pred := range st.preds {
-			if st.facts[k] != p.facts[pred] {
+			if st.facts[k] != p.fact(pred) {
 				return ErrNoSnapshot // a fact changed after the evaluation
 			}
 		}
@@ -140,7 +140,8 @@ func (p *Program) Snapshotable(m *Model) error {
 			return ErrNoSnapshot // past what the literals' columns hold
 		}
 	}
-	for _, f := range p.facts {
+	for pred := range p.facts.len() {
+		f := p.facts.at(pred)
 		if f == nil {
 			continue
 		}

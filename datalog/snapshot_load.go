@@ -69,9 +69,13 @@ func loadSnapshot(data []byte, alias bool, release func([]byte)) (*Program, *Mod
 		r.fail("%d arities for %d predicates", npred, p.preds.n)
 	}
 	p.arity = make([]int, npred)
-	p.facts = make([]*factSet, npred)
+	p.facts = ptab[*factSet]{}
+	p.facts.grow(npred, nil, p.gen.Load())
 	for i := range p.arity {
 		p.arity[i] = int(r.small(1<<16)) - 1
+		if p.arity[i] >= 0 {
+			p.uses.push(uint32(i), p.gen.Load())
+		}
 	}
 	readLits(r, p)
 	r.giveBack()
@@ -87,9 +91,9 @@ func loadSnapshot(data []byte, alias bool, release func([]byte)) (*Program, *Mod
 		return nil, nil, r.err
 	}
 	factGen := versionClock.Add(1)
-	for pred := range p.facts {
+	for pred := range p.facts.len() {
 		if r.flag() {
-			p.facts[pred] = readFactSet(r, p, uint32(pred), factGen)
+			p.facts.set(pred, readFactSet(r, p, uint32(pred), factGen), p.gen.Load())
 		}
 	}
 	m, err := readModel(r, p)
@@ -443,18 +447,19 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		r.fail("the rules do not stratify: %v", err)
 		return nil, r.err
 	}
-	if nstrata != len(st.strata) {
-		r.fail("%d strata, the rules make %d", nstrata, len(st.strata))
+	if nstrata != st.strata.len() {
+		r.fail("%d strata, the rules make %d", nstrata, st.strata.len())
 		return nil, r.err
 	}
 	m := &Model{
 		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
 		consts: p.consts, preds: p.preds, lits: p.lits,
 		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
-		rels: make([]*relation, len(p.arity)), stratOf: st.stratOf, stID: st.id,
+		rels: make([]*relation, len(p.arity)), strat: st,
 	}
-	for i := range st.strata {
-		s := st.strata[i]
+	m.strata.grow(nstrata, nil, m.gen)
+	for _, i := range st.order(m.predNames) { // the order Snapshot writes
+		s := st.strata.at(i)
 		preds := make([]uint32, r.n(1))
 		for k := range preds {
 			preds[k] = uint32(r.small(uint64(len(p.arity))))
@@ -464,13 +469,13 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		}
 		res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ruleIDs(nil, s.rules)}
 		for _, pred := range s.preds {
-			res.facts = append(res.facts, p.facts[pred])
+			res.facts = append(res.facts, p.fact(pred))
 		}
 		res.poly = r.flag()
 		res.mode = uint8(r.small(uint64(modeCut) + 1))
 		res.held = r.num()
 		res.reused, res.kept = r.flag(), r.flag()
-		m.strata = append(m.strata, res)
+		m.strata.set(i, res, m.gen)
 	}
 	if r.err == nil && r.n(1) != len(m.rels) {
 		r.fail("relations of another number of predicates")
@@ -486,7 +491,7 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 				r.fail("relation of predicate %d holds another", pred)
 			}
 		case 2:
-			f := p.facts[pred]
+			f := p.fact(uint32(pred))
 			if f == nil {
 				r.fail("relation over the facts of %d, which has none", pred)
 				break

@@ -26,9 +26,11 @@ func (p *Program) Strata() ([]Stratum, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := p.preds.snapshot().strings()
-	out := make([]Stratum, len(st.strata))
-	for i, s := range st.strata {
+	list := p.preds.snapshot()
+	names := list.strings()
+	out := make([]Stratum, 0, st.strata.len())
+	for _, i := range st.order(list) {
+		s := st.strata.at(i)
 		o := Stratum{Preds: []string{}, Rules: []string{}, Reads: []string{}, Negates: []string{}, Recursive: s.recursive}
 		for _, pred := range s.preds {
 			o.Preds = append(o.Preds, names[pred])
@@ -36,12 +38,12 @@ func (p *Program) Strata() ([]Stratum, error) {
 		for _, r := range s.rules {
 			o.Rules = append(o.Rules, r.rule.Name)
 			for _, a := range r.pos {
-				if st.stratOf[a.pred] != i {
+				if st.of(a.pred) != i {
 					o.Reads = append(o.Reads, names[a.pred])
 				}
 			}
 			for _, a := range r.neg {
-				if st.stratOf[a.pred] != i {
+				if st.of(a.pred) != i {
 					o.Reads = append(o.Reads, names[a.pred])
 					o.Negates = append(o.Negates, names[a.pred])
 				}
@@ -51,7 +53,7 @@ func (p *Program) Strata() ([]Stratum, error) {
 			slices.SortFunc(*l, strings.Compare)
 			*l = slices.Compact(*l)
 		}
-		out[i] = o
+		out = append(out, o)
 	}
 	return out, nil
 }
@@ -116,8 +118,8 @@ type Stats struct {
 
 // Stats returns the figures of the evaluation that built m.
 func (m *Model) Stats() Stats {
-	s := Stats{Strata: len(m.strata)}
-	for i := range m.strata {
+	s := Stats{Strata: m.strata.len()}
+	for i := range m.strata.len() {
 		switch reused, kept := m.stratFlags(i); {
 		case reused:
 			s.Reused++
