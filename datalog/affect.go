@@ -26,7 +26,7 @@ func (m *Model) deps() *depIndex {
 func (m *Model) buildDeps() {
 	d := &depIndex{mentions: map[uint32][]aref{}, negLit: map[aref]uint32{},
 		readers: map[aref][]aref{}, ruleLit: map[uint32][]aref{}}
-	for pid, rel := range m.rels {
+	for pid, rel := range m.rels.all() {
 		if rel == nil || rel.allOne() {
 			continue
 		}
@@ -46,8 +46,8 @@ func (m *Model) buildDeps() {
 		}
 	}
 	for id := range uint32(m.info.len()) {
-		if li := m.info.at(id); li.kind == litNeg && m.rels[li.pred] != nil {
-			if row, ok := m.rels[li.pred].find(li.args); ok {
+		if li := m.info.at(id); li.kind == litNeg && m.rel(li.pred) != nil {
+			if row, ok := m.rel(li.pred).find(li.args); ok {
 				d.negLit[aref{li.pred, row}] = id
 			}
 		}
@@ -150,7 +150,7 @@ func (m *Model) groundFacts(as []aref, withSupport bool) []GroundFact {
 	consts := m.consts.snapshot()
 	out := make([]GroundFact, len(as))
 	for i, a := range as {
-		out[i] = GroundFact{Pred: m.predNames.at(a.pred), Args: m.argStrings(m.rels[a.pred], a.row, consts)}
+		out[i] = GroundFact{Pred: m.predNames.at(a.pred), Args: m.argStrings(m.rel(a.pred), a.row, consts)}
 		if withSupport {
 			out[i].Support = m.publicPoly(a.pred, a.row)
 		}

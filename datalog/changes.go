@@ -28,11 +28,11 @@ func (a *applier) delta() *modelDelta {
 		}
 		return d // the strata not visited were taken over whole
 	}
-	for pred := range a.m.rels {
+	for pred := range a.m.rels.all() {
 		a.deltaOf(d, uint32(pred))
 	}
-	for pred := len(a.m.rels); pred < len(a.prev.rels); pred++ {
-		if a.prev.rels[pred] != nil {
+	for pred := a.m.rels.len(); pred < a.prev.rels.len(); pred++ {
+		if a.prev.rel(uint32(pred)) != nil {
 			d.whole = append(d.whole, uint32(pred)) // gone from the program
 		}
 	}
@@ -41,7 +41,7 @@ func (a *applier) delta() *modelDelta {
 
 // deltaOf records in d what changed in pred's relation.
 func (a *applier) deltaOf(d *modelDelta, pred uint32) {
-	cur, old := a.m.rels[pred], a.prevRel(pred)
+	cur, old := a.m.rel(pred), a.prevRel(pred)
 	c := a.changes[pred]
 	switch {
 	case cur != old && a.cut(pred):

@@ -43,7 +43,7 @@ type chRow struct{ old, new int64 }
 func newApplier(p *Program, prev *Model, m *Model) *applier {
 	a := &applier{p: p, prev: prev, m: m, changes: map[uint32]*relChange{}}
 	if prev != nil {
-		a.noCur = minusOnes(len(prev.rels))
+		a.noCur = minusOnes(prev.rels.len())
 	}
 	return a
 }
@@ -207,7 +207,7 @@ func (a *applier) unchanged(s *strat, old *stratResult) bool {
 		}
 	}
 	for _, q := range inputPreds(s, a.m.strat) {
-		if a.m.rels[q] != a.prevRel(q) && (old.mode == modeCut || len(a.change(q).rows) > 0) {
+		if a.m.rel(q) != a.prevRel(q) && (old.mode == modeCut || len(a.change(q).rows) > 0) {
 			return false
 		}
 	}
@@ -216,10 +216,10 @@ func (a *applier) unchanged(s *strat, old *stratResult) bool {
 
 // prevRel returns the previous model's relation of pred, or nil.
 func (a *applier) prevRel(pred uint32) *relation {
-	if a.prev == nil || int(pred) >= len(a.prev.rels) {
+	if a.prev == nil {
 		return nil
 	}
-	return a.prev.rels[pred]
+	return a.prev.rel(pred)
 }
 
 // change returns what changed in pred's relation, comparing the relations
@@ -228,7 +228,7 @@ func (a *applier) change(pred uint32) *relChange {
 	if c := a.changes[pred]; c != nil {
 		return c
 	}
-	old, cur := a.prevRel(pred), a.m.rels[pred]
+	old, cur := a.prevRel(pred), a.m.rel(pred)
 	if old == cur {
 		return noChange // taken over: recorded nowhere, so that sharing writes nothing
 	}
@@ -311,7 +311,7 @@ func (a *applier) maintain(s *strat, old, res *stratResult) bool {
 	}
 	moved := false
 	for _, q := range inputPreds(s, a.m.strat) {
-		if a.m.rels[q] != a.prevRel(q) {
+		if a.m.rel(q) != a.prevRel(q) {
 			moved = true
 			changed = changed || len(a.change(q).rows) > 0
 		}
@@ -325,7 +325,7 @@ func (a *applier) maintain(s *strat, old, res *stratResult) bool {
 		return false
 	}
 	for _, pred := range s.preds {
-		if r := a.prev.rels[pred]; r.dead > 1024 && r.dead > r.live {
+		if r := a.prev.rel(pred); r.dead > 1024 && r.dead > r.live {
 			return false // compact by re-evaluating
 		}
 	}
@@ -345,7 +345,7 @@ var noChange = &relChange{}
 // (change finds them unchanged: the same relation).
 func (a *applier) share(s *strat) {
 	for _, pred := range s.preds {
-		a.m.rels[pred] = a.prev.rels[pred]
+		a.m.rels.set(int(pred), a.prev.rel(pred), a.m.gen)
 		delete(a.changes, pred)
 	}
 }

@@ -25,7 +25,7 @@ var dirtyEvals atomic.Int64
 // one growStrata grew st from (whose strata are st's first ones).
 func (a *applier) dirty(st *stratification, touched []uint32) bool {
 	m, prev := a.m, a.prev
-	if prev.strat == nil || len(prev.rels) > len(m.rels) ||
+	if prev == nil || prev != a.p.last || prev.strat == nil || prev.rels.len() > len(a.p.arity) ||
 		prev.strat.id != st.id && prev.strat.id != st.base || prev.strata.len() > st.strata.len() {
 		return false
 	}
@@ -35,7 +35,8 @@ func (a *applier) dirty(st *stratification, touched []uint32) bool {
 		q.ids = append(q.ids, i) // a new stratum
 		m.strata.push(nil, m.gen)
 	}
-	copy(m.rels, prev.rels)
+	m.rels = prev.rels.clone()
+	m.rels.grow(len(a.p.arity), nil, m.gen)
 	for _, pred := range touched {
 		if i := st.of(pred); i >= 0 {
 			q.ids = append(q.ids, i)
@@ -54,7 +55,7 @@ func (a *applier) dirty(st *stratification, touched []uint32) bool {
 		m.strata.set(i, a.resultOf(s, m.strata.at(i)), m.gen)
 		for _, pred := range s.preds {
 			a.visited = append(a.visited, pred)
-			if m.rels[pred] == a.prevRel(pred) {
+			if m.rel(pred) == a.prevRel(pred) {
 				continue
 			}
 			for _, h := range st.readers[pred] {

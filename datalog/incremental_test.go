@@ -356,7 +356,7 @@ func TestEvalFromKeepsOldModel(t *testing.T) {
 	// Shared, not copied: the untouched relation is the same object, and a
 	// touched one shares the chunks the change did not write.
 	pid, _ := m1.preds.lookup("person")
-	if m1.rels[pid] != m2.rels[pid] {
+	if m1.rel(pid) != m2.rel(pid) {
 		t.Error("person was copied")
 	}
 	if w := m2.Why("lineage", []string{"a", "d"}, v); w.Grade != Dead || len(w.Paths) != 1 {

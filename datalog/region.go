@@ -113,7 +113,7 @@ func (g *grounder) record(e *evaluator, rel *relation, head []uint32) {
 			reg.refs = append(reg.refs, mkref(refLocal, 0, uint32(loc[row])))
 			continue
 		}
-		br := e.m.rels[a.pred]
+		br := e.m.rel(a.pred)
 		if br.allOne() || (!br.tainted(row) && br.poly(row).isOne()) {
 			continue // always true
 		}

@@ -71,7 +71,7 @@ func TestFactsShared(t *testing.T) {
 				t.Fatalf("model:\n%s\nwant\n%s", got, want1)
 			}
 			id, _ := p.preds.lookup("edge")
-			rel, tab := m1.rels[id], p.fact(id).tab
+			rel, tab := m1.rel(id), p.fact(id).tab
 			if shared := &rel.data.segs[0][0] == &tab.data.segs[0][0]; shared == tc.drop {
 				t.Fatalf("model shares the fact table: %v, want %v", shared, !tc.drop)
 			}

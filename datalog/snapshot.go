@@ -80,8 +80,8 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 		s.flag(reused)
 		s.flag(kept)
 	}
-	s.n(len(m.rels))
-	for pred, rel := range m.rels {
+	s.n(m.rels.len())
+	for pred, rel := range m.rels.all() {
 		switch f := factSetOf(p, pred); {
 		case rel == nil:
 			s.n(0)
@@ -107,7 +107,7 @@ func (p *Program) Snapshotable(m *Model) error {
 	if m == nil || p.last != m || m.consts != p.consts || m.preds != p.preds || m.lits != p.lits || m.bounds != p.bounds {
 		return ErrNoSnapshot
 	}
-	if len(m.rels) != len(p.arity) || m.predNames.len() < len(p.arity) {
+	if m.rels.len() != len(p.arity) || m.predNames.len() < len(p.arity) {
 		return ErrNoSnapshot // a predicate came after the evaluation
 	}
 	for i := range m.strata.len() {
@@ -126,7 +126,7 @@ func (p *Program) Snapshotable(m *Model) error {
 			return ErrNoSnapshot
 		}
 	}
-	for _, rel := range m.rels {
+	for _, rel := range m.rels.all() {
 		if rel != nil && rel.ntaint > 0 {
 			return ErrNoSnapshot
 		}

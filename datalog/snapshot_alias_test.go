@@ -134,7 +134,7 @@ func columnPlaces(p *Program, m *Model, data []byte) (inside, outside map[string
 			rel(f.tab)
 		}
 	}
-	for _, r := range m.rels {
+	for _, r := range m.rels.all() {
 		if r != nil {
 			rel(r)
 		}

@@ -455,8 +455,9 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
 		consts: p.consts, preds: p.preds, lits: p.lits,
 		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
-		rels: make([]*relation, len(p.arity)), strat: st,
+		strat: st,
 	}
+	m.rels.grow(len(p.arity), nil, m.gen)
 	m.strata.grow(nstrata, nil, m.gen)
 	for _, i := range st.order(m.predNames) { // the order Snapshot writes
 		s := st.strata.at(i)
@@ -477,17 +478,17 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		res.reused, res.kept = r.flag(), r.flag()
 		m.strata.set(i, res, m.gen)
 	}
-	if r.err == nil && r.n(1) != len(m.rels) {
+	if r.err == nil && r.n(1) != m.rels.len() {
 		r.fail("relations of another number of predicates")
 	}
-	for pred := range m.rels {
+	for pred := range m.rels.all() {
 		if r.err != nil {
 			break
 		}
 		switch r.small(3) {
 		case 1:
-			m.rels[pred] = readRelation(r, p, m.gen)
-			if r.err == nil && m.rels[pred].pred != uint32(pred) {
+			m.rels.set(pred, readRelation(r, p, m.gen), m.gen)
+			if r.err == nil && m.rel(uint32(pred)).pred != uint32(pred) {
 				r.fail("relation of predicate %d holds another", pred)
 			}
 		case 2:
@@ -505,13 +506,13 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 			}
 			readProvenance(r, p, rel, prefs)
 			readIndexes(r, rel)
-			m.rels[pred] = rel
+			m.rels.set(pred, rel, m.gen)
 		}
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	for pred, rel := range m.rels {
+	for pred, rel := range m.rels.all() {
 		if rel != nil && rel.arity != p.arity[pred] {
 			r.fail("relation of arity %d for a predicate of %d", rel.arity, p.arity[pred])
 			return nil, r.err

@@ -127,7 +127,7 @@ func (m *Model) Stats() Stats {
 			s.Maintained++
 		}
 	}
-	for _, rel := range m.rels {
+	for _, rel := range m.rels.all() {
 		if rel != nil {
 			s.Atoms += rel.live
 			s.Truncated += rel.ntaint

@@ -58,7 +58,7 @@ func (m *Model) newEvaluator(p *Program, s *strat, poly bool) *evaluator {
 		if poly {
 			rel.enableProvenance()
 		}
-		m.rels[pred] = rel
+		m.rels.set(int(pred), rel, m.gen)
 		m.curIdx[pred] = i
 		e.cur = append(e.cur, rel)
 	}
@@ -71,7 +71,7 @@ func (m *Model) newEvaluator(p *Program, s *strat, poly bool) *evaluator {
 // compilePlans compiles, per rule, the full plan and one delta plan per
 // body atom of the stratum.
 func (e *evaluator) compilePlans(rules []*ruleRec) {
-	pl := &planner{rels: e.m.rels, curIdx: e.curIdx}
+	pl := &planner{rels: &e.m.rels, curIdx: e.curIdx}
 	e.plans = e.plans[:0]
 	for _, r := range rules {
 		ps := []*plan{pl.compile(r, -1)}
@@ -119,7 +119,7 @@ func needsProvenance(p *Program, m *Model, s *strat) bool {
 			return true
 		}
 		for _, a := range append(r.pos[:len(r.pos):len(r.pos)], r.neg...) {
-			if m.stratOf(a.pred) != m.stratOf(s.preds[0]) && !m.rels[a.pred].allOne() {
+			if m.stratOf(a.pred) != m.stratOf(s.preds[0]) && !m.rel(a.pred).allOne() {
 				return true
 			}
 		}
@@ -137,7 +137,7 @@ func needsProvenance(p *Program, m *Model, s *strat) bool {
 func inputsTainted(m *Model, s *strat) bool {
 	for _, r := range s.rules {
 		for _, a := range r.pos {
-			if m.stratOf(a.pred) != m.stratOf(s.preds[0]) && m.rels[a.pred].ntaint > 0 {
+			if m.stratOf(a.pred) != m.stratOf(s.preds[0]) && m.rel(a.pred).ntaint > 0 {
 				return true
 			}
 		}
@@ -180,7 +180,7 @@ func (e *evaluator) factRel(i int, f *factSet) (*relation, bool) {
 	case e.poly:
 		rel.enableProvenance()
 	}
-	e.m.rels[rel.pred] = rel
+	e.m.rels.set(int(rel.pred), rel, e.m.gen)
 	e.cur[i] = rel
 	return rel, true
 }
