@@ -1,100 +1,81 @@
 // This file holds ptab, the persistent table by predicate or stratum
-// index that a staged program's versions share: chunks of 256 elements,
-// each owned by the generation that made it, so that a version is a copy
-// of the chunk pointers (n/256 of them) and a write copies one chunk.
+// index that a staged program's versions share: a 32-way trie (trie.go)
+// whose nodes each belong to the generation that made them, so that a
+// version is a copy of the root and a write copies one root-to-leaf path.
 // Staging one fact into a program of 100,000 predicates used to copy
-// every such table whole.
+// every such table whole, and then every 256-element chunk pointer of it
+// (DL-0498).
 
 package datalog
 
-import (
-	"iter"
-	"slices"
-)
-
-const (
-	ptabShift = 8
-	ptabChunk = 1 << ptabShift
-	ptabMask  = ptabChunk - 1
-)
+import "iter"
 
 // ptab is a persistent array. A value is owned by one version: give
-// another version clone(), never a copy of the struct.
-type ptab[T any] struct {
-	ch []*ptChunk[T]
-	n  int
-}
-
-// ptChunk holds up to ptabChunk elements; only gen writes it.
-type ptChunk[T any] struct {
-	gen uint64
-	v   []T
-}
+// another version clone(), never a copy of the struct, and write the
+// original afterwards only under another generation (Program.Clone and
+// EvalFrom move the program to a new one; a model or stratification is
+// not written once made).
+type ptab[T any] struct{ t ptrie[T] }
 
 // len returns the number of elements.
-func (t *ptab[T]) len() int { return t.n }
+func (t *ptab[T]) len() int { return t.t.n }
 
 // at returns element i (i < len).
-func (t *ptab[T]) at(i int) T { return t.ch[i>>ptabShift].v[i&ptabMask] }
+func (t *ptab[T]) at(i int) T { return *t.t.at(i) }
 
 // all yields every index with its element, in order.
 func (t *ptab[T]) all() iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
-		for c, k := range t.ch {
-			for j, x := range k.v {
-				if c<<ptabShift+j >= t.n || !yield(c<<ptabShift+j, x) {
-					return
-				}
-			}
+		if t.t.root != nil {
+			walkTrie(t.t.root, t.t.shift, 0, t.t.n, yield)
 		}
 	}
 }
 
-// clone returns a version sharing every chunk with t.
-func (t *ptab[T]) clone() ptab[T] {
-	return ptab[T]{ch: slices.Clone(t.ch), n: t.n}
+// walkTrie yields the elements below nd, the first of them at index base,
+// up to index n; false when yield stopped it.
+func walkTrie[T any](nd *tnode[T], shift uint8, base, n int, yield func(int, T) bool) bool {
+	if shift == 0 {
+		for j, x := range nd.elems {
+			if base+j >= n || !yield(base+j, x) {
+				return false
+			}
+		}
+		return true
+	}
+	for k, c := range nd.kids {
+		if !walkTrie(c, shift-trieBits, base+k<<shift, n, yield) {
+			return false
+		}
+	}
+	return true
 }
 
-// own returns chunk c, copied first unless gen made it.
-func (t *ptab[T]) own(c int, gen uint64) *ptChunk[T] {
-	k := t.ch[c]
-	if k.gen != gen {
-		v := make([]T, len(k.v), max(cap(k.v), len(k.v)+1))
-		copy(v, k.v)
-		k = &ptChunk[T]{gen: gen, v: v}
-		t.ch[c] = k
-	}
-	return k
-}
+// clone returns a version sharing every node with t.
+func (t *ptab[T]) clone() ptab[T] { return *t }
 
 // set writes element i (i < len) under generation gen.
-func (t *ptab[T]) set(i int, x T, gen uint64) {
-	t.own(i>>ptabShift, gen).v[i&ptabMask] = x
-}
+func (t *ptab[T]) set(i int, x T, gen uint64) { *t.t.ref(i, gen) = x }
 
 // push appends x under generation gen.
-func (t *ptab[T]) push(x T, gen uint64) {
-	if t.n&ptabMask == 0 {
-		t.ch = append(t.ch, &ptChunk[T]{gen: gen, v: make([]T, 0, min(ptabChunk, max(8, t.n)))})
-	}
-	k := t.own(len(t.ch)-1, gen)
-	k.v = append(k.v, x)
-	t.n++
-}
+func (t *ptab[T]) push(x T, gen uint64) { t.t.push(x, gen) }
 
 // grow appends x until t has n elements.
 func (t *ptab[T]) grow(n int, x T, gen uint64) {
-	for t.n < n {
-		t.push(x, gen)
+	if t.t.n == 0 && n > trieWidth {
+		xs := make([]T, n)
+		for i := range xs {
+			xs[i] = x
+		}
+		t.t = buildTrie(xs, gen)
+		return
+	}
+	for t.t.n < n {
+		t.t.push(x, gen)
 	}
 }
 
 // ptabOf returns a table of xs under generation gen.
 func ptabOf[T any](xs []T, gen uint64) ptab[T] {
-	var t ptab[T]
-	for c := 0; c < len(xs); c += ptabChunk {
-		t.ch = append(t.ch, &ptChunk[T]{gen: gen, v: slices.Clone(xs[c:min(c+ptabChunk, len(xs))])})
-	}
-	t.n = len(xs)
-	return t
+	return ptab[T]{t: buildTrie(xs, gen)}
 }
