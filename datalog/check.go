@@ -41,8 +41,8 @@ func (p *Program) validateRule(r Rule) error {
 	for _, a := range atoms {
 		want, ok := seen[a.Pred]
 		if !ok {
-			if id, known := p.preds.lookup(a.Pred); known && int(id) < len(p.arity) && p.arity[id] >= 0 {
-				want, ok = p.arity[id], true
+			if id, known := p.preds.lookup(a.Pred); known && p.arityOf(id) >= 0 {
+				want, ok = p.arityOf(id), true
 			}
 		}
 		if ok && want != len(a.Args) {
@@ -183,17 +183,17 @@ func (p *Program) stratify() (*stratification, error) {
 	used := p.uses.len()
 	c := p.strat
 	if c != nil && slices.Equal(c.rules, p.rules) {
-		if c.npred == len(p.arity) && c.used == used {
+		if c.npred == p.npred() && c.used == used {
 			return c.st, nil
 		}
 		// Only facts came: new predicates are strata of their own.
 		st := p.growStrata(c.st, c.used)
-		p.strat = &stratCache{rules: c.rules, npred: len(p.arity), used: used, st: st}
+		p.strat = &stratCache{rules: c.rules, npred: p.npred(), used: used, st: st}
 		return st, nil
 	}
 	st, err := p.computeStrata()
 	if err == nil {
-		p.strat = &stratCache{rules: slices.Clone(p.rules), npred: len(p.arity), used: used, st: st}
+		p.strat = &stratCache{rules: slices.Clone(p.rules), npred: p.npred(), used: used, st: st}
 	}
 	return st, err
 }
@@ -202,7 +202,7 @@ func (p *Program) stratify() (*stratification, error) {
 func (p *Program) computeStrata() (*stratification, error) {
 	strataComputed.Add(1)
 	names := p.preds.snapshot().strings()
-	n := len(p.arity)
+	n := p.npred()
 	deps := make([][]depEdge, n)
 	for _, r := range p.rules {
 		for _, a := range r.pos {
@@ -215,7 +215,7 @@ func (p *Program) computeStrata() (*stratification, error) {
 	for i := range deps {
 		slices.SortFunc(deps[i], func(a, b depEdge) int { return strings.Compare(names[a.to], names[b.to]) })
 	}
-	comp := tarjan(n, func(v uint32) bool { return p.arity[v] >= 0 }, deps)
+	comp := tarjan(n, func(v uint32) bool { return p.arityOf(v) >= 0 }, deps)
 	if err := negativeCycle(names, deps, comp); err != nil {
 		return nil, err
 	}

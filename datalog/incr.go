@@ -57,7 +57,7 @@ func minusOnes(n int) []int {
 	if s := noCurs.Load(); s != nil && len(*s) >= n {
 		return (*s)[:n:n]
 	}
-	s := make([]int, max(n, 64))
+	s := make([]int, max(2*n, 64)) // doubling: a program that grows a predicate at a time allocates rarely
 	for i := range s {
 		s[i] = -1
 	}

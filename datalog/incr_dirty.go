@@ -25,7 +25,7 @@ var dirtyEvals atomic.Int64
 // one growStrata grew st from (whose strata are st's first ones).
 func (a *applier) dirty(st *stratification, touched []uint32) bool {
 	m, prev := a.m, a.prev
-	if prev == nil || prev != a.p.last || prev.strat == nil || prev.rels.len() > len(a.p.arity) ||
+	if prev == nil || prev != a.p.last || prev.strat == nil || prev.rels.len() > a.p.npred() ||
 		prev.strat.id != st.id && prev.strat.id != st.base || prev.strata.len() > st.strata.len() {
 		return false
 	}
@@ -36,7 +36,7 @@ func (a *applier) dirty(st *stratification, touched []uint32) bool {
 		m.strata.push(nil, m.gen)
 	}
 	m.rels = prev.rels.clone()
-	m.rels.grow(len(a.p.arity), nil, m.gen)
+	m.rels.grow(a.p.npred(), nil, m.gen)
 	for _, pred := range touched {
 		if i := st.of(pred); i >= 0 {
 			q.ids = append(q.ids, i)

@@ -22,7 +22,6 @@ type Model struct {
 	preds     *interner
 	lits      *litTable
 	predNames nameList
-	arity     []int
 	rels      ptab[*relation]    // by pred id; nil for predicates the program does not use (rel reads it)
 	strata    ptab[*stratResult] // by stratum index
 	strat     *stratification    // the stratification it was evaluated under
@@ -71,24 +70,20 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 		prev = nil
 	}
 	p.gen.Store(versionClock.Add(1)) // the fact sets the model reads are read-only from now on
-	n := len(p.arity)
 	m := &Model{
 		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
 		consts: p.consts, preds: p.preds, lits: p.lits,
-		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
-		strat: st, curIdx: make([]int, n),
+		predNames: p.preds.snapshot(), strat: st, curIdx: borrowCur(p.npred()),
 		guard: p.guard,
-	}
-	for i := range m.curIdx {
-		m.curIdx[i] = -1
 	}
 	a := newApplier(p, prev, m)
 	if !a.dirty(st, p.touched) {
-		m.rels.grow(n, nil, m.gen)
+		m.rels.grow(p.npred(), nil, m.gen)
 		for i := range st.strata.len() {
 			a.stratum(i, st.strata.at(i))
 		}
 	}
+	returnCur(m.curIdx)
 	m.curIdx = nil
 	if m.guard != nil {
 		m.derivations, m.guard = m.guard.derived, nil
@@ -117,7 +112,7 @@ func (m *Model) stratOf(pred uint32) int { return m.strat.of(pred) }
 // lookupAtom finds the relation row of pred(args).
 func (m *Model) lookupAtom(pred string, args []string) (uint32, uint32, bool) {
 	pid, ok := m.preds.lookup(pred)
-	if !ok || int(pid) >= m.rels.len() || m.rel(pid) == nil || m.arity[pid] != len(args) {
+	if !ok || int(pid) >= m.rels.len() || m.rel(pid) == nil || m.rel(pid).arity != len(args) {
 		return 0, 0, false
 	}
 	t := make([]uint32, len(args))

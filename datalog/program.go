@@ -111,7 +111,7 @@ type ruleRec struct {
 type Program struct {
 	consts, preds *interner
 	lits          *litTable
-	arity         []int          // by pred id; -1 unknown
+	arity         ptab[int]      // by pred id; -1 unknown (arityOf reads it)
 	facts         ptab[*factSet] // by pred id (fact reads it)
 	rules         []*ruleRec
 	bounds        Bounds
@@ -186,7 +186,7 @@ func (p *Program) Bounds() Bounds { return p.bounds }
 // incrementally from p's last model.
 func (p *Program) Clone() *Program {
 	p.gen.Store(versionClock.Add(1)) // p's fact sets are read-only from now on
-	c := &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: slices.Clone(p.arity),
+	c := &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: p.arity.clone(),
 		facts: p.facts.clone(), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last, strat: p.strat,
 		touched: slices.Clone(p.touched), uses: p.uses.clone()}
 	c.gen.Store(versionClock.Add(1))
@@ -200,9 +200,9 @@ func (p *Program) predID(name string) uint32 {
 
 // growPreds grows the per-predicate tables to hold pred id.
 func (p *Program) growPreds(id uint32) uint32 {
-	for int(id) >= len(p.arity) {
-		p.arity = append(p.arity, -1)
-		p.facts.push(nil, p.gen.Load())
+	for gen := p.gen.Load(); int(id) >= p.arity.len(); {
+		p.arity.push(-1, gen)
+		p.facts.push(nil, gen)
 	}
 	return id
 }
@@ -213,7 +213,7 @@ func (p *Program) writableFacts(pred uint32) *factSet {
 	f, gen := p.fact(pred), p.gen.Load()
 	switch {
 	case f == nil:
-		f = newFactSet(pred, p.arity[pred], gen, p.lits)
+		f = newFactSet(pred, p.arityOf(pred), gen, p.lits)
 	case f.gen != gen:
 		f = f.derive(gen)
 	default:
@@ -226,11 +226,22 @@ func (p *Program) writableFacts(pred uint32) *factSet {
 
 // setArity fixes pred's arity.
 func (p *Program) setArity(pred uint32, n int) {
-	if p.arity[pred] < 0 {
+	if p.arityOf(pred) < 0 {
 		p.uses.push(pred, p.gen.Load())
 	}
-	p.arity[pred] = n
+	p.arity.set(int(pred), n, p.gen.Load())
 	p.touch(pred)
+}
+
+// npred returns the number of predicate ids the program's tables hold.
+func (p *Program) npred() int { return p.arity.len() }
+
+// arityOf returns pred's arity, -1 when it is not in use.
+func (p *Program) arityOf(pred uint32) int {
+	if int(pred) >= p.arity.len() {
+		return -1
+	}
+	return p.arity.at(int(pred))
 }
 
 // fact returns pred's fact set, nil when it has none.
@@ -300,14 +311,14 @@ func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
 		return FactPred{}, emptyPred()
 	}
 	id, ok := p.preds.lookup(pred)
-	if ok && int(id) < len(p.arity) && p.arity[id] >= 0 && p.arity[id] != arity {
-		return FactPred{}, arityError("", pred, arity, p.arity[id])
+	if ok && p.arityOf(id) >= 0 && p.arityOf(id) != arity {
+		return FactPred{}, arityError("", pred, arity, p.arityOf(id))
 	}
 	if !ok {
 		id = p.preds.intern(pred)
 	}
 	p.growPreds(id)
-	if p.arity[id] != arity {
+	if p.arityOf(id) != arity {
 		p.setArity(id, arity)
 	}
 	return FactPred{name: pred, id: id, arity: arity, preds: p.preds}, nil
@@ -388,7 +399,7 @@ func (p *Program) AddFacts(b *FactBatch) error {
 
 // resolved reports whether fp may be used on p as it is.
 func (p *Program) resolved(fp FactPred) bool {
-	return fp.preds == p.preds && int(fp.id) < len(p.arity) && p.arity[fp.id] == fp.arity
+	return fp.preds == p.preds && p.arityOf(fp.id) == fp.arity
 }
 
 // zeroSupport refuses the zero support.
@@ -528,7 +539,7 @@ func (p *Program) compileRule(r Rule) *ruleRec {
 	slots := map[string]int32{}
 	compile := func(a Atom) catom {
 		id := p.predID(a.Pred)
-		if p.arity[id] != len(a.Args) {
+		if p.arityOf(id) != len(a.Args) {
 			p.setArity(id, len(a.Args))
 		}
 		ca := catom{pred: id, args: make([]cterm, len(a.Args))}

@@ -35,7 +35,7 @@ func (m *Model) Query(q Atom, v Valuation) []Answer {
 func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) {
 	out := []Answer{}
 	pid, ok := m.preds.lookup(q.Pred)
-	if !ok || int(pid) >= m.rels.len() || m.rel(pid) == nil || m.arity[pid] != len(q.Args) {
+	if !ok || int(pid) >= m.rels.len() || m.rel(pid) == nil || m.rel(pid).arity != len(q.Args) {
 		return out, 0
 	}
 	rel := m.rel(pid)

@@ -50,8 +50,8 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 	// as m knew them (none it holds is newer), the constants all.
 	writeNames(s, p.consts.snapshot())
 	writeNames(s, m.predNames)
-	s.n(len(p.arity))
-	for _, a := range p.arity {
+	s.n(p.npred())
+	for _, a := range p.arity.all() {
 		s.n(a + 1)
 	}
 	writeLits(s, p.lits, m.info.len())
@@ -107,7 +107,7 @@ func (p *Program) Snapshotable(m *Model) error {
 	if m == nil || p.last != m || m.consts != p.consts || m.preds != p.preds || m.lits != p.lits || m.bounds != p.bounds {
 		return ErrNoSnapshot
 	}
-	if m.rels.len() != len(p.arity) || m.predNames.len() < len(p.arity) {
+	if m.rels.len() != p.npred() || m.predNames.len() < p.npred() {
 		return ErrNoSnapshot // a predicate came after the evaluation
 	}
 	for i := range m.strata.len() {
@@ -407,7 +407,7 @@ func (p *Program) SameShape(q *Program) bool {
 	arities := func(x *Program) map[string]int {
 		names := x.preds.snapshot()
 		out := map[string]int{}
-		for id, a := range x.arity {
+		for id, a := range x.arity.all() {
 			if a >= 0 {
 				out[names.at(uint32(id))] = a
 			}

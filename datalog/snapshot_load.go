@@ -68,12 +68,12 @@ func loadSnapshot(data []byte, alias bool, release func([]byte)) (*Program, *Mod
 	if r.err == nil && npred > p.preds.n {
 		r.fail("%d arities for %d predicates", npred, p.preds.n)
 	}
-	p.arity = make([]int, npred)
-	p.facts = ptab[*factSet]{}
+	p.arity, p.facts = ptab[int]{}, ptab[*factSet]{}
 	p.facts.grow(npred, nil, p.gen.Load())
-	for i := range p.arity {
-		p.arity[i] = int(r.small(1<<16)) - 1
-		if p.arity[i] >= 0 {
+	for i := range npred {
+		a := int(r.small(1<<16)) - 1
+		p.arity.push(a, p.gen.Load())
+		if a >= 0 {
 			p.uses.push(uint32(i), p.gen.Load())
 		}
 	}
@@ -174,9 +174,9 @@ func readRule(r *snapReader) Rule {
 }
 
 func readFactSet(r *snapReader, p *Program, pred uint32, gen uint64) *factSet {
-	f := newFactSet(pred, p.arity[pred], gen, p.lits)
+	f := newFactSet(pred, p.arityOf(uint32(pred)), gen, p.lits)
 	f.tab = readRelation(r, p, gen)
-	if r.err == nil && (f.tab.pred != pred || f.tab.arity != p.arity[pred]) {
+	if r.err == nil && (f.tab.pred != pred || f.tab.arity != p.arityOf(uint32(pred))) {
 		r.fail("fact set of predicate %d holds another", pred)
 	}
 	f.ents = readU32s(r, newPvec[uint32](1, gen))
@@ -253,7 +253,7 @@ func readU32s(r *snapReader, v pvec[uint32]) pvec[uint32] {
 }
 
 func readRelation(r *snapReader, p *Program, gen uint64) *relation {
-	pred := uint32(r.small(uint64(len(p.arity))))
+	pred := uint32(r.small(uint64(p.npred())))
 	arity := int(r.small(1 << 16))
 	rel := newRelation(pred, arity, gen)
 	rel.n = r.n(4 * max(arity, 1))
@@ -454,16 +454,16 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 	m := &Model{
 		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
 		consts: p.consts, preds: p.preds, lits: p.lits,
-		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
-		strat: st,
+		predNames: p.preds.snapshot(),
+		strat:     st,
 	}
-	m.rels.grow(len(p.arity), nil, m.gen)
+	m.rels.grow(p.npred(), nil, m.gen)
 	m.strata.grow(nstrata, nil, m.gen)
 	for _, i := range st.order(m.predNames) { // the order Snapshot writes
 		s := st.strata.at(i)
 		preds := make([]uint32, r.n(1))
 		for k := range preds {
-			preds[k] = uint32(r.small(uint64(len(p.arity))))
+			preds[k] = uint32(r.small(uint64(p.npred())))
 		}
 		if r.err == nil && !slices.Equal(preds, s.preds) {
 			r.fail("stratum %d holds other predicates", i)
@@ -513,8 +513,8 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		return nil, r.err
 	}
 	for pred, rel := range m.rels.all() {
-		if rel != nil && rel.arity != p.arity[pred] {
-			r.fail("relation of arity %d for a predicate of %d", rel.arity, p.arity[pred])
+		if rel != nil && rel.arity != p.arityOf(uint32(pred)) {
+			r.fail("relation of arity %d for a predicate of %d", rel.arity, p.arityOf(uint32(pred)))
 			return nil, r.err
 		}
 	}

@@ -65,15 +65,14 @@ func (p *Program) Strata() ([]Stratum, error) {
 // It marks predicates rule by rule until nothing changes rather than
 // building a map of readers: a server calls it on every staged add, and
 // the passes (as many as the longest chain of rules, over a few dozen
-// rules) cost less than the maps did.
+// rules) cost less than the maps did. The marks are a set of the marked
+// alone, not a table by predicate: a workspace holds a predicate for
+// every key staged into it.
 func (p *Program) Dependents(preds ...string) []string {
-	names := p.preds.snapshot()
-	seen := make([]bool, names.len())
-	n := 0
+	seen := map[uint32]bool{}
 	for _, name := range preds {
-		if id, ok := p.preds.lookup(name); ok && int(id) < len(p.arity) && int(id) < len(seen) && p.arity[id] >= 0 && !seen[id] {
+		if id, ok := p.preds.lookup(name); ok && p.arityOf(id) >= 0 {
 			seen[id] = true
-			n++
 		}
 	}
 	reads := func(lits []catom) bool {
@@ -84,21 +83,19 @@ func (p *Program) Dependents(preds ...string) []string {
 		}
 		return false
 	}
-	for changed := n > 0; changed; {
+	for changed := len(seen) > 0; changed; {
 		changed = false
 		for _, r := range p.rules {
 			if h := r.head.pred; !seen[h] && (reads(r.pos) || reads(r.neg)) {
 				seen[h] = true
-				n++
 				changed = true
 			}
 		}
 	}
-	out := make([]string, 0, n)
-	for id, ok := range seen {
-		if ok {
-			out = append(out, names.at(uint32(id)))
-		}
+	names := p.preds.snapshot()
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, names.at(id))
 	}
 	slices.SortFunc(out, strings.Compare)
 	return out

@@ -22,7 +22,7 @@ func (p *Program) growStrata(st *stratification, used int) *stratification {
 	gen := versionClock.Add(1)
 	out := &stratification{strata: st.strata.clone(), stratOf: st.stratOf.clone(), ncomp: st.ncomp,
 		upto: st.upto, ruled: st.ruled, id: gen, base: st.id, readers: st.readers}
-	out.stratOf.grow(len(p.arity), -1, gen)
+	out.stratOf.grow(p.npred(), -1, gen)
 	for k := used; k < p.uses.len(); k++ {
 		v := p.uses.at(k)
 		out.stratOf.set(int(v), out.strata.len(), gen)

@@ -54,7 +54,7 @@ func (m *Model) evalStratum(p *Program, s *strat, res *stratResult) {
 func (m *Model) newEvaluator(p *Program, s *strat, poly bool) *evaluator {
 	e := &evaluator{m: m, bounds: p.bounds, curIdx: m.curIdx, negIDs: map[uint64]uint32{}, poly: poly, g: m.guard}
 	for i, pred := range s.preds {
-		rel := newRelation(pred, p.arity[pred], m.gen)
+		rel := newRelation(pred, p.arityOf(pred), m.gen)
 		if poly {
 			rel.enableProvenance()
 		}
