@@ -279,7 +279,7 @@ func (e *evaluator) negsOK(negs []int) bool {
 			}
 		}
 		e.hbuf = buf
-		rel := e.m.rels[a.pred]
+		rel := e.m.rel(a.pred)
 		row, ok := rel.find(buf)
 		if !ok {
 			e.negLit[k], e.negRow[k] = -1, -1
@@ -304,7 +304,7 @@ func (e *evaluator) negLitID(pred, row uint32) uint32 {
 		return id
 	}
 	m := e.m
-	id := m.lits.negLit(pred, m.rels[pred].row(row))
+	id := m.lits.negLit(pred, m.rel(pred).row(row))
 	e.negIDs[key] = id
 	return id
 }
@@ -399,7 +399,7 @@ func (e *evaluator) unconditional() bool {
 		return false
 	}
 	for i, a := range r.pos {
-		if !e.m.rels[a.pred].poly(e.rows[i]).isOne() {
+		if !e.m.rel(a.pred).poly(e.rows[i]).isOne() {
 			return false
 		}
 	}
@@ -470,7 +470,7 @@ func (e *evaluator) product() bool {
 	taint := false
 	e.accA = append(e.accA[:0], r.support...)
 	for i, a := range r.pos {
-		rel := e.m.rels[a.pred]
+		rel := e.m.rel(a.pred)
 		row := e.rows[i]
 		var f []mono
 		if i == e.pl.delta {

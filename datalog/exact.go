@@ -404,7 +404,7 @@ func (m *Model) evalExact(p *Program, s *strat, res *stratResult) bool {
 		return e.loadExactFacts(p, s, res)
 	}
 	for i, pred := range s.preds {
-		p.facts[pred].each(func(_ uint32, args []uint32, fe *factEntry) {
+		p.fact(pred).each(func(_ uint32, args []uint32, fe *factEntry) {
 			e.xs.pushMonos(e, i, args, fe.sup)
 		})
 	}
@@ -433,8 +433,8 @@ func (m *Model) evalExact(p *Program, s *strat, res *stratResult) bool {
 func (e *evaluator) loadExactFacts(p *Program, s *strat, res *stratResult) bool {
 	b, held, ok := p.bounds, 0, true
 	for i, pred := range s.preds {
-		rel, shared := e.factRel(i, p.facts[pred])
-		p.facts[pred].each(func(row uint32, args []uint32, fe *factEntry) {
+		rel, shared := e.factRel(i, p.fact(pred))
+		p.fact(pred).each(func(row uint32, args []uint32, fe *factEntry) {
 			if !shared {
 				row, _ = rel.insert(args)
 			}

@@ -63,8 +63,8 @@ type plan struct {
 
 // planner compiles plans against a model's relations.
 type planner struct {
-	rels   []*relation // by pred id
-	curIdx []int       // by pred id: index among the stratum's relations, or -1
+	rels   *ptab[*relation] // by pred id
+	curIdx []int            // by pred id: index among the stratum's relations, or -1
 }
 
 // compile builds the plan that reads body position first (-1: choose).
@@ -199,7 +199,7 @@ func placeNegs(r *ruleRec, bound, placed []bool) []int {
 // marks the atom's variables bound.
 func (pl *planner) compileStep(r *ruleRec, i int, bound []bool, delta bool) step {
 	a := r.pos[i]
-	st := step{pos: i, rel: pl.rels[a.pred], cur: pl.curIdx[a.pred]}
+	st := step{pos: i, rel: pl.rels.at(int(a.pred)), cur: pl.curIdx[a.pred]}
 	var keyCols []int
 	var key []cterm
 	seenHere := map[int32]bool{}
