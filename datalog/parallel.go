@@ -39,9 +39,11 @@ const (
 // parallel path runs on small programs too.
 var parForceChunk atomic.Int32
 
-// parMerged counts the batches merged, without and with provenance: the
-// tests' evidence that the parallel path ran.
-var parMerged struct{ sets, poly atomic.Int64 }
+// parMerged counts the batches merged, without and with provenance, the
+// parallel hash placements (parinsert.go), those stopped for the table to
+// grow, and the growths of tables of many segments: the tests' evidence
+// that each path ran.
+var parMerged struct{ sets, poly, placed, grown, regrown atomic.Int64 }
 
 // parOut is the output of one task.
 type parOut struct {
@@ -94,6 +96,7 @@ type parTask struct {
 type parState struct {
 	workers []*evaluator
 	tasks   []parTask
+	ins     *parIns
 	last    *plan // the plan of the last task merged
 	skip    bool  // its tasks are not merged
 }
@@ -197,7 +200,7 @@ func (e *evaluator) execParallel(pls []*plan, workers, chunk int) {
 
 // runBatch runs tasks on the workers, then merges their outputs in order.
 func (e *evaluator) runBatch(tasks []parTask, workers []*evaluator) {
-	parDo(len(tasks), workers, func(w *evaluator, i int) {
+	parDo(len(tasks), workers, func(_ int, w *evaluator, i int) {
 		t := &tasks[i]
 		w.out, w.lo, w.hi = &t.out, t.lo, t.hi
 		w.exec(t.pl)
@@ -223,10 +226,10 @@ func (e *evaluator) runBatch(tasks []parTask, workers []*evaluator) {
 	e.mergeSets(tasks, workers)
 }
 
-// parDo runs f(w, i) for i in [0, n), each on one of the workers, and
-// returns when all are done. A panic in a worker (a budget stop, or a
+// parDo runs f(k, w, i) for i in [0, n), each on one of the workers (w,
+// the k-th), and returns when all are done. A panic in a worker (a budget stop, or a
 // bug) stops the others at their next task and is raised again here.
-func parDo(n int, workers []*evaluator, f func(w *evaluator, i int)) {
+func parDo(n int, workers []*evaluator, f func(k int, w *evaluator, i int)) {
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -246,7 +249,7 @@ func parDo(n int, workers []*evaluator, f func(w *evaluator, i int)) {
 				if i >= n {
 					break
 				}
-				f(w, i)
+				f(k, w, i)
 			}
 			w.look() // settle the derivations counted since the last look
 		}()

@@ -17,8 +17,12 @@ import (
 	"testing"
 )
 
-// merged returns the batches merged so far, without and with provenance.
-func merged() [2]int64 { return [2]int64{parMerged.sets.Load(), parMerged.poly.Load()} }
+// merged returns the batches merged so far, without and with provenance,
+// the parallel hash placements, those stopped for the table to grow, and
+// the growths of tables of many segments.
+func merged() [5]int64 {
+	return [5]int64{parMerged.sets.Load(), parMerged.poly.Load(), parMerged.placed.Load(), parMerged.grown.Load(), parMerged.regrown.Load()}
+}
 
 // withParallel runs f at GOMAXPROCS procs with rounds split into tasks of
 // chunk rows (0: the sequential evaluation), restoring both after.
@@ -124,9 +128,11 @@ func TestParallelMatchesSequential(t *testing.T) {
 		}
 	}
 	// The parallel path ran, with and without provenance.
-	if n := merged(); n[0]-before[0] < 100 || n[1]-before[1] < 100 {
-		t.Fatalf("parallel batches merged: %d without provenance, %d with: the test did not exercise them", n[0]-before[0], n[1]-before[1])
+	if n := merged(); n[0]-before[0] < 100 || n[1]-before[1] < 100 || n[2]-before[2] < 100 || n[3]-before[3] < 10 {
+		t.Fatalf("parallel batches merged: %d without provenance, %d with; hash placements %d, %d stopped to grow: the test did not exercise them",
+			n[0]-before[0], n[1]-before[1], n[2]-before[2], n[3]-before[3])
 	}
+	t.Logf("batches %v", merged())
 }
 
 // layeredEdges joins each of three layers of w nodes to every node of the
@@ -149,7 +155,11 @@ func layeredEdges(w int) edgeList {
 func TestParallelLargeRound(t *testing.T) {
 	for _, prov := range []bool{false, true} {
 		fp := func() string {
-			p := tcProgram(t, layeredEdges(60), prov)
+			es := gridEdges(30) // 215,325 atoms: a hash of many segments
+			if prov {
+				es = layeredEdges(60)
+			}
+			p := tcProgram(t, es, prov)
 			m := evalOK(t, p)
 			var out bytes.Buffer
 			rawDump(&out, p, m)
@@ -164,6 +174,10 @@ func TestParallelLargeRound(t *testing.T) {
 		}
 		if k := btoi(prov); merged()[k] == before[k] {
 			t.Fatalf("provenance %v: no batch ran in parallel", prov)
+		}
+		if n := merged(); !prov && (n[2] == before[2] || n[3] == before[3] || n[4] == before[4]) {
+			t.Fatalf("hash placements %d, stopped to grow %d, grown on every worker %d: the parallel insert did not run",
+				n[2]-before[2], n[3]-before[3], n[4]-before[4])
 		}
 	}
 }

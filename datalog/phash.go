@@ -212,7 +212,14 @@ func (h *phash) add(tag, v uint32, gen uint64) {
 // (some 37 bytes a page), and pages of that size keep the sum of the two
 // near its least; pages of hpageMax from the start made a staged add copy
 // 8 KB for every touched hash of a few thousand entries.
-func (h *phash) regrow() {
+func (h *phash) regrow() { h.regrowWith(nil) }
+
+// regrowWith is regrow; each, when not nil, runs move(k, scratch) for
+// every old segment k of a table past one segment, in any order and on
+// any goroutines (segments move independently: old segment k fills new
+// segments 2k and 2k+1, and their pages' counts), each goroutine with a
+// scratch segment of its own (parinsert.go).
+func (h *phash) regrowWith(each func(n int, move func(k int, scratch []uint64))) {
 	gd, fk := h.gd, h.fk
 	if fk < hpageBits && fk < gd+3 {
 		fk++
@@ -237,8 +244,8 @@ func (h *phash) regrow() {
 	// (The old table has at least one full segment, sizes being powers of
 	// two.)
 	segs := make([][]uint64, size>>hsegBits)
-	scratch := make([]uint64, 1<<hsegBits)
-	for k, seg := range h.segs {
+	move := func(k int, scratch []uint64) {
+		seg := h.segs[k]
 		copy(scratch, seg)
 		clear(seg)
 		segs[2*k], segs[2*k+1] = seg, make([]uint64, 1<<hsegBits)
@@ -246,6 +253,14 @@ func (h *phash) regrow() {
 			if x != 0 {
 				placeFlat(segs, x, gd, fk, cnt)
 			}
+		}
+	}
+	if each != nil {
+		each(len(h.segs), move)
+	} else {
+		scratch := make([]uint64, 1<<hsegBits)
+		for k := range h.segs {
+			move(k, scratch)
 		}
 	}
 	h.segs, h.cnt, h.gd, h.fk = segs, cnt, gd, fk
