@@ -55,11 +55,12 @@ func remoteHead(t *testing.T, dir string) Hash {
 
 func TestSyncTwoReplicas(t *testing.T) {
 	base := t.TempDir()
-	for _, tr := range []string{"file", "git", "http"} {
+	for _, tr := range []string{"file", "git", "http", "ssh"} {
 		t.Run(tr, func(t *testing.T) {
 			dir := bareRemote(t, base, tr+".git")
 			url := map[string]func() string{
 				"file": func() string { return "file://" + dir },
+				"ssh":  func() string { testenv.FakeSSH(t); return "ssh://keeper@example.invalid" + dir },
 				"git":  func() string { return startDaemon(t, base) + tr + ".git" },
 				"http": func() string { return startHTTP(t, base) + tr + ".git" },
 			}[tr]()

@@ -22,3 +22,26 @@ func TestBinaryKeepsDeadCodeOut(t *testing.T) {
 		}
 	}
 }
+
+// TestStartUpLinksNoProtocolLibraries: package initialisers run at every
+// start of every command, whether the command uses the package or not.
+// go-git's file transport links its in-process server, the object model
+// and an OpenPGP library (curves parsed at start-up: about a tenth of a
+// millisecond of each `log -n 2`), and its ssh transport an ssh
+// implementation (another tenth); the program reaches local repositories
+// through git's own commands and ssh remotes through the system's ssh, as
+// git does (lorestore/wire, DL-0511).
+func TestStartUpLinksNoProtocolLibraries(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../../cmd/deloreis").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, banned := range []string{"github.com/ProtonMail/go-crypto/", "github.com/go-git/go-git/v5/plumbing/transport/file", "github.com/go-git/go-git/v5/plumbing/transport/server", "github.com/go-git/go-git/v5/plumbing/object",
+			"golang.org/x/crypto/ssh", "github.com/kevinburke/ssh_config", "github.com/skeema/knownhosts", "github.com/go-git/go-git/v5/plumbing/transport/ssh"} {
+			if strings.HasPrefix(pkg, banned) {
+				t.Errorf("the program links %s", pkg)
+			}
+		}
+	}
+}

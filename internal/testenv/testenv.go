@@ -1,9 +1,9 @@
 // Package testenv holds what the tests of several packages share about
 // their surroundings: the installed tools a test needs (NeedTool), the
-// state of a store's branches a refusal must leave alone (Branches), and
-// the committed contract schemas a response must keep to (Schemas), and
-// how far a bound on wall time stretches under the race detector (Bound).
-// Only tests import it.
+// state of a store's branches a refusal must leave alone (Branches), the
+// committed contract schemas a response must keep to (Schemas), a
+// stand-in for ssh (FakeSSH), and how far a bound on wall time stretches
+// under the race detector (Bound). Only tests import it.
 package testenv
 
 import (

@@ -1,6 +1,6 @@
 // Package wire speaks git's protocol for the store: it parses a remote's
 // URL, opens an upload-pack or receive-pack session over any transport
-// go-git's client has (file://, git://, ssh, http and https), reads the
+// git has (file:// and plain paths, git://, ssh, http and https), reads the
 // advertised refs, asks for a pack and takes the side-band off it, and
 // sends ref commands and a pack and reads the report-status back. A push
 // over smart HTTP is our own (httppush.go): go-git's client holds the
@@ -26,7 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 )
 
 // Dial opens a session for service with the remote at url: a
@@ -39,29 +39,29 @@ func Dial(ctx context.Context, url string, service lorestore.Service) (lorestore
 	if err != nil {
 		return nil, err
 	}
-	c, err := client.NewClient(ep)
+	if service != lorestore.UploadPack && service != lorestore.ReceivePack {
+		return nil, fmt.Errorf("wire: no service %q", service)
+	}
+	switch ep.Protocol {
+	case "file":
+		return dialVia(localGit{dir: ep.Path}, service)
+	case "ssh":
+		return dialVia(&streamGit{ctx: ctx, open: openSSH(ep)}, service)
+	case "git":
+		return dialVia(&streamGit{ctx: ctx, open: openDaemon(ep)}, service)
+	case "http", "https":
+	default:
+		return nil, fmt.Errorf("wire: unsupported scheme %q", ep.Protocol)
+	}
+	if service == lorestore.ReceivePack {
+		s := newHTTPReceivePack(ep)
+		return &session{rp: s, common: s}, nil
+	}
+	s, err := githttp.DefaultClient.NewUploadPackSession(ep, nil)
 	if err != nil {
 		return nil, err
 	}
-	switch service {
-	case lorestore.UploadPack:
-		s, err := c.NewUploadPackSession(ep, nil)
-		if err != nil {
-			return nil, err
-		}
-		return &session{up: s, common: s}, nil
-	case lorestore.ReceivePack:
-		if ep.Protocol == "http" || ep.Protocol == "https" {
-			s := newHTTPReceivePack(ep)
-			return &session{rp: s, common: s}, nil
-		}
-		s, err := c.NewReceivePackSession(ep, nil)
-		if err != nil {
-			return nil, err
-		}
-		return &session{rp: s, common: s}, nil
-	}
-	return nil, fmt.Errorf("wire: no service %q", service)
+	return &session{up: s, common: s}, nil
 }
 
 // session is one upload-pack (up) or receive-pack (rp) session.
@@ -73,6 +73,9 @@ type session struct {
 		Close() error
 	}
 	adv *packp.AdvRefs
+	// conn is the connection under a session over ssh or git:// (nil
+	// otherwise), closed with the session.
+	conn io.Closer
 }
 
 // receivePack is the part of go-git's receive-pack session a push uses;
@@ -201,4 +204,10 @@ func (s *session) PushPack(ctx context.Context, cmds []lorestore.RefCommand, pac
 }
 
 // Close ends the session.
-func (s *session) Close() error { return s.common.Close() }
+func (s *session) Close() error {
+	err := s.common.Close()
+	if s.conn != nil {
+		err = cmpErr(s.conn.Close(), err)
+	}
+	return err
+}

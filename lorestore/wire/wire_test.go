@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/lorestore"
+	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // git runs real git in dir with stdin and returns its stdout.
@@ -116,8 +119,14 @@ func TestAdvertised(t *testing.T) {
 // indexes, holding the wanted commit; nothing wanted is no pack.
 func TestFetchPack(t *testing.T) {
 	dir, main, side := remote(t)
+	for name, url := range transports(t, dir) {
+		t.Run(name, func(t *testing.T) { fetchPack(t, dir, url, main, side) })
+	}
+}
+
+func fetchPack(t *testing.T, dir, url string, main, side lorestore.Hash) {
 	for _, quiet := range []bool{true, false} {
-		sess := dial(t, "file://"+dir, lorestore.UploadPack)
+		sess := dial(t, url, lorestore.UploadPack)
 		if _, err := sess.Advertised(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +146,7 @@ func TestFetchPack(t *testing.T) {
 			t.Fatalf("quiet=%v: the pack does not hold the wanted commit: %q", quiet, got)
 		}
 	}
-	sess := dial(t, "file://"+dir, lorestore.UploadPack)
+	sess := dial(t, url, lorestore.UploadPack)
 	if pack, err := sess.FetchPack(context.Background(), []lorestore.Hash{main}, []lorestore.Hash{main}, true); pack != nil || err != nil {
 		t.Fatalf("a fetch of what we have: %v, %v", pack, err)
 	}
@@ -162,26 +171,29 @@ func TestPushPack(t *testing.T) {
 		{"new branch", lorestore.RefCommand{Ref: "refs/heads/new", New: side}, true},
 		{"stale old", lorestore.RefCommand{Ref: "refs/heads/main", Old: side, New: side}, false},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			before, _ := exec.Command("git", "--git-dir", dir, "rev-parse", "-q", "--verify", tc.cmd.Ref).Output()
-			sess := dial(t, "file://"+dir, lorestore.ReceivePack)
-			if _, err := sess.Advertised(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-			report, err := sess.PushPack(context.Background(), []lorestore.RefCommand{tc.cmd}, pack())
-			if report == nil || report.Unpack != "ok" || len(report.Refs) != 1 || report.Refs[0].Ref != tc.cmd.Ref ||
-				(report.Refs[0].Status == "ok") != tc.wantMove || report.Refs[0].Status == "" {
-				t.Fatalf("report %+v (%v) for %s", report, err, tc.cmd.Ref)
-			}
-			if (err == nil) != tc.wantMove || (report.Err() == nil) != tc.wantMove {
-				t.Fatalf("error %v, report error %v", err, report.Err())
-			}
-			after, _ := exec.Command("git", "--git-dir", dir, "rev-parse", "-q", "--verify", tc.cmd.Ref).Output()
-			if moved := string(after) != string(before); moved != tc.wantMove {
-				t.Fatalf("ref %s moved=%v (%q → %q)", tc.cmd.Ref, moved, before, after)
-			}
-		})
+	for name, url := range transports(t, dir) {
+		for _, tc := range tests {
+			t.Run(name+"/"+tc.name, func(t *testing.T) {
+				git(t, dir, nil, "update-ref", "-d", "refs/heads/new")
+				before, _ := exec.Command("git", "--git-dir", dir, "rev-parse", "-q", "--verify", tc.cmd.Ref).Output()
+				sess := dial(t, url, lorestore.ReceivePack)
+				if _, err := sess.Advertised(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				report, err := sess.PushPack(context.Background(), []lorestore.RefCommand{tc.cmd}, pack())
+				if report == nil || report.Unpack != "ok" || len(report.Refs) != 1 || report.Refs[0].Ref != tc.cmd.Ref ||
+					(report.Refs[0].Status == "ok") != tc.wantMove || report.Refs[0].Status == "" {
+					t.Fatalf("report %+v (%v) for %s", report, err, tc.cmd.Ref)
+				}
+				if (err == nil) != tc.wantMove || (report.Err() == nil) != tc.wantMove {
+					t.Fatalf("error %v, report error %v", err, report.Err())
+				}
+				after, _ := exec.Command("git", "--git-dir", dir, "rev-parse", "-q", "--verify", tc.cmd.Ref).Output()
+				if moved := string(after) != string(before); moved != tc.wantMove {
+					t.Fatalf("ref %s moved=%v (%q → %q)", tc.cmd.Ref, moved, before, after)
+				}
+			})
+		}
 	}
 }
 
@@ -226,5 +238,106 @@ func TestPushReportErr(t *testing.T) {
 		} else if tc.want != "" {
 			t.Errorf("%+v: no error, want %q", tc.report, tc.want)
 		}
+	}
+}
+
+// TestLocalRepositories: a repository on this machine is reached by a
+// plain path as well as a file:// URL, a path that starts with a dash is
+// a path to git and not an option, and a folder that is not a repository
+// is "repository not found" to both services.
+func TestLocalRepositories(t *testing.T) {
+	dir, main, _ := remote(t)
+	base := filepath.Dir(dir)
+	if err := os.Rename(dir, filepath.Join(base, "-dash.git")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(base)
+	// Dial makes a relative path absolute; localGit is given it as it is.
+	dash, err := dialVia(localGit{dir: "-dash.git"}, lorestore.UploadPack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dash.Close()
+	sessions := map[string]lorestore.RemoteSession{
+		"-dash.git":          dash,
+		"./-dash.git":        dial(t, "./-dash.git", lorestore.UploadPack),
+		"file://…/-dash.git": dial(t, "file://"+filepath.Join(base, "-dash.git"), lorestore.UploadPack),
+	}
+	for name, s := range sessions {
+		adv, err := s.Advertised(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if adv.Refs["refs/heads/main"] != main {
+			t.Errorf("%s: main is %v, want %v", name, adv.Refs["refs/heads/main"], main)
+		}
+	}
+	for _, svc := range []lorestore.Service{lorestore.UploadPack, lorestore.ReceivePack} {
+		_, err := dial(t, filepath.Join(base, "none.git"), svc).Advertised(context.Background())
+		if !errors.Is(err, transport.ErrRepositoryNotFound) || !strings.Contains(err.Error(), "does not appear to be a git repository") {
+			t.Errorf("%s of a missing repository: %v", svc, err)
+		}
+	}
+}
+
+// transports names the URLs that reach the repository at dir: as a local
+// repository, and over ssh through a stand-in for ssh (testenv.FakeSSH).
+func transports(t *testing.T, dir string) map[string]string {
+	testenv.FakeSSH(t)
+	return map[string]string{"file": "file://" + dir, "ssh": "ssh://git@example.invalid:2222" + dir}
+}
+
+// TestSSHAsGitRunsIt: ssh is run as git runs it (the port, then the host
+// with its user, then the remote command with the path quoted for the
+// remote shell; GIT_SSH_COMMAND through the shell, else GIT_SSH, else
+// ssh), a host that begins with a dash is refused before anything runs,
+// and the stand-in's log shows what a real ssh would have been given.
+func TestSSHAsGitRunsIt(t *testing.T) {
+	tests := []struct {
+		url, sshCommand, gitSSH string
+		want                    []string
+	}{
+		{"ssh://kay@camelot:2222/srv/lore.git", "", "", []string{"ssh", "-p", "2222", "kay@camelot", "git-upload-pack '/srv/lore.git'"}},
+		{"camelot:lore/it's here!.git", "", "", []string{"ssh", "camelot", `git-upload-pack 'lore/it'\''s here'\!'.git'`}},
+		{"ssh://camelot/~/lore.git", "", "", []string{"ssh", "camelot", "git-upload-pack '~/lore.git'"}},
+		{"ssh://camelot/lore.git", "ssh -i key", "", []string{"sh", "-c", `ssh -i key "$@"`, "ssh -i key", "camelot", "git-upload-pack '/lore.git'"}},
+		{"ssh://camelot/lore.git", "", "/usr/bin/plink", []string{"/usr/bin/plink", "camelot", "git-upload-pack '/lore.git'"}},
+	}
+	for _, tc := range tests {
+		t.Setenv("GIT_SSH_COMMAND", tc.sshCommand)
+		t.Setenv("GIT_SSH", tc.gitSSH)
+		ep, err := transport.NewEndpoint(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := sshCommand(ep, "git-upload-pack")
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, %v; want %q", tc.url, got, err, tc.want)
+		}
+	}
+	log := testenv.FakeSSH(t)
+	for _, url := range []string{"ssh://-oProxyCommand=touch%20pwned/x.git", "-oProxyCommand=x:y.git"} {
+		if s, err := Dial(context.Background(), url, lorestore.UploadPack); err == nil {
+			_, err = s.Advertised(context.Background())
+			s.Close()
+			if err == nil || !strings.Contains(err.Error(), "begins with a dash") {
+				t.Errorf("%s: %v", url, err)
+			}
+		}
+	}
+	if data, _ := os.ReadFile(log); len(data) != 0 {
+		t.Errorf("ssh ran for a host that begins with a dash: %q", data)
+	}
+	dir, _, _ := remote(t)
+	if _, err := dial(t, "ssh://kay@example.invalid:2222"+dir, lorestore.UploadPack).Advertised(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(log)
+	if want := "-p\n2222\nkay@example.invalid\ngit-upload-pack '" + dir + "'\n"; string(data) != want {
+		t.Errorf("ssh was given %q, want %q", data, want)
+	}
+	_, err := dial(t, "ssh://example.invalid"+dir+"-none", lorestore.UploadPack).Advertised(context.Background())
+	if !errors.Is(err, transport.ErrRepositoryNotFound) || !strings.Contains(err.Error(), "does not appear to be a git repository") {
+		t.Errorf("a missing repository over ssh: %v", err)
 	}
 }
