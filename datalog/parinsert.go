@@ -29,6 +29,8 @@ const (
 	// parInsertMin is the tuples of one relation in a batch below which
 	// they are inserted one by one.
 	parInsertMin = 2048
+	// parGroup is the lookups whose first loads are issued together.
+	parGroup = 16
 )
 
 // parPart is one partition's scratch.
@@ -36,7 +38,9 @@ type parPart struct {
 	seen   []uint32 // open addressing: batch index+1 of a new tuple
 	ords   []uint32 // the partition's new tuples, by their order among all
 	placed []parPlaced
-	stop   int // the first order the partition could not place
+	stop   int      // the first order the partition could not place
+	ks     []uint32 // the partition's tuples, by batch index
+	sink   uint32   // keeps the loads that only warm the cache
 }
 
 // parPlaced is an entry a partition placed in the hash.
@@ -54,7 +58,7 @@ type parIns struct {
 	fresh []uint32 // batch indexes of the new tuples, in order
 	parts []parPart
 
-	scratch [][]uint64 // by worker: a segment, for growing the hash
+	scratch [][]uint64 // by worker: a page, for growing the hash
 }
 
 // mergeSets inserts the batch's head tuples in task order.
@@ -171,7 +175,7 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 // past the flat form, grows it as it would).
 func (x *parIns) grow(h *phash, tag uint32, gen uint64, workers []*evaluator) {
 	for len(x.scratch) < len(workers) {
-		x.scratch = append(x.scratch, make([]uint64, 1<<hsegBits))
+		x.scratch = append(x.scratch, make([]uint64, hpageMax))
 	}
 	each := func(n int, move func(k int, scratch []uint64)) {
 		parDo(n, workers, func(w int, _ *evaluator, k int) { move(k, x.scratch[w]) })
@@ -208,41 +212,61 @@ func (e *evaluator) pushRows(ci int, rel *relation, x *parIns, n0 uint32) {
 }
 
 // findNew marks the partition's tuples that are new: in neither the
-// relation nor, earlier, the batch.
+// relation nor, earlier, the batch. The lookups go in groups whose first
+// loads (the hash slot, then the row its entry names) are all issued
+// before any is used, so that their cache misses overlap: one lookup at a
+// time waits for each miss in turn, and the misses are most of the time.
 func (p *parPart) findNew(rel *relation, x *parIns, q uint32, shift uint) {
 	a := rel.arity
-	cnt := 0
-	for _, t := range x.tags {
+	p.ks = p.ks[:0]
+	for k, t := range x.tags {
 		if t>>shift == q {
-			cnt++
+			p.ks = append(p.ks, uint32(k))
 		}
 	}
-	size := 1 << bits.Len(uint(2*cnt))
+	size := 1 << bits.Len(uint(2*len(p.ks)))
 	if cap(p.seen) < size {
 		p.seen = make([]uint32, size)
 	}
 	p.seen = p.seen[:size]
 	clear(p.seen)
 	mask := uint32(size - 1)
-	for k, t := range x.tags {
-		if t>>shift != q {
-			continue
+	h := &rel.set
+	var first [parGroup]uint64
+	for g := 0; g < len(p.ks); g += parGroup {
+		ks := p.ks[g:min(g+parGroup, len(p.ks))]
+		for j, k := range ks {
+			t := x.tags[k]
+			_, pg := h.page(t)
+			first[j] = pg[t&uint32(len(pg)-1)]
 		}
-		tup := x.tup[k*a : (k+1)*a]
-		x.isNew[k] = false
-		if _, ok := rel.lookupTag(tup, t); ok {
-			continue
-		}
-		s := t & mask
-		for ; p.seen[s] != 0; s = (s + 1) & mask {
-			j := p.seen[s] - 1
-			if x.tags[j] == t && equalVals(x.tup[int(j)*a:int(j+1)*a], tup) {
-				break
+		if a > 0 {
+			var sink uint32
+			for j, k := range ks {
+				if e := first[j]; e != 0 && uint32(e>>32) == x.tags[k] {
+					sink += rel.row(uint32(e) - 1)[0]
+				}
 			}
+			p.sink = sink
 		}
-		if p.seen[s] == 0 {
-			p.seen[s] = uint32(k) + 1
-			x.isNew[k] = true
+		for _, k := range ks {
+			t := x.tags[k]
+			tup := x.tup[int(k)*a : int(k+1)*a]
+			x.isNew[k] = false
+			if _, ok := rel.lookupTag(tup, t); ok {
+				continue
+			}
+			s := t & mask
+			for ; p.seen[s] != 0; s = (s + 1) & mask {
+				j := p.seen[s] - 1
+				if x.tags[j] == t && equalVals(x.tup[int(j)*a:int(j+1)*a], tup) {
+					break
+				}
+			}
+			if p.seen[s] == 0 {
+				p.seen[s] = k + 1
+				x.isNew[k] = true
+			}
 		}
 	}
 }
