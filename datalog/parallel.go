@@ -45,6 +45,11 @@ var parForceChunk atomic.Int32
 // that each path ran.
 var parMerged struct{ sets, poly, placed, grown, regrown atomic.Int64 }
 
+// ParallelBatches returns how many batches of parallel tasks the
+// evaluations of this process have merged: a test's evidence, from
+// outside the package, that a parallel path ran.
+func ParallelBatches() int64 { return parMerged.sets.Load() + parMerged.poly.Load() }
+
 // parOut is the output of one task.
 type parOut struct {
 	ci   int      // the head's index among the stratum's relations
