@@ -12,8 +12,13 @@ import (
 // (parinsert.go) places its tuples in a hash of many segments. Run it
 // with -cpu 1,2 for what the second core gives; cpu-s is the process's
 // CPU time per evaluation (cpuTime), the work done whatever the load.
+// -short (bench-ci) takes a 30×30 grid.
 func BenchmarkParallelTCGrid70(b *testing.B) {
-	es := gridEdges(70)
+	w := 70
+	if testing.Short() {
+		w = 30
+	}
+	es := gridEdges(w)
 	var m *Model
 	var cpu time.Duration
 	for b.Loop() {
