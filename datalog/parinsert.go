@@ -23,7 +23,10 @@
 
 package datalog
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 const (
 	// parInsertMin is the tuples of one relation in a batch below which
@@ -52,6 +55,7 @@ type parPlaced struct {
 
 // parIns is mergeSets' scratch, kept between batches.
 type parIns struct {
+	offs  []int // by task: its first tuple's index in the batch, -1 for another relation's
 	tup   []uint32
 	tags  []uint32
 	isNew []bool
@@ -104,13 +108,7 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 		e.par.ins = &parIns{}
 	}
 	x := e.par.ins
-	x.tup, x.tags = x.tup[:0], x.tags[:0]
-	for i := range tasks {
-		if o := &tasks[i].out; o.ci == ci {
-			x.tup = append(x.tup, o.tup...)
-			x.tags = append(x.tags, o.tags...)
-		}
-	}
+	x.gather(ci, rel.arity, tasks, workers)
 	pbits := bits.Len(uint(2*len(workers) - 1)) // partitions: a power of two, at least twice the workers
 	np := 1 << pbits
 	for len(x.parts) < np {
@@ -168,6 +166,29 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 		}
 		s = stop
 	}
+}
+
+// gather puts relation ci's tuples of the batch end to end, in task
+// order, each task's copied on a worker.
+func (x *parIns) gather(ci, a int, tasks []parTask, workers []*evaluator) {
+	x.offs = x.offs[:0]
+	n := 0
+	for i := range tasks {
+		off := -1
+		if o := &tasks[i].out; o.ci == ci {
+			off = n
+			n += len(o.tags)
+		}
+		x.offs = append(x.offs, off)
+	}
+	x.tup, x.tags = growU32(x.tup, n*a), growU32(x.tags, n)
+	parDo(len(tasks), workers, func(_ int, _ *evaluator, i int) {
+		if off := x.offs[i]; off >= 0 {
+			o := &tasks[i].out
+			copy(x.tags[off:], o.tags)
+			copy(x.tup[off*a:], o.tup)
+		}
+	})
 }
 
 // grow grows flat hash h, owned by gen, as add(tag) would before placing
@@ -276,15 +297,24 @@ func (p *parPart) findNew(rel *relation, x *parIns, q uint32, shift uint) {
 // sequential run grow the table; stop is that row's order.
 func (p *parPart) place(h *phash, x *parIns, s int, hn0 int, n0 uint32) {
 	p.placed, p.stop = p.placed[:0], len(x.fresh)
-	i := 0
-	for i < len(p.ords) && int(p.ords[i]) < s {
-		i++
-	}
+	i0, _ := slices.BinarySearch(p.ords, uint32(s))
 	slots := h.slots()
-	for ; i < len(p.ords); i++ {
+	shift := 32 - uint(h.gd)
+	for i := i0; i < len(p.ords); i++ {
+		if (i-i0)%parGroup == 0 {
+			// The group's home slots, loaded before any is written, as in
+			// findNew (those the lookups loaded may have left the cache).
+			var sink uint64
+			for _, ord := range p.ords[i:min(i+parGroup, len(p.ords))] {
+				tag := x.tags[x.fresh[ord]]
+				slot := h.flatPage(int(tag >> shift))
+				sink += slot[tag&uint32(len(slot)-1)]
+			}
+			p.sink += uint32(sink)
+		}
 		ord := p.ords[i]
 		tag := x.tags[x.fresh[ord]]
-		pg := int(tag >> (32 - uint(h.gd)))
+		pg := int(tag >> shift)
 		if (hn0+int(ord)+1)*5 > 4*slots || int(h.cnt[pg]+1)*16 > 15<<h.fk {
 			p.stop = int(ord)
 			return
