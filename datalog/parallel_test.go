@@ -25,7 +25,8 @@ func merged() [5]int64 {
 }
 
 // withParallel runs f at GOMAXPROCS procs with rounds split into tasks of
-// chunk rows (0: the sequential evaluation), restoring both after.
+// chunk rows (0: as the engine chooses; -1: the sequential evaluation),
+// restoring both after.
 func withParallel(procs, chunk int, f func()) {
 	old := runtime.GOMAXPROCS(procs)
 	parForceChunk.Store(int32(chunk))
@@ -116,7 +117,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 		v := randomValuation(rand.New(rand.NewPCG(uint64(i), 33)), 5)
 		for _, b := range bounds {
 			var want string
-			withParallel(1, 0, func() { want = fingerprint(t, np, b, v) })
+			withParallel(1, -1, func() { want = fingerprint(t, np, b, v) })
 			for _, run := range runs {
 				var got string
 				withParallel(run.procs, run.chunk, func() { got = fingerprint(t, np, b, v) })
@@ -150,8 +151,9 @@ func layeredEdges(w int) edgeList {
 }
 
 // TestParallelLargeRound takes the parallel path without the test hook:
-// rounds over more rows than parMinRows, at GOMAXPROCS 2, give the
-// sequential model byte for byte.
+// rounds over more rows than parMinRows, at GOMAXPROCS 2, and without
+// provenance at 1 (one worker, DL-0492), give the sequential model byte
+// for byte.
 func TestParallelLargeRound(t *testing.T) {
 	for _, prov := range []bool{false, true} {
 		fp := func() string {
@@ -165,19 +167,23 @@ func TestParallelLargeRound(t *testing.T) {
 			rawDump(&out, p, m)
 			return fmt.Sprintf("%d atoms, %x", m.Len("path"), sha256.Sum256(out.Bytes()))
 		}
-		var want, got string
-		withParallel(1, 0, func() { want = fp() })
-		before := merged()
-		withParallel(2, 0, func() { got = fp() })
-		if got != want {
-			t.Fatalf("provenance %v: parallel %s, sequential %s", prov, got, want)
-		}
-		if k := btoi(prov); merged()[k] == before[k] {
-			t.Fatalf("provenance %v: no batch ran in parallel", prov)
-		}
-		if n := merged(); !prov && (n[2] == before[2] || n[3] == before[3] || n[4] == before[4]) {
-			t.Fatalf("hash placements %d, stopped to grow %d, grown on every worker %d: the parallel insert did not run",
-				n[2]-before[2], n[3]-before[3], n[4]-before[4])
+		var want string
+		withParallel(1, -1, func() { want = fp() })
+		for _, procs := range []int{1, 2} {
+			var got string
+			before := merged()
+			withParallel(procs, 0, func() { got = fp() })
+			if got != want {
+				t.Fatalf("provenance %v, GOMAXPROCS %d: parallel %s, sequential %s", prov, procs, got, want)
+			}
+			n := merged()
+			if ran := n[btoi(prov)] > before[btoi(prov)]; ran != (procs > 1 || !prov) {
+				t.Fatalf("provenance %v, GOMAXPROCS %d: batches ran: %v", prov, procs, ran)
+			}
+			if !prov && (n[2] == before[2] || n[3] == before[3] || n[4] == before[4]) {
+				t.Fatalf("GOMAXPROCS %d: hash placements %d, stopped to grow %d, grown on every worker %d: the parallel insert did not run",
+					procs, n[2]-before[2], n[3]-before[3], n[4]-before[4])
+			}
 		}
 	}
 }

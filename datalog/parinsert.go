@@ -19,7 +19,8 @@
 //     leaves linear probing's table as it was), and the row is added
 //     alone, growing the table, before the partitions go on.
 //
-// The hash's bytes are the sequential ones, so a snapshot is too.
+// The hash's bytes are the sequential ones, so a snapshot is too
+// (DL-0491).
 
 package datalog
 

@@ -249,9 +249,9 @@ func (h *phash) regrowWith(each func(n int, move func(k int, scratch []uint64)))
 	// old page not yet moved (new pages 2i and 2i+1, or page i doubled,
 	// start at twice old page i's offset): the work stays within a few
 	// pages in cache, where moving the segment through a scratch segment
-	// missed the cache on every entry. The new pages are filled in the
-	// old pages' slot order, as before. (The old table has at least one
-	// full segment, sizes being powers of two.)
+	// missed the cache on every entry (DL-0493). The new pages are filled
+	// in the old pages' slot order, as before. (The old table has at least
+	// one full segment, sizes being powers of two.)
 	segs := make([][]uint64, size>>hsegBits)
 	// The new segments, 2k+1, are one block: large, it is backed by huge
 	// pages at once (hugemem), where fresh 512 KiB segments faulted in
