@@ -320,15 +320,23 @@ func (e *evaluator) runExact() bool {
 		for i, rel := range e.cur {
 			e.lim[i] = uint32(rel.n)
 		}
-		for _, ps := range e.plans {
-			for _, pl := range ps[1:] {
-				if len(e.delta[pl.steps[0].cur].rows) > 0 && !x.failed {
-					e.exec(pl)
-				}
+		e.execExactDeltas()
+	}
+	return false
+}
+
+// execExactDeltas runs the delta plans after a merge, none once the
+// evaluation failed: in parallel (execAll) when the delta is large.
+func (e *evaluator) execExactDeltas() {
+	var pls []*plan
+	for _, ps := range e.plans {
+		for _, pl := range ps[1:] {
+			if len(e.delta[pl.steps[0].cur].rows) > 0 {
+				pls = append(pls, pl)
 			}
 		}
 	}
-	return false
+	e.execAll(pls)
 }
 
 // spill ends an exact evaluation that passed the stratum budget while

@@ -86,7 +86,7 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 	returnCur(m.curIdx)
 	m.curIdx = nil
 	if m.guard != nil {
-		m.derivations, m.guard = m.guard.derived, nil
+		m.derivations, m.guard = int(m.guard.derived.Load()), nil
 	}
 	if prev != nil {
 		m.delta = a.delta()

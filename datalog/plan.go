@@ -43,8 +43,7 @@ type step struct {
 	cur    int // index of rel among the stratum's relations, -1 if finished
 	mode   uint8
 	ix     *index
-	key    []cterm // probe: the whole tuple; index: values of ix.cols
-	keybuf []uint32
+	key    []cterm    // probe: the whole tuple; index: values of ix.cols
 	binds  []colSlot  // first occurrences of variables: slot = row[col]
 	checks []colSlot  // later occurrences: row[col] must equal slot
 	consts []colConst // (scan and delta) row[col] must equal the constant
@@ -239,7 +238,6 @@ func (pl *planner) compileStep(r *ruleRec, i int, bound []bool, delta bool) step
 		}
 		st.checks = rep
 	}
-	st.keybuf = make([]uint32, len(st.key))
 	for s := range seenHere {
 		bound[s] = true
 	}
