@@ -17,7 +17,7 @@ FUZZ_CI_TIME ?= 20s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
-.PHONY: build install man test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-logshow fuzz demo clean
+.PHONY: build install man test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-import bench-logshow fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
@@ -115,18 +115,31 @@ bench-tc:
 # quick run (a comma list runs several). IMPORT_FLAGS are the build's
 # `deloreis import` flags (the streaming bulk import by default); a measured
 # process past MAXRSS, or running past MAXTIME, is killed. Not part of make test.
+# The first open's table gives the first compile's phases (DL-0503); FIRST=3
+# measures the first compile alone, three times, over the store a run with
+# KEEP=1 left under .benchtmp/scale (building and keeping one if none).
 SCALE ?= 1M,3M
+FIRST ?= 0
+KEEP ?= 0
 IMPORT_FLAGS ?= --bulk --materialize
 MAXRSS ?= 6G
 MAXTIME ?= 45m
 bench-scale:
 	mkdir -p .benchtmp
-	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)' -maxrss '$(MAXRSS)' -maxtime '$(MAXTIME)'
+	TMPDIR=$(CURDIR)/.benchtmp $(GO) run ./bench/scale -scale '$(SCALE)' -import-flags '$(IMPORT_FLAGS)' -maxrss '$(MAXRSS)' -maxtime '$(MAXTIME)' -first '$(FIRST)' -keep=$(if $(filter 1,$(KEEP)),true,false)
 
 # The streaming bulk import against git fast-import at 100k, then 1M
 # streamed from the generator (SCALE=10M adds the 10M run).
 bench-bulk:
 	bench/bulk.sh
+
+# The ordinary import (issue 34): `deloreis import FILE --materialize` of a
+# generated N-declaration file (persons, places, facts, relations and five
+# rules) as one process: wall time and peak RSS. RUNS=3 repeats it;
+# PROFILE=1 leaves a CPU and a heap profile (DELOREIS_CPUPROFILE).
+N ?= 300k
+bench-import:
+	bench/import.sh $(N)
 
 # deloreis log -n 2 and show against git on a store of N facts (N=3000000
 # for issue 13's figure; STORE=dir reuses a store the script built).

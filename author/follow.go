@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/deloreis/deloreis/base/hugemem"
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -58,11 +59,18 @@ func (c *worldCache) build(ctx context.Context, s *lorestore.Store, commit lores
 		return w, builtCompiled, err
 	}
 	progress.Report(ctx, 0, 0, "compiling the world of "+scope)
+	endCompile := phases.Start(PhaseFirstCompile)
 	indexed, compiled := c.writeBeside(s, commit, scope)
 	w, err := compileAtWith(s, commit, scope, c.dialects, indexed)
+	endCompile()
 	compiled(w, err)
 	return w, builtCompiledFiled, err
 }
+
+// PhaseFirstCompile is the phase (DL-0503) of a world compiled from the
+// store's objects, from the first read to the checks' end; the world
+// file is written beside it and after it.
+const PhaseFirstCompile = "compile: read, index, lower, evaluate, check"
 
 // prepareHeap advises the heap for huge pages before the process's first
 // build that loads or compiles a world rather than deriving it (DL-0388):

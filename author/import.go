@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/deloreis/deloreis/base/gcphase"
 	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
@@ -33,6 +34,11 @@ type ImportRequest struct {
 	// Source names where the text came from, for the commit message
 	// ("import <Source> into <scope>: …"); "" for a request's text.
 	Source string
+	// Listed bounds the consequences the result lists (DL-0507): 0 lists
+	// every one, in every list (the wire's form); n > 0 the first n of
+	// each kind and a negative number every one of each kind, both
+	// leaving GradeChanged empty. ImportResult.Counts counts them all.
+	Listed int
 }
 
 // Import stages r.Doc over its scope's head, and with Materialize commits
@@ -57,6 +63,11 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	}
 	ctx, cancel := s.budgeted(ctx)
 	defer cancel()
+	// A big file's worlds are a large build: collect at the default pace,
+	// against a memory limit of the live heap plus a headroom (DL-0379),
+	// not at twice the live heap (DL-0508).
+	built := gcphase.Building()
+	defer built()
 	sg, err := st.StageContext(ctx, doc.Scope, docObjects(doc))
 	if err != nil {
 		return ImportResult{}, budgetErr("import", s.cfg.Budget.Time, err)
@@ -67,12 +78,11 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	pr.of(len(doc.Decls) + 2)
 	pr.to(1, "computing the consequences")
 	fs := sg.After.Findings()
-	d, err := sg.Diff()
-	if err != nil {
+	res := ImportResult{Scope: doc.Scope, Base: hashOrEmpty(sg.Base), Declarations: len(doc.Decls), Findings: placed(doc, fs),
+		Blocked: world.Blocking(fs)}
+	if res.Consequences, res.Counts, err = sg.listConsequences(r.Listed); err != nil {
 		return ImportResult{}, err
 	}
-	res := ImportResult{Scope: doc.Scope, Base: hashOrEmpty(sg.Base), Declarations: len(doc.Decls), Findings: placed(doc, fs),
-		Consequences: consequenceDiffOf(d), Blocked: world.Blocking(fs)}
 	if !r.Materialize {
 		return res, nil
 	}
@@ -81,16 +91,20 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 			"The text cannot be committed to %s: error findings stand. Nothing was committed.", doc.Scope).With("findings", res.Findings)
 	}
 	sg.Release() // a big file's worlds need not sit beside the pack Materialize writes
+	built()
 	what := "import into " + doc.Scope
 	if r.Source != "" {
 		what = "import " + r.Source + " into " + doc.Scope
 	}
-	cr, err := sg.materialize(lorestore.NewMessage(what+": "+declarations(len(doc.Decls)), "import", doc.Scope), pr)
+	branch := s.branchOr(r.Branch)
+	m := lorestore.NewMessage(what+": "+declarations(len(doc.Decls)), "import", doc.Scope)
+	doc, r = nil, ImportRequest{} // the parse tree need not sit beside the pack either: the objects are sg's
+	cr, err := sg.materialize(m, pr)
 	var stale *lorestore.StaleError
 	switch {
 	case errors.As(err, &stale):
 		return res, fault.Errorf(fault.Refused, CodeBranchMoved,
-			"Branch %s moved while the text was checked; check it again over the new head. Nothing was committed.", s.branchOr(r.Branch)).
+			"Branch %s moved while the text was checked; check it again over the new head. Nothing was committed.", branch).
 			With("root_hash", hashOrEmpty(stale.Actual))
 	case errors.Is(err, ErrBlocked):
 		return res, fault.Errorf(fault.Refused, CodeMaterializeBlocked, "%v", err).With("findings", res.Findings)

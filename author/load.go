@@ -6,6 +6,7 @@
 package author
 
 import (
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
 )
@@ -15,6 +16,7 @@ import (
 // section is listed before any is read, so the entries are read straight
 // into one slice of the exact size: a large scope is held once.
 func LoadScope(sn *lorestore.Snapshot, scope string) ([]world.Entry, error) {
+	endList := phases.Start(PhaseList)
 	ls := make([]lorestore.Listing, len(lorestore.Kinds))
 	n := 0
 	for i, k := range lorestore.Kinds {
@@ -24,6 +26,8 @@ func LoadScope(sn *lorestore.Snapshot, scope string) ([]world.Entry, error) {
 		}
 		ls[i], n = l, n+l.Len()
 	}
+	endList()
+	defer phases.Start(PhaseRead)()
 	out := make([]world.Entry, n)
 	at := 0
 	for i := range ls {
@@ -36,6 +40,13 @@ func LoadScope(sn *lorestore.Snapshot, scope string) ([]world.Entry, error) {
 	}
 	return out, nil
 }
+
+// The phases of reading a scope (DL-0503): its trees listed, then its
+// objects read from the packs and decoded.
+const (
+	PhaseList = "read: list the scope's trees"
+	PhaseRead = "read: pack sweep and decode"
+)
 
 // CompileAt compiles one scope of the snapshot at a commit.
 func CompileAt(s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, error) {

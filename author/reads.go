@@ -128,13 +128,18 @@ func (s *Service) Diff(_ context.Context, p *WorkspaceParams) (DiffResult, error
 func consequences(cs []world.Consequence) []Consequence {
 	out := make([]Consequence, len(cs))
 	for i, c := range cs {
-		before := c.Before.String()
-		if c.New {
-			before = "absent"
-		}
-		out[i] = Consequence{Pred: c.Pred, Args: c.Args, Before: before, After: c.After.String()}
+		out[i] = consequenceOf(c)
 	}
 	return out
+}
+
+// consequenceOf is the wire form of one consequence.
+func consequenceOf(c world.Consequence) Consequence {
+	before := c.Before.String()
+	if c.New {
+		before = "absent"
+	}
+	return Consequence{Pred: c.Pred, Args: c.Args, Before: before, After: c.After.String()}
 }
 
 // Term is a goal argument: a variable or a constant (exactly one).

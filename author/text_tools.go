@@ -190,6 +190,9 @@ type ImportResult struct {
 	Blocked      bool            `json:"blocked" desc:"an error finding stands, so a materialize is refused"`
 	Committed    bool            `json:"committed" desc:"a new commit was written"`
 	Commit       string          `json:"commit" desc:"the new commit, or the head when every declaration was there already; \"\" on a dry run"`
+	// Counts count the consequences of each kind, those Consequences
+	// lists and those it leaves out (ImportRequest.Listed).
+	Counts ConsequenceCounts `json:"-"`
 }
 
 // scopeOf settles the scope of a text: the param, else its scope line;
@@ -332,16 +335,4 @@ func (s *Service) ImportText(ctx context.Context, p *ImportParams) (ImportResult
 		return ImportResult{}, err
 	}
 	return res, nil
-}
-
-// consequenceDiffOf is the wire form of a consequence diff, as diff
-// gives it.
-func consequenceDiffOf(d world.ConsequenceDiff) Consequences {
-	conv := consequences
-	conflicts := d.Conflicts
-	if conflicts == nil {
-		conflicts = []world.Finding{}
-	}
-	return Consequences{NewlyCertain: conv(d.NewlyCertain), Possible: conv(d.Possible), Dead: conv(d.Dead),
-		GradeChanged: conv(d.GradeChanged), Conflicts: conflicts}
 }

@@ -36,6 +36,7 @@ import (
 	"iter"
 	"os"
 
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
@@ -132,7 +133,9 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	bw.Write(head)
 	// The entries section: its header, then count u64 and the entries.
 	bw.Write(make([]byte, 16+8))
+	endEntries := phases.Start(PhaseFileEntries)
 	n, size, err := writeEntries(bw, entries)
+	endEntries()
 	if err != nil {
 		return err
 	}
@@ -150,7 +153,9 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	if _, err := f.WriteAt(sec[:], int64(len(head))); err != nil {
 		return err
 	}
+	endIndex := phases.Start(PhaseFileIndex)
 	isec, err := writeIndexSection(f, bw, int64(len(head))+16, int64(size))
+	endIndex()
 	if err != nil {
 		return err
 	}
@@ -188,6 +193,7 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 			return err
 		}
 	}
+	defer phases.Start(PhaseFileSum)()
 	h := xxh3.New()
 	if _, err := io.Copy(h, io.NewSectionReader(f, int64(len(head)), bodyLen)); err != nil {
 		return err

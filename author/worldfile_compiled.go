@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/world"
 	"github.com/zeebo/blake3"
@@ -87,10 +88,13 @@ func hashFile(w io.Writer, path string) error {
 // world is one a snapshot does not hold or the build has no key.
 func writeCompiled(built func() (*world.World, error)) func(io.Writer) error {
 	return func(out io.Writer) error {
+		endWait := phases.Start(PhaseFileWait)
 		w, err := built()
+		endWait()
 		if err != nil {
 			return err
 		}
+		defer phases.Start(PhaseFileCompiled)()
 		key := compiledKey()
 		if key == ([32]byte{}) {
 			return datalog.ErrNoSnapshot

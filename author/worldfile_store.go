@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/deloreis/deloreis/base/gcphase"
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
 )
@@ -351,6 +352,7 @@ func (c *worldCache) writeBeside(s *lorestore.Store, commit lorestore.Hash, scop
 // folder, fsynced, renamed over the name once the world is built. Concurrent writers of one name
 // each rename a whole file; the last rename wins and both are the same.
 func writeWorldFile(j writeJob) (err error) {
+	defer phases.Start(PhaseFileWrite)()
 	dir := filepath.Dir(j.path)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return err
@@ -370,6 +372,8 @@ func writeWorldFile(j writeJob) (err error) {
 	if err = encodeWorldFile(f, j.hd, j.entries, writeCompiled(j.built)); err != nil {
 		return err
 	}
+	endSync := phases.Start(PhaseFileSync)
+	defer endSync()
 	if err = f.Chmod(0o644); err != nil { // readable as the store's other files are
 		return err
 	}
@@ -439,3 +443,15 @@ func parseWorldFileName(name string) (lorestore.Hash, string, bool) {
 	}
 	return h, base[41:], true
 }
+
+// The phases of writing a world file (DL-0503): the entries are written
+// beside the compile, the compiled section once the world is built.
+const (
+	PhaseFileWrite    = "world file: write, in all"
+	PhaseFileEntries  = "world file: entries"
+	PhaseFileIndex    = "world file: index"
+	PhaseFileWait     = "world file: waiting for the compile"
+	PhaseFileCompiled = "world file: compiled section"
+	PhaseFileSum      = "world file: checksum"
+	PhaseFileSync     = "world file: sync and rename"
+)

@@ -6,9 +6,13 @@ package world
 
 import (
 	"iter"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/base/spell"
 	"github.com/deloreis/deloreis/objects"
 )
@@ -47,25 +51,54 @@ func (w *World) runChecks(entryChecks func() (citations, references []Finding)) 
 }
 
 // startEntryChecks runs the checks of each entry on its own (what its
-// citations and references name) on a goroutine of their own, and returns
+// citations and references name) on goroutines of their own, and returns
 // the function that waits for their findings. They read only the index,
 // which nothing changes once built, so a compile runs them beside its
-// single-threaded lowering and evaluation, on the machine's other core.
+// lowering and evaluation. The entries are cut into as many runs as
+// there are cores, each checked by one goroutine, and the findings put
+// together in the entries' order: the same at any GOMAXPROCS.
 func (w *World) startEntryChecks() (wait func() (citations, references []Finding)) {
-	var cit, ref []Finding
+	n := w.ix.entries.n
+	runs := entryCheckRuns(n, runtime.GOMAXPROCS(0))
+	cit := make([][]Finding, len(runs))
+	ref := make([][]Finding, len(runs))
+	var wg sync.WaitGroup
+	end := phases.Start(PhaseEntryChecks)
+	for k, r := range runs {
+		wg.Go(func() {
+			for i := r[0]; i < r[1]; i++ {
+				e := w.ix.entries.at(i)
+				cit[k] = append(cit[k], w.citationsOf(e)...)
+				ref[k] = append(ref[k], w.referencesOf(e)...)
+			}
+		})
+	}
 	done := make(chan struct{})
 	go func() {
-		defer close(done)
-		for e := range w.ix.entries.all() {
-			cit = append(cit, w.citationsOf(e)...)
-			ref = append(ref, w.referencesOf(e)...)
-		}
+		wg.Wait()
+		end()
+		close(done)
 	}()
 	return func() ([]Finding, []Finding) {
 		<-done
-		return cit, ref
+		return slices.Concat(cit...), slices.Concat(ref...)
 	}
 }
+
+// entryCheckRuns cuts n entries into up to procs runs [from, to) in
+// order; a small world is one run (a goroutine each is not worth it).
+func entryCheckRuns(n, procs int) [][2]int {
+	k := max(1, min(procs, n/minEntryCheckRun))
+	out := make([][2]int, k)
+	for i := range out {
+		out[i] = [2]int{n * i / k, n * (i + 1) / k}
+	}
+	return out
+}
+
+// minEntryCheckRun is the fewest entries a goroutine of the entry checks
+// is started for.
+const minEntryCheckRun = 1 << 14
 
 // rerun empties a group and runs its check again.
 func (w *World) rerun(group string, check func()) {
@@ -331,6 +364,8 @@ func abs(n int) int {
 // per world (the checks run while the world is being built, by one
 // goroutine).
 func (w *World) knownSorted() []string {
+	w.knownMu.Lock()
+	defer w.knownMu.Unlock()
 	if w.known == nil {
 		w.known = w.knownIDs()
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/datalog"
 )
 
@@ -42,11 +43,15 @@ func (w *World) lowerAndEval(c *Compiled) error {
 		}
 		return errNotTaken
 	}
+	endLower := phases.Start(PhaseLower)
 	p, err := w.lower(datalog.NewProgram())
+	endLower()
 	if err != nil {
 		return err
 	}
+	endEval := phases.Start(PhaseEvaluate)
 	m, err := w.eval(p)
+	endEval()
 	if err != nil {
 		return err
 	}

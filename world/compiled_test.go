@@ -50,8 +50,14 @@ func TestCompiledDeterministic(t *testing.T) {
 // parallel evaluation must stay deterministic).
 func TestCompiledSameAtAnyGOMAXPROCS(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	worlds := make([][]objects.Object, 0, 21)
 	for seed := range uint64(20) {
-		objs := randomWorld(rand.New(rand.NewPCG(seed, 34)))
+		worlds = append(worlds, randomWorld(rand.New(rand.NewPCG(seed, 34))))
+	}
+	// One world large enough that its entry checks run on several
+	// goroutines: their findings must come out in the same order.
+	worlds = append(worlds, unknownRefsWorld(3*minEntryCheckRun))
+	for seed, objs := range worlds {
 		var files [][]byte
 		for _, procs := range []int{1, 2, 8} {
 			runtime.GOMAXPROCS(procs)
@@ -71,6 +77,26 @@ func TestCompiledSameAtAnyGOMAXPROCS(t *testing.T) {
 			}
 		}
 	}
+}
+
+// unknownRefsWorld is n facts over n/4 persons, every seventh naming a
+// person not in scope and every eleventh citing a decision not recorded.
+func unknownRefsWorld(n int) []objects.Object {
+	var objs []objects.Object
+	for i := range n / 4 {
+		objs = append(objs, &objects.Entity{Kind: objects.KindPerson, Ident: fmt.Sprintf("p-%d", i), Name: "P", Provenance: objects.Proposed("s")})
+	}
+	for i := range n {
+		who, prov := fmt.Sprintf("p-%d", i%(n/4)), objects.Proposed("s")
+		if i%7 == 0 {
+			who = fmt.Sprintf("ghost-%d", i)
+		}
+		if i%11 == 0 {
+			prov = objects.Cited(objects.CitedProvisional, fmt.Sprintf("d-%d", i))
+		}
+		objs = append(objs, &objects.Fact{Entity: who, Key: "title", Value: fmt.Sprintf("v%d", i%5), Provenance: prov})
+	}
+	return objs
 }
 
 // TestCompiledEntryLowering: a world restored from its snapshot takes the

@@ -38,14 +38,50 @@ func (d ConsequenceDiff) Empty() bool {
 
 // Diff compares the world before a change (w) with the world after it.
 func (w *World) Diff(after *World) ConsequenceDiff {
-	before, now := w.gradePair(after)
-	return w.diffOf(after, before, now)
+	d := ConsequenceDiff{NewlyCertain: []Consequence{}, Possible: []Consequence{}, Dead: []Consequence{},
+		GradeChanged: []Consequence{}}
+	w.EachConsequence(after, func(c Consequence) bool {
+		d.add(c)
+		return true
+	})
+	d.Conflicts = w.Conflicts(after)
+	return d
 }
 
-// diffOf is Diff of after over w, given the grades of what may differ.
+// add files c under GradeChanged and the list of its new grade.
+func (d *ConsequenceDiff) add(c Consequence) {
+	d.GradeChanged = append(d.GradeChanged, c)
+	switch c.After {
+	case datalog.Certain:
+		d.NewlyCertain = append(d.NewlyCertain, c)
+	case datalog.Possible:
+		d.Possible = append(d.Possible, c)
+	default:
+		d.Dead = append(d.Dead, c)
+	}
+}
+
+// Conflicts are the error findings after has that w has not: the
+// conflicts a change brought.
+func (w *World) Conflicts(after *World) []Finding {
+	out := []Finding{}
+	old := map[string]bool{}
+	for _, f := range w.Findings() {
+		old[f.Code+"\x00"+f.Message] = true
+	}
+	for _, f := range after.Findings() {
+		if f.Severity == SeverityError && !old[f.Code+"\x00"+f.Message] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// diffOf is Diff of after over w computed from two grade maps (grades,
+// gradesOf): the plain form the streaming Diff is held to in the tests.
 func (w *World) diffOf(after *World, before, now map[string]gradedAtom) ConsequenceDiff {
 	d := ConsequenceDiff{NewlyCertain: []Consequence{}, Possible: []Consequence{}, Dead: []Consequence{},
-		GradeChanged: []Consequence{}, Conflicts: []Finding{}}
+		GradeChanged: []Consequence{}}
 	keys := make([]string, 0, len(before)+len(now))
 	for k := range before {
 		keys = append(keys, k)
@@ -59,60 +95,38 @@ func (w *World) diffOf(after *World, before, now map[string]gradedAtom) Conseque
 	for _, k := range keys {
 		b, hadB := before[k]
 		a, hasA := now[k]
-		gb, ga := datalog.Dead, datalog.Dead
-		if hadB {
-			gb = b.grade
-		}
-		if hasA {
-			ga = a.grade
-		}
-		if gb == ga {
-			continue
-		}
-		atom := a
-		if !hasA {
-			atom = b
-		}
-		c := Consequence{Pred: atom.pred, Args: atom.args, Before: gb, After: ga, New: !hadB}
-		d.GradeChanged = append(d.GradeChanged, c)
-		switch ga {
-		case datalog.Certain:
-			d.NewlyCertain = append(d.NewlyCertain, c)
-		case datalog.Possible:
-			d.Possible = append(d.Possible, c)
-		default:
-			d.Dead = append(d.Dead, c)
+		if c, moved := consequence(b, hadB, a, hasA); moved {
+			d.add(c)
 		}
 	}
-	old := map[string]bool{}
-	for _, f := range w.Findings() {
-		old[f.Code+"\x00"+f.Message] = true
-	}
-	for _, f := range after.Findings() {
-		if f.Severity == SeverityError && !old[f.Code+"\x00"+f.Message] {
-			d.Conflicts = append(d.Conflicts, f)
-		}
-	}
+	d.Conflicts = w.Conflicts(after)
 	return d
+}
+
+// consequence is the move of one atom graded b in the world before (when
+// hadB) and a after (when hasA), and whether its grade moved at all.
+func consequence(b gradedAtom, hadB bool, a gradedAtom, hasA bool) (Consequence, bool) {
+	gb, ga := datalog.Dead, datalog.Dead
+	if hadB {
+		gb = b.grade
+	}
+	if hasA {
+		ga = a.grade
+	}
+	if gb == ga {
+		return Consequence{}, false
+	}
+	atom := a
+	if !hasA {
+		atom = b
+	}
+	return Consequence{Pred: atom.pred, Args: atom.args, Before: gb, After: ga, New: !hadB}, true
 }
 
 type gradedAtom struct {
 	pred  string
 	args  []string
 	grade datalog.Grade
-}
-
-// gradePair grades, in w and in after, the atoms whose grade may differ
-// between them: those the engine changed when after's model was evaluated
-// from w's, when it was and nothing else moves grades (the valuation is
-// the same, and no atom is read through an identity closure); else every
-// atom of both. Grading every atom of a 10M-atom world twice took minutes
-// and gigabytes for a diff of one staged fact.
-func (w *World) gradePair(after *World) (map[string]gradedAtom, map[string]gradedAtom) {
-	if ch, ok := w.changesTo(after); ok {
-		return w.gradesOf(ch), after.gradesOf(ch)
-	}
-	return w.grades(), after.grades()
 }
 
 // changesTo returns what may differ between w's consequences and after's,
@@ -132,30 +146,8 @@ func (w *World) readsClosures() bool {
 	return !w.legacy && len(w.closure().edges) > 0
 }
 
-// gradesOf grades, as grades does, the atoms ch names: every atom of its
-// whole predicates, and each of its changed atoms the model holds.
-func (w *World) gradesOf(ch datalog.Changes) map[string]gradedAtom {
-	out := map[string]gradedAtom{}
-	for pred := range ch.Whole {
-		if !strings.HasPrefix(pred, "@") {
-			w.gradePred(pred, out)
-		}
-	}
-	for pred, list := range ch.Atoms {
-		if strings.HasPrefix(pred, "@") || ch.Whole[pred] {
-			continue
-		}
-		for _, args := range list {
-			if w.model.Has(pred, args...) {
-				out[gradeKey(pred, args)] = gradedAtom{pred: pred, args: args, grade: gradeOf(w.model.Support(pred, args...).Eval(w.val))}
-			}
-		}
-	}
-	return out
-}
-
 // grades grades every lore atom of the world (internal predicates aside),
-// keyed by a canonical rendering.
+// keyed by a canonical rendering: diffOf's input.
 func (w *World) grades() map[string]gradedAtom {
 	out := map[string]gradedAtom{}
 	for _, pred := range w.model.Preds() {

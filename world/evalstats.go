@@ -10,3 +10,13 @@ import "github.com/deloreis/deloreis/datalog"
 // model: its strata, how many were reused or maintained in place, and so
 // how many were evaluated from scratch.
 func (w *World) EvalStats() datalog.Stats { return w.model.Stats() }
+
+// The phases of a compile, as base/phases records them when a process
+// asks (DL-0503). The entry checks run beside lowering and evaluation.
+const (
+	PhaseIndex       = "world: index"
+	PhaseLower       = "world: lower"
+	PhaseEvaluate    = "world: evaluate"
+	PhaseEntryChecks = "world: entry checks"
+	PhaseChecks      = "world: valuation and checks"
+)

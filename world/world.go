@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/datalog"
 	"github.com/deloreis/deloreis/objects"
 )
@@ -104,7 +105,8 @@ type World struct {
 	findingsOnce sync.Once
 	findings     []Finding // all groups, sorted; built on first use
 
-	known []string // sorted entity and event ids, for candidates; built on first use
+	knownMu sync.Mutex // the entry checks ask for candidates from several goroutines
+	known   []string   // sorted entity and event ids, for candidates; built on first use
 
 	lowered *entryLowering // what lowering the entries left, when this world lowered them
 
@@ -128,6 +130,7 @@ func (w *World) eval(p *datalog.Program) (*datalog.Model, error) {
 // check. Errors are reserved for failures of the machinery; everything
 // wrong with the lore itself is a finding.
 func Compile(in Input) (*World, error) {
+	endIndex := phases.Start(PhaseIndex)
 	entries := in.Base
 	if !in.Owned || len(in.Staged) > 0 {
 		// newIndex sorts and keeps its input: give it a copy of ours.
@@ -164,6 +167,7 @@ func Compile(in Input) (*World, error) {
 		evalCtx:      in.Context,
 	}
 	sort.Strings(w.supposed)
+	endIndex()
 	if in.Indexed != nil {
 		in.Indexed(w.ix.entries.all())
 	}
@@ -192,8 +196,10 @@ func Compile(in Input) (*World, error) {
 	default:
 		entryChecks = w.startEntryChecks()
 	}
+	endChecks := phases.Start(PhaseChecks)
 	w.val = w.buildValuation()
 	w.runChecks(entryChecks)
+	endChecks()
 	return w, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/deloreis/deloreis/base/phases"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -182,7 +184,18 @@ func TestPrintSizeGolden(t *testing.T) {
 		log: s(34, 17, 5), gitLog: s(2, 8, 5), show: s(28, 26, 5), gitShow: sample{err: "exit status 128: fatal: bad revision"},
 		bigRev: "main~1", showBig: sample{err: "killed: resident memory passed the 6.00 GiB cap"}, gitShowBig: s(420, 60, 5),
 		disk: diskResult{store: 21_900_000, repacked: 18_100_000, repack: s(3170, 53, 1)},
+		cpus: "2 CPUs",
+		phases: []phases.Span{ // as a process writes them: in the order they ended
+			{Name: "read: list the scope's trees", Start: 20 * time.Millisecond, End: 130 * time.Millisecond},
+			{Name: "read: pack sweep and decode", Start: 130 * time.Millisecond, End: 480 * time.Millisecond},
+			{Name: "world: lower", Start: 510 * time.Millisecond, End: 800 * time.Millisecond},
+			{Name: "world: entry checks", Start: 510 * time.Millisecond, End: 700 * time.Millisecond},
+			{Name: "world: evaluate", Start: 800 * time.Millisecond, End: 1010 * time.Millisecond},
+			{Name: "compile: read, index, lower, evaluate, check", Start: 20 * time.Millisecond, End: 1015 * time.Millisecond},
+			{Name: "world file: write, in all", Start: 510 * time.Millisecond, End: 1100 * time.Millisecond},
+		},
 	}
+	r.openFirst.cpu = 1900 * time.Millisecond
 	var b bytes.Buffer
 	printSize(&b, r)
 	golden := filepath.Join("testdata", "table-100k.golden")

@@ -10,6 +10,7 @@
 //
 //	go run ./bench/scale -scale 1M,3M       (make bench-scale)
 //	go run ./bench/scale -scale 100k        (a quick run)
+//	go run ./bench/scale -scale 10M -first 3 (the first compile alone, 3 times, over a kept store)
 //
 // Every figure is a whole process's, the kernel's own accounting of it
 // (wall time, ru_maxrss), as /usr/bin/time -v reports them; a process
@@ -44,6 +45,7 @@ type config struct {
 	importFlags []string
 	repack      bool   // measure bytes per object against git repack -adf
 	buildBin    string // the binary of the build step alone (default: bin)
+	first       int    // -first: the first compile alone, this many times, over a kept store
 }
 
 // size is one store size: its label and object count.
@@ -78,6 +80,7 @@ func parseFlags(args []string) (*config, error) {
 	fs.BoolVar(&cfg.keep, "keep", false, "keep each size's store and .dli file")
 	importFlags := fs.String("import-flags", "--bulk --materialize", "flags of the build's `deloreis import` (space separated)")
 	fs.BoolVar(&cfg.repack, "repack", true, "measure bytes per object against `git repack -adf` of a copy (slow at 10M)")
+	fs.IntVar(&cfg.first, "first", 0, "measure only the first compile (check with no world file), this many times, over the store an earlier -keep run left (built and kept when there is none)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -92,8 +95,8 @@ func parseFlags(args []string) (*config, error) {
 	if cfg.maxRSS, err = parseBytes(*maxRSS); err != nil {
 		return nil, err
 	}
-	if cfg.adds < 1 || cfg.runs < 0 {
-		return nil, errors.New("-adds must be positive and -runs not negative")
+	if cfg.adds < 1 || cfg.runs < 0 || cfg.first < 0 {
+		return nil, errors.New("-adds must be positive, -runs and -first not negative")
 	}
 	return cfg, nil
 }
@@ -170,6 +173,12 @@ func run(cfg *config) error {
 	fmt.Printf("bench-scale: %s, %s, %d CPUs; whole processes (wall, peak RSS); medians where runs > 1\n",
 		time.Now().UTC().Format("2006-01-02 15:04 MST"), runtime.Version(), runtime.NumCPU())
 	for _, sz := range cfg.sizes {
+		if cfg.first > 0 {
+			if _, err := firstOnly(cfg, r, sz, os.Stdout); err != nil {
+				return fmt.Errorf("%s: %w", sz.label, err)
+			}
+			continue
+		}
 		res, err := runSize(cfg, r, sz)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sz.label, err)

@@ -18,7 +18,8 @@ import (
 // median peak RSS of its runs, or why it has none.
 type sample struct {
 	wall time.Duration
-	rss  int64 // bytes
+	rss  int64         // bytes
+	cpu  time.Duration // user and system CPU (of a single run; medians do not keep it)
 	runs int
 	err  string
 }
@@ -39,7 +40,8 @@ type runner struct {
 // procResult is one finished process.
 type procResult struct {
 	wall time.Duration
-	rss  int64 // bytes: the kernel's own peak (ru_maxrss) of the process
+	rss  int64         // bytes: the kernel's own peak (ru_maxrss) of the process
+	cpu  time.Duration // user and system CPU, as the kernel accounted them
 	err  error
 }
 
@@ -70,6 +72,7 @@ func (r *runner) run(stdout io.Writer, args ...string) procResult {
 	res := procResult{wall: wall}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		res.rss = ru.Maxrss * 1024 // KiB on Linux
+		res.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	switch {
 	case killed != "":
@@ -124,9 +127,9 @@ func (r *runner) pair(runs, warmup int, a, b []string) (sa, sb sample) {
 func (r *runner) once(stdout io.Writer, args ...string) sample {
 	p := r.run(stdout, args...)
 	if p.err != nil {
-		return sample{wall: p.wall, rss: p.rss, err: p.err.Error()}
+		return sample{wall: p.wall, rss: p.rss, cpu: p.cpu, err: p.err.Error()}
 	}
-	return sample{wall: p.wall, rss: p.rss, runs: 1}
+	return sample{wall: p.wall, rss: p.rss, cpu: p.cpu, runs: 1}
 }
 
 // watch polls the process's resident set every 100 ms and kills it past

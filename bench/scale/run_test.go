@@ -48,8 +48,16 @@ func TestRunSizeSmall(t *testing.T) {
 	}
 	var b bytes.Buffer
 	printSize(&b, res)
-	if strings.Contains(b.String(), "failed") || strings.Count(b.String(), "\n") != 20 {
+	table, byPhase, _ := strings.Cut(b.String(), "\nfirst compile by phase")
+	if strings.Contains(b.String(), "failed") || strings.Count(table, "\n") != 20 {
 		t.Errorf("table:\n%s", b.String())
+	}
+	// The first check's phases, as its process recorded them.
+	for _, want := range []string{"read: pack sweep and decode", "world: lower", "world: evaluate", "world: entry checks",
+		"world: valuation and checks", "world file: write, in all", "compile: read, index, lower, evaluate, check", "total: the check process"} {
+		if !strings.Contains(byPhase, want) {
+			t.Errorf("no phase %q in:\n%s", want, byPhase)
+		}
 	}
 }
 
@@ -170,5 +178,24 @@ func TestRunnerMemoryCap(t *testing.T) {
 	}
 	if p := free.run(nil, "true"); p.err != nil || p.rss <= 0 {
 		t.Errorf("true: %+v", p)
+	}
+}
+
+// TestFirstOnly: -first builds and keeps a store when there is none, then
+// reuses it; each run is a first compile (no world file) with its phases.
+func TestFirstOnly(t *testing.T) {
+	cfg := &config{work: t.TempDir(), bin: deloreisBinary(t), first: 2, maxRSS: 2 << 30, importFlags: []string{"--bulk", "--materialize"}}
+	r := &runner{env: benchEnv(), maxRSS: cfg.maxRSS}
+	for _, wantBuilt := range []bool{true, false} {
+		var b bytes.Buffer
+		built, err := firstOnly(cfg, r, size{label: "200", n: 200}, &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if built != wantBuilt || strings.Count(out, "world: lower") != 2 || !strings.Contains(out, "-- run 2 of 2") ||
+			!strings.Contains(out, "first compile, wall: median") || strings.Contains(out, "not measured") {
+			t.Errorf("built %v, want %v; output:\n%s", built, wantBuilt, out)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ func runSize(cfg *config, r *runner, sz size) (*sizeResult, error) {
 	if !cfg.keep {
 		defer os.RemoveAll(dir)
 	}
-	res := &sizeResult{label: sz.label, persons: persons(sz.n), adds: cfg.adds, load: loadavg()}
+	res := &sizeResult{label: sz.label, persons: persons(sz.n), adds: cfg.adds, load: loadavg(), cpus: fmt.Sprintf("%d CPUs", runtime.NumCPU())}
 	files, err := writeFiles(dir, sz.n, res)
 	if err != nil {
 		return nil, err
@@ -124,7 +125,7 @@ func writeFiles(dir string, n int, res *sizeResult) (benchFiles, error) {
 func measureOpen(r *runner, bin, proj, store, one string, runs int, res *sizeResult) {
 	before := listFiles(store)
 	check := []string{bin, "check", "--project", proj, one}
-	res.openFirst = r.once(nil, check...)
+	res.openFirst, res.phases, res.phasesErr = firstCompile(r, filepath.Join(filepath.Dir(one), "phases.jsonl"), check...)
 	res.cache = describeCache(before, listFiles(store))
 	res.again = r.measure(max(runs-1, 1), check...)
 	res.importDry = r.measure(max(runs-1, 1), bin, "import", "--project", proj, one)

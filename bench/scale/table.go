@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/deloreis/deloreis/base/phases"
 )
 
 // sizeResult is everything measured for one size.
@@ -22,8 +24,11 @@ type sizeResult struct {
 
 	build            sample
 	openFirst, again sample
-	importDry        sample // `import` of the one-fact file, dry run: open, stage, consequence diff
-	cache            string // what a second open finds: a persisted compiled world, or none
+	phases           []phases.Span // the first open's, as its process recorded them
+	phasesErr        string        // why there are none
+	cpus             string        // the cores the processes ran on
+	importDry        sample        // `import` of the one-fact file, dry run: open, stage, consequence diff
+	cache            string        // what a second open finds: a persisted compiled world, or none
 	serve            serveResult
 	adds             int
 
@@ -78,6 +83,7 @@ func printSize(out io.Writer, r *sizeResult) {
 	row("show --name-only "+r.bigRev+" (the big commit)", r.showBig, versus("git show --name-status", r.showBig, r.gitShowBig))
 	printDisk(tw, r)
 	tw.Flush()
+	printPhases(out, r)
 }
 
 // printServe writes the rows of the `deloreis serve` session.

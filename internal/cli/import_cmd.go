@@ -133,7 +133,9 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if doc.Scope, err = o.pickScope(file, doc.Scope); err != nil {
 		return err
 	}
-	res, err := svc.Import(ctx, author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file)})
+	req := author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file), Listed: o.listed()}
+	doc = nil // the use case lets the parse tree go once the objects are staged
+	res, err := svc.Import(ctx, req)
 	endProgress()
 	if res.Scope != "" { // staged: its findings and diff are known, committed or not
 		if o.format.json() {
@@ -156,9 +158,22 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	case !res.Committed:
 		fmt.Fprintf(stdout, "nothing new to commit: every declaration is already on %s\n", o.branch)
 	default:
-		fmt.Fprintf(stdout, "committed %s on %s: %s\n", res.Commit[:12], o.branch, plural(len(doc.Decls), "declaration", "declarations"))
+		fmt.Fprintf(stdout, "committed %s on %s: %s\n", res.Commit[:12], o.branch, plural(res.Declarations, "declaration", "declarations"))
 	}
 	return nil
+}
+
+// listed is how many consequences of each kind the use case lists: all of
+// them, in every list, for --format json; the first few of each kind for
+// the text summary, every one with --verbose (DL-0507).
+func (o *importOptions) listed() int {
+	switch {
+	case o.format.json():
+		return 0
+	case o.verbose:
+		return -1
+	}
+	return summaryFirst
 }
 
 // report is the JSON result of an import that was staged.
@@ -246,25 +261,26 @@ func (o *importOptions) summary(w io.Writer, file string, res author.ImportResul
 			fmt.Fprintf(w, "... and %s (--verbose lists every one)\n", plural(more, "more finding", "more findings"))
 		}
 	}
-	printConsequences(w, res.Consequences, limit)
+	printConsequences(w, res.Consequences, res.Counts, limit)
 }
 
 // printConsequences writes the derived-consequence diff, one section per
-// kind, each after its count: the first limit of each kind, or all for a
-// negative limit.
-func printConsequences(w io.Writer, d author.Consequences, limit int) {
-	if len(d.GradeChanged) == 0 && len(d.Conflicts) == 0 {
+// kind, each after its count (n): the first limit of each kind, or all for
+// a negative limit, of those d lists.
+func printConsequences(w io.Writer, d author.Consequences, n author.ConsequenceCounts, limit int) {
+	if n.Moved() == 0 && len(d.Conflicts) == 0 {
 		fmt.Fprintln(w, "consequences: none moved")
 		return
 	}
 	sections := []struct {
-		name string
-		cs   []author.Consequence
-	}{{"newly certain", d.NewlyCertain}, {"possible", d.Possible}, {"dead", d.Dead}}
+		name  string
+		cs    []author.Consequence
+		count int
+	}{{"newly certain", d.NewlyCertain, n.NewlyCertain}, {"possible", d.Possible, n.Possible}, {"dead", d.Dead, n.Dead}}
 	var counts []string
 	for _, sec := range sections {
-		if len(sec.cs) > 0 {
-			counts = append(counts, fmt.Sprintf("%d %s", len(sec.cs), sec.name))
+		if sec.count > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", sec.count, sec.name))
 		}
 	}
 	if len(d.Conflicts) > 0 {
@@ -287,7 +303,7 @@ func printConsequences(w io.Writer, d author.Consequences, limit int) {
 			}
 			fmt.Fprintf(w, "  %s: %s(%s)  (%s)\n", sec.name, c.Pred, strings.Join(c.Args, ", "), was)
 		}
-		more(len(sec.cs), sec.name)
+		more(sec.count, sec.name)
 	}
 	for i, f := range d.Conflicts {
 		if limit >= 0 && i == limit {

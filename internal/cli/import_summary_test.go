@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -99,5 +100,43 @@ func TestImportSummarisesFindings(t *testing.T) {
 	}
 	if n := len(placed.FindAllString(verbose, -1)); n <= summaryFirst || strings.Contains(verbose, "... and") {
 		t.Errorf("import --verbose printed %d findings:\n%s", n, verbose)
+	}
+}
+
+// TestImportSummaryOfABigFile: a file big enough to be compiled in one
+// pass with its base is summarised from counts of every consequence,
+// though the use case lists only the first few of each kind for it;
+// --verbose prints every one and --format json lists every one in full.
+func TestImportSummaryOfABigFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "big.dli")
+	if err := os.WriteFile(file, []byte(bulkDLI(1400, -1)), 0o644); err != nil { // 4,220 declarations
+		t.Fatal(err)
+	}
+	proj := filepath.Join(dir, "p")
+	mustRun(t, "--project", proj, "init", "--scope", "bulk")
+	var res struct {
+		Declarations int
+		Consequences struct {
+			Possible     []map[string]any `json:"possible"`
+			GradeChanged []map[string]any `json:"grade_changed"`
+		}
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "import", "--project", proj, "--format", "json", file)), &res); err != nil {
+		t.Fatal(err)
+	}
+	n := len(res.Consequences.Possible)
+	if res.Declarations != 4220 || n < res.Declarations || len(res.Consequences.GradeChanged) != n {
+		t.Fatalf("--format json: %d declarations, %d possible, %d grade changes", res.Declarations, n, len(res.Consequences.GradeChanged))
+	}
+	quiet := mustRun(t, "import", "--project", proj, file)
+	head := fmt.Sprintf("consequences: %d possible\n", n)
+	more := fmt.Sprintf("  possible: ... and %d more (--verbose lists every one)\n", n-summaryFirst)
+	if !strings.Contains(quiet, head) || !strings.Contains(quiet, more) {
+		t.Errorf("want %q and %q in:\n%s", head, more, quiet)
+	}
+	verbose := mustRun(t, "import", "--project", proj, "--verbose", file)
+	if got := len(regexp.MustCompile(`(?m)^  possible: \w`).FindAllString(verbose, -1)); got != n || !strings.Contains(verbose, head) {
+		t.Errorf("--verbose printed %d possible consequences of %d", got, n)
 	}
 }

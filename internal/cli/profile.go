@@ -1,6 +1,7 @@
 // This file holds the profiles a command line can leave behind for
-// measuring a big run (issue 13): a CPU profile of the whole process and a
-// heap profile taken as the command ends.
+// measuring a big run (issue 13): a CPU profile of the whole process, a
+// heap profile taken as the command ends, and the phases of a first
+// compile (issue 34, DL-0503).
 
 package cli
 
@@ -9,6 +10,8 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+
+	"github.com/deloreis/deloreis/base/phases"
 )
 
 // The environment variables naming the profiles' files. They are read
@@ -17,6 +20,10 @@ import (
 const (
 	envCPUProfile  = "DELOREIS_CPUPROFILE"
 	envHeapProfile = "DELOREIS_HEAPPROFILE"
+	// envPhases names the file the phases a command ran (base/phases)
+	// are written to as JSON lines when it ends: make bench-scale reads
+	// the first compile's from it.
+	envPhases = "DELOREIS_PHASES"
 )
 
 // startProfiles starts the profiles getenv asks for and returns the
@@ -39,7 +46,17 @@ func startProfiles(getenv func(string) string, stderr io.Writer) (stop func()) {
 		}
 	}
 	heap := getenv(envHeapProfile)
+	phaseFile := getenv(envPhases)
+	if phaseFile != "" {
+		phases.Enable()
+	}
 	return func() {
+		if phaseFile != "" {
+			if err := writePhases(phaseFile); err != nil {
+				fmt.Fprintf(stderr, "deloreis: %s: %v\n", envPhases, err)
+			}
+			phases.Disable()
+		}
 		if cpu != nil {
 			pprof.StopCPUProfile()
 			cpu.Close()
@@ -62,6 +79,19 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	err = pprof.WriteHeapProfile(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writePhases writes the phases recorded to path.
+func writePhases(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = phases.WriteJSON(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -365,7 +365,8 @@ func (b *BulkPack) rewrite(dropped []span) (*os.File, []byte, error) {
 }
 
 // tmpRunPrefix names a bulk writer's sorted runs: under tmpPackPrefix, so
-// that Open's clean-up of our stale temporary files takes them too.
+// that the first writer's clean-up of our stale temporary files takes them
+// too.
 const tmpRunPrefix = tmpPackPrefix + "run_"
 
 // TempFile creates a temporary file for a bulk writer's own spill data,

@@ -50,8 +50,8 @@ type Options struct {
 	// skipped, as git skips it, and the objects only it holds read as not
 	// found; CheckPacks reports it. Without the hook the skip is silent.
 	OnSkippedPack func(error)
-	// StaleAge is how old a .pack without its .idx must be before Open
-	// deletes it (0 means 15 minutes). Our own temporary files go once no
+	// StaleAge is how old a .pack without its .idx must be before the
+	// first pack this DB publishes deletes it (0 means 15 minutes). Our own temporary files go once no
 	// writer holds their flock and they are older than the smaller of
 	// StaleAge and a minute.
 	StaleAge time.Duration
@@ -77,6 +77,7 @@ type DB struct {
 	warned map[string]bool // packs OnSkippedPack has heard of (under scanMu)
 	closed atomic.Bool
 
+	tidy      sync.Once  // removeStale, before the first pack is published
 	packsMu   sync.Mutex // held with the flock of packsLock
 	packsLock *os.File   // objects/deloreis-packs.lock, opened on first use
 
@@ -115,8 +116,6 @@ func Open(gitDir string, opts Options) (*DB, error) {
 	if err := fsys.MkdirAll(db.fs, db.packDir, 0o755, db.durable()); err != nil {
 		return nil, fmt.Errorf("odb: %w", err)
 	}
-	removeStale(db.packDir, opts.StaleAge)
-	removeStale(db.objDir, opts.StaleAge)
 	db.cur.Store(newPackSet(nil))
 	if err := db.rescan(false); err != nil {
 		db.Close()

@@ -68,6 +68,13 @@ func (db *DB) lockPacks() (func(), error) {
 // the pair visible: the .pack first, the .idx last (flushed first, see
 // publishFiles). f stays open for the caller to close.
 func (db *DB) publish(f *os.File, trailer []byte, entries []idxEntry, keepIdx bool) (published, error) {
+	// The first pack a process publishes tidies what a crashed writer
+	// left (removeStale); a command that only reads deletes nothing, as
+	// git's reading commands do, and pays no directory listing for it.
+	db.tidy.Do(func() {
+		removeStale(db.packDir, db.opts.StaleAge)
+		removeStale(db.objDir, db.opts.StaleAge)
+	})
 	var idxMem *bytes.Buffer
 	if keepIdx {
 		idxMem = new(bytes.Buffer)

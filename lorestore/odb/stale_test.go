@@ -1,5 +1,5 @@
-// What a crash can leave behind: real git's verdict on it, and Open's
-// clean-up of it.
+// What a crash can leave behind: real git's verdict on it, and the first
+// writer's clean-up of it.
 
 package odb
 
@@ -31,7 +31,7 @@ func TestStrayFilesAndCleanup(t *testing.T) {
 	orphan := findPackOfFile(t, dir, "orphan\n")
 	os.Remove(orphan + ".idx") // as if killed between the two renames
 	old := time.Now().Add(-time.Hour)
-	files := map[string]bool{ // name → removed by Open's clean-up
+	files := map[string]bool{ // name → removed by the first writer's clean-up
 		"tmp_pack_dlr_111111": true,
 		"tmp_idx_dlr_222222":  true,
 		"tmp_pack_dlr_locked": false, // a live writer holds it
@@ -70,6 +70,20 @@ func TestStrayFilesAndCleanup(t *testing.T) {
 
 	db2 := openDB(t, dir, Options{StaleAge: 30 * time.Minute})
 	mustRead(t, db2, h, plumbing.BlobObject, []byte("survivor\n"))
+	// Reading deletes nothing.
+	for name := range files {
+		if _, err := os.Stat(filepath.Join(packDir, name)); err != nil {
+			t.Errorf("%s removed by a reader: %v", name, err)
+		}
+	}
+	if _, err := os.Stat(orphan + ".pack"); err != nil {
+		t.Errorf("old .pack without .idx removed by a reader: %v", err)
+	}
+	b2 := db2.NewBatch()
+	b2.Add(plumbing.BlobObject, []byte("a writer\n"))
+	if err := b2.Write(); err != nil {
+		t.Fatal(err)
+	}
 	for name, removed := range files {
 		_, err := os.Stat(filepath.Join(packDir, name))
 		if gone := os.IsNotExist(err); gone != removed {
