@@ -59,7 +59,8 @@ type staleView struct {
 }
 
 func (d *Desk) stale(w http.ResponseWriter, r *http.Request, f form, err error) {
-	d.render(w, r, http.StatusConflict, "stale.html", "Stale page", staleView{Workspace: f.ws, Presented: f.digest, Message: fault.Of(err).Message})
+	v := staleView{Workspace: f.ws, Presented: f.digest, Message: fault.Of(err).Message}
+	d.render(w, http.StatusConflict, func(b *hw) { stalePage(b, v) })
 }
 
 func (d *Desk) materialize(w http.ResponseWriter, r *http.Request) {

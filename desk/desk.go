@@ -21,7 +21,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
-	"html/template"
 	"io"
 	"io/fs"
 	"net"
@@ -33,9 +32,6 @@ import (
 
 	"github.com/deloreis/deloreis/author"
 )
-
-//go:embed templates/*.html
-var templateFS embed.FS
 
 //go:embed static
 var staticFS embed.FS
@@ -60,7 +56,6 @@ type Desk struct {
 	svc *author.Service
 	opt Options
 	key []byte // the HMAC key of the CSRF tokens, new each process
-	tpl *template.Template
 
 	mu       sync.Mutex
 	sessions map[string]bool // sessions a login link opened (Open desks)
@@ -80,8 +75,7 @@ func New(svc *author.Service, opt Options) *Desk {
 			opt.Dot = p
 		}
 	}
-	return &Desk{svc: svc, opt: opt, key: randomBytes(32), sessions: map[string]bool{},
-		tpl: template.Must(template.New("desk").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))}
+	return &Desk{svc: svc, opt: opt, key: randomBytes(32), sessions: map[string]bool{}}
 }
 
 func randomBytes(n int) []byte {

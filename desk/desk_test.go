@@ -301,7 +301,7 @@ func TestDecisions(t *testing.T) {
 		t.Fatalf("materialize: %d %s", code, body)
 	}
 	_, shown := f.get(loc)
-	for _, want := range []string{"Lore-Decision", "d-keep-mireth", "&#43; person mireth"} {
+	for _, want := range []string{"Lore-Decision", "d-keep-mireth", "+ person mireth"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the commit page lacks %q:\n%s", want, shown)
 		}

@@ -8,12 +8,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"html/template"
+	"io"
 	"net/http"
 	"sort"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/fault"
@@ -22,32 +20,13 @@ import (
 // pageSize is how many diff rows or consequences one page lists.
 const pageSize = 50
 
-var funcs = template.FuncMap{
-	"short": func(h string) string {
-		if len(h) > 12 {
-			return h[:12]
-		}
-		return h
-	},
-	"ago":   func(t time.Time) string { return time.Since(t).Round(time.Second).String() + " ago" },
-	"lines": func(ls []string) string { return strings.Join(ls, "\n") },
-	"add":   func(a, b int) int { return a + b },
-}
-
-// page is what every template gets: its own data and the session's
-// CSRF token.
-type page struct {
-	Title string
-	CSRF  string
-	Data  any
-}
-
-func (d *Desk) render(w http.ResponseWriter, r *http.Request, status int, name, title string, data any) {
+// render writes a page built by page.
+func (d *Desk) render(w http.ResponseWriter, status int, page func(*hw)) {
+	var b hw
+	page(&b)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	if err := d.tpl.ExecuteTemplate(w, name, page{Title: title, CSRF: d.csrf(sessionOf(r)), Data: data}); err != nil {
-		fmt.Fprintf(w, "<p>render: %s</p>", template.HTMLEscapeString(err.Error()))
-	}
+	io.WriteString(w, b.b.String())
 }
 
 // fail renders a use case's refusal or error as a page.
@@ -63,7 +42,7 @@ func (d *Desk) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if e.Code == "unknown-doc" || e.Class == fault.NotFound {
 		status = http.StatusNotFound
 	}
-	d.render(w, r, status, "error.html", "Refused", e)
+	d.render(w, status, func(b *hw) { errorPage(b, e.Code, e.Message) })
 }
 
 func (d *Desk) list(w http.ResponseWriter, r *http.Request) {
@@ -72,7 +51,7 @@ func (d *Desk) list(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "list.html", "Workspaces", l)
+	d.render(w, http.StatusOK, func(b *hw) { listPage(b, l) })
 }
 
 // listPart is the list's rows alone, which the page polls for.
@@ -82,7 +61,7 @@ func (d *Desk) listPart(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "rows", "", l)
+	d.render(w, http.StatusOK, func(b *hw) { listRows(b, l) })
 }
 
 // findingView is a finding as the page shows it.
@@ -212,7 +191,8 @@ func (d *Desk) workspace(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "workspace.html", "Workspace "+v.Status.Workspace, v)
+	csrf := d.csrf(sessionOf(r))
+	d.render(w, http.StatusOK, func(b *hw) { workspacePage(b, csrf, v) })
 }
 
 // digest is the workspace's current digest as text, which the page polls
@@ -242,7 +222,7 @@ func (d *Desk) why(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "why.html", "Why "+res.Pred, whyView{Workspace: id, Why: res})
+	d.render(w, http.StatusOK, func(b *hw) { whyPage(b, whyView{Workspace: id, Why: res}) })
 }
 
 func nonNil(s []string) []string {
@@ -262,7 +242,7 @@ func (d *Desk) log(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "log.html", "History", logGraph(res))
+	d.render(w, http.StatusOK, func(b *hw) { logPage(b, logGraph(res)) })
 }
 
 // logRow is one commit of the log with its lane marks: a text graph as
@@ -311,7 +291,7 @@ func (d *Desk) commit(w http.ResponseWriter, r *http.Request) {
 			v.Lines = append(v.Lines, diffLine{Sign: sign, Text: l, Scope: c.Scope})
 		}
 	}
-	d.render(w, r, http.StatusOK, "commit.html", "Commit "+res.Commit.Commit, v)
+	d.render(w, http.StatusOK, func(b *hw) { commitPage(b, v) })
 }
 
 func (d *Desk) branches(w http.ResponseWriter, r *http.Request) {
@@ -320,7 +300,7 @@ func (d *Desk) branches(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "branches.html", "Branches", res)
+	d.render(w, http.StatusOK, func(b *hw) { branchesPage(b, res) })
 }
 
 // mergeView is a merge preview: what merging source into target would
@@ -339,5 +319,5 @@ func (d *Desk) mergePreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Result = res
-	d.render(w, r, http.StatusOK, "merge.html", "Merge preview", v)
+	d.render(w, http.StatusOK, func(b *hw) { mergePage(b, v) })
 }

@@ -112,7 +112,7 @@ func (d *Desk) picture(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "picture.html", "Neighbourhood of "+h.Workspace, h)
+	d.render(w, http.StatusOK, func(b *hw) { picturePage(b, h) })
 }
 
 // pictureSVG is dot's drawing. The page shows it as an image, where no
