@@ -22,7 +22,7 @@ import (
 // fixture is a desk over the demo project, an agent's registry beside it
 // (the agent stages as over stdio) and a browser-like client.
 type fixture struct {
-	t      *testing.T
+	t      testing.TB
 	svc    *author.Service
 	reg    *worker.Registry
 	desk   *Desk
@@ -30,7 +30,7 @@ type fixture struct {
 	client *http.Client
 }
 
-func newFixture(t *testing.T, opt Options) *fixture {
+func newFixture(t testing.TB, opt Options) *fixture {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "proj")
 	s, err := demoworld.BuildProject(dir)

@@ -3,7 +3,9 @@
 "use strict";
 (function () {
   const go = (href) => { window.location.href = href; };
-  document.addEventListener("keydown", (e) => {
+  // On keyup: a key that moves the focus into a field has then typed
+  // nothing into it.
+  document.addEventListener("keyup", (e) => {
     const t = e.target;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) {
