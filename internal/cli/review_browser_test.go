@@ -37,7 +37,10 @@ func TestReviewDeskInBrowser(t *testing.T) {
 		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun, chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
+		// Its singleton socket goes to a folder the test removes: a killed
+		// browser leaves it behind, and make test fails on a file left in TMPDIR.
+		chromedp.Env("TMPDIR="+t.TempDir()))
 	defer cancel()
 	tab1, cancel := chromedp.NewContext(alloc)
 	defer cancel()
