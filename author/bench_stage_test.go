@@ -24,8 +24,14 @@ var stageN = flag.Int("stage.n", 100_000, "distinct facts BenchmarkStageDistinct
 // Measured on the 2-core machine under other work (p50/p99 ms): at
 // 4d9262b 1k 0.26/9.7, 6k 7.4/155 (growing faster than linearly; 100k
 // was not run); at dd2b863 1k 0.05/3.1, 10k 0.77/37, 50k 6.6/60, 100k
-// 13.3/60. Still linear: the engine walks every stratum per evaluation,
-// and the world copies its arity table when a predicate is new.
+// 13.3/60 (the engine walked every stratum per evaluation, and copied
+// its tables by predicate). Flat since the evaluation visits only the
+// strata a change reaches over persistent tables (DL-0498 to DL-0502):
+// load 13, 219ddd9 20k 5.19/196 against 0.047/6.1; 100k (load 13-14,
+// two runs) 1k 0.024/4.0 and 0.023/8.3, 50k 0.024/9.6 and 0.021/0.18,
+// 100k 0.039/0.40 and 0.151/19 (a burst of load), between 0.02 and
+// 0.04 ms for most thousands. The p99 follows the machine's load and the
+// collector's pauses (the slowest adds fall at random positions).
 func BenchmarkStageDistinct(b *testing.B) {
 	n := *stageN
 	if testing.Short() {

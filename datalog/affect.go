@@ -26,7 +26,7 @@ func (m *Model) deps() *depIndex {
 func (m *Model) buildDeps() {
 	d := &depIndex{mentions: map[uint32][]aref{}, negLit: map[aref]uint32{},
 		readers: map[aref][]aref{}, ruleLit: map[uint32][]aref{}}
-	for pid, rel := range m.rels {
+	for pid, rel := range m.rels.all() {
 		if rel == nil || rel.allOne() {
 			continue
 		}
@@ -46,14 +46,14 @@ func (m *Model) buildDeps() {
 		}
 	}
 	for id := range uint32(m.info.len()) {
-		if li := m.info.at(id); li.kind == litNeg && m.rels[li.pred] != nil {
-			if row, ok := m.rels[li.pred].find(li.args); ok {
+		if li := m.info.at(id); li.kind == litNeg && m.rel(li.pred) != nil {
+			if row, ok := m.rel(li.pred).find(li.args); ok {
 				d.negLit[aref{li.pred, row}] = id
 			}
 		}
 	}
-	for _, s := range m.strata {
-		if s.region != nil {
+	for i := range m.strata.len() {
+		if s := m.strata.at(i); s.region != nil {
 			d.addRegion(s.region)
 		}
 	}
@@ -114,7 +114,7 @@ func (m *Model) affected(ids []uint32) []aref {
 			push(d.mentions[id])
 		}
 		push(d.readers[a])
-		if s := m.strata[m.stratOf[a.pred]]; s.region != nil {
+		if s := m.strata.at(m.stratOf(a.pred)); s.region != nil {
 			reg := s.region
 			if l := reg.local[a.pred]; l != nil && l[a.row] >= 0 {
 				for _, i := range reg.users[reg.userOff[l[a.row]]:reg.userOff[l[a.row]+1]] {
@@ -150,7 +150,7 @@ func (m *Model) groundFacts(as []aref, withSupport bool) []GroundFact {
 	consts := m.consts.snapshot()
 	out := make([]GroundFact, len(as))
 	for i, a := range as {
-		out[i] = GroundFact{Pred: m.predNames.at(a.pred), Args: m.argStrings(m.rels[a.pred], a.row, consts)}
+		out[i] = GroundFact{Pred: m.predNames.at(a.pred), Args: m.argStrings(m.rel(a.pred), a.row, consts)}
 		if withSupport {
 			out[i].Support = m.publicPoly(a.pred, a.row)
 		}

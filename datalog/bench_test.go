@@ -152,7 +152,7 @@ func benchTC(b *testing.B, es edgeList, provenance bool) {
 		})
 		t0 := time.Now()
 		g := m.Grader(v)
-		rel := m.rels[mustPred(b, m, "path")]
+		rel := m.rel(mustPred(b, m, "path"))
 		for row := range rel.n {
 			g.gradeAtom(rel.pred, uint32(row))
 		}
@@ -225,7 +225,7 @@ func BenchmarkGrade(b *testing.B) {
 		v["d:"+strconv.Itoa(i)] = Truth(i % 3)
 	}
 	g := m.Grader(v)
-	rel := m.rels[mustPred(b, m, "f")]
+	rel := m.rel(mustPred(b, m, "f"))
 	for row := range rel.n {
 		g.gradeAtom(rel.pred, uint32(row))
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 )
 
 // Limits bound one evaluation (Program.EvalContext).
@@ -39,8 +40,8 @@ const stride = 1 << 12
 type guard struct {
 	ctx     context.Context
 	done    <-chan struct{}
-	max     int // derivations allowed, 0 for no bound
-	derived int // derivations counted so far
+	max     int          // derivations allowed, 0 for no bound
+	derived atomic.Int64 // derivations counted so far (parallel workers add to it)
 }
 
 // stopped is the panic value that unwinds an evaluation past its budget;
@@ -68,9 +69,9 @@ func (e *evaluator) look() {
 		e.fired = 0
 		return
 	}
-	g.derived += e.fired
+	derived := g.derived.Add(int64(e.fired))
 	e.fired = 0
-	if g.max > 0 && g.derived > g.max {
+	if g.max > 0 && derived > int64(g.max) {
 		panic(stopped{&Error{Code: CodeBudgetDerivations,
 			Message: fmt.Sprintf("the evaluation made more than %d derivations, its limit", g.max)}})
 	}

@@ -22,46 +22,54 @@ type modelDelta struct {
 // add a pass over the relation.
 func (a *applier) delta() *modelDelta {
 	d := &modelDelta{from: a.prev.serial, prev: a.prev.delta}
-	for pred, cur := range a.m.rels {
-		old := a.prevRel(uint32(pred))
-		c := a.changes[pred]
-		switch {
-		case cur != old && a.cut(uint32(pred)):
-			// A truncated atom is graded by solving its stratum's region:
-			// its grade may move with atoms beside it, not only its own.
-			d.whole = append(d.whole, uint32(pred))
-		case c != nil:
-			for _, r := range c.rows {
-				var t []uint32
-				if r.new >= 0 {
-					t = cur.row(uint32(r.new))
-				} else {
-					t = old.row(uint32(r.old))
-				}
-				if d.rows == nil {
-					d.rows = map[uint32][][]uint32{}
-				}
-				d.rows[uint32(pred)] = append(d.rows[uint32(pred)], append([]uint32(nil), t...))
-			}
-		case cur != old:
-			d.whole = append(d.whole, uint32(pred))
+	if a.partial {
+		for _, pred := range a.visited {
+			a.deltaOf(d, pred)
 		}
+		return d // the strata not visited were taken over whole
 	}
-	for pred := len(a.m.rels); pred < len(a.prev.rels); pred++ {
-		if a.prev.rels[pred] != nil {
+	for pred := range a.m.rels.all() {
+		a.deltaOf(d, uint32(pred))
+	}
+	for pred := a.m.rels.len(); pred < a.prev.rels.len(); pred++ {
+		if a.prev.rel(uint32(pred)) != nil {
 			d.whole = append(d.whole, uint32(pred)) // gone from the program
 		}
 	}
 	return d
 }
 
+// deltaOf records in d what changed in pred's relation.
+func (a *applier) deltaOf(d *modelDelta, pred uint32) {
+	cur, old := a.m.rel(pred), a.prevRel(pred)
+	c := a.changes[pred]
+	switch {
+	case cur != old && a.cut(pred):
+		// A truncated atom is graded by solving its stratum's region:
+		// its grade may move with atoms beside it, not only its own.
+		d.whole = append(d.whole, pred)
+	case c != nil:
+		for _, r := range c.rows {
+			var t []uint32
+			if r.new >= 0 {
+				t = cur.row(uint32(r.new))
+			} else {
+				t = old.row(uint32(r.old))
+			}
+			if d.rows == nil {
+				d.rows = map[uint32][][]uint32{}
+			}
+			d.rows[pred] = append(d.rows[pred], append([]uint32(nil), t...))
+		}
+	case cur != old:
+		d.whole = append(d.whole, pred)
+	}
+}
+
 // cut reports whether pred's stratum in the new model cut supports.
 func (a *applier) cut(pred uint32) bool {
-	if int(pred) >= len(a.m.stratOf) {
-		return false
-	}
-	i := a.m.stratOf[pred]
-	return i >= 0 && i < len(a.m.strata) && a.m.strata[i].mode == modeCut
+	i := a.m.stratOf(pred)
+	return i >= 0 && i < a.m.strata.len() && a.m.strata.at(i).mode == modeCut
 }
 
 // Changes is what may differ between two models: the atoms whose presence

@@ -41,8 +41,8 @@ func (p *Program) validateRule(r Rule) error {
 	for _, a := range atoms {
 		want, ok := seen[a.Pred]
 		if !ok {
-			if id, known := p.preds.lookup(a.Pred); known && int(id) < len(p.arity) && p.arity[id] >= 0 {
-				want, ok = p.arity[id], true
+			if id, known := p.preds.lookup(a.Pred); known && p.arityOf(id) >= 0 {
+				want, ok = p.arityOf(id), true
 			}
 		}
 		if ok && want != len(a.Args) {
@@ -114,14 +114,38 @@ type strat struct {
 }
 
 // stratification is the result of stratify. It is never written once
-// made: growStrata makes a new one.
+// made: growStrata makes a new one, sharing its tables (ptab.go).
+//
+// Its strata are in evaluation order: those computeStrata made (ncomp,
+// in the order of the package documentation), then those growStrata
+// added, one for each predicate that came with facts alone since (nothing
+// reads them and they read nothing, so any place is an evaluation order).
+// order gives the order a fresh computation would (DL-0481), for what
+// lists or writes them; indices elsewhere are these.
 type stratification struct {
-	strata  []*strat
-	stratOf []int // by pred id; -1 for predicates the program does not use
-	// upto[k] is the greatest of the smallest predicate names of strata
-	// 0..k: growStrata finds where a new predicate goes by binary search.
+	strata  ptab[*strat]
+	stratOf ptab[int] // by pred id; -1 for predicates the program does not use
+	ncomp   int       // the strata computeStrata made
+	// upto[k] is the greatest of the smallest predicate names of the
+	// computed strata 0..k: order finds where a grown one goes by binary
+	// search.
 	upto  []string
 	ruled []int // the strata that have rules, in order
+	// id numbers the stratification; base is the id of the one growStrata
+	// grew it from (incr_dirty.go maps a model of base onto it; an id, so
+	// that a chain of grown stratifications keeps none of its predecessors
+	// alive). readers holds, by predicate, the heads of the rules that
+	// read it: what a change of it reaches.
+	id, base uint64
+	readers  map[uint32][]uint32
+}
+
+// of returns the stratum of pred, -1 for a predicate not in use.
+func (st *stratification) of(pred uint32) int {
+	if int(pred) >= st.stratOf.len() {
+		return -1
+	}
+	return st.stratOf.at(int(pred))
 }
 
 // depEdge is "head depends on body" through one rule.
@@ -156,26 +180,20 @@ type stratCache struct {
 // predicates in use change, and extended (growStrata) when only the
 // predicates did; it is never written.
 func (p *Program) stratify() (*stratification, error) {
-	used := 0
-	for _, a := range p.arity {
-		if a >= 0 {
-			used++
-		}
-	}
+	used := p.uses.len()
 	c := p.strat
 	if c != nil && slices.Equal(c.rules, p.rules) {
-		if c.npred == len(p.arity) && c.used == used {
+		if c.npred == p.npred() && c.used == used {
 			return c.st, nil
 		}
 		// Only facts came: new predicates are strata of their own.
-		if st, ok := p.growStrata(c.st); ok {
-			p.strat = &stratCache{rules: c.rules, npred: len(p.arity), used: used, st: st}
-			return st, nil
-		}
+		st := p.growStrata(c.st, c.used)
+		p.strat = &stratCache{rules: c.rules, npred: p.npred(), used: used, st: st}
+		return st, nil
 	}
 	st, err := p.computeStrata()
 	if err == nil {
-		p.strat = &stratCache{rules: slices.Clone(p.rules), npred: len(p.arity), used: used, st: st}
+		p.strat = &stratCache{rules: slices.Clone(p.rules), npred: p.npred(), used: used, st: st}
 	}
 	return st, err
 }
@@ -184,7 +202,7 @@ func (p *Program) stratify() (*stratification, error) {
 func (p *Program) computeStrata() (*stratification, error) {
 	strataComputed.Add(1)
 	names := p.preds.snapshot().strings()
-	n := len(p.arity)
+	n := p.npred()
 	deps := make([][]depEdge, n)
 	for _, r := range p.rules {
 		for _, a := range r.pos {
@@ -197,7 +215,7 @@ func (p *Program) computeStrata() (*stratification, error) {
 	for i := range deps {
 		slices.SortFunc(deps[i], func(a, b depEdge) int { return strings.Compare(names[a.to], names[b.to]) })
 	}
-	comp := tarjan(n, func(v uint32) bool { return p.arity[v] >= 0 }, deps)
+	comp := tarjan(n, func(v uint32) bool { return p.arityOf(v) >= 0 }, deps)
 	if err := negativeCycle(names, deps, comp); err != nil {
 		return nil, err
 	}
@@ -386,45 +404,66 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 	}
 	heap.Init(h)
 	order := make([]int, ncomp) // component → stratum index
-	st := &stratification{stratOf: make([]int, len(comp)), strata: make([]*strat, 0, ncomp), upto: make([]string, 0, ncomp)}
+	upto := make([]string, 0, ncomp)
+	strata := make([]*strat, 0, ncomp)
 	all := make([]strat, ncomp)
 	for h.Len() > 0 {
 		c := heap.Pop(h).(int)
-		order[c] = len(st.strata)
-		s := &all[len(st.strata)]
+		order[c] = len(strata)
+		s := &all[len(strata)]
 		s.preds = members[c]
-		st.strata = append(st.strata, s)
-		st.upto = append(st.upto, max(minName[c], lastOr(st.upto, "")))
+		strata = append(strata, s)
+		upto = append(upto, max(minName[c], lastOr(upto, "")))
 		for _, u := range users[c] {
 			if indeg[u]--; indeg[u] == 0 {
 				heap.Push(h, u)
 			}
 		}
 	}
+	stratOf := make([]int, len(comp))
 	for v, c := range comp {
-		st.stratOf[v] = -1
+		stratOf[v] = -1
 		if c >= 0 {
-			st.stratOf[v] = order[c]
+			stratOf[v] = order[c]
 		}
 	}
+	st := &stratification{ncomp: ncomp, upto: upto}
 	for _, r := range p.rules {
-		s := st.strata[st.stratOf[r.head.pred]]
+		s := strata[stratOf[r.head.pred]]
 		s.rules = append(s.rules, r)
 		for _, a := range append(slices.Clone(r.pos), r.neg...) {
-			if d := st.stratOf[a.pred]; d == st.stratOf[r.head.pred] {
+			if d := stratOf[a.pred]; d == stratOf[r.head.pred] {
 				s.recursive = true
 			} else if !slices.Contains(s.inputs, d) {
 				s.inputs = append(s.inputs, d)
 			}
 		}
 	}
-	for i, s := range st.strata {
+	for i, s := range strata {
 		slices.Sort(s.inputs)
 		if len(s.rules) > 0 {
 			st.ruled = append(st.ruled, i)
 		}
 	}
+	st.readers, st.id = readersOf(p.rules), versionClock.Add(1)
+	st.strata, st.stratOf = ptabOf(strata, st.id), ptabOf(stratOf, st.id)
 	return st
+}
+
+// readersOf maps each predicate a rule reads to the heads of the rules
+// that read it.
+func readersOf(rules []*ruleRec) map[uint32][]uint32 {
+	out := map[uint32][]uint32{}
+	for _, r := range rules {
+		for _, lits := range [][]catom{r.pos, r.neg} {
+			for _, a := range lits {
+				if !slices.Contains(out[a.pred], r.head.pred) {
+					out[a.pred] = append(out[a.pred], r.head.pred)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // lastOr returns the last of ss, or or when there is none.

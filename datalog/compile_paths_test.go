@@ -234,7 +234,7 @@ func TestFactLogRuns(t *testing.T) {
 	for i := range 100 {
 		add(i)
 	}
-	f0 := p.facts[0]
+	f0 := p.fact(0)
 	if f0.log == nil || f0.log.prev != nil || len(f0.log.rows) != 100 {
 		t.Fatalf("100 adds in one generation: want one run of 100 rows")
 	}
@@ -242,7 +242,7 @@ func TestFactLogRuns(t *testing.T) {
 	for i := 100; i < 103; i++ {
 		add(i)
 	}
-	f1 := p.facts[0]
+	f1 := p.fact(0)
 	if len(f0.log.rows) != 100 || f0.log.ver != f0.version {
 		t.Fatal("the run a model read was changed")
 	}

@@ -95,13 +95,24 @@ type evaluator struct {
 
 	added [][]uint32 // by cur index, when non-nil: rows emit added (relational continuation)
 	skip  *relation  // heads emit ignores (they are re-derived separately)
+
+	// Parallel evaluation (parallel.go): a worker's output, nil outside a
+	// worker; the rows of the plan's first step the worker reads (hi 0:
+	// all); the lookup key of the current step.
+	out    *parOut
+	lo, hi int
+	dk     int // the delta index of the first step's row
+	kbuf   []uint32
+	par    *parState
 }
 
 // run evaluates the stratum to its fixpoint.
 func (e *evaluator) run() {
-	for _, ps := range e.plans {
-		e.exec(ps[0])
+	pls := make([]*plan, len(e.plans))
+	for i, ps := range e.plans {
+		pls[i] = ps[0]
 	}
+	e.execAll(pls)
 	e.endRound()
 	e.deltaRounds()
 }
@@ -109,14 +120,17 @@ func (e *evaluator) run() {
 // deltaRounds runs semi-naive rounds, each rule seeded by the delta of
 // its first body atom, until no delta is left.
 func (e *evaluator) deltaRounds() {
+	var pls []*plan
 	for e.hasDelta() {
+		pls = pls[:0]
 		for _, ps := range e.plans {
 			for _, pl := range ps[1:] {
 				if len(e.delta[pl.steps[0].cur].rows) > 0 {
-					e.exec(pl)
+					pls = append(pls, pl)
 				}
 			}
 		}
+		e.execAll(pls)
 		e.endRound()
 	}
 }
@@ -146,6 +160,15 @@ func (e *evaluator) exec(pl *plan) {
 		return
 	}
 	e.join(0)
+}
+
+// span returns the rows [lo, hi) of n that step si reads: all but in a
+// parallel worker's first step.
+func (e *evaluator) span(si, n int) (int, int) {
+	if si == 0 && e.hi > 0 {
+		return e.lo, min(e.hi, n)
+	}
+	return 0, n
 }
 
 func growU32(s []uint32, n int) []uint32 {
@@ -187,15 +210,18 @@ func (e *evaluator) match(st *step, vals []uint32) bool {
 	return true
 }
 
+// fillKey returns the step's lookup key, valid until the next call (the
+// buffer is the evaluator's, so that parallel workers share no plan state).
 func (e *evaluator) fillKey(st *step) []uint32 {
+	e.kbuf = growU32(e.kbuf, len(st.key))
 	for i, t := range st.key {
 		if t.slot < 0 {
-			st.keybuf[i] = t.c
+			e.kbuf[i] = t.c
 		} else {
-			st.keybuf[i] = e.slots[t.slot]
+			e.kbuf[i] = e.slots[t.slot]
 		}
 	}
-	return st.keybuf
+	return e.kbuf
 }
 
 // join enumerates the matches of steps si… and emits each.
@@ -218,18 +244,20 @@ func (e *evaluator) join(si int) {
 		}
 	case modeDelta:
 		d := &e.delta[st.cur]
-		for k, row := range d.rows {
+		lo, hi := e.span(si, len(d.rows))
+		for k := lo; k < hi; k++ {
+			row := d.rows[k]
 			if e.match(st, rel.row(row)) && e.filtersOK(st) {
 				e.rows[st.pos] = row
 				if e.poly {
-					e.dmons = d.mons[k]
+					e.dmons, e.dk = d.mons[k], k
 				}
 				e.join(si + 1)
 			}
 		}
 	case modeScan:
-		lim := e.limit(st)
-		for row := range lim {
+		lo, hi := e.span(si, int(e.limit(st)))
+		for row := uint32(lo); row < uint32(hi); row++ {
 			e.tick()
 			if rel.alive(row) && e.match(st, rel.row(row)) && e.filtersOK(st) {
 				e.rows[st.pos] = row
@@ -279,7 +307,7 @@ func (e *evaluator) negsOK(negs []int) bool {
 			}
 		}
 		e.hbuf = buf
-		rel := e.m.rels[a.pred]
+		rel := e.m.rel(a.pred)
 		row, ok := rel.find(buf)
 		if !ok {
 			e.negLit[k], e.negRow[k] = -1, -1
@@ -290,7 +318,13 @@ func (e *evaluator) negsOK(negs []int) bool {
 			return false
 		}
 		e.negRow[k] = int64(row)
-		if e.poly && e.coll == nil {
+		switch {
+		case !e.poly || e.coll != nil:
+		case e.out != nil:
+			// A worker leaves interning to the merge, in the order the
+			// sequential evaluation interns (parallel.go).
+			e.out.intern(a.pred, row)
+		default:
 			e.negLit[k] = int64(e.negLitID(a.pred, row))
 		}
 	}
@@ -304,7 +338,7 @@ func (e *evaluator) negLitID(pred, row uint32) uint32 {
 		return id
 	}
 	m := e.m
-	id := m.lits.negLit(pred, m.rels[pred].row(row))
+	id := m.lits.negLit(pred, m.rel(pred).row(row))
 	e.negIDs[key] = id
 	return id
 }
@@ -327,6 +361,16 @@ func (e *evaluator) emit() {
 		}
 	}
 	e.hbuf = buf
+	if e.out != nil {
+		e.out.emit(e, buf)
+		return
+	}
+	e.emitHead(buf)
+}
+
+// emitHead handles the head tuple buf of the current match (emit).
+func (e *evaluator) emitHead(buf []uint32) {
+	r := e.pl.rule
 	switch {
 	case e.coll != nil:
 		e.coll.insert(buf)
@@ -399,7 +443,7 @@ func (e *evaluator) unconditional() bool {
 		return false
 	}
 	for i, a := range r.pos {
-		if !e.m.rels[a.pred].poly(e.rows[i]).isOne() {
+		if !e.m.rel(a.pred).poly(e.rows[i]).isOne() {
 			return false
 		}
 	}
@@ -470,7 +514,7 @@ func (e *evaluator) product() bool {
 	taint := false
 	e.accA = append(e.accA[:0], r.support...)
 	for i, a := range r.pos {
-		rel := e.m.rels[a.pred]
+		rel := e.m.rel(a.pred)
 		row := e.rows[i]
 		var f []mono
 		if i == e.pl.delta {

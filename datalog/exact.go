@@ -320,15 +320,23 @@ func (e *evaluator) runExact() bool {
 		for i, rel := range e.cur {
 			e.lim[i] = uint32(rel.n)
 		}
-		for _, ps := range e.plans {
-			for _, pl := range ps[1:] {
-				if len(e.delta[pl.steps[0].cur].rows) > 0 && !x.failed {
-					e.exec(pl)
-				}
+		e.execExactDeltas()
+	}
+	return false
+}
+
+// execExactDeltas runs the delta plans after a merge, none once the
+// evaluation failed: in parallel (execAll) when the delta is large.
+func (e *evaluator) execExactDeltas() {
+	var pls []*plan
+	for _, ps := range e.plans {
+		for _, pl := range ps[1:] {
+			if len(e.delta[pl.steps[0].cur].rows) > 0 {
+				pls = append(pls, pl)
 			}
 		}
 	}
-	return false
+	e.execAll(pls)
 }
 
 // spill ends an exact evaluation that passed the stratum budget while
@@ -404,7 +412,7 @@ func (m *Model) evalExact(p *Program, s *strat, res *stratResult) bool {
 		return e.loadExactFacts(p, s, res)
 	}
 	for i, pred := range s.preds {
-		p.facts[pred].each(func(_ uint32, args []uint32, fe *factEntry) {
+		p.fact(pred).each(func(_ uint32, args []uint32, fe *factEntry) {
 			e.xs.pushMonos(e, i, args, fe.sup)
 		})
 	}
@@ -433,8 +441,8 @@ func (m *Model) evalExact(p *Program, s *strat, res *stratResult) bool {
 func (e *evaluator) loadExactFacts(p *Program, s *strat, res *stratResult) bool {
 	b, held, ok := p.bounds, 0, true
 	for i, pred := range s.preds {
-		rel, shared := e.factRel(i, p.facts[pred])
-		p.facts[pred].each(func(row uint32, args []uint32, fe *factEntry) {
+		rel, shared := e.factRel(i, p.fact(pred))
+		p.fact(pred).each(func(row uint32, args []uint32, fe *factEntry) {
 			if !shared {
 				row, _ = rel.insert(args)
 			}

@@ -18,7 +18,7 @@ type Grader struct {
 // Grader returns a grader of m under v. Its caches grow page by page, so a
 // grader that grades a few atoms of a large model stays small.
 func (m *Model) Grader(v Valuation) *Grader {
-	return &Grader{m: m, v: v, grades: make([]memo, len(m.rels))}
+	return &Grader{m: m, v: v, grades: make([]memo, m.rels.len())}
 }
 
 // memo is a byte array allocated lazily in pages of memoPage entries.
@@ -82,7 +82,7 @@ func (g *Grader) setGrade(pred, row uint32, gr Grade) {
 // gradeAtom grades one row: by its polynomial, or, when the row is
 // truncated, by solving its stratum's region.
 func (g *Grader) gradeAtom(pred, row uint32) Grade {
-	rel := g.m.rels[pred]
+	rel := g.m.rel(pred)
 	if rel.allOne() {
 		return Certain
 	}
@@ -90,7 +90,7 @@ func (g *Grader) gradeAtom(pred, row uint32) Grade {
 		return Grade(c - 1)
 	}
 	if rel.tainted(row) {
-		g.solve(g.m.strata[g.m.stratOf[pred]].region)
+		g.solve(g.m.strata.at(g.m.stratOf(pred)).region)
 		return Grade(g.grades[pred].get(row) - 1)
 	}
 	gr := Grade(g.evalPoly(rel.poly(row)))
@@ -134,7 +134,7 @@ func (g *Grader) litTruth(id uint32) Truth {
 		}
 	case litNeg:
 		t = True
-		if rel := g.m.rels[li.pred]; rel != nil {
+		if rel := g.m.rel(li.pred); rel != nil {
 			if row, ok := rel.find(li.args); ok {
 				t = g.gradeAtom(li.pred, row).Truth().Not()
 			}

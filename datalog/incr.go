@@ -22,10 +22,12 @@ type applier struct {
 	prev    *Model // nil: everything from scratch
 	m       *Model
 	old     map[string]*stratResult // prev's strata by predicates
-	changes []*relChange            // by pred id: what changed, once known
+	changes map[uint32]*relChange   // by pred id: what changed, once known
 	noCur   []int                   // all -1: plans over prev's relations
 	ids     []uint64                // scratch for a stratum's sorted rule ids
 	off     int                     // strata of new predicates met so far (oldStrat)
+	partial bool                    // only the strata the change reaches are visited (incr_dirty.go)
+	visited []uint32                // their predicates
 }
 
 // relChange lists the atoms of one predicate whose presence or support
@@ -39,9 +41,9 @@ type relChange struct {
 type chRow struct{ old, new int64 }
 
 func newApplier(p *Program, prev *Model, m *Model) *applier {
-	a := &applier{p: p, prev: prev, m: m, changes: make([]*relChange, len(m.rels))}
+	a := &applier{p: p, prev: prev, m: m, changes: map[uint32]*relChange{}}
 	if prev != nil {
-		a.noCur = minusOnes(len(prev.rels))
+		a.noCur = minusOnes(prev.rels.len())
 	}
 	return a
 }
@@ -55,7 +57,7 @@ func minusOnes(n int) []int {
 	if s := noCurs.Load(); s != nil && len(*s) >= n {
 		return (*s)[:n:n]
 	}
-	s := make([]int, max(n, 64))
+	s := make([]int, max(2*n, 64)) // doubling: a program that grows a predicate at a time allocates rarely
 	for i := range s {
 		s[i] = -1
 	}
@@ -72,8 +74,8 @@ func (a *applier) oldStrat(i int, s *strat) *stratResult {
 	if a.prev == nil {
 		return nil
 	}
-	if k := i - a.off; k < len(a.prev.strata) && slices.Equal(a.prev.strata[k].preds, s.preds) {
-		return a.prev.strata[k]
+	if k := i - a.off; k < a.prev.strata.len() && slices.Equal(a.prev.strata.at(k).preds, s.preds) {
+		return a.prev.strata.at(k)
 	}
 	if a.fresh(s) {
 		// A stratum of predicates prev did not have (growStrata put it
@@ -83,8 +85,9 @@ func (a *applier) oldStrat(i int, s *strat) *stratResult {
 	}
 	if a.old == nil {
 		oldByMap.Add(1)
-		a.old = make(map[string]*stratResult, len(a.prev.strata))
-		for _, s := range a.prev.strata {
+		a.old = make(map[string]*stratResult, a.prev.strata.len())
+		for k := range a.prev.strata.len() {
+			s := a.prev.strata.at(k)
 			a.old[packKey(0, s.preds)] = s
 		}
 	}
@@ -98,11 +101,11 @@ var oldByMap atomic.Int64
 
 // fresh reports whether no predicate of s was in prev's program.
 func (a *applier) fresh(s *strat) bool {
-	if len(a.prev.stratOf) == 0 {
+	if a.prev.strat == nil {
 		return false // no table to tell by
 	}
 	for _, pred := range s.preds {
-		if int(pred) < len(a.prev.stratOf) && a.prev.stratOf[pred] >= 0 {
+		if a.prev.stratOf(pred) >= 0 {
 			return false
 		}
 	}
@@ -119,15 +122,19 @@ func ruleIDs(ids []uint64, rules []*ruleRec) []uint64 {
 	return ids
 }
 
-// stratum evaluates or maintains stratum s, the i-th.
+// stratum evaluates or maintains stratum s, the i-th, appending its result.
 func (a *applier) stratum(i int, s *strat) {
-	old := a.oldStrat(i, s)
+	a.m.strata.push(a.resultOf(s, a.oldStrat(i, s)), a.m.gen)
+}
+
+// resultOf evaluates or maintains stratum s from old, the previous
+// model's result of it (nil: none), and returns the new result.
+func (a *applier) resultOf(s *strat, old *stratResult) *stratResult {
 	if len(s.rules) == 0 && old != nil && old.reused && len(old.rules) == 0 && a.sameFacts(s, old) {
 		// Facts alone, not changed (most strata of a program staged
 		// fact by fact): what the path below finds, without the scratch.
 		a.share(s)
-		a.m.strata = append(a.m.strata, old)
-		return
+		return old
 	}
 	// The ids are sorted in scratch and the previous model's slice shared
 	// when equal (neither is ever written), so that a staged add allocates
@@ -140,8 +147,7 @@ func (a *applier) stratum(i int, s *strat) {
 		ids = old.ruleID
 		if old.reused && a.unchanged(s, old) {
 			a.share(s)
-			a.m.strata = append(a.m.strata, old)
-			return
+			return old
 		}
 	} else {
 		ids = slices.Clone(a.ids)
@@ -150,11 +156,11 @@ func (a *applier) stratum(i int, s *strat) {
 	if !same || !a.maintain(s, old, res) {
 		*res = stratResult{preds: res.preds, rules: res.rules, ruleID: res.ruleID, facts: res.facts}
 		for _, pred := range s.preds {
-			a.changes[pred] = nil
+			delete(a.changes, pred)
 		}
 		a.m.evalStratum(a.p, s, res)
 	}
-	a.m.strata = append(a.m.strata, res)
+	return res
 }
 
 // sameFacts reports whether s's predicates have old's fact sets.
@@ -163,7 +169,7 @@ func (a *applier) sameFacts(s *strat, old *stratResult) bool {
 		return false
 	}
 	for k, pred := range s.preds {
-		if old.facts[k] != a.p.facts[pred] {
+		if old.facts[k] != a.p.fact(pred) {
 			return false
 		}
 	}
@@ -176,7 +182,7 @@ func (a *applier) factsOf(s *strat, old *stratResult) []*factSet {
 	if old != nil && len(old.facts) == len(s.preds) {
 		same := true
 		for k, pred := range s.preds {
-			same = same && old.facts[k] == a.p.facts[pred]
+			same = same && old.facts[k] == a.p.fact(pred)
 		}
 		if same {
 			return old.facts
@@ -184,7 +190,7 @@ func (a *applier) factsOf(s *strat, old *stratResult) []*factSet {
 	}
 	facts := make([]*factSet, 0, len(s.preds))
 	for _, pred := range s.preds {
-		facts = append(facts, a.p.facts[pred])
+		facts = append(facts, a.p.fact(pred))
 	}
 	return facts
 }
@@ -196,12 +202,12 @@ func (a *applier) unchanged(s *strat, old *stratResult) bool {
 		return false
 	}
 	for k, pred := range s.preds {
-		if old.facts[k] != a.p.facts[pred] {
+		if old.facts[k] != a.p.fact(pred) {
 			return false
 		}
 	}
-	for _, q := range inputPreds(s, a.m.stratOf) {
-		if a.m.rels[q] != a.prevRel(q) && (old.mode == modeCut || len(a.change(q).rows) > 0) {
+	for _, q := range inputPreds(s, a.m.strat) {
+		if a.m.rel(q) != a.prevRel(q) && (old.mode == modeCut || len(a.change(q).rows) > 0) {
 			return false
 		}
 	}
@@ -210,10 +216,10 @@ func (a *applier) unchanged(s *strat, old *stratResult) bool {
 
 // prevRel returns the previous model's relation of pred, or nil.
 func (a *applier) prevRel(pred uint32) *relation {
-	if a.prev == nil || int(pred) >= len(a.prev.rels) {
+	if a.prev == nil {
 		return nil
 	}
-	return a.prev.rels[pred]
+	return a.prev.rel(pred)
 }
 
 // change returns what changed in pred's relation, comparing the relations
@@ -222,10 +228,11 @@ func (a *applier) change(pred uint32) *relChange {
 	if c := a.changes[pred]; c != nil {
 		return c
 	}
-	c := &relChange{}
-	if old, cur := a.prevRel(pred), a.m.rels[pred]; old != cur {
-		c = diffRel(old, cur)
+	old, cur := a.prevRel(pred), a.m.rel(pred)
+	if old == cur {
+		return noChange // taken over: recorded nowhere, so that sharing writes nothing
 	}
+	c := diffRel(old, cur)
 	a.changes[pred] = c
 	return c
 }
@@ -296,15 +303,15 @@ func (a *applier) maintain(s *strat, old, res *stratResult) bool {
 	facts := make([][]uint32, len(s.preds))
 	changed := false
 	for i, pred := range s.preds {
-		rows, ok := factDiff(old.facts[i], a.p.facts[pred])
+		rows, ok := factDiff(old.facts[i], a.p.fact(pred))
 		if !ok {
 			return false
 		}
 		facts[i], changed = rows, changed || len(rows) > 0
 	}
 	moved := false
-	for _, q := range inputPreds(s, a.m.stratOf) {
-		if a.m.rels[q] != a.prevRel(q) {
+	for _, q := range inputPreds(s, a.m.strat) {
+		if a.m.rel(q) != a.prevRel(q) {
 			moved = true
 			changed = changed || len(a.change(q).rows) > 0
 		}
@@ -318,7 +325,7 @@ func (a *applier) maintain(s *strat, old, res *stratResult) bool {
 		return false
 	}
 	for _, pred := range s.preds {
-		if r := a.prev.rels[pred]; r.dead > 1024 && r.dead > r.live {
+		if r := a.prev.rel(pred); r.dead > 1024 && r.dead > r.live {
 			return false // compact by re-evaluating
 		}
 	}
@@ -334,11 +341,12 @@ func (a *applier) maintain(s *strat, old, res *stratResult) bool {
 // written: a maintained stratum's changes are new relChanges).
 var noChange = &relChange{}
 
-// share takes the relations of stratum s over from the previous model.
+// share takes the relations of stratum s over from the previous model
+// (change finds them unchanged: the same relation).
 func (a *applier) share(s *strat) {
 	for _, pred := range s.preds {
-		a.m.rels[pred] = a.prev.rels[pred]
-		a.changes[pred] = noChange
+		a.m.rels.set(int(pred), a.prev.rel(pred), a.m.gen)
+		delete(a.changes, pred)
 	}
 }
 
@@ -349,13 +357,13 @@ func (a *applier) reuse(s *strat, old, res *stratResult) {
 }
 
 // inputPreds returns the predicates of earlier strata that s's rules read.
-func inputPreds(s *strat, stratOf []int) []uint32 {
+func inputPreds(s *strat, st *stratification) []uint32 {
 	var out []uint32
-	self := stratOf[s.preds[0]]
+	self := st.of(s.preds[0])
 	for _, r := range s.rules {
 		for _, lits := range [][]catom{r.pos, r.neg} {
 			for _, at := range lits {
-				if stratOf[at.pred] != self && !slices.Contains(out, at.pred) {
+				if st.of(at.pred) != self && !slices.Contains(out, at.pred) {
 					out = append(out, at.pred)
 				}
 			}

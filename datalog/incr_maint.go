@@ -72,9 +72,10 @@ func newMaint(a *applier, s *strat, old, res *stratResult, facts [][]uint32) *ma
 		olds: mt.olds[:0], cur: mt.cur[:0], touched: touched[:0]}
 	*e = evaluator{m: m, bounds: a.p.bounds, curIdx: m.curIdx, negIDs: eNeg, poly: old.poly, g: m.guard}
 	for i, pred := range s.preds {
-		o := a.prev.rels[pred]
+		o := a.prev.rel(pred)
 		c := o.derive(m.gen)
-		m.rels[pred], m.curIdx[pred] = c, i
+		m.rels.set(int(pred), c, m.gen)
+		m.curIdx[pred] = i
 		mt.olds, mt.cur = append(mt.olds, o), append(mt.cur, c)
 		if i < len(touched) {
 			mt.touched = append(mt.touched, touched[i])
@@ -91,8 +92,8 @@ func newMaint(a *applier, s *strat, old, res *stratResult, facts [][]uint32) *ma
 		e.xs = newXstate(a.p.bounds, len(e.cur), old.held, true)
 	}
 	*pe = evaluator{m: a.prev, bounds: a.p.bounds, curIdx: a.noCur, negIDs: peNeg, g: m.guard}
-	mt.plNew = &planner{rels: m.rels, curIdx: m.curIdx}
-	mt.plOld = &planner{rels: a.prev.rels, curIdx: a.noCur}
+	mt.plNew = &planner{rels: &m.rels, curIdx: m.curIdx}
+	mt.plOld = &planner{rels: &a.prev.rels, curIdx: a.noCur}
 	return mt
 }
 
@@ -152,14 +153,14 @@ func (mt *maint) run(j seedJob, into *relation) {
 func (mt *maint) classify(redo *relation) ([]seedJob, bool) {
 	a := mt.a
 	var adds []seedJob
-	self := a.m.stratOf[mt.s.preds[0]]
+	self := a.m.stratOf(mt.s.preds[0])
 	for _, r := range mt.s.rules {
 		for k, lits := range [][]catom{r.pos, r.neg} {
 			for i, at := range lits {
-				if a.m.stratOf[at.pred] == self {
+				if a.m.stratOf(at.pred) == self {
 					continue
 				}
-				oldR, newR := a.prevRel(at.pred), a.m.rels[at.pred]
+				oldR, newR := a.prevRel(at.pred), a.m.rel(at.pred)
 				for _, c := range a.change(at.pred).rows {
 					kind, how := seedPos, 0
 					if k == 0 {
@@ -194,7 +195,7 @@ func (mt *maint) classify(redo *relation) ([]seedJob, bool) {
 func (mt *maint) factChanges(redo *relation) bool {
 	a := mt.a
 	for ci, rows := range mt.facts {
-		oldF, curF := mt.old.facts[ci], a.p.facts[mt.s.preds[ci]]
+		oldF, curF := mt.old.facts[ci], a.p.fact(mt.s.preds[ci])
 		for _, row := range rows {
 			fe, tuple := liveFact(curF, row), curF.tab.row(row) // cur holds every row old has
 			switch classifyFact(oldF, curF, row) {
@@ -259,7 +260,7 @@ func (mt *maint) recompute(tuple []uint32) {
 	e, rel := mt.e, mt.cur[0]
 	acc := mt.acc[:0]
 	e.racc, e.rhit = &acc, false
-	if fe := factAt(mt.a.p.facts[mt.s.preds[0]], tuple); fe != nil {
+	if fe := factAt(mt.a.p.fact(mt.s.preds[0]), tuple); fe != nil {
 		e.rhit = true
 		acc = append(acc, fe.sup...)
 	}

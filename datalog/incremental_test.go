@@ -204,17 +204,17 @@ func (c *incCounts) count(m *Model) {
 	if s.Truncated > 0 {
 		c.truncated++
 	}
-	for i, st := range m.strata {
-		if st.kept && len(st.preds) > 0 && stratumRecursive(m, i) {
+	for i := range m.strata.len() {
+		if _, kept := m.stratFlags(i); kept && len(m.strata.at(i).preds) > 0 && stratumRecursive(m, i) {
 			c.recursiveKept++
 		}
 	}
 }
 
 func stratumRecursive(m *Model, i int) bool {
-	for _, r := range m.strata[i].rules {
+	for _, r := range m.strata.at(i).rules {
 		for _, a := range r.pos {
-			if m.stratOf[a.pred] == i {
+			if m.stratOf(a.pred) == i {
 				return true
 			}
 		}
@@ -296,12 +296,14 @@ func lineageProgram(t *testing.T) *Program {
 // keptPreds names the predicates of the strata m maintained in place, and
 // of those it took over unchanged.
 func keptPreds(m *Model) (kept, reused []string) {
-	for _, s := range m.strata {
+	for i := range m.strata.len() {
+		s := m.strata.at(i)
+		sReused, sKept := m.stratFlags(i)
 		for _, pred := range s.preds {
 			switch {
-			case s.kept:
+			case sKept:
 				kept = append(kept, m.predNames.at(pred))
-			case s.reused:
+			case sReused:
 				reused = append(reused, m.predNames.at(pred))
 			}
 		}
@@ -354,7 +356,7 @@ func TestEvalFromKeepsOldModel(t *testing.T) {
 	// Shared, not copied: the untouched relation is the same object, and a
 	// touched one shares the chunks the change did not write.
 	pid, _ := m1.preds.lookup("person")
-	if m1.rels[pid] != m2.rels[pid] {
+	if m1.rel(pid) != m2.rel(pid) {
 		t.Error("person was copied")
 	}
 	if w := m2.Why("lineage", []string{"a", "d"}, v); w.Grade != Dead || len(w.Paths) != 1 {
@@ -533,7 +535,7 @@ func TestEvalFromLongHistory(t *testing.T) {
 		}
 	}
 	gone, _ := p.preds.lookup("gone")
-	if l := p.facts[gone].log; l == nil || l.depth > maxFactLog || p.facts[gone].base == 0 {
+	if l := p.fact(gone).log; l == nil || l.depth > maxFactLog || p.fact(gone).base == 0 {
 		t.Fatal("the log of gone did not restart")
 	}
 	m, err := p.EvalFrom(before)

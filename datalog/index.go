@@ -242,7 +242,11 @@ func (r *relation) probe(t []uint32, tag uint32) (row uint32, found bool, dirSlo
 // without the insertion point, kept small: lookups of consecutive tuples
 // then overlap their cache misses.)
 func (r *relation) lookup(t []uint32) (uint32, bool) {
-	tag := uint32(hashVals(t) >> 32)
+	return r.lookupTag(t, uint32(hashVals(t)>>32))
+}
+
+// lookupTag is lookup of a tuple whose tag is known.
+func (r *relation) lookupTag(t []uint32, tag uint32) (uint32, bool) {
 	_, pg := r.set.page(tag)
 	mask := uint32(len(pg) - 1)
 	for s := tag & mask; ; s = (s + 1) & mask {

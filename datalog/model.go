@@ -22,11 +22,11 @@ type Model struct {
 	preds     *interner
 	lits      *litTable
 	predNames nameList
-	arity     []int
-	rels      []*relation // by pred id; nil for predicates the program does not use
-	strata    []*stratResult
-	stratOf   []int
-	curIdx    []int // scratch during evaluation
+	rels      ptab[*relation]    // by pred id; nil for predicates the program does not use (rel reads it)
+	strata    ptab[*stratResult] // by stratum index
+	strat     *stratification    // the stratification it was evaluated under
+	visited   map[int]bool       // the strata an incremental evaluation visited (incr_dirty.go); nil: all
+	curIdx    []int              // scratch during evaluation
 	info      litList
 	arena     arena
 	delta     *modelDelta // what EvalFrom changed from the model it started from (changes.go)
@@ -70,37 +70,49 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 		prev = nil
 	}
 	p.gen.Store(versionClock.Add(1)) // the fact sets the model reads are read-only from now on
-	n := len(p.arity)
 	m := &Model{
 		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
 		consts: p.consts, preds: p.preds, lits: p.lits,
-		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
-		rels: make([]*relation, n), stratOf: st.stratOf, curIdx: make([]int, n),
+		predNames: p.preds.snapshot(), strat: st, curIdx: borrowCur(p.npred()),
 		guard: p.guard,
 	}
-	for i := range m.curIdx {
-		m.curIdx[i] = -1
-	}
 	a := newApplier(p, prev, m)
-	for i := range st.strata {
-		a.stratum(i, st.strata[i])
+	if !a.dirty(st, p.touched) {
+		m.rels.grow(p.npred(), nil, m.gen)
+		for i := range st.strata.len() {
+			a.stratum(i, st.strata.at(i))
+		}
 	}
+	returnCur(m.curIdx)
 	m.curIdx = nil
 	if m.guard != nil {
-		m.derivations, m.guard = m.guard.derived, nil
+		m.derivations, m.guard = int(m.guard.derived.Load()), nil
 	}
 	if prev != nil {
 		m.delta = a.delta()
 	}
 	m.info = p.lits.snapshot()
-	p.last = m
+	p.last, p.touched = m, nil
 	return m, nil
 }
+
+// rel returns pred's relation, nil for a predicate the program does not
+// use.
+func (m *Model) rel(pred uint32) *relation {
+	if int(pred) >= m.rels.len() {
+		return nil
+	}
+	return m.rels.at(int(pred))
+}
+
+// stratOf returns the index of pred's stratum, -1 for a predicate the
+// program does not use.
+func (m *Model) stratOf(pred uint32) int { return m.strat.of(pred) }
 
 // lookupAtom finds the relation row of pred(args).
 func (m *Model) lookupAtom(pred string, args []string) (uint32, uint32, bool) {
 	pid, ok := m.preds.lookup(pred)
-	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil || m.arity[pid] != len(args) {
+	if !ok || int(pid) >= m.rels.len() || m.rel(pid) == nil || m.rel(pid).arity != len(args) {
 		return 0, 0, false
 	}
 	t := make([]uint32, len(args))
@@ -111,7 +123,7 @@ func (m *Model) lookupAtom(pred string, args []string) (uint32, uint32, bool) {
 		}
 		t[i] = c
 	}
-	row, ok := m.rels[pid].find(t)
+	row, ok := m.rel(pid).find(t)
 	return pid, row, ok
 }
 
@@ -128,7 +140,7 @@ func (m *Model) Support(pred string, args ...string) Poly {
 
 // publicPoly renders a row's support as a Poly.
 func (m *Model) publicPoly(pred, row uint32) Poly {
-	rel := m.rels[pred]
+	rel := m.rel(pred)
 	p := rel.poly(row)
 	mons := make([][]plit, len(p))
 	for i, mo := range p {
@@ -151,7 +163,7 @@ func (m *Model) plitOf(id uint32) plit {
 	li := m.info.at(id)
 	switch li.kind {
 	case litNeg:
-		row, _ := m.rels[li.pred].find(li.args)
+		row, _ := m.rel(li.pred).find(li.args)
 		return plit{name: m.info.name(id), neg: &atomRef{m: m, pred: li.pred, row: row}}
 	case litForeign:
 		x := m.info.extraOf(li)
@@ -175,10 +187,10 @@ func (m *Model) argStrings(rel *relation, row uint32, consts nameList) []string 
 // (element by element, as strings).
 func (m *Model) Facts(pred string) []GroundFact {
 	pid, ok := m.preds.lookup(pred)
-	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil {
+	if !ok || int(pid) >= m.rels.len() || m.rel(pid) == nil {
 		return []GroundFact{}
 	}
-	rel := m.rels[pid]
+	rel := m.rel(pid)
 	consts := m.consts.snapshot()
 	out := make([]GroundFact, 0, rel.live)
 	for _, row := range rel.liveRows() {
@@ -191,17 +203,17 @@ func (m *Model) Facts(pred string) []GroundFact {
 // Len returns the number of atoms of pred.
 func (m *Model) Len(pred string) int {
 	pid, ok := m.preds.lookup(pred)
-	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil {
+	if !ok || int(pid) >= m.rels.len() || m.rel(pid) == nil {
 		return 0
 	}
-	return m.rels[pid].live
+	return m.rel(pid).live
 }
 
 // Preds returns the names of the program's predicates (those with a fact or
 // in a rule when it was evaluated), sorted.
 func (m *Model) Preds() []string {
 	var out []string
-	for pid, rel := range m.rels {
+	for pid, rel := range m.rels.all() {
 		if rel != nil {
 			out = append(out, m.predNames.at(uint32(pid)))
 		}

@@ -7,10 +7,10 @@ package datalog
 // them). args is f's to keep.
 func (m *Model) EachFact(pred string, f func(args []string, support Poly) bool) {
 	pid, ok := m.preds.lookup(pred)
-	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil {
+	rel := m.rel(pid)
+	if !ok || rel == nil {
 		return
 	}
-	rel := m.rels[pid]
 	consts := m.consts.snapshot()
 	for i := range rel.n {
 		if row := uint32(i); rel.alive(row) && !f(m.argStrings(rel, row, consts), m.publicPoly(pid, row)) {

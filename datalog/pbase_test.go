@@ -30,7 +30,7 @@ func TestPolyBaseDecodesWhatIsRead(t *testing.T) {
 			if !ok {
 				t.Fatal("no hop")
 			}
-			hop := qm.rels[id]
+			hop := qm.rel(id)
 			if hop.pbase.len() < n-1 || hop.pstore.rows() != 0 {
 				t.Fatalf("hop keeps %d supports in its base and %d stored, want %d and none", hop.pbase.len(), hop.pstore.rows(), n-1)
 			}

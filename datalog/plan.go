@@ -43,8 +43,7 @@ type step struct {
 	cur    int // index of rel among the stratum's relations, -1 if finished
 	mode   uint8
 	ix     *index
-	key    []cterm // probe: the whole tuple; index: values of ix.cols
-	keybuf []uint32
+	key    []cterm    // probe: the whole tuple; index: values of ix.cols
 	binds  []colSlot  // first occurrences of variables: slot = row[col]
 	checks []colSlot  // later occurrences: row[col] must equal slot
 	consts []colConst // (scan and delta) row[col] must equal the constant
@@ -63,8 +62,8 @@ type plan struct {
 
 // planner compiles plans against a model's relations.
 type planner struct {
-	rels   []*relation // by pred id
-	curIdx []int       // by pred id: index among the stratum's relations, or -1
+	rels   *ptab[*relation] // by pred id
+	curIdx []int            // by pred id: index among the stratum's relations, or -1
 }
 
 // compile builds the plan that reads body position first (-1: choose).
@@ -199,7 +198,7 @@ func placeNegs(r *ruleRec, bound, placed []bool) []int {
 // marks the atom's variables bound.
 func (pl *planner) compileStep(r *ruleRec, i int, bound []bool, delta bool) step {
 	a := r.pos[i]
-	st := step{pos: i, rel: pl.rels[a.pred], cur: pl.curIdx[a.pred]}
+	st := step{pos: i, rel: pl.rels.at(int(a.pred)), cur: pl.curIdx[a.pred]}
 	var keyCols []int
 	var key []cterm
 	seenHere := map[int32]bool{}
@@ -239,7 +238,6 @@ func (pl *planner) compileStep(r *ruleRec, i int, bound []bool, delta bool) step
 		}
 		st.checks = rep
 	}
-	st.keybuf = make([]uint32, len(st.key))
 	for s := range seenHere {
 		bound[s] = true
 	}

@@ -111,17 +111,25 @@ type ruleRec struct {
 type Program struct {
 	consts, preds *interner
 	lits          *litTable
-	arity         []int // by pred id; -1 unknown
-	facts         []*factSet
+	arity         ptab[int]      // by pred id; -1 unknown (arityOf reads it)
+	facts         ptab[*factSet] // by pred id (fact reads it)
 	rules         []*ruleRec
 	bounds        Bounds
 	last          *Model
 	gen           atomic.Uint64 // the generation the program writes its fact sets under
 	strat         *stratCache
-	canon         canonCache // the entry of the support last given a new fact
-	tuple         []uint32   // AddFact's scratch: a fact set copies the tuple it is given
-	shape         bool       // facts are checked and their predicates noted, not kept (NewShapeProgram)
-	guard         *guard     // the budget of the evaluation under way (EvalContext)
+	// touched lists the predicates whose fact set or arity changed since
+	// last was evaluated (incr_dirty.go): the strata an incremental
+	// evaluation from last starts at. Clone copies it with last.
+	touched []uint32
+	// uses lists the predicates in use (arity fixed), in the order they
+	// came into use: stratify's count of them, and the ones growStrata
+	// adds. An arity, once fixed, stays.
+	uses  ptab[uint32]
+	canon canonCache // the entry of the support last given a new fact
+	tuple []uint32   // AddFact's scratch: a fact set copies the tuple it is given
+	shape bool       // facts are checked and their predicates noted, not kept (NewShapeProgram)
+	guard *guard     // the budget of the evaluation under way (EvalContext)
 }
 
 // canonCache remembers the canonical entry of one support: a caller adding
@@ -178,8 +186,9 @@ func (p *Program) Bounds() Bounds { return p.bounds }
 // incrementally from p's last model.
 func (p *Program) Clone() *Program {
 	p.gen.Store(versionClock.Add(1)) // p's fact sets are read-only from now on
-	c := &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: slices.Clone(p.arity),
-		facts: slices.Clone(p.facts), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last, strat: p.strat}
+	c := &Program{consts: p.consts, preds: p.preds, lits: p.lits, arity: p.arity.clone(),
+		facts: p.facts.clone(), rules: slices.Clone(p.rules), bounds: p.bounds, last: p.last, strat: p.strat,
+		touched: slices.Clone(p.touched), uses: p.uses.clone()}
 	c.gen.Store(versionClock.Add(1))
 	return c
 }
@@ -191,9 +200,9 @@ func (p *Program) predID(name string) uint32 {
 
 // growPreds grows the per-predicate tables to hold pred id.
 func (p *Program) growPreds(id uint32) uint32 {
-	for int(id) >= len(p.arity) {
-		p.arity = append(p.arity, -1)
-		p.facts = append(p.facts, nil)
+	for gen := p.gen.Load(); int(id) >= p.arity.len(); {
+		p.arity.push(-1, gen)
+		p.facts.push(nil, gen)
 	}
 	return id
 }
@@ -201,17 +210,53 @@ func (p *Program) growPreds(id uint32) uint32 {
 // writableFacts returns the fact set of pred, deriving a version of a
 // shared one.
 func (p *Program) writableFacts(pred uint32) *factSet {
-	f, gen := p.facts[pred], p.gen.Load()
+	f, gen := p.fact(pred), p.gen.Load()
 	switch {
 	case f == nil:
-		f = newFactSet(pred, p.arity[pred], gen, p.lits)
+		f = newFactSet(pred, p.arityOf(pred), gen, p.lits)
 	case f.gen != gen:
 		f = f.derive(gen)
 	default:
 		return f
 	}
-	p.facts[pred] = f
+	p.facts.set(int(pred), f, gen)
+	p.touch(pred)
 	return f
+}
+
+// setArity fixes pred's arity.
+func (p *Program) setArity(pred uint32, n int) {
+	if p.arityOf(pred) < 0 {
+		p.uses.push(pred, p.gen.Load())
+	}
+	p.arity.set(int(pred), n, p.gen.Load())
+	p.touch(pred)
+}
+
+// npred returns the number of predicate ids the program's tables hold.
+func (p *Program) npred() int { return p.arity.len() }
+
+// arityOf returns pred's arity, -1 when it is not in use.
+func (p *Program) arityOf(pred uint32) int {
+	if int(pred) >= p.arity.len() {
+		return -1
+	}
+	return p.arity.at(int(pred))
+}
+
+// fact returns pred's fact set, nil when it has none.
+func (p *Program) fact(pred uint32) *factSet {
+	if int(pred) >= p.facts.len() {
+		return nil
+	}
+	return p.facts.at(int(pred))
+}
+
+// touch notes that pred's facts or arity changed since p.last.
+func (p *Program) touch(pred uint32) {
+	if p.last != nil {
+		p.touched = append(p.touched, pred)
+	}
 }
 
 func arityError(rule, pred string, got, want int) *Error {
@@ -266,14 +311,16 @@ func (p *Program) FactPred(pred string, arity int) (FactPred, error) {
 		return FactPred{}, emptyPred()
 	}
 	id, ok := p.preds.lookup(pred)
-	if ok && int(id) < len(p.arity) && p.arity[id] >= 0 && p.arity[id] != arity {
-		return FactPred{}, arityError("", pred, arity, p.arity[id])
+	if ok && p.arityOf(id) >= 0 && p.arityOf(id) != arity {
+		return FactPred{}, arityError("", pred, arity, p.arityOf(id))
 	}
 	if !ok {
 		id = p.preds.intern(pred)
 	}
 	p.growPreds(id)
-	p.arity[id] = arity
+	if p.arityOf(id) != arity {
+		p.setArity(id, arity)
+	}
 	return FactPred{name: pred, id: id, arity: arity, preds: p.preds}, nil
 }
 
@@ -352,7 +399,7 @@ func (p *Program) AddFacts(b *FactBatch) error {
 
 // resolved reports whether fp may be used on p as it is.
 func (p *Program) resolved(fp FactPred) bool {
-	return fp.preds == p.preds && int(fp.id) < len(p.arity) && p.arity[fp.id] == fp.arity
+	return fp.preds == p.preds && p.arityOf(fp.id) == fp.arity
 }
 
 // zeroSupport refuses the zero support.
@@ -368,7 +415,7 @@ func zeroSupport(pred string, args []string, support Poly) error {
 // RemoveFact removes the fact pred(args) and reports whether it was there.
 func (p *Program) RemoveFact(pred string, args []string) bool {
 	id, ok := p.preds.lookup(pred)
-	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil {
+	if !ok || int(id) >= p.facts.len() || p.fact(id) == nil {
 		return false
 	}
 	tuple := make([]uint32, len(args))
@@ -379,7 +426,7 @@ func (p *Program) RemoveFact(pred string, args []string) bool {
 		}
 		tuple[i] = c
 	}
-	if _, ok := p.facts[id].tab.find(tuple); !ok {
+	if _, ok := p.fact(id).tab.find(tuple); !ok {
 		return false
 	}
 	f := p.writableFacts(id)
@@ -391,10 +438,10 @@ func (p *Program) RemoveFact(pred string, args []string) bool {
 // FactArity returns the arity of pred's facts, and whether it has any.
 func (p *Program) FactArity(pred string) (int, bool) {
 	id, ok := p.preds.lookup(pred)
-	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil || p.facts[id].tab.live == 0 {
+	if !ok || int(id) >= p.facts.len() || p.fact(id) == nil || p.fact(id).tab.live == 0 {
 		return 0, false
 	}
-	return p.facts[id].tab.arity, true
+	return p.fact(id).tab.arity, true
 }
 
 // RemoveSupport takes back one AddFact of pred(args) with the given
@@ -403,7 +450,7 @@ func (p *Program) FactArity(pred string) (int, bool) {
 // support was there, and whether pred has no facts left.
 func (p *Program) RemoveSupport(pred string, args []string, support Poly) (removed, empty bool) {
 	id, ok := p.preds.lookup(pred)
-	if !ok || int(id) >= len(p.facts) || p.facts[id] == nil {
+	if !ok || int(id) >= p.facts.len() || p.fact(id) == nil {
 		return false, false
 	}
 	tuple := make([]uint32, len(args))
@@ -414,11 +461,11 @@ func (p *Program) RemoveSupport(pred string, args []string, support Poly) (remov
 		}
 		tuple[i] = c
 	}
-	row, ok := p.facts[id].tab.find(tuple)
+	row, ok := p.fact(id).tab.find(tuple)
 	if !ok {
 		return false, false
 	}
-	i := slices.IndexFunc(p.facts[id].entry(row).given(), support.Equal)
+	i := slices.IndexFunc(p.fact(id).entry(row).given(), support.Equal)
 	if i < 0 {
 		return false, false
 	}
@@ -492,7 +539,9 @@ func (p *Program) compileRule(r Rule) *ruleRec {
 	slots := map[string]int32{}
 	compile := func(a Atom) catom {
 		id := p.predID(a.Pred)
-		p.arity[id] = len(a.Args)
+		if p.arityOf(id) != len(a.Args) {
+			p.setArity(id, len(a.Args))
+		}
 		ca := catom{pred: id, args: make([]cterm, len(a.Args))}
 		for i, t := range a.Args {
 			if t.Var == "" {

@@ -13,6 +13,8 @@ package datalog
 import (
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/deloreis/deloreis/base/hugemem"
 )
 
 // chunkShift sets the rows per chunk of a pvec (512); wideShift those of
@@ -53,6 +55,7 @@ type pvec[T any] struct {
 	mask   uint32
 	isFlat bool
 	segs   [][]T // flat form: every segment but the last holds 1<<segShift rows
+	spare  []T   // flat form: the rest of the block the last segment came from (nextSeg)
 	cache  *trieCache[*pchunk[T]]
 	// claim counts the elements claimed in the last chunk's array, shared
 	// by every version whose last chunk is that array: a version appends
@@ -94,7 +97,7 @@ func newPvecShift[T any](stride int, shift uint8, gen uint64) pvec[T] {
 // unflat cuts a flat vector into chunks for writing under gen.
 func (p *pvec[T]) unflat(gen uint64) {
 	p.tr = p.cache.get([3]int{p.rows(), len(p.segs)}, p.cut)
-	p.own, p.isFlat, p.segs, p.cache = gen, false, nil, nil
+	p.own, p.isFlat, p.segs, p.cache, p.spare = gen, false, nil, nil, nil
 }
 
 // cut returns the trie of a flat vector's chunks, views of its segments.
@@ -117,13 +120,15 @@ func (p *pvec[T]) flatRoom() []T {
 	full := (1 << segShift) * p.stride
 	n := len(p.segs)
 	if n == 0 || len(p.segs[n-1]) == full {
-		c := full
+		var seg []T
 		if n == 0 {
-			c = 8 * p.stride
+			seg = make([]T, 0, 8*p.stride)
 			p.cache = new(trieCache[*pchunk[T]])
+		} else {
+			seg = p.nextSeg(n)
 		}
-		p.segs = append(p.segs, make([]T, 0, c))
-		return p.segs[n]
+		p.segs = append(p.segs, seg)
+		return seg
 	}
 	last := p.segs[n-1]
 	if len(last) == cap(last) {
@@ -133,6 +138,31 @@ func (p *pvec[T]) flatRoom() []T {
 		return ns
 	}
 	return last
+}
+
+// pvecBlockBytes is the size of the blocks a large flat vector takes its
+// segments from.
+const pvecBlockBytes = 8 << 20
+
+// nextSeg returns an empty segment to follow the n full ones. Once the
+// vector holds four blocks' worth, segments come from blocks of about
+// pvecBlockBytes, backed by huge pages as they are made (hugemem): each
+// 4 KiB page of a fresh segment faulted in on its first write cost more
+// than the rows written to it (DL-0493). A block of a quarter of the
+// vector at most is reserved ahead.
+func (p *pvec[T]) nextSeg(n int) []T {
+	full := (1 << segShift) * p.stride
+	if len(p.spare) == 0 {
+		var x T
+		segBytes := full * int(unsafe.Sizeof(x))
+		if segBytes == 0 || n*segBytes < 4*pvecBlockBytes {
+			return make([]T, 0, full)
+		}
+		p.spare = hugemem.Make[T](max(1, pvecBlockBytes/segBytes) * full)
+	}
+	seg := p.spare[:0:full]
+	p.spare = p.spare[full:]
+	return seg
 }
 
 // pushFlat appends whole rows to a flat vector.

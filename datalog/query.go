@@ -35,10 +35,10 @@ func (m *Model) Query(q Atom, v Valuation) []Answer {
 func (m *Model) QueryPage(q Atom, v Valuation, from, limit int) ([]Answer, int) {
 	out := []Answer{}
 	pid, ok := m.preds.lookup(q.Pred)
-	if !ok || int(pid) >= len(m.rels) || m.rels[pid] == nil || m.arity[pid] != len(q.Args) {
+	if !ok || int(pid) >= m.rels.len() || m.rel(pid) == nil || m.rel(pid).arity != len(q.Args) {
 		return out, 0
 	}
-	rel := m.rels[pid]
+	rel := m.rel(pid)
 	var cols []int
 	var key []uint32
 	for i, t := range q.Args {

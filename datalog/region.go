@@ -87,7 +87,7 @@ func (e *evaluator) groundRegion(p *Program, s *strat) *region {
 	}
 	e.ground = nil
 	for i, pred := range s.preds {
-		p.facts[pred].each(func(_ uint32, args []uint32, fe *factEntry) {
+		p.fact(pred).each(func(_ uint32, args []uint32, fe *factEntry) {
 			row, _ := e.cur[i].find(args)
 			if l := reg.local[pred][row]; l >= 0 {
 				reg.facts = append(reg.facts, rfact{local: l, fact: *fe})
@@ -113,7 +113,7 @@ func (g *grounder) record(e *evaluator, rel *relation, head []uint32) {
 			reg.refs = append(reg.refs, mkref(refLocal, 0, uint32(loc[row])))
 			continue
 		}
-		br := e.m.rels[a.pred]
+		br := e.m.rel(a.pred)
 		if br.allOne() || (!br.tainted(row) && br.poly(row).isOne()) {
 			continue // always true
 		}

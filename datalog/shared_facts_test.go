@@ -71,12 +71,12 @@ func TestFactsShared(t *testing.T) {
 				t.Fatalf("model:\n%s\nwant\n%s", got, want1)
 			}
 			id, _ := p.preds.lookup("edge")
-			rel, tab := m1.rels[id], p.facts[id].tab
+			rel, tab := m1.rel(id), p.fact(id).tab
 			if shared := &rel.data.segs[0][0] == &tab.data.segs[0][0]; shared == tc.drop {
 				t.Fatalf("model shares the fact table: %v, want %v", shared, !tc.drop)
 			}
 			if tc.prov {
-				ents := p.facts[id].ents
+				ents := p.fact(id).ents
 				shared := &rel.prefs.segs[0][0] == &ents.segs[0][0]
 				if want := !tc.drop && !tc.twice; shared != want {
 					t.Fatalf("model shares the support handles: %v, want %v", shared, want)

@@ -50,8 +50,8 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 	// as m knew them (none it holds is newer), the constants all.
 	writeNames(s, p.consts.snapshot())
 	writeNames(s, m.predNames)
-	s.n(len(p.arity))
-	for _, a := range p.arity {
+	s.n(p.npred())
+	for _, a := range p.arity.all() {
 		s.n(a + 1)
 	}
 	writeLits(s, p.lits, m.info.len())
@@ -59,14 +59,16 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 	for _, r := range p.rules {
 		writeRule(s, r.rule)
 	}
-	for _, f := range p.facts {
+	for pred := range p.facts.len() {
+		f := p.facts.at(pred)
 		s.flag(f != nil)
 		if f != nil {
 			writeFactSet(s, f)
 		}
 	}
-	s.n(len(m.strata))
-	for _, st := range m.strata {
+	s.n(m.strata.len())
+	for _, i := range m.strat.order(m.predNames) { // the order a load's fresh stratification gives
+		st := m.strata.at(i)
 		s.n(len(st.preds))
 		for _, pred := range st.preds {
 			s.n(int(pred))
@@ -74,11 +76,12 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 		s.flag(st.poly)
 		s.n(int(st.mode))
 		s.n(st.held)
-		s.flag(st.reused)
-		s.flag(st.kept)
+		reused, kept := m.stratFlags(i)
+		s.flag(reused)
+		s.flag(kept)
 	}
-	s.n(len(m.rels))
-	for pred, rel := range m.rels {
+	s.n(m.rels.len())
+	for pred, rel := range m.rels.all() {
 		switch f := factSetOf(p, pred); {
 		case rel == nil:
 			s.n(0)
@@ -95,10 +98,7 @@ func (p *Program) Snapshot(w io.Writer, m *Model) error {
 }
 
 func factSetOf(p *Program, pred int) *factSet {
-	if pred < len(p.facts) {
-		return p.facts[pred]
-	}
-	return nil
+	return p.fact(uint32(pred))
 }
 
 // Snapshotable says whether Snapshot can write p with m: nil, or
@@ -107,15 +107,16 @@ func (p *Program) Snapshotable(m *Model) error {
 	if m == nil || p.last != m || m.consts != p.consts || m.preds != p.preds || m.lits != p.lits || m.bounds != p.bounds {
 		return ErrNoSnapshot
 	}
-	if len(m.rels) != len(p.arity) || m.predNames.len() < len(p.arity) {
+	if m.rels.len() != p.npred() || m.predNames.len() < p.npred() {
 		return ErrNoSnapshot // a predicate came after the evaluation
 	}
-	for _, st := range m.strata {
+	for i := range m.strata.len() {
+		st := m.strata.at(i)
 		if st.region != nil {
 			return ErrNoSnapshot
 		}
 		for k, pred := range st.preds {
-			if st.facts[k] != p.facts[pred] {
+			if st.facts[k] != p.fact(pred) {
 				return ErrNoSnapshot // a fact changed after the evaluation
 			}
 		}
@@ -125,7 +126,7 @@ func (p *Program) Snapshotable(m *Model) error {
 			return ErrNoSnapshot
 		}
 	}
-	for _, rel := range m.rels {
+	for _, rel := range m.rels.all() {
 		if rel != nil && rel.ntaint > 0 {
 			return ErrNoSnapshot
 		}
@@ -139,7 +140,8 @@ func (p *Program) Snapshotable(m *Model) error {
 			return ErrNoSnapshot // past what the literals' columns hold
 		}
 	}
-	for _, f := range p.facts {
+	for pred := range p.facts.len() {
+		f := p.facts.at(pred)
 		if f == nil {
 			continue
 		}
@@ -405,7 +407,7 @@ func (p *Program) SameShape(q *Program) bool {
 	arities := func(x *Program) map[string]int {
 		names := x.preds.snapshot()
 		out := map[string]int{}
-		for id, a := range x.arity {
+		for id, a := range x.arity.all() {
 			if a >= 0 {
 				out[names.at(uint32(id))] = a
 			}

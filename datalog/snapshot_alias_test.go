@@ -128,13 +128,13 @@ func columnPlaces(p *Program, m *Model, data []byte) (inside, outside map[string
 			hash("index hash", &ix.heads)
 		}
 	}
-	for _, f := range p.facts {
+	for _, f := range p.facts.all() {
 		if f != nil {
 			u32s("fact supports", &f.ents)
 			rel(f.tab)
 		}
 	}
-	for _, r := range m.rels {
+	for _, r := range m.rels.all() {
 		if r != nil {
 			rel(r)
 		}

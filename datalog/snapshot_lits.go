@@ -135,7 +135,7 @@ func checkLits(r *snapReader, p *Program, b *litCols, nvar int) (vars []uint32, 
 			}
 			vars = append(vars, uint32(id))
 		case litNeg:
-			if x >= npred || int(x) < len(p.arity) && p.arity[x] >= 0 && int(hi-lo) != p.arity[x] {
+			if x >= npred || p.arityOf(x) >= 0 && int(hi-lo) != p.arityOf(x) {
 				r.fail("negated literal %d", id)
 				return nil, 0
 			}

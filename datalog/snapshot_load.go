@@ -68,10 +68,14 @@ func loadSnapshot(data []byte, alias bool, release func([]byte)) (*Program, *Mod
 	if r.err == nil && npred > p.preds.n {
 		r.fail("%d arities for %d predicates", npred, p.preds.n)
 	}
-	p.arity = make([]int, npred)
-	p.facts = make([]*factSet, npred)
-	for i := range p.arity {
-		p.arity[i] = int(r.small(1<<16)) - 1
+	p.arity, p.facts = ptab[int]{}, ptab[*factSet]{}
+	p.facts.grow(npred, nil, p.gen.Load())
+	for i := range npred {
+		a := int(r.small(1<<16)) - 1
+		p.arity.push(a, p.gen.Load())
+		if a >= 0 {
+			p.uses.push(uint32(i), p.gen.Load())
+		}
 	}
 	readLits(r, p)
 	r.giveBack()
@@ -87,9 +91,9 @@ func loadSnapshot(data []byte, alias bool, release func([]byte)) (*Program, *Mod
 		return nil, nil, r.err
 	}
 	factGen := versionClock.Add(1)
-	for pred := range p.facts {
+	for pred := range p.facts.len() {
 		if r.flag() {
-			p.facts[pred] = readFactSet(r, p, uint32(pred), factGen)
+			p.facts.set(pred, readFactSet(r, p, uint32(pred), factGen), p.gen.Load())
 		}
 	}
 	m, err := readModel(r, p)
@@ -170,9 +174,9 @@ func readRule(r *snapReader) Rule {
 }
 
 func readFactSet(r *snapReader, p *Program, pred uint32, gen uint64) *factSet {
-	f := newFactSet(pred, p.arity[pred], gen, p.lits)
+	f := newFactSet(pred, p.arityOf(uint32(pred)), gen, p.lits)
 	f.tab = readRelation(r, p, gen)
-	if r.err == nil && (f.tab.pred != pred || f.tab.arity != p.arity[pred]) {
+	if r.err == nil && (f.tab.pred != pred || f.tab.arity != p.arityOf(uint32(pred))) {
 		r.fail("fact set of predicate %d holds another", pred)
 	}
 	f.ents = readU32s(r, newPvec[uint32](1, gen))
@@ -249,7 +253,7 @@ func readU32s(r *snapReader, v pvec[uint32]) pvec[uint32] {
 }
 
 func readRelation(r *snapReader, p *Program, gen uint64) *relation {
-	pred := uint32(r.small(uint64(len(p.arity))))
+	pred := uint32(r.small(uint64(p.npred())))
 	arity := int(r.small(1 << 16))
 	rel := newRelation(pred, arity, gen)
 	rel.n = r.n(4 * max(arity, 1))
@@ -443,50 +447,52 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		r.fail("the rules do not stratify: %v", err)
 		return nil, r.err
 	}
-	if nstrata != len(st.strata) {
-		r.fail("%d strata, the rules make %d", nstrata, len(st.strata))
+	if nstrata != st.strata.len() {
+		r.fail("%d strata, the rules make %d", nstrata, st.strata.len())
 		return nil, r.err
 	}
 	m := &Model{
 		serial: modelSerial.Add(1), gen: versionClock.Add(1), bounds: p.bounds,
 		consts: p.consts, preds: p.preds, lits: p.lits,
-		predNames: p.preds.snapshot(), arity: slices.Clone(p.arity),
-		rels: make([]*relation, len(p.arity)), stratOf: st.stratOf,
+		predNames: p.preds.snapshot(),
+		strat:     st,
 	}
-	for i := range st.strata {
-		s := st.strata[i]
+	m.rels.grow(p.npred(), nil, m.gen)
+	m.strata.grow(nstrata, nil, m.gen)
+	for _, i := range st.order(m.predNames) { // the order Snapshot writes
+		s := st.strata.at(i)
 		preds := make([]uint32, r.n(1))
 		for k := range preds {
-			preds[k] = uint32(r.small(uint64(len(p.arity))))
+			preds[k] = uint32(r.small(uint64(p.npred())))
 		}
 		if r.err == nil && !slices.Equal(preds, s.preds) {
 			r.fail("stratum %d holds other predicates", i)
 		}
 		res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ruleIDs(nil, s.rules)}
 		for _, pred := range s.preds {
-			res.facts = append(res.facts, p.facts[pred])
+			res.facts = append(res.facts, p.fact(pred))
 		}
 		res.poly = r.flag()
 		res.mode = uint8(r.small(uint64(modeCut) + 1))
 		res.held = r.num()
 		res.reused, res.kept = r.flag(), r.flag()
-		m.strata = append(m.strata, res)
+		m.strata.set(i, res, m.gen)
 	}
-	if r.err == nil && r.n(1) != len(m.rels) {
+	if r.err == nil && r.n(1) != m.rels.len() {
 		r.fail("relations of another number of predicates")
 	}
-	for pred := range m.rels {
+	for pred := range m.rels.all() {
 		if r.err != nil {
 			break
 		}
 		switch r.small(3) {
 		case 1:
-			m.rels[pred] = readRelation(r, p, m.gen)
-			if r.err == nil && m.rels[pred].pred != uint32(pred) {
+			m.rels.set(pred, readRelation(r, p, m.gen), m.gen)
+			if r.err == nil && m.rel(uint32(pred)).pred != uint32(pred) {
 				r.fail("relation of predicate %d holds another", pred)
 			}
 		case 2:
-			f := p.facts[pred]
+			f := p.fact(uint32(pred))
 			if f == nil {
 				r.fail("relation over the facts of %d, which has none", pred)
 				break
@@ -500,15 +506,15 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 			}
 			readProvenance(r, p, rel, prefs)
 			readIndexes(r, rel)
-			m.rels[pred] = rel
+			m.rels.set(pred, rel, m.gen)
 		}
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	for pred, rel := range m.rels {
-		if rel != nil && rel.arity != p.arity[pred] {
-			r.fail("relation of arity %d for a predicate of %d", rel.arity, p.arity[pred])
+	for pred, rel := range m.rels.all() {
+		if rel != nil && rel.arity != p.arityOf(uint32(pred)) {
+			r.fail("relation of arity %d for a predicate of %d", rel.arity, p.arityOf(uint32(pred)))
 			return nil, r.err
 		}
 	}

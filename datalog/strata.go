@@ -26,9 +26,11 @@ func (p *Program) Strata() ([]Stratum, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := p.preds.snapshot().strings()
-	out := make([]Stratum, len(st.strata))
-	for i, s := range st.strata {
+	list := p.preds.snapshot()
+	names := list.strings()
+	out := make([]Stratum, 0, st.strata.len())
+	for _, i := range st.order(list) {
+		s := st.strata.at(i)
 		o := Stratum{Preds: []string{}, Rules: []string{}, Reads: []string{}, Negates: []string{}, Recursive: s.recursive}
 		for _, pred := range s.preds {
 			o.Preds = append(o.Preds, names[pred])
@@ -36,12 +38,12 @@ func (p *Program) Strata() ([]Stratum, error) {
 		for _, r := range s.rules {
 			o.Rules = append(o.Rules, r.rule.Name)
 			for _, a := range r.pos {
-				if st.stratOf[a.pred] != i {
+				if st.of(a.pred) != i {
 					o.Reads = append(o.Reads, names[a.pred])
 				}
 			}
 			for _, a := range r.neg {
-				if st.stratOf[a.pred] != i {
+				if st.of(a.pred) != i {
 					o.Reads = append(o.Reads, names[a.pred])
 					o.Negates = append(o.Negates, names[a.pred])
 				}
@@ -51,7 +53,7 @@ func (p *Program) Strata() ([]Stratum, error) {
 			slices.SortFunc(*l, strings.Compare)
 			*l = slices.Compact(*l)
 		}
-		out[i] = o
+		out = append(out, o)
 	}
 	return out, nil
 }
@@ -63,15 +65,14 @@ func (p *Program) Strata() ([]Stratum, error) {
 // It marks predicates rule by rule until nothing changes rather than
 // building a map of readers: a server calls it on every staged add, and
 // the passes (as many as the longest chain of rules, over a few dozen
-// rules) cost less than the maps did.
+// rules) cost less than the maps did. The marks are a set of the marked
+// alone, not a table by predicate: a workspace holds a predicate for
+// every key staged into it.
 func (p *Program) Dependents(preds ...string) []string {
-	names := p.preds.snapshot()
-	seen := make([]bool, names.len())
-	n := 0
+	seen := map[uint32]bool{}
 	for _, name := range preds {
-		if id, ok := p.preds.lookup(name); ok && int(id) < len(p.arity) && int(id) < len(seen) && p.arity[id] >= 0 && !seen[id] {
+		if id, ok := p.preds.lookup(name); ok && p.arityOf(id) >= 0 {
 			seen[id] = true
-			n++
 		}
 	}
 	reads := func(lits []catom) bool {
@@ -82,21 +83,19 @@ func (p *Program) Dependents(preds ...string) []string {
 		}
 		return false
 	}
-	for changed := n > 0; changed; {
+	for changed := len(seen) > 0; changed; {
 		changed = false
 		for _, r := range p.rules {
 			if h := r.head.pred; !seen[h] && (reads(r.pos) || reads(r.neg)) {
 				seen[h] = true
-				n++
 				changed = true
 			}
 		}
 	}
-	out := make([]string, 0, n)
-	for id, ok := range seen {
-		if ok {
-			out = append(out, names.at(uint32(id)))
-		}
+	names := p.preds.snapshot()
+	out := make([]string, 0, len(seen))
+	for id := range seen {
+		out = append(out, names.at(id))
 	}
 	slices.SortFunc(out, strings.Compare)
 	return out
@@ -116,16 +115,16 @@ type Stats struct {
 
 // Stats returns the figures of the evaluation that built m.
 func (m *Model) Stats() Stats {
-	s := Stats{Strata: len(m.strata)}
-	for _, st := range m.strata {
-		switch {
-		case st.reused:
+	s := Stats{Strata: m.strata.len()}
+	for i := range m.strata.len() {
+		switch reused, kept := m.stratFlags(i); {
+		case reused:
 			s.Reused++
-		case st.kept:
+		case kept:
 			s.Maintained++
 		}
 	}
-	for _, rel := range m.rels {
+	for _, rel := range m.rels.all() {
 		if rel != nil {
 			s.Atoms += rel.live
 			s.Truncated += rel.ntaint

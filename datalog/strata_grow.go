@@ -1,6 +1,7 @@
 // This file extends a cached stratification by predicates that arrived
 // with facts alone, so that a program staged one new predicate at a time
-// does not compute its strata from scratch on every evaluation.
+// does not compute its strata from scratch on every evaluation, and
+// gives the order a fresh computation would list the strata in.
 
 package datalog
 
@@ -10,74 +11,52 @@ import (
 	"strings"
 )
 
-// growStrata returns st extended by the predicates p uses that st does not
-// cover, each as a stratum of its own, in the order computeStrata gives;
-// ok is false when p stopped using one of st's predicates. The caller
-// holds that p's rules are st's: every predicate a rule names was in use
-// when st was computed (AddRule fixes their arities), so one that came
-// since has no rule defining or reading it, and no stratum of st reads it.
-//
-// computeStrata orders the components by Kahn's algorithm, the component
-// of smallest name first among those ready. A component nothing reads and
-// that reads nothing is ready from the start and moves no other, so it is
-// taken just before the first of the others' order whose smallest name is
-// greater than its own: the new strata are merged into st's by name.
-func (p *Program) growStrata(st *stratification) (*stratification, bool) {
-	var fresh []uint32
-	for v, a := range p.arity {
-		in := v < len(st.stratOf) && st.stratOf[v] >= 0
-		switch {
-		case a >= 0 && !in:
-			fresh = append(fresh, uint32(v))
-		case a < 0 && in:
-			return nil, false
+// growStrata returns st extended by the predicates p began to use after
+// the first used (p.uses), each as a stratum of its own appended to st's,
+// sharing st's tables. The caller holds that p's rules are st's: every
+// predicate a rule names was in use when st was computed (AddRule fixes
+// their arities), so one that came since has no rule defining or reading
+// it, and no stratum of st reads it. A predicate never falls out of use
+// (an arity, once fixed, stays).
+func (p *Program) growStrata(st *stratification, used int) *stratification {
+	gen := versionClock.Add(1)
+	out := &stratification{strata: st.strata.clone(), stratOf: st.stratOf.clone(), ncomp: st.ncomp,
+		upto: st.upto, ruled: st.ruled, id: gen, base: st.id, readers: st.readers}
+	out.stratOf.grow(p.npred(), -1, gen)
+	for k := used; k < p.uses.len(); k++ {
+		v := p.uses.at(k)
+		out.stratOf.set(int(v), out.strata.len(), gen)
+		out.strata.push(&strat{preds: []uint32{v}}, gen)
+	}
+	return out
+}
+
+// order returns the indices of st's strata in the order computeStrata
+// would give them (names: the predicates' names). computeStrata orders
+// the components by Kahn's algorithm, the component of smallest name
+// first among those ready. A component nothing reads and that reads
+// nothing is ready from the start and moves no other, so it is taken just
+// before the first of the others' order whose smallest name is greater
+// than its own: the grown strata are merged into the computed ones by
+// name (DL-0481).
+func (st *stratification) order(names nameList) []int {
+	grown := make([]int, 0, st.strata.len()-st.ncomp)
+	for i := st.ncomp; i < st.strata.len(); i++ {
+		grown = append(grown, i)
+	}
+	name := func(i int) string { return names.at(st.strata.at(i).preds[0]) }
+	slices.SortFunc(grown, func(a, b int) int { return strings.Compare(name(a), name(b)) })
+	out := make([]int, 0, st.strata.len())
+	k := 0
+	for _, g := range grown {
+		at := sort.Search(len(st.upto), func(j int) bool { return st.upto[j] > name(g) })
+		for ; k < at; k++ {
+			out = append(out, k)
 		}
+		out = append(out, g)
 	}
-	names := p.preds.snapshot()
-	slices.SortFunc(fresh, func(a, b uint32) int { return strings.Compare(names.at(a), names.at(b)) })
-	// at[j]: the place in st's order fresh[j] goes before.
-	at := make([]int, len(fresh))
-	for j, v := range fresh {
-		name := names.at(v)
-		at[j] = sort.Search(len(st.upto), func(k int) bool { return st.upto[k] > name })
+	for ; k < st.ncomp; k++ {
+		out = append(out, k)
 	}
-	n := len(st.strata) + len(fresh)
-	out := &stratification{strata: make([]*strat, 0, n), stratOf: make([]int, len(p.arity)), upto: make([]string, 0, n)}
-	from := 0
-	for j, v := range fresh {
-		out.strata = append(out.strata, st.strata[from:at[j]]...)
-		out.upto = append(out.upto, st.upto[from:at[j]]...)
-		out.strata = append(out.strata, &strat{preds: fresh[j : j+1 : j+1]})
-		out.upto = append(out.upto, names.at(v)) // greater than all before it, less than the next
-		from = at[j]
-	}
-	out.strata = append(out.strata, st.strata[from:]...)
-	out.upto = append(out.upto, st.upto[from:]...)
-	// moved gives st's k-th stratum its place in out: k and the number of
-	// new ones before it.
-	moved := func(k int) int { return k + sort.SearchInts(at, k+1) }
-	for v := range out.stratOf {
-		out.stratOf[v] = -1
-		if v < len(st.stratOf) && st.stratOf[v] >= 0 {
-			out.stratOf[v] = moved(st.stratOf[v])
-		}
-	}
-	for j, v := range fresh {
-		out.stratOf[v] = at[j] + j
-	}
-	for _, k := range st.ruled {
-		out.ruled = append(out.ruled, moved(k))
-		i := len(out.ruled) - 1
-		s := st.strata[k]
-		if len(s.inputs) == 0 || moved(s.inputs[len(s.inputs)-1]) == s.inputs[len(s.inputs)-1] {
-			continue // nothing it reads moved
-		}
-		c := *s
-		c.inputs = make([]int, len(s.inputs)) // the mapping keeps them sorted
-		for k, d := range s.inputs {
-			c.inputs[k] = moved(d)
-		}
-		out.strata[out.ruled[i]] = &c
-	}
-	return out, true
+	return out
 }

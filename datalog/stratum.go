@@ -54,11 +54,11 @@ func (m *Model) evalStratum(p *Program, s *strat, res *stratResult) {
 func (m *Model) newEvaluator(p *Program, s *strat, poly bool) *evaluator {
 	e := &evaluator{m: m, bounds: p.bounds, curIdx: m.curIdx, negIDs: map[uint64]uint32{}, poly: poly, g: m.guard}
 	for i, pred := range s.preds {
-		rel := newRelation(pred, p.arity[pred], m.gen)
+		rel := newRelation(pred, p.arityOf(pred), m.gen)
 		if poly {
 			rel.enableProvenance()
 		}
-		m.rels[pred] = rel
+		m.rels.set(int(pred), rel, m.gen)
 		m.curIdx[pred] = i
 		e.cur = append(e.cur, rel)
 	}
@@ -71,7 +71,7 @@ func (m *Model) newEvaluator(p *Program, s *strat, poly bool) *evaluator {
 // compilePlans compiles, per rule, the full plan and one delta plan per
 // body atom of the stratum.
 func (e *evaluator) compilePlans(rules []*ruleRec) {
-	pl := &planner{rels: e.m.rels, curIdx: e.curIdx}
+	pl := &planner{rels: &e.m.rels, curIdx: e.curIdx}
 	e.plans = e.plans[:0]
 	for _, r := range rules {
 		ps := []*plan{pl.compile(r, -1)}
@@ -91,11 +91,11 @@ func (m *Model) evalRounds(p *Program, s *strat, res *stratResult) {
 	for i, pred := range s.preds {
 		if len(s.rules) == 0 {
 			// Rules would append to a shared table, cutting its flat form.
-			rel, shared := e.factRel(i, p.facts[pred])
-			e.loadFacts(p.facts[pred], rel, shared, info)
+			rel, shared := e.factRel(i, p.fact(pred))
+			e.loadFacts(p.fact(pred), rel, shared, info)
 			continue
 		}
-		e.loadFacts(p.facts[pred], e.cur[i], false, info)
+		e.loadFacts(p.fact(pred), e.cur[i], false, info)
 	}
 	for i, rel := range e.cur {
 		e.lim[i] = uint32(rel.n)
@@ -119,13 +119,13 @@ func needsProvenance(p *Program, m *Model, s *strat) bool {
 			return true
 		}
 		for _, a := range append(r.pos[:len(r.pos):len(r.pos)], r.neg...) {
-			if m.stratOf[a.pred] != m.stratOf[s.preds[0]] && !m.rels[a.pred].allOne() {
+			if m.stratOf(a.pred) != m.stratOf(s.preds[0]) && !m.rel(a.pred).allOne() {
 				return true
 			}
 		}
 	}
 	for _, pred := range s.preds {
-		if f := p.facts[pred]; f != nil && f.nonOne > 0 {
+		if f := p.fact(pred); f != nil && f.nonOne > 0 {
 			return true
 		}
 	}
@@ -137,7 +137,7 @@ func needsProvenance(p *Program, m *Model, s *strat) bool {
 func inputsTainted(m *Model, s *strat) bool {
 	for _, r := range s.rules {
 		for _, a := range r.pos {
-			if m.stratOf[a.pred] != m.stratOf[s.preds[0]] && m.rels[a.pred].ntaint > 0 {
+			if m.stratOf(a.pred) != m.stratOf(s.preds[0]) && m.rel(a.pred).ntaint > 0 {
 				return true
 			}
 		}
@@ -148,7 +148,7 @@ func inputsTainted(m *Model, s *strat) bool {
 // factsTruncated reports whether some fact of s has a truncated support.
 func factsTruncated(p *Program, s *strat) bool {
 	for _, pred := range s.preds {
-		if f := p.facts[pred]; f != nil && f.ntrunc > 0 {
+		if f := p.fact(pred); f != nil && f.ntrunc > 0 {
 			return true
 		}
 	}
@@ -180,7 +180,7 @@ func (e *evaluator) factRel(i int, f *factSet) (*relation, bool) {
 	case e.poly:
 		rel.enableProvenance()
 	}
-	e.m.rels[rel.pred] = rel
+	e.m.rels.set(int(rel.pred), rel, e.m.gen)
 	e.cur[i] = rel
 	return rel, true
 }

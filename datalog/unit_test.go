@@ -20,11 +20,11 @@ func entryOf(t *testing.T, p *Program, pred string, args ...string) *factEntry {
 			t.Fatalf("no constant %s", a)
 		}
 	}
-	row, ok := p.facts[id].tab.find(tuple)
+	row, ok := p.fact(id).tab.find(tuple)
 	if !ok {
 		t.Fatalf("no fact %s%v", pred, args)
 	}
-	return p.facts[id].entry(row)
+	return p.fact(id).entry(row)
 }
 
 // TestUnitSupportsShared: facts given the same one-variable support share
@@ -93,7 +93,7 @@ func TestUnitEntryShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	id, _ := p.preds.lookup("p")
-	if entryOf(t, p, "p", "a") == entryOf(t, p, "p", "b") || p.facts[id].more.rows() != 1 {
+	if entryOf(t, p, "p", "a") == entryOf(t, p, "p", "b") || p.fact(id).more.rows() != 1 {
 		t.Fatal("a fact given two supports shares the entry of one, or has none of its own")
 	}
 	if removed, _ := p.RemoveSupport("p", []string{"a"}, VarPoly("d:y")); !removed {
@@ -102,7 +102,7 @@ func TestUnitEntryShared(t *testing.T) {
 	if ea, eb := entryOf(t, p, "p", "a"), entryOf(t, p, "p", "b"); ea != eb || ea.pubs != nil {
 		t.Fatalf("after taking back: entries %p %p, given %v", ea, eb, ea.given())
 	}
-	if n := p.facts[id].more.rows(); n != 1 {
+	if n := p.fact(id).more.rows(); n != 1 {
 		t.Fatalf("%d entries of their own, want the one row kept", n)
 	}
 }
@@ -141,7 +141,7 @@ func TestFactEntriesCompacted(t *testing.T) {
 		}
 	}
 	id, _ := p.preds.lookup("p")
-	if f := p.facts[id]; f.tab.n >= n || f.tab.live != n/5 {
+	if f := p.fact(id); f.tab.n >= n || f.tab.live != n/5 {
 		t.Fatalf("%d rows, %d live: not compacted", f.tab.n, f.tab.live)
 	}
 	for i := 0; i < n; i += 5 {

@@ -426,7 +426,8 @@ func (w *World) checkPredicateIdentity() {
 		var counts []int
 		seen := map[int]bool{}
 		for _, p := range comp.members {
-			for n := range w.arity[p] {
+			ns, _ := w.arity.get(p)
+			for n := range ns {
 				if !seen[n] {
 					seen[n] = true
 					counts = append(counts, n)

@@ -253,7 +253,7 @@ func (w *World) readClosed(pred string) bool {
 	if w.legacy || !carried(pred) || w.identityActive && w.carry[pred] > 0 {
 		return false
 	}
-	if _, noted := w.arity[pred]; noted {
+	if _, noted := w.arity.get(pred); noted {
 		if w.arity.of(pred) == 0 {
 			return false
 		}
@@ -272,7 +272,7 @@ func (w *World) identityReachesPred(pred string) bool {
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		if _, noted := w.arity[p]; noted {
+		if _, noted := w.arity.get(p); noted {
 			if w.identityCarries(p) {
 				return true
 			}

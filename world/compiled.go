@@ -23,7 +23,7 @@ var errNotTaken = errors.New("world: the compiled snapshot does not fit")
 // lowering into a program that keeps no facts, the entries' part taken
 // from the snapshot) and returns errNotTaken when it has not.
 func (w *World) lowerAndEval(c *Compiled) error {
-	w.arity = arities{}
+	w.arity = newArities()
 	w.predIdentityRules = 0
 	if c != nil {
 		// The entries' part of the lowering comes with the snapshot.

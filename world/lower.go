@@ -82,8 +82,8 @@ func (w *World) lowerEntries(p *datalog.Program) error {
 	if err := flush(); err != nil {
 		return err
 	}
-	el := &entryLowering{ix: w.ix, arity: make(map[string]int, len(w.arity))}
-	for pred, ns := range w.arity {
+	el := &entryLowering{ix: w.ix, arity: make(map[string]int, w.arity.len())}
+	for pred, ns := range w.arity.all() {
 		for n := range ns {
 			el.arity[pred] = n // one each: an atom of another arity is left out
 		}
@@ -129,7 +129,7 @@ func (w *World) entryLoweringOf() (*entryLowering, error) {
 	if w.lowered != nil && w.lowered.ix == w.ix {
 		return w.lowered, nil
 	}
-	s := &World{ix: w.ix, attacked: w.attacked, arity: arities{}, groups: map[string][]Finding{}}
+	s := &World{ix: w.ix, attacked: w.attacked, arity: newArities(), groups: map[string][]Finding{}}
 	if err := s.lowerEntries(datalog.NewShapeProgram()); err != nil {
 		return nil, err
 	}
@@ -476,50 +476,6 @@ func (w *World) predIdentityRulesOf(e Entry, ar arities) []datalog.Rule {
 			Support: s,
 		})
 	}
-	return out
-}
-
-// arities records the argument counts each predicate is used with.
-type arities map[string]map[int]bool
-
-func (a arities) note(pred string, n int) {
-	if a[pred] == nil {
-		a[pred] = map[int]bool{}
-	}
-	a[pred][n] = true
-}
-
-// of is the predicate's arity when it is used with exactly one (else 0).
-func (a arities) of(pred string) int {
-	if len(a[pred]) != 1 {
-		return 0
-	}
-	for n := range a[pred] {
-		return n
-	}
-	return 0
-}
-
-// agree returns the common arity of two predicates: known on at least one
-// side, and not contradicted by the other (a predicate used with two
-// arities contradicts everything).
-func (a arities) agree(p, q string) (int, bool) {
-	if len(a[p]) > 1 || len(a[q]) > 1 {
-		return 0, false
-	}
-	n, m := a.of(p), a.of(q)
-	if n > 0 && m > 0 && n != m {
-		return 0, false
-	}
-	return max(n, m), max(n, m) > 0
-}
-
-func (a arities) preds() []string {
-	out := make([]string, 0, len(a))
-	for p := range a {
-		out = append(out, p)
-	}
-	sort.Strings(out)
 	return out
 }
 

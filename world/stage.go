@@ -227,8 +227,7 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 		return nil, false, nil
 	}
 	if len(retaken) > 0 {
-		d.ownArity()
-		nw.recountArities(d.prog, d.arity, retaken)
+		d.arity = nw.recountArities(d.prog, d.arity, retaken)
 	}
 	for p := range retaken {
 		d.noted[p] = true
@@ -249,42 +248,30 @@ func (nw *World) lowerDelta(w *World, fresh []Entry, claims []objects.ID) (map[s
 }
 
 // delta is a change being lowered into a clone of a world's program: the
-// arity table it extends, the predicates it notes and changes, the
-// rules it adds.
+// arity table it extends (persistent: the parent world's is shared, not
+// copied), the predicates it notes and changes, the rules it adds.
 type delta struct {
-	prog      *datalog.Program
-	arity     arities // the parent world's until ownArity copies it
-	ownsArity bool
-	noted     map[string]bool
-	changed   map[string]bool
-	rules     int
+	prog    *datalog.Program
+	arity   arities
+	noted   map[string]bool
+	changed map[string]bool
+	rules   int
 }
 
 func newDelta(nw *World) *delta {
 	return &delta{prog: nw.prog.Clone(), arity: nw.arity, noted: map[string]bool{}, changed: map[string]bool{}}
 }
 
-// ownArity copies the arities before the first change: most adds note an
-// arity already known, and a copy per add was a few kilobytes of garbage
-// each. The sets stay shared; note copies a set before it grows it.
-func (d *delta) ownArity() {
-	if !d.ownsArity {
-		d.arity, d.ownsArity = maps.Clone(d.arity), true
-		if d.arity == nil {
-			d.arity = arities{}
-		}
-	}
-}
-
+// note records that pred is used with n arguments. The sets are shared
+// with the parent world's table: a grown one is a copy.
 func (d *delta) note(pred string, n int) {
 	d.noted[pred] = true
-	if !d.arity[pred][n] {
-		d.ownArity()
+	if old, _ := d.arity.get(pred); !old[n] {
 		ns := map[int]bool{n: true}
-		for m := range d.arity[pred] {
+		for m := range old {
 			ns[m] = true
 		}
-		d.arity[pred] = ns
+		d.arity = d.arity.with(pred, ns)
 	}
 }
 
@@ -363,7 +350,7 @@ func (nw *World) identityArityMoved(d *delta) bool {
 		named[ps.Left], named[ps.Right] = true, true
 	}
 	for p := range d.noted {
-		if !maps.Equal(d.arity[p], nw.arity[p]) && named[p] {
+		if named[p] && !d.arity.equal(nw.arity, p) {
 			return true
 		}
 	}
@@ -481,21 +468,18 @@ func questionsOf(entries []Entry) map[string]bool {
 	return out
 }
 
-// recountArities sets the arities of preds to what a compile would note:
-// those of their facts in prog, and those the rules and the current
-// question versions use.
-func (nw *World) recountArities(prog *datalog.Program, arity arities, preds map[string]bool) {
+// recountArities returns arity with those of preds set to what a compile
+// would note: those of their facts in prog, and those the rules and the
+// current question versions use.
+func (nw *World) recountArities(prog *datalog.Program, arity arities, preds map[string]bool) arities {
 	for p := range preds {
 		ns := nw.declaredArity(p)
 		if n, ok := prog.FactArity(p); ok {
 			ns[n] = true
 		}
-		if len(ns) == 0 {
-			delete(arity, p)
-		} else {
-			arity[p] = ns
-		}
+		arity = arity.with(p, ns)
 	}
+	return arity
 }
 
 // attackedClaims lists the claims the attacks among entries are about.

@@ -139,23 +139,19 @@ func (nw *World) forgetArities(prog *datalog.Program, emptied map[string]bool) b
 		ps := e.Object.(*objects.PredicateSameAs)
 		named[ps.Left], named[ps.Right] = true, true
 	}
-	arity := maps.Clone(nw.arity)
+	arity := nw.arity
 	for p := range emptied {
 		ns := nw.declaredArity(p)
 		if n, ok := prog.FactArity(p); ok {
 			ns[n] = true
 		}
-		if maps.Equal(ns, arity[p]) {
+		if old, _ := arity.get(p); maps.Equal(ns, old) {
 			continue
 		}
 		if named[p] {
 			return false
 		}
-		if len(ns) == 0 {
-			delete(arity, p)
-		} else {
-			arity[p] = ns
-		}
+		arity = arity.with(p, ns)
 	}
 	nw.arity = arity
 	return true

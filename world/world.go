@@ -160,7 +160,7 @@ func Compile(in Input) (*World, error) {
 		scope:        in.Scope,
 		ix:           ix,
 		supposed:     append([]string(nil), in.Supposed...),
-		arity:        arities{},
+		arity:        newArities(),
 		droppedRules: map[string]bool{},
 		legacy:       in.legacy,
 		dialects:     in.Dialects,

@@ -177,7 +177,7 @@ func (s *memSnap) Claims(c Cell) []Claim {
 func (s *memSnap) Cells(kind string) []Cell {
 	s.m.mu.RLock()
 	defer s.m.mu.RUnlock()
-	var out []Cell
+	out := make([]Cell, 0, len(s.m.kinds[kind]))
 	for c := range s.m.kinds[kind] {
 		if len(s.m.at(c, s.version)) > 0 {
 			out = append(out, c)

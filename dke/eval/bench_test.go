@@ -11,7 +11,7 @@ import (
 	"github.com/deloreis/deloreis/dke/syntax"
 )
 
-func benchProgram(b *testing.B, w *world, src string) *syntax.File {
+func benchProgram(b testing.TB, w *world, src string) *syntax.File {
 	f, _, errs := check.Source("", src, keywords.Eng, check.Options{Mode: check.Run, Env: w.env})
 	if len(errs) > 0 {
 		b.Fatal(errs)

@@ -1,6 +1,7 @@
 // The memory and time budget of a run or a reasoning (DL-0424): a meter
 // of the bytes it builds — strings, printed and bound output, written
-// values, and the tuples of rule evaluation at a fixed estimate each — and
+// values, and the tuples of rule evaluation (the cells read into the rule
+// model and the derivations) at a fixed estimate each — and
 // the context whose deadline or cancellation stops it. Past either, the
 // run stops with a *BudgetError, which no handler catches and which the
 // service answers as a refusal that writes nothing.

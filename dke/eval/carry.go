@@ -135,7 +135,20 @@ func (l *layered[K, V]) get(k K) (V, bool) {
 	return v, ok
 }
 
+// newLayeredSize is newLayered with room for n entries in its base.
+func newLayeredSize[K comparable, V any](n int) layered[K, V] {
+	return layered[K, V]{base: make(map[K]V, n)}
+}
+
 func (l *layered[K, V]) len() int { return l.n }
+
+// fill adds k, which l does not hold, to the base of a map no fork
+// shares yet (a model being built): in place, with no layer over it, so
+// that the model's first fork has no top to fold.
+func (l *layered[K, V]) fill(k K, v V) {
+	l.base[k] = v
+	l.n++
+}
 
 func (l *layered[K, V]) set(k K, v V) {
 	if _, had := l.get(k); !had {

@@ -9,9 +9,9 @@ import (
 	"github.com/deloreis/deloreis/dke/keywords"
 )
 
-// TestLayered: a fork reads what its parent held, writes only its own
-// layer, and a top grown past an eighth of the base is folded into a
-// new base.
+// TestLayered: a fork reads what its parent held (set, or filled as a
+// model being built fills it), writes only its own layer, and a top
+// grown past an eighth of the base is folded into a new base.
 func TestLayered(t *testing.T) {
 	show := func(l *layered[string, int]) string {
 		var out []string
@@ -22,9 +22,12 @@ func TestLayered(t *testing.T) {
 		}
 		return fmt.Sprintf("%s n=%d", strings.Join(out, " "), l.len())
 	}
-	base := newLayered[string, int]()
-	base.set("a", 1)
-	base.set("b", 2)
+	set := newLayered[string, int]()
+	set.set("a", 1)
+	set.set("b", 2)
+	filled := newLayeredSize[string, int](2) // as a model being built fills it
+	filled.fill("a", 1)
+	filled.fill("b", 2)
 	cases := []struct {
 		name       string
 		edit       func(l *layered[string, int])
@@ -36,19 +39,21 @@ func TestLayered(t *testing.T) {
 		{"delete then add back", func(l *layered[string, int]) { l.del("b"); l.set("b", 5) }, "a=1 b=5 n=2", "a=1 b=2 n=2"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			f := base.fork()
-			c.edit(&f)
-			if got := show(&f); got != c.fork {
-				t.Errorf("fork %q, want %q", got, c.fork)
-			}
-			if got := show(&base); got != c.base {
-				t.Errorf("base %q, want %q", got, c.base)
-			}
-			if g := f.fork(); show(&g) != c.fork {
-				t.Errorf("fork of the fork %q, want %q", show(&g), c.fork)
-			}
-		})
+		for how, base := range map[string]layered[string, int]{"set": set, "filled": filled} {
+			t.Run(how+"/"+c.name, func(t *testing.T) {
+				f := base.fork()
+				c.edit(&f)
+				if got := show(&f); got != c.fork {
+					t.Errorf("fork %q, want %q", got, c.fork)
+				}
+				if got := show(&base); got != c.base {
+					t.Errorf("base %q, want %q", got, c.base)
+				}
+				if g := f.fork(); show(&g) != c.fork {
+					t.Errorf("fork of the fork %q, want %q", show(&g), c.fork)
+				}
+			})
+		}
 	}
 	big := newLayered[string, int]()
 	for i := range 300 {

@@ -107,7 +107,15 @@ type ruleModel struct {
 
 	indexMu sync.Mutex                   // a frozen model is read by one run after another
 	index   map[string]map[string]string // pred → subject → value
+	lookups map[string]int               // reads of a pred not from index
 }
+
+// indexAfter is how many reads of one predicate a model answers through
+// the engine's index of the predicate's subjects before it maps every
+// subject of the predicate to its value: a run that reads a few cells
+// after a write pays for those cells, not for the predicate's every atom
+// and support, and a checkup that tests thousands builds the map once.
+const indexAfter = 64
 
 var allTrue = datalog.ValuationFunc(func(string) datalog.Truth { return datalog.True })
 
@@ -157,16 +165,45 @@ func (in *interp) derived() (*ruleModel, error) {
 // buildModel evaluates the standing declarations over the values in force
 // of the cells they read.
 func buildModel(tx *claims.Tx, st *standing, mt *meter) (*ruleModel, error) {
-	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(),
-		claims: newLayered[string, claims.Claim](), facts: newLayered[claims.Cell, factRec](), meter: mt}
-	kinds := map[string]bool{}
+	rm := &ruleModel{std: st, p: datalog.NewProgram(), read: st.reads(), meter: mt}
+	// The predicate of each attribute read, by kind; the cells of each
+	// kind read, and how many facts they may make, so that the model's
+	// maps are sized once.
+	preds := map[string]map[string]string{}
 	for pred := range rm.read {
-		kinds[pred[:strings.IndexByte(pred, '.')]] = true
+		k, a, _ := strings.Cut(pred, ".")
+		if preds[k] == nil {
+			preds[k] = map[string]string{}
+		}
+		preds[k][a] = pred
 	}
-	for _, k := range sortedKeys(kinds) {
-		for _, cell := range tx.Cells(k) {
-			if err := rm.setFact(tx, cell); err != nil {
+	kinds := make([]string, 0, len(preds))
+	for k := range preds {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	cells := make([][]claims.Cell, len(kinds))
+	n := 0
+	for i, k := range kinds {
+		cells[i] = tx.Cells(k)
+		for _, c := range cells[i] {
+			if _, ok := preds[k][c.Attr]; ok {
+				n++
+			}
+		}
+	}
+	rm.claims, rm.facts = newLayeredSize[string, claims.Claim](n), newLayeredSize[claims.Cell, factRec](n)
+	for i, k := range kinds {
+		for _, cell := range cells[i] {
+			// Reading a large store's cells takes long before the
+			// engine first looks at the deadline: look here too.
+			if err := mt.tick(1); err != nil {
 				return nil, err
+			}
+			if pred, ok := preds[k][cell.Attr]; ok {
+				if err := rm.addFact(tx, cell, pred, true); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -198,14 +235,32 @@ func (rm *ruleModel) setFact(tx *claims.Tx, cell claims.Cell) error {
 		rm.claims.del(old.v)
 		rm.facts.del(cell)
 	}
+	return rm.addFact(tx, cell, pred, false)
+}
+
+// addFact puts in the program the fact of cell's value in force, if it
+// holds one; cell has no fact yet. While the model is built (fill) its
+// maps are filled in place, as no fork shares them yet.
+func (rm *ruleModel) addFact(tx *claims.Tx, cell claims.Cell, pred string, fill bool) error {
 	cur, ok := tx.Current(cell)
 	if !ok {
 		return nil
 	}
+	// The fact is charged as a tuple: a store read into a model is
+	// memory the request builds, and the budget bounds it as it bounds
+	// derivations.
+	if err := rm.meter.charge(TupleBytes); err != nil {
+		return err
+	}
 	v := claimVar(cur)
 	args := []string{"s:" + cell.Subject, key(cur.Value)}
-	rm.claims.set(v, cur)
-	rm.facts.set(cell, factRec{args: args, v: v})
+	if fill {
+		rm.claims.fill(v, cur)
+		rm.facts.fill(cell, factRec{args: args, v: v})
+	} else {
+		rm.claims.set(v, cur)
+		rm.facts.set(cell, factRec{args: args, v: v})
+	}
 	return rm.p.AddFact(pred, args, datalog.VarPoly(v))
 }
 
@@ -232,7 +287,7 @@ func (rm *ruleModel) eval() error {
 	}
 	rm.model, rm.grader = m, m.Grader(allTrue)
 	rm.indexMu.Lock()
-	rm.index = nil
+	rm.index, rm.lookups = nil, nil
 	rm.indexMu.Unlock()
 	return nil
 }
@@ -396,23 +451,50 @@ func (rm *ruleModel) anyHolds(pred, want string) bool {
 }
 
 // valueAt returns the first value that holds for a subject of a
-// predicate, from an index built on first use.
+// predicate, in the constants' order: looked up in the engine's model for
+// the first reads of the predicate, then from a map of its subjects built
+// once (indexAfter).
 func (rm *ruleModel) valueAt(pred, subj string) (string, bool) {
 	rm.indexMu.Lock()
 	defer rm.indexMu.Unlock()
+	if idx, ok := rm.index[pred]; ok {
+		v, ok := idx[subj]
+		return v, ok
+	}
+	if rm.lookups == nil {
+		rm.lookups = map[string]int{}
+	}
+	if rm.lookups[pred]++; rm.lookups[pred] <= indexAfter {
+		return rm.lookup(pred, subj)
+	}
 	if rm.index == nil {
 		rm.index = map[string]map[string]string{}
 	}
-	idx, ok := rm.index[pred]
-	if !ok {
-		idx = map[string]string{}
-		for _, f := range rm.model.Facts(pred) {
-			if _, seen := idx[f.Args[0]]; !seen && rm.grader.GradeFact(f) == datalog.Certain {
-				idx[f.Args[0]] = f.Args[1]
-			}
-		}
-		rm.index[pred] = idx
-	}
+	idx := rm.subjects(pred)
+	rm.index[pred] = idx
 	v, ok := idx[subj]
 	return v, ok
+}
+
+// subjects maps each subject of pred to its first value that holds.
+func (rm *ruleModel) subjects(pred string) map[string]string {
+	idx := map[string]string{}
+	for _, f := range rm.model.Facts(pred) {
+		if _, seen := idx[f.Args[0]]; !seen && rm.grader.GradeFact(f) == datalog.Certain {
+			idx[f.Args[0]] = f.Args[1]
+		}
+	}
+	return idx
+}
+
+// lookup is valueAt through the engine's query of the subject's atoms,
+// which are ordered by their arguments as the map's are.
+func (rm *ruleModel) lookup(pred, subj string) (string, bool) {
+	q := datalog.Atom{Pred: pred, Args: []datalog.Term{datalog.C(subj), datalog.V("v")}}
+	for _, a := range rm.model.Query(q, allTrue) {
+		if a.Grade == datalog.Certain {
+			return a.Args[1], true
+		}
+	}
+	return "", false
 }

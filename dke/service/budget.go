@@ -31,7 +31,8 @@ type Budget struct {
 	Time time.Duration
 	// Memory is the bytes a call may build (deloreis --budget-memory):
 	// strings, printed and written values, the tuples of rule evaluation
-	// at eval.TupleBytes each.
+	// (the cells read into the rule model and the derivations) at
+	// eval.TupleBytes each.
 	Memory int64
 }
 

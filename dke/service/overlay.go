@@ -202,8 +202,9 @@ func (s *runSnap) Claims(c claims.Cell) []claims.Claim {
 }
 
 func (s *runSnap) Cells(kind string) []claims.Cell {
-	var out []claims.Cell
-	for _, c := range s.rs.base.Cells(kind) {
+	base := s.rs.base.Cells(kind)
+	out := make([]claims.Cell, 0, len(base)+len(s.rs.kinds[kind]))
+	for _, c := range base {
 		if _, ok := s.touched(c); !ok {
 			out = append(out, c)
 		}

@@ -1,0 +1,55 @@
+package main
+
+import "fmt"
+
+func mb(kb float64) float64 { return kb / 1024 }
+
+func printHeader() {
+	fmt.Printf("%-28s %5s %9s %9s %13s %13s\n", "", "runs", "wall s", "peak MB", "B/tuple RSS", "B/tuple heap")
+}
+
+// printRow prints one contestant; the heap column only where it was
+// measured (ours).
+func printRow(s summary, tuples int) {
+	heap := "-"
+	if s.liveHeap > 0 {
+		heap = fmt.Sprintf("%.1f", s.liveHeap/float64(tuples))
+	}
+	fmt.Printf("%-28s %5d %9.2f %9.1f %13.1f %13s\n", s.name, s.runs, s.wallSec, mb(s.peakKB),
+		s.peakKB*1024/float64(tuples), heap)
+}
+
+// goal is issue 34's goal for a ratio, printed on the grid only (the
+// issue sets its goals for TC on the grid).
+func goal(wl workload, text string) string {
+	if wl.shape != "grid" {
+		return ""
+	}
+	return " (goal " + text + ")"
+}
+
+// printRatios prints the ratios issue 34 names, from same-run medians;
+// Soufflé's published figure stands in only when souffle is absent
+// (published) and only for the grid it was given for.
+func printRatios(wl workload, sums []summary, published bool) {
+	by := map[string]summary{}
+	for _, s := range sums {
+		by[s.key] = s
+	}
+	o1, o2 := by["ours1"], by["ours2"]
+	fmt.Printf("ours GOMAXPROCS=2 vs GOMAXPROCS=1: %.2f× faster%s\n", o1.wallSec/o2.wallSec, goal(wl, "≥ 1.7×"))
+	if s2, ok := by["souffle2"]; ok {
+		fmt.Printf("ours GOMAXPROCS=2 vs Soufflé -j2: %.2f× faster%s\n", s2.wallSec/o2.wallSec, goal(wl, "≥ 2×"))
+		fmt.Printf("peak RSS ours GOMAXPROCS=2 / Soufflé -j2: %.2f×%s\n", o2.peakKB/s2.peakKB, goal(wl, "≤ 1.25×"))
+		s1 := by["souffle1"]
+		fmt.Printf("ours GOMAXPROCS=1 vs Soufflé -j1: %.2f× faster; peak RSS %.2f×\n", s1.wallSec/o1.wallSec, o1.peakKB/s1.peakKB)
+		fmt.Printf("Soufflé -j2 vs -j1: %.2f× faster\n", s1.wallSec/s2.wallSec)
+	} else if published && wl.shape == "grid" && wl.size == 100 {
+		fmt.Printf("%-28s %5s %9s %9d %13.1f   source: %s\n", "Soufflé (published)", "-", "-", souffleMB,
+			float64(souffleMB)*(1<<20)/float64(o2.tuples), souffleSource)
+		fmt.Printf("peak RSS ours GOMAXPROCS=2 / Soufflé (published): %.2f×%s\n", mb(o2.peakKB)/souffleMB, goal(wl, "≤ 1.25×"))
+	}
+	if g, ok := by["gringo"]; ok {
+		fmt.Printf("ours GOMAXPROCS=2 vs gringo: %.2f× faster; peak RSS %.2f×\n", g.wallSec/o2.wallSec, o2.peakKB/g.peakKB)
+	}
+}
