@@ -141,8 +141,26 @@ func TestReviewDeskInBrowser(t *testing.T) {
 	if meta := text(tab1, "#ws-meta"); !strings.Contains(meta, "ready to materialize") {
 		t.Fatalf("after the repair the page reads %q", meta)
 	}
-	do(tab1, "the materialize", chromedp.KeyEvent("m"), chromedp.KeyEvent("d-admit-mireth"), chromedp.KeyEvent("\t"),
-		chromedp.KeyEvent("the reviewer read it"), chromedp.KeyEvent("\r"), chromedp.WaitVisible(chromedp.CSS(`ul.trailers`)))
+	// focusOn waits until the focus is on the element of that id.
+	focusOn := func(id string) {
+		t.Helper()
+		var at string
+		for range 50 {
+			ctx, cancel := context.WithTimeout(tab1, 10*time.Second)
+			at, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id : ""`))
+			cancel()
+			if at == id {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("the focus is on %q, not #%s; the tab reads:\n%s", at, id, seen(tab1))
+	}
+	do(tab1, "the key m", chromedp.KeyEvent("m"))
+	focusOn("decision")
+	do(tab1, "the decision", chromedp.KeyEvent("d-admit-mireth"), chromedp.KeyEvent("\t"))
+	focusOn("reason")
+	do(tab1, "the materialize", chromedp.KeyEvent("the reviewer read it"), chromedp.KeyEvent("\r"), chromedp.WaitVisible(chromedp.CSS(`ul.trailers`)))
 	if trailers := text(tab1, "ul.trailers"); !strings.Contains(trailers, "Lore-Decision: d-admit-mireth") {
 		t.Fatalf("the commit page's trailers read %q", trailers)
 	}
