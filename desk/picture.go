@@ -67,17 +67,17 @@ func (d *Desk) neighbourhood(ctx context.Context, id string) (*hood, error) {
 		}
 	}
 	if st.RootHash != "" {
-		drawn := 0
-		for _, e := range focus {
-			if drawn == maxFocus {
-				h.Note = fmt.Sprintf("the picture centres on the first %d staged entities", maxFocus)
-				break
-			}
-			g, err := d.svc.GraphSelect(ctx, author.GraphOptions{Rev: st.RootHash, Scope: st.Scope, Focus: e, Depth: 1})
-			if err != nil {
-				continue // not an entity of the base (a value, or new in the workspace)
-			}
-			drawn++
+		// One graph of the base for every focus (a value, or an entity new
+		// in the workspace, is not in it and is left out).
+		gs, err := d.svc.GraphNeighbourhoods(ctx, author.GraphOptions{Rev: st.RootHash, Scope: st.Scope, Depth: 1}, focus)
+		if err != nil {
+			return nil, err
+		}
+		if len(gs) > maxFocus {
+			h.Note = fmt.Sprintf("the picture centres on the first %d staged entities", maxFocus)
+			gs = gs[:maxFocus]
+		}
+		for _, g := range gs {
 			for _, n := range g.Entities {
 				nodes[n.ID] = n
 			}
