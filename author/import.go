@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/deloreis/deloreis/base/gcphase"
 	"github.com/deloreis/deloreis/base/progress"
@@ -27,6 +28,9 @@ const SeverityError = world.SeverityError
 // ImportRequest is one import of a parsed document.
 type ImportRequest struct {
 	Doc *dli.Document // its Scope is the scope written to
+	// Parsed is the text parsed for import (ParseImport), in place of
+	// Doc: what a big file is imported from.
+	Parsed *ImportDoc
 	// Branch is the branch staged over and committed to; "" is the
 	// serving branch.
 	Branch      string
@@ -46,7 +50,10 @@ type ImportRequest struct {
 // refused commit answers the result beside the error, its findings and
 // diff filled in, and writes nothing.
 func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, error) {
-	doc := r.Doc
+	doc := r.Parsed
+	if doc == nil {
+		doc = wholeDoc(r.Doc)
+	}
 	if _, err := s.needStore(); err != nil {
 		return ImportResult{}, err
 	}
@@ -65,20 +72,22 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	defer cancel()
 	// A big file's worlds are a large build: collect at the default pace,
 	// against a memory limit of the live heap plus a headroom (DL-0379),
-	// not at twice the live heap (DL-0508).
-	built := gcphase.Building()
+	// not at twice the live heap (DL-0508), and a smaller headroom than a
+	// world's compile: an import's peak is its own, not a server's steady
+	// state (DL-0506).
+	built := gcphase.BuildingWithin(importHeadroom)
 	defer built()
-	sg, err := st.StageContext(ctx, doc.Scope, docObjects(doc))
+	sg, err := st.stageDoc(ctx, doc)
 	if err != nil {
 		return ImportResult{}, budgetErr("import", s.cfg.Budget.Time, err)
 	}
 	// Steps, counted on from the compile's report (step 0): the
 	// consequences (1), a step per object written.
 	pr := &steps{ctx: ctx}
-	pr.of(len(doc.Decls) + 2)
+	pr.of(doc.Len() + 2)
 	pr.to(1, "computing the consequences")
 	fs := sg.After.Findings()
-	res := ImportResult{Scope: doc.Scope, Base: hashOrEmpty(sg.Base), Declarations: len(doc.Decls), Findings: placed(doc, fs),
+	res := ImportResult{Scope: doc.Scope, Base: hashOrEmpty(sg.Base), Declarations: doc.Len(), Findings: doc.placed(fs),
 		Blocked: world.Blocking(fs)}
 	if res.Consequences, res.Counts, err = sg.listConsequences(r.Listed); err != nil {
 		return ImportResult{}, err
@@ -97,8 +106,15 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 		what = "import " + r.Source + " into " + doc.Scope
 	}
 	branch := s.branchOr(r.Branch)
-	m := lorestore.NewMessage(what+": "+declarations(len(doc.Decls)), "import", doc.Scope)
+	m := lorestore.NewMessage(what+": "+declarations(doc.Len()), "import", doc.Scope)
+	big := doc.Len() > bigStage
 	doc, r = nil, ImportRequest{} // the parse tree need not sit beside the pack either: the objects are sg's
+	if big {
+		// The worlds are gone: the write is paced from what it holds,
+		// the objects, not from the last collection's heap, which held
+		// the worlds too and would let it grow to twice that (DL-0506).
+		runtime.GC()
+	}
 	cr, err := sg.materialize(m, pr)
 	var stale *lorestore.StaleError
 	switch {
@@ -114,6 +130,10 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	res.Committed, res.Commit = !cr.Empty, cr.Commit.String()
 	return res, nil
 }
+
+// importHeadroom is the least an import's heap may grow past its live
+// heap before a collection starts (gcphase.BuildingWithin, DL-0506).
+const importHeadroom = 256 << 20
 
 // branchOr is branch, or the serving branch for "".
 func (s *Service) branchOr(branch string) string {

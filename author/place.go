@@ -28,10 +28,14 @@ func PlaceAll(doc *dli.Document, fs []world.Finding) []Placed {
 	if len(fs) == 0 {
 		return []Placed{}
 	}
-	pl := NewPlacer(doc)
+	return placeEach(NewPlacer(doc).Place, fs)
+}
+
+// placeEach places each finding with place, in source order.
+func placeEach(place func(world.Finding) dli.Pos, fs []world.Finding) []Placed {
 	ps := make([]Placed, len(fs))
 	for i, f := range fs {
-		ps[i] = Placed{pl.Place(f), f}
+		ps[i] = Placed{place(f), f}
 	}
 	sort.SliceStable(ps, func(i, j int) bool {
 		if ps[i].Pos.Line != ps[j].Pos.Line {
@@ -65,16 +69,26 @@ func (p *Placer) Place(f world.Finding) dli.Pos {
 			first, _ = p.loc.Declared(objects.TypeRule, name)
 		}
 	}
-	if first != nil {
-		if path := partAtFault(first.Object, f); path != "" {
-			if s, ok := first.Find(path); ok && s.IsValid() {
-				return s.Start
+	return placeAt(first, 0, f, p.doc.ScopePos)
+}
+
+// placeAt is where f is reported when it concerns the declaration d (nil:
+// none), whose lines are shift lines above where they are in the file (a
+// declaration parsed from a part of it): its part at fault, else d, else
+// the scope line at scopePos, else 1:1.
+func placeAt(d *dli.Decl, shift int, f world.Finding, scopePos dli.Pos) dli.Pos {
+	if d != nil {
+		at := d.Pos
+		if path := partAtFault(d.Object, f); path != "" {
+			if s, ok := d.Find(path); ok && s.IsValid() {
+				at = s.Start
 			}
 		}
-		return first.Pos
+		at.Line += shift
+		return at
 	}
-	if p.doc.ScopePos.IsValid() {
-		return p.doc.ScopePos
+	if scopePos.IsValid() {
+		return scopePos
 	}
 	return dli.Pos{Line: 1, Col: 1}
 }

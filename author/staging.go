@@ -119,6 +119,34 @@ func (st *Stager) StageContext(ctx context.Context, scope string, objs []objects
 	return sg, err
 }
 
+// stageDoc stages an import's document: a big one, parsed in parts, is
+// compiled with its base from the entries the parse made (their ids
+// hashed beside the parse, the objects in no further list); any other as
+// StageContext stages its objects.
+func (st *Stager) stageDoc(ctx context.Context, d *ImportDoc) (*Staging, error) {
+	if d.whole != nil || d.Len() <= bigStage || st.store == nil || !st.headOK || !objects.ValidID(d.Scope) {
+		return st.StageContext(ctx, d.Scope, d.Objects())
+	}
+	sg := &Staging{Scope: d.Scope, Branch: st.branch, Objects: d.Objects(), stager: st, Base: st.head}
+	sn, err := st.store.SnapshotAt(st.head)
+	if err != nil {
+		return nil, err
+	}
+	base, err := LoadScope(sn, d.Scope)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := d.takeStaged(base)
+	if err != nil {
+		return nil, err
+	}
+	base = nil
+	progress.Report(ctx, 0, 0, fmt.Sprintf("compiling %d declarations into %s", d.Len(), d.Scope))
+	sg.After, err = world.Compile(world.Input{Scope: d.Scope, Base: entries, Dialects: st.dialects, Owned: true, Context: ctx})
+	sg.compile = 1
+	return sg, err
+}
+
 // Before is the base world (the empty world when standalone), compiled
 // on first use when the document was compiled with it in one pass.
 func (sg *Staging) Before() (*world.World, error) {
@@ -161,20 +189,49 @@ func (sg *Staging) materialize(m lorestore.Message, pr *steps) (lorestore.Commit
 	if sg.isBlocked() {
 		return lorestore.CommitResult{}, ErrBlocked
 	}
+	opts := lorestore.CommitOptions{Branch: sg.Branch, Parent: sg.Base, Refuse: true}
+	if len(sg.Objects) > bigStage && !sg.Base.IsZero() {
+		return sg.materializeBulk(m, opts, pr)
+	}
 	b := sg.stager.store.NewBatch() // streams into the commit's pack
 	defer b.Close()
+	if err := sg.putEach(pr, func(o objects.Object) error { _, err := b.Put(sg.Scope, o); return err }); err != nil {
+		return lorestore.CommitResult{}, err
+	}
+	return sg.stager.store.Commit(b, m, opts)
+}
+
+// materializeBulk writes a big document's commit as a bulk commit does:
+// each object streamed to disk as it is put, its path to an external
+// sort, so that the commit's writer holds no list of the objects beside
+// them. The trees are those a batch writes (DL-0510).
+func (sg *Staging) materializeBulk(m lorestore.Message, opts lorestore.CommitOptions, pr *steps) (lorestore.CommitResult, error) {
+	b, err := sg.stager.store.NewBulk(sg.Scope)
+	if err != nil {
+		return lorestore.CommitResult{}, err
+	}
+	defer b.Close()
+	if err := sg.putEach(pr, func(o objects.Object) error { _, err := b.Put(o); return err }); err != nil {
+		return lorestore.CommitResult{}, err
+	}
+	return b.Commit(m, opts)
+}
+
+// putEach puts every object with put, reporting a step per object from
+// step 2.
+func (sg *Staging) putEach(pr *steps, put func(objects.Object) error) error {
 	n, each := len(sg.Objects), every(len(sg.Objects))
 	const writing = "writing objects"
 	for i, o := range sg.Objects {
 		if i%each == 0 {
 			pr.to(float64(2+i), writing)
 		}
-		if _, err := b.Put(sg.Scope, o); err != nil {
-			return lorestore.CommitResult{}, err
+		if err := put(o); err != nil {
+			return err
 		}
 	}
 	pr.to(float64(2+n), writing) // the last step: the commit's flush is drawn as its end
-	return sg.stager.store.Commit(b, m, lorestore.CommitOptions{Branch: sg.Branch, Parent: sg.Base, Refuse: true})
+	return nil
 }
 
 // Compilations reports how many world compilations the staging cost.

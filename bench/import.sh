@@ -3,7 +3,8 @@
 # .dli file of N declarations — persons, places, one fact and one relation
 # per person from bench/bigdli, and five rules over them (a recursion, two
 # negations) — imported with `deloreis import FILE --materialize` (not
-# --bulk) into a fresh store. Prints the child's wall time and peak RSS
+# --bulk) into a fresh store. Prints the child's wall time, CPU time (user
+# plus system: the machine is shared, so wall time is noisy) and peak RSS
 # (ru_maxrss, from /usr/bin/time), the summary's first lines, and, with
 # PROFILE=1, leaves a CPU and a heap profile beside the figures.
 #
@@ -47,10 +48,10 @@ for i in $(seq "$runs"); do
     prof=(env "DELOREIS_CPUPROFILE=$out/cpu-$label.pprof" "DELOREIS_HEAPPROFILE=$out/heap-$label.pprof")
   fi
   rc=0
-  /usr/bin/time -f '%e %M' -o "$work/time" "${prof[@]}" "$work/deloreis" import --project "$work/p" --materialize "$work/in.dli" > "$work/out" 2> "$work/err" || rc=$?
-  read -r wall rss < <(tail -n1 "$work/time")
-  printf 'import --materialize %s, run %d: exit %d  wall %6.2f s  peak RSS %5d MiB  (%d lines printed)\n' \
-    "$label" "$i" "$rc" "$wall" $((rss / 1024)) "$(wc -l < "$work/out")"
+  /usr/bin/time -f '%e %M %U %S' -o "$work/time" "${prof[@]}" "$work/deloreis" import --project "$work/p" --materialize "$work/in.dli" > "$work/out" 2> "$work/err" || rc=$?
+  read -r wall rss usr sys < <(tail -n1 "$work/time")
+  printf 'import --materialize %s, run %d: exit %d  wall %6.2f s  cpu %6.2f s  peak RSS %5d MiB  (%d lines printed)\n' \
+    "$label" "$i" "$rc" "$wall" "$(awk "BEGIN{print $usr + $sys}")" $((rss / 1024)) "$(wc -l < "$work/out")"
   if [ "$rc" != 0 ]; then cat "$work/err" >&2; exit 1; fi
 done
 head -n 4 "$work/out" | cut -c1-160

@@ -18,3 +18,25 @@ func (m *Model) EachFact(pred string, f func(args []string, support Poly) bool) 
 		}
 	}
 }
+
+// EachAtom calls f with every atom of pred and its grade under g's
+// valuation, in no particular order, until f returns false: EachFact
+// graded by the grader, which renders no atom's support and grades each
+// literal once for all the atoms reading it, where Poly.Eval of each
+// atom's support rendered it and graded its negated atoms afresh (the
+// tally of a big import's consequences made half a gigabyte of garbage
+// supports). args is f's to keep.
+func (g *Grader) EachAtom(pred string, f func(args []string, gr Grade) bool) {
+	m := g.m
+	pid, ok := m.preds.lookup(pred)
+	rel := m.rel(pid)
+	if !ok || rel == nil {
+		return
+	}
+	consts := m.consts.snapshot()
+	for i := range rel.n {
+		if row := uint32(i); rel.alive(row) && !f(m.argStrings(rel, row, consts), g.gradeAtom(pid, row)) {
+			return
+		}
+	}
+}

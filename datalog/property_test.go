@@ -175,6 +175,19 @@ func TestGradesMatchBruteForce(t *testing.T) {
 								seed, b, pred, f.Args, f.Support, got, want[k])
 						}
 					}
+					// EachAtom yields every atom once, graded as above.
+					seen := map[string]bool{}
+					m.Grader(v).EachAtom(pred, func(args []string, got Grade) bool {
+						k := atomKey(pred, args)
+						if seen[k] || got.Truth() != want[k] {
+							t.Fatalf("seed %d bounds %+v: EachAtom yields %s(%v) graded %v (again: %v), brute force %v", seed, b, pred, args, got, seen[k], want[k])
+						}
+						seen[k] = true
+						return true
+					})
+					if len(seen) != m.Len(pred) {
+						t.Fatalf("seed %d bounds %+v: EachAtom yields %d atoms of %s, the model holds %d", seed, b, len(seen), pred, m.Len(pred))
+					}
 				}
 				for k, tr := range want {
 					if tr != False {

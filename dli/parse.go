@@ -22,12 +22,27 @@ import (
 // declaration, so one call reports every independent problem. With errors,
 // the Document holds the declarations that parsed cleanly.
 func Parse(filename string, src []byte) (*Document, error) {
-	p := &parser{filename: filename}
 	if len(src) > maxSource {
-		p.errorAt(Pos{Line: 1, Col: 1}, "the source is "+itoa(len(src))+" bytes; a .dli file is at most "+itoa(maxSource))
-		return &Document{}, p.errs.Err()
+		return tooLong(filename, len(src))
 	}
-	text := string(src)
+	return ParseString(filename, string(src))
+}
+
+// tooLong is the refusal of a source of n bytes, past maxSource.
+func tooLong(filename string, n int) (*Document, error) {
+	var errs ErrorList
+	errs.Add(filename, Pos{Line: 1, Col: 1}, "the source is "+itoa(n)+" bytes; a .dli file is at most "+itoa(maxSource))
+	return &Document{}, errs.Err()
+}
+
+// ParseString is Parse of a text held as a string, which the document
+// (its objects' strings and its position table) refers to without a copy:
+// a caller that parses a large text in parts parses substrings of it.
+func ParseString(filename string, text string) (*Document, error) {
+	if len(text) > maxSource {
+		return tooLong(filename, len(text))
+	}
+	p := &parser{filename: filename}
 	p.doc = &Document{Decls: make([]Decl, 0, estimateDecls(text))}
 	p.tab = &spanTable{src: text, enc: make([]byte, 0, len(text)/3+16)}
 	p.s.init(text, p.errorAt)
@@ -479,12 +494,12 @@ func (p *parser) provenance(d *declState) bool {
 	case kwProposed:
 		var origin string
 		if origin, ok = p.ident("origin after `proposed`"); ok {
-			*d.prov = p.shareProv(objects.Proposed(origin))
+			*d.prov = p.shareProv(*objects.Proposed(origin))
 		}
 	case kwHypothesis:
 		var hyp string
 		if hyp, ok = p.ident("hyp variable after `hypothesis`"); ok {
-			*d.prov = p.shareProv(objects.Hypothetical(hyp))
+			*d.prov = p.shareProv(*objects.Hypothetical(hyp))
 		}
 	default:
 		ok = p.cited(d.prov)
@@ -506,8 +521,10 @@ const maxSharedProvs = 1024
 
 // shareProv returns pr, or an equal provenance read earlier in the
 // document: the objects of one session then hold one provenance, not one
-// each (DL-0352). Provenances are never written once attached.
-func (p *parser) shareProv(pr *objects.Provenance) *objects.Provenance {
+// each (DL-0352). Provenances are never written once attached. pr is
+// taken by value and copied to the heap only when it is new: a file of
+// millions of declarations of one session made a garbage provenance each.
+func (p *parser) shareProv(pr objects.Provenance) *objects.Provenance {
 	k := provKey{string(pr.Kind), pr.Origin, pr.Hyp, string(pr.State), strings.Join(pr.Decisions, "\x00")}
 	if q, ok := p.provs[k]; ok {
 		return q
@@ -515,8 +532,10 @@ func (p *parser) shareProv(pr *objects.Provenance) *objects.Provenance {
 	if p.provs == nil || len(p.provs) >= maxSharedProvs {
 		p.provs = make(map[provKey]*objects.Provenance)
 	}
-	p.provs[k] = pr
-	return pr
+	q := new(objects.Provenance)
+	*q = pr
+	p.provs[k] = q
+	return q
 }
 
 // cited reads the rest of `cited <decision>[, <decision>…] <state>`.
@@ -539,7 +558,7 @@ func (p *parser) cited(prov **objects.Provenance) bool {
 		p.errExpected("`provisional` or `ratified` after the cited decisions")
 		return false
 	}
-	*prov = p.shareProv(objects.Cited(objects.CitedState(p.tok.text), decisions...))
+	*prov = p.shareProv(*objects.Cited(objects.CitedState(p.tok.text), decisions...))
 	p.leaf(p.tok)
 	p.next()
 	return true

@@ -49,14 +49,20 @@ func (w *World) TallyConsequences(after *World, n int) Tally {
 // tallyPred tallies the moves of pred's atoms, neither world reading it
 // through a closure: each atom of after graded against w, then each of w's
 // that after lacks (gone, so dead).
+// Each world's atoms are graded by one grader of its model and
+// valuation (datalog.Grader.EachAtom), as Support(…).Eval grades them.
 func (w *World) tallyPred(after *World, pred string, t *tally) {
 	had := w.model.Len(pred) > 0
-	after.model.EachFact(pred, func(args []string, s datalog.Poly) bool {
+	var before *datalog.Grader
+	if had {
+		before = w.model.Grader(w.val)
+	}
+	after.model.Grader(after.val).EachAtom(pred, func(args []string, ga datalog.Grade) bool {
 		b, hadB := gradedAtom{}, had && w.model.Has(pred, args...)
 		if hadB {
-			b = gradedAtom{pred: pred, args: args, grade: gradeOf(w.model.Support(pred, args...).Eval(w.val))}
+			b = gradedAtom{pred: pred, args: args, grade: before.Grade(pred, args...)}
 		}
-		if c, moved := consequence(b, hadB, gradedAtom{pred: pred, args: args, grade: gradeOf(s.Eval(after.val))}, true); moved {
+		if c, moved := consequence(b, hadB, gradedAtom{pred: pred, args: args, grade: ga}, true); moved {
 			t.add(c)
 		}
 		return true
@@ -64,9 +70,9 @@ func (w *World) tallyPred(after *World, pred string, t *tally) {
 	if !had {
 		return
 	}
-	w.model.EachFact(pred, func(args []string, s datalog.Poly) bool {
+	before.EachAtom(pred, func(args []string, gb datalog.Grade) bool {
 		if !after.model.Has(pred, args...) {
-			if c, moved := consequence(gradedAtom{pred: pred, args: args, grade: gradeOf(s.Eval(w.val))}, true, gradedAtom{}, false); moved {
+			if c, moved := consequence(gradedAtom{pred: pred, args: args, grade: gb}, true, gradedAtom{}, false); moved {
 				t.add(c)
 			}
 		}

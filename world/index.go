@@ -153,9 +153,12 @@ func newIndex(entries []Entry) *index {
 		deduped = append(deduped, e)
 	}
 	// Committed entries first (each part still in id order); a compile
-	// of committed objects only, the usual one, needs no third copy.
+	// of committed objects only, the usual one, needs no third copy, nor
+	// one of staged objects only (a scope's first import): only a
+	// committed entry after a staged one does.
 	kept := deduped
-	if slices.ContainsFunc(deduped, func(e Entry) bool { return e.Staged }) {
+	if i := slices.IndexFunc(deduped, func(e Entry) bool { return e.Staged }); i >= 0 &&
+		slices.ContainsFunc(deduped[i:], func(e Entry) bool { return !e.Staged }) {
 		kept = make([]Entry, 0, len(deduped))
 		for _, staged := range []bool{false, true} {
 			for _, e := range deduped {
@@ -239,13 +242,19 @@ func newIndex(entries []Entry) *index {
 		}
 	}
 	// The committed entries are the base of the id index, in the order
-	// they are in; the staged ones go into its trie.
+	// they are in; the staged ones go into its trie — unless every entry
+	// is staged (a scope's first import), when they are the base: in id
+	// order, each id once, found as committed ones are, with no trie.
+	if ix.stagedFrom.entries == 0 {
+		ix.byID = baseIndex(ix.entries, ix.entries.n)
+		return ix
+	}
 	ix.byID = baseIndex(ix.entries, ix.stagedFrom.entries)
 	var staged []*Entry
 	for i := ix.stagedFrom.entries; i < ix.entries.n; i++ {
 		staged = append(staged, ix.entries.ptr(i))
 	}
-	ix.byID = ix.byID.with(staged)
+	ix.byID = ix.byID.withSorted(staged)
 	return ix
 }
 

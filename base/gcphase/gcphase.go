@@ -25,6 +25,11 @@
 // paced by the percent alone. A GOGC in the environment (including off)
 // leaves the pacing to it.
 //
+// A build that asks for a smaller least headroom (BuildingWithin: an
+// import, whose heap at its peak is mostly the world and the objects it
+// will write, DL-0506) has it while it runs: the smallest asked for by
+// the builds running is the one in force.
+//
 // A build that loads a world from its file (Loading, DL-0390) makes
 // almost no garbage: nearly all it allocates is the world it returns. A
 // collection then only marks a heap that is all live, again and again as
@@ -67,7 +72,19 @@ var (
 	loadBytes  uint64 // what those loads expect to add to the live heap
 	off        bool   // collection is off for the loads
 	offPercent int    // the GC percent in force when it was turned off
+
+	within map[uint64]int // the least headrooms the running builds asked for (BuildingWithin), and how many asked for each
 )
+
+// leastHeadroom is the least headroom in force: the smallest a running
+// build asked for, MinHeadroom when none did; the caller holds mu.
+func leastHeadroom() uint64 {
+	least := uint64(MinHeadroom)
+	for h := range within {
+		least = min(least, h)
+	}
+	return least
+}
 
 // SetSteady records that the process's policy set the GC percent to
 // percent, so that builds may lower it and restore it after. It is called
@@ -103,6 +120,40 @@ func Building() (done func()) {
 					debug.SetGCPercent(steady)
 				}
 				stopPacing()
+			}
+			mu.Unlock()
+		})
+	}
+}
+
+// BuildingWithin is Building for a build whose heap may grow past the
+// live heap by no more than the larger of least and a quarter of the live
+// heap before a collection starts, rather than by MinHeadroom (DL-0506):
+// more collections, a lower peak. A least above MinHeadroom changes
+// nothing.
+func BuildingWithin(least uint64) (done func()) {
+	mu.Lock()
+	if within == nil {
+		within = map[uint64]int{}
+	}
+	within[least]++
+	mu.Unlock()
+	built := Building()
+	mu.Lock()
+	if pacing {
+		setBuildLimit() // the new least in force now, not at the next collection
+	}
+	mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			built()
+			mu.Lock()
+			if within[least]--; within[least] == 0 {
+				delete(within, least)
+			}
+			if pacing {
+				setBuildLimit()
 			}
 			mu.Unlock()
 		})
@@ -203,7 +254,7 @@ func setBuildLimit() {
 	if off {
 		live += loadBytes // what the loads will add, uncollected
 	}
-	debug.SetMemoryLimit(min(outerLimit, buildLimit(live, other)))
+	debug.SetMemoryLimit(min(outerLimit, buildLimitWithin(live, other, leastHeadroom())))
 }
 
 // readMemory returns the heap in use, which right after a collection is
@@ -221,7 +272,12 @@ func readMemory() (live, other uint64) {
 // buildLimit is the memory limit for a live heap of live bytes with other
 // bytes held outside the heap.
 func buildLimit(live, other uint64) int64 {
+	return buildLimitWithin(live, other, MinHeadroom)
+}
+
+// buildLimitWithin is buildLimit with a least headroom of least.
+func buildLimitWithin(live, other, least uint64) int64 {
 	const most = 1 << 62 // no sum of three figures below it overflows
-	l := min(other, most) + min(live, most) + max(MinHeadroom, min(live, most)/headroomShare)
+	l := min(other, most) + min(live, most) + max(min(least, most), min(live, most)/headroomShare)
 	return int64(min(l, most))
 }

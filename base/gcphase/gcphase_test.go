@@ -59,19 +59,61 @@ func limitNow() int64 { return debug.SetMemoryLimit(-1) }
 func TestBuildLimit(t *testing.T) {
 	const mib = 1 << 20
 	tests := []struct {
-		name        string
-		live, other uint64
-		want        int64
+		name               string
+		live, other, least uint64 // least 0: MinHeadroom
+		want               int64
 	}{
 		{name: "a small heap gets the least headroom", live: 10 * mib, other: 5 * mib, want: 15*mib + MinHeadroom},
 		{name: "headroom stays MinHeadroom up to four of it", live: 4 * MinHeadroom, other: 0, want: 5 * MinHeadroom},
 		{name: "a large heap gets a quarter of it", live: 8 * MinHeadroom, other: mib, want: 10*MinHeadroom + mib},
 		{name: "no overflow", live: 1 << 63, other: 1 << 63, want: 1 << 62},
+		{name: "a smaller least headroom", live: 10 * mib, other: 5 * mib, least: 64 * mib, want: 79 * mib},
+		{name: "a quarter of a large heap above the least", live: 1024 * mib, least: 64 * mib, want: 1280 * mib},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := buildLimit(tt.live, tt.other); got != tt.want {
-				t.Fatalf("buildLimit(%d, %d) = %d, want %d", tt.live, tt.other, got, tt.want)
+			least := tt.least
+			if least == 0 {
+				least = MinHeadroom
+			}
+			if got := buildLimitWithin(tt.live, tt.other, least); got != tt.want {
+				t.Fatalf("buildLimitWithin(%d, %d, %d) = %d, want %d", tt.live, tt.other, least, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBuildingWithin: a build that asks for a smaller least headroom
+// lowers the limit while it runs, by what it asked for; a build asking
+// for more than MinHeadroom changes nothing; the limit of the builds
+// alone comes back when it ends.
+func TestBuildingWithin(t *testing.T) {
+	defer debug.SetMemoryLimit(limitNow())
+	withGOGC(t, "")
+	const outer = 1 << 42
+	tests := []struct {
+		name  string
+		least uint64
+		lower bool
+	}{
+		{name: "a smaller headroom lowers the limit", least: 64 << 20, lower: true},
+		{name: "a larger one changes nothing", least: 2 * MinHeadroom, lower: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			debug.SetMemoryLimit(outer)
+			done := Building()
+			defer done()
+			plain := limitNow()
+			within := BuildingWithin(tt.least)
+			got := limitNow()
+			// The heap moves a little between the two readings.
+			if lowered := plain-got > MinHeadroom/2; lowered != tt.lower {
+				t.Fatalf("limit %d within %d, %d without: lowered %v, want %v", got, tt.least, plain, lowered, tt.lower)
+			}
+			within()
+			if after := limitNow(); after-plain > 64<<20 || plain-after > 64<<20 {
+				t.Fatalf("after the build within %d ended: limit %d, want about %d", tt.least, after, plain)
 			}
 		})
 	}

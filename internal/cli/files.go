@@ -6,11 +6,13 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // ErrNotRegular is the error for a named path that is not a regular file
@@ -23,19 +25,46 @@ var ErrNotRegular = errors.New("not a regular file")
 // opened, not what a separate stat saw, so a file swapped between the two
 // cannot slip through.
 func readRegular(path string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := readRegularInto(path, &b, b.Grow); err != nil {
+		return nil, err
+	}
+	if b.Len() == 0 {
+		return []byte{}, nil // as io.ReadAll answers an empty file
+	}
+	return b.Bytes(), nil
+}
+
+// readRegularText is readRegular as a string, read into one buffer of the
+// file's size (a big .dli file is neither grown by doubling nor copied).
+func readRegularText(path string) (string, error) {
+	var b strings.Builder
+	if err := readRegularInto(path, &b, b.Grow); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// readRegularInto reads the regular file at path into w, growing it by
+// the file's size first.
+func readRegularInto(path string, w io.Writer, grow func(int)) error {
 	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, fileKind(info.Mode()))}
+		return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, fileKind(info.Mode()))}
 	}
-	return io.ReadAll(f)
+	if size := info.Size(); size > 0 && size < 1<<40 {
+		grow(int(size) + 1) // the extra byte sees the end without a regrowth
+	}
+	_, err = io.Copy(w, f)
+	return err
 }
 
 // fileKind names the type of a file mode for error messages.

@@ -112,14 +112,14 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if file, err = o.source(svc, file); err != nil {
 		return err
 	}
-	src, err := readRegular(file)
+	src, err := readRegularText(file)
 	if err != nil {
 		return err
 	}
 	ctx, endProgress := progressOn(context.Background(), o.stderr)
 	defer endProgress()
 	progress.Report(ctx, 0, 0, "parsing "+filepath.Base(file))
-	doc, err := dli.Parse(file, src)
+	doc, err := author.ParseImport(file, src)
 	if err != nil {
 		endProgress()
 		var list dli.ErrorList
@@ -133,7 +133,7 @@ func (o *importOptions) run(file string, stdout io.Writer) error {
 	if doc.Scope, err = o.pickScope(file, doc.Scope); err != nil {
 		return err
 	}
-	req := author.ImportRequest{Doc: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file), Listed: o.listed()}
+	req := author.ImportRequest{Parsed: doc, Branch: o.branch, Materialize: o.materialize, Source: filepath.Base(file), Listed: o.listed()}
 	doc = nil // the use case lets the parse tree go once the objects are staged
 	res, err := svc.Import(ctx, req)
 	endProgress()
