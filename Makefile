@@ -17,7 +17,7 @@ FUZZ_CI_TIME ?= 20s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 
-.PHONY: build install man test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-import bench-dke bench-logshow fuzz demo clean
+.PHONY: build install man test test-all unit race bench-ci fuzz-ci lint vet staticcheck fmtcheck mcp-clients bench bench-large bench-tc bench-scale bench-bulk bench-import bench-dke bench-logshow bench-desk screenshot fuzz demo clean
 
 build:
 	$(GO) build $(PKGS)
@@ -157,6 +157,16 @@ bench-dke:
 # for issue 13's figure; STORE=dir reuses a store the script built).
 bench-logshow:
 	bench/logshow.sh
+
+# The desk's workspace page over a 100,000-fact world: the median time
+# to serve it (ms/page-median), beside Go's mean (issue 35).
+bench-desk:
+	$(GO) test -run '^$$' -bench BenchmarkWorkspacePage100k -benchtime 30x -count=1 -timeout 20m ./desk/
+
+# docs/desk.png, the README's picture of the reviewer's desk, as the browser
+# test takes it (needs Debian's chromium; not compared byte for byte).
+screenshot:
+	DESK_SCREENSHOT=$(CURDIR)/docs/desk.png $(GO) test -count=1 -run '^TestReviewDeskInBrowser$$' -timeout 10m ./internal/cli/
 
 # Every fuzz target for FUZZTIME (10 minutes unless set), one at a time; a
 # failing input is left under the package's testdata/fuzz/ as a seed.

@@ -23,7 +23,7 @@ var (
 	// reach, as Go methods over Go types.
 	useCases = []string{"author", "dke/service", "dke/claims", "dke/eval"}
 	// adapters shape the use cases for a surface.
-	adapters = []string{"internal/cli", "worker", "mcpserve", "casebook"}
+	adapters = []string{"internal/cli", "worker", "mcpserve", "casebook", "desk"}
 	// core is below the use cases.
 	core = []string{"jcs", "objects", "lorestore", "datalog", "world", "project", "dli", "fault",
 		"dke/syntax", "dke/check", "dke/diag", "dke/keywords", "dke/reference", "dke/keys", "base"}

@@ -45,6 +45,10 @@ type MergeRequest struct {
 	Workspace string
 	// Progress hears one step per scope checked, then the outcome.
 	Progress context.Context
+	// Preview checks the merge and writes nothing: the answer is Merged
+	// false with the conflicts and findings a merge would meet (the
+	// reviewer's merge preview).
+	Preview bool
 }
 
 // MergeBranches is the one merge use case: the union of both sides over
@@ -93,7 +97,7 @@ func (s *Service) merge(r MergeRequest, pr *steps) (AuthorMergeResult, error) {
 		if err != nil {
 			return AuthorMergeResult{}, err
 		}
-		if r.FastForward {
+		if r.FastForward && !r.Preview {
 			if res, done, err := s.fastForward(target, head, src, pr); done || err != nil {
 				return res, err
 			}
@@ -104,7 +108,7 @@ func (s *Service) merge(r MergeRequest, pr *steps) (AuthorMergeResult, error) {
 			if rep, err = s.mergeReport(m, pr); err != nil {
 				return err
 			}
-			if len(rep.conflicts) > 0 || len(rep.findings) > 0 {
+			if len(rep.conflicts) > 0 || len(rep.findings) > 0 || r.Preview {
 				return errMergeHeld
 			}
 			return nil
@@ -116,7 +120,11 @@ func (s *Service) merge(r MergeRequest, pr *steps) (AuthorMergeResult, error) {
 		res := AuthorMergeResult{Conflicts: []MergeConflict{}, Findings: []MergeFinding{}}
 		switch {
 		case errors.Is(err, errMergeHeld):
-			pr.finish("held back: the merge would bring conflicts")
+			if r.Preview {
+				pr.finish("previewed: nothing written")
+			} else {
+				pr.finish("held back: the merge would bring conflicts")
+			}
 			res.Conflicts, res.Findings = rep.conflicts, rep.findings
 			res.RootHash, res.Base = mr.Target.String(), mr.Base.String()
 			res.SourceHead, res.TargetHead = mr.Source.String(), mr.Target.String()

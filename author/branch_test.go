@@ -540,3 +540,24 @@ func TestMergeConcurrent(t *testing.T) {
 	}
 	h.git("fsck", "--strict")
 }
+
+// TestMergePreviewWritesNothing: a preview of a merge that would write
+// answers Merged false with no conflict, and leaves the refs and the
+// packs as they were.
+func TestMergePreviewWritesNothing(t *testing.T) {
+	h, _ := conflictSetup(t)
+	mainHead := h.materializeOn("main", map[string]any{"entity": "galahad", "key": "father", "value": "lancelot", "provenance": citedProv("canon-1")})
+	h.materializeOn("retcon", map[string]any{"entity": "pellinore", "key": "title", "value": "king", "provenance": citedProv("canon-1")})
+	packs, refs := h.packs(), h.git("for-each-ref")
+	r, err := h.svc.MergeBranches(MergeRequest{Source: "retcon", Preview: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Merged || len(r.Conflicts) != 0 || len(r.Findings) != 0 || r.TargetHead != mainHead {
+		t.Fatalf("preview %+v", r)
+	}
+	if h.head("main").String() != mainHead || h.packs() != packs || h.git("for-each-ref") != refs {
+		t.Fatal("a merge preview wrote something")
+	}
+	h.git("fsck", "--strict", "--no-dangling")
+}

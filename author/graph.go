@@ -52,43 +52,79 @@ func (e *UnknownEntityError) Error() string {
 // when it holds only one (else a *ScopeChoiceError). The compile is
 // reported to ctx's progress listener.
 func (s *Service) GraphSelect(ctx context.Context, o GraphOptions) (GraphResult, error) {
+	g, w, rev, err := s.graphAt(ctx, o)
+	if err != nil || o.Focus == "" {
+		return g, err
+	}
+	if !slices.ContainsFunc(g.Entities, func(e GraphEntity) bool { return e.ID == o.Focus }) {
+		return GraphResult{}, &UnknownEntityError{Entity: o.Focus, Scope: g.Scope, Rev: rev, Near: nearEntities(g.Entities, o.Focus)}
+	}
+	return neighbourhood(g, claimEntities(w, g.Attacks), o.Focus, o.Depth), nil
+}
+
+// GraphNeighbourhoods draws, from one compile and one graph of the world
+// GraphSelect would draw (o.Focus is not read), the part of it within
+// o.Depth hops of each of foci that the world holds, in the order of
+// foci; a focus that names no entity of it is left out. Several foci cost
+// one graph, not one each (the reviewer's desk draws the neighbourhood of
+// what a workspace stages).
+func (s *Service) GraphNeighbourhoods(ctx context.Context, o GraphOptions, foci []string) ([]GraphResult, error) {
+	o.Focus = ""
+	g, w, _, err := s.graphAt(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	held := make(map[string]bool, len(g.Entities))
+	for _, e := range g.Entities {
+		held[e.ID] = true
+	}
+	var about map[string][]string
+	var out []GraphResult
+	for _, f := range foci {
+		if !held[f] {
+			continue
+		}
+		if about == nil {
+			about = claimEntities(w, g.Attacks)
+		}
+		out = append(out, neighbourhood(g, about, f, o.Depth))
+	}
+	return out, nil
+}
+
+// graphAt compiles the world of o's scope at o.Rev and draws all of it;
+// rev is the revision as an error names it.
+func (s *Service) graphAt(ctx context.Context, o GraphOptions) (g GraphResult, w *world.World, rev string, err error) {
 	st, err := s.needStore()
 	if err != nil {
-		return GraphResult{}, err
+		return GraphResult{}, nil, "", err
 	}
 	sn, err := st.Snapshot(o.Rev)
 	if err != nil {
-		return GraphResult{}, err
+		return GraphResult{}, nil, "", err
 	}
 	scopes, err := sn.Scopes()
 	if err != nil {
-		return GraphResult{}, err
+		return GraphResult{}, nil, "", err
 	}
 	scope := o.Scope
 	switch {
 	case scope != "" && !slices.Contains(scopes, scope):
-		return GraphResult{}, fault.Errorf(fault.Refused, CodeUnknownScope, "unknown scope %s at %s (scopes: %s)", scope, o.Rev, strings.Join(scopes, ", ")).With("scope", scope)
+		return GraphResult{}, nil, "", fault.Errorf(fault.Refused, CodeUnknownScope, "unknown scope %s at %s (scopes: %s)", scope, o.Rev, strings.Join(scopes, ", ")).With("scope", scope)
 	case scope == "" && len(scopes) == 1:
 		scope = scopes[0]
 	case scope == "":
-		return GraphResult{}, &ScopeChoiceError{Rev: o.Rev, Scopes: scopes}
+		return GraphResult{}, nil, "", &ScopeChoiceError{Rev: o.Rev, Scopes: scopes}
 	}
 	if o.Depth < 0 {
-		return GraphResult{}, fault.Errorf(fault.Invalid, fault.CodeBadParams, "depth %d is negative", o.Depth).With("field", "depth")
+		return GraphResult{}, nil, "", fault.Errorf(fault.Invalid, fault.CodeBadParams, "depth %d is negative", o.Depth).With("field", "depth")
 	}
 	progress.Report(ctx, 0, 0, "compiling the world of "+scope)
-	w, err := CompileAt(st, sn.Commit(), scope)
+	w, err = CompileAt(st, sn.Commit(), scope)
 	if err != nil {
-		return GraphResult{}, err
+		return GraphResult{}, nil, "", err
 	}
-	g := graphOf(w, sn.Commit(), scope)
-	if o.Focus == "" {
-		return g, nil
-	}
-	if !slices.ContainsFunc(g.Entities, func(e GraphEntity) bool { return e.ID == o.Focus }) {
-		return GraphResult{}, &UnknownEntityError{Entity: o.Focus, Scope: scope, Rev: displayRev(o.Rev, sn.Commit()), Near: nearEntities(g.Entities, o.Focus)}
-	}
-	return neighbourhood(g, claimEntities(w, g.Attacks), o.Focus, o.Depth), nil
+	return graphOf(w, sn.Commit(), scope), w, displayRev(o.Rev, sn.Commit()), nil
 }
 
 // displayRev is the revision as the user named it, or the commit.

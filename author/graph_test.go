@@ -127,4 +127,23 @@ func TestGraphSelect(t *testing.T) {
 	if whole, err := h.svc.GraphAt("", ""); err != nil || nodes(whole) != "canon-1 canon-2 galahad gawain logres sarras" {
 		t.Fatalf("the whole world: %q %v", nodes(whole), err)
 	}
+	// Several foci from one graph: each as GraphSelect draws it, in the
+	// order given, the ones the world does not hold left out.
+	for _, tc := range []struct {
+		foci []string
+		want []string
+	}{
+		{[]string{"logres", "galahd", "sarras", "gawain"}, []string{"canon-1 canon-2 galahad logres", "sarras", "gawain"}},
+		{[]string{"nobody"}, nil},
+		{nil, nil},
+	} {
+		gs, err := h.svc.GraphNeighbourhoods(context.Background(), GraphOptions{Depth: 1}, tc.foci)
+		var got []string
+		for _, g := range gs {
+			got = append(got, nodes(g))
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("foci %q: %q %v, want %q", tc.foci, got, err, tc.want)
+		}
+	}
 }

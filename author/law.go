@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/jcs"
@@ -193,6 +194,7 @@ func mutate[R any](s *Service, g Guard, params any, wsID string, apply func(ws *
 	if err != nil {
 		return zero, err
 	}
+	ws.changed = time.Now()
 	if g.IdempotencyKey != "" {
 		ws.keys[g.IdempotencyKey] = keyed{op: g.Op, params: canonicalParams(params), result: r}
 	}

@@ -45,6 +45,7 @@ type Workspace struct {
 
 	keys      map[string]keyed
 	discarded bool
+	changed   time.Time // when it opened or a mutation last applied (Workspaces)
 
 	ctx   context.Context // the budget of the op holding mu, or nil (budget.go)
 	limit time.Duration   // its time budget
@@ -126,7 +127,7 @@ func (s *Service) OpenOnContext(ctx context.Context, scope, fork, branch string)
 	s.mu.Lock()
 	s.next++
 	ws := &Workspace{id: fmt.Sprintf("ws-%d", s.next), scope: scope, fork: fork, branch: branch,
-		base: base, baseWorld: bw, world: bw, keys: map[string]keyed{}}
+		base: base, baseWorld: bw, world: bw, keys: map[string]keyed{}, changed: time.Now()}
 	ws.digest = ws.computeDigest()
 	s.workspaces[ws.id] = ws
 	s.mu.Unlock()

@@ -33,6 +33,22 @@ func ServeStdioWith(ctx context.Context, s *mcp.Server, in io.Reader, out io.Wri
 // <url><note>" (with the port chosen when addr asked for :0). The
 // connections are capped and timed as lim says (h sets the rest of lim).
 func ServeHTTP(ctx context.Context, s *mcp.Server, h http.Handler, addr string, stderr io.Writer, what, note string, lim Limits) error {
+	return serveHTTP(ctx, s, h, addr, stderr, what, note, lim, nil)
+}
+
+// ServeHTTPWithPage is ServeHTTP with page served at / beside Path (the
+// reviewer's desk), named on a line of its own: "deloreis: review desk at
+// http://<addr>/".
+func ServeHTTPWithPage(ctx context.Context, s *mcp.Server, h, page http.Handler, addr string, stderr io.Writer, what string, lim Limits) error {
+	mux := http.NewServeMux()
+	mux.Handle(Path, h)
+	mux.Handle("/", page)
+	return serveHTTP(ctx, s, mux, addr, stderr, what, "", lim, func(a net.Addr) {
+		fmt.Fprintf(stderr, "deloreis: review desk at http://%s/\n", a)
+	})
+}
+
+func serveHTTP(ctx context.Context, s *mcp.Server, h http.Handler, addr string, stderr io.Writer, what, note string, lim Limits, announce func(net.Addr)) error {
 	lim = lim.orDefaults()
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -41,6 +57,9 @@ func ServeHTTP(ctx context.Context, s *mcp.Server, h http.Handler, addr string, 
 	ln := newCapListener(l, lim)
 	srv := lim.httpServer(h)
 	fmt.Fprintf(stderr, "deloreis: %s over streamable HTTP at http://%s%s%s\n", what, ln.Addr(), Path, note)
+	if announce != nil {
+		announce(ln.Addr())
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

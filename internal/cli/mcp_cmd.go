@@ -17,7 +17,7 @@ import (
 )
 
 func newMCPCmd(g *globals) *cobra.Command {
-	var tools, httpAddr, token string
+	var tools, httpAddr, token, review string
 	var demo bool
 	var lim *mcpserve.Limits
 	cmd := &cobra.Command{
@@ -43,7 +43,7 @@ interrupted. The bearer scheme is matched in any case ("bearer" too). A
 non-loopback address needs a strong token: at least 32 visible ASCII
 characters, no spaces, at least 8 of them different (openssl rand -hex 32
 makes one); a token of spaces only is refused on any address.
-` + limitsHelp,
+` + reviewHelp + limitsHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var profile worker.Profile
@@ -62,25 +62,51 @@ makes one); a token of spaces only is refused on any address.
 				if err := mcpserve.CheckBind(httpAddr, token); err != nil {
 					return usageError{err.Error()}
 				}
+				if review != "" {
+					return usageError{"--review serves the desk beside stdio; under --http it is at / already"}
+				}
+			}
+			if review != "" {
+				if err := mcpserve.CheckBind(review, token); err != nil {
+					return usageError{"--review: " + err.Error()}
+				}
 			}
 			if err := checkLimits(lim); err != nil {
 				return err
 			}
 			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
-			reg, cleanup, err := g.registry(demo, cmd.ErrOrStderr())
+			sv, err := g.served(demo, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			defer cleanup()
+			defer sv.cleanup()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return mcpserve.Serve(ctx, reg, profile, httpAddr, token, *lim, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+			server := mcpserve.New(sv.reg, profile)
+			if httpAddr != "" {
+				// The desk at / beside /mcp: the workspaces it shows are
+				// the ones this process holds.
+				d, open := deskFor(sv.svc, httpAddr, token, cmd.ErrOrStderr())
+				if open {
+					fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: review desk: one-time login link %s\n", d.LoginLink("http://"+httpAddr))
+				}
+				return mcpserve.ServeHTTPWithPage(ctx, server, mcpserve.HTTPHandlerWith(server, token, *lim), d.Handler(), httpAddr, cmd.ErrOrStderr(), "MCP", *lim)
+			}
+			if review != "" {
+				stopDesk, err := startReview(sv.svc, review, token, cmd.ErrOrStderr())
+				if err != nil {
+					return err
+				}
+				defer stopDesk()
+			}
+			return mcpserve.ServeStdioWith(ctx, server, cmd.InOrStdin(), cmd.OutOrStdout(), *lim)
 		},
 	}
 
 	cmd.Flags().StringVar(&tools, "tools", "fiction", "the tools offered: fiction (the compact profile) or all")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on this host:port instead of stdio (loopback unless --token)")
 	cmd.Flags().StringVar(&token, "token", "", "the bearer token HTTP clients must present (default $DELOREIS_MCP_TOKEN; off loopback at least 32 characters)")
+	cmd.Flags().StringVar(&review, "review", "", "serve the reviewer's desk on this host:port beside stdio (loopback unless --token)")
 	cmd.Flags().BoolVar(&demo, "demo", false, "serve the bundled demo project, built in a temporary folder")
 	lim = limitsFlags(cmd)
 	return cmd

@@ -18,12 +18,13 @@ import (
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/demoworld"
 	"github.com/deloreis/deloreis/internal/gcpolicy"
+	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
 	"github.com/spf13/cobra"
 )
 
 func newServeCmd(g *globals) *cobra.Command {
-	var syncRemote string
+	var syncRemote, review string
 	var every time.Duration
 	var demo bool
 	cmd := &cobra.Command{
@@ -50,11 +51,18 @@ ones keep their base, and what each sync did, its conflicts and its
 failures go to standard error as they happen (a failed sync is retried at
 the next tick and never stops the server).
 Diagnostics go to standard error; the exit status is 0 when standard input
-ends, 1 when the project cannot be served.`,
+ends, 1 when the project cannot be served.
+` + reviewHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if every <= 0 {
 				return usageError{msg: "serve: --every must be a positive duration"}
+			}
+			token := os.Getenv("DELOREIS_MCP_TOKEN")
+			if review != "" {
+				if err := mcpserve.CheckBind(review, token); err != nil {
+					return usageError{"--review: " + err.Error()}
+				}
 			}
 			defer gcpolicy.StartServer(cmd.ErrOrStderr())() // DL-0295
 			sv, err := g.served(demo, cmd.ErrOrStderr())
@@ -62,6 +70,13 @@ ends, 1 when the project cannot be served.`,
 				return err
 			}
 			defer sv.cleanup()
+			if review != "" {
+				stopDesk, err := startReview(sv.svc, review, token, cmd.ErrOrStderr())
+				if err != nil {
+					return err
+				}
+				defer stopDesk()
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if syncRemote != "" {
@@ -81,6 +96,7 @@ ends, 1 when the project cannot be served.`,
 	}
 	cmd.Flags().StringVar(&syncRemote, "sync", "", "sync the serving branch with this remote (a name or URL) in the background")
 	cmd.Flags().BoolVar(&demo, "demo", false, "serve the bundled demo project, built in a temporary folder")
+	cmd.Flags().StringVar(&review, "review", "", "serve the reviewer's desk on this host:port (loopback unless $DELOREIS_MCP_TOKEN)")
 	cmd.Flags().DurationVar(&every, "every", 30*time.Second, "how often --sync syncs")
 	return cmd
 }
@@ -92,16 +108,6 @@ type served struct {
 	svc     *author.Service
 	branch  string
 	cleanup func()
-}
-
-// registry opens the project (or builds the demo project when asked) and
-// returns the worker registry serving it, and what to close after serving.
-func (g *globals) registry(demo bool, stderr io.Writer) (*worker.Registry, func(), error) {
-	sv, err := g.served(demo, stderr)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sv.reg, sv.cleanup, nil
 }
 
 // errNoProjectToServe is what serve and mcp say outside any project.
