@@ -62,6 +62,7 @@ type parIns struct {
 	isNew []bool
 	fresh []uint32 // batch indexes of the new tuples, in order
 	parts []parPart
+	pk    [][]uint32 // by task, then partition: the batch indexes of the task's tuples in it
 
 	scratch [][]uint64 // by worker: a page, for growing the hash
 }
@@ -109,9 +110,10 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 		e.par.ins = &parIns{}
 	}
 	x := e.par.ins
-	x.gather(ci, rel.arity, tasks, workers)
 	pbits := bits.Len(uint(2*len(workers) - 1)) // partitions: a power of two, at least twice the workers
 	np := 1 << pbits
+	shift := 32 - uint(pbits)
+	x.gather(ci, rel.arity, tasks, workers, np, shift)
 	for len(x.parts) < np {
 		x.parts = append(x.parts, parPart{})
 	}
@@ -120,8 +122,7 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 		x.isNew = make([]bool, len(x.tags))
 	}
 	x.isNew = x.isNew[:len(x.tags)]
-	shift := 32 - uint(pbits)
-	parDo(np, workers, func(_ int, _ *evaluator, q int) { parts[q].findNew(rel, x, uint32(q), shift) })
+	parDo(np, workers, func(_ int, _ *evaluator, q int) { parts[q].findNew(rel, x, len(tasks), np, q) })
 
 	// Rows and data, in batch order.
 	n0 := uint32(rel.n)
@@ -170,8 +171,9 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 }
 
 // gather puts relation ci's tuples of the batch end to end, in task
-// order, each task's copied on a worker.
-func (x *parIns) gather(ci, a int, tasks []parTask, workers []*evaluator) {
+// order, each task's copied on a worker, which also lists the task's
+// tuples by partition (np of them, a tag's top bits from shift on).
+func (x *parIns) gather(ci, a int, tasks []parTask, workers []*evaluator, np int, shift uint) {
 	x.offs = x.offs[:0]
 	n := 0
 	for i := range tasks {
@@ -183,11 +185,22 @@ func (x *parIns) gather(ci, a int, tasks []parTask, workers []*evaluator) {
 		x.offs = append(x.offs, off)
 	}
 	x.tup, x.tags = growU32(x.tup, n*a), growU32(x.tags, n)
+	for len(x.pk) < len(tasks)*np {
+		x.pk = append(x.pk, nil)
+	}
 	parDo(len(tasks), workers, func(_ int, _ *evaluator, i int) {
+		pk := x.pk[i*np : (i+1)*np]
+		for q := range pk {
+			pk[q] = pk[q][:0]
+		}
 		if off := x.offs[i]; off >= 0 {
 			o := &tasks[i].out
 			copy(x.tags[off:], o.tags)
 			copy(x.tup[off*a:], o.tup)
+			for j, t := range o.tags {
+				q := t >> shift
+				pk[q] = append(pk[q], uint32(off+j))
+			}
 		}
 	})
 }
@@ -233,18 +246,17 @@ func (e *evaluator) pushRows(ci int, rel *relation, x *parIns, n0 uint32) {
 	}
 }
 
-// findNew marks the partition's tuples that are new: in neither the
-// relation nor, earlier, the batch. The lookups go in groups whose first
-// loads (the hash slot, then the row its entry names) are all issued
-// before any is used, so that their cache misses overlap: one lookup at a
-// time waits for each miss in turn, and the misses are most of the time.
-func (p *parPart) findNew(rel *relation, x *parIns, q uint32, shift uint) {
+// findNew marks partition q's tuples (gather listed them by task) that
+// are new: in neither the relation nor, earlier, the batch. The lookups
+// go in groups whose first loads (the hash slot, then the row its entry
+// names) are all issued before any is used, so that their cache misses
+// overlap: one lookup at a time waits for each miss in turn, and the
+// misses are most of the time.
+func (p *parPart) findNew(rel *relation, x *parIns, ntasks, np, q int) {
 	a := rel.arity
 	p.ks = p.ks[:0]
-	for k, t := range x.tags {
-		if t>>shift == q {
-			p.ks = append(p.ks, uint32(k))
-		}
+	for i := range ntasks {
+		p.ks = append(p.ks, x.pk[i*np+q]...)
 	}
 	size := 1 << bits.Len(uint(2*len(p.ks)))
 	if cap(p.seen) < size {

@@ -3,11 +3,13 @@
 // and on a chain of N nodes, our evaluator at GOMAXPROCS=1 and at
 // GOMAXPROCS=2, Soufflé compiled (`souffle -o`, run with -j1 and -j2) and
 // its interpreter when a souffle binary is on PATH, and gringo grounding
-// the same program. Each contestant's wall time and peak RSS (the kernel's
-// own accounting of the finished child) are medians over the repetitions,
-// which run A B C … A B C … so that load on a shared machine falls on all
-// of them alike. It prints the ratios issue 34 sets goals for, and bytes
-// per derived tuple (peak RSS, and for ours live heap after evaluation).
+// the same program. Each contestant's wall time, CPU time and peak RSS (the
+// last two the kernel's own accounting of the finished child) are medians
+// over the repetitions, which run A B C … A B C … so that load on a shared
+// machine falls on all of them alike; the load average is printed before
+// and after each run. It prints the ratios issue 34 sets goals for, and
+// bytes per derived tuple (peak RSS, and for ours live heap after
+// evaluation).
 //
 //	go run ./bench/tcgrid -w 100 -chain 2000 -reps 3 -prov-w 50
 //

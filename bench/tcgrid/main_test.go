@@ -1,8 +1,10 @@
 package main
 
 import (
+	"os/exec"
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestEdges(t *testing.T) {
@@ -94,6 +96,33 @@ func TestSameTuples(t *testing.T) {
 	for _, tt := range tests {
 		if err := sameTuples([]summary{ours, tt.peer}); (err != nil) != tt.wantErr {
 			t.Errorf("%+v: error %v, want error %v", tt.peer, err, tt.wantErr)
+		}
+	}
+}
+
+// TestMeasureCPU measures a child that only computes, and one that only
+// sleeps: CPU time from rusage is the child's, not its wall time.
+func TestMeasureCPU(t *testing.T) {
+	tests := []struct {
+		name   string
+		script string
+		busy   bool
+	}{
+		{"busy", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done", true},
+		{"sleeping", "sleep 0.3", false},
+	}
+	for _, tt := range tests {
+		s, err := measure(exec.Command("sh", "-c", tt.script), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		// The busy loop takes about half a second of CPU however loaded
+		// the machine; sleep takes next to none, whatever its wall time.
+		if busy := s.cpu >= 100*time.Millisecond; busy != tt.busy {
+			t.Errorf("%s: CPU %v (wall %v), busy %v", tt.name, s.cpu, s.wall, tt.busy)
+		}
+		if s.peakKB <= 0 {
+			t.Errorf("%s: peak RSS %d KiB", tt.name, s.peakKB)
 		}
 	}
 }

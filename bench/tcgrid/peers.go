@@ -18,9 +18,10 @@ import (
 // sample is one finished child process.
 type sample struct {
 	wall     time.Duration
-	peakKB   int64  // Linux: rusage Maxrss is in KiB
-	tuples   int    // path tuples the contestant reported; -1 when it does not say
-	liveHeap uint64 // ours only: live heap after evaluation
+	cpu      time.Duration // user plus system time of the child (rusage)
+	peakKB   int64         // Linux: rusage Maxrss is in KiB
+	tuples   int           // path tuples the contestant reported; -1 when it does not say
+	liveHeap uint64        // ours only: live heap after evaluation
 }
 
 // contestant is one program measured on one workload.
@@ -33,7 +34,7 @@ type contestant struct {
 
 // measure runs cmd to completion, its standard output to out (nil:
 // /dev/null, which costs the child nothing, unlike a pipe that is read),
-// and reads its peak RSS from rusage.
+// and reads its CPU time and peak RSS from rusage.
 func measure(cmd *exec.Cmd, out io.Writer) (sample, error) {
 	if out == nil {
 		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
@@ -56,7 +57,8 @@ func measure(cmd *exec.Cmd, out io.Writer) (sample, error) {
 	if !ok {
 		return sample{}, fmt.Errorf("%s: no rusage", cmd.Path)
 	}
-	return sample{wall: wall, peakKB: ru.Maxrss, tuples: -1}, nil
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return sample{wall: wall, cpu: cpu, peakKB: ru.Maxrss, tuples: -1}, nil
 }
 
 func lastLines(s string, n int) string {

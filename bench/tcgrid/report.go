@@ -5,7 +5,7 @@ import "fmt"
 func mb(kb float64) float64 { return kb / 1024 }
 
 func printHeader() {
-	fmt.Printf("%-28s %5s %9s %9s %13s %13s\n", "", "runs", "wall s", "peak MB", "B/tuple RSS", "B/tuple heap")
+	fmt.Printf("%-28s %5s %9s %9s %9s %13s %13s\n", "", "runs", "wall s", "CPU s", "peak MB", "B/tuple RSS", "B/tuple heap")
 }
 
 // printRow prints one contestant; the heap column only where it was
@@ -15,7 +15,7 @@ func printRow(s summary, tuples int) {
 	if s.liveHeap > 0 {
 		heap = fmt.Sprintf("%.1f", s.liveHeap/float64(tuples))
 	}
-	fmt.Printf("%-28s %5d %9.2f %9.1f %13.1f %13s\n", s.name, s.runs, s.wallSec, mb(s.peakKB),
+	fmt.Printf("%-28s %5d %9.2f %9.2f %9.1f %13.1f %13s\n", s.name, s.runs, s.wallSec, s.cpuSec, mb(s.peakKB),
 		s.peakKB*1024/float64(tuples), heap)
 }
 
@@ -45,7 +45,7 @@ func printRatios(wl workload, sums []summary, published bool) {
 		fmt.Printf("ours GOMAXPROCS=1 vs Soufflé -j1: %.2f× faster; peak RSS %.2f×\n", s1.wallSec/o1.wallSec, o1.peakKB/s1.peakKB)
 		fmt.Printf("Soufflé -j2 vs -j1: %.2f× faster\n", s1.wallSec/s2.wallSec)
 	} else if published && wl.shape == "grid" && wl.size == 100 {
-		fmt.Printf("%-28s %5s %9s %9d %13.1f   source: %s\n", "Soufflé (published)", "-", "-", souffleMB,
+		fmt.Printf("%-28s %5s %9s %9s %9d %13.1f   source: %s\n", "Soufflé (published)", "-", "-", "-", souffleMB,
 			float64(souffleMB)*(1<<20)/float64(o2.tuples), souffleSource)
 		fmt.Printf("peak RSS ours GOMAXPROCS=2 / Soufflé (published): %.2f×%s\n", mb(o2.peakKB)/souffleMB, goal(wl, "≤ 1.25×"))
 	}

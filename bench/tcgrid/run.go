@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 )
 
 // Soufflé's published figure, printed only when no souffle binary is on
@@ -19,6 +20,7 @@ type summary struct {
 	key, name string
 	runs      int
 	wallSec   float64
+	cpuSec    float64
 	peakKB    float64
 	tuples    int // -1: not reported
 	liveHeap  float64
@@ -132,6 +134,7 @@ func runWorkload(c config, pe peers, wl workload) error {
 		return err
 	}
 	samples := make([][]sample, len(cs))
+	load0 := loadAvg()
 	for _, i := range schedule(cs, c.reps) {
 		s, err := cs[i].run()
 		if err != nil {
@@ -146,8 +149,9 @@ func runWorkload(c config, pe peers, wl workload) error {
 	if err := sameTuples(sums); err != nil {
 		return err
 	}
-	fmt.Printf("\nTC %s: %d path tuples; medians of up to %d interleaved runs; whole processes, peak RSS from rusage\n",
+	fmt.Printf("\nTC %s: %d path tuples; medians of up to %d interleaved runs; whole processes, CPU (user+sys) and peak RSS from rusage\n",
 		wl, sums[0].tuples, c.reps)
+	fmt.Printf("load average (1, 5, 15 min) before: %s; after: %s\n", load0, loadAvg())
 	printHeader()
 	for _, s := range sums {
 		printRow(s, sums[0].tuples)
@@ -169,14 +173,25 @@ func sameTuples(sums []summary) error {
 
 func summarize(ct contestant, ss []sample) summary {
 	s := summary{key: ct.key, name: ct.name, runs: len(ss), tuples: ss[0].tuples}
-	var wall, peak, heap []float64
+	var wall, cpu, peak, heap []float64
 	for _, x := range ss {
 		wall = append(wall, x.wall.Seconds())
+		cpu = append(cpu, x.cpu.Seconds())
 		peak = append(peak, float64(x.peakKB))
 		heap = append(heap, float64(x.liveHeap))
 	}
-	s.wallSec, s.peakKB, s.liveHeap = median(wall), median(peak), median(heap)
+	s.wallSec, s.cpuSec, s.peakKB, s.liveHeap = median(wall), median(cpu), median(peak), median(heap)
 	return s
+}
+
+// loadAvg returns the machine's load averages over 1, 5 and 15 minutes
+// (Linux), or "unknown".
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
 
 func median(xs []float64) float64 {
