@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/deloreis/deloreis/base/progress"
 	"github.com/deloreis/deloreis/base/spell"
 	"github.com/deloreis/deloreis/fault"
 	"github.com/deloreis/deloreis/lorestore"
@@ -92,7 +91,7 @@ func (s *Service) GraphNeighbourhoods(ctx context.Context, o GraphOptions, foci 
 	return out, nil
 }
 
-// graphAt compiles the world of o's scope at o.Rev and draws all of it;
+// graphAt draws all of the world of o's scope at o.Rev;
 // rev is the revision as an error names it.
 func (s *Service) graphAt(ctx context.Context, o GraphOptions) (g GraphResult, w *world.World, rev string, err error) {
 	st, err := s.needStore()
@@ -119,8 +118,10 @@ func (s *Service) graphAt(ctx context.Context, o GraphOptions) (g GraphResult, w
 	if o.Depth < 0 {
 		return GraphResult{}, nil, "", fault.Errorf(fault.Invalid, fault.CodeBadParams, "depth %d is negative", o.Depth).With("field", "depth")
 	}
-	progress.Report(ctx, 0, 0, "compiling the world of "+scope)
-	w, err = CompileAt(st, sn.Commit(), scope)
+	// The base world from the cache (a world file, an earlier compile):
+	// the desk redraws a neighbourhood at every visit, and a compile of
+	// a large world takes seconds. The cache reports a compile itself.
+	w, err = s.baseWorldReporting(ctx, sn.Commit(), scope)
 	if err != nil {
 		return GraphResult{}, nil, "", err
 	}
