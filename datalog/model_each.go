@@ -6,17 +6,7 @@ package datalog
 // consequence diff of a big import spent a seventh of its CPU sorting
 // them). args is f's to keep.
 func (m *Model) EachFact(pred string, f func(args []string, support Poly) bool) {
-	pid, ok := m.preds.lookup(pred)
-	rel := m.rel(pid)
-	if !ok || rel == nil {
-		return
-	}
-	consts := m.consts.snapshot()
-	for i := range rel.n {
-		if row := uint32(i); rel.alive(row) && !f(m.argStrings(rel, row, consts), m.publicPoly(pid, row)) {
-			return
-		}
-	}
+	m.eachRow(pred, func(pid, row uint32, args []string) bool { return f(args, m.publicPoly(pid, row)) })
 }
 
 // EachAtom calls f with every atom of pred and its grade under g's
@@ -27,7 +17,12 @@ func (m *Model) EachFact(pred string, f func(args []string, support Poly) bool) 
 // tally of a big import's consequences made half a gigabyte of garbage
 // supports). args is f's to keep.
 func (g *Grader) EachAtom(pred string, f func(args []string, gr Grade) bool) {
-	m := g.m
+	g.m.eachRow(pred, func(pid, row uint32, args []string) bool { return f(args, g.gradeAtom(pid, row)) })
+}
+
+// eachRow calls f with every live row of pred, its predicate id and its
+// arguments as strings, until f returns false.
+func (m *Model) eachRow(pred string, f func(pid, row uint32, args []string) bool) {
 	pid, ok := m.preds.lookup(pred)
 	rel := m.rel(pid)
 	if !ok || rel == nil {
@@ -35,7 +30,7 @@ func (g *Grader) EachAtom(pred string, f func(args []string, gr Grade) bool) {
 	}
 	consts := m.consts.snapshot()
 	for i := range rel.n {
-		if row := uint32(i); rel.alive(row) && !f(m.argStrings(rel, row, consts), g.gradeAtom(pid, row)) {
+		if row := uint32(i); rel.alive(row) && !f(pid, row, m.argStrings(rel, row, consts)) {
 			return
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -184,43 +183,19 @@ func TestReviewDeskBind(t *testing.T) {
 // TestReviewDeskOverHTTP: under mcp --http the desk answers at / beside
 // /mcp, behind the same Origin check.
 func TestReviewDeskOverHTTP(t *testing.T) {
-	cmd := exec.Command(binary(t), "mcp", "--http", "127.0.0.1:0", "--project", reviewProject(t))
-	stderr, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stderr.Close()
-	cmd.Stderr = w
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	defer cmd.Process.Kill()
-	sc := bufio.NewScanner(stderr)
-	endpoint := ""
-	for sc.Scan() {
-		if _, after, ok := strings.Cut(sc.Text(), "streamable HTTP at "); ok {
-			endpoint = after
-			break
-		}
-	}
-	go io.Copy(io.Discard, stderr)
+	s := startHostileHTTP(t, "mcp", "--http", "127.0.0.1:0", "--project", reviewProject(t)) // ends it by SIGTERM, checking a clean exit
 	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "0"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "0"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.endpoint}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer cs.Close()
 	ws := tool(t, cs, "author_open", map[string]any{"scope": "camelot"})["workspace"].(string)
-	b := newBrowser(t, strings.TrimSuffix(endpoint, "/mcp"))
+	b := newBrowser(t, strings.TrimSuffix(s.endpoint, "/mcp"))
 	if code, list, _ := b.do("GET", "/", nil, ""); code != 200 || !strings.Contains(list, `href="/ws/`+ws+`"`) {
 		t.Fatalf("the desk at /: %d\n%s", code, list)
 	}
 	if code, _, _ := b.do("GET", "/", nil, "https://evil.example"); code != 403 {
 		t.Fatalf("a foreign origin: %d", code)
-	}
-	cs.Close()
-	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("mcp --http did not end cleanly: %v", err)
 	}
 }
