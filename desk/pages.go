@@ -155,12 +155,20 @@ type wsView struct {
 	StaleMessage string
 }
 
-func (d *Desk) workspaceView(ctx context.Context, id string, rowsPage, changesPage int) (*wsView, error) {
-	st, err := d.svc.Status(ctx, &author.WorkspaceParams{Workspace: id})
+// statusDiff reads a workspace's status and its structured diff, which
+// its pages show side by side.
+func (d *Desk) statusDiff(ctx context.Context, id string) (author.StatusResult, author.DiffResult, error) {
+	p := &author.WorkspaceParams{Workspace: id}
+	st, err := d.svc.Status(ctx, p)
 	if err != nil {
-		return nil, err
+		return st, author.DiffResult{}, err
 	}
-	df, err := d.svc.Diff(ctx, &author.WorkspaceParams{Workspace: id})
+	df, err := d.svc.Diff(ctx, p)
+	return st, df, err
+}
+
+func (d *Desk) workspaceView(ctx context.Context, id string, rowsPage, changesPage int) (*wsView, error) {
+	st, df, err := d.statusDiff(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -37,11 +37,7 @@ type hoodEdge struct {
 }
 
 func (d *Desk) neighbourhood(ctx context.Context, id string) (*hood, error) {
-	st, err := d.svc.Status(ctx, &author.WorkspaceParams{Workspace: id})
-	if err != nil {
-		return nil, err
-	}
-	df, err := d.svc.Diff(ctx, &author.WorkspaceParams{Workspace: id})
+	st, df, err := d.statusDiff(ctx, id)
 	if err != nil {
 		return nil, err
 	}
