@@ -13,7 +13,10 @@ import (
 	"testing"
 )
 
-const propertyCases = 300
+// propertyCases is how many random programs each property test draws
+// (race_test.go lowers it: under the race detector a program costs about
+// ten times as much, and these tests run on one goroutine).
+var propertyCases = 300
 
 func isUnstratifiable(err error) bool {
 	var e *Error
