@@ -13,7 +13,7 @@ RACE_PKGS   := ./lorestore/... ./datalog/... ./world/... ./author/... ./worker/.
 TEST_TIMEOUT ?= 25m
 FUZZTIME    ?= 10m
 # CI's short fuzz run: each target this long, two at a time.
-FUZZ_CI_TIME ?= 20s
+FUZZ_CI_TIME ?= 10s
 # The install of the pinned MCP clients (npm ci writes this file last).
 MCP_CLIENTS := contracts/mcp-clients/node_modules/.package-lock.json
 

@@ -172,6 +172,11 @@ func checkBaseReads(t *testing.T, where string, b *fileBase, want []world.Entry)
 	}
 }
 
+// TestFileBaseRefusesWhatDecodeRefuses alters every byte of the first
+// refuseEveryByte and of the table, and every refuseStride-th of the rest
+// (fewer under the race detector: see race_test.go).
+var refuseEveryByte, refuseStride = 1500, 13
+
 // TestFileBaseRefusesWhatDecodeRefuses: with any one byte of a section
 // altered, the scan takes it exactly when decodeEntries does and the
 // entries are in id order, each once, and then reads what it decodes: an
@@ -187,7 +192,7 @@ func TestFileBaseRefusesWhatDecodeRefuses(t *testing.T) {
 	goodIndex := indexOf(t, sec)
 	refused, tried := 0, 0
 	for at := range sec {
-		if at > 1500 && at < len(sec)-200 && at%13 != 0 {
+		if at > refuseEveryByte && at < len(sec)-200 && at%refuseStride != 0 {
 			continue // every byte of the first parts and of the table, a sample of the rest
 		}
 		tried++

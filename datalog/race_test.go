@@ -2,13 +2,18 @@
 
 package datalog
 
-// Under the race detector the shaped-program property test and the
-// random-program ones run a third of their programs (each about ten times
-// slower): make test runs them all without it, and the race pass is there
-// for the goroutines. A -shape.seeds flag still wins.
-// (TestEvalFromMatchesFresh keeps its 300: fewer would not reach every
-// incremental path its floors ask for.)
+// The race pass is there for the goroutines; the sequential oracles run
+// whole in make test's unit step, without the race detector, and here
+// draw a fraction of their cases (each runs about ten times slower):
+// the shaped-program and random-program property tests a third of their
+// programs, TestEvalFromMatchesFresh a fifth (asking only that every
+// incremental path is taken), TestSnapshotLitsCorrupt a seventh of its
+// corrupted places, TestSnapshotLarge a chain of 30,000 edges, not
+// 150,000. A -shape.seeds flag still wins.
 func init() {
 	*shapeSeeds = 100
 	propertyCases = 100
+	incPrograms = 60
+	litCorruptSamples = 31
+	snapshotLargeEdges = 30_000
 }

@@ -212,6 +212,10 @@ func litColumns(t *testing.T, snap []byte) map[string][2]int {
 // TestSnapshotLitsCorrupt: a byte changed anywhere in the literals'
 // columns, or the bytes cut inside them, is refused with an error, never
 // a panic, however the snapshot is loaded.
+// litCorruptSamples is how many places of each column TestSnapshotLitsCorrupt
+// corrupts (fewer under the race detector: see race_test.go).
+var litCorruptSamples = 211
+
 func TestSnapshotLitsCorrupt(t *testing.T) {
 	if !littleEndian {
 		t.Skip("the columns' places are found by aliasing")
@@ -222,7 +226,7 @@ func TestSnapshotLitsCorrupt(t *testing.T) {
 	good := buf.Bytes()
 	for name, col := range litColumns(t, good) {
 		t.Run(name, func(t *testing.T) {
-			step := max(1, (col[1]-col[0])/211)
+			step := max(1, (col[1]-col[0])/litCorruptSamples)
 			for i := col[0]; i < col[1]; i += step {
 				for _, bad := range [][]byte{flipped(good, i, 0x01), flipped(good, i, 0x80), good[:i]} {
 					refused(t, fmt.Sprintf("byte %d", i), bad)

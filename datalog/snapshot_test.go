@@ -136,9 +136,13 @@ func TestSnapshotLarge(t *testing.T) {
 	}
 }
 
+// snapshotLargeEdges is the chain TestSnapshotLarge snapshots (shorter under
+// the race detector: see race_test.go).
+var snapshotLargeEdges = 150_000
+
 func snapshotLarge(t *testing.T, load snapLoader) {
 	p := NewProgram()
-	const n = 150_000
+	n := snapshotLargeEdges
 	var batch FactBatch
 	edge, err := p.FactPred("edge", 2)
 	must(t, err)
