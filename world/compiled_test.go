@@ -45,13 +45,18 @@ func TestCompiledDeterministic(t *testing.T) {
 	}
 }
 
+// compiledSameSeeds small random worlds TestCompiledSameAtAnyGOMAXPROCS
+// compiles beside its large one (fewer under the race detector, where the
+// large one's parallel entry checks are the point: see race_test.go).
+var compiledSameSeeds uint64 = 20
+
 // TestCompiledSameAtAnyGOMAXPROCS: the world file a compile writes is the
 // same bytes whatever the number of processors it may use (issue 34: a
 // parallel evaluation must stay deterministic).
 func TestCompiledSameAtAnyGOMAXPROCS(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	worlds := make([][]objects.Object, 0, 21)
-	for seed := range uint64(20) {
+	worlds := make([][]objects.Object, 0, compiledSameSeeds+1)
+	for seed := range compiledSameSeeds {
 		worlds = append(worlds, randomWorld(rand.New(rand.NewPCG(seed, 34))))
 	}
 	// One world large enough that its entry checks run on several
