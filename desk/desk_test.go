@@ -4,18 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/author"
 	"github.com/deloreis/deloreis/demoworld"
+	"github.com/deloreis/deloreis/desk/desktest"
 	"github.com/deloreis/deloreis/worker"
 )
 
@@ -46,8 +45,7 @@ func newFixture(t testing.TB, opt Options) *fixture {
 	f := &fixture{t: t, svc: svc, reg: worker.ProjectRegistry(svc, "test"), desk: New(svc, opt)}
 	f.srv = httptest.NewServer(f.desk.Handler())
 	t.Cleanup(f.srv.Close)
-	jar, _ := cookiejar.New(nil)
-	f.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	f.client = desktest.Client()
 	return f
 }
 
@@ -76,13 +74,8 @@ func (f *fixture) get(path string, hdr ...string) (int, string) {
 			req.Header.Set(hdr[i], hdr[i+1])
 		}
 	}
-	resp, err := f.client.Do(req)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	code, body, _ := desktest.Send(f.t, f.client, req)
+	return code, body
 }
 
 // post submits a form as a browser on the desk's own origin does.
@@ -98,28 +91,7 @@ func (f *fixture) post(path string, form url.Values, hdr ...string) (int, string
 			req.Header.Set(hdr[i], hdr[i+1])
 		}
 	}
-	resp, err := f.client.Do(req)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), resp.Header.Get("Location")
-}
-
-var (
-	csrfRe   = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
-	digestRe = regexp.MustCompile(`name="digest" value="([^"]+)"`)
-)
-
-// formOf reads the CSRF token and the digest of a rendered workspace page.
-func formOf(t *testing.T, body string) url.Values {
-	t.Helper()
-	c, d := csrfRe.FindStringSubmatch(body), digestRe.FindStringSubmatch(body)
-	if c == nil || d == nil {
-		t.Fatalf("no form on the page:\n%s", body)
-	}
-	return url.Values{"csrf": {c[1]}, "digest": {d[1]}}
+	return desktest.Send(f.t, f.client, req)
 }
 
 func (f *fixture) head() string {
@@ -208,11 +180,11 @@ func TestRefusals(t *testing.T) {
 	ws := f.agent("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
 	f.agent("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "mireth", "name": "Mireth", "provenance": prop()})
 	_, page := f.get("/ws/" + ws)
-	good := formOf(t, page)
+	good := desktest.Form(t, page)
 	// The agent stages again: the rendered page's digest goes stale.
 	f.agent("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "oren", "name": "Oren", "provenance": prop()})
 	_, page2 := f.get("/ws/" + ws)
-	fresh := formOf(t, page2)
+	fresh := desktest.Form(t, page2)
 	with := func(v url.Values, k, val string) url.Values {
 		out := url.Values{}
 		for kk, vv := range v {
@@ -250,14 +222,8 @@ func TestRefusals(t *testing.T) {
 				req, _ := http.NewRequest("POST", f.srv.URL+"/ws/"+ws+tc.path, strings.NewReader(tc.form.Encode()))
 				req.Host = hdr[1]
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-				resp, err := f.client.Do(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != tc.status || !strings.Contains(string(b), tc.says) {
-					t.Fatalf("got %d %s", resp.StatusCode, b)
+				if code, body, _ := desktest.Send(t, f.client, req); code != tc.status || !strings.Contains(body, tc.says) {
+					t.Fatalf("got %d %s", code, body)
 				}
 			} else if code, body, _ := f.post("/ws/"+ws+tc.path, tc.form, hdr...); code != tc.status || !strings.Contains(body, tc.says) {
 				t.Fatalf("got %d %s", code, body)
@@ -287,13 +253,13 @@ func TestDecisions(t *testing.T) {
 	f.agent("author.add_entity", map[string]any{"workspace": ws, "kind": "person", "id": "oren", "name": "Oren", "provenance": prop()})
 	st, _ := f.svc.Status(context.Background(), &author.WorkspaceParams{Workspace: ws})
 	_, page := f.get("/ws/" + ws)
-	form := formOf(t, page)
+	form := desktest.Form(t, page)
 	form.Set("decl", st.Staged[1].Decl)
 	if code, body, _ := f.post("/ws/"+ws+"/discard-decl", form); code != 303 || f.staged(ws) != 1 {
 		t.Fatalf("discard one: %d %s, %d staged", code, body, f.staged(ws))
 	}
 	_, page = f.get("/ws/" + ws)
-	form = formOf(t, page)
+	form = desktest.Form(t, page)
 	form.Set("decision", "d-keep-mireth")
 	form.Set("reason", "the reviewer read it")
 	code, body, loc := f.post("/ws/"+ws+"/materialize", form)
@@ -310,7 +276,7 @@ func TestDecisions(t *testing.T) {
 		t.Errorf("still staged after materialize: %d", f.staged(ws))
 	}
 	_, page = f.get("/ws/" + ws)
-	if code, body, loc := f.post("/ws/"+ws+"/discard", formOf(t, page)); code != 303 || loc != "/" || f.staged(ws) != -1 {
+	if code, body, loc := f.post("/ws/"+ws+"/discard", desktest.Form(t, page)); code != 303 || loc != "/" || f.staged(ws) != -1 {
 		t.Fatalf("discard: %d %s %s", code, body, loc)
 	}
 }

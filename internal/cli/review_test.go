@@ -6,17 +6,16 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/deloreis/deloreis/demoworld"
+	"github.com/deloreis/deloreis/desk/desktest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -85,9 +84,7 @@ type browser struct {
 }
 
 func newBrowser(t *testing.T, base string) *browser {
-	jar, _ := cookiejar.New(nil)
-	return &browser{t: t, base: base, c: &http.Client{Jar: jar, Timeout: 30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	return &browser{t: t, base: base, c: desktest.Client()}
 }
 
 func (b *browser) do(method, path string, form url.Values, origin string) (int, string, string) {
@@ -103,27 +100,7 @@ func (b *browser) do(method, path string, form url.Values, origin string) (int, 
 	if origin != "" {
 		req.Header.Set("Origin", origin)
 	}
-	resp, err := b.c.Do(req)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(out), resp.Header.Get("Location")
-}
-
-var (
-	reviewCSRF   = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
-	reviewDigest = regexp.MustCompile(`name="digest" value="([^"]+)"`)
-)
-
-func reviewForm(t *testing.T, page string) url.Values {
-	t.Helper()
-	c, d := reviewCSRF.FindStringSubmatch(page), reviewDigest.FindStringSubmatch(page)
-	if c == nil || d == nil {
-		t.Fatalf("no decision form on the page:\n%s", page)
-	}
-	return url.Values{"csrf": {c[1]}, "digest": {d[1]}}
+	return desktest.Send(b.t, b.c, req)
 }
 
 // TestReviewDeskOverStdio runs the real binary: an agent stages through
@@ -144,7 +121,7 @@ func TestReviewDeskOverStdio(t *testing.T) {
 	if !strings.Contains(page, "person mireth &#34;&lt;img src=x onerror=alert(1)&gt;&#34;") {
 		t.Fatalf("the staged declaration is not on the page as text:\n%s", page)
 	}
-	old := reviewForm(t, page)
+	old := desktest.Form(t, page)
 	head := wpGit(t, "--git-dir", filepath.Join(dir, ".lore"), "rev-parse", "main")
 	if code, _, _ := b.do("POST", "/ws/"+ws+"/materialize", old, "http://evil.example"); code != 403 {
 		t.Fatalf("a foreign origin: %d", code)
@@ -157,7 +134,7 @@ func TestReviewDeskOverStdio(t *testing.T) {
 		t.Fatalf("a refused decision moved main: %s -> %s", head, got)
 	}
 	_, page, _ = b.do("GET", "/ws/"+ws, nil, "")
-	form := reviewForm(t, page)
+	form := desktest.Form(t, page)
 	form.Set("decision", "d-admit-mireth")
 	form.Set("reason", "read on the desk")
 	if code, body, loc := b.do("POST", "/ws/"+ws+"/materialize", form, base); code != 303 || !strings.HasPrefix(loc, "/commit/") {
