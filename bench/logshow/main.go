@@ -13,6 +13,13 @@
 // indexes, which pays the one full verification of the big index again.
 // bench/logshow.sh builds the binary and runs this.
 //
+// With -demo the store is instead the bundled demo world (`deloreis demo
+// --keep DIR`, built by the binary measured when DIR is absent) and only
+// `log -n 2` is timed, against `git log -n 2` on that store: issue 31's
+// figure (within 2x of git, medians of paired runs). Beside the pairwise
+// wall ratio it prints the pairwise CPU (user+sys) ratio, the steadier of
+// the two on a loaded machine.
+//
 // Peak RSS comes from the kernel's accounting of each child, which counts
 // the parent's resident memory at the moment the child execs: hence
 // -build-only, so that the store is built by another process than the
@@ -38,10 +45,26 @@ func main() {
 	dir := flag.String("store", "", "the store (default $TMPDIR/deloreis-logshow-N; reused when built with the same N)")
 	runs := flag.Int("runs", 9, "counted runs of each command")
 	buildOnly := flag.Bool("build-only", false, "build (or check) the store and stop")
+	demo := flag.Bool("demo", false, "time log -n 2 on the demo world's store (default $TMPDIR/deloreis-logshow-demo)")
 	flag.Parse()
 	if *bin == "" || *n < 1 || *runs < 1 {
 		fmt.Fprintln(os.Stderr, "logshow: -deloreis is required; -n and -runs must be positive")
 		os.Exit(2)
+	}
+	if *demo {
+		if *dir == "" {
+			*dir = filepath.Join(os.TempDir(), "deloreis-logshow-demo")
+		}
+		if err := buildDemo(*bin, *dir); err != nil {
+			fail(err)
+		}
+		if *buildOnly {
+			return
+		}
+		if err := measureLog(*bin, *dir, *runs); err != nil {
+			fail(err)
+		}
+		return
 	}
 	if *dir == "" {
 		*dir = filepath.Join(os.TempDir(), fmt.Sprintf("deloreis-logshow-%d", *n))
@@ -176,5 +199,41 @@ func measure(bin, dir string, runs int) error {
 	}
 	fmt.Printf("log -n 2 once the record of verified indexes is removed (hashes them again)\n  deloreis  %s\n",
 		figures(first))
+	return nil
+}
+
+// buildDemo builds the demo world's store in dir with bin, unless dir
+// holds one already.
+func buildDemo(bin, dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
+		fmt.Printf("store: reusing %s (the demo world)\n", dir)
+		return nil
+	}
+	out, err := exec.Command(bin, "demo", "--keep", dir).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s demo --keep %s: %v\n%s", bin, dir, err, out)
+	}
+	return nil
+}
+
+// measureLog times log -n 2 against git's on dir, with the pairwise
+// wall and CPU ratios.
+func measureLog(bin, dir string, runs int) error {
+	sa, sb, err := pair([]string{bin, "--store", dir, "log", "-n", "2"}, []string{"git", "-C", dir, "log", "-n", "2"}, runs)
+	if err != nil {
+		return err
+	}
+	var wall, cpu []float64
+	for i := range sa {
+		wall = append(wall, float64(sa[i].wall)/float64(sb[i].wall))
+		if sb[i].cpu > 0 {
+			cpu = append(cpu, float64(sa[i].cpu)/float64(sb[i].cpu))
+		}
+	}
+	fmt.Printf("log -n 2 on the demo world's store, median of %d paired runs\n", runs)
+	fmt.Printf("  deloreis  %s\n", summarize(sa))
+	fmt.Printf("  git       %s\n", summarize(sb))
+	fmt.Printf("  deloreis/git: wall %.2f, cpu %.2f (medians of the pairwise ratios; cpu over %d pairs where git's was measurable)\n",
+		median(wall), median(cpu), len(cpu))
 	return nil
 }
