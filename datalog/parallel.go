@@ -42,9 +42,10 @@ var parForceChunk atomic.Int32
 
 // parMerged counts the batches merged, without and with provenance, the
 // parallel hash placements (parinsert.go), those stopped for the table to
-// grow, and the growths of tables of many segments: the tests' evidence
-// that each path ran.
-var parMerged struct{ sets, poly, placed, grown, regrown atomic.Int64 }
+// grow, the growths of tables of many segments, and the placements made
+// as the new tuples are found (insertFlat) and those of them stopped for
+// the table to grow: the tests' evidence that each path ran.
+var parMerged struct{ sets, poly, placed, grown, regrown, flat, flatGrown atomic.Int64 }
 
 // ParallelBatches returns how many batches of parallel tasks the
 // evaluations of this process have merged: a test's evidence, from
