@@ -54,7 +54,9 @@ type parPart struct {
 	stop   int      // the first order the partition could not place
 	stopK  uint32   // findPlace: the batch index it stopped placing at
 	ks     []uint32 // the partition's tuples, by batch index
+	newK   []uint32 // the batch indexes of its new tuples, in order
 	sink   uint32   // keeps the loads that only warm the cache
+	_      [64]byte // partitions lie side by side and run on different cores: off each other's cache lines
 }
 
 // parPlaced is an entry a partition placed in the hash.
@@ -69,7 +71,7 @@ type parIns struct {
 	offs  []int // by task: its first tuple's index in the batch, -1 for another relation's
 	tup   []uint32
 	tags  []uint32
-	isNew []bool
+	isNew []bool   // by batch index: new (number sets it from the partitions' lists)
 	fresh []uint32 // batch indexes of the new tuples, in order
 	ord   []uint32 // by batch index: a new tuple's order among the new
 	parts []parPart
@@ -142,15 +144,24 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 	parDo(np, workers, func(_ int, _ *evaluator, q int) { parts[q].findNew(rel, x, len(tasks), np, q) })
 
 	// Rows and data, in batch order.
-	x.number()
+	x.number(np)
 	x.byPart(parts, shift)
 	e.pushRows(ci, rel, x, n0)
 	x.placeFrom(h, 0, h.n, n0, rel.gen, pbits, workers)
 }
 
 // number lists the batch's new tuples in order (fresh) and gives each its
-// order (ord).
-func (x *parIns) number() {
+// order (ord), from the lists of the first np partitions (newK): they
+// list them apart, not in isNew, whose cache lines every partition's
+// tuples share, so that written from two cores at once they went back and
+// forth between them.
+func (x *parIns) number(np int) {
+	clear(x.isNew)
+	for q := range x.parts[:np] {
+		for _, k := range x.parts[q].newK {
+			x.isNew[k] = true
+		}
+	}
 	x.fresh = x.fresh[:0]
 	x.ord = growU32(x.ord, len(x.isNew))
 	for k, isNew := range x.isNew {
@@ -304,7 +315,7 @@ func (e *evaluator) pushIndex(ci int, rel *relation, x *parIns, n0 uint32) {
 // misses are most of the time.
 func (p *parPart) findNew(rel *relation, x *parIns, ntasks, np, q int) {
 	a := rel.arity
-	p.ks = p.ks[:0]
+	p.ks, p.newK = p.ks[:0], p.newK[:0]
 	for i := range ntasks {
 		p.ks = append(p.ks, x.pk[i*np+q]...)
 	}
@@ -336,7 +347,6 @@ func (p *parPart) findNew(rel *relation, x *parIns, ntasks, np, q int) {
 		for _, k := range ks {
 			t := x.tags[k]
 			tup := x.tup[int(k)*a : int(k+1)*a]
-			x.isNew[k] = false
 			if _, ok := rel.lookupTag(tup, t); ok {
 				continue
 			}
@@ -349,7 +359,7 @@ func (p *parPart) findNew(rel *relation, x *parIns, ntasks, np, q int) {
 			}
 			if p.seen[s] == 0 {
 				p.seen[s] = k + 1
-				x.isNew[k] = true
+				p.newK = append(p.newK, k)
 			}
 		}
 	}
@@ -424,7 +434,7 @@ func (e *evaluator) insertFlat(ci int, rel *relation, tasks []parTask, workers [
 	n0, hn0 := uint32(rel.n), h.n
 	parDo(np, workers, func(_ int, _ *evaluator, q int) { parts[q].findPlace(rel, x, len(tasks), np, q, n0) })
 
-	x.number()
+	x.number(np)
 	// The first order the sequential run would not place without growing:
 	// the table's four fifths, or a page's fifteen sixteenths.
 	stop := max(h.slots()*4/5-hn0, 0)
@@ -472,7 +482,7 @@ func (e *evaluator) insertFlat(ci int, rel *relation, tasks []parTask, workers [
 // insert allows; past that one (stopK) it only marks them.
 func (p *parPart) findPlace(rel *relation, x *parIns, ntasks, np, q int, n0 uint32) {
 	a := rel.arity
-	p.ks = p.ks[:0]
+	p.ks, p.newK = p.ks[:0], p.newK[:0]
 	for i := range ntasks {
 		p.ks = append(p.ks, x.pk[i*np+q]...)
 	}
@@ -500,7 +510,6 @@ func (p *parPart) findPlace(rel *relation, x *parIns, ntasks, np, q int, n0 uint
 		for _, k := range ks {
 			t := x.tags[k]
 			tup := x.tup[int(k)*a : int(k+1)*a]
-			x.isNew[k] = false
 			pg := int(t >> shift)
 			slot := h.flatPage(pg)
 			sl := t & mask
@@ -527,7 +536,7 @@ func (p *parPart) findPlace(rel *relation, x *parIns, ntasks, np, q int, n0 uint
 			}
 			if p.stopK != ^uint32(0) {
 				if p.seenNew(x, k, a) {
-					x.isNew[k] = true
+					p.newK = append(p.newK, k)
 				}
 				continue
 			}
@@ -535,13 +544,13 @@ func (p *parPart) findPlace(rel *relation, x *parIns, ntasks, np, q int, n0 uint
 				p.stopK = k
 				p.seen = p.seen[:0]
 				p.seenNew(x, k, a)
-				x.isNew[k] = true
+				p.newK = append(p.newK, k)
 				continue
 			}
 			slot[sl] = uint64(t)<<32 | uint64(n0+k+1)
 			h.cnt[pg]++
 			p.placed = append(p.placed, parPlaced{ord: k, page: int32(pg), slot: sl})
-			x.isNew[k] = true
+			p.newK = append(p.newK, k)
 		}
 	}
 }
