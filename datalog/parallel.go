@@ -42,9 +42,10 @@ var parForceChunk atomic.Int32
 
 // parMerged counts the batches merged, without and with provenance, the
 // parallel hash placements (parinsert.go), those stopped for the table to
-// grow, and the growths of tables of many segments: the tests' evidence
-// that each path ran.
-var parMerged struct{ sets, poly, placed, grown, regrown atomic.Int64 }
+// grow, the growths of tables of many segments, and the placements made
+// as the new tuples are found (insertFlat) and those of them stopped for
+// the table to grow: the tests' evidence that each path ran.
+var parMerged struct{ sets, poly, placed, grown, regrown, flat, flatGrown atomic.Int64 }
 
 // ParallelBatches returns how many batches of parallel tasks the
 // evaluations of this process have merged: a test's evidence, from
@@ -96,6 +97,10 @@ type parTask struct {
 	pl     *plan
 	lo, hi int
 	out    parOut
+	// Tasks lie side by side and run on different cores, each appending
+	// to its output (writing its slice headers) at every match: the pad
+	// keeps one task's headers off the cache lines of the next.
+	_ [64]byte
 }
 
 // parState is an evaluator's parallel machinery, kept between rounds.
@@ -238,31 +243,39 @@ func (e *evaluator) runBatch(tasks []parTask, workers []*evaluator) {
 
 // parDo runs f(k, w, i) for i in [0, n), each on one of the workers (w,
 // the k-th), and returns when all are done. A panic in a worker (a budget stop, or a
-// bug) stops the others at their next task and is raised again here.
+// bug) stops the others at their next task and is raised again here. The
+// calling goroutine is the first worker: it is running already, where a
+// goroutine of its own would wait to be scheduled at each of the many
+// calls a large evaluation makes.
 func parDo(n int, workers []*evaluator, f func(k int, w *evaluator, i int)) {
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	panics := make([]any, len(workers))
-	for k, w := range workers[:min(len(workers), n)] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					panics[k] = r
-					stop.Store(true)
-				}
-			}()
-			for !stop.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					break
-				}
-				f(k, w, i)
+	run := func(k int, w *evaluator) {
+		defer wg.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				panics[k] = r
+				stop.Store(true)
 			}
-			w.look() // settle the derivations counted since the last look
 		}()
+		for !stop.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				break
+			}
+			f(k, w, i)
+		}
+		w.look() // settle the derivations counted since the last look
+	}
+	ws := workers[:min(len(workers), n)]
+	wg.Add(len(ws))
+	for k, w := range ws[min(1, len(ws)):] {
+		go run(k+1, w)
+	}
+	if len(ws) > 0 {
+		run(0, ws[0])
 	}
 	wg.Wait()
 	for _, p := range panics {

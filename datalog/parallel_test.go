@@ -18,10 +18,12 @@ import (
 )
 
 // merged returns the batches merged so far, without and with provenance,
-// the parallel hash placements, those stopped for the table to grow, and
-// the growths of tables of many segments.
-func merged() [5]int64 {
-	return [5]int64{parMerged.sets.Load(), parMerged.poly.Load(), parMerged.placed.Load(), parMerged.grown.Load(), parMerged.regrown.Load()}
+// the parallel hash placements, those stopped for the table to grow, the
+// growths of tables of many segments, and the placements made as the new
+// tuples are found and those of them stopped for the table to grow.
+func merged() [7]int64 {
+	return [7]int64{parMerged.sets.Load(), parMerged.poly.Load(), parMerged.placed.Load(), parMerged.grown.Load(), parMerged.regrown.Load(),
+		parMerged.flat.Load(), parMerged.flatGrown.Load()}
 }
 
 // withParallel runs f at GOMAXPROCS procs with rounds split into tasks of
@@ -129,9 +131,9 @@ func TestParallelMatchesSequential(t *testing.T) {
 		}
 	}
 	// The parallel path ran, with and without provenance.
-	if n := merged(); n[0]-before[0] < 100 || n[1]-before[1] < 100 || n[2]-before[2] < 100 || n[3]-before[3] < 10 {
-		t.Fatalf("parallel batches merged: %d without provenance, %d with; hash placements %d, %d stopped to grow: the test did not exercise them",
-			n[0]-before[0], n[1]-before[1], n[2]-before[2], n[3]-before[3])
+	if n := merged(); n[0]-before[0] < 100 || n[1]-before[1] < 100 || n[2]-before[2] < 100 || n[3]-before[3] < 10 || n[5]-before[5] < 30 || n[6]-before[6] < 5 {
+		t.Fatalf("parallel batches merged: %d without provenance, %d with; hash placements %d, %d stopped to grow, %d as found, %d of those stopped: the test did not exercise them",
+			n[0]-before[0], n[1]-before[1], n[2]-before[2], n[3]-before[3], n[5]-before[5], n[6]-before[6])
 	}
 	t.Logf("batches %v", merged())
 }
@@ -180,9 +182,9 @@ func TestParallelLargeRound(t *testing.T) {
 			if ran := n[btoi(prov)] > before[btoi(prov)]; ran != (procs > 1 || !prov) {
 				t.Fatalf("provenance %v, GOMAXPROCS %d: batches ran: %v", prov, procs, ran)
 			}
-			if !prov && (n[2] == before[2] || n[3] == before[3] || n[4] == before[4]) {
-				t.Fatalf("GOMAXPROCS %d: hash placements %d, stopped to grow %d, grown on every worker %d: the parallel insert did not run",
-					procs, n[2]-before[2], n[3]-before[3], n[4]-before[4])
+			if !prov && (n[2] == before[2] || n[3] == before[3] || n[4] == before[4] || n[5] == before[5] || n[6] == before[6]) {
+				t.Fatalf("GOMAXPROCS %d: hash placements %d, stopped to grow %d, grown on every worker %d, placed as found %d, of those stopped %d: the parallel insert did not run",
+					procs, n[2]-before[2], n[3]-before[3], n[4]-before[4], n[5]-before[5], n[6]-before[6])
 			}
 		}
 	}

@@ -21,6 +21,15 @@
 //
 // The hash's bytes are the sequential ones, so a snapshot is too
 // (DL-0491).
+//
+// When the hash is flat, the relation's own and already split into the
+// partitions (the usual case in a large evaluation), steps 1 and 3 are
+// one (insertFlat): a partition places each new tuple in its page as it
+// finds it, under a provisional value, so that each home slot is loaded
+// once, not once to look and again to place; step 2 numbers the rows; and
+// a last parallel step writes each placed entry's row and the rows' data.
+// The provisional values keep the page's slots where the sequential
+// inserts would put them, since a page's entries still come in row order.
 
 package datalog
 
@@ -43,8 +52,11 @@ type parPart struct {
 	ords   []uint32 // the partition's new tuples, by their order among all
 	placed []parPlaced
 	stop   int      // the first order the partition could not place
+	stopK  uint32   // findPlace: the batch index it stopped placing at
 	ks     []uint32 // the partition's tuples, by batch index
+	newK   []uint32 // the batch indexes of its new tuples, in order
 	sink   uint32   // keeps the loads that only warm the cache
+	_      [64]byte // partitions lie side by side and run on different cores: off each other's cache lines
 }
 
 // parPlaced is an entry a partition placed in the hash.
@@ -59,8 +71,9 @@ type parIns struct {
 	offs  []int // by task: its first tuple's index in the batch, -1 for another relation's
 	tup   []uint32
 	tags  []uint32
-	isNew []bool
+	isNew []bool   // by batch index: new (number sets it from the partitions' lists)
 	fresh []uint32 // batch indexes of the new tuples, in order
+	ord   []uint32 // by batch index: a new tuple's order among the new
 	parts []parPart
 	pk    [][]uint32 // by task, then partition: the batch indexes of the task's tuples in it
 
@@ -122,31 +135,65 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 		x.isNew = make([]bool, len(x.tags))
 	}
 	x.isNew = x.isNew[:len(x.tags)]
+	h := &rel.set
+	n0 := uint32(rel.n)
+	if h.segs != nil && h.own == rel.gen && h.gd >= uint8(pbits) {
+		e.insertFlat(ci, rel, tasks, workers, np, shift)
+		return
+	}
 	parDo(np, workers, func(_ int, _ *evaluator, q int) { parts[q].findNew(rel, x, len(tasks), np, q) })
 
 	// Rows and data, in batch order.
-	n0 := uint32(rel.n)
+	x.number(np)
+	x.byPart(parts, shift)
+	e.pushRows(ci, rel, x, n0)
+	x.placeFrom(h, 0, h.n, n0, rel.gen, pbits, workers)
+}
+
+// number lists the batch's new tuples in order (fresh) and gives each its
+// order (ord), from the lists of the first np partitions (newK): they
+// list them apart, not in isNew, whose cache lines every partition's
+// tuples share, so that written from two cores at once they went back and
+// forth between them.
+func (x *parIns) number(np int) {
+	clear(x.isNew)
+	for q := range x.parts[:np] {
+		for _, k := range x.parts[q].newK {
+			x.isNew[k] = true
+		}
+	}
 	x.fresh = x.fresh[:0]
+	x.ord = growU32(x.ord, len(x.isNew))
+	for k, isNew := range x.isNew {
+		if isNew {
+			x.ord[k] = uint32(len(x.fresh))
+			x.fresh = append(x.fresh, uint32(k))
+		}
+	}
+}
+
+// byPart lists each partition's new tuples by their orders.
+func (x *parIns) byPart(parts []parPart, shift uint) {
 	for q := range parts {
 		parts[q].ords = parts[q].ords[:0]
 	}
-	for k, isNew := range x.isNew {
-		if isNew {
-			ord := uint32(len(x.fresh))
-			x.fresh = append(x.fresh, uint32(k))
-			p := &parts[x.tags[k]>>shift&uint32(np-1)]
-			p.ords = append(p.ords, ord)
-		}
+	np := uint32(len(parts))
+	for ord, k := range x.fresh {
+		p := &parts[x.tags[k]>>shift&(np-1)]
+		p.ords = append(p.ords, uint32(ord))
 	}
-	e.pushRows(ci, rel, x, n0)
+}
 
-	// The hash.
-	h := &rel.set
-	hn0 := h.n
-	for s := 0; s < len(x.fresh); {
-		if h.segs == nil || h.own != rel.gen || h.gd < uint8(pbits) {
+// placeFrom enters the new rows from order s on in hash h (hn0 entries
+// before the batch's), partitions in parallel while the table is split
+// into them, growing it where the sequential inserts would.
+func (x *parIns) placeFrom(h *phash, s, hn0 int, n0 uint32, gen uint64, pbits int, workers []*evaluator) {
+	np := 1 << pbits
+	parts := x.parts[:np]
+	for s < len(x.fresh) {
+		if h.segs == nil || h.own != gen || h.gd < uint8(pbits) {
 			// Not split (yet): the next row alone.
-			h.add(x.tags[x.fresh[s]], n0+uint32(s), rel.gen)
+			h.add(x.tags[x.fresh[s]], n0+uint32(s), gen)
 			s++
 			continue
 		}
@@ -162,8 +209,8 @@ func (e *evaluator) insertPar(ci int, rel *relation, tasks []parTask, workers []
 		parMerged.placed.Add(1)
 		if stop < len(x.fresh) {
 			parMerged.grown.Add(1)
-			x.grow(h, x.tags[x.fresh[stop]], rel.gen, workers)
-			h.add(x.tags[x.fresh[stop]], n0+uint32(stop), rel.gen)
+			x.grow(h, x.tags[x.fresh[stop]], gen, workers)
+			h.add(x.tags[x.fresh[stop]], n0+uint32(stop), gen)
 			stop++
 		}
 		s = stop
@@ -229,12 +276,26 @@ func (x *parIns) grow(h *phash, tag uint32, gen uint64, workers []*evaluator) {
 // pushRows gives the new tuples their rows, in order, and adds them to
 // the relation's indexes.
 func (e *evaluator) pushRows(ci int, rel *relation, x *parIns, n0 uint32) {
+	e.pushData(rel, x, n0)
+	e.pushIndex(ci, rel, x, n0)
+}
+
+// pushData gives the new tuples their rows, in order.
+func (e *evaluator) pushData(rel *relation, x *parIns, n0 uint32) {
 	a := rel.arity
 	for i, k := range x.fresh {
 		rel.data.push(n0+uint32(i), x.tup[int(k)*a:int(k+1)*a], rel.gen)
 	}
 	rel.n += len(x.fresh)
 	rel.live += len(x.fresh)
+}
+
+// pushIndex adds the new rows to the relation's indexes (and to the
+// round's added rows).
+func (e *evaluator) pushIndex(ci int, rel *relation, x *parIns, n0 uint32) {
+	if len(rel.idx) == 0 && e.added == nil {
+		return
+	}
 	for i := range x.fresh {
 		row := n0 + uint32(i)
 		for _, ix := range rel.idx {
@@ -254,7 +315,7 @@ func (e *evaluator) pushRows(ci int, rel *relation, x *parIns, n0 uint32) {
 // misses are most of the time.
 func (p *parPart) findNew(rel *relation, x *parIns, ntasks, np, q int) {
 	a := rel.arity
-	p.ks = p.ks[:0]
+	p.ks, p.newK = p.ks[:0], p.newK[:0]
 	for i := range ntasks {
 		p.ks = append(p.ks, x.pk[i*np+q]...)
 	}
@@ -286,7 +347,6 @@ func (p *parPart) findNew(rel *relation, x *parIns, ntasks, np, q int) {
 		for _, k := range ks {
 			t := x.tags[k]
 			tup := x.tup[int(k)*a : int(k+1)*a]
-			x.isNew[k] = false
 			if _, ok := rel.lookupTag(tup, t); ok {
 				continue
 			}
@@ -299,7 +359,7 @@ func (p *parPart) findNew(rel *relation, x *parIns, ntasks, np, q int) {
 			}
 			if p.seen[s] == 0 {
 				p.seen[s] = k + 1
-				x.isNew[k] = true
+				p.newK = append(p.newK, k)
 			}
 		}
 	}
@@ -355,4 +415,187 @@ func (p *parPart) undo(h *phash, stop uint32) {
 		h.cnt[pl.page]--
 		p.placed = p.placed[:len(p.placed)-1]
 	}
+}
+
+// insertFlat is insertPar on a flat hash owned by the relation's
+// generation and split into the partitions (np of them, a tag's top bits
+// from shift on): each partition places its new tuples in its pages as it
+// finds them, so that each home slot is loaded once, under a provisional
+// value (n0 + batch index + 1, past every row); once the rows are
+// numbered, each partition writes the real values. A later tuple of the
+// batch that finds a provisional entry compares with the batch's tuple.
+// Where the sequential run would grow the table (the table, or a page, too
+// full for the next row), the entries from that row on are taken back,
+// newest first, and placeFrom goes on from there.
+func (e *evaluator) insertFlat(ci int, rel *relation, tasks []parTask, workers []*evaluator, np int, shift uint) {
+	x := e.par.ins
+	parts := x.parts[:np]
+	h := &rel.set
+	n0, hn0 := uint32(rel.n), h.n
+	parDo(np, workers, func(_ int, _ *evaluator, q int) { parts[q].findPlace(rel, x, len(tasks), np, q, n0) })
+
+	x.number(np)
+	// The first order the sequential run would not place without growing:
+	// the table's four fifths, or a page's fifteen sixteenths.
+	stop := max(h.slots()*4/5-hn0, 0)
+	for q := range parts {
+		if p := &parts[q]; p.stopK != ^uint32(0) {
+			stop = min(stop, int(x.ord[p.stopK]))
+		}
+	}
+	stop = min(stop, len(x.fresh))
+	// The rows' data, written in parallel (each of np runs of orders on
+	// one worker) when the vector is flat and the relation's own.
+	d := &rel.data
+	split := d.isFlat && d.own == rel.gen
+	if split {
+		d.extendFlat(len(x.fresh))
+		rel.n += len(x.fresh)
+		rel.live += len(x.fresh)
+	} else {
+		e.pushData(rel, x, n0)
+	}
+	parDo(np, workers, func(_ int, _ *evaluator, q int) {
+		parts[q].settle(h, x, n0, uint32(stop))
+		if split {
+			nf := len(x.fresh)
+			for ord := q * nf / np; ord < (q+1)*nf/np; ord++ {
+				k := int(x.fresh[ord])
+				copy(d.slice(n0+uint32(ord)), x.tup[k*rel.arity:(k+1)*rel.arity])
+			}
+		}
+	})
+	e.pushIndex(ci, rel, x, n0)
+	h.n = hn0 + stop
+	parMerged.placed.Add(1)
+	parMerged.flat.Add(1)
+	if stop < len(x.fresh) {
+		parMerged.flatGrown.Add(1)
+		x.byPart(parts, shift)
+		x.placeFrom(h, stop, hn0, n0, rel.gen, bits.Len(uint(np-1)), workers)
+	}
+}
+
+// findPlace marks partition q's tuples that are new, as findNew, and
+// places each new one in the flat hash under a provisional value (see
+// insertFlat) until one would fill its page past what the sequential
+// insert allows; past that one (stopK) it only marks them.
+func (p *parPart) findPlace(rel *relation, x *parIns, ntasks, np, q int, n0 uint32) {
+	a := rel.arity
+	p.ks, p.newK = p.ks[:0], p.newK[:0]
+	for i := range ntasks {
+		p.ks = append(p.ks, x.pk[i*np+q]...)
+	}
+	p.placed, p.stopK = p.placed[:0], ^uint32(0)
+	h := &rel.set
+	shift := 32 - uint(h.gd)
+	mask := uint32(1)<<h.fk - 1
+	full := int32(15<<h.fk) / 16 // a page's most entries
+	var first [parGroup]uint64
+	for g := 0; g < len(p.ks); g += parGroup {
+		ks := p.ks[g:min(g+parGroup, len(p.ks))]
+		for j, k := range ks {
+			t := x.tags[k]
+			first[j] = h.flatPage(int(t >> shift))[t&mask]
+		}
+		if a > 0 {
+			var sink uint32
+			for j, k := range ks {
+				if e := first[j]; e != 0 && uint32(e>>32) == x.tags[k] && uint32(e)-1 < n0 {
+					sink += rel.row(uint32(e) - 1)[0]
+				}
+			}
+			p.sink = sink
+		}
+		for _, k := range ks {
+			t := x.tags[k]
+			tup := x.tup[int(k)*a : int(k+1)*a]
+			pg := int(t >> shift)
+			slot := h.flatPage(pg)
+			sl := t & mask
+			found := false
+			for ; slot[sl] != 0; sl = (sl + 1) & mask {
+				e := slot[sl]
+				if uint32(e>>32) != t {
+					continue
+				}
+				var other []uint32
+				if v := uint32(e) - 1; v < n0 {
+					other = rel.row(v)
+				} else {
+					j := v - n0
+					other = x.tup[int(j)*a : int(j+1)*a]
+				}
+				if equalVals(other, tup) {
+					found = true
+					break
+				}
+			}
+			if found {
+				continue
+			}
+			if p.stopK != ^uint32(0) {
+				if p.seenNew(x, k, a) {
+					p.newK = append(p.newK, k)
+				}
+				continue
+			}
+			if h.cnt[pg] >= full {
+				p.stopK = k
+				p.seen = p.seen[:0]
+				p.seenNew(x, k, a)
+				p.newK = append(p.newK, k)
+				continue
+			}
+			slot[sl] = uint64(t)<<32 | uint64(n0+k+1)
+			h.cnt[pg]++
+			p.placed = append(p.placed, parPlaced{ord: k, page: int32(pg), slot: sl})
+			p.newK = append(p.newK, k)
+		}
+	}
+}
+
+// seenNew adds batch tuple k to the partition's set of new tuples past
+// stopK, reporting whether it was not there; the set is sized on first use.
+func (p *parPart) seenNew(x *parIns, k uint32, a int) bool {
+	if len(p.seen) == 0 {
+		size := 1 << bits.Len(uint(2*len(p.ks)))
+		if cap(p.seen) < size {
+			p.seen = make([]uint32, size)
+		}
+		p.seen = p.seen[:size]
+		clear(p.seen)
+	}
+	mask := uint32(len(p.seen) - 1)
+	t := x.tags[k]
+	tup := x.tup[int(k)*a : int(k+1)*a]
+	s := t & mask
+	for ; p.seen[s] != 0; s = (s + 1) & mask {
+		j := p.seen[s] - 1
+		if x.tags[j] == t && equalVals(x.tup[int(j)*a:int(j+1)*a], tup) {
+			return false
+		}
+	}
+	p.seen[s] = k + 1
+	return true
+}
+
+// settle gives the entries findPlace placed their rows, those before
+// order stop, and takes back the others, newest first.
+func (p *parPart) settle(h *phash, x *parIns, n0, stop uint32) {
+	i := 0
+	for ; i < len(p.placed); i++ {
+		pl := &p.placed[i]
+		ord := x.ord[pl.ord]
+		if ord >= stop {
+			break
+		}
+		h.flatPage(int(pl.page))[pl.slot] = uint64(x.tags[pl.ord])<<32 | uint64(n0+ord+1)
+	}
+	for j := len(p.placed) - 1; j >= i; j-- {
+		pl := p.placed[j]
+		h.flatPage(int(pl.page))[pl.slot] = 0
+		h.cnt[pl.page]--
+	}
+	p.placed = p.placed[:0]
 }

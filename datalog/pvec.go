@@ -175,6 +175,18 @@ func (p *pvec[T]) pushFlat(rows []T) {
 	}
 }
 
+// extendFlat appends m rows to a flat vector, their elements to be
+// written through slice: the rows a batch inserts in parallel
+// (parinsert.go).
+func (p *pvec[T]) extendFlat(m int) {
+	for n := m * p.stride; n > 0; {
+		last := p.flatRoom()
+		k := min(n, cap(last)-len(last))
+		p.segs[len(p.segs)-1] = last[:len(last)+k]
+		n -= k
+	}
+}
+
 // adoptFlat makes an empty flat vector hold rows, whole rows end to end,
 // as views of their array: nothing is copied. Each segment's capacity
 // ends where it does, so appending past one copies it.

@@ -57,9 +57,10 @@ func main() {
 	shape := flag.String("shape", "grid", "internal, with -child: grid or chain")
 	size := flag.Int("n", 0, "internal, with -child: grid width or chain length")
 	memprof := flag.String("memprofile", "", "with -child: write a heap profile after evaluation to this file")
+	cpuprof := flag.String("cpuprofile", "", "with -child: write a CPU profile of the evaluation to this file")
 	flag.Parse()
 	if *child != "" {
-		runChild(workload{shape: *shape, size: *size}, *child == "prov", *memprof)
+		runChild(workload{shape: *shape, size: *size}, *child == "prov", *memprof, *cpuprof)
 		return
 	}
 	if *noProv {

@@ -124,13 +124,26 @@ func tcProgram(wl workload, prov bool) (*datalog.Program, error) {
 }
 
 // runChild evaluates TC once and prints a childResult as JSON.
-func runChild(wl workload, prov bool, memprof string) {
+func runChild(wl workload, prov bool, memprof, cpuprof string) {
 	p, err := tcProgram(wl, prov)
 	if err != nil {
 		fail(err)
 	}
+	if cpuprof != "" {
+		f, err := os.Create(cpuprof)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer f.Close()
+	}
 	t0 := time.Now()
 	m, err := p.Eval()
+	if cpuprof != "" {
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		fail(err)
 	}
