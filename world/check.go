@@ -115,19 +115,20 @@ func (w *World) knownSet() *nameSet {
 func (w *World) entryChecksIn(known *nameSet, from, to int) (cit, ref []Finding) {
 	var qs [nameBatch]string
 	var in [nameBatch]bool
+	var es [nameBatch]Entry // an entry gives at least no name, so a batch may hold as many entries
 	for lo := from; lo < to; {
-		n, hi := 0, lo
-		for ; hi < to && n+maxRefNames <= nameBatch; hi++ {
-			w.refNames(w.ix.entries.at(hi), func(s string) { qs[n] = s; n++ })
+		n, m := 0, 0
+		for ; lo+m < to && m < nameBatch && n+maxRefNames <= nameBatch; m++ {
+			es[m] = w.ix.entries.at(lo + m)
+			w.refNames(es[m], func(s string) { qs[n] = s; n++ })
 		}
 		known.hasEach(qs[:n], in[:n])
 		k := 0
-		for i := lo; i < hi; i++ {
-			e := w.ix.entries.at(i)
+		for _, e := range es[:m] {
 			cit = append(cit, w.citationsOf(e)...)
 			ref = append(ref, w.referencesWith(e, func(string) bool { k++; return in[k-1] })...)
 		}
-		lo = hi
+		lo += m
 	}
 	return cit, ref
 }
