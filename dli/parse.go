@@ -86,6 +86,34 @@ type parser struct {
 	offs     []int32                         // start and end offsets of the declaration being read and its parts
 	lastEnd  int                             // the end offset of the last token taken that is not a newline or comment
 	provs    map[provKey]*objects.Provenance // the provenances read so far, to share (shareProv)
+	shareds  *[wordSlots]string              // recent keys and relation names, to share (shared)
+}
+
+// wordSlots is how many keys and relation names a parser remembers.
+const wordSlots = 256
+
+// shared returns s, or an earlier key or relation name equal to it: the
+// facts of one key then share its bytes, which every later reader of the
+// key (the lowering's predicate lookup, the world file's string table)
+// finds in the cache instead of at the fact's own place in the source,
+// a cache miss per fact in an import of millions. The table is
+// direct-mapped, so what it holds is bounded.
+func (p *parser) shared(s string) string {
+	if len(s) > 64 {
+		return s
+	}
+	if p.shareds == nil {
+		p.shareds = new([wordSlots]string)
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	slot := &p.shareds[h%wordSlots]
+	if *slot != s {
+		*slot = s
+	}
+	return *slot
 }
 
 // errorAt records an error.

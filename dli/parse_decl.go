@@ -111,6 +111,7 @@ func (p *parser) factHead(entity, key, value *string) bool {
 	if *key, ok = p.ident("key after `.`"); !ok {
 		return false
 	}
+	*key = p.shared(*key)
 	if !p.want(tEquals, "`=` after the key") {
 		return false
 	}
@@ -133,6 +134,7 @@ func (p *parser) relation(d *declState) bool {
 	if x.Relation, ok = p.ident("relation name"); !ok {
 		return false
 	}
+	x.Relation = p.shared(x.Relation)
 	return p.args2(&x.From, &x.To, "relation")
 }
 

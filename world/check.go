@@ -64,17 +64,22 @@ func (w *World) startEntryChecks() (wait func() (citations, references []Finding
 	ref := make([][]Finding, len(runs))
 	var wg sync.WaitGroup
 	end := phases.Start(PhaseEntryChecks)
-	for k, r := range runs {
-		wg.Go(func() {
-			for i := r[0]; i < r[1]; i++ {
-				e := w.ix.entries.at(i)
-				cit[k] = append(cit[k], w.citationsOf(e)...)
-				ref[k] = append(ref[k], w.referencesOf(e)...)
-			}
-		})
-	}
 	done := make(chan struct{})
 	go func() {
+		known := w.knownSet()
+		for k, r := range runs {
+			wg.Go(func() {
+				if known == nil {
+					for i := r[0]; i < r[1]; i++ {
+						e := w.ix.entries.at(i)
+						cit[k] = append(cit[k], w.citationsOf(e)...)
+						ref[k] = append(ref[k], w.referencesOf(e)...)
+					}
+					return
+				}
+				cit[k], ref[k] = w.entryChecksIn(known, r[0], r[1])
+			})
+		}
 		wg.Wait()
 		end()
 		close(done)
@@ -83,6 +88,49 @@ func (w *World) startEntryChecks() (wait func() (citations, references []Finding
 		<-done
 		return slices.Concat(cit...), slices.Concat(ref...)
 	}
+}
+
+// knownSet returns the names in scope (every entity's and event's) as a
+// nameSet, or nil over a lazy base, whose entities are its sorted ident
+// column and not a map (known then asks the index).
+func (w *World) knownSet() *nameSet {
+	m := &w.ix.entities
+	if m.base != nil {
+		return nil
+	}
+	names := make([]string, 0, len(m.over)+len(w.ix.events))
+	for id := range m.over {
+		names = append(names, id)
+	}
+	for id := range w.ix.events {
+		names = append(names, id)
+	}
+	return newNameSet(names)
+}
+
+// entryChecksIn runs the entry checks of entries [from, to) with the
+// names in scope told by known: the names a batch of entries refers to
+// are looked up at once (nameSet.hasEach), then each entry is checked in
+// order, its findings as referencesOf makes them.
+func (w *World) entryChecksIn(known *nameSet, from, to int) (cit, ref []Finding) {
+	var qs [nameBatch]string
+	var in [nameBatch]bool
+	var es [nameBatch]Entry // an entry gives at least no name, so a batch may hold as many entries
+	for lo := from; lo < to; {
+		n, m := 0, 0
+		for ; lo+m < to && m < nameBatch && n+maxRefNames <= nameBatch; m++ {
+			es[m] = w.ix.entries.at(lo + m)
+			w.refNames(es[m], func(s string) { qs[n] = s; n++ })
+		}
+		known.hasEach(qs[:n], in[:n])
+		k := 0
+		for _, e := range es[:m] {
+			cit = append(cit, w.citationsOf(e)...)
+			ref = append(ref, w.referencesWith(e, func(string) bool { k++; return in[k-1] })...)
+		}
+		lo += m
+	}
+	return cit, ref
 }
 
 // entryCheckRuns cuts n entries into up to procs runs [from, to) in
@@ -211,11 +259,15 @@ func claimsNamed(o objects.Object) []objects.ID {
 
 // referencesOf reports the entities (or events) an entry names that are
 // not in scope, each with the nearest known ids as candidates.
-func (w *World) referencesOf(e Entry) []Finding {
+func (w *World) referencesOf(e Entry) []Finding { return w.referencesWith(e, w.ix.known) }
+
+// referencesWith is referencesOf, told whether a name is in scope by
+// known, which is asked once for each name refNames gives, in its order.
+func (w *World) referencesWith(e Entry, known func(string) bool) []Finding {
 	var out []Finding
 	reported := map[string]bool{}
-	ref := func(id string) {
-		if w.ix.known(id) || reported[id] {
+	w.refNames(e, func(id string) {
+		if known(id) || reported[id] {
 			return
 		}
 		reported[id] = true
@@ -225,7 +277,16 @@ func (w *World) referencesOf(e Entry) []Finding {
 		f.Repair = &Repair{Kind: "resolve-entity", Candidates: w.candidates(id)}
 		f.Data = map[string]any{"entity": id}
 		out = append(out, f)
+	})
+	if o, ok := e.Object.(*objects.Event); ok {
+		out = append(out, w.eraOf(e, o)...)
 	}
+	return out
+}
+
+// refNames calls ref with each name of an entity or event that e's object
+// needs in scope, in order.
+func (w *World) refNames(e Entry, ref func(string)) {
 	switch o := e.Object.(type) {
 	case *objects.Fact:
 		if _, isQuestion := w.ix.questions[o.Entity]; !isQuestion {
@@ -236,7 +297,6 @@ func (w *World) referencesOf(e Entry) []Finding {
 		ref(o.To)
 	case *objects.Event:
 		ref(o.Era)
-		out = append(out, w.eraOf(e, o)...)
 	case *objects.Before:
 		ref(o.Earlier)
 		ref(o.Later)
@@ -256,8 +316,10 @@ func (w *World) referencesOf(e Entry) []Finding {
 		ref(o.Entity)
 		ref(o.At)
 	}
-	return out
 }
+
+// maxRefNames is the most names refNames gives for one entry.
+const maxRefNames = 3
 
 // eraOf reports an event whose era names an entity or event in scope that
 // is not an era (DLI §3.4: era names an era entity). An era not in scope

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"sort"
 	"sync/atomic"
@@ -74,10 +75,28 @@ func (w *World) lowerFrom(p *datalog.Program, el *entryLowering) (*datalog.Progr
 func (w *World) lowerEntries(p *datalog.Program) error {
 	entryWalks.Add(1)
 	add, flush := w.factAdder(p)
-	for e := range w.ix.entries.all() {
-		if err := w.lowerOne(e, add); err != nil {
-			return err
+	var batch [lowerBatch]Entry
+	n := 0
+	lowerBatched := func() error {
+		touchEntries(batch[:n])
+		for _, e := range batch[:n] {
+			if err := w.lowerOne(e, add); err != nil {
+				return err
+			}
 		}
+		n = 0
+		return nil
+	}
+	for e := range w.ix.entries.all() {
+		batch[n] = e
+		if n++; n == lowerBatch {
+			if err := lowerBatched(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := lowerBatched(); err != nil {
+		return err
 	}
 	if err := flush(); err != nil {
 		return err
@@ -91,6 +110,40 @@ func (w *World) lowerEntries(p *datalog.Program) error {
 	el.claims = slices.Clone(w.groups[groupArityClaims])
 	w.lowered = el
 	return nil
+}
+
+// lowerBatch is how many entries lowering reads ahead (touchEntries).
+const lowerBatch = 32
+
+// touchEntries reads the objects of es, then the first bytes of the
+// strings they hold that lowering hashes, each kind of read for all of
+// them before the next. The objects and their strings lie all over the
+// heap (a scope's entries are in id order, not the order they were
+// made in): reads that do not wait on one another let their cache misses
+// overlap, where lowering one entry after another waits out each.
+func touchEntries(es []Entry) {
+	var strs [3 * lowerBatch]string
+	n := 0
+	for _, e := range es {
+		switch o := e.Object.(type) {
+		case *objects.Fact:
+			strs[n], strs[n+1], strs[n+2] = o.Entity, o.Value, o.Key
+			n += 3
+		case *objects.Relation:
+			strs[n], strs[n+1] = o.From, o.To
+			n += 2
+		case *objects.Entity:
+			strs[n] = o.Ident
+			n++
+		}
+	}
+	var x byte
+	for _, s := range strs[:n] {
+		if len(s) > 0 {
+			x ^= s[0]
+		}
+	}
+	runtime.KeepAlive(x)
 }
 
 // entryWalks counts the walks of lowerEntries, for tests.
