@@ -38,12 +38,18 @@ func sameInflate(t *testing.T, z []byte, size uint64) bool {
 	return ok
 }
 
+// inflateSmallSources is how many small objects TestInflateSmallAgrees
+// inflates, inflateCorruptions how many corruptions of each stream
+// TestInflateIntoAgrees tries (fewer under the race detector: see
+// race_test.go).
+var inflateSmallSources, inflateCorruptions = 400, 30
+
 func TestInflateSmallAgrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	fd := &fastDeflater{}
 	var srcs [][]byte
 	srcs = append(srcs, nil, []byte("a"), bytes.Repeat([]byte{'z'}, 600), bytes.Repeat([]byte("ab"), 300))
-	for i := range 400 {
+	for i := range inflateSmallSources {
 		b := blob(r, r.IntN(smallObject+1))
 		switch i % 4 {
 		case 0: // JSON-like text with near and far repeats
@@ -204,7 +210,7 @@ func TestInflateIntoAgrees(t *testing.T) {
 			if !sameInflate(t, z, uint64(len(src))) {
 				t.Fatalf("%s: the fast path declined a whole %d-byte stream", enc.name, len(src))
 			}
-			for range 30 {
+			for range inflateCorruptions {
 				d := bytes.Clone(z)
 				d[r.IntN(len(d))] ^= 1 << r.IntN(8)
 				sameInflate(t, d, uint64(len(src)))
