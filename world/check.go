@@ -285,7 +285,8 @@ func (w *World) referencesWith(e Entry, known func(string) bool) []Finding {
 }
 
 // refNames calls ref with each name of an entity or event that e's object
-// needs in scope, in order.
+// needs in scope, in order: at most maxRefNames of them, which
+// entryChecksIn's batches count on (a kind naming more must raise it).
 func (w *World) refNames(e Entry, ref func(string)) {
 	switch o := e.Object.(type) {
 	case *objects.Fact:
