@@ -31,7 +31,7 @@ const (
 	// parChunk is the first-step rows of one task.
 	parChunk = 1024
 	// parBatch is the tasks of one batch, per worker.
-	parBatch = 8
+	parBatch = 16
 )
 
 // parForceChunk is a test hook: when positive, every round is split into
