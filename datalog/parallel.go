@@ -42,10 +42,11 @@ var parForceChunk atomic.Int32
 
 // parMerged counts the batches merged, without and with provenance, the
 // parallel hash placements (parinsert.go), those stopped for the table to
-// grow, the growths of tables of many segments, and the placements made
-// as the new tuples are found (insertFlat) and those of them stopped for
-// the table to grow: the tests' evidence that each path ran.
-var parMerged struct{ sets, poly, placed, grown, regrown, flat, flatGrown atomic.Int64 }
+// grow, the growths of tables of many segments, the placements made as
+// the new tuples are found (insertFlat) and those of them stopped for the
+// table to grow, and the rows those placements kept (their stops): the
+// tests' evidence that each path ran, and where it stopped.
+var parMerged struct{ sets, poly, placed, grown, regrown, flat, flatGrown, flatKept atomic.Int64 }
 
 // ParallelBatches returns how many batches of parallel tasks the
 // evaluations of this process have merged: a test's evidence, from

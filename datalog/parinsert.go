@@ -469,6 +469,7 @@ func (e *evaluator) insertFlat(ci int, rel *relation, tasks []parTask, workers [
 	h.n = hn0 + stop
 	parMerged.placed.Add(1)
 	parMerged.flat.Add(1)
+	parMerged.flatKept.Add(int64(stop))
 	if stop < len(x.fresh) {
 		parMerged.flatGrown.Add(1)
 		x.byPart(parts, shift)
