@@ -169,13 +169,14 @@ func (e *evaluator) span(si, n int) (int, int) {
 	return 0, n
 }
 
-// growU32 and growI64 size an evaluator's scratch buffers (slots, rows,
-// keys, head tuples), written at every match. A new buffer fills whole
-// cache lines (its size class is then a multiple of 64 bytes, so it starts
-// on a line too): two parallel workers' buffers of a few bytes each would
-// otherwise sit on one line, and every write by one would evict it from
-// the other's core (false sharing: at GOMAXPROCS=2 it cost the TC grid
-// about a sixth of its CPU, most of it in emit).
+// growU32 and growI64 size a reused buffer; among them an evaluator's
+// scratch (slots, rows, keys, head tuples), written at every match. A new
+// buffer fills whole cache lines (its size class is then a multiple of 64
+// bytes, so it starts on a line too): two parallel workers' scratch
+// buffers of a few bytes each would otherwise sit on one line, and every
+// write by one would evict it from the other's core (false sharing: at
+// GOMAXPROCS=2 it cost the TC grid about a sixth of its CPU, most of it in
+// emit; DL-0528).
 func growU32(s []uint32, n int) []uint32 {
 	if cap(s) < n {
 		return make([]uint32, n, (n+15)&^15)
