@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -469,10 +470,14 @@ func serveDaemon(t *testing.T, base string) string {
 	l.Close()
 	cmd := exec.Command("git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack",
 		"--base-path="+base, "--listen=127.0.0.1", fmt.Sprintf("--port=%d", port), base)
+	// git runs git-daemon as its child: the two get a process group of
+	// their own, and the cleanup kills the group, or the daemon outlives
+	// the test, listening, its parent 1.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	for range 100 {
 		if c, err := net.Dial("tcp", addr); err == nil {
