@@ -6,6 +6,7 @@
 package author
 
 import (
+	"github.com/deloreis/deloreis/base/hugemem"
 	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/world"
@@ -28,7 +29,10 @@ func LoadScope(sn *lorestore.Snapshot, scope string) ([]world.Entry, error) {
 	}
 	endList()
 	defer phases.Start(PhaseRead)()
-	out := make([]world.Entry, n)
+	// Backed at once, in huge pages where it is large: written entry by
+	// entry, a 10M-entry scope's 560 MB faulted in 4 KiB at a time cost
+	// about 1.7 s of the read's CPU (DL-0529).
+	out := hugemem.Make[world.Entry](n)
 	at := 0
 	for i := range ls {
 		part := out[at : at+ls[i].Len()]
