@@ -31,7 +31,7 @@ const bucketBits = 20
 
 // LocateAll is Locate for n names at once: out[i] is where name(i) lies,
 // or missing when Locate would report false. It works on every core, and
-// holds 16 B a name while it does. name must be safe for concurrent use.
+// holds 32 B a name while it does. name must be safe for concurrent use.
 func (v *View) LocateAll(n int, name func(i int) *plumbing.Hash, out []Loc, missing Loc) {
 	out = out[:n]
 	if len(v.s.packs) > locMaxPack+1 || len(v.s.packs) == 0 {
@@ -67,26 +67,39 @@ func inChunks(n int, worker func() func(c int)) {
 	wg.Wait()
 }
 
-// A sortedName is a name's first eight bytes, big-endian, and its place.
+// A sortedName is a name, its first eight bytes as a big-endian key and
+// the rest as they are, and its place. The whole name is carried so that
+// the walk in name order never reads the caller's names, which lie in
+// another order: reading each name where it lay cost a cache miss per
+// name, 2.2 s of a 10M-object listing's locate (DL-0530).
 type sortedName struct {
-	key uint64
-	i   int32
+	key  uint64
+	tail [hashLen - 8]byte
+	i    int32
+}
+
+// hash is the whole name.
+func (sn *sortedName) hash() (h plumbing.Hash) {
+	binary.BigEndian.PutUint64(h[:8], sn.key)
+	copy(h[8:], sn.tail[:])
+	return h
 }
 
 // locateSorted locates the names of sorted with one cursor per pack,
 // each started where the first name would lie.
 func (v *View) locateSorted(sorted []sortedName, name func(i int) *plumbing.Hash, out []Loc, missing Loc, cur []int) {
-	first := name(int(sorted[0].i))
+	first := sorted[0].hash()
 	for p, pk := range v.s.packs {
-		cur[p] = pk.idx.lowerBound(first)
+		cur[p] = pk.idx.lowerBound(&first)
 	}
-	for _, sn := range sorted {
-		h := name(int(sn.i))
+	for j := range sorted {
+		sn := &sorted[j]
+		h := sn.hash()
 		out[sn.i] = missing
 		for p, pk := range v.s.packs {
-			k := pk.idx.gallop(cur[p], h, sn.key)
+			k := pk.idx.gallop(cur[p], &h, sn.key)
 			cur[p] = k
-			if k < pk.idx.n && pk.idx.cmp(k, h, sn.key) == 0 {
+			if k < pk.idx.n && pk.idx.cmp(k, &h, sn.key) == 0 {
 				if off, ok := pk.idx.offset(k); ok && off < locMaxOff {
 					out[sn.i] = Loc(uint64(p)<<locOffBits | off)
 				}
@@ -153,14 +166,16 @@ func sortNames(n int, name func(i int) *plumbing.Hash) []sortedName {
 	next := slices.Clone(start[:1<<bucketBits])
 	for i, k := range keys {
 		b := k >> (64 - bucketBits)
-		sorted[next[b]] = sortedName{k, int32(i)}
+		sn := &sorted[next[b]]
+		sn.key, sn.i = k, int32(i)
+		copy(sn.tail[:], name(i)[8:])
 		next[b]++
 	}
 	byName := func(x, y sortedName) int {
 		if c := cmp.Compare(x.key, y.key); c != 0 {
 			return c
 		}
-		return cmp.Or(bytes.Compare(name(int(x.i))[8:], name(int(y.i))[8:]), cmp.Compare(x.i, y.i))
+		return cmp.Or(bytes.Compare(x.tail[:], y.tail[:]), cmp.Compare(x.i, y.i))
 	}
 	const perChunk = 1 << 12
 	inChunks((1<<bucketBits)/perChunk, func() func(c int) {

@@ -113,13 +113,16 @@ func TestSortNames(t *testing.T) {
 		if k%3 == 0 {
 			copy(h[:6], "\x5a\x5a\x5a\x5a\x5a\x5a") // one bucket, many names
 		}
+		if k%5 == 0 {
+			copy(h[:10], "\xa5\xa5\xa5\xa5\xa5\xa5\xa5\xa5\xa5\xa5") // one key: the rest decides
+		}
 		hs = append(hs, h)
 	}
 	hs = append(hs, hs[:500]...)
 	var got []int32
 	for _, sn := range sortNames(len(hs), func(i int) *plumbing.Hash { return &hs[i] }) {
-		if sn.key != binary.BigEndian.Uint64(hs[sn.i][:8]) {
-			t.Fatalf("name %d listed with key %x", sn.i, sn.key)
+		if sn.key != binary.BigEndian.Uint64(hs[sn.i][:8]) || sn.hash() != hs[sn.i] {
+			t.Fatalf("name %d listed as %x (key %x)", sn.i, sn.hash(), sn.key)
 		}
 		got = append(got, sn.i)
 	}
