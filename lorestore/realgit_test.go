@@ -8,7 +8,6 @@ package lorestore
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -16,41 +15,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-)
 
-// startDaemon runs `git daemon` over base on a free loopback port and
-// returns its git:// URL prefix.
-func startDaemon(t *testing.T, base string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command("git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack",
-		"--base-path="+base, "--listen=127.0.0.1", fmt.Sprintf("--port=%d", port), base)
-	// git runs git-daemon as its child: the two get a process group of
-	// their own, and the cleanup kills the group, or the daemon outlives
-	// the test, listening, its parent 1.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
-	for i := 0; i < 100; i++ {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
-			return fmt.Sprintf("git://127.0.0.1:%d/", port)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("git daemon did not start")
-	return ""
-}
+	"github.com/deloreis/deloreis/internal/testenv"
+)
 
 // startHTTP serves the bare repositories under base over smart HTTP with
 // real git's git-http-backend (as CGI, on a loopback port), pushes
@@ -103,7 +71,7 @@ func TestRealGitAgrees(t *testing.T) {
 	git(t, remotes, "init", "-q", "--bare", "-b", "main", "daemon.git")
 	git(t, remotes, "init", "-q", "--bare", "-b", "main", "http.git")
 	git(t, filepath.Join(remotes, "http.git"), "config", "http.receivepack", "true")
-	daemon := startDaemon(t, remotes)
+	daemon := testenv.GitDaemon(t, remotes)
 	web := startHTTP(t, remotes)
 	for _, url := range []string{"file://" + filepath.Join(remotes, "file.git"), daemon + "daemon.git", web + "http.git"} {
 		t.Run(url[:4], func(t *testing.T) {

@@ -61,7 +61,7 @@ func TestSyncTwoReplicas(t *testing.T) {
 			url := map[string]func() string{
 				"file": func() string { return "file://" + dir },
 				"ssh":  func() string { testenv.FakeSSH(t); return "ssh://keeper@example.invalid" + dir },
-				"git":  func() string { return startDaemon(t, base) + tr + ".git" },
+				"git":  func() string { return testenv.GitDaemon(t, base) + tr + ".git" },
 				"http": func() string { return startHTTP(t, base) + tr + ".git" },
 			}[tr]()
 			a, b := seededReplicas(t, url)
@@ -164,7 +164,7 @@ func TestSyncGivesUp(t *testing.T) {
 // and update), and the ref does not move.
 func TestLeaseRefusedByRemote(t *testing.T) {
 	base := t.TempDir()
-	daemon, web := startDaemon(t, base), startHTTP(t, base)
+	daemon, web := testenv.GitDaemon(t, base), startHTTP(t, base)
 	for _, tr := range []string{"file", "git", "http"} {
 		dir := bareRemote(t, base, tr+".git")
 		url := map[string]string{"file": "file://" + dir, "git": daemon + tr + ".git", "http": web + tr + ".git"}[tr]

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"net"
 	"net/http/cgi"
 	"net/http/httptest"
 	"os"
@@ -24,10 +23,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/lorestore/wire"
 	"github.com/deloreis/deloreis/objects"
@@ -52,7 +51,7 @@ func syncScenario(t *testing.T, via string) {
 	gitIn(t, remote, "config", "http.receivepack", "true")
 	url := serveHTTPBackend(t, base) + "lore.git"
 	if via == "daemon" {
-		url = serveDaemon(t, base) + "lore.git"
+		url = testenv.GitDaemon(t, base) + "lore.git"
 	}
 	seedDir := syncSeed(t, "file://"+remote)
 	replicas := make([]string, syncReplicas)
@@ -456,38 +455,6 @@ func serveHTTPBackend(t *testing.T, base string) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
-}
-
-// serveDaemon runs git daemon over base on a free 127.0.0.1 port, pushes
-// enabled, and returns its URL prefix.
-func serveDaemon(t *testing.T, base string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command("git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack",
-		"--base-path="+base, "--listen=127.0.0.1", fmt.Sprintf("--port=%d", port), base)
-	// git runs git-daemon as its child: the two get a process group of
-	// their own, and the cleanup kills the group, or the daemon outlives
-	// the test, listening, its parent 1.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() })
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for range 100 {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return "git://" + addr + "/"
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("git daemon did not start")
-	return ""
 }
 
 // TestServeSyncOpensOnSyncedHead: a commit pushed by another replica
