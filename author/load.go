@@ -31,7 +31,7 @@ func LoadScope(sn *lorestore.Snapshot, scope string) ([]world.Entry, error) {
 	defer phases.Start(PhaseRead)()
 	// Backed at once, in huge pages where it is large: written entry by
 	// entry, a 10M-entry scope's 560 MB faulted in 4 KiB at a time cost
-	// about 1.7 s of the read's CPU (DL-0529).
+	// about 1.7 s of the read's CPU (DL-0388).
 	out := hugemem.Make[world.Entry](n)
 	at := 0
 	for i := range ls {

@@ -215,7 +215,8 @@ func (l Listing) readSweeps(window int, put func(i int, e Entry)) error {
 			}
 			return nil
 		})
-		clear(sw.data) // let the window's bytes go
+		clear(sw.data)
+		sw.arenas.reset() // the window's bytes are decoded: the next window's take their place
 		if err != nil {
 			return err
 		}
@@ -238,11 +239,49 @@ func (l Listing) fileAt() func(i int) fileRef {
 // A sweep holds what one window of readSwept inflated, by place in the
 // window, until it is decoded.
 type sweep struct {
-	v     *odb.View
-	files *odb.PackFiles
-	types []plumbing.ObjectType
-	data  [][]byte
-	errs  []error
+	v      *odb.View
+	files  *odb.PackFiles
+	types  []plumbing.ObjectType
+	data   [][]byte
+	errs   []error
+	arenas arenas // what data lies in, reused window after window (DL-0405)
+}
+
+// arenas are the byte arenas a sweep's runs inflate into: a run takes one
+// that no other run is using, and gives it back when done; all are reset
+// once a window is decoded.
+type arenas struct {
+	mu   sync.Mutex
+	all  []*odb.Arena
+	free []*odb.Arena
+}
+
+// take returns an arena no other run is using.
+func (as *arenas) take() *odb.Arena {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if n := len(as.free); n > 0 {
+		a := as.free[n-1]
+		as.free = as.free[:n-1]
+		return a
+	}
+	a := new(odb.Arena)
+	as.all = append(as.all, a)
+	return a
+}
+
+// give hands an arena back, its data still valid until reset.
+func (as *arenas) give(a *odb.Arena) {
+	as.mu.Lock()
+	as.free = append(as.free, a)
+	as.mu.Unlock()
+}
+
+// reset frees every arena's bytes for reuse; no run is using one.
+func (as *arenas) reset() {
+	for _, a := range as.all {
+		a.Reset()
+	}
 }
 
 // inflate reads the window's packed files (locs, by place in the window)
@@ -267,7 +306,9 @@ func (sw *sweep) inflate(locs []odb.Loc, sizes []int64) {
 		}
 		scratch := scratchPool.Get().(*[]byte)
 		defer scratchPool.Put(scratch)
-		sw.files.ReadRun(len(run), func(k int) odb.Loc { return locs[run[k]] }, scratch,
+		a := sw.arenas.take()
+		defer sw.arenas.give(a)
+		sw.files.ReadRun(len(run), func(k int) odb.Loc { return locs[run[k]] }, scratch, a,
 			func(k int, t plumbing.ObjectType, data []byte, err error) {
 				i := run[k]
 				sw.types[i], sw.data[i], sw.errs[i] = t, data, err

@@ -71,7 +71,7 @@ func inChunks(n int, worker func() func(c int)) {
 // the rest as they are, and its place. The whole name is carried so that
 // the walk in name order never reads the caller's names, which lie in
 // another order: reading each name where it lay cost a cache miss per
-// name, 2.2 s of a 10M-object listing's locate (DL-0530).
+// name, 2.2 s of a 10M-object listing's locate (DL-0397).
 type sortedName struct {
 	key  uint64
 	tail [hashLen - 8]byte

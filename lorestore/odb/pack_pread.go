@@ -113,7 +113,7 @@ func (pf *PackFiles) ReadAt(l Loc, scratch *[]byte) (plumbing.ObjectType, []byte
 	off := l.Offset()
 	avail := end - off
 	if got, ok := preadAt(f, scratch, off, min(avail, firstRead)); ok {
-		if t, out, ok := entryIn(got, avail); ok {
+		if t, out, ok := entryIn(got, avail, nil); ok {
 			return t, out, nil
 		}
 		if h, _, n, ok := decodeEntryHeader(got); ok && isBaseType(h.typ) && uint64(len(got)) < avail && h.size <= spanMax {
@@ -122,7 +122,7 @@ func (pf *PackFiles) ReadAt(l Loc, scratch *[]byte) (plumbing.ObjectType, []byte
 			// entry is read through the mapping, which copies nothing:
 			// its pages are faulted in once.
 			if got, ok = preadAt(f, scratch, off, min(avail, uint64(n)+storedBound(h.size))); ok {
-				if t, out, ok := entryIn(got, avail); ok {
+				if t, out, ok := entryIn(got, avail, nil); ok {
 					return t, out, nil
 				}
 			}
@@ -146,12 +146,12 @@ func (pf *PackFiles) file(l Loc) (*os.File, uint64, bool) {
 // entryIn inflates the undeltified entry at the start of got, of which
 // the pack holds avail bytes from there on; false when got does not hold
 // all of it, or it is a delta, or it does not inflate.
-func entryIn(got []byte, avail uint64) (plumbing.ObjectType, []byte, bool) {
+func entryIn(got []byte, avail uint64, a *Arena) (plumbing.ObjectType, []byte, bool) {
 	h, _, n, ok := decodeEntryHeader(got)
 	if !ok || !isBaseType(h.typ) {
 		return 0, nil, false
 	}
-	out, _, err := inflate(got[n:], h.size)
+	out, _, err := inflateIn(got[n:], h.size, a)
 	return h.typ, out, err == nil
 }
 
@@ -166,8 +166,9 @@ const (
 // ReadRun reads the entries at n locs, in pack order or nearly (out of
 // order within a few KB), and hands each to put with what ReadAt returns
 // for it. Entries close together are read with one positioned read into
-// *scratch.
-func (pf *PackFiles) ReadRun(n int, loc func(k int) Loc, scratch *[]byte, put func(k int, t plumbing.ObjectType, data []byte, err error)) {
+// *scratch. The data of entries read so is taken from arena a when it is
+// not nil: it is valid until a is reset.
+func (pf *PackFiles) ReadRun(n int, loc func(k int) Loc, scratch *[]byte, a *Arena, put func(k int, t plumbing.ObjectType, data []byte, err error)) {
 	var single []byte
 	for k := 0; k < n; {
 		l := loc(k)
@@ -198,7 +199,7 @@ func (pf *PackFiles) ReadRun(n int, loc func(k int) Loc, scratch *[]byte, put fu
 			l := loc(k)
 			off := l.Offset()
 			if ok && off >= lo {
-				if t, out, ok := entryIn(chunk[off-lo:], end-off); ok {
+				if t, out, ok := entryIn(chunk[off-lo:], end-off, a); ok {
 					put(k, t, out, nil)
 					continue
 				}

@@ -99,18 +99,36 @@ func resultOf(typ plumbing.ObjectType, data []byte, err error) readResult {
 	return r
 }
 
-// readAll reads locs with ReadRun in runs of the given length, with
-// ReadAt, and through the mapping, and fails unless all three agree.
+// readAll reads locs with ReadRun in runs of the given length (without
+// an arena, with a fresh one, and with it again once reset), with ReadAt,
+// and through the mapping, and fails unless all agree.
 func readAll(t *testing.T, v *View, pf *PackFiles, locs []Loc, run int) {
 	t.Helper()
+	arena := new(Arena)
+	for _, a := range []*Arena{nil, arena, arena} {
+		if a != nil {
+			a.Reset()
+		}
+		readAllIn(t, v, pf, locs, run, a)
+	}
+}
+
+// readAllIn is readAll with ReadRun taking data from arena a.
+func readAllIn(t *testing.T, v *View, pf *PackFiles, locs []Loc, run int, a *Arena) {
+	t.Helper()
 	var scratch, single []byte
+	data := make([][]byte, len(locs))
 	got := make([]readResult, len(locs))
 	for lo := 0; lo < len(locs); lo += run {
 		hi := min(len(locs), lo+run)
-		pf.ReadRun(hi-lo, func(k int) Loc { return locs[lo+k] }, &scratch,
-			func(k int, typ plumbing.ObjectType, data []byte, err error) {
-				got[lo+k] = resultOf(typ, data, err)
+		pf.ReadRun(hi-lo, func(k int) Loc { return locs[lo+k] }, &scratch, a,
+			func(k int, typ plumbing.ObjectType, d []byte, err error) {
+				data[lo+k] = d
+				got[lo+k] = resultOf(typ, nil, err)
 			})
+	}
+	for i := range got {
+		got[i].data = string(data[i]) // read when every run is over: nothing taken was overwritten
 	}
 	for i, l := range locs {
 		want := resultOf(v.ReadAt(l))

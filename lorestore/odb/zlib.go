@@ -59,11 +59,21 @@ var (
 // framing is handled here rather than by compress/zlib, which allocates a
 // new checksum state per stream.
 func inflate(src []byte, size uint64) ([]byte, int, error) {
+	return inflateIn(src, size, nil)
+}
+
+// inflateIn is inflate with the output taken from arena a, when not nil.
+func inflateIn(src []byte, size uint64, a *Arena) ([]byte, int, error) {
 	if err := zlibHeader(src, size); err != nil {
 		return nil, 0, err
 	}
 	if size <= maxPrealloc {
-		out := make([]byte, size)
+		var out []byte
+		if a != nil {
+			out = a.take(size) // inflateInto writes all of it, or fails
+		} else {
+			out = make([]byte, size)
+		}
 		n, ok := inflateInto(out, src[2:])
 		if !ok {
 			return inflateGeneral(src, size)
