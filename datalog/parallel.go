@@ -19,8 +19,8 @@ package datalog
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
+	"time"
 )
 
 const (
@@ -251,10 +251,15 @@ func (e *evaluator) runBatch(tasks []parTask, workers []*evaluator) {
 func parDo(n int, workers []*evaluator, f func(k int, w *evaluator, i int)) {
 	var next atomic.Int64
 	var stop atomic.Bool
-	var wg sync.WaitGroup
+	var left atomic.Int64 // workers not done
+	done := make(chan struct{})
 	panics := make([]any, len(workers))
 	run := func(k int, w *evaluator) {
-		defer wg.Done()
+		defer func() {
+			if left.Add(-1) == 0 {
+				close(done)
+			}
+		}()
 		defer func() {
 			if r := recover(); r != nil {
 				panics[k] = r
@@ -271,14 +276,22 @@ func parDo(n int, workers []*evaluator, f func(k int, w *evaluator, i int)) {
 		w.look() // settle the derivations counted since the last look
 	}
 	ws := workers[:min(len(workers), n)]
-	wg.Add(len(ws))
+	left.Store(int64(len(ws)))
 	for k, w := range ws[min(1, len(ws)):] {
-		go run(k+1, w)
+		dispatch(func() { run(k+1, w) })
 	}
 	if len(ws) > 0 {
 		run(0, ws[0])
 	}
-	wg.Wait()
+	// The others finish their last tasks: waiting parked would add a
+	// wake-up to every call (DL-0531), so wait spinning, a while.
+	for deadline := time.Now().Add(helperWait); left.Load() > 0; {
+		if parSpawn.Load() || time.Now().After(deadline) {
+			<-done
+			break
+		}
+		runtime.Gosched()
+	}
 	for _, p := range panics {
 		if p != nil {
 			panic(p)
