@@ -254,13 +254,17 @@ func (h *phash) regrowWith(each func(n int, move func(k int, scratch []uint64)))
 	// one full segment, sizes being powers of two.)
 	segs := make([][]uint64, size>>hsegBits)
 	// The new segments, 2k+1, are one block: large, it is backed by huge
-	// pages at once (hugemem), where fresh 512 KiB segments faulted in
-	// 4 KiB at a time cost about a fifth of a large evaluation's time.
-	odd := hugemem.Make[uint64](len(h.segs) << hsegBits)
+	// pages (hugemem), where fresh 512 KiB segments faulted in 4 KiB at a
+	// time cost about a fifth of a large evaluation's time. Each move
+	// backs its own segment, so that the kernel's zeroing is shared
+	// between the workers: backing the block before the moves left the
+	// other core idle for a tenth of the TC grid's evaluation.
+	odd := hugemem.MakeUnbacked[uint64](len(h.segs) << hsegBits)
 	ps := 1 << h.fk
 	move := func(k int, scratch []uint64) {
 		seg := h.segs[k]
 		segs[2*k], segs[2*k+1] = seg, odd[k<<hsegBits:(k+1)<<hsegBits:(k+1)<<hsegBits]
+		hugemem.Back(segs[2*k+1])
 		for lo := len(seg) - ps; lo >= 0; lo -= ps {
 			old := seg[lo : lo+ps]
 			copy(scratch, old)

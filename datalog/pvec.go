@@ -146,10 +146,12 @@ const pvecBlockBytes = 8 << 20
 
 // nextSeg returns an empty segment to follow the n full ones. Once the
 // vector holds four blocks' worth, segments come from blocks of about
-// pvecBlockBytes, backed by huge pages as they are made (hugemem): each
-// 4 KiB page of a fresh segment faulted in on its first write cost more
-// than the rows written to it (DL-0493). A block of a quarter of the
-// vector at most is reserved ahead.
+// pvecBlockBytes, advised for huge pages (hugemem): each 4 KiB page of a
+// fresh segment faulted in on its first write cost more than the rows
+// written to it (DL-0493). The block is backed where it is first written,
+// a huge page at a time: by the workers of a parallel insert, each its
+// own rows, where backing it as it was made left the other core idle. A
+// block of a quarter of the vector at most is reserved ahead.
 func (p *pvec[T]) nextSeg(n int) []T {
 	full := (1 << segShift) * p.stride
 	if len(p.spare) == 0 {
@@ -158,7 +160,7 @@ func (p *pvec[T]) nextSeg(n int) []T {
 		if segBytes == 0 || n*segBytes < 4*pvecBlockBytes {
 			return make([]T, 0, full)
 		}
-		p.spare = hugemem.Make[T](max(1, pvecBlockBytes/segBytes) * full)
+		p.spare = hugemem.MakeUnbacked[T](max(1, pvecBlockBytes/segBytes) * full)
 	}
 	seg := p.spare[:0:full]
 	p.spare = p.spare[full:]

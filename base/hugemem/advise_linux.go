@@ -18,6 +18,12 @@ func advise(p unsafe.Pointer, size uintptr) {
 	unix.Madvise(b, unix.MADV_POPULATE_WRITE) // likewise
 }
 
+// populate has the kernel back size bytes at p now (advice: an error
+// changes nothing, and the pages then come at first write).
+func populate(p unsafe.Pointer, size uintptr) {
+	unix.Madvise(unsafe.Slice((*byte)(p), size), unix.MADV_POPULATE_WRITE)
+}
+
 // adviseOnly asks for huge pages over size bytes at p, without backing them.
 func adviseOnly(p unsafe.Pointer, size uintptr) {
 	unix.Madvise(unsafe.Slice((*byte)(p), size), unix.MADV_HUGEPAGE) // advice: an error changes nothing

@@ -42,6 +42,40 @@ func Make[T any](n int) []T {
 	return s
 }
 
+// MakeUnbacked returns make([]T, n); when it is large, its whole huge
+// pages are advised for huge pages but not backed: its user backs each
+// part (Back) before it writes there, on whichever goroutines write it,
+// so that the kernel's zeroing of a large table is shared between cores
+// instead of done by one before any of them starts.
+func MakeUnbacked[T any](n int) []T {
+	s := make([]T, n)
+	if n == 0 {
+		return s
+	}
+	if size := uintptr(n) * unsafe.Sizeof(s[0]); size >= minBytes {
+		onInterior(unsafe.Pointer(unsafe.SliceData(s)), size, adviseOnly)
+	}
+	return s
+}
+
+// Back has the kernel back the memory of s now (the whole small pages
+// inside it), in one call, as Make does: a part of a slice made by
+// MakeUnbacked, before it is written.
+func Back[T any](s []T) {
+	if len(s) == 0 {
+		return
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	lo := (p + smallPage - 1) &^ (smallPage - 1)
+	hi := (p + uintptr(len(s))*unsafe.Sizeof(s[0])) &^ (smallPage - 1)
+	if hi > lo {
+		populate(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), lo-p), hi-lo)
+	}
+}
+
+// smallPage is the size of a base page.
+const smallPage = 4 << 10
+
 // onInterior calls f on the whole huge pages of the size bytes at p.
 func onInterior(p unsafe.Pointer, size uintptr, f func(unsafe.Pointer, uintptr)) {
 	if lo, hi := interior(uintptr(p), size); hi > lo {
