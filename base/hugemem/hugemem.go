@@ -31,29 +31,24 @@ const hugePage = 2 << 20
 
 // Make returns make([]T, n); when it is large, its whole huge pages are
 // advised for huge pages and backed at once (DL-0388).
-func Make[T any](n int) []T {
-	s := make([]T, n)
-	if n == 0 {
-		return s
-	}
-	if size := uintptr(n) * unsafe.Sizeof(s[0]); size >= minBytes {
-		onInterior(unsafe.Pointer(unsafe.SliceData(s)), size, advise)
-	}
-	return s
-}
+func Make[T any](n int) []T { return makeAdvised[T](n, advise) }
 
 // MakeUnbacked returns make([]T, n); when it is large, its whole huge
 // pages are advised for huge pages but not backed: its user backs each
 // part (Back) before it writes there, on whichever goroutines write it,
 // so that the kernel's zeroing of a large table is shared between cores
 // instead of done by one before any of them starts.
-func MakeUnbacked[T any](n int) []T {
+func MakeUnbacked[T any](n int) []T { return makeAdvised[T](n, adviseOnly) }
+
+// makeAdvised returns make([]T, n), calling f on its whole huge pages
+// when it is large.
+func makeAdvised[T any](n int, f func(unsafe.Pointer, uintptr)) []T {
 	s := make([]T, n)
 	if n == 0 {
 		return s
 	}
 	if size := uintptr(n) * unsafe.Sizeof(s[0]); size >= minBytes {
-		onInterior(unsafe.Pointer(unsafe.SliceData(s)), size, adviseOnly)
+		onInterior(unsafe.Pointer(unsafe.SliceData(s)), size, f)
 	}
 	return s
 }
