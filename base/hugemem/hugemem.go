@@ -10,7 +10,8 @@
 // the slices worth it ask themselves: a slice made here is advised as
 // MADV_HUGEPAGE and backed as soon as it is made (memory the runtime
 // takes fresh from the system for a large slice is untouched until
-// then), and AdviseHeap advises heap the runtime places later
+// then), or, made by MakeUnbacked, backed part by part by the goroutines
+// that fill it (Back), and AdviseHeap advises heap the runtime places later
 // allocations in. The advice
 // changes nothing but how the memory is backed; where it is refused or
 // unknown, the slice is an ordinary one.
