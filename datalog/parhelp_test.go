@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/deloreis/deloreis/internal/testenv"
 )
 
 // TestDispatchRunsEveryPart hands parts to helpers from many goroutines at
@@ -47,13 +49,7 @@ func TestDispatchRunsEveryPart(t *testing.T) {
 	if got, want := ran.Load(), int64(callers*bursts*parts); got != want {
 		t.Fatalf("%d parts ran, want %d", got, want)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines left running (%d before): helpers did not exit", runtime.NumGoroutine(), before)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testenv.QuietGoroutines(t, before) // the helpers exit
 	for i := range helpers {
 		if s := helpers[i].state.Load(); s != helperGone {
 			t.Fatalf("helper slot %d left in state %d", i, s)
@@ -61,9 +57,10 @@ func TestDispatchRunsEveryPart(t *testing.T) {
 	}
 }
 
-// TestParDoPanicWithHelpers: a panic in a part run by a helper reaches the
-// caller of parDo, and the next call still runs every part (the helper
-// that recovered it waits for more).
+// TestParDoPanicWithHelpers: a panic in a part run by a helper (the
+// caller's own parts wait until a helper has taken one) reaches the caller
+// of parDo, and the next call still runs every part (the helper that
+// recovered it waits for more).
 func TestParDoPanicWithHelpers(t *testing.T) {
 	ws := []*evaluator{{}, {}, {}}
 	for round := range 20 {
@@ -73,9 +70,14 @@ func TestParDoPanicWithHelpers(t *testing.T) {
 					t.Fatalf("round %d: recovered %v, want the worker's panic", round, r)
 				}
 			}()
+			var helped atomic.Bool
 			parDo(64, ws, func(k int, _ *evaluator, i int) {
-				if i == 40 {
+				if k > 0 {
+					helped.Store(true)
 					panic("stop")
+				}
+				for start := time.Now(); !helped.Load() && time.Since(start) < 10*time.Second; {
+					time.Sleep(50 * time.Microsecond) // parked: a helper gets a core even at GOMAXPROCS=1
 				}
 			})
 			t.Fatalf("round %d: parDo returned without the panic", round)

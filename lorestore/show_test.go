@@ -13,8 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -158,17 +158,6 @@ func shownString(c Change) string {
 	return fmt.Sprintf("%s%s/%s/%s", sign, c.Scope, c.Kind, c.ID)
 }
 
-// quietGoroutines waits until no more goroutines run than before.
-func quietGoroutines(t *testing.T, before int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines left running (%d before)", runtime.NumGoroutine(), before)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
 
 // TestShowChanges: every change Changes lists reaches emit, in the same
 // order, with what prep made of its object (read as ChangeObject reads
@@ -226,7 +215,7 @@ func TestShowChanges(t *testing.T) {
 		if !slices.Equal(got, w) {
 			t.Fatalf("load %v: %d changes shown, want %d in order", load, len(got), len(w))
 		}
-		quietGoroutines(t, before)
+		testenv.QuietGoroutines(t, before)
 	}
 }
 
@@ -282,7 +271,7 @@ func TestShowChangesStops(t *testing.T) {
 			if tc.emitAt >= 0 && tc.prepAt < 0 && len(emitted) != tc.emitAt {
 				t.Fatalf("%d changes emitted before the failing one, want %d", len(emitted), tc.emitAt)
 			}
-			quietGoroutines(t, before)
+			testenv.QuietGoroutines(t, before)
 		})
 	}
 	t.Run("missing-tree", func(t *testing.T) {
@@ -307,6 +296,6 @@ func TestShowChangesStops(t *testing.T) {
 		if err == nil {
 			t.Fatal("a diff through a missing tree succeeded")
 		}
-		quietGoroutines(t, before)
+		testenv.QuietGoroutines(t, before)
 	})
 }

@@ -2,8 +2,9 @@
 // their surroundings: the installed tools a test needs (NeedTool), the
 // state of a store's branches a refusal must leave alone (Branches), the
 // committed contract schemas a response must keep to (Schemas), a
-// stand-in for ssh (FakeSSH), and how far a bound on wall time stretches
-// under the race detector (Bound). Only tests import it.
+// stand-in for ssh (FakeSSH), how far a bound on wall time stretches
+// under the race detector (Bound), and whether a test left goroutines
+// running (QuietGoroutines). Only tests import it.
 package testenv
 
 import (
