@@ -158,7 +158,6 @@ func shownString(c Change) string {
 	return fmt.Sprintf("%s%s/%s/%s", sign, c.Scope, c.Kind, c.ID)
 }
 
-
 // TestShowChanges: every change Changes lists reaches emit, in the same
 // order, with what prep made of its object (read as ChangeObject reads
 // it); without load prep gets no object.
