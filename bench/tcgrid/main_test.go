@@ -64,6 +64,22 @@ func TestMedian(t *testing.T) {
 	}
 }
 
+func TestRoundRatios(t *testing.T) {
+	tests := []struct {
+		a, b, want []float64
+	}{
+		{nil, nil, nil},
+		{[]float64{10, 9}, []float64{5, 6}, []float64{2, 1.5}},
+		{[]float64{10, 9, 8}, []float64{4}, []float64{2.5}}, // only the rounds both ran
+		{[]float64{10, 9}, []float64{0, 3}, []float64{3}},   // a run with no time is left out
+	}
+	for _, tt := range tests {
+		if got := roundRatios(tt.a, tt.b); !slices.Equal(got, tt.want) {
+			t.Errorf("roundRatios(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
 func TestParsePrintSize(t *testing.T) {
 	tests := []struct {
 		out     string

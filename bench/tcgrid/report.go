@@ -38,6 +38,7 @@ func printRatios(wl workload, sums []summary, published bool) {
 	}
 	o1, o2 := by["ours1"], by["ours2"]
 	fmt.Printf("ours GOMAXPROCS=2 vs GOMAXPROCS=1: %.2f× faster%s\n", o1.wallSec/o2.wallSec, goal(wl, "≥ 1.7×"))
+	printRounds(o1, o2)
 	if s2, ok := by["souffle2"]; ok {
 		fmt.Printf("ours GOMAXPROCS=2 vs Soufflé -j2: %.2f× faster%s\n", s2.wallSec/o2.wallSec, goal(wl, "≥ 2×"))
 		fmt.Printf("peak RSS ours GOMAXPROCS=2 / Soufflé -j2: %.2f×%s\n", o2.peakKB/s2.peakKB, goal(wl, "≤ 1.25×"))
@@ -52,4 +53,33 @@ func printRatios(wl workload, sums []summary, published bool) {
 	if g, ok := by["gringo"]; ok {
 		fmt.Printf("ours GOMAXPROCS=2 vs gringo: %.2f× faster; peak RSS %.2f×\n", g.wallSec/o2.wallSec, o2.peakKB/g.peakKB)
 	}
+}
+
+// printRounds prints, beside the ratio of the medians, the ratio of each
+// round, whose two runs of ours ran one after the other, and the ratio of
+// their CPU times: the two do the same work, so where the machine's speed
+// drifts (a shared machine's does) the CPU ratio shows it, and the wall
+// ratio should be read with it.
+func printRounds(o1, o2 summary) {
+	rs := roundRatios(o1.walls, o2.walls)
+	if len(rs) < 2 {
+		return
+	}
+	fmt.Printf("  by round (GOMAXPROCS=1, then 2, back to back):")
+	for _, r := range rs {
+		fmt.Printf(" %.2f×", r)
+	}
+	fmt.Printf(", median %.2f×; CPU at 2 / at 1: %.2f (the same work: below 1, the machine ran faster for the runs at 2)\n",
+		median(rs), median(roundRatios(o2.cpus, o1.cpus)))
+}
+
+// roundRatios divides each round's a by its b, over the rounds both ran.
+func roundRatios(a, b []float64) []float64 {
+	var out []float64
+	for i := range min(len(a), len(b)) {
+		if b[i] > 0 {
+			out = append(out, a[i]/b[i])
+		}
+	}
+	return out
 }

@@ -24,6 +24,8 @@ type summary struct {
 	peakKB    float64
 	tuples    int // -1: not reported
 	liveHeap  float64
+	walls     []float64 // each run's wall time, in the order run (one a round)
+	cpus      []float64 // and its CPU time
 }
 
 // run measures every workload in turn, each in one interleaved run, then
@@ -181,6 +183,7 @@ func summarize(ct contestant, ss []sample) summary {
 		heap = append(heap, float64(x.liveHeap))
 	}
 	s.wallSec, s.cpuSec, s.peakKB, s.liveHeap = median(wall), median(cpu), median(peak), median(heap)
+	s.walls, s.cpus = wall, cpu
 	return s
 }
 
