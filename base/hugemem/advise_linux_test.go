@@ -103,9 +103,7 @@ func TestMakeUnbackedThenBack(t *testing.T) {
 // resident returns how many of the whole small pages of s are resident.
 func resident(t *testing.T, s []uint64) int {
 	t.Helper()
-	p := uintptr(unsafe.Pointer(&s[0]))
-	lo := (p + smallPage - 1) &^ (smallPage - 1)
-	hi := (p + uintptr(len(s))*8) &^ (smallPage - 1)
+	lo, hi := within(uintptr(unsafe.Pointer(&s[0])), uintptr(len(s))*8, smallPage)
 	vec := make([]byte, (hi-lo)/smallPage)
 	if _, _, errno := unix.Syscall(unix.SYS_MINCORE, lo, hi-lo, uintptr(unsafe.Pointer(&vec[0]))); errno != 0 {
 		t.Fatal(errno)

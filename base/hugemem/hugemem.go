@@ -61,11 +61,9 @@ func Back[T any](s []T) {
 	if len(s) == 0 {
 		return
 	}
-	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-	lo := (p + smallPage - 1) &^ (smallPage - 1)
-	hi := (p + uintptr(len(s))*unsafe.Sizeof(s[0])) &^ (smallPage - 1)
-	if hi > lo {
-		populate(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), lo-p), hi-lo)
+	p := unsafe.Pointer(unsafe.SliceData(s))
+	if lo, hi := within(uintptr(p), uintptr(len(s))*unsafe.Sizeof(s[0]), smallPage); hi > lo {
+		populate(unsafe.Add(p, lo-uintptr(p)), hi-lo)
 	}
 }
 
@@ -89,9 +87,13 @@ func Grow[T any](s []T) []T {
 }
 
 // interior is the part of [start, start+size) made of whole huge pages.
-func interior(start, size uintptr) (lo, hi uintptr) {
-	lo = (start + hugePage - 1) &^ (hugePage - 1)
-	hi = (start + size) &^ (hugePage - 1)
+func interior(start, size uintptr) (lo, hi uintptr) { return within(start, size, hugePage) }
+
+// within is the part of [start, start+size) made of whole pages of size
+// page, a power of two.
+func within(start, size, page uintptr) (lo, hi uintptr) {
+	lo = (start + page - 1) &^ (page - 1)
+	hi = (start + size) &^ (page - 1)
 	if hi < lo {
 		hi = lo
 	}
