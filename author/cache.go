@@ -43,6 +43,7 @@ type worldCache struct {
 	loads      int
 	restored   int // of loads: restored from a compiled section
 	inPlace    int // of loads: whose entries are read in place (DL-0395)
+	rebased    int // of compiles: moved onto their file once lowered (DL-0532)
 	rejects    int
 	lastReject error
 	written    int
@@ -94,7 +95,7 @@ func (c *worldCache) getReporting(ctx context.Context, s *lorestore.Store, commi
 	done()
 	close(e.ready)
 	if e.err == nil && how != builtLoaded && how != builtCompiledFiled {
-		c.scheduleWrite(s, commit, scope, e.w.ObjectsByID(), builtWorld(e.w))
+		c.scheduleWrite(s, commit, scope, e.w.ObjectsByID(), builtWorld(e.w), nil)
 	}
 	c.mu.Lock()
 	switch how {
@@ -191,7 +192,7 @@ func (c *worldCache) put(commit lorestore.Hash, scope string, w *world.World) bo
 	s := c.store
 	c.mu.Unlock()
 	if s != nil {
-		c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w))
+		c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w), nil)
 	}
 	return true
 }

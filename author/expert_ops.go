@@ -11,12 +11,10 @@ package author
 import (
 	"context"
 	"encoding/json"
-	"iter"
 	"strings"
 
 	"github.com/deloreis/deloreis/dli"
 	"github.com/deloreis/deloreis/fault"
-	"github.com/deloreis/deloreis/lorestore"
 	"github.com/deloreis/deloreis/objects"
 	"github.com/deloreis/deloreis/world"
 )
@@ -236,18 +234,4 @@ func (s *Service) configuredDialect(id string) (*objects.Dialect, bool) {
 		}
 	}
 	return nil, false
-}
-
-// compileAtWith compiles one scope of the snapshot at a commit, with the
-// dialects the project configures (CompileAt, for the service's worlds).
-func compileAtWith(s *lorestore.Store, commit lorestore.Hash, scope string, dialects []*objects.Dialect, indexed func(iter.Seq[world.Entry])) (*world.World, error) {
-	sn, err := s.SnapshotAt(commit)
-	if err != nil {
-		return nil, err
-	}
-	base, err := LoadScope(sn, scope)
-	if err != nil {
-		return nil, err
-	}
-	return world.Compile(world.Input{Scope: scope, Base: base, Dialects: dialects, Owned: true, Indexed: indexed})
 }

@@ -60,8 +60,8 @@ func (c *worldCache) build(ctx context.Context, s *lorestore.Store, commit lores
 	}
 	progress.Report(ctx, 0, 0, "compiling the world of "+scope)
 	endCompile := phases.Start(PhaseFirstCompile)
-	indexed, compiled := c.writeBeside(s, commit, scope)
-	w, err := compileAtWith(s, commit, scope, c.dialects, indexed)
+	beside, compiled := c.writeBeside(s, commit, scope)
+	w, err := compileAtWith(s, commit, scope, c.dialects, beside)
 	endCompile()
 	compiled(w, err)
 	return w, builtCompiledFiled, err

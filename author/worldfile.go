@@ -115,7 +115,9 @@ func pad8(n int) int { return (8 - n%8) % 8 }
 // for the world's compile; its error fails the write, but for
 // datalog.ErrNoSnapshot (a world a snapshot does not hold, or no build
 // key), which leaves the section out.
-func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], compiled func(io.Writer) error) error {
+// indexed, when not nil, is called once the entries and their index are
+// written and flushed, with where their payloads lie in f.
+func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], compiled func(io.Writer) error, indexed func(f *os.File, count uint64, entries, index span)) error {
 	head := make([]byte, 0, wfFixed+2+len(hd.scope)+8)
 	head = append(head, wfMagic...)
 	head = binary.LittleEndian.AppendUint32(head, wfVersion)
@@ -160,6 +162,12 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 		return err
 	}
 	sections = append(sections, sectionAt{at: int64(len(head)) + bodyLen, head: isec.head})
+	if indexed != nil {
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		indexed(f, n, span{int64(len(head)) + 16, int64(size)}, span{int64(len(head)) + bodyLen + 16, sectionLen(isec.head)})
+	}
 	bodyLen += isec.len
 	if compiled != nil {
 		// The entries on disk first: compiled may wait for the compile.

@@ -102,7 +102,7 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit lorestore.Hash, scope s
 	}
 	if foreign {
 		os.Remove(path)
-		c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w))
+		c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w), nil)
 	}
 	return w, true
 }
@@ -271,6 +271,7 @@ type writeJob struct {
 	hd      wfHeader
 	entries iter.Seq[world.Entry]
 	built   func() (*world.World, error)
+	offer   *baseOffer // the compile beside the writer takes the entries back from the file (nil: none)
 }
 
 // scheduleWrite files the world file of entries in the store's background
@@ -278,7 +279,17 @@ type writeJob struct {
 // per scope: while one runs, only the newest pending world is kept, so a
 // run of materializes costs one write in flight and one waiting, not one
 // each.
-func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, scope string, entries iter.Seq[world.Entry], built func() (*world.World, error)) {
+//
+// offer, when not nil, is offered the file's entries once they are
+// written, or nothing when the write is not started now.
+func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, scope string, entries iter.Seq[world.Entry], built func() (*world.World, error), offer *baseOffer) {
+	if offer != nil {
+		defer func() {
+			if offer != nil {
+				offer.give(offered{}) // not written now: the compile goes on over its own entries
+			}
+		}()
+	}
 	if c.noFiles || entries == nil {
 		return
 	}
@@ -302,6 +313,7 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, sc
 	}
 	c.writing[scope] = true
 	c.mu.Unlock()
+	job.offer, offer = offer, nil // the writer offers it
 	s.Background(func() {
 		// Writing walks a built world's every entry and relation beside
 		// whatever the process does next: paced as a build is, the heap
@@ -309,7 +321,7 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, sc
 		done := gcphase.Building()
 		defer done()
 		for {
-			err := writeWorldFile(job)
+			err := writeWorldFile(&job)
 			c.mu.Lock()
 			if err == nil {
 				c.written++
@@ -333,9 +345,12 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, sc
 // function that hands the compile's outcome to that writer: on two cores
 // a 10M-object file is written on the core the single-threaded lowering
 // and evaluation leave free, not after them (DL-0373).
-func (c *worldCache) writeBeside(s *lorestore.Store, commit lorestore.Hash, scope string) (func(iter.Seq[world.Entry]), func(*world.World, error)) {
+//
+// The compile's Rebase takes the entries back from the file once they are
+// written (DL-0532).
+func (c *worldCache) writeBeside(s *lorestore.Store, commit lorestore.Hash, scope string) (beside fileBeside, compiled func(*world.World, error)) {
 	if c.noFiles {
-		return nil, func(*world.World, error) {}
+		return fileBeside{}, func(*world.World, error) {}
 	}
 	type outcome struct {
 		w   *world.World
@@ -343,15 +358,46 @@ func (c *worldCache) writeBeside(s *lorestore.Store, commit lorestore.Hash, scop
 	}
 	ready := make(chan outcome, 1) // never waited on when the hook did not run
 	built := func() (*world.World, error) { o := <-ready; return o.w, o.err }
-	return func(entries iter.Seq[world.Entry]) {
-		c.scheduleWrite(s, commit, scope, entries, built)
-	}, func(w *world.World, err error) { ready <- outcome{w, err} }
+	offer := newBaseOffer()
+	return fileBeside{
+			indexed: func(entries iter.Seq[world.Entry]) {
+				offer.scheduled.Store(true)
+				c.scheduleWrite(s, commit, scope, entries, built, offer)
+			},
+			rebase: func(n int) (world.EntryBase, func(bool)) {
+				base, done := offer.take(n)
+				if base == nil {
+					return nil, nil
+				}
+				return base, func(taken bool) {
+					if taken {
+						c.mu.Lock()
+						c.rebased++
+						c.mu.Unlock()
+					}
+					done(taken)
+				}
+			},
+		}, func(w *world.World, err error) {
+			offer.finish()
+			ready <- outcome{w, err}
+		}
+}
+
+// fileBeside is the hooks of a compile whose world file is written
+// beside it: Input.Indexed and Input.Rebase.
+type fileBeside struct {
+	indexed func(iter.Seq[world.Entry])
+	rebase  func(n int) (world.EntryBase, func(bool))
 }
 
 // writeWorldFile writes a file atomically: a temp file in the same
 // folder, fsynced, renamed over the name once the world is built. Concurrent writers of one name
 // each rename a whole file; the last rename wins and both are the same.
-func writeWorldFile(j writeJob) (err error) {
+//
+// It lets go of the job's entries once they are written: they may be a
+// world's decoded entries, which the world lets go of too (DL-0532).
+func writeWorldFile(j *writeJob) (err error) {
 	defer phases.Start(PhaseFileWrite)()
 	dir := filepath.Dir(j.path)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
@@ -369,7 +415,14 @@ func writeWorldFile(j writeJob) (err error) {
 	}()
 	// The compiled section waits for the world: a world that did not
 	// compile fails the write, and no file names it.
-	if err = encodeWorldFile(f, j.hd, j.entries, writeCompiled(j.built)); err != nil {
+	entries := j.entries
+	j.entries = nil
+	var indexed func(*os.File, uint64, span, span)
+	if j.offer != nil {
+		indexed = j.offer.offerFile
+		defer j.offer.give(offered{}) // a write that failed before offering
+	}
+	if err = encodeWorldFile(f, j.hd, entries, writeCompiled(j.built), indexed); err != nil {
 		return err
 	}
 	endSync := phases.Start(PhaseFileSync)

@@ -512,7 +512,7 @@ func TestWorldFileConcurrentWriters(t *testing.T) {
 	var problems []string
 	for i := range 8 {
 		wg.Go(func() {
-			if err := writeWorldFile(writeJob{path: path, hd: hd, entries: w.Objects(), built: builtWorld(w)}); err != nil {
+			if err := writeWorldFile(&writeJob{path: path, hd: hd, entries: w.Objects(), built: builtWorld(w)}); err != nil {
 				mu.Lock()
 				problems = append(problems, err.Error())
 				mu.Unlock()
@@ -615,7 +615,7 @@ func TestWorldFileWrittenBeside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := encodeWorldFile(scratch, hd, w.Objects(), nil); err != nil {
+	if err := encodeWorldFile(scratch, hd, w.Objects(), nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	info, _ := scratch.Stat()
@@ -629,7 +629,7 @@ func TestWorldFileWrittenBeside(t *testing.T) {
 		ready := make(chan error, 1)
 		done := make(chan error, 1)
 		built := func() (*world.World, error) { return w, <-ready }
-		go func() { done <- writeWorldFile(writeJob{path: path, hd: hd, entries: w.Objects(), built: built}) }()
+		go func() { done <- writeWorldFile(&writeJob{path: path, hd: hd, entries: w.Objects(), built: built}) }()
 		whole := false
 		for deadline := time.Now().Add(20 * time.Second); !whole && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 			if left := temps(); len(left) == 1 {

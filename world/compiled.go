@@ -49,6 +49,10 @@ func (w *World) lowerAndEval(c *Compiled) error {
 	if err != nil {
 		return err
 	}
+	if w.rebase != nil {
+		w.rebase()
+		w.rebase = nil // a lowering again, after a cycle's rules are dropped, reads the new base
+	}
 	endEval := phases.Start(PhaseEvaluate)
 	m, err := w.eval(p)
 	endEval()

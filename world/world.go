@@ -60,6 +60,16 @@ type Input struct {
 	// reading its entries in place would rather decode them and evaluate
 	// than evaluate over them and keep the mapping for nothing.
 	RestoreOnly bool
+	// Rebase, when set, is asked once the program is lowered and before
+	// it is evaluated for the committed entries again, read where they
+	// are kept: the world file written beside the compile (DL-0532). The
+	// world then reads them there, as a world restored from its file
+	// does, and lets go of the decoded ones, which would otherwise be
+	// held through the evaluation and raise its peak. It returns nil when
+	// it has no base; done, when not nil, is told whether the world took
+	// it. It is told how many entries the world holds. Only a compile of
+	// committed entries alone (no Staged, Lazy or Compiled) asks.
+	Rebase func(n int) (base EntryBase, done func(taken bool))
 	// Context, when set, bounds the evaluation: when it is done the
 	// compile stops with an error wrapping datalog's eval.canceled
 	// (DL-0427). nil is no bound.
@@ -116,6 +126,7 @@ type World struct {
 	dialects []*objects.Dialect // configured by the project (Input.Dialects)
 
 	evalCtx context.Context // bounds the evaluation while the world is built (Input.Context, StageContext); nil after
+	rebase  func()          // moves the entries onto Input.Rebase's base once lowered; nil after
 }
 
 // eval evaluates p under the world's evaluation context, if any.
@@ -177,11 +188,14 @@ func Compile(in Input) (*World, error) {
 	w.checkRuleNames()
 	var entryChecks func() ([]Finding, []Finding)
 	if in.Compiled == nil {
-		entryChecks = w.startEntryChecks()
+		entryChecks = sync.OnceValues(w.startEntryChecks())
+	}
+	if in.Rebase != nil && in.Compiled == nil && in.Lazy == nil && len(in.Staged) == 0 {
+		w.rebase = w.rebaser(in.Rebase, entryChecks)
 	}
 	saved := in.Compiled
 	err := w.evaluate(in.Compiled, in.RestoreOnly)
-	w.evalCtx = nil
+	w.evalCtx, w.rebase = nil, nil
 	if err != nil {
 		if entryChecks != nil {
 			entryChecks() // let it finish: it reads w
