@@ -116,8 +116,9 @@ func pad8(n int) int { return (8 - n%8) % 8 }
 // datalog.ErrNoSnapshot (a world a snapshot does not hold, or no build
 // key), which leaves the section out.
 // indexed, when not nil, is called once the entries and their index are
-// written and flushed, with where their payloads lie in f.
-func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], compiled func(io.Writer) error, indexed func(f *os.File, count uint64, entries, index span)) error {
+// written and flushed, with where their payloads lie in f and what the
+// index's scan noted (writeIndexOf).
+func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], compiled func(io.Writer) error, indexed func(f *os.File, count uint64, entries, index span, notes scanNotes)) error {
 	head := make([]byte, 0, wfFixed+2+len(hd.scope)+8)
 	head = append(head, wfMagic...)
 	head = binary.LittleEndian.AppendUint32(head, wfVersion)
@@ -166,7 +167,7 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 		if err := bw.Flush(); err != nil {
 			return err
 		}
-		indexed(f, n, span{int64(len(head)) + 16, int64(size)}, span{int64(len(head)) + bodyLen + 16, sectionLen(isec.head)})
+		indexed(f, n, span{int64(len(head)) + 16, int64(size)}, span{int64(len(head)) + bodyLen + 16, sectionLen(isec.head)}, isec.notes)
 	}
 	bodyLen += isec.len
 	if compiled != nil {
@@ -220,8 +221,9 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 // will hold the index to decides what it says. It
 // returns the section's header and whole length.
 func writeIndexSection(f *os.File, bw *bufio.Writer, at, size int64) (sec struct {
-	head []byte
-	len  int64
+	head  []byte
+	len   int64
+	notes scanNotes // writeIndexOf's
 }, err error) {
 	data, err := unix.Mmap(int(f.Fd()), 0, int(at+size), unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
@@ -229,7 +231,7 @@ func writeIndexSection(f *os.File, bw *bufio.Writer, at, size int64) (sec struct
 	}
 	defer unix.Munmap(data)
 	bw.Write(make([]byte, 16))
-	n, err := writeIndexOf(data[at:], bw, releaseMapped)
+	n, notes, err := writeIndexOf(data[at:], bw, releaseMapped)
 	if err != nil {
 		return sec, err
 	}
@@ -238,6 +240,7 @@ func writeIndexSection(f *os.File, bw *bufio.Writer, at, size int64) (sec struct
 	binary.LittleEndian.PutUint32(sec.head[0:], wfSectionIndex)
 	binary.LittleEndian.PutUint64(sec.head[8:], uint64(n))
 	sec.len = 16 + n + int64(pad8(int(n)))
+	sec.notes = notes
 	return sec, nil
 }
 

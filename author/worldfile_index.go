@@ -36,6 +36,8 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/deloreis/deloreis/world"
 )
 
 // wfSectionIndex is the index of the entries section.
@@ -148,17 +150,21 @@ func identMix(name string, pos uint32) uint64 {
 // payload and returns the bytes written. It scans p as an open does, with
 // no index (so the scan alone decides what the index says), streaming
 // each part's offsets and interned strings out as its scan ends: what it
-// holds is a byte per entry and the entities (DL-0400).
-func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, error) {
+// holds is a byte per entry and the entities (DL-0400). It returns too
+// what an open of the section with this index takes from a scan
+// (openWrittenBase).
+func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, scanNotes, error) {
+	var notes scanNotes
 	b, err := newFileBase(p, false)
 	if err != nil {
-		return 0, err
+		return 0, notes, err
 	}
 	iw := &indexWriter{bw: bufio.NewWriterSize(w, 1<<20), raw: make([]byte, 0, 4096)}
 	for _, v := range []int{b.count, len(b.starts) - 1, len(typeCodes)} {
 		iw.u64(uint64(v))
 	}
 	var refs []entityRef
+	keyed := make([][]int, len(world.KeysFiled))
 	err = b.scanAll(release, func(k int, r *partResult) error {
 		iw.u64(uint64(len(r.offs)))
 		iw.u32s(r.offs)
@@ -172,10 +178,14 @@ func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, error) {
 		}
 		iw.pad()
 		refs = append(refs, r.refs...)
+		for j := range keyed {
+			keyed[j] = append(keyed[j], r.keyed[j]...)
+		}
+		notes.sum, notes.nents = notes.sum+r.sum, notes.nents+r.nents
 		return nil
 	})
 	if err != nil {
-		return 0, err
+		return 0, notes, err
 	}
 	iw.put(b.types)
 	iw.pad()
@@ -189,7 +199,20 @@ func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, error) {
 	}
 	iw.put(ents.blob)
 	iw.pad()
-	return iw.n, iw.bw.Flush()
+	notes.keyed = map[string][]int{}
+	for j, key := range world.KeysFiled {
+		notes.keyed[key] = keyed[j]
+	}
+	return iw.n, notes, iw.bw.Flush()
+}
+
+// scanNotes is what a scan of an entries section finds beside its index:
+// the facts under each key of world.KeysFiled, and the entities' count
+// and sum (checkIndex).
+type scanNotes struct {
+	keyed map[string][]int
+	sum   uint64
+	nents int
 }
 
 // indexWriter writes an index section's columns, each padded to 8 bytes.

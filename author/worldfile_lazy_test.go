@@ -72,6 +72,18 @@ func TestFileBaseReadsAsDecoded(t *testing.T) {
 			}
 			checkBaseReads(t, where, b, want)
 		}
+		// Opened as the writer opens what it just wrote (DL-0532): the
+		// index and the keyed facts of its own scan, no scan again.
+		var index bytes.Buffer
+		_, notes, err := writeIndexOf(sec, &index, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		written, err := openWrittenBase(sec, index.Bytes(), notes)
+		if err != nil {
+			t.Fatalf("parts of %d, opened as written: %v", size, err)
+		}
+		checkBaseReads(t, fmt.Sprintf("parts of %d, opened as written", size), written, want)
 	}
 }
 
@@ -79,7 +91,7 @@ func TestFileBaseReadsAsDecoded(t *testing.T) {
 func indexOf(t *testing.T, sec []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	n, err := writeIndexOf(sec, &buf, nil)
+	n, _, err := writeIndexOf(sec, &buf, nil)
 	if err != nil || n != int64(buf.Len()) {
 		t.Fatalf("%v: %d bytes written, %d said", err, buf.Len(), n)
 	}
@@ -124,6 +136,17 @@ func checkBaseReads(t *testing.T, where string, b *fileBase, want []world.Entry)
 		}
 		if !slices.Equal(b.OfType(ty), of) {
 			t.Fatalf("%s: entries of type %s at %v, want %v", where, ty, b.OfType(ty), of)
+		}
+	}
+	for _, key := range world.KeysFiled {
+		var keyed []int
+		for i, e := range want {
+			if f, ok := e.Object.(*objects.Fact); ok && f.Key == key {
+				keyed = append(keyed, i)
+			}
+		}
+		if len(keyed) == 0 || !slices.Equal(b.Keyed(key), keyed) {
+			t.Fatalf("%s: the facts of key %q at %v, want %v (at least one)", where, key, b.Keyed(key), keyed)
 		}
 	}
 	// Under each ident, the entity of least position.

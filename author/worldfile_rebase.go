@@ -134,9 +134,9 @@ type span struct{ at, len int64 }
 
 // offerFile is the writer's step once f holds the entries section and
 // its index (written and flushed): it maps them back and offers them as
-// a base. The mapping is kept for the process's life when the world
-// takes it (keepMapping's budget), and unmapped otherwise.
-func (o *baseOffer) offerFile(f *os.File, count uint64, entries, index span) {
+// a base (openWrittenBase). The mapping is kept for the process's life
+// when the world takes it (keepMapping's budget), and unmapped otherwise.
+func (o *baseOffer) offerFile(f *os.File, count uint64, entries, index span, notes scanNotes) {
 	if count < uint64(rebaseMin) {
 		o.give(offered{})
 		return
@@ -158,13 +158,34 @@ func (o *baseOffer) offerFile(f *os.File, count uint64, entries, index span) {
 			unkeepMapping(size)
 		}
 	}
-	fb, err := openFileBase(data[entries.at:entries.at+entries.len], data[index.at:index.at+index.len], releaseMapped)
+	fb, err := openWrittenBase(data[entries.at:entries.at+entries.len], data[index.at:index.at+index.len], notes)
 	if err != nil || uint64(fb.Len()) != count {
 		release(false)
 		o.give(offered{})
 		return
 	}
 	o.give(offered{base: fb, done: release})
+}
+
+// openWrittenBase opens the entries section p with its index section,
+// both of which this process's writer has just written, the index from a
+// scan of p (writeIndexOf) that noted notes: the columns are read in
+// place and held to the notes (checkIndex), and the entries are not
+// scanned again. A file opened from the disk is held to a scan
+// (openFileBase); this one was made by one.
+func openWrittenBase(p, index []byte, notes scanNotes) (*fileBase, error) {
+	b, err := newFileBase(p, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.readIndex(index); err != nil {
+		return nil, err
+	}
+	if err := b.checkIndex(notes.sum, notes.nents); err != nil {
+		return nil, err
+	}
+	b.keyed = notes.keyed
+	return b, nil
 }
 
 // sectionLen is the payload length a section header gives.

@@ -417,7 +417,7 @@ func writeWorldFile(j *writeJob) (err error) {
 	// compile fails the write, and no file names it.
 	entries := j.entries
 	j.entries = nil
-	var indexed func(*os.File, uint64, span, span)
+	var indexed func(*os.File, uint64, span, span, scanNotes)
 	if j.offer != nil {
 		indexed = j.offer.offerFile
 		defer j.offer.give(offered{}) // a write that failed before offering
