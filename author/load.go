@@ -54,15 +54,7 @@ const (
 
 // CompileAt compiles one scope of the snapshot at a commit.
 func CompileAt(s *lorestore.Store, commit lorestore.Hash, scope string) (*world.World, error) {
-	sn, err := s.SnapshotAt(commit)
-	if err != nil {
-		return nil, err
-	}
-	base, err := LoadScope(sn, scope)
-	if err != nil {
-		return nil, err
-	}
-	return world.Compile(world.Input{Scope: scope, Base: base, Owned: true})
+	return compileAtWith(s, commit, scope, nil, fileBeside{})
 }
 
 // ScopeConflicts reports, for every scope of the merged commit, the

@@ -138,17 +138,6 @@ func checkBaseReads(t *testing.T, where string, b *fileBase, want []world.Entry)
 			t.Fatalf("%s: entries of type %s at %v, want %v", where, ty, b.OfType(ty), of)
 		}
 	}
-	for _, key := range world.KeysFiled {
-		var keyed []int
-		for i, e := range want {
-			if f, ok := e.Object.(*objects.Fact); ok && f.Key == key {
-				keyed = append(keyed, i)
-			}
-		}
-		if len(keyed) == 0 || !slices.Equal(b.Keyed(key), keyed) {
-			t.Fatalf("%s: the facts of key %q at %v, want %v (at least one)", where, key, b.Keyed(key), keyed)
-		}
-	}
 	// Under each ident, the entity of least position.
 	first := map[string]int{}
 	for i, e := range want {
