@@ -10,8 +10,9 @@ package world
 import "github.com/deloreis/deloreis/base/phases"
 
 // PhaseRebase is the phase (DL-0503) of moving a lowered world's entries
-// onto the base written beside it, from asking for the base: the wait for
-// its writer is in it.
+// onto the base written beside it, from asking for the base to telling
+// the caller whether it was taken: the wait for its writer, and what the
+// caller does once told (a collection), are in it.
 const PhaseRebase = "compile: entries moved onto the world file"
 
 // rebaser returns the step that moves w onto the base get gives, once
@@ -19,7 +20,7 @@ const PhaseRebase = "compile: entries moved onto the world file"
 // run).
 func (w *World) rebaser(get func(int) (EntryBase, func(bool)), checks func() ([]Finding, []Finding)) func() {
 	return func() {
-		end := phases.Start(PhaseRebase) // the wait for the base too
+		end := phases.Start(PhaseRebase)
 		defer end()
 		base, done := get(w.ix.entries.n)
 		if base == nil {
