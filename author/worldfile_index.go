@@ -154,7 +154,7 @@ func identMix(name string, pos uint32) uint64 {
 // what an open of the section with this index takes from a scan
 // (openWrittenBase).
 func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, scanNotes, error) {
-	var notes scanNotes
+	notes := newScanNotes()
 	b, err := newFileBase(p, false)
 	if err != nil {
 		return 0, notes, err
@@ -164,7 +164,6 @@ func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, scanNotes
 		iw.u64(uint64(v))
 	}
 	var refs []entityRef
-	keyed := make([][]int, len(world.KeysFiled))
 	err = b.scanAll(release, func(k int, r *partResult) error {
 		iw.u64(uint64(len(r.offs)))
 		iw.u32s(r.offs)
@@ -178,10 +177,7 @@ func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, scanNotes
 		}
 		iw.pad()
 		refs = append(refs, r.refs...)
-		for j := range keyed {
-			keyed[j] = append(keyed[j], r.keyed[j]...)
-		}
-		notes.sum, notes.nents = notes.sum+r.sum, notes.nents+r.nents
+		notes.note(r)
 		return nil
 	})
 	if err != nil {
@@ -199,10 +195,6 @@ func writeIndexOf(p []byte, w io.Writer, release func([]byte)) (int64, scanNotes
 	}
 	iw.put(ents.blob)
 	iw.pad()
-	notes.keyed = map[string][]int{}
-	for j, key := range world.KeysFiled {
-		notes.keyed[key] = keyed[j]
-	}
 	return iw.n, notes, iw.bw.Flush()
 }
 
@@ -213,6 +205,16 @@ type scanNotes struct {
 	keyed map[string][]int
 	sum   uint64
 	nents int
+}
+
+func newScanNotes() scanNotes { return scanNotes{keyed: make(map[string][]int, len(world.KeysFiled))} }
+
+// note adds what the scan of a part found, parts in order.
+func (n *scanNotes) note(r *partResult) {
+	for j, key := range world.KeysFiled {
+		n.keyed[key] = append(n.keyed[key], r.keyed[j]...)
+	}
+	n.sum, n.nents = n.sum+r.sum, n.nents+r.nents
 }
 
 // indexWriter writes an index section's columns, each padded to 8 bytes.

@@ -103,25 +103,21 @@ func openFileBase(p, index []byte, release func([]byte)) (*fileBase, error) {
 	} else {
 		b.offs, b.intern = make([][]uint32, len(b.starts)-1), make([][]uint32, len(b.starts)-1)
 	}
-	var sum uint64
-	nents := 0
+	notes := newScanNotes()
 	var refs []entityRef
-	keyed := make([][]int, len(world.KeysFiled))
 	err = b.scanAll(release, func(k int, r *partResult) error {
 		if !b.verify {
 			b.offs[k], b.intern[k] = r.offs, slices.Concat(r.intern...)
 		}
-		sum, nents, refs = sum+r.sum, nents+r.nents, append(refs, r.refs...)
-		for j := range keyed {
-			keyed[j] = append(keyed[j], r.keyed[j]...)
-		}
+		refs = append(refs, r.refs...)
+		notes.note(r)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	if b.verify {
-		if err := b.checkIndex(sum, nents); err != nil {
+		if err := b.checkIndex(notes.sum, notes.nents); err != nil {
 			return nil, err
 		}
 		if release != nil {
@@ -130,10 +126,7 @@ func openFileBase(p, index []byte, release func([]byte)) (*fileBase, error) {
 	} else {
 		b.ents = sortedIdents(refs) // ofType is made when first asked for (typeLists)
 	}
-	b.keyed = map[string][]int{}
-	for j, key := range world.KeysFiled {
-		b.keyed[key] = keyed[j]
-	}
+	b.keyed = notes.keyed
 	return b, nil
 }
 
