@@ -149,28 +149,60 @@ func (ix *idxFile) gallop(k int, h *plumbing.Hash, key uint64) int {
 	return hi
 }
 
+// sortPart is the fewest names one goroutine of sortNames counts and
+// places. (A variable: tests make parts of a few names.)
+var sortPart = 1 << 16
+
 // sortNames returns the names' keys and places sorted by name: counted
 // into buckets by their top bits, then each bucket sorted by key, and by
-// the whole name where keys are equal.
+// the whole name where keys are equal. The counting and the placing are
+// shared between cores, each taking a part of the names in their order
+// and placing them after the earlier parts' names of the same bucket: at
+// 10M names, placed by one core, they held it 1.5 s while the other idled
+// (DL-0397).
 func sortNames(n int, name func(i int) *plumbing.Hash) []sortedName {
+	const buckets = 1 << bucketBits
 	keys := make([]uint64, n)
-	start := make([]int32, 1<<bucketBits+1)
-	for i := range n {
-		keys[i] = binary.BigEndian.Uint64(name(i)[:8])
-		start[keys[i]>>(64-bucketBits)+1]++
+	parts := max(1, min(runtime.GOMAXPROCS(0), n/sortPart))
+	part := func(p int) (lo, hi int) { return p * n / parts, (p + 1) * n / parts }
+	counts := make([][]int32, parts) // by part, then by bucket
+	inChunks(parts, func() func(p int) {
+		return func(p int) {
+			c := make([]int32, buckets)
+			lo, hi := part(p)
+			for i := lo; i < hi; i++ {
+				keys[i] = binary.BigEndian.Uint64(name(i)[:8])
+				c[keys[i]>>(64-bucketBits)]++
+			}
+			counts[p] = c
+		}
+	})
+	// start[b] is where bucket b begins; each part's count of it becomes
+	// where the part's first name in it goes.
+	start := make([]int32, buckets+1)
+	at := int32(0)
+	for b := range buckets {
+		start[b] = at
+		for _, c := range counts {
+			c[b], at = at, at+c[b]
+		}
 	}
-	for b := 1; b < len(start); b++ {
-		start[b] += start[b-1]
-	}
+	start[buckets] = at
 	sorted := make([]sortedName, n)
-	next := slices.Clone(start[:1<<bucketBits])
-	for i, k := range keys {
-		b := k >> (64 - bucketBits)
-		sn := &sorted[next[b]]
-		sn.key, sn.i = k, int32(i)
-		copy(sn.tail[:], name(i)[8:])
-		next[b]++
-	}
+	inChunks(parts, func() func(p int) {
+		return func(p int) {
+			next := counts[p]
+			lo, hi := part(p)
+			for i := lo; i < hi; i++ {
+				k := keys[i]
+				b := k >> (64 - bucketBits)
+				sn := &sorted[next[b]]
+				sn.key, sn.i = k, int32(i)
+				copy(sn.tail[:], name(i)[8:])
+				next[b]++
+			}
+		}
+	})
 	byName := func(x, y sortedName) int {
 		if c := cmp.Compare(x.key, y.key); c != 0 {
 			return c

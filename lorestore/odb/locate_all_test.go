@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -119,13 +120,6 @@ func TestSortNames(t *testing.T) {
 		hs = append(hs, h)
 	}
 	hs = append(hs, hs[:500]...)
-	var got []int32
-	for _, sn := range sortNames(len(hs), func(i int) *plumbing.Hash { return &hs[i] }) {
-		if sn.key != binary.BigEndian.Uint64(hs[sn.i][:8]) || sn.hash() != hs[sn.i] {
-			t.Fatalf("name %d listed as %x (key %x)", sn.i, sn.hash(), sn.key)
-		}
-		got = append(got, sn.i)
-	}
 	want := make([]int32, len(hs))
 	for i := range want {
 		want[i] = int32(i)
@@ -133,7 +127,38 @@ func TestSortNames(t *testing.T) {
 	slices.SortFunc(want, func(x, y int32) int {
 		return cmp.Or(bytes.Compare(hs[x][:], hs[y][:]), cmp.Compare(x, y))
 	})
-	if !slices.Equal(got, want) {
-		t.Fatal("sortNames does not sort as a comparison sort does")
+	// In one part, and in four parts counted and placed on four cores.
+	for _, run := range []struct{ procs, part int }{{1, sortPart}, {4, 100}} {
+		old, oldPart := runtime.GOMAXPROCS(run.procs), sortPart
+		sortPart = run.part
+		var got []int32
+		for _, sn := range sortNames(len(hs), func(i int) *plumbing.Hash { return &hs[i] }) {
+			if sn.key != binary.BigEndian.Uint64(hs[sn.i][:8]) || sn.hash() != hs[sn.i] {
+				t.Fatalf("GOMAXPROCS %d: name %d listed as %x (key %x)", run.procs, sn.i, sn.hash(), sn.key)
+			}
+			got = append(got, sn.i)
+		}
+		runtime.GOMAXPROCS(old)
+		sortPart = oldPart
+		if !slices.Equal(got, want) {
+			t.Fatalf("GOMAXPROCS %d, parts of %d names: sortNames does not sort as a comparison sort does", run.procs, run.part)
+		}
 	}
+}
+
+// BenchmarkSortNames sorts 4M names spread as hashes are, as a
+// whole-scope read of a large store does before it locates its files.
+func BenchmarkSortNames(b *testing.B) {
+	r := rand.New(rand.NewPCG(15, 16))
+	hs := make([]plumbing.Hash, 4<<20)
+	for i := range hs {
+		for j := range hs[i] {
+			hs[i][j] = byte(r.Uint32())
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		sortNames(len(hs), func(i int) *plumbing.Hash { return &hs[i] })
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(hs)), "ns/name")
 }
