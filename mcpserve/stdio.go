@@ -63,12 +63,56 @@ type lineConn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	// The calls read and not yet answered (by their ids' raw values): at
+	// the end of input the session ends only once they are answered, so
+	// that requests piped in whole get their responses.
+	callsMu  sync.Mutex
+	calls    map[any]struct{}
+	idle     chan struct{} // made by drained, closed when calls is empty
+	idleDone bool
+}
+
+// opened notes a call read.
+func (c *lineConn) opened(id jsonrpc.ID) {
+	c.callsMu.Lock()
+	defer c.callsMu.Unlock()
+	if c.calls == nil {
+		c.calls = map[any]struct{}{}
+	}
+	c.calls[id.Raw()] = struct{}{}
+}
+
+// settled notes a call answered. (A call the client cancels is answered
+// too: go-sdk answers every call it reads.)
+func (c *lineConn) settled(raw any) {
+	c.callsMu.Lock()
+	defer c.callsMu.Unlock()
+	delete(c.calls, raw)
+	if len(c.calls) == 0 && c.idle != nil && !c.idleDone {
+		close(c.idle)
+		c.idleDone = true
+	}
 }
 
 func (c *lineConn) SessionID() string { return "" }
 
-// Read returns the next message; io.EOF once the input ended or the
-// connection closed.
+// drained returns a channel closed once no call read is unanswered.
+func (c *lineConn) drained() <-chan struct{} {
+	c.callsMu.Lock()
+	defer c.callsMu.Unlock()
+	if c.idle == nil {
+		c.idle = make(chan struct{})
+		if len(c.calls) == 0 {
+			close(c.idle)
+			c.idleDone = true
+		}
+	}
+	return c.idle
+}
+
+// Read returns the next message; io.EOF once the connection closed, or
+// once the input ended and every call read from it is answered.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
 	case <-ctx.Done():
@@ -76,6 +120,12 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	case m := <-c.incoming:
 		return m, nil
 	case <-c.done:
+		select {
+		case <-c.drained():
+		case <-c.closed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 		return nil, c.readErr
 	case <-c.closed:
 		return nil, io.EOF
@@ -84,6 +134,9 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write writes msg as one line.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		defer c.settled(r.ID.Raw()) // answered, or never to be
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -175,6 +228,9 @@ func (c *lineConn) readLoop(in io.Reader, max int) {
 					return
 				}
 			} else {
+				if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+					c.opened(req.ID)
+				}
 				select {
 				case c.incoming <- msg:
 				case <-c.closed:

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -117,5 +120,94 @@ func TestLineTransportLimits(t *testing.T) {
 		if code, id := errCode(c.recv()); code != 0 || id != 99.0 {
 			t.Fatalf("after %s: ping answered code %v id %v", tc.name, code, id)
 		}
+	}
+}
+
+// TestLineTransportAnswersBeforeEOF: requests piped in whole, the input
+// ending right after them (`printf … | deloreis mcp`), are every one
+// answered before the session ends; a call the client cancels is not
+// waited for.
+func TestLineTransportAnswersBeforeEOF(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"four","method":"tools/call","params":{"name":"author_open","arguments":{"scope":"camelot"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() {
+		done <- mcpserve.ServeStdioWith(context.Background(), mcpserve.New(newRegistry(t), worker.ProfileFiction), strings.NewReader(in), &lockedWriter{w: &out}, mcpserve.Limits{})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("server: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not end when its input ended")
+	}
+	var ids []any
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if code, _ := errCode(m); code != 0 {
+			t.Errorf("error response: %s", l)
+		}
+		ids = append(ids, m["id"])
+	}
+	slices.SortFunc(ids, func(a, b any) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+	if got := fmt.Sprint(ids); got != "[1 2 3 four]" {
+		t.Fatalf("answered ids %s, want [1 2 3 four]:\n%s", got, out.String())
+	}
+}
+
+// lockedWriter is a writer the server may write from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// TestLineTransportEOFAfterCancel: a call the client cancelled before its
+// input ended is not waited for (the server need not answer it): the
+// session ends at once, though the op would run a minute uncancelled.
+func TestLineTransportEOFAfterCancel(t *testing.T) {
+	reg, started, _ := blockRegistry()
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t_block","arguments":{}}}`,
+	}, "\n") + "\n"
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	var out strings.Builder
+	go func() {
+		done <- mcpserve.ServeStdioWith(context.Background(), mcpserve.New(reg, worker.ProfileFiction), inR, &lockedWriter{w: &out}, mcpserve.Limits{})
+	}()
+	io.WriteString(inW, in)
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the op did not start")
+	}
+	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`+"\n")
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("server: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the session waited on for a cancelled call; it wrote:\n%s", out.String())
 	}
 }
