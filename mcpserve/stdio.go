@@ -64,9 +64,11 @@ type lineConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 
-	// The calls read and not yet answered (by their ids' raw values): at
+	// The calls read and not yet answered, by their ids' raw values: at
 	// the end of input the session ends only once they are answered, so
-	// that requests piped in whole get their responses.
+	// that requests piped in whole get their responses. An id is held
+	// once: go-sdk answers a call that reuses an id in flight with an
+	// error of id null, so counting it would wait for ever.
 	callsMu  sync.Mutex
 	calls    map[any]struct{}
 	idle     chan struct{} // made by drained, closed when calls is empty

@@ -150,8 +150,12 @@ func (ix *idxFile) gallop(k int, h *plumbing.Hash, key uint64) int {
 }
 
 // sortPart is the fewest names one goroutine of sortNames counts and
-// places. (A variable: tests make parts of a few names.)
-var sortPart = 1 << 16
+// places, and sortParts the most parts: each part's counts take 4 MiB,
+// so at most 4 B a name and 32 MiB in all. (A variable: tests make parts
+// of a few names.)
+var sortPart = 1 << 20
+
+const sortParts = 8
 
 // sortNames returns the names' keys and places sorted by name: counted
 // into buckets by their top bits, then each bucket sorted by key, and by
@@ -163,7 +167,7 @@ var sortPart = 1 << 16
 func sortNames(n int, name func(i int) *plumbing.Hash) []sortedName {
 	const buckets = 1 << bucketBits
 	keys := make([]uint64, n)
-	parts := max(1, min(runtime.GOMAXPROCS(0), n/sortPart))
+	parts := max(1, min(runtime.GOMAXPROCS(0), sortParts, n/sortPart))
 	part := func(p int) (lo, hi int) { return p * n / parts, (p + 1) * n / parts }
 	counts := make([][]int32, parts) // by part, then by bucket
 	inChunks(parts, func() func(p int) {
