@@ -40,6 +40,7 @@ type pmono struct {
 // evaluator evaluates one stratum.
 type evaluator struct {
 	m      *Model
+	ar     *arena // where monomials' literals are copied: the model's, or the stratum's own (atonce.go)
 	bounds Bounds
 	cur    []*relation // the stratum's relations
 	curIdx []int       // by pred id
@@ -386,7 +387,7 @@ func (e *evaluator) emitHead(buf []uint32) {
 		if e.poly {
 			e.product()
 			for _, u := range e.accA {
-				*e.racc = append(*e.racc, mono{sig: u.sig, lits: e.m.arena.copyLits(u.lits)})
+				*e.racc = append(*e.racc, mono{sig: u.sig, lits: e.ar.copyLits(u.lits)})
 			}
 		}
 		return
@@ -497,7 +498,7 @@ func (e *evaluator) addPending(pe *pendEntry, old ipoly, u mono) {
 			q.dead = true
 		}
 	}
-	e.pm = append(e.pm, pmono{mono: mono{sig: u.sig, lits: e.m.arena.copyLits(u.lits)}, next: pe.first})
+	e.pm = append(e.pm, pmono{mono: mono{sig: u.sig, lits: e.ar.copyLits(u.lits)}, next: pe.first})
 	pe.first = int32(len(e.pm) - 1)
 }
 

@@ -115,7 +115,7 @@ func (x *xstate) pushMonos(e *evaluator, ci int, head []uint32, ms []mono) {
 		for len(x.buckets) <= sz {
 			x.buckets = append(x.buckets, xlist{})
 		}
-		x.buckets[sz].add(xpend{ci: int32(ci), tuple: tuple, m: mono{sig: u.sig, lits: e.m.arena.copyLits(u.lits)}})
+		x.buckets[sz].add(xpend{ci: int32(ci), tuple: tuple, m: mono{sig: u.sig, lits: e.ar.copyLits(u.lits)}})
 		x.npend++
 	}
 	if x.npend > x.guard {

@@ -70,7 +70,7 @@ func newMaint(a *applier, s *strat, old, res *stratResult, facts [][]uint32) *ma
 	}
 	*mt = maint{a: a, s: s, old: old, res: res, facts: facts, plans: plans, e: e, pe: pe,
 		olds: mt.olds[:0], cur: mt.cur[:0], touched: touched[:0]}
-	*e = evaluator{m: m, bounds: a.p.bounds, curIdx: m.curIdx, negIDs: eNeg, poly: old.poly, g: m.guard}
+	*e = evaluator{m: m, ar: &m.arena, bounds: a.p.bounds, curIdx: m.curIdx, negIDs: eNeg, poly: old.poly, g: m.guard}
 	for i, pred := range s.preds {
 		o := a.prev.rel(pred)
 		c := o.derive(m.gen)
@@ -91,7 +91,7 @@ func newMaint(a *applier, s *strat, old, res *stratResult, facts [][]uint32) *ma
 		e.noCap = true
 		e.xs = newXstate(a.p.bounds, len(e.cur), old.held, true)
 	}
-	*pe = evaluator{m: a.prev, bounds: a.p.bounds, curIdx: a.noCur, negIDs: peNeg, g: m.guard}
+	*pe = evaluator{m: a.prev, ar: &a.prev.arena, bounds: a.p.bounds, curIdx: a.noCur, negIDs: peNeg, g: m.guard}
 	mt.plNew = &planner{rels: &m.rels, curIdx: m.curIdx}
 	mt.plOld = &planner{rels: &a.prev.rels, curIdx: a.noCur}
 	return mt

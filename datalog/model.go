@@ -27,6 +27,7 @@ type Model struct {
 	strat     *stratification    // the stratification it was evaluated under
 	visited   map[int]bool       // the strata an incremental evaluation visited (incr_dirty.go); nil: all
 	curIdx    []int              // scratch during evaluation
+	atOnce    bool               // strata are being evaluated at once: each copies literals into an arena of its own
 	info      litList
 	arena     arena
 	delta     *modelDelta // what EvalFrom changed from the model it started from (changes.go)
@@ -79,8 +80,12 @@ func (p *Program) EvalFrom(prev *Model) (*Model, error) {
 	a := newApplier(p, prev, m)
 	if !a.dirty(st, p.touched) {
 		m.rels.grow(p.npred(), nil, m.gen)
-		for i := range st.strata.len() {
-			a.stratum(i, st.strata.at(i))
+		if prev == nil && atOnce(p, st) {
+			a.strataAtOnce(st)
+		} else {
+			for i := range st.strata.len() {
+				a.stratum(i, st.strata.at(i))
+			}
 		}
 	}
 	returnCur(m.curIdx)

@@ -52,7 +52,10 @@ func (m *Model) evalStratum(p *Program, s *strat, res *stratResult) {
 
 // newEvaluator sets up the evaluation of stratum s into fresh relations.
 func (m *Model) newEvaluator(p *Program, s *strat, poly bool) *evaluator {
-	e := &evaluator{m: m, bounds: p.bounds, curIdx: m.curIdx, negIDs: map[uint64]uint32{}, poly: poly, g: m.guard}
+	e := &evaluator{m: m, ar: &m.arena, bounds: p.bounds, curIdx: m.curIdx, negIDs: map[uint64]uint32{}, poly: poly, g: m.guard}
+	if m.atOnce {
+		e.ar = new(arena) // other strata copy into the model's at the same time
+	}
 	for i, pred := range s.preds {
 		rel := newRelation(pred, p.arityOf(pred), m.gen)
 		if poly {

@@ -60,13 +60,21 @@ func own[E any](nd *tnode[E], gen uint64) *tnode[E] {
 
 // ref returns element i for writing under gen, copying the nodes on its
 // path that gen did not make.
+//
+// A node gen made already is only read, never written, on the way: the
+// strata evaluated at once (atonce.go) set their relations in one table
+// that gen made whole, each its own elements.
 func (t *ptrie[E]) ref(i int, gen uint64) *E {
-	t.root = own(t.root, gen)
+	if c := own(t.root, gen); c != t.root {
+		t.root = c
+	}
 	nd := t.root
 	for s := t.shift; s > 0; s -= trieBits {
 		k := i >> s & trieMask
-		c := own(nd.kids[k], gen)
-		nd.kids[k] = c
+		c := nd.kids[k]
+		if o := own(c, gen); o != c {
+			nd.kids[k], c = o, o
+		}
 		nd = c
 	}
 	return &nd.elems[i&trieMask]
