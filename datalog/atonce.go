@@ -19,9 +19,9 @@
 package datalog
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
@@ -66,7 +66,6 @@ func atOnce(p *Program, st *stratification) bool {
 func (a *applier) strataAtOnce(st *stratification) {
 	n := st.strata.len()
 	res := make([]*stratResult, n)
-	done := make([]chan struct{}, n)
 	for i := range n {
 		s := st.strata.at(i)
 		for _, pred := range s.preds {
@@ -74,51 +73,41 @@ func (a *applier) strataAtOnce(st *stratification) {
 		}
 		a.ids = ruleIDs(a.ids, s.rules)
 		res[i] = &stratResult{preds: s.preds, rules: s.rules, ruleID: slices.Clone(a.ids), facts: a.factsOf(s, nil)}
-		done[i] = make(chan struct{})
 		if len(s.rules) == 0 {
 			// Facts alone read nothing: loaded here, in order, before
 			// any stratum that reads them starts.
 			a.m.evalStratum(a.p, s, res[i])
-			close(done[i])
 		}
 	}
 	atOnceRuns.Add(1)
 	a.m.atOnce = true
 	defer func() { a.m.atOnce = false }()
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	sc := planStrata(st)
 	panics := make([]any, n)
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	lastNeg := -1 // the last stratum with negation so far
-	for _, i := range st.ruled {
-		s := st.strata.at(i)
-		turn := -1 // the stratum with negation this one interns after
-		if slices.ContainsFunc(s.rules, func(r *ruleRec) bool { return len(r.neg) > 0 }) {
-			turn, lastNeg = lastNeg, i
-		}
-		wg.Go(func() {
-			defer close(done[i])
-			for _, k := range s.inputs {
-				<-done[k]
-			}
-			if turn >= 0 {
-				<-done[turn]
-			}
-			if stop.Load() {
-				return
-			}
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			defer func() {
-				if r := recover(); r != nil {
-					panics[i] = r
-					stop.Store(true)
-				}
+	fin := make(chan int)
+	running, stopped := 0, false
+	for {
+		for !stopped && running < runtime.GOMAXPROCS(0) && len(sc.ready) > 0 {
+			i := sc.next()
+			running++
+			go func() {
+				defer func() {
+					if r := recover(); r != nil {
+						panics[i] = r
+					}
+					fin <- i
+				}()
+				a.m.evalStratum(a.p, st.strata.at(i), res[i])
 			}()
-			a.m.evalStratum(a.p, s, res[i])
-		})
+		}
+		if running == 0 {
+			break
+		}
+		i := <-fin
+		running--
+		stopped = stopped || panics[i] != nil
+		sc.done(i)
 	}
-	wg.Wait()
 	for _, p := range panics {
 		if p != nil {
 			panic(p)
@@ -126,5 +115,84 @@ func (a *applier) strataAtOnce(st *stratification) {
 	}
 	for _, r := range res {
 		a.m.strata.push(r, a.m.gen)
+	}
+}
+
+// strataPlan is the order strataAtOnce starts the strata with rules in:
+// a stratum is ready once every stratum with rules it waits for is done
+// (those it reads, and for one with negation the one with negation
+// before it), and of the ready ones the first to start is the one with
+// the longest chain of strata waiting on it, recursive before not, then
+// the earliest: the strata with negation, which run one after another,
+// start as soon as they can, beside the rest.
+type strataPlan struct {
+	waits   map[int]int   // by stratum: how many it waits for that are not done
+	waiters map[int][]int // by stratum: those that wait for it
+	chain   map[int]int   // by stratum: the longest chain of strata waiting on it, itself counted
+	rec     map[int]bool
+	ready   []int
+}
+
+func planStrata(st *stratification) *strataPlan {
+	sc := &strataPlan{waits: map[int]int{}, waiters: map[int][]int{}, chain: map[int]int{}, rec: map[int]bool{}}
+	ruled := map[int]bool{}
+	for _, i := range st.ruled {
+		ruled[i] = true
+	}
+	lastNeg := -1
+	for _, i := range st.ruled {
+		s := st.strata.at(i)
+		sc.rec[i] = s.recursive
+		wait := func(k int) {
+			if ruled[k] {
+				sc.waits[i]++
+				sc.waiters[k] = append(sc.waiters[k], i)
+			}
+		}
+		for _, k := range s.inputs {
+			wait(k)
+		}
+		if slices.ContainsFunc(s.rules, func(r *ruleRec) bool { return len(r.neg) > 0 }) {
+			if lastNeg >= 0 && !slices.Contains(s.inputs, lastNeg) {
+				wait(lastNeg)
+			}
+			lastNeg = i
+		}
+	}
+	for _, i := range slices.Backward(st.ruled) { // a waiter comes after what it waits for
+		c := 0
+		for _, w := range sc.waiters[i] {
+			c = max(c, sc.chain[w])
+		}
+		sc.chain[i] = c + 1
+	}
+	for _, i := range st.ruled {
+		if sc.waits[i] == 0 {
+			sc.ready = append(sc.ready, i)
+		}
+	}
+	return sc
+}
+
+// next takes the ready stratum to start first.
+func (sc *strataPlan) next() int {
+	best := 0
+	for k, i := range sc.ready {
+		b := sc.ready[best]
+		if c := cmp.Or(cmp.Compare(sc.chain[i], sc.chain[b]), cmp.Compare(btoi(sc.rec[i]), btoi(sc.rec[b])), cmp.Compare(b, i)); c > 0 {
+			best = k
+		}
+	}
+	i := sc.ready[best]
+	sc.ready = slices.Delete(sc.ready, best, best+1)
+	return i
+}
+
+// done notes stratum i done, making ready those that waited for it alone.
+func (sc *strataPlan) done(i int) {
+	for _, w := range sc.waiters[i] {
+		if sc.waits[w]--; sc.waits[w] == 0 {
+			sc.ready = append(sc.ready, w)
+		}
 	}
 }

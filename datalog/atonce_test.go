@@ -121,3 +121,29 @@ func TestStrataAtOnceBudget(t *testing.T) {
 		})
 	})
 }
+
+// TestPlanStrataStartsChainsFirst: of the strata ready at once, the one
+// the longest chain waits on starts first, before strata that come
+// earlier: zq is read by a negation that another negation waits on.
+func TestPlanStrataStartsChainsFirst(t *testing.T) {
+	p := NewProgram()
+	must(t, p.AddFact("a", []string{"1"}, One()))
+	must(t, p.AddFact("b", []string{"1"}, One()))
+	for _, r := range []string{"a1(X) :- a(X)", "zq(X) :- b(X)", "s(X) :- a(X), not zq(X)", "u(X) :- s(X), not a1(X)"} {
+		must(t, p.AddRule(parseRule(r, r, One())))
+	}
+	st, err := p.stratify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := planStrata(st)
+	var order []string
+	for len(sc.ready) > 0 {
+		i := sc.next()
+		order = append(order, p.preds.snapshot().at(st.strata.at(i).preds[0]))
+		sc.done(i)
+	}
+	if got := fmt.Sprint(order); got != "[zq a1 s u]" {
+		t.Fatalf("started %s, want [zq a1 s u]", got)
+	}
+}
