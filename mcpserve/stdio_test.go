@@ -8,10 +8,10 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/mcpserve"
 	"github.com/deloreis/deloreis/worker"
 )
@@ -137,10 +137,10 @@ func TestLineTransportAnswersBeforeEOF(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"four","method":"tools/call","params":{"name":"author_open","arguments":{"scope":"camelot"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`,
 	}, "\n") + "\n"
-	var out strings.Builder
+	var out testenv.LockedBuffer
 	done := make(chan error, 1)
 	go func() {
-		done <- mcpserve.ServeStdioWith(context.Background(), mcpserve.New(newRegistry(t), worker.ProfileFiction), strings.NewReader(in), &lockedWriter{w: &out}, mcpserve.Limits{})
+		done <- mcpserve.ServeStdioWith(context.Background(), mcpserve.New(newRegistry(t), worker.ProfileFiction), strings.NewReader(in), &out, mcpserve.Limits{})
 	}()
 	select {
 	case err := <-done:
@@ -171,18 +171,6 @@ func TestLineTransportAnswersBeforeEOF(t *testing.T) {
 	}
 }
 
-// lockedWriter is a writer the server may write from several goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 // TestLineTransportEOFAfterCancel: a call the client cancelled before its
 // input ended is not waited for (the server need not answer it): the
 // session ends at once, though the op would run a minute uncancelled.
@@ -195,9 +183,9 @@ func TestLineTransportEOFAfterCancel(t *testing.T) {
 	}, "\n") + "\n"
 	inR, inW := io.Pipe()
 	done := make(chan error, 1)
-	var out strings.Builder
+	var out testenv.LockedBuffer
 	go func() {
-		done <- mcpserve.ServeStdioWith(context.Background(), mcpserve.New(reg, worker.ProfileFiction), inR, &lockedWriter{w: &out}, mcpserve.Limits{})
+		done <- mcpserve.ServeStdioWith(context.Background(), mcpserve.New(reg, worker.ProfileFiction), inR, &out, mcpserve.Limits{})
 	}()
 	io.WriteString(inW, in)
 	select {

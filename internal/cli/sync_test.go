@@ -240,25 +240,8 @@ type syncServer struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
-	stderr *lockedBuffer
+	stderr *testenv.LockedBuffer
 	n      int
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // startSyncServer serves dir, syncing with origin every 200ms unless
@@ -275,7 +258,7 @@ func startSyncServer(t *testing.T, dir string, extra ...string) *syncServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sv := &syncServer{cmd: cmd, in: in, out: bufio.NewReader(out), stderr: &lockedBuffer{}}
+	sv := &syncServer{cmd: cmd, in: in, out: bufio.NewReader(out), stderr: &testenv.LockedBuffer{}}
 	cmd.Stderr = sv.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
