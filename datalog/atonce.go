@@ -20,6 +20,7 @@ package datalog
 
 import (
 	"cmp"
+	"container/heap"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -68,11 +69,9 @@ func (a *applier) strataAtOnce(st *stratification) {
 	res := make([]*stratResult, n)
 	for i := range n {
 		s := st.strata.at(i)
-		for _, pred := range s.preds {
-			delete(a.changes, pred)
-		}
 		a.ids = ruleIDs(a.ids, s.rules)
-		res[i] = &stratResult{preds: s.preds, rules: s.rules, ruleID: slices.Clone(a.ids), facts: a.factsOf(s, nil)}
+		r := a.fromScratch(s, slices.Clone(a.ids), a.factsOf(s, nil))
+		res[i] = &r
 		if len(s.rules) == 0 {
 			// Facts alone read nothing: loaded here, in order, before
 			// any stratum that reads them starts.
@@ -130,7 +129,7 @@ type strataPlan struct {
 	waiters map[int][]int // by stratum: those that wait for it
 	chain   map[int]int   // by stratum: the longest chain of strata waiting on it, itself counted
 	rec     map[int]bool
-	ready   []int
+	ready   []int // a heap: see Less
 }
 
 func planStrata(st *stratification) *strataPlan {
@@ -171,28 +170,35 @@ func planStrata(st *stratification) *strataPlan {
 			sc.ready = append(sc.ready, i)
 		}
 	}
+	heap.Init(sc)
 	return sc
 }
 
-// next takes the ready stratum to start first.
-func (sc *strataPlan) next() int {
-	best := 0
-	for k, i := range sc.ready {
-		b := sc.ready[best]
-		if c := cmp.Or(cmp.Compare(sc.chain[i], sc.chain[b]), cmp.Compare(btoi(sc.rec[i]), btoi(sc.rec[b])), cmp.Compare(b, i)); c > 0 {
-			best = k
-		}
-	}
-	i := sc.ready[best]
-	sc.ready = slices.Delete(sc.ready, best, best+1)
+// before reports whether stratum i starts before stratum j.
+func (sc *strataPlan) before(i, j int) bool {
+	return cmp.Or(cmp.Compare(sc.chain[i], sc.chain[j]), cmp.Compare(btoi(sc.rec[i]), btoi(sc.rec[j])), cmp.Compare(j, i)) > 0
+}
+
+// The ready strata are a heap (container/heap) by before: a program of
+// thousands of strata ready at once picks each in log time.
+func (sc *strataPlan) Len() int           { return len(sc.ready) }
+func (sc *strataPlan) Less(a, b int) bool { return sc.before(sc.ready[a], sc.ready[b]) }
+func (sc *strataPlan) Swap(a, b int)      { sc.ready[a], sc.ready[b] = sc.ready[b], sc.ready[a] }
+func (sc *strataPlan) Push(x any)         { sc.ready = append(sc.ready, x.(int)) }
+func (sc *strataPlan) Pop() any {
+	i := sc.ready[len(sc.ready)-1]
+	sc.ready = sc.ready[:len(sc.ready)-1]
 	return i
 }
+
+// next takes the ready stratum to start first.
+func (sc *strataPlan) next() int { return heap.Pop(sc).(int) }
 
 // done notes stratum i done, making ready those that waited for it alone.
 func (sc *strataPlan) done(i int) {
 	for _, w := range sc.waiters[i] {
 		if sc.waits[w]--; sc.waits[w] == 0 {
-			sc.ready = append(sc.ready, w)
+			heap.Push(sc, w)
 		}
 	}
 }

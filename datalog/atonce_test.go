@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -145,5 +146,67 @@ func TestPlanStrataStartsChainsFirst(t *testing.T) {
 	}
 	if got := fmt.Sprint(order); got != "[zq a1 s u]" {
 		t.Fatalf("started %s, want [zq a1 s u]", got)
+	}
+}
+
+// TestStrataAtOnceShapes: a chain of 400 strata (each reads the one
+// before), a star of 400 (each reads only the facts) and a star with a
+// hub (one stratum reads all 400), every third with a negation, give the
+// sequential model byte for byte with their strata at once.
+func TestStrataAtOnceShapes(t *testing.T) {
+	const n = 400
+	rule := func(k int, body string) string {
+		r := fmt.Sprintf("p%d(X) :- %s", k, body)
+		if k%3 == 0 {
+			r += ", not h(X)"
+		}
+		return r
+	}
+	shapes := map[string]func(k int) string{
+		"chain": func(k int) string {
+			if k == 0 {
+				return rule(k, "e(X)")
+			}
+			return rule(k, fmt.Sprintf("p%d(X)", k-1))
+		},
+		"star": func(k int) string { return rule(k, "e(X)") },
+	}
+	for name, shape := range shapes {
+		for _, hub := range []bool{false, true} {
+			build := func() *Program {
+				p := NewProgram()
+				for i := range 50 {
+					x := strconv.Itoa(i)
+					must(t, p.AddFact("e", []string{x}, VarPoly("e"+x)))
+					if i%4 == 0 {
+						must(t, p.AddFact("h", []string{x}, VarPoly("h"+x)))
+					}
+				}
+				var all []string
+				for k := range n {
+					r := shape(k)
+					must(t, p.AddRule(parseRule(r, r, One())))
+					all = append(all, fmt.Sprintf("p%d(X)", k))
+				}
+				if hub {
+					r := "hub(X) :- " + strings.Join(all, ", ")
+					must(t, p.AddRule(parseRule(r, r, One())))
+				}
+				return p
+			}
+			fp := func() string {
+				p := build()
+				m := evalOK(t, p)
+				var out bytes.Buffer
+				rawDump(&out, p, m)
+				return fmt.Sprintf("%d, %x", m.Len("p0"), sha256.Sum256(out.Bytes()))
+			}
+			var want, got string
+			withAtOnce(-1, func() { want = fp() })
+			withAtOnce(1, func() { withParallel(2, 0, func() { got = fp() }) })
+			if got != want {
+				t.Fatalf("%s, hub %v: at once %s, in turn %s", name, hub, got, want)
+			}
+		}
 	}
 }

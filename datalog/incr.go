@@ -154,13 +154,20 @@ func (a *applier) resultOf(s *strat, old *stratResult) *stratResult {
 	}
 	res := &stratResult{preds: s.preds, rules: s.rules, ruleID: ids, facts: a.factsOf(s, old)}
 	if !same || !a.maintain(s, old, res) {
-		*res = stratResult{preds: res.preds, rules: res.rules, ruleID: res.ruleID, facts: res.facts}
-		for _, pred := range s.preds {
-			delete(a.changes, pred)
-		}
+		*res = a.fromScratch(s, res.ruleID, res.facts)
 		a.m.evalStratum(a.p, s, res)
 	}
 	return res
+}
+
+// fromScratch is the result of stratum s, with rules of ids and the fact
+// sets facts, before it is evaluated from scratch; what changed of its
+// predicates is forgotten (the evaluation makes them anew).
+func (a *applier) fromScratch(s *strat, ids []uint64, facts []*factSet) stratResult {
+	for _, pred := range s.preds {
+		delete(a.changes, pred)
+	}
+	return stratResult{preds: s.preds, rules: s.rules, ruleID: ids, facts: facts}
 }
 
 // sameFacts reports whether s's predicates have old's fact sets.
