@@ -15,7 +15,13 @@ import (
 
 func checkRoundTrip(t *testing.T, f *fastDeflater, src []byte) {
 	t.Helper()
-	z := f.appendSmallZlib([]byte("prefix"), src)
+	checkRoundTripOf(t, f.appendSmallZlib, src)
+	checkRoundTripOf(t, f.appendFixedZlib, src)
+}
+
+func checkRoundTripOf(t *testing.T, appendZlib func(dst, src []byte) []byte, src []byte) {
+	t.Helper()
+	z := appendZlib([]byte("prefix"), src)
 	if !bytes.HasPrefix(z, []byte("prefix")) {
 		t.Fatalf("dst prefix lost")
 	}
@@ -99,6 +105,46 @@ func TestAppendDeflateRoundTrip(t *testing.T) {
 			if err != nil || n != len(z)-6 || !bytes.Equal(out, src) {
 				t.Fatalf("size %d %v: round trip failed: n=%d/%d err=%v", size, typ, n, len(z)-6, err)
 			}
+		}
+	}
+}
+
+// TestSmallZlibStoresWhatCodesBarelyShorten: a lore object of a few
+// hundred bytes is written as a stored block, which reads back as a copy;
+// text the fixed codes shorten by a quarter or more is written coded; and
+// the rule holds at every size between.
+func TestSmallZlibStoresWhatCodesBarelyShorten(t *testing.T) {
+	const (
+		stored = 0 // BTYPE, bits 1-2 of the first byte after the zlib header
+		fixed  = 1
+	)
+	btype := func(z []byte) byte { return z[2] >> 1 & 3 }
+	f := &fastDeflater{}
+	fact := []byte(`{"entity":"p-000123","key":"mentor","provenance":{"kind":"proposed","origin":"bench"},"type":"fact","value":"p-004567"}`)
+	doc := bytes.Repeat([]byte("The river runs east of the citadel, and the citadel stands on the river. "), 30)
+	for _, c := range []struct {
+		name string
+		src  []byte
+		want byte
+	}{{"a fact", fact, stored}, {"a document", doc, fixed}} {
+		if got := btype(f.appendSmallZlib(nil, c.src)); got != c.want {
+			t.Errorf("%s of %d bytes: block type %d, want %d", c.name, len(c.src), got, c.want)
+		}
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	for range 500 {
+		src := blob(r, 1+r.IntN(smallObject))
+		coded := len(f.appendFixedZlib(nil, src))
+		want := byte(fixed)
+		if 4*coded > 3*(len(src)+storedOverhead) || btype(f.appendFixedZlib(nil, src)) == stored {
+			want = stored
+		}
+		z := f.appendSmallZlib(nil, src)
+		if got := btype(z); got != want {
+			t.Fatalf("%d bytes coded in %d: block type %d, want %d", len(src), coded, got, want)
+		}
+		if want == stored && len(z) != len(src)+storedOverhead {
+			t.Fatalf("stored %d bytes in %d, want %d", len(src), len(z), len(src)+storedOverhead)
 		}
 	}
 }
