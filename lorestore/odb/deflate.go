@@ -134,20 +134,21 @@ func (f *fastDeflater) appendSmallZlib(dst, src []byte) []byte {
 	if 4*(len(out)-len(dst)) <= 3*(len(src)+storedOverhead) {
 		return out
 	}
-	return appendStoredZlib(out[:len(dst)], src)
+	return appendStoredZlib(out[:len(dst)], src, binary.BigEndian.Uint32(out[len(out)-4:]))
 }
 
 // storedOverhead is what a zlib stream of one stored block adds to its
 // bytes: the zlib header, the block's header and length, the checksum.
 const storedOverhead = 2 + 1 + 4 + 4
 
-// appendStoredZlib appends a zlib stream of src as one stored block.
-func appendStoredZlib(dst, src []byte) []byte {
+// appendStoredZlib appends a zlib stream of src, whose adler32 is sum, as
+// one stored block.
+func appendStoredZlib(dst, src []byte, sum uint32) []byte {
 	out := append(dst, 0x78, 0x01, 1) // BFINAL=1, BTYPE=00, to the byte
 	out = binary.LittleEndian.AppendUint16(out, uint16(len(src)))
 	out = binary.LittleEndian.AppendUint16(out, ^uint16(len(src)))
 	out = append(out, src...)
-	return binary.BigEndian.AppendUint32(out, adler32.Checksum(src))
+	return binary.BigEndian.AppendUint32(out, sum)
 }
 
 // appendFixedZlib appends a zlib stream of src (len(src) <= smallObject)
@@ -206,7 +207,7 @@ func (f *fastDeflater) appendFixedZlib(dst, src []byte) []byte {
 	if len(w.out)-len(dst)+4 > len(src)+storedOverhead {
 		// Incompressible (e.g. binary with many 9-bit literals): a stored
 		// block is smaller.
-		return appendStoredZlib(w.out[:len(dst)], src)
+		return appendStoredZlib(w.out[:len(dst)], src, adler32.Checksum(src))
 	}
 	return binary.BigEndian.AppendUint32(w.out, adler32.Checksum(src))
 }
