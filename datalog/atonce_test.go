@@ -1,9 +1,7 @@
 package datalog
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -75,13 +73,7 @@ func TestStrataAtOnceNegationsInOrder(t *testing.T) {
 		}
 		return p
 	}
-	fp := func() string {
-		p := build()
-		m := evalOK(t, p)
-		var out bytes.Buffer
-		rawDump(&out, p, m)
-		return fmt.Sprintf("%d homeless, %d forsworn, %x", m.Len("homeless"), m.Len("forsworn"), sha256.Sum256(out.Bytes()))
-	}
+	fp := func() string { return modelDigest(t, build(), "homeless", "forsworn") }
 	var want string
 	withAtOnce(-1, func() { want = fp() })
 	before := atOnceRuns.Load()
@@ -194,13 +186,7 @@ func TestStrataAtOnceShapes(t *testing.T) {
 				}
 				return p
 			}
-			fp := func() string {
-				p := build()
-				m := evalOK(t, p)
-				var out bytes.Buffer
-				rawDump(&out, p, m)
-				return fmt.Sprintf("%d, %x", m.Len("p0"), sha256.Sum256(out.Bytes()))
-			}
+			fp := func() string { return modelDigest(t, build(), "p0") }
 			var want, got string
 			withAtOnce(-1, func() { want = fp() })
 			withAtOnce(1, func() { withParallel(2, 0, func() { got = fp() }) })

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -61,6 +62,21 @@ func fingerprint(t *testing.T, np nProgram, b Bounds, v MapValuation) string {
 	}
 	rawDump(&out, p, m)
 	return out.String()
+}
+
+// modelDigest evaluates p and returns the sizes of preds in its model and
+// a hash of what the snapshot holds (rawDump): two evaluations that agree
+// byte for byte have the same digest.
+func modelDigest(t *testing.T, p *Program, preds ...string) string {
+	t.Helper()
+	m := evalOK(t, p)
+	var out bytes.Buffer
+	rawDump(&out, p, m)
+	var sizes []string
+	for _, pred := range preds {
+		sizes = append(sizes, fmt.Sprintf("%d %s", m.Len(pred), pred))
+	}
+	return fmt.Sprintf("%s, %x", strings.Join(sizes, ", "), sha256.Sum256(out.Bytes()))
 }
 
 // rawDump renders what the snapshot holds (rows by number, supports by
@@ -163,11 +179,7 @@ func TestParallelLargeRound(t *testing.T) {
 			if prov {
 				es = layeredEdges(60)
 			}
-			p := tcProgram(t, es, prov)
-			m := evalOK(t, p)
-			var out bytes.Buffer
-			rawDump(&out, p, m)
-			return fmt.Sprintf("%d atoms, %x", m.Len("path"), sha256.Sum256(out.Bytes()))
+			return modelDigest(t, tcProgram(t, es, prov), "path")
 		}
 		var want string
 		withParallel(1, -1, func() { want = fp() })
