@@ -265,8 +265,12 @@ func TestReadersNeverSeeTheBranchMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	// At least 10,000 reads, and on until the writer has moved the branch
+	// (a loaded machine may start the child after that many reads), for
+	// at most half a minute.
 	seen := map[string]bool{}
-	for i := 0; i < 10000; i++ {
+	deadline := time.Now().Add(30 * time.Second)
+	for i := 0; i < 10000 || len(seen) < 2 && time.Now().Before(deadline); i++ {
 		h, err := s.Head("main")
 		if err != nil {
 			t.Fatalf("read %d: %v", i, err)
