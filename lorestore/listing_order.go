@@ -199,14 +199,16 @@ func (l Listing) readSweeps(window int, put func(i int, e Entry)) error {
 	files := v.OpenFiles()
 	defer files.Close()
 	sw := sweep{v: v, files: files, types: make([]plumbing.ObjectType, n), data: make([][]byte, n), errs: make([]error, n)}
-	file := l.fileAt()
+	starts := l.partStarts()
 	for w := 0; w < l.n; w += window {
 		hi := min(l.n, w+window)
 		sw.inflate(locs[w:hi], sizes)
 		runs := (hi - w + readRun - 1) / readRun
 		err := inParallel(runs, func(k int) error {
-			for j := w + k*readRun; j < min(hi, w+(k+1)*readRun); j++ {
-				f := file(j)
+			lo := w + k*readRun
+			c := l.cursorAt(starts, lo)
+			for j := lo; j < min(hi, w+(k+1)*readRun); j++ {
+				f := c.next()
 				o, err := sw.decode(l.sn, j-w, locs[j], f)
 				if err != nil {
 					return err
@@ -224,16 +226,39 @@ func (l Listing) readSweeps(window int, put func(i int, e Entry)) error {
 	return nil
 }
 
-// fileAt returns a function giving the listing's file at a place.
-func (l Listing) fileAt() func(i int) fileRef {
+// partStarts returns the place in the listing of each part's first file,
+// and the listing's length last.
+func (l Listing) partStarts() []int {
 	starts := make([]int, len(l.parts)+1)
 	for k, p := range l.parts {
 		starts[k+1] = starts[k] + len(p.files)
 	}
-	return func(i int) fileRef {
-		k := sort.SearchInts(starts, i+1) - 1
-		return l.parts[k].ref(i - starts[k])
+	return starts
+}
+
+// A fileCursor walks the listing's files in order from a place: the next
+// file is its part's next, or the first of the next part. (A search of
+// the parts for every file cost 1.5 s of CPU in a 10M-object read.)
+type fileCursor struct {
+	parts []listPart
+	k, i  int // the part, and the place in it, of the next file
+}
+
+// cursorAt returns a cursor whose next file is the one at place at, of a
+// listing whose parts start at starts.
+func (l Listing) cursorAt(starts []int, at int) fileCursor {
+	k := sort.SearchInts(starts, at+1) - 1
+	return fileCursor{parts: l.parts, k: k, i: at - starts[k]}
+}
+
+// next returns the file at the cursor and moves past it; there must be one.
+func (c *fileCursor) next() fileRef {
+	for c.i >= len(c.parts[c.k].files) {
+		c.k, c.i = c.k+1, 0 // past an empty part, too
 	}
+	f := c.parts[c.k].ref(c.i)
+	c.i++
+	return f
 }
 
 // A sweep holds what one window of readSwept inflated, by place in the
