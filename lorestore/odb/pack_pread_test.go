@@ -277,3 +277,28 @@ func TestPackFilesCorrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestBaseEntryHeaderAgrees holds the positioned reads' header parse to
+// decodeEntryHeader's: the same type, size and length for an undeltified
+// entry, false for a delta or a header that runs off its bytes.
+func TestBaseEntryHeaderAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 34))
+	for range 20000 {
+		d := make([]byte, 1+rng.IntN(24))
+		for i := range d {
+			d[i] = byte(rng.Uint32())
+			if i < len(d)-1 && rng.IntN(3) > 0 {
+				d[i] |= 0x80 // long sizes and long relative offsets
+			}
+		}
+		h, _, n, ok := decodeEntryHeader(d)
+		bt, bsize, bn, bok := baseEntryHeader(d)
+		want := ok && isBaseType(h.typ)
+		if bok != want {
+			t.Fatalf("% x: baseEntryHeader says %v, decodeEntryHeader %v of type %v", d, bok, ok, h.typ)
+		}
+		if want && (bt != h.typ || bsize != h.size || bn != n) {
+			t.Fatalf("% x: baseEntryHeader %v %d %d, decodeEntryHeader %v %d %d", d, bt, bsize, bn, h.typ, h.size, n)
+		}
+	}
+}
