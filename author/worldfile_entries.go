@@ -61,7 +61,13 @@ type entryWriter struct {
 	// record of it is the same references (DL-0353). Direct-mapped, so
 	// that a scope whose every claim has a provenance of its own holds no
 	// more than the slots. rec records those references (recBuf).
-	provs  [64]provBytes
+	provs [64]provBytes
+	last  provBytes // the provenance written last, tried by pointer first
+	// seen holds interned strings by where their bytes lie, tried before
+	// the map: a decoded scope's keys and entities are shared strings
+	// (the decoder interns them), so most repeats are found without
+	// hashing the string. Direct-mapped, and cleared with the map.
+	seen   [1 << 12]seenStr
 	rec    *bufio.Writer
 	recBuf bytes.Buffer
 	// scratch holds what write is given from the stack: bufio may pass a
@@ -69,6 +75,13 @@ type entryWriter struct {
 	// one allocation per varint (about 1 GB of garbage over a 10M-entry
 	// first compile).
 	scratch [32]byte
+}
+
+// seenStr is an interned string's bytes, length and number.
+type seenStr struct {
+	p *byte
+	n int
+	i uint64
 }
 
 func (ew *entryWriter) write(p []byte) {
@@ -89,21 +102,46 @@ func (ew *entryWriter) tag(b byte) {
 // str writes s; shared strings are interned.
 func (ew *entryWriter) str(s string, shared bool) {
 	if shared {
-		if i, ok := ew.intern[s]; ok {
+		if s != "" {
+			slot := ew.seenSlot(s)
+			if slot.p == unsafe.StringData(s) && slot.n == len(s) {
+				ew.uvarint(slot.i<<1 | 1)
+				return
+			}
+		}
+		i, ok := ew.intern[s]
+		if !ok {
+			i = uint64(len(ew.intern))
+			ew.intern[s] = i
+		}
+		if s != "" {
+			*ew.seenSlot(s) = seenStr{unsafe.StringData(s), len(s), i}
+		}
+		if ok {
 			ew.uvarint(i<<1 | 1)
 			return
 		}
-		ew.intern[s] = uint64(len(ew.intern))
 	}
 	ew.uvarint(uint64(len(s)) << 1)
 	ew.bw.WriteString(s)
 	ew.size += uint64(len(s))
 }
 
+// seenSlot is where seen holds s, if it does.
+func (ew *entryWriter) seenSlot(s string) *seenStr {
+	at := uintptr(unsafe.Pointer(unsafe.StringData(s)))>>3 ^ uintptr(len(s))
+	return &ew.seen[at%uintptr(len(ew.seen))]
+}
+
 func (ew *entryWriter) prov(p *objects.Provenance) {
+	if ew.last.p == p && p != nil {
+		ew.write(ew.last.b) // a decoded scope's claims share a few provenances
+		return
+	}
 	slot := &ew.provs[ew.provHash(p)%uint64(len(ew.provs))]
 	if slot.p == p || slot.p != nil && sameProvenance(slot.p, p) {
 		ew.write(slot.b)
+		ew.last = provBytes{p, slot.b}
 		return
 	}
 	ew.provFields(p) // its new strings go out as literals, interned
@@ -118,6 +156,7 @@ func (ew *entryWriter) prov(p *objects.Provenance) {
 	ew.bw.Flush()
 	ew.bw, ew.size = bw, size
 	*slot = provBytes{p, bytes.Clone(ew.recBuf.Bytes())}
+	ew.last = *slot
 }
 
 // provHash places a provenance in the cache by its value, not its
@@ -169,7 +208,9 @@ func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint
 			// A part starts: nothing before it is referred to from it.
 			parts = append(parts, ew.size)
 			clear(ew.intern)
+			ew.seen = [len(ew.seen)]seenStr{}
 			ew.provs = [len(ew.provs)]provBytes{}
+			ew.last = provBytes{}
 		}
 		// Through scratch: slicing e itself would move every entry's copy
 		// to the heap.

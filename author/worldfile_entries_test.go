@@ -8,6 +8,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/deloreis/deloreis/objects"
@@ -119,6 +120,41 @@ func TestWorldFileEntriesProvenanceBytes(t *testing.T) {
 	a, b := write(func(i int) *objects.Provenance { return shared[i%3] }), write(fresh)
 	if !bytes.Equal(a, b) {
 		t.Fatalf("shared provenances write %d bytes, equal ones %d, and not the same bytes", len(a), len(b))
+	}
+}
+
+// TestWorldFileEntriesSharedStrings: records whose entities and keys are
+// shared strings (one string's prefixes, which begin at the same byte, and
+// repeats of one string) are the bytes of records whose equal strings are
+// each their own copy, in parts of several sizes: the writer's strings
+// found by where their bytes lie are the strings its map would find.
+func TestWorldFileEntriesSharedStrings(t *testing.T) {
+	defer func(old uint64) { partEntries = old }(partEntries)
+	const long = "e-1234567890"
+	keys := []string{"kin", "kinship", "kinsman"}
+	write := func(own bool) []byte {
+		var in []world.Entry
+		for i := range 400 {
+			e := long[:3+i%10] // e-1, e-12, ...: one pointer, ten lengths
+			k := keys[i%3]
+			if own {
+				e, k = strings.Clone(e), strings.Clone(k)
+			}
+			in = append(in, entryOf(t, &objects.Fact{Entity: e, Key: k, Value: fmt.Sprint(i), Provenance: objects.Proposed("s-1")}))
+		}
+		var buf bytes.Buffer
+		bw := bufio.NewWriter(&buf)
+		if _, _, err := writeEntries(bw, slices.Values(in)); err != nil || bw.Flush() != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	for _, size := range []uint64{1, 7, 64, 1 << 16} {
+		partEntries = size
+		shared, own := write(false), write(true)
+		if !bytes.Equal(shared, own) {
+			t.Fatalf("parts of %d: shared strings write %d bytes, own copies %d, and not the same bytes", size, len(shared), len(own))
+		}
 	}
 }
 
