@@ -111,8 +111,9 @@ func TestAppendDeflateRoundTrip(t *testing.T) {
 
 // TestSmallZlibStoresWhatCodesBarelyShorten: a lore object of a few
 // hundred bytes is written as a stored block, which reads back as a copy;
-// text the fixed codes shorten by a quarter or more is written coded; and
-// the rule holds at every size between.
+// text the fixed codes shorten by a quarter or more is written coded,
+// from storeBelow bytes on (below it, even text that repeats is stored:
+// the codes are not tried); and the rule holds at every size between.
 func TestSmallZlibStoresWhatCodesBarelyShorten(t *testing.T) {
 	const (
 		stored = 0 // BTYPE, bits 1-2 of the first byte after the zlib header
@@ -126,7 +127,12 @@ func TestSmallZlibStoresWhatCodesBarelyShorten(t *testing.T) {
 		name string
 		src  []byte
 		want byte
-	}{{"a fact", fact, stored}, {"a document", doc, fixed}} {
+	}{
+		{"a fact", fact, stored},
+		{"a document", doc, fixed},
+		{"a repeating value under storeBelow", doc[:storeBelow-1], stored},
+		{"a repeating value of storeBelow bytes", doc[:storeBelow], fixed},
+	} {
 		if got := btype(f.appendSmallZlib(nil, c.src)); got != c.want {
 			t.Errorf("%s of %d bytes: block type %d, want %d", c.name, len(c.src), got, c.want)
 		}
@@ -136,7 +142,7 @@ func TestSmallZlibStoresWhatCodesBarelyShorten(t *testing.T) {
 		src := blob(r, 1+r.IntN(smallObject))
 		coded := len(f.appendFixedZlib(nil, src))
 		want := byte(fixed)
-		if 4*coded > 3*(len(src)+storedOverhead) || btype(f.appendFixedZlib(nil, src)) == stored {
+		if len(src) < storeBelow || 4*coded > 3*(len(src)+storedOverhead) || btype(f.appendFixedZlib(nil, src)) == stored {
 			want = stored
 		}
 		z := f.appendSmallZlib(nil, src)
