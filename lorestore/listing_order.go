@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/objects"
@@ -207,7 +208,11 @@ func (l Listing) readSweeps(window int, put func(i int, e Entry)) error {
 		err := inParallel(runs, func(k int) error {
 			lo := w + k*readRun
 			c := l.cursorAt(starts, lo)
-			for j := lo; j < min(hi, w+(k+1)*readRun); j++ {
+			end := min(hi, w+(k+1)*readRun)
+			for j := lo; j < end; j++ {
+				if (j-lo)%touchAhead == 0 {
+					sw.touch(j-w, min(end, j+touchAhead)-w)
+				}
 				f := c.next()
 				o, err := sw.decode(l.sn, j-w, locs[j], f)
 				if err != nil {
@@ -342,6 +347,29 @@ func (sw *sweep) inflate(locs []odb.Loc, sizes []int64) {
 	})
 	sw.v.ReleasePackPages(false) // the sweep is over: what the last runs passed too
 }
+
+// touchAhead is how many inflated files a decoding run touches at once,
+// before it decodes them (sweep.touch).
+const touchAhead = 16
+
+// touch loads the bytes of the window's inflated files lo..hi-1, one
+// cache line after another with nothing waiting on them. The files were
+// inflated in pack order and are decoded in the listing's, so each lies
+// far from the one before, out of the cache by then: loads that wait on
+// nothing overlap their misses, where hashing and decoding file after
+// file waits out each.
+func (sw *sweep) touch(lo, hi int) {
+	var x byte
+	for _, d := range sw.data[lo:hi] {
+		for i := 0; i < len(d); i += 64 {
+			x ^= d[i]
+		}
+	}
+	touchSink.Store(uint32(x))
+}
+
+// touchSink keeps touch's loads from being dropped as unused.
+var touchSink atomic.Uint32
 
 // scratchPool holds the buffers the sweeps read packs into.
 var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
