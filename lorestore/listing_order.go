@@ -15,10 +15,10 @@ package lorestore
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
-	"sync/atomic"
 
 	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/objects"
@@ -365,11 +365,8 @@ func (sw *sweep) touch(lo, hi int) {
 			x ^= d[i]
 		}
 	}
-	touchSink.Store(uint32(x))
+	runtime.KeepAlive(x)
 }
-
-// touchSink keeps touch's loads from being dropped as unused.
-var touchSink atomic.Uint32
 
 // scratchPool holds the buffers the sweeps read packs into.
 var scratchPool = sync.Pool{New: func() any { return new([]byte) }}

@@ -160,22 +160,8 @@ func entryIn(got []byte, avail uint64, a *Arena) (plumbing.ObjectType, []byte, b
 // registers (the whole header, through memory, cost 2 s of a 10M-object
 // read).
 func baseEntryHeader(d []byte) (plumbing.ObjectType, uint64, int, bool) {
-	if len(d) == 0 {
-		return 0, 0, 0, false
-	}
-	c := d[0]
-	t := plumbing.ObjectType(c >> 4 & 7)
-	size := uint64(c & 0x0f)
-	p := 1
-	for shift := uint(4); c&0x80 != 0; shift += 7 {
-		if p >= len(d) || shift > 57 {
-			return 0, 0, 0, false
-		}
-		c = d[p]
-		p++
-		size |= uint64(c&0x7f) << shift
-	}
-	return t, size, p, isBaseType(t) && p < len(d)
+	t, size, p, ok := entryTypeSize(d)
+	return t, size, p, ok && isBaseType(t) && p < len(d)
 }
 
 // spanGap and spanMax: ReadRun reads entries less than spanGap apart with

@@ -34,20 +34,9 @@ type entryHdr struct {
 // base name (REF_DELTA). n is the header length. At least one byte of data
 // must follow the header.
 func decodeEntryHeader(d []byte) (h entryHdr, rel uint64, n int, ok bool) {
-	if len(d) == 0 {
+	var p int
+	if h.typ, h.size, p, ok = entryTypeSize(d); !ok {
 		return h, 0, 0, false
-	}
-	c := d[0]
-	p := 1
-	h.typ = plumbing.ObjectType((c >> 4) & 7)
-	h.size = uint64(c & 0x0f)
-	for shift := uint(4); c&0x80 != 0; shift += 7 {
-		if p >= len(d) || shift > 57 {
-			return h, 0, 0, false
-		}
-		c = d[p]
-		p++
-		h.size |= uint64(c&0x7f) << shift
 	}
 	switch h.typ {
 	case plumbing.CommitObject, plumbing.TreeObject, plumbing.BlobObject, plumbing.TagObject:
@@ -55,7 +44,7 @@ func decodeEntryHeader(d []byte) (h entryHdr, rel uint64, n int, ok bool) {
 		if p >= len(d) {
 			return h, 0, 0, false
 		}
-		c = d[p]
+		c := d[p]
 		p++
 		rel = uint64(c & 0x7f)
 		for c&0x80 != 0 {
@@ -82,6 +71,27 @@ func decodeEntryHeader(d []byte) (h entryHdr, rel uint64, n int, ok bool) {
 		return h, 0, 0, false
 	}
 	return h, rel, p, true
+}
+
+// entryTypeSize decodes the type and the inflated size that begin an entry
+// header at the start of d, and returns the length they take.
+func entryTypeSize(d []byte) (plumbing.ObjectType, uint64, int, bool) {
+	if len(d) == 0 {
+		return 0, 0, 0, false
+	}
+	c := d[0]
+	t := plumbing.ObjectType(c >> 4 & 7)
+	size := uint64(c & 0x0f)
+	p := 1
+	for shift := uint(4); c&0x80 != 0; shift += 7 {
+		if p >= len(d) || shift > 57 {
+			return 0, 0, 0, false
+		}
+		c = d[p]
+		p++
+		size |= uint64(c&0x7f) << shift
+	}
+	return t, size, p, true
 }
 
 // parseEntryHeader decodes the entry header at off in d (a whole pack);
