@@ -102,8 +102,9 @@ func (ew *entryWriter) tag(b byte) {
 // str writes s; shared strings are interned.
 func (ew *entryWriter) str(s string, shared bool) {
 	if shared {
+		var slot *seenStr
 		if s != "" {
-			slot := ew.seenSlot(s)
+			slot = ew.seenSlot(s)
 			if slot.p == unsafe.StringData(s) && slot.n == len(s) {
 				ew.uvarint(slot.i<<1 | 1)
 				return
@@ -114,8 +115,8 @@ func (ew *entryWriter) str(s string, shared bool) {
 			i = uint64(len(ew.intern))
 			ew.intern[s] = i
 		}
-		if s != "" {
-			*ew.seenSlot(s) = seenStr{unsafe.StringData(s), len(s), i}
+		if slot != nil {
+			*slot = seenStr{unsafe.StringData(s), len(s), i}
 		}
 		if ok {
 			ew.uvarint(i<<1 | 1)

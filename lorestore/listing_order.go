@@ -352,16 +352,21 @@ func (sw *sweep) inflate(locs []odb.Loc, sizes []int64) {
 // before it decodes them (sweep.touch).
 const touchAhead = 16
 
-// touch loads the bytes of the window's inflated files lo..hi-1, one
-// cache line after another with nothing waiting on them. The files were
-// inflated in pack order and are decoded in the listing's, so each lies
-// far from the one before, out of the cache by then: loads that wait on
-// nothing overlap their misses, where hashing and decoding file after
-// file waits out each.
+// touchBytes is how much of each file touch loads: all of a lore object
+// of a few hundred bytes, and no more of a large document.
+const touchBytes = 512
+
+// touch loads the first touchBytes of the window's inflated files
+// lo..hi-1, one cache line after another with nothing waiting on them.
+// The files were inflated in pack order and are decoded in the listing's,
+// so each lies far from the one before, out of the cache by then: loads
+// that wait on nothing overlap their misses, where hashing and decoding
+// file after file waits out each. A larger file's rest is read in order,
+// which the processor prefetches itself.
 func (sw *sweep) touch(lo, hi int) {
 	var x byte
 	for _, d := range sw.data[lo:hi] {
-		for i := 0; i < len(d); i += 64 {
+		for i := 0; i < min(len(d), touchBytes); i += 64 {
 			x ^= d[i]
 		}
 	}

@@ -122,8 +122,9 @@ type fastDeflater struct {
 func fdHash(u uint32) uint32 { return (u * 0x1e35a7bd) >> (32 - fdHashBits) }
 
 // appendSmallZlib appends a zlib stream of src (len(src) <= smallObject):
-// its fixed-Huffman coding when that is at most three quarters of a
-// stored block, else the stored block. A lore object of a few hundred
+// under storeBelow bytes the stored block, untried; else its
+// fixed-Huffman coding when that is at most three quarters of a stored
+// block, else the stored block. A lore object of a few hundred
 // bytes is JSON whose codes save about a tenth (118 bytes coded in 110 on
 // average in the 10M bench store), and reading it back coded cost 7 ns a
 // byte against a copy: stored, the 10M scope reads in 27–31 s of CPU
