@@ -194,6 +194,10 @@ func TestPackFilesReadAsMapped(t *testing.T) {
 	}
 }
 
+// packCorruptFlips is how many single-byte changes TestPackFilesCorrupt
+// reads a pack with.
+var packCorruptFlips = 40
+
 // TestPackFilesCorrupt: a byte changed anywhere in the pack reads as it
 // reads through the mapping (the same data or the same error), and a pack
 // file gone, or not the one mapped, is read through the mapping.
@@ -212,7 +216,7 @@ func TestPackFilesCorrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	for round := range 40 {
+	for round := range packCorruptFlips {
 		at := packHeaderLen + r.IntN(len(clean)-packHeaderLen-hashLen)
 		bad := slices.Clone(clean)
 		bad[at] ^= byte(1 + r.IntN(255))
