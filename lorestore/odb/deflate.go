@@ -163,6 +163,30 @@ func appendStoredZlib(dst, src []byte, sum uint32) []byte {
 	return binary.BigEndian.AppendUint32(out, sum)
 }
 
+// storedBlockMax is the most bytes one stored deflate block holds.
+const storedBlockMax = 1<<16 - 1
+
+// appendStoredBlocks appends a zlib stream of src (of any length) as
+// stored blocks, each but the last storedBlockMax bytes.
+func appendStoredBlocks(dst, src []byte) []byte {
+	sum := adler32.Checksum(src)
+	out := append(dst, 0x78, 0x01)
+	for {
+		n := min(len(src), storedBlockMax)
+		final := byte(0)
+		if n == len(src) {
+			final = 1 // BFINAL; BTYPE=00, to the byte
+		}
+		out = append(out, final)
+		out = binary.LittleEndian.AppendUint16(out, uint16(n))
+		out = binary.LittleEndian.AppendUint16(out, ^uint16(n))
+		out = append(out, src[:n]...)
+		if src = src[n:]; final == 1 {
+			return binary.BigEndian.AppendUint32(out, sum)
+		}
+	}
+}
+
 // appendFixedZlib appends a zlib stream of src (len(src) <= smallObject)
 // coded with the fixed Huffman codes, or stored where coding would make
 // it larger.

@@ -81,13 +81,14 @@ func FuzzSmallZlib(f *testing.F) {
 	})
 }
 
-// TestAppendDeflateRoundTrip covers both sides of smallObject and both
-// large encoders (trees: Huffman only; others: BestSpeed).
+// TestAppendDeflateRoundTrip covers both sides of smallObject and of a
+// stored block's most bytes, for trees (stored blocks) and blobs.
 func TestAppendDeflateRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	d := deflaters.Get().(*deflater)
 	defer deflaters.Put(d)
-	for _, size := range []int{0, 1, smallObject - 1, smallObject, smallObject + 1, 37000, 200000} {
+	for _, size := range []int{0, 1, smallObject - 1, smallObject, smallObject + 1, 37000,
+		storedBlockMax - 1, storedBlockMax, storedBlockMax + 1, 2 * storedBlockMax, 200000} {
 		for _, typ := range []plumbing.ObjectType{plumbing.BlobObject, plumbing.TreeObject} {
 			src := make([]byte, size)
 			for i := range src {
@@ -105,6 +106,41 @@ func TestAppendDeflateRoundTrip(t *testing.T) {
 			if err != nil || n != len(z)-6 || !bytes.Equal(out, src) {
 				t.Fatalf("size %d %v: round trip failed: n=%d/%d err=%v", size, typ, n, len(z)-6, err)
 			}
+		}
+	}
+}
+
+// TestTreesStored: a tree of any size is written as stored blocks, each
+// but the last full, the last final, which compress/zlib and this
+// package's inflate read back (git reads them in the git tests), and
+// which cost the stored bytes and nothing more than their headers.
+func TestTreesStored(t *testing.T) {
+	d := deflaters.Get().(*deflater)
+	defer deflaters.Put(d)
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, size := range []int{0, 1, storedBlockMax - 1, storedBlockMax, storedBlockMax + 1,
+		3 * storedBlockMax, 3*storedBlockMax + 17, 1 << 20} {
+		src := treeLike(r, size)
+		z := appendDeflate(nil, d, plumbing.TreeObject, src)
+		blocks := max(1, (size+storedBlockMax-1)/storedBlockMax)
+		if want := 2 + 5*blocks + size + 4; len(z) != want {
+			t.Fatalf("tree of %d bytes: %d bytes of zlib, want %d (stored blocks)", size, len(z), want)
+		}
+		at := 2
+		for b := range blocks {
+			n := min(storedBlockMax, size-b*storedBlockMax)
+			final := byte(0)
+			if b == blocks-1 {
+				final = 1
+			}
+			if z[at] != final || int(z[at+1])|int(z[at+2])<<8 != n {
+				t.Fatalf("tree of %d bytes: block %d header % x, want BFINAL %d, %d bytes", size, b, z[at:at+5], final, n)
+			}
+			at += 5 + n
+		}
+		checkRoundTripOf(t, func(dst, src []byte) []byte { return appendDeflate(dst, d, plumbing.TreeObject, src) }, src)
+		if got, _, err := inflateGeneral(z, uint64(size)); err != nil || !bytes.Equal(got, src) {
+			t.Fatalf("tree of %d bytes: the general decoder: %v", size, err)
 		}
 	}
 }

@@ -1,9 +1,10 @@
 // A table-driven inflater for whole deflate streams held in memory, of a
 // size known in advance: stored, fixed-code and dynamic-code blocks alike.
-// Listing a 10M-object scope inflates about 1 GB of shard trees (each a
-// dynamic-code stream of literals, DL-0013) and ten million small objects;
-// the general decoder reads its input through an io.ByteReader and decodes
-// a symbol at a time, about 8 ns a byte on trees (DL-0404).
+// Listing a 10M-object scope inflates about 1 GB of shard trees (stored
+// blocks now, Huffman-coded literals in older stores, DL-0013) and ten
+// million small objects; the general decoder reads its input through an
+// io.ByteReader and decodes a symbol at a time, about 8 ns a byte on
+// coded trees (DL-0404).
 //
 // Like the fast path it replaces, it accepts a stream only when it decodes
 // to exactly the recorded size with nothing the general decoder would

@@ -318,20 +318,23 @@ func BenchmarkInflateSmall(b *testing.B) {
 	}
 }
 
-// BenchmarkInflateTree inflates a 4 MB shard tree as this package writes
-// it (Huffman codes only; a 10M-object scope has 256 such) by the fast
-// path and by the general decoder.
+// BenchmarkInflateTree inflates a 4 MB shard tree (a 10M-object scope has
+// 256 such) as this package writes it now (stored blocks) and as it did
+// before (Huffman codes only, which older stores hold), by the fast path
+// and by the general decoder.
 func BenchmarkInflateTree(b *testing.B) {
 	src := treeLike(rand.New(rand.NewPCG(7, 8)), 4<<20)
-	z := ourTreeZlib(src)
+	coded := kzlibAt(kzlib.HuffmanOnly)(src)
+	stored := ourTreeZlib(src)
 	for _, c := range []struct {
 		name string
+		z    []byte
 		f    func([]byte, uint64) ([]byte, int, error)
-	}{{"fast", inflate}, {"general", inflateGeneral}} {
+	}{{"stored", stored, inflate}, {"coded", coded, inflate}, {"coded-general", coded, inflateGeneral}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
-				if _, _, err := c.f(z, uint64(len(src))); err != nil {
+				if _, _, err := c.f(c.z, uint64(len(src))); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -149,7 +149,6 @@ func inflateGeneral(src []byte, size uint64) ([]byte, int, error) {
 type deflater struct {
 	out  sliceWriter
 	zw   *kzlib.Writer // BestSpeed, for large blobs and commits
-	zh   *kzlib.Writer // Huffman codes only, for large trees
 	fast fastDeflater
 }
 
@@ -159,29 +158,26 @@ var deflaters = sync.Pool{New: func() any {
 	if err != nil {
 		panic("odb: zlib writer: " + err.Error())
 	}
-	zh, err := kzlib.NewWriterLevel(&d.out, kzlib.HuffmanOnly)
-	if err != nil {
-		panic("odb: zlib writer: " + err.Error())
-	}
-	d.zw, d.zh = zw, zh
+	d.zw = zw
 	return d
 }}
 
 // appendDeflate appends the zlib compression of an object of type t to
-// dst: small objects through the fixed-Huffman encoder (no per-stream table
-// building), larger ones through github.com/klauspost/compress. A large
-// tree is hex names and binary hashes, which string matching barely
-// shortens: Huffman codes alone keep 0.72 of a 37 KB shard tree in 110 µs,
-// where BestSpeed keeps 0.67 in 260 µs (compress/zlib: 0.67 in 700 µs), and
-// every commit rewrites such a tree (DL-0013).
+// dst: a tree in stored blocks; other small objects through the
+// fixed-Huffman encoder (no per-stream table building), larger ones
+// through github.com/klauspost/compress at its fastest level. A tree is
+// hex names and binary hashes, which codes shorten by about a quarter
+// (Huffman codes alone kept 0.72 of a 37 KB shard tree), and listing a
+// 10M-object scope inflates a gigabyte of shard trees: coded, that cost
+// more CPU than anything else the listing does (DL-0013).
 func appendDeflate(dst []byte, d *deflater, t plumbing.ObjectType, data []byte) []byte {
+	if t == plumbing.TreeObject {
+		return appendStoredBlocks(dst, data)
+	}
 	if len(data) <= smallObject {
 		return d.fast.appendSmallZlib(dst, data)
 	}
 	zw := d.zw
-	if t == plumbing.TreeObject {
-		zw = d.zh
-	}
 	d.out.b = dst
 	zw.Reset(&d.out)
 	zw.Write(data)
