@@ -366,8 +366,12 @@ const touchBytes = 512
 func (sw *sweep) touch(lo, hi int) {
 	var x byte
 	for _, d := range sw.data[lo:hi] {
-		for i := 0; i < min(len(d), touchBytes); i += 64 {
+		n := min(len(d), touchBytes)
+		for i := 0; i < n; i += 64 {
 			x ^= d[i]
+		}
+		if n > 0 {
+			x ^= d[n-1] // the last line, when d does not start one
 		}
 	}
 	runtime.KeepAlive(x)
