@@ -195,7 +195,15 @@ func (sg *Staging) materialize(m lorestore.Message, pr *steps) (lorestore.Commit
 	}
 	b := sg.stager.store.NewBatch() // streams into the commit's pack
 	defer b.Close()
-	if err := sg.putEach(pr, func(o objects.Object) error { _, err := b.Put(sg.Scope, o); return err }); err != nil {
+	err := sg.putEach(pr, func(objs []objects.Object) error {
+		for _, o := range objs {
+			if _, err := b.Put(sg.Scope, o); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return lorestore.CommitResult{}, err
 	}
 	return sg.stager.store.Commit(b, m, opts)
@@ -211,22 +219,20 @@ func (sg *Staging) materializeBulk(m lorestore.Message, opts lorestore.CommitOpt
 		return lorestore.CommitResult{}, err
 	}
 	defer b.Close()
-	if err := sg.putEach(pr, func(o objects.Object) error { _, err := b.Put(o); return err }); err != nil {
+	if err := sg.putEach(pr, b.PutAll); err != nil {
 		return lorestore.CommitResult{}, err
 	}
 	return b.Commit(m, opts)
 }
 
-// putEach puts every object with put, reporting a step per object from
-// step 2.
-func (sg *Staging) putEach(pr *steps, put func(objects.Object) error) error {
+// putEach puts every object with put, in order, a run of them at a
+// time, reporting a step per object from step 2.
+func (sg *Staging) putEach(pr *steps, put func([]objects.Object) error) error {
 	n, each := len(sg.Objects), every(len(sg.Objects))
 	const writing = "writing objects"
-	for i, o := range sg.Objects {
-		if i%each == 0 {
-			pr.to(float64(2+i), writing)
-		}
-		if err := put(o); err != nil {
+	for i := 0; i < n; i += each {
+		pr.to(float64(2+i), writing)
+		if err := put(sg.Objects[i:min(n, i+each)]); err != nil {
 			return err
 		}
 	}

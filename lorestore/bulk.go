@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/deloreis/deloreis/lorestore/internal/extsort"
 	"github.com/deloreis/deloreis/lorestore/odb"
@@ -140,12 +142,23 @@ func (b *Bulk) Put(o objects.Object) (objects.ID, error) {
 	if b.spent {
 		return objects.ID{}, ErrBatchSpent
 	}
-	data, err := o.AppendCanonical(b.scratch[:0])
+	data, r, err := encodeFile(o, b.scratch[:0])
 	if err != nil {
 		return objects.ID{}, err
 	}
-	b.scratch = data
-	r := fileRec{id: objects.ID(sumID(data))}
+	b.scratch = data // all of it: encoded into an empty buffer
+	r.blob = Hash(b.pack.Add(plumbing.BlobObject, data))
+	return r.id, b.addFile(r)
+}
+
+// encodeFile appends o's canonical bytes to dst and returns dst so
+// extended, with the object's file record but for its blob.
+func encodeFile(o objects.Object, dst []byte) ([]byte, fileRec, error) {
+	data, err := o.AppendCanonical(dst)
+	if err != nil {
+		return dst, fileRec{}, err
+	}
+	r := fileRec{id: objects.ID(sumID(data[len(dst):]))}
 	switch kind := kindOf(o.Type()); kind {
 	case Attacks:
 		r.kind = 0
@@ -156,14 +169,78 @@ func (b *Bulk) Put(o objects.Object) (objects.ID, error) {
 	case Standing:
 		r.kind, r.claim = 3, standingClaim(o)
 	default:
-		return objects.ID{}, fmt.Errorf("lorestore: %s objects have no section", o.Type())
+		return dst, fileRec{}, fmt.Errorf("lorestore: %s objects have no section", o.Type())
 	}
-	r.blob = Hash(b.pack.Add(plumbing.BlobObject, data))
+	return data, r, nil
+}
+
+// addFile sends a put object's file to the sort.
+func (b *Bulk) addFile(r fileRec) error {
 	if err := b.files.Add(r); err != nil {
-		return objects.ID{}, err
+		return err
 	}
 	b.n++
-	return r.id, nil
+	return nil
+}
+
+// putAllBatch is how many objects PutAll encodes and names together.
+const putAllBatch = 4096
+
+// PutAll puts objs as Put would, one after another, with their encoding
+// and hashing shared between GOMAXPROCS goroutines: the pack and the sort
+// get the objects in order, so the commit is Put's. On a validation
+// error the objects before the first bad one are put and its error is
+// returned; none after it is.
+func (b *Bulk) PutAll(objs []objects.Object) error {
+	if b.spent {
+		return ErrBatchSpent
+	}
+	type encoded struct {
+		data []byte
+		rec  fileRec
+		err  error
+	}
+	out := make([]encoded, min(len(objs), putAllBatch))
+	var namers []odb.Namer
+	var bufs [][]byte
+	for lo := 0; lo < len(objs); lo += putAllBatch {
+		batch := objs[lo:min(len(objs), lo+putAllBatch)]
+		workers := min(runtime.GOMAXPROCS(0), len(batch))
+		for len(namers) < workers {
+			namers, bufs = append(namers, odb.Namer{}), append(bufs, nil)
+		}
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				// Worker w takes a run of the batch, its bytes in one buffer.
+				from, to := w*len(batch)/workers, (w+1)*len(batch)/workers
+				buf := bufs[w][:0]
+				for i := from; i < to; i++ {
+					at := len(buf)
+					var e encoded
+					buf, e.rec, e.err = encodeFile(batch[i], buf)
+					if e.err == nil {
+						e.data = buf[at:len(buf):len(buf)]
+						e.rec.blob = Hash(namers[w].Name(plumbing.BlobObject, e.data))
+					}
+					out[i] = e
+				}
+				bufs[w] = buf
+			})
+		}
+		wg.Wait()
+		for i := range batch {
+			e := &out[i]
+			if e.err != nil {
+				return e.err
+			}
+			b.pack.AddNamed(plumbing.BlobObject, e.data, plumbing.Hash(e.rec.blob))
+			if err := b.addFile(e.rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Len is the number of objects put, repeats counted.

@@ -6,6 +6,7 @@ package lorestore
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -33,18 +34,26 @@ func TestBulkMatchesBatch(t *testing.T) {
 		from, to   int    // the bulk's objects
 		repeat     int    // every repeat-th object is put twice (0: never)
 		runRecords int    // file records per sorted run
+		putAll     int    // put by PutAll in slices of this many, at GOMAXPROCS procs (0: by Put)
+		procs      int
 	}{
-		{"empty-store", [2]int{}, 0, 3000, 0, 1 << 20},
-		{"many-runs", [2]int{}, 0, 3000, 0, 113},
-		{"repeats", [2]int{}, 0, 2000, 3, 97},
-		{"over-a-base", [2]int{0, 1500}, 1000, 4000, 0, 211},
-		{"all-in-base", [2]int{0, 800}, 0, 800, 0, 50},
+		{"empty-store", [2]int{}, 0, 3000, 0, 1 << 20, 0, 0},
+		{"many-runs", [2]int{}, 0, 3000, 0, 113, 0, 0},
+		{"repeats", [2]int{}, 0, 2000, 3, 97, 0, 0},
+		{"over-a-base", [2]int{0, 1500}, 1000, 4000, 0, 211, 0, 0},
+		{"all-in-base", [2]int{0, 800}, 0, 800, 0, 50, 0, 0},
+		{"put-all-one-core", [2]int{}, 0, 9000, 0, 1 << 20, 9000, 1},
+		{"put-all-three-cores", [2]int{}, 0, 9000, 0, 307, 5000, 3},
+		{"put-all-repeats-over-a-base", [2]int{0, 1500}, 1000, 6000, 3, 211, 777, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			old := fileRunRecords
 			fileRunRecords = tc.runRecords
 			defer func() { fileRunRecords = old }()
+			if tc.procs > 0 {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(tc.procs))
+			}
 			var objs []objects.Object
 			for i := tc.from; i < tc.to; i++ {
 				objs = append(objs, mixedObject(t, i))
@@ -70,6 +79,9 @@ func TestBulkMatchesBatch(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, o := range objs {
+				if tc.putAll > 0 {
+					break
+				}
 				id, err := bulk.Put(o)
 				if err != nil {
 					t.Fatal(err)
@@ -77,6 +89,14 @@ func TestBulkMatchesBatch(t *testing.T) {
 				if wid, _ := o.ID(); wid != id {
 					t.Fatalf("object %d: id %s, want %s", i, id, wid)
 				}
+			}
+			for lo := 0; tc.putAll > 0 && lo < len(objs); lo += tc.putAll {
+				if err := bulk.PutAll(objs[lo:min(len(objs), lo+tc.putAll)]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if bulk.Len() != len(objs) {
+				t.Fatalf("Len %d after putting %d objects", bulk.Len(), len(objs))
 			}
 			gotRes, err := bulk.Commit(m, CommitOptions{})
 			if err != nil {
@@ -206,6 +226,36 @@ func TestBulkAllOrNothing(t *testing.T) {
 				t.Fatalf("temporary files left: %v", ts)
 			}
 		})
+	}
+}
+
+// TestBulkPutAllStopsAtBadObject: PutAll puts the objects before the
+// first it refuses, returns that object's error, and puts none after it,
+// wherever it falls among the batches it encodes together.
+func TestBulkPutAllStopsAtBadObject(t *testing.T) {
+	bad := &objects.Fact{Entity: "-bad", Key: "k", Value: "v", Provenance: objects.Proposed("s")}
+	for _, at := range []int{0, 1, putAllBatch - 1, putAllBatch, putAllBatch + 5, 2*putAllBatch + 100} {
+		s, _ := newStore(t)
+		b, err := s.NewBulk("camelot")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var objs []objects.Object
+		for i := range 2*putAllBatch + 300 {
+			if i == at || i == at+50 {
+				objs = append(objs, bad)
+				continue
+			}
+			objs = append(objs, mixedObject(t, i))
+		}
+		_, want := b.Put(bad)
+		if err := b.PutAll(objs); err == nil || err.Error() != want.Error() {
+			t.Fatalf("bad object at %d: PutAll returned %v, want %v", at, err, want)
+		}
+		if b.Len() != at {
+			t.Fatalf("bad object at %d: %d objects put, want the %d before it", at, b.Len(), at)
+		}
+		b.Close()
 	}
 }
 

@@ -106,6 +106,17 @@ func (db *DB) NewBulkPack() (*BulkPack, error) {
 // Add appends an object and returns its name. Adding an object twice
 // stores it once (the repeat is dropped by Finish). data is not retained.
 func (b *BulkPack) Add(t plumbing.ObjectType, data []byte) plumbing.Hash {
+	return b.add(t, data, nil)
+}
+
+// AddNamed is Add of an object whose name a Namer gave, so that naming
+// many objects can be shared between goroutines while one adds them.
+func (b *BulkPack) AddNamed(t plumbing.ObjectType, data []byte, name plumbing.Hash) {
+	b.add(t, data, &name)
+}
+
+// add is Add, naming the object unless name is given.
+func (b *BulkPack) add(t plumbing.ObjectType, data []byte, name *plumbing.Hash) plumbing.Hash {
 	if !isBaseType(t) {
 		panic(fmt.Sprintf("odb: BulkPack.Add of object type %v", t))
 	}
@@ -117,7 +128,12 @@ func (b *BulkPack) Add(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	c.arena = appendHeader(c.arena, t, len(data))
 	start := len(c.arena)
 	c.arena = append(c.arena, data...)
-	h := plumbing.Hash(sha1.Sum(c.arena[mark:]))
+	var h plumbing.Hash
+	if name != nil {
+		h = *name
+	} else {
+		h = sha1.Sum(c.arena[mark:])
+	}
 	c.objs = append(c.objs, batchObj{hash: h, typ: t, start: start, end: len(c.arena)})
 	b.n++
 	if len(c.arena) >= chunkBytes {

@@ -4,6 +4,7 @@ package odb
 
 import (
 	"crypto/sha1"
+	"hash"
 	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -29,6 +30,26 @@ func appendHeader(dst []byte, t plumbing.ObjectType, n int) []byte {
 	dst = append(dst, ' ')
 	dst = strconv.AppendInt(dst, int64(n), 10)
 	return append(dst, 0)
+}
+
+// A Namer names objects as HashObject does, with one digest it reuses: a
+// goroutine naming many objects keeps one.
+type Namer struct {
+	d   hash.Hash
+	hdr [32]byte
+}
+
+// Name returns git's name for an object of type t with content data.
+func (n *Namer) Name(t plumbing.ObjectType, data []byte) plumbing.Hash {
+	if n.d == nil {
+		n.d = sha1.New()
+	}
+	n.d.Reset()
+	n.d.Write(appendHeader(n.hdr[:0], t, len(data)))
+	n.d.Write(data)
+	var h plumbing.Hash
+	n.d.Sum(h[:0])
+	return h
 }
 
 // HashObject returns git's name for an object of type t with content data:

@@ -4,6 +4,11 @@
 // writer of the lorestore uses it for the names of a pack's objects and
 // for the paths of a commit's files, so that a commit of ten million
 // objects keeps a few tens of megabytes of them in memory, not gigabytes.
+//
+// A full run is sorted and written on a goroutine of its own while the
+// next one gathers, so that the caller (an import putting object after
+// object on one goroutine) does not wait for the sort: two runs' records
+// are in memory at most.
 package extsort
 
 import (
@@ -32,14 +37,19 @@ type Sorter[T any] struct {
 	codec   Codec[T]
 	newFile func() (*os.File, error)
 	limit   int // records in a run
-	buf     []T
-	f       *os.File
-	bw      *bufio.Writer
-	runs    []int64 // end offset of each run in f
-	off     int64
+	buf     []T // the run being gathered
+	spare   []T // a written run's records, for the next run to gather into
 	n       int
-	scratch []byte
 	err     error
+	// The run being written (spilling), and what only its goroutine
+	// touches until wait has taken its outcome from done.
+	spilling []T
+	done     chan error
+	f        *os.File
+	bw       *bufio.Writer
+	runs     []int64 // end offset of each run in f
+	off      int64
+	scratch  []byte
 }
 
 // New returns a sorter whose runs hold at most runLen records. newFile
@@ -63,7 +73,7 @@ func (s *Sorter[T]) Add(r T) error {
 	s.buf = append(s.buf, r)
 	s.n++
 	if len(s.buf) >= s.limit {
-		s.err = s.spill()
+		s.err = s.spillBehind()
 	}
 	return s.err
 }
@@ -71,11 +81,34 @@ func (s *Sorter[T]) Add(r T) error {
 // Len is the number of records added.
 func (s *Sorter[T]) Len() int { return s.n }
 
-// spill sorts the records in memory and appends them to the file as a run.
-func (s *Sorter[T]) spill() error {
-	if len(s.buf) == 0 {
+// spillBehind hands the full run to a goroutine that sorts it and appends
+// it to the file, once the run before it is written, and gathers the next
+// run in the records that one held.
+func (s *Sorter[T]) spillBehind() error {
+	if err := s.wait(); err != nil {
+		return err
+	}
+	if err := s.open(); err != nil {
+		return err
+	}
+	s.spilling, s.buf, s.spare = s.buf, s.spare, nil
+	s.done = make(chan error, 1)
+	go func() { s.done <- s.spill(s.spilling) }()
+	return nil
+}
+
+// wait waits for the run being written, if any, and returns its error.
+func (s *Sorter[T]) wait() error {
+	if s.done == nil {
 		return nil
 	}
+	err := <-s.done
+	s.done, s.spare, s.spilling = nil, s.spilling[:0], nil
+	return err
+}
+
+// open creates the runs' file on first need.
+func (s *Sorter[T]) open() error {
 	if s.f == nil {
 		f, err := s.newFile()
 		if err != nil {
@@ -83,9 +116,14 @@ func (s *Sorter[T]) spill() error {
 		}
 		s.f, s.bw = f, bufio.NewWriterSize(f, 256<<10)
 	}
-	slices.SortFunc(s.buf, s.cmp)
-	for i := range s.buf {
-		s.scratch = s.codec.Encode(s.scratch[:0], &s.buf[i])
+	return nil
+}
+
+// spill sorts run and appends it to the file.
+func (s *Sorter[T]) spill(run []T) error {
+	slices.SortFunc(run, s.cmp)
+	for i := range run {
+		s.scratch = s.codec.Encode(s.scratch[:0], &run[i])
 		if _, err := s.bw.Write(s.scratch); err != nil {
 			return fmt.Errorf("extsort: write run: %w", err)
 		}
@@ -95,7 +133,6 @@ func (s *Sorter[T]) spill() error {
 		return fmt.Errorf("extsort: write run: %w", err)
 	}
 	s.runs = append(s.runs, s.off)
-	s.buf = s.buf[:0]
 	return nil
 }
 
@@ -103,6 +140,9 @@ func (s *Sorter[T]) spill() error {
 // An error of fn stops the walk and is returned. Each may be called more
 // than once; no Add may follow the first call.
 func (s *Sorter[T]) Each(fn func(r *T) error) error {
+	if s.err == nil {
+		s.err = s.wait()
+	}
 	if s.err != nil {
 		return s.err
 	}
@@ -116,11 +156,12 @@ func (s *Sorter[T]) Each(fn func(r *T) error) error {
 		}
 		return nil
 	}
-	if err := s.spill(); err != nil {
-		s.err = err
-		return err
+	if len(s.buf) > 0 {
+		if s.err = s.spill(s.buf); s.err != nil {
+			return s.err
+		}
 	}
-	s.buf = nil // the memory goes to the merge's readers
+	s.buf, s.spare = nil, nil // the memory goes to the merge's readers
 	return s.merge(fn)
 }
 
@@ -159,13 +200,15 @@ func (s *Sorter[T]) merge(fn func(r *T) error) error {
 	return nil
 }
 
-// Close removes the temporary file. The sorter is empty afterwards.
+// Close removes the temporary file, once a run being written is. The
+// sorter is empty afterwards.
 func (s *Sorter[T]) Close() {
+	s.wait()
 	if s.f != nil {
 		s.f.Close()
 		os.Remove(s.f.Name())
 	}
-	s.f, s.bw, s.buf, s.runs, s.off, s.n, s.err = nil, nil, nil, nil, 0, 0, nil
+	s.f, s.bw, s.buf, s.spare, s.runs, s.off, s.n, s.err = nil, nil, nil, nil, nil, 0, 0, nil
 }
 
 type runReader[T any] struct {

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -104,5 +105,48 @@ func TestSorter(t *testing.T) {
 				t.Fatalf("%d run files for %d records in runs of %d", len(files), tc.n, tc.run)
 			}
 		})
+	}
+}
+
+// TestSorterWriteError: a run that cannot be written (its file refuses
+// writes) fails the sorter, at the next Add that fills a run or at Each,
+// since runs are written behind the caller; once failed it stays failed,
+// and Close still removes the file.
+func TestSorterWriteError(t *testing.T) {
+	for _, n := range []int{10, 15, 20, 35} {
+		var name string
+		s := New(10, byKey, codec, func() (*os.File, error) {
+			f, err := os.CreateTemp(t.TempDir(), "run")
+			if err != nil {
+				return nil, err
+			}
+			name = f.Name()
+			f.Close()
+			return os.Open(name) // read-only: every write fails
+		})
+		var err error
+		added := 0
+		for i := range n {
+			if err = s.Add(rec{key: uint32(i)}); err != nil {
+				break
+			}
+			added++
+		}
+		if err == nil {
+			err = s.Each(func(*rec) error { return nil })
+		}
+		if err == nil || !strings.Contains(err.Error(), "extsort: write run") {
+			t.Fatalf("%d records in runs of 10: error %v, want the run's write error", n, err)
+		}
+		if n > 20 && added > 20 {
+			t.Fatalf("%d records: %d added after the first run failed, want the failure by the second run's end", n, added)
+		}
+		if again := s.Add(rec{}); again == nil {
+			t.Fatalf("%d records: an Add after the failure succeeded", n)
+		}
+		s.Close()
+		if _, err := os.Stat(name); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%d records: run file left after Close: %v", n, err)
+		}
 	}
 }
