@@ -145,3 +145,54 @@ func leftovers(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestNamerAndAddNamed: a Namer names every type of object as git does
+// (HashObject, held to git in the git tests), reused from one object to
+// the next, and the index of a bulk pack of objects added with their
+// names (which it lists with their places) is byte for byte Add's.
+func TestNamerAndAddNamed(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	var n Namer
+	var objs [][]byte
+	for i := range 300 {
+		data := make([]byte, r.IntN(3000))
+		for j := range data {
+			data[j] = byte(r.Uint32())
+		}
+		objs = append(objs, data)
+		typ := []plumbing.ObjectType{plumbing.BlobObject, plumbing.TreeObject, plumbing.CommitObject}[i%3]
+		if got, want := n.Name(typ, data), HashObject(typ, data); got != want {
+			t.Fatalf("object %d (%v, %d bytes): Namer %s, HashObject %s", i, typ, len(data), got, want)
+		}
+	}
+	packOf := func(named bool) []byte {
+		dir := initBare(t)
+		db := openDB(t, dir, Options{})
+		b, err := db.NewBulkPack()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, data := range objs {
+			if named {
+				b.AddNamed(plumbing.BlobObject, data, n.Name(plumbing.BlobObject, data))
+			} else {
+				b.Add(plumbing.BlobObject, data)
+			}
+		}
+		if err := b.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		idxs, err := filepath.Glob(filepath.Join(dir, "objects", "pack", "*.idx"))
+		if err != nil || len(idxs) != 1 {
+			t.Fatalf("indexes %v, %v: want one", idxs, err)
+		}
+		data, err := os.ReadFile(idxs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	if !bytes.Equal(packOf(true), packOf(false)) {
+		t.Fatal("the index of a pack of objects added with their names differs from Add's")
+	}
+}
