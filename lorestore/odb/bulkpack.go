@@ -109,8 +109,10 @@ func (b *BulkPack) Add(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	return b.add(t, data, nil)
 }
 
-// AddNamed is Add of an object whose name a Namer gave, so that naming
-// many objects can be shared between goroutines while one adds them.
+// AddNamed is Add of an object whose git name the caller made with a
+// Namer (it is not checked: a wrong name would name the wrong bytes), so
+// that naming many objects can be shared between goroutines while one
+// adds them.
 func (b *BulkPack) AddNamed(t plumbing.ObjectType, data []byte, name plumbing.Hash) {
 	b.add(t, data, &name)
 }
