@@ -153,23 +153,13 @@ const storeBelow = 256
 // bytes: the zlib header, the block's header and length, the checksum.
 const storedOverhead = 2 + 1 + 4 + 4
 
-// appendStoredZlib appends a zlib stream of src, whose adler32 is sum, as
-// one stored block.
-func appendStoredZlib(dst, src []byte, sum uint32) []byte {
-	out := append(dst, 0x78, 0x01, 1) // BFINAL=1, BTYPE=00, to the byte
-	out = binary.LittleEndian.AppendUint16(out, uint16(len(src)))
-	out = binary.LittleEndian.AppendUint16(out, ^uint16(len(src)))
-	out = append(out, src...)
-	return binary.BigEndian.AppendUint32(out, sum)
-}
-
 // storedBlockMax is the most bytes one stored deflate block holds.
 const storedBlockMax = 1<<16 - 1
 
-// appendStoredBlocks appends a zlib stream of src (of any length) as
-// stored blocks, each but the last storedBlockMax bytes.
-func appendStoredBlocks(dst, src []byte) []byte {
-	sum := adler32.Checksum(src)
+// appendStoredZlib appends a zlib stream of src (of any length), whose
+// adler32 is sum, as stored blocks, each but the last storedBlockMax
+// bytes: one block for a small object.
+func appendStoredZlib(dst, src []byte, sum uint32) []byte {
 	out := append(dst, 0x78, 0x01)
 	for {
 		n := min(len(src), storedBlockMax)

@@ -56,11 +56,6 @@ func (n *Namer) Name(t plumbing.ObjectType, data []byte) plumbing.Hash {
 // the SHA-1 of "<type> <len>\x00" followed by data. t must be a commit,
 // tree, blob or tag.
 func HashObject(t plumbing.ObjectType, data []byte) plumbing.Hash {
-	var hdr [32]byte
-	d := sha1.New()
-	d.Write(appendHeader(hdr[:0], t, len(data)))
-	d.Write(data)
-	var h plumbing.Hash
-	d.Sum(h[:0])
-	return h
+	var n Namer
+	return n.Name(t, data)
 }

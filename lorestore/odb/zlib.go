@@ -172,7 +172,7 @@ var deflaters = sync.Pool{New: func() any {
 // more CPU than anything else the listing does (DL-0013).
 func appendDeflate(dst []byte, d *deflater, t plumbing.ObjectType, data []byte) []byte {
 	if t == plumbing.TreeObject {
-		return appendStoredBlocks(dst, data)
+		return appendStoredZlib(dst, data, adler32.Checksum(data))
 	}
 	if len(data) <= smallObject {
 		return d.fast.appendSmallZlib(dst, data)
