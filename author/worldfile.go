@@ -35,6 +35,8 @@ import (
 	"io"
 	"iter"
 	"os"
+	"sync"
+	"sync/atomic"
 
 	"github.com/deloreis/deloreis/base/phases"
 	"github.com/deloreis/deloreis/datalog"
@@ -148,7 +150,6 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	binary.LittleEndian.PutUint32(sec[0:], wfSectionEntries)
 	binary.LittleEndian.PutUint64(sec[8:], size)
 	binary.LittleEndian.PutUint64(sec[16:], n)
-	sections := []sectionAt{{at: int64(len(head)), head: sec[:]}}
 	// The index is made from the entries on disk, their count in place.
 	if err := bw.Flush(); err != nil {
 		return err
@@ -162,21 +163,25 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	if err != nil {
 		return err
 	}
-	sections = append(sections, sectionAt{at: int64(len(head)) + bodyLen, head: isec.head})
-	if indexed != nil {
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-		indexed(f, n, span{int64(len(head)) + 16, int64(size)}, span{int64(len(head)) + bodyLen + 16, sectionLen(isec.head)}, isec.notes)
-	}
 	bodyLen += isec.len
+	// The entries and the index are final, their headers in place, so
+	// that the checksum can read them while the compiled section is made.
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(isec.head, int64(len(head))+bodyLen-isec.len); err != nil {
+		return err
+	}
+	if indexed != nil {
+		indexed(f, n, span{int64(len(head)) + 16, int64(size)}, span{int64(len(head)) + bodyLen - isec.len + 16, sectionLen(isec.head)}, isec.notes)
+	}
+	// The checksum of what is written so far is taken beside the compiled
+	// section's writing, which holds one core while the other would idle;
+	// begun before that, it would take its time from the evaluation.
+	sum := startSum(f, int64(len(head)), bodyLen)
+	defer sum.wait() // on every path: the file is closed after
 	if compiled != nil {
-		// The entries on disk first: compiled may wait for the compile.
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-		startWriteback(f, int64(len(head))+bodyLen)
-		cs := &lazySection{w: bw, kind: wfSectionCompiled}
+		cs := &lazySection{w: bw, kind: wfSectionCompiled, start: sum.start}
 		switch err := compiled(cs); {
 		case errors.Is(err, datalog.ErrNoSnapshot):
 			if cs.n > 0 {
@@ -189,28 +194,28 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 			var csec [16]byte
 			binary.LittleEndian.PutUint32(csec[0:], wfSectionCompiled)
 			binary.LittleEndian.PutUint64(csec[8:], uint64(cs.n))
-			sections = append(sections, sectionAt{at: int64(len(head)) + bodyLen, head: csec[:]})
 			bw.Write(make([]byte, pad8(int(cs.n))))
+			if err := bw.Flush(); err != nil {
+				return err
+			}
+			if _, err := f.WriteAt(csec[:], int64(len(head))+bodyLen); err != nil {
+				return err
+			}
 			bodyLen += 16 + cs.n + int64(pad8(int(cs.n)))
 		}
 	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	for _, s := range sections {
-		if _, err := f.WriteAt(s.head, s.at); err != nil {
-			return err
-		}
-	}
 	defer phases.Start(PhaseFileSum)()
-	h := xxh3.New()
-	if _, err := io.Copy(h, io.NewSectionReader(f, int64(len(head)), bodyLen)); err != nil {
+	h, err := sum.rest(bodyLen)
+	if err != nil {
 		return err
 	}
 	var tail [8 + wfSumSize]byte
 	binary.LittleEndian.PutUint64(tail[:], uint64(bodyLen))
-	sum := h.Sum128().Bytes()
-	copy(tail[8:], sum[:])
+	b := h.Sum128().Bytes()
+	copy(tail[8:], b[:])
 	_, err = f.WriteAt(tail[:], int64(lenAt))
 	return err
 }
@@ -244,20 +249,15 @@ func writeIndexSection(f *os.File, bw *bufio.Writer, at, size int64) (sec struct
 	return sec, nil
 }
 
-// sectionAt is a section header to write at an offset once its length is
-// known.
-type sectionAt struct {
-	at   int64
-	head []byte
-}
-
 // lazySection writes a section's payload after a header placeholder,
 // which it writes only with the first byte: a writer that writes nothing
-// leaves no section.
+// leaves no section. start, when not nil, is called before the first
+// byte is written.
 type lazySection struct {
-	w    *bufio.Writer
-	kind uint32
-	n    int64
+	w     *bufio.Writer
+	kind  uint32
+	n     int64
+	start func()
 }
 
 func (s *lazySection) Write(p []byte) (int, error) {
@@ -265,10 +265,62 @@ func (s *lazySection) Write(p []byte) (int, error) {
 		return 0, nil
 	}
 	if s.n == 0 {
+		if s.start != nil {
+			s.start()
+		}
 		s.w.Write(make([]byte, 16))
 	}
 	s.n += int64(len(p))
 	return s.w.Write(p)
+}
+
+// bodySum takes a world file's body checksum in two parts: the first n
+// bytes at at, on a goroutine of its own from start on, then the rest,
+// read once it is written.
+type bodySum struct {
+	f       *os.File
+	at, n   int64
+	h       *xxh3.Hasher
+	err     error
+	once    sync.Once
+	started atomic.Bool
+	done    chan struct{}
+}
+
+func startSum(f *os.File, at, n int64) *bodySum {
+	return &bodySum{f: f, at: at, n: n, h: xxh3.New(), done: make(chan struct{})}
+}
+
+// start begins the first part's reading, once.
+func (s *bodySum) start() {
+	s.once.Do(func() {
+		s.started.Store(true)
+		go func() {
+			defer close(s.done)
+			_, s.err = io.Copy(s.h, io.NewSectionReader(s.f, s.at, s.n))
+		}()
+	})
+}
+
+// wait waits for a first part begun.
+func (s *bodySum) wait() {
+	if s.started.Load() {
+		<-s.done
+	}
+}
+
+// rest returns the checksum of a body of bodyLen bytes: the first part's,
+// begun now if it was not, continued over the rest.
+func (s *bodySum) rest(bodyLen int64) (*xxh3.Hasher, error) {
+	s.start()
+	<-s.done
+	if s.err != nil {
+		return nil, s.err
+	}
+	if _, err := io.Copy(s.h, io.NewSectionReader(s.f, s.at+s.n, bodyLen-s.n)); err != nil {
+		return nil, err
+	}
+	return s.h, nil
 }
 
 // wfBody is a world file's body as located in its bytes: not yet

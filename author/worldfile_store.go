@@ -392,7 +392,8 @@ type fileBeside struct {
 }
 
 // writeWorldFile writes a file atomically: a temp file in the same
-// folder, fsynced, renamed over the name once the world is built. Concurrent writers of one name
+// folder, renamed over the name once the world is built, and not flushed
+// (DL-0302). Concurrent writers of one name
 // each rename a whole file; the last rename wins and both are the same.
 //
 // It lets go of the job's entries once they are written: they may be a
@@ -425,25 +426,17 @@ func writeWorldFile(j *writeJob) (err error) {
 	if err = encodeWorldFile(f, j.hd, entries, writeCompiled(j.built), indexed); err != nil {
 		return err
 	}
-	endSync := phases.Start(PhaseFileSync)
-	defer endSync()
+	// Not flushed to the disk: a file that a crash leaves cut short or
+	// empty fails its checksum or its header, and is rebuilt (DL-0302).
+	endClose := phases.Start(PhaseFileClose)
+	defer endClose()
 	if err = f.Chmod(0o644); err != nil { // readable as the store's other files are
-		return err
-	}
-	if err = f.Sync(); err != nil {
 		return err
 	}
 	if err = f.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(f.Name(), j.path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // the rename durable too; a lost one is only a miss
-		d.Close()
-	}
-	return nil
+	return os.Rename(f.Name(), j.path)
 }
 
 // evictFiles keeps the newest keep files of each scope (by modification
@@ -506,5 +499,5 @@ const (
 	PhaseFileWait     = "world file: waiting for the compile"
 	PhaseFileCompiled = "world file: compiled section"
 	PhaseFileSum      = "world file: checksum"
-	PhaseFileSync     = "world file: sync and rename"
+	PhaseFileClose    = "world file: close and rename"
 )
