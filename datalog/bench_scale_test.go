@@ -80,21 +80,26 @@ func scaleFacts(n int, fn func(pred string, args []string)) {
 // program, fact by fact with AddFact (every fact under one variable, as a
 // world gives proposed claims), and evaluates it: the two halves of a
 // world compile that the datalog package owns.
-func BenchmarkScaleWorld(b *testing.B) { benchScaleWorld(b, false) }
+func BenchmarkScaleWorld(b *testing.B) { benchScaleWorld(b, nil) }
 
 // BenchmarkScaleWorldBatched is BenchmarkScaleWorld adding the facts as
 // world.lower does: resolved predicates, in batches (AddFacts).
-func BenchmarkScaleWorldBatched(b *testing.B) { benchScaleWorld(b, true) }
+func BenchmarkScaleWorldBatched(b *testing.B) { benchScaleWorld(b, addBatched) }
 
-func benchScaleWorld(b *testing.B, batched bool) {
+// BenchmarkScaleWorldPiped is BenchmarkScaleWorldBatched with the
+// batches sent through a FactPipe, as world.lower sends them: the puts on
+// a goroutine of their own (DL-0383).
+func BenchmarkScaleWorldPiped(b *testing.B) { benchScaleWorld(b, addPiped) }
+
+func benchScaleWorld(b *testing.B, batched func(testing.TB, *Program, Poly)) {
 	sup := VarPoly("proposed")
 	var add, eval, addCPU, evalCPU time.Duration
 	var atoms int
 	for b.Loop() {
 		t0, c0 := time.Now(), cpuTime()
 		p := NewProgram()
-		if batched {
-			addBatched(b, p, sup)
+		if batched != nil {
+			batched(b, p, sup)
 		} else {
 			scaleFacts(*scaleN, func(pred string, args []string) {
 				if err := p.AddFact(pred, args, sup); err != nil {
@@ -122,13 +127,27 @@ func benchScaleWorld(b *testing.B, batched bool) {
 }
 
 // addBatched adds the scale world's facts through FactPred and AddFacts.
-func addBatched(b *testing.B, p *Program, sup Poly) {
+func addBatched(b testing.TB, p *Program, sup Poly) {
+	addIn(b, p, sup, p.AddFacts, func() {})
+}
+
+// addPiped adds them through FactPred and a FactPipe.
+func addPiped(b testing.TB, p *Program, sup Poly) {
+	pipe := p.Pipe()
+	defer pipe.Close()
+	addIn(b, p, sup, pipe.Add, pipe.Wait)
+}
+
+// addIn adds the scale world's facts in batches of 1,024 through add,
+// each predicate resolved once, after wait.
+func addIn(b testing.TB, p *Program, sup Poly, add func(*FactBatch) error, wait func()) {
 	preds := map[string]FactPred{}
 	var batch FactBatch
 	scaleFacts(*scaleN, func(pred string, args []string) {
 		fp, ok := preds[pred]
 		if !ok {
 			var err error
+			wait()
 			if fp, err = p.FactPred(pred, len(args)); err != nil {
 				b.Fatal(err)
 			}
@@ -136,10 +155,10 @@ func addBatched(b *testing.B, p *Program, sup Poly) {
 		}
 		batch.Add(fp, args, sup)
 		if batch.Len() == 1024 {
-			must(b, p.AddFacts(&batch))
+			must(b, add(&batch))
 		}
 	})
-	must(b, p.AddFacts(&batch))
+	must(b, add(&batch))
 }
 
 // cpuTime is the CPU the process used so far, the collector's included: on

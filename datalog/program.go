@@ -353,6 +353,13 @@ func (b *FactBatch) Add(fp FactPred, args []string, support Poly) {
 	b.args = append(b.args, args...)
 }
 
+// reset empties the batch, letting go of what it held.
+func (b *FactBatch) reset() {
+	clear(b.sups)
+	clear(b.args)
+	b.preds, b.sups, b.args = b.preds[:0], b.sups[:0], b.args[:0]
+}
+
 // Len returns the number of facts in the batch.
 func (b *FactBatch) Len() int { return len(b.preds) }
 
@@ -364,11 +371,7 @@ func (b *FactBatch) Len() int { return len(b.preds) }
 // time (internMany), under a lock taken once per batch, not twice per fact
 // (DL-0367).
 func (p *Program) AddFacts(b *FactBatch) error {
-	defer func() {
-		clear(b.sups)
-		clear(b.args)
-		b.preds, b.sups, b.args = b.preds[:0], b.sups[:0], b.args[:0]
-	}()
+	defer b.reset()
 	var err error
 	stop, end := len(b.preds), 0
 	for i, fp := range b.preds {

@@ -74,7 +74,8 @@ func (w *World) lowerFrom(p *datalog.Program, el *entryLowering) (*datalog.Progr
 // left out) as w.lowered, for a compiled section (entryLowering).
 func (w *World) lowerEntries(p *datalog.Program) error {
 	entryWalks.Add(1)
-	add, flush := w.factAdder(p)
+	add, flush, closePipe := w.factAdder(p)
+	defer closePipe()
 	var batch [lowerBatch]Entry
 	n := 0
 	lowerBatched := func() error {
@@ -101,6 +102,7 @@ func (w *World) lowerEntries(p *datalog.Program) error {
 	if err := flush(); err != nil {
 		return err
 	}
+	closePipe()
 	el := &entryLowering{ix: w.ix, arity: make(map[string]int, w.arity.len())}
 	for pred, ns := range w.arity.all() {
 		for n := range ns {
@@ -189,19 +191,22 @@ func (w *World) entryLoweringOf() (*entryLowering, error) {
 	return s.lowered, nil
 }
 
-// factAdder returns lower's sink for authored atoms, and the flush that
-// adds what it holds. Each predicate is resolved once for the facts after
-// its first (DL-0368): a world adds millions of facts over a few
-// predicates, and each used to pay lookups of the name in the program and
-// a write to the arity table. The facts of resolved predicates wait in a
-// batch, whose constants the program interns a batch at a time (DL-0367); the
-// order of the facts is kept. An atom that conflicts with its predicate's
-// arity is left out, with a finding: one bad claim must not brick the
-// world.
-func (w *World) factAdder(p *datalog.Program) (add func(objects.ID, datalog.Poly, string, ...string) error, flush func() error) {
+// factAdder returns lower's sink for authored atoms, the flush that
+// adds what it holds, and the close after which p is the caller's again.
+// Each predicate is resolved once for the facts after its first
+// (DL-0368): a world adds millions of facts over a few predicates, and
+// each used to pay lookups of the name in the program and a write to the
+// arity table. The facts of resolved predicates wait in a batch, whose
+// constants the program interns a batch at a time (DL-0367) and puts into
+// their relations on a goroutine of its own while the next batch is made
+// (datalog.FactPipe, DL-0383); the order of the facts is kept. An atom
+// that conflicts with its predicate's arity is left out, with a finding:
+// one bad claim must not brick the world.
+func (w *World) factAdder(p *datalog.Program) (add func(objects.ID, datalog.Poly, string, ...string) error, flush func() error, close func()) {
 	known := map[string]datalog.FactPred{} // resolved, with the arity noted
 	var batch datalog.FactBatch
-	flush = func() error { return p.AddFacts(&batch) }
+	pipe := p.Pipe()
+	flush = func() error { return pipe.Add(&batch) }
 	add = func(id objects.ID, s datalog.Poly, pred string, args ...string) error {
 		if fp, ok := known[pred]; ok && fp.Arity() == len(args) {
 			batch.Add(fp, args, s)
@@ -213,6 +218,7 @@ func (w *World) factAdder(p *datalog.Program) (add func(objects.ID, datalog.Poly
 		if err := flush(); err != nil { // the facts before this one come first
 			return err
 		}
+		pipe.Wait() // the program is read and changed here
 		if err := p.AddFact(pred, args, s); err != nil {
 			if !w.arityConflict(err, pred, len(args), id) {
 				return err
@@ -229,7 +235,7 @@ func (w *World) factAdder(p *datalog.Program) (add func(objects.ID, datalog.Poly
 		}
 		return nil
 	}
-	return add, flush
+	return add, flush, pipe.Close
 }
 
 // factBatch is how many facts lowering hands the program at once.
