@@ -9,7 +9,11 @@
 // A string is a uvarint v: v odd names the (v>>1)th interned string; v
 // even is a literal of v>>1 bytes that follows, interned when the field is
 // one that repeats. Literal-only fields (a fact's value, a name) are never
-// interned.
+// interned. A literal in a field that repeats takes the next index even
+// when the writer will not refer to it again: a part whose facts' entities
+// seldom repeat (a scope of many entities, in id order) writes each of
+// them as a literal once the first entityTries of them found almost no
+// repeat, so that equal strings of that field may have two indexes.
 //
 // The entries come in parts of partEntries (DL-0389): each part starts
 // its interning afresh, so that the parts decode on every core at once.
@@ -55,7 +59,11 @@ type entryWriter struct {
 	bw     *bufio.Writer
 	size   uint64
 	intern map[string]uint64
-	buf    []byte
+	next   uint64 // the index the next literal of a field that repeats takes
+	// entities counts the part's facts' entities looked up and found, and
+	// says whether they are still looked up.
+	entities struct{ tries, found int }
+	buf      []byte
 	// provs holds the bytes of provenances written, by value: after its
 	// first record a provenance's strings are all interned, so every later
 	// record of it is the same references (DL-0353). Direct-mapped, so
@@ -99,20 +107,22 @@ func (ew *entryWriter) tag(b byte) {
 	ew.size++
 }
 
-// str writes s; shared strings are interned.
-func (ew *entryWriter) str(s string, shared bool) {
+// str writes s; shared strings are interned. It reports whether s was
+// written as a reference.
+func (ew *entryWriter) str(s string, shared bool) (ref bool) {
 	if shared {
 		var slot *seenStr
 		if s != "" {
 			slot = ew.seenSlot(s)
 			if slot.p == unsafe.StringData(s) && slot.n == len(s) {
 				ew.uvarint(slot.i<<1 | 1)
-				return
+				return true
 			}
 		}
 		i, ok := ew.intern[s]
 		if !ok {
-			i = uint64(len(ew.intern))
+			i = ew.next
+			ew.next++
 			ew.intern[s] = i
 		}
 		if slot != nil {
@@ -120,13 +130,45 @@ func (ew *entryWriter) str(s string, shared bool) {
 		}
 		if ok {
 			ew.uvarint(i<<1 | 1)
-			return
+			return true
 		}
 	}
+	ew.literal(s)
+	return false
+}
+
+// literal writes s as a literal.
+func (ew *entryWriter) literal(s string) {
 	ew.uvarint(uint64(len(s)) << 1)
 	ew.bw.WriteString(s)
 	ew.size += uint64(len(s))
 }
+
+// entity writes a fact's entity, a shared string, but as a literal that
+// is not looked up once the part's first entityTries entities found fewer
+// than one in entityFound repeats: in a scope of a million entities and
+// ten million claims in id order, a part of 65,536 entries holds almost
+// every entity once, and each lookup and insert was lost (1.5 s of map
+// work at 10M). Whether they are looked up depends on the strings alone,
+// so the bytes do too.
+func (ew *entryWriter) entity(s string) {
+	e := &ew.entities
+	if e.tries >= entityTries && e.found*entityFound < e.tries {
+		ew.next++ // the reader interns the literal all the same
+		ew.literal(s)
+		return
+	}
+	e.tries++
+	if ew.str(s, true) {
+		e.found++
+	}
+}
+
+// entityTries and entityFound: see entity.
+const (
+	entityTries = 4096
+	entityFound = 8
+)
 
 // seenSlot is where seen holds s, if it does.
 func (ew *entryWriter) seenSlot(s string) *seenStr {
@@ -209,6 +251,7 @@ func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint
 			// A part starts: nothing before it is referred to from it.
 			parts = append(parts, ew.size)
 			clear(ew.intern)
+			ew.next, ew.entities = 0, struct{ tries, found int }{}
 			ew.seen = [len(ew.seen)]seenStr{}
 			ew.provs = [len(ew.provs)]provBytes{}
 			ew.last = provBytes{}
@@ -222,7 +265,7 @@ func writeEntries(bw *bufio.Writer, entries iter.Seq[world.Entry]) (n, size uint
 				return 0, 0, err
 			}
 			ew.tag(tagFact)
-			ew.str(o.Entity, true)
+			ew.entity(o.Entity)
 			ew.str(o.Key, true)
 			ew.str(o.Value, false)
 			ew.prov(o.Provenance)
@@ -321,7 +364,9 @@ func (r *entryReader) str(shared bool) string {
 }
 
 // strAt reads a string and, when it is shared, its index in the interning
-// table: two shared strings are equal exactly when their indexes are.
+// table: two shared strings are equal exactly when their indexes are, but
+// for a fact's entity, which the writer may write as a literal again
+// (entryWriter.entity).
 func (r *entryReader) strAt(shared bool) (string, uint64) {
 	v := r.uvarint()
 	if v&1 == 1 {
