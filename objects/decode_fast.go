@@ -95,12 +95,17 @@ type fastObject struct {
 	seen    fieldSet // every member, provenance included
 	provOK  bool     // the provenance read passes validation
 	own     int      // how many members get a string of their own
+	shared  fieldSet // the members that do not: shared, or refFields less
 }
 
 // decodeFast decodes d.data if it is a canonical flat record, and reports
 // false, with d and its shadow to be reset, if not.
 func (d *decoder) decodeFast() (Object, bool) {
 	var x fastObject
+	x.shared = shared
+	if !d.cache.refsLooked() {
+		x.shared &^= refFields
+	}
 	if !d.scanFast(&x) {
 		return nil, false
 	}
@@ -150,7 +155,7 @@ func (d *decoder) scanFast(x *fastObject) bool {
 			if f == fType {
 				x.typeAt = x.n
 			}
-			if !shared.has(f) {
+			if !x.shared.has(f) {
 				x.own++
 			}
 			x.members[x.n] = span{f, start, end, class}
@@ -181,7 +186,7 @@ func (d *decoder) buildFast(spec *typeSpec, x *fastObject) (Object, bool) {
 	// allocation: an entity's id and name are one string, not two.
 	var own string
 	if x.own > 1 {
-		own = string(d.ownBytes(members))
+		own = string(d.ownBytes(members, x.shared))
 	}
 	for _, m := range members {
 		b := d.data[m.start:m.end]
@@ -192,7 +197,11 @@ func (d *decoder) buildFast(spec *typeSpec, x *fastObject) (Object, bool) {
 			return nil, false
 		case m.f == fKind || m.f == fStanding:
 			s.str[m.f] = enumWord(b)
-		case shared.has(m.f):
+		case refFields.has(m.f) && x.shared.has(m.f):
+			v, found := d.cache.internFound(b)
+			d.cache.noteRef(found)
+			s.str[m.f] = v
+		case x.shared.has(m.f):
 			s.str[m.f] = d.cache.intern(b)
 		case x.own == 1:
 			s.str[m.f] = string(b)
@@ -208,8 +217,8 @@ func (d *decoder) buildFast(spec *typeSpec, x *fastObject) (Object, bool) {
 }
 
 // ownBytes gathers into d.scratch the values of members that get a string
-// of their own, in order.
-func (d *decoder) ownBytes(members []span) []byte {
+// of their own (those not in shared), in order.
+func (d *decoder) ownBytes(members []span, shared fieldSet) []byte {
 	d.scratch = d.scratch[:0]
 	for _, m := range members {
 		if !shared.has(m.f) {
@@ -222,6 +231,10 @@ func (d *decoder) ownBytes(members []span) []byte {
 // shared are the string members whose values are not a string of their
 // own: "type", enum words and interned values.
 var shared = internFields | set(fType, fKind, fStanding)
+
+// refFields are the interned members that name entities: at scale, too
+// many for the cache (refTally).
+var refFields = set(fEntity, fFrom, fTo)
 
 // vouch reports whether the string members of an object of type t, with
 // a valid provenance, pass its Validate, judged from the classes of their

@@ -21,6 +21,51 @@ type internCache struct {
 	last  *Provenance     // the provenance internProv returned last
 	raws  [4]rawProv      // the fast path's last provenances, by their text
 	next  int             // the slot of raws to fill next
+	refs  refTally        // the entity references looked up, and found
+}
+
+// refTally says whether the fast path looks up an object's entity
+// references (refFields) in the cache. A scope of a million entities read
+// in id order finds almost none there: each lookup hashed and compared the
+// bytes and then made a string of its own, apart from the object's other
+// strings. So once a window of refWindow lookups found fewer than one in
+// refFound, the next refSkip objects' references share the allocation of
+// the object's own strings, unlooked-up; then a window is tried again.
+// What a decode returns is equal either way: only which strings share
+// bytes differs.
+type refTally struct {
+	tries, found, skip int
+}
+
+const (
+	refWindow = 1024
+	refFound  = 8
+	refSkip   = 16384
+)
+
+// refsLooked reports whether the next object's references are looked up,
+// counting the objects that skip them.
+func (c *internCache) refsLooked() bool {
+	if c.refs.skip > 0 {
+		c.refs.skip--
+		return false
+	}
+	return true
+}
+
+// noteRef counts a reference looked up, and whether it was found.
+func (c *internCache) noteRef(found bool) {
+	t := &c.refs
+	t.tries++
+	if found {
+		t.found++
+	}
+	if t.tries == refWindow {
+		if t.found*refFound < t.tries {
+			t.skip = refSkip
+		}
+		t.tries, t.found = 0, 0
+	}
 }
 
 // rawProv is a provenance the fast path read (decode_fast.go): its
@@ -63,18 +108,25 @@ const (
 // intern returns string(b), the same string as an earlier call's when the
 // cache still holds it.
 func (c *internCache) intern(b []byte) string {
+	s, _ := c.internFound(b)
+	return s
+}
+
+// internFound is intern, reporting whether the cache held the string.
+func (c *internCache) internFound(b []byte) (string, bool) {
 	if len(b) == 0 || len(b) > maxInterned {
-		return string(b)
+		return string(b), false
 	}
 	h := uint64(fnvOffset)
 	for _, x := range b {
 		h = (h ^ uint64(x)) * fnvPrime
 	}
 	slot := &c.strs[h%uint64(len(c.strs))]
-	if *slot != string(b) {
-		*slot = string(b)
+	if *slot == string(b) {
+		return *slot, true
 	}
-	return *slot
+	*slot = string(b)
+	return *slot, false
 }
 
 // internSet returns a slice equal to ss (which the caller may reuse), the

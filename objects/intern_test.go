@@ -111,3 +111,61 @@ func mustCanonical(t testing.TB, o Object) []byte {
 	}
 	return b
 }
+
+// TestDecodeRefsUnlookedWhenRare: a decoder that met a window of entity
+// references almost none of which repeat stops looking them up for the
+// next refSkip objects, which decode to the same values with each entity
+// in the allocation of the object's own strings; then a window is tried
+// again, and references that repeat are shared once more. Keys are looked
+// up throughout.
+func TestDecodeRefsUnlookedWhenRare(t *testing.T) {
+	cache := new(internCache)
+	decode := func(f *Fact) *Fact {
+		t.Helper()
+		d := &decoder{data: mustCanonical(t, f), cache: cache}
+		d.path = d.stack[:0]
+		o, err := d.decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := o.(*Fact)
+		if got.Entity != f.Entity || got.Key != f.Key || got.Value != f.Value || !reflect.DeepEqual(got.Provenance, f.Provenance) {
+			t.Fatalf("decoded %+v, want %+v", got, f)
+		}
+		return got
+	}
+	prov := Proposed("s")
+	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+	// The entity and the value are one allocation. Entities of 21 bytes: a
+	// string of its own (24 bytes, past the tiny allocator's 16) never ends
+	// where the next allocation starts.
+	adjacent := func(f *Fact) bool {
+		return unsafe.Add(unsafe.Pointer(unsafe.StringData(f.Entity)), len(f.Entity)) == unsafe.Pointer(unsafe.StringData(f.Value))
+	}
+	n := 0
+	fresh := func() *Fact { n++; return decode(&Fact{Entity: fmt.Sprintf("entity-%014d", n), Key: "k", Value: fmt.Sprint("v", n), Provenance: prov}) }
+	for range refWindow - 1 {
+		if f := fresh(); adjacent(f) {
+			t.Fatal("a reference was not looked up in the first window")
+		}
+	}
+	fresh() // the window ends: next to none were found
+	first := fresh()
+	if !adjacent(first) {
+		t.Fatal("after a window of rare references, the next was looked up")
+	}
+	for range refSkip - 2 {
+		if f := fresh(); !adjacent(f) || !same(f.Key, first.Key) {
+			t.Fatal("a reference looked up, or a key not, while references are skipped")
+		}
+	}
+	// A window again, of references that repeat: they are shared after it.
+	for range refSkip + refWindow {
+		decode(&Fact{Entity: "entity-again-00000000", Key: "k", Value: "v", Provenance: prov})
+	}
+	a := decode(&Fact{Entity: "entity-again-00000000", Key: "k", Value: "v1", Provenance: prov})
+	b := decode(&Fact{Entity: "entity-again-00000000", Key: "k", Value: "v2", Provenance: prov})
+	if !same(a.Entity, b.Entity) || adjacent(a) {
+		t.Fatal("references that repeat are not shared once a window is tried again")
+	}
+}
