@@ -143,7 +143,10 @@ func TestDecodeRefsUnlookedWhenRare(t *testing.T) {
 		return unsafe.Add(unsafe.Pointer(unsafe.StringData(f.Entity)), len(f.Entity)) == unsafe.Pointer(unsafe.StringData(f.Value))
 	}
 	n := 0
-	fresh := func() *Fact { n++; return decode(&Fact{Entity: fmt.Sprintf("entity-%014d", n), Key: "k", Value: fmt.Sprint("v", n), Provenance: prov}) }
+	fresh := func() *Fact {
+		n++
+		return decode(&Fact{Entity: fmt.Sprintf("entity-%014d", n), Key: "k", Value: fmt.Sprint("v", n), Provenance: prov})
+	}
 	for range refWindow - 1 {
 		if f := fresh(); adjacent(f) {
 			t.Fatal("a reference was not looked up in the first window")
