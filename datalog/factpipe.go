@@ -69,20 +69,7 @@ func (fp *FactPipe) Add(b *FactBatch) error {
 		return p.AddFacts(b)
 	}
 	defer b.reset()
-	var err error
-	stop, end := len(b.preds), 0
-	for i, pred := range b.preds {
-		n := end + pred.arity
-		if err = zeroSupport(pred.name, b.args[end:n], b.sups[i]); err == nil && !p.resolved(pred) {
-			fp.Wait() // resolving may change the tables the puts read
-			b.preds[i], err = p.FactPred(pred.name, pred.arity)
-		}
-		if err != nil {
-			stop = i
-			break
-		}
-		end = n
-	}
+	stop, end, err := p.checkBatch(b, fp.Wait) // resolving may change the tables the puts read
 	if stop == 0 {
 		return err
 	}

@@ -372,19 +372,7 @@ func (b *FactBatch) Len() int { return len(b.preds) }
 // (DL-0367).
 func (p *Program) AddFacts(b *FactBatch) error {
 	defer b.reset()
-	var err error
-	stop, end := len(b.preds), 0
-	for i, fp := range b.preds {
-		n := end + fp.arity
-		if err = zeroSupport(fp.name, b.args[end:n], b.sups[i]); err == nil && !p.resolved(fp) {
-			b.preds[i], err = p.FactPred(fp.name, fp.arity)
-		}
-		if err != nil {
-			stop = i
-			break
-		}
-		end = n
-	}
+	stop, end, err := p.checkBatch(b, func() {})
 	if p.shape {
 		return err
 	}
@@ -398,6 +386,25 @@ func (p *Program) AddFacts(b *FactBatch) error {
 		ids = ids[fp.arity:]
 	}
 	return err
+}
+
+// checkBatch checks b's facts in order as AddFact would, resolving a
+// predicate anew where the batch's handle is not p's, after settle: it
+// returns how many facts pass, where their arguments end, and the error
+// of the first that does not.
+func (p *Program) checkBatch(b *FactBatch, settle func()) (stop, end int, err error) {
+	for i, fp := range b.preds {
+		n := end + fp.arity
+		if err = zeroSupport(fp.name, b.args[end:n], b.sups[i]); err == nil && !p.resolved(fp) {
+			settle()
+			b.preds[i], err = p.FactPred(fp.name, fp.arity)
+		}
+		if err != nil {
+			return i, end, err
+		}
+		end = n
+	}
+	return len(b.preds), end, nil
 }
 
 // resolved reports whether fp may be used on p as it is.

@@ -202,7 +202,7 @@ func (w *World) entryLoweringOf() (*entryLowering, error) {
 // (datalog.FactPipe, DL-0383); the order of the facts is kept. An atom
 // that conflicts with its predicate's arity is left out, with a finding:
 // one bad claim must not brick the world.
-func (w *World) factAdder(p *datalog.Program) (add func(objects.ID, datalog.Poly, string, ...string) error, flush func() error, close func()) {
+func (w *World) factAdder(p *datalog.Program) (add func(objects.ID, datalog.Poly, string, ...string) error, flush func() error, closePipe func()) {
 	known := map[string]datalog.FactPred{} // resolved, with the arity noted
 	var batch datalog.FactBatch
 	pipe := p.Pipe()
