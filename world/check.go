@@ -70,8 +70,9 @@ func (w *World) startEntryChecks() (wait func() (citations, references []Finding
 		for k, r := range runs {
 			wg.Go(func() {
 				if known == nil {
-					for i := r[0]; i < r[1]; i++ {
-						e := w.ix.entries.at(i)
+					c := w.ix.entries.cursor(r[0])
+					for range r[1] - r[0] {
+						e := c.next()
 						cit[k] = append(cit[k], w.citationsOf(e)...)
 						ref[k] = append(ref[k], w.referencesOf(e)...)
 					}
@@ -116,10 +117,11 @@ func (w *World) entryChecksIn(known *nameSet, from, to int) (cit, ref []Finding)
 	var qs [nameBatch]string
 	var in [nameBatch]bool
 	var es [nameBatch]Entry // an entry gives at least no name, so a batch may hold as many entries
+	c := w.ix.entries.cursor(from)
 	for lo := from; lo < to; {
 		n, m := 0, 0
 		for ; lo+m < to && m < nameBatch && n+maxRefNames <= nameBatch; m++ {
-			es[m] = w.ix.entries.at(lo + m)
+			es[m] = c.next()
 			w.refNames(es[m], func(s string) { qs[n] = s; n++ })
 		}
 		known.hasEach(qs[:n], in[:n])

@@ -140,6 +140,36 @@ func (v entryVec) at(i int) Entry {
 	return v.lz.get(i)
 }
 
+// cursor reads v's entries in order from i: the vector's a leaf at a
+// time, not a walk of its tree each (the entry checks read 10M so).
+func (v entryVec) cursor(i int) *entryCursor { return &entryCursor{v: v, i: i, li: -1} }
+
+// entryCursor is entryVec.cursor's.
+type entryCursor struct {
+	v    entryVec
+	i    int
+	li   int // the index of leaf, -1 for none
+	leaf *pvecLeaf[Entry]
+}
+
+// next is the next entry, read as at reads it.
+func (c *entryCursor) next() Entry {
+	i := c.i
+	c.i++
+	b := c.v.base()
+	if i < b {
+		return c.v.lz.get(i)
+	}
+	j := i - b
+	if uint(j) >= uint(c.v.rest.n) {
+		panic("entryVec: cursor past the end")
+	}
+	if li := j >> leafBits; li != c.li {
+		c.leaf, c.li = c.v.rest.leafAt(li), li
+	}
+	return c.leaf[j&leafMask]
+}
+
 // id is entry i's id, without reading a lazy entry's leaf.
 func (v entryVec) id(i int) objects.ID {
 	if b := v.base(); i >= b {
