@@ -48,11 +48,7 @@ func (p *Program) Pipe() *FactPipe {
 func (fp *FactPipe) put() {
 	defer close(fp.done)
 	for b := range fp.work {
-		ids := b.ids
-		for i, pred := range b.preds {
-			fp.p.writableFacts(pred.id).put(fp.p, ids[:pred.arity:pred.arity], b.sups[i])
-			ids = ids[pred.arity:]
-		}
+		fp.p.putFacts(b.preds, b.ids, b.sups)
 		clear(b.sups) // the supports are not kept alive by a spare batch
 		b.preds, b.sups, b.ids = b.preds[:0], b.sups[:0], b.ids[:0]
 		fp.busy.Done()

@@ -381,11 +381,17 @@ func (p *Program) AddFacts(b *FactBatch) error {
 	}
 	ids := p.tuple[:end]
 	p.consts.internMany(b.args[:end], ids)
-	for i, fp := range b.preds[:stop] {
-		p.writableFacts(fp.id).put(p, ids[:fp.arity:fp.arity], b.sups[i])
+	p.putFacts(b.preds[:stop], ids, b.sups)
+	return err
+}
+
+// putFacts puts each fact into its relation: preds[i] with its support
+// sups[i] and its interned constants the next arity ids, end to end.
+func (p *Program) putFacts(preds []FactPred, ids []uint32, sups []Poly) {
+	for i, fp := range preds {
+		p.writableFacts(fp.id).put(p, ids[:fp.arity:fp.arity], sups[i])
 		ids = ids[fp.arity:]
 	}
-	return err
 }
 
 // checkBatch checks b's facts in order as AddFact would, resolving a
