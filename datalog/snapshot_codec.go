@@ -94,26 +94,43 @@ func (s *snapWriter) u64(x uint64) {
 	s.room()
 }
 
-// u32s writes part of a column of uint32, a buffer's worth at a time;
-// the caller aligns the column's start (align(4)).
-func (s *snapWriter) u32s(xs []uint32) {
-	for len(xs) > 0 {
-		k := min(len(xs), snapFlush/4)
-		for _, x := range xs[:k] {
-			s.buf = binary.LittleEndian.AppendUint32(s.buf, x)
-		}
-		xs = xs[k:]
-		s.room()
-	}
-}
+// u32s writes part of a column of uint32; the caller aligns the
+// column's start (align(4)).
+func (s *snapWriter) u32s(xs []uint32) { writeColumn(s, xs) }
 
-// u64s writes a column of uint64, a buffer's worth at a time; the caller
-// aligns its start (align(8)).
-func (s *snapWriter) u64s(xs []uint64) {
+// u64s writes a column of uint64; the caller aligns its start (align(8)).
+func (s *snapWriter) u64s(xs []uint64) { writeColumn(s, xs) }
+
+// writeColumn writes xs little-endian. Where that is the machine's own
+// order, xs's bytes are the column's: a short one is copied into the
+// buffer whole, and one of a buffer's size or more goes to w as it lies
+// in memory, with no copy (w does not keep it, as io.Writer promises).
+// Elsewhere each value is swapped into the buffer, a buffer's worth at a
+// time.
+func writeColumn[T uint32 | uint64](s *snapWriter, xs []T) {
+	size := int(unsafe.Sizeof(T(0)))
+	if littleEndian && len(xs) > 0 {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs)*size)
+		if len(b) < snapFlush {
+			s.buf = append(s.buf, b...)
+			s.room()
+			return
+		}
+		s.flush()
+		if s.err == nil {
+			_, s.err = s.w.Write(b)
+		}
+		s.written += len(b)
+		return
+	}
 	for len(xs) > 0 {
-		k := min(len(xs), snapFlush/8)
+		k := min(len(xs), snapFlush/size)
 		for _, x := range xs[:k] {
-			s.buf = binary.LittleEndian.AppendUint64(s.buf, x)
+			if size == 4 {
+				s.buf = binary.LittleEndian.AppendUint32(s.buf, uint32(x))
+			} else {
+				s.buf = binary.LittleEndian.AppendUint64(s.buf, uint64(x))
+			}
 		}
 		xs = xs[k:]
 		s.room()
