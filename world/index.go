@@ -175,7 +175,7 @@ func newIndex(entries []Entry) *index {
 	// copied into the vector. Kinds are told apart by the object's
 	// concrete type, not by a map of type names: two passes over 10M
 	// entries paid 0.6 s of lookups.
-	var counts [bulkKinds + 2]int
+	var counts [bulkOther + 1]int
 	for i := range kept {
 		counts[bulkOf(kept[i].Object)]++
 	}
@@ -219,13 +219,10 @@ func newIndex(entries []Entry) *index {
 				if !apart {
 					ix.file(e)
 				}
+			case bulkLang:
+				lang = append(lang, e) // filed in bulk below (language.go)
 			case bulkOther:
-				switch e.Object.Type() {
-				case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
-					lang = append(lang, e) // filed in bulk below (language.go)
-				default:
-					ix.file(e)
-				}
+				ix.file(e)
 			default:
 				big[k] = append(big[k], e) // filed in bulk below
 				if k == bulkFact && !apart {
@@ -280,7 +277,8 @@ const (
 	bulkSameAs
 	bulkKinds  // how many are filed in bulk
 	bulkEntity = bulkKinds
-	bulkOther  = bulkKinds + 1
+	bulkLang   = bulkKinds + 1 // filed in bulk too, in arrival order (language.go)
+	bulkOther  = bulkKinds + 2
 )
 
 // bulkOf is the kind newIndex files o under.
@@ -298,6 +296,8 @@ func bulkOf(o objects.Object) int {
 		return bulkSameAs
 	case *objects.Entity:
 		return bulkEntity
+	case *objects.Dialect, *objects.Word, *objects.Name, *objects.Derivation, *objects.LedgerEntry:
+		return bulkLang
 	}
 	return bulkOther
 }
@@ -434,13 +434,10 @@ func (ix *index) fileAll(es []*Entry) {
 	var lang []*Entry // in arrival order, as file keeps it
 	for _, e := range es {
 		switch k := bulkOf(e.Object); k {
+		case bulkLang:
+			lang = append(lang, e)
 		case bulkEntity, bulkOther:
-			switch e.Object.Type() {
-			case objects.TypeDialect, objects.TypeWord, objects.TypeName, objects.TypeDerivation, objects.TypeLedgerEntry:
-				lang = append(lang, e)
-			default:
-				ix.file(e)
-			}
+			ix.file(e)
 		default:
 			big[k] = append(big[k], e)
 		}
