@@ -378,18 +378,34 @@ func readHash(r *snapReader, gen uint64, lim uint32) phash {
 		total += int(cnt[i])
 	}
 	size := 1 << (gd + fk)
-	var segs [][]uint64
+	segs, ok := readHashSegs(r, size)
+	if !ok {
+		return h
+	}
+	if !checkHashPages(r, segs, cnt, gd, fk, lim, n, total) {
+		return h
+	}
+	h.segs, h.cnt, h.gd, h.fk, h.n = segs, cnt, uint8(gd), uint8(fk), n
+	r.giveBack()
+	return h
+}
+
+// readHashSegs reads the size slots of a flat hash, segment by segment:
+// each aliases the snapshot's bytes where it can, else is copied. It is
+// apart from readHash because it only reads: whether the slots make a
+// hash is checkHashPages's to say. ok is false once r has failed.
+func readHashSegs(r *snapReader, size int) (segs [][]uint64, ok bool) {
 	var slots []uint64 // the segments copied, end to end
 	for got := 0; got < size && r.err == nil; {
 		k := r.n(8)
 		if k != min(size, 1<<hsegBits) {
 			r.fail("hash segment of %d slots", k)
-			return h
+			return nil, false
 		}
 		r.align(8)
 		b := r.take(8 * k)
 		if b == nil {
-			return h
+			return nil, false
 		}
 		seg := aliasAs[uint64](r, b)
 		if seg == nil {
@@ -406,9 +422,14 @@ func readHash(r *snapReader, gen uint64, lim uint32) phash {
 		segs = append(segs, seg)
 		got += k
 	}
-	if r.err != nil {
-		return h
-	}
+	return segs, r.err == nil
+}
+
+// checkHashPages checks the slots readHashSegs read against the page
+// counts cnt (which add up to total) and the n entries the hash claims,
+// failing r at the first mismatch. It is apart because the slots may
+// alias the snapshot's bytes: nothing in them is trusted until it passes.
+func checkHashPages(r *snapReader, segs [][]uint64, cnt []int32, gd, fk uint64, lim uint32, n, total int) bool {
 	// Every entry must lie in its page and name a row; the counts must add up.
 	seen := 0
 	for p := range cnt {
@@ -421,23 +442,21 @@ func readHash(r *snapReader, gen uint64, lim uint32) phash {
 			}
 			if uint32(x) == 0 || uint32(x)-1 >= lim || int(uint32(x>>32)>>(32-gd)) != p && gd > 0 {
 				r.fail("hash entry out of place")
-				return h
+				return false
 			}
 			k++
 		}
 		if k != int(cnt[p]) || k == len(pg) {
 			r.fail("hash page %d holds %d entries, counted %d", p, k, cnt[p])
-			return h
+			return false
 		}
 		seen += k
 	}
 	if seen != n || total != n {
 		r.fail("hash of %d entries counted %d", seen, n)
-		return h
+		return false
 	}
-	h.segs, h.cnt, h.gd, h.fk, h.n = segs, cnt, uint8(gd), uint8(fk), n
-	r.giveBack()
-	return h
+	return true
 }
 
 func readModel(r *snapReader, p *Program) (*Model, error) {

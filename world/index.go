@@ -142,7 +142,50 @@ func newIndex(entries []Entry) *index {
 		questions: map[string]named[*objects.Question]{},
 		optionOf:  map[string]string{},
 	}
-	sorted := entries // ours: sorted in place, and adopted below
+	kept := keepEntries(entries)
+	vec := pvecAdopt(kept)
+	ix.entries = entryVecOf(vec)
+	big, apart := ix.sizeKinds(kept)
+	// Many entities are filed on a goroutine of their own, into their map
+	// alone, with the answers (a million entities take 0.4 s, and the
+	// answers read every fact), while this one files the rest.
+	var entities sync.WaitGroup
+	if apart {
+		entities.Go(func() { ix.fileEntitiesApart(vec) })
+	}
+	var lang []*Entry
+	for chunk := range vec.leafSlices() {
+		for i := range chunk {
+			e := &chunk[i]
+			switch k := bulkOf(e.Object); k {
+			case bulkEntity:
+				if !apart {
+					ix.file(e)
+				}
+			case bulkLang:
+				lang = append(lang, e) // filed in bulk below (language.go)
+			case bulkOther:
+				ix.file(e)
+			default:
+				big[k] = append(big[k], e) // filed in bulk below
+				if k == bulkFact && !apart {
+					ix.noteAnswer(e)
+				}
+			}
+		}
+	}
+	defer entities.Wait()
+	ix.adoptKinds(kept, big, lang)
+	ix.indexIDs()
+	return ix
+}
+
+// keepEntries sorts entries by id in place, keeps each id once (a staged
+// copy of a committed object counts as committed) and puts the committed
+// ones first. It is a step of its own because it decides which entries
+// the index holds, and in what order, before any is filed.
+func keepEntries(entries []Entry) []Entry {
+	sorted := entries // ours: sorted in place, and adopted by newIndex
 	sortEntries(sorted)
 	deduped := sorted[:0]
 	for i, e := range sorted {
@@ -168,11 +211,17 @@ func newIndex(entries []Entry) *index {
 			}
 		}
 	}
-	vec := pvecAdopt(kept)
-	ix.entries = entryVecOf(vec)
+	return kept
+}
+
+// sizeKinds counts the kept entries by kind and makes ix's entity map and
+// the bulk kinds' lists (returned empty) at their sizes; apart says the
+// entities are many enough to be filed on a goroutine of their own. It is
+// apart from the filing because every size must be known before it.
+func (ix *index) sizeKinds(kept []Entry) (big [bulkKinds][]*Entry, apart bool) {
 	// Counted first, so that each kind's list is made at its size and
-	// adopted below: a 10M-fact list is neither grown by doubling nor
-	// copied into the vector. Kinds are told apart by the object's
+	// adopted by adoptKinds: a 10M-fact list is neither grown by doubling
+	// nor copied into the vector. Kinds are told apart by the object's
 	// concrete type, not by a map of type names: two passes over 10M
 	// entries paid 0.6 s of lookups.
 	var counts [bulkOther + 1]int
@@ -182,56 +231,43 @@ func newIndex(entries []Entry) *index {
 	// The entities are many at scale (a million in the 10M bench world):
 	// a map made at its size is never rehashed as it fills.
 	ix.entities = newEntityMap(counts[bulkEntity])
-	var big [bulkKinds][]*Entry
 	for k := range big {
 		big[k] = hugemem.Make[*Entry](counts[k])[:0]
 	}
-	// Many entities are filed on a goroutine of their own, into their map
-	// alone, with the answers (a million entities take 0.4 s, and the
-	// answers read every fact), while this one files the rest.
-	var entities sync.WaitGroup
-	apart := counts[bulkEntity] >= entitiesApart
-	answers := func(e *Entry) {
-		if f, ok := e.Object.(*objects.Fact); ok && f.Key == answerKey {
-			ix.answers = append(ix.answers, *e)
-		}
-	}
-	if apart {
-		entities.Go(func() {
-			for chunk := range vec.leafSlices() {
-				for i := range chunk {
-					switch chunk[i].Object.(type) {
-					case *objects.Entity:
-						ix.file(&chunk[i])
-					case *objects.Fact:
-						answers(&chunk[i])
-					}
-				}
-			}
-		})
-	}
-	var lang []*Entry
+	return big, counts[bulkEntity] >= entitiesApart
+}
+
+// fileEntitiesApart files vec's entities, and notes its answers, on the
+// entities' own goroutine (newIndex): it writes ix's entity map and
+// answers alone, which nothing else writes until newIndex returns.
+func (ix *index) fileEntitiesApart(vec pvec[Entry]) {
 	for chunk := range vec.leafSlices() {
 		for i := range chunk {
-			e := &chunk[i]
-			switch k := bulkOf(e.Object); k {
-			case bulkEntity:
-				if !apart {
-					ix.file(e)
-				}
-			case bulkLang:
-				lang = append(lang, e) // filed in bulk below (language.go)
-			case bulkOther:
-				ix.file(e)
-			default:
-				big[k] = append(big[k], e) // filed in bulk below
-				if k == bulkFact && !apart {
-					answers(e)
-				}
+			switch chunk[i].Object.(type) {
+			case *objects.Entity:
+				ix.file(&chunk[i])
+			case *objects.Fact:
+				ix.noteAnswer(&chunk[i])
 			}
 		}
 	}
-	defer entities.Wait()
+}
+
+// noteAnswer keeps e in ix's answers if it is a fact that answers a
+// question; a method, as both newIndex and its entities' goroutine note
+// them.
+func (ix *index) noteAnswer(e *Entry) {
+	if f, ok := e.Object.(*objects.Fact); ok && f.Key == answerKey {
+		ix.answers = append(ix.answers, *e)
+	}
+}
+
+// adoptKinds marks where the staged entries begin in entries and in each
+// bulk list (the committed ones come first in each), then adopts the
+// lists as ix's kinds in place. It is apart from the filing because it
+// runs once every entry is filed, while the entities' goroutine may still
+// run: it writes none of what that goroutine writes (entities, answers).
+func (ix *index) adoptKinds(kept []Entry, big [bulkKinds][]*Entry, lang []*Entry) {
 	committed := func(es []*Entry) int {
 		return sort.Search(len(es), func(i int) bool { return es[i].Staged })
 	}
@@ -250,13 +286,18 @@ func newIndex(entries []Entry) *index {
 	ix.befores = kindOf(pvecAdopt(big[bulkBefore]))
 	ix.states = kindOf(pvecAdopt(big[bulkState]))
 	ix.sameAs = kindOf(pvecAdopt(big[bulkSameAs]))
+}
+
+// indexIDs builds ix's id index over its entries; it is the last step
+// because it needs stagedFrom, where the staged ones begin.
+func (ix *index) indexIDs() {
 	// The committed entries are the base of the id index, in the order
 	// they are in; the staged ones go into its trie — unless every entry
 	// is staged (a scope's first import), when they are the base: in id
 	// order, each id once, found as committed ones are, with no trie.
 	if ix.stagedFrom.entries == 0 {
 		ix.byID = baseIndex(ix.entries, ix.entries.n)
-		return ix
+		return
 	}
 	ix.byID = baseIndex(ix.entries, ix.stagedFrom.entries)
 	var staged []*Entry
@@ -264,7 +305,6 @@ func newIndex(entries []Entry) *index {
 		staged = append(staged, ix.entries.ptr(i))
 	}
 	ix.byID = ix.byID.withSorted(staged)
-	return ix
 }
 
 // The kinds newIndex files in bulk, each in a list of its own, then
