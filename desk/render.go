@@ -178,6 +178,9 @@ func (w *hw) pager(what, param string, pg pager) {
 	w.lit("</nav>\n")
 }
 
+// workspacePage is one workspace for review: its meta line, then one
+// section each for its findings, what it stages, what that changes and
+// the forms that decide.
 func workspacePage(w *hw, csrf string, v *wsView) {
 	st := v.Status
 	ws := p(st.Workspace)
@@ -201,6 +204,16 @@ func workspacePage(w *hw, csrf string, v *wsView) {
 	w.f(` · <a href="/ws/%s/picture" accesskey="p">neighbourhood picture</a></p>
 `, ws)
 
+	findingsSection(w, v)
+	stagedSection(w, csrf, v)
+	consequencesSection(w, v)
+	decideSection(w, csrf, v)
+	w.foot()
+}
+
+// findingsSection lists the findings over the staged world: what a
+// reviewer reads first, and what blocks materialize.
+func findingsSection(w *hw, v *wsView) {
 	w.f("<section aria-labelledby=\"h-findings\">\n<h2 id=\"h-findings\">Findings (%d)</h2>\n", len(v.Findings))
 	if len(v.Findings) == 0 {
 		w.lit("<p>None.</p>\n")
@@ -212,7 +225,13 @@ func workspacePage(w *hw, csrf string, v *wsView) {
 		w.lit("</ul>\n")
 	}
 	w.lit("</section>\n")
+}
 
+// stagedSection shows the staged declarations, one row each with the
+// form that discards it, a page of rows at a time.
+func stagedSection(w *hw, csrf string, v *wsView) {
+	st := v.Status
+	ws := p(st.Workspace)
 	w.f("<section aria-labelledby=\"h-staged\">\n<h2 id=\"h-staged\">Staged declarations (%d)</h2>\n<pre class=\"dli\">%s</pre>\n", v.RowsPage.Total, strings.Join(v.Rendered, "\n"))
 	w.lit(`<table class="rows"><thead><tr><th>#</th><th>declaration</th><th>type</th><th>before</th><th>after</th><th></th></tr></thead><tbody>` + "\n")
 	for i, r := range v.Rows {
@@ -224,7 +243,12 @@ func workspacePage(w *hw, csrf string, v *wsView) {
 	w.lit("</tbody></table>\n")
 	w.pager("declarations", "rows", v.RowsPage)
 	w.lit("</section>\n")
+}
 
+// consequencesSection shows what the staged declarations change in the
+// derived world: the counts, new conflicts and the atoms whose grade moved.
+func consequencesSection(w *hw, v *wsView) {
+	ws := p(v.Status.Workspace)
 	w.f("<section aria-labelledby=\"h-diff\">\n<h2 id=\"h-diff\">Consequences</h2>\n<p>%d newly certain · %d newly possible · %d newly dead · %d grade changed · %d conflicts</p>\n",
 		v.Counts[0], v.Counts[1], v.Counts[2], v.ChangesPage.Total, len(v.Conflicts))
 	if len(v.Conflicts) > 0 {
@@ -244,7 +268,13 @@ func workspacePage(w *hw, csrf string, v *wsView) {
 	w.lit("</tbody></table>\n")
 	w.pager("consequences", "changes", v.ChangesPage)
 	w.lit("</section>\n")
+}
 
+// decideSection holds the forms that act on the workspace: materialize,
+// defeat and discard, each fenced by the digest the page was rendered at.
+func decideSection(w *hw, csrf string, v *wsView) {
+	st := v.Status
+	ws := p(st.Workspace)
 	w.lit("<section aria-labelledby=\"h-decide\" class=\"decide\">\n<h2 id=\"h-decide\">Decide</h2>\n")
 	w.f(`<form method="post" action="/ws/%s/materialize" id="materialize-form">`, ws)
 	w.hidden(csrf, st.WorkspaceDigest, v.Key+"-m")
@@ -267,7 +297,6 @@ func workspacePage(w *hw, csrf string, v *wsView) {
 	w.lit(`<fieldset><legend>Discard the whole workspace</legend><button type="submit" id="discard">Discard workspace</button></fieldset></form>
 </section>
 `)
-	w.foot()
 }
 
 func (w *hw) paths(ps [][]string) {

@@ -9,6 +9,7 @@ package lorestore
 import (
 	"errors"
 
+	"github.com/deloreis/deloreis/lorestore/odb"
 	"github.com/deloreis/deloreis/lorestore/refs"
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -46,15 +47,8 @@ func (s *Store) MergeChecked(target string, head, source Hash, m Message, check 
 		return MergeResult{}, err
 	}
 	defer unlock()
-	now, err := s.refs.Read(ref)
-	if errors.Is(err, refs.ErrNotFound) {
-		return MergeResult{}, branchNotFound(target)
-	}
-	if err != nil {
+	if err := s.stillAt(ref, target, head); err != nil {
 		return MergeResult{}, err
-	}
-	if Hash(now) != head {
-		return MergeResult{}, &StaleError{Branch: target, Expected: head, Actual: Hash(now)}
 	}
 	base, err := s.MergeBase(head, source)
 	if err != nil {
@@ -73,26 +67,8 @@ func (s *Store) MergeChecked(target string, head, source Hash, m Message, check 
 	if err := s.verifyNew(source, []Hash{head}); err != nil {
 		return MergeResult{}, err
 	}
-	bc, err := s.readCommit(base)
+	ob, ch, err := s.writeMerge(base, head, source, m)
 	if err != nil {
-		return MergeResult{}, err
-	}
-	hc, err := s.readCommit(head)
-	if err != nil {
-		return MergeResult{}, err
-	}
-	sc, err := s.readCommit(source)
-	if err != nil {
-		return MergeResult{}, err
-	}
-	ob := s.db.NewBatch()
-	tree, err := s.merge3(ob, bc.tree, hc.tree, sc.tree, "")
-	if err != nil {
-		ob.Abort()
-		return MergeResult{}, err
-	}
-	ch := ob.Add(plumbing.CommitObject, encodeCommit(s.newCommit(tree, []Hash{head, source}, m)))
-	if err := ob.Write(); err != nil {
 		return MergeResult{}, err
 	}
 	res.Commit = Hash(ch)
@@ -125,6 +101,53 @@ func (s *Store) MergeChecked(target string, head, source Hash, m Message, check 
 	}
 	s.afterCommit()
 	return res, nil
+}
+
+// stillAt is nil while branch target (at ref) is at head, the commit the
+// caller read, and a *StaleError once it moved: the fence MergeChecked
+// takes under the write lock, before it reads or writes anything.
+func (s *Store) stillAt(ref, target string, head Hash) error {
+	now, err := s.refs.Read(ref)
+	if errors.Is(err, refs.ErrNotFound) {
+		return branchNotFound(target)
+	}
+	if err != nil {
+		return err
+	}
+	if Hash(now) != head {
+		return &StaleError{Branch: target, Expected: head, Actual: Hash(now)}
+	}
+	return nil
+}
+
+// writeMerge writes the union of head and source over base as a
+// two-parent commit in a pack of its own, and returns that pack with the
+// commit: nothing refers to the commit yet, so a failed check can take
+// the whole pack back (Discard).
+func (s *Store) writeMerge(base, head, source Hash, m Message) (*odb.Batch, plumbing.Hash, error) {
+	bc, err := s.readCommit(base)
+	if err != nil {
+		return nil, plumbing.ZeroHash, err
+	}
+	hc, err := s.readCommit(head)
+	if err != nil {
+		return nil, plumbing.ZeroHash, err
+	}
+	sc, err := s.readCommit(source)
+	if err != nil {
+		return nil, plumbing.ZeroHash, err
+	}
+	ob := s.db.NewBatch()
+	tree, err := s.merge3(ob, bc.tree, hc.tree, sc.tree, "")
+	if err != nil {
+		ob.Abort()
+		return nil, plumbing.ZeroHash, err
+	}
+	ch := ob.Add(plumbing.CommitObject, encodeCommit(s.newCommit(tree, []Hash{head, source}, m)))
+	if err := ob.Write(); err != nil {
+		return nil, plumbing.ZeroHash, err
+	}
+	return ob, ch, nil
 }
 
 // ScopeTree is the tree of one scope in the snapshot (ok false when the

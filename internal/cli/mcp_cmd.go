@@ -6,6 +6,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -46,30 +47,15 @@ makes one); a token of spaces only is refused on any address.
 ` + reviewHelp + limitsHelp,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var profile worker.Profile
-			switch tools {
-			case "fiction", "":
-				profile = worker.ProfileFiction
-			case "all":
-				profile = worker.ProfileExtended
-			default:
-				return usageError{fmt.Sprintf("--tools %q: want fiction or all", tools)}
+			profile, err := mcpProfile(tools)
+			if err != nil {
+				return err
 			}
 			if token == "" {
 				token = os.Getenv("DELOREIS_MCP_TOKEN")
 			}
-			if httpAddr != "" {
-				if err := mcpserve.CheckBind(httpAddr, token); err != nil {
-					return usageError{err.Error()}
-				}
-				if review != "" {
-					return usageError{"--review serves the desk beside stdio; under --http it is at / already"}
-				}
-			}
-			if review != "" {
-				if err := mcpserve.CheckBind(review, token); err != nil {
-					return usageError{"--review: " + err.Error()}
-				}
+			if err := checkMCPAddrs(httpAddr, review, token); err != nil {
+				return err
 			}
 			if err := checkLimits(lim); err != nil {
 				return err
@@ -82,16 +68,10 @@ makes one); a token of spaces only is refused on any address.
 			defer sv.cleanup()
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			server := mcpserve.New(sv.reg, profile)
 			if httpAddr != "" {
-				// The desk at / beside /mcp: the workspaces it shows are
-				// the ones this process holds.
-				d, open := deskFor(sv.svc, httpAddr, token, cmd.ErrOrStderr())
-				if open {
-					fmt.Fprintf(cmd.ErrOrStderr(), "deloreis: review desk: one-time login link %s\n", d.LoginLink("http://"+httpAddr))
-				}
-				return mcpserve.ServeHTTPWithPage(ctx, server, mcpserve.HTTPHandlerWith(server, token, *lim), d.Handler(), httpAddr, cmd.ErrOrStderr(), "MCP", *lim)
+				return serveMCPHTTP(ctx, sv, profile, httpAddr, token, lim, cmd.ErrOrStderr())
 			}
+			server := mcpserve.New(sv.reg, profile)
 			if review != "" {
 				stopDesk, err := startReview(sv.svc, review, token, cmd.ErrOrStderr())
 				if err != nil {
@@ -110,4 +90,49 @@ makes one); a token of spaces only is refused on any address.
 	cmd.Flags().BoolVar(&demo, "demo", false, "serve the bundled demo project, built in a temporary folder")
 	lim = limitsFlags(cmd)
 	return cmd
+}
+
+// mcpProfile is the worker profile --tools names: the tools offered are
+// its ops.
+func mcpProfile(tools string) (worker.Profile, error) {
+	switch tools {
+	case "fiction", "":
+		return worker.ProfileFiction, nil
+	case "all":
+		return worker.ProfileExtended, nil
+	default:
+		return "", usageError{fmt.Sprintf("--tools %q: want fiction or all", tools)}
+	}
+}
+
+// checkMCPAddrs refuses the --http and --review addresses the token
+// cannot guard, and --review beside --http, before anything is opened.
+func checkMCPAddrs(httpAddr, review, token string) error {
+	if httpAddr != "" {
+		if err := mcpserve.CheckBind(httpAddr, token); err != nil {
+			return usageError{err.Error()}
+		}
+		if review != "" {
+			return usageError{"--review serves the desk beside stdio; under --http it is at / already"}
+		}
+	}
+	if review != "" {
+		if err := mcpserve.CheckBind(review, token); err != nil {
+			return usageError{"--review: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+// serveMCPHTTP serves sv's tools of profile as streamable HTTP at /mcp on
+// httpAddr, with the desk over sv at /, until ctx ends.
+func serveMCPHTTP(ctx context.Context, sv *served, profile worker.Profile, httpAddr, token string, lim *mcpserve.Limits, stderr io.Writer) error {
+	server := mcpserve.New(sv.reg, profile)
+	// The desk at / beside /mcp: the workspaces it shows are
+	// the ones this process holds.
+	d, open := deskFor(sv.svc, httpAddr, token, stderr)
+	if open {
+		fmt.Fprintf(stderr, "deloreis: review desk: one-time login link %s\n", d.LoginLink("http://"+httpAddr))
+	}
+	return mcpserve.ServeHTTPWithPage(ctx, server, mcpserve.HTTPHandlerWith(server, token, *lim), d.Handler(), httpAddr, stderr, "MCP", *lim)
 }
