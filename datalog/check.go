@@ -428,7 +428,18 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 		}
 	}
 	st := &stratification{ncomp: ncomp, upto: upto}
-	for _, r := range p.rules {
+	st.ruled = attachRules(p.rules, strata, stratOf)
+	st.readers, st.id = readersOf(p.rules), versionClock.Add(1)
+	st.strata, st.stratOf = ptabOf(strata, st.id), ptabOf(stratOf, st.id)
+	return st
+}
+
+// attachRules gives each stratum the rules whose head it holds, marks it
+// recursive when one reads its own stratum, and notes the strata it reads
+// (sorted); it returns the strata that hold rules, in order. It is apart
+// from the ordering of buildStrata because it needs every stratum placed.
+func attachRules(rules []*ruleRec, strata []*strat, stratOf []int) []int {
+	for _, r := range rules {
 		s := strata[stratOf[r.head.pred]]
 		s.rules = append(s.rules, r)
 		for _, a := range append(slices.Clone(r.pos), r.neg...) {
@@ -439,15 +450,14 @@ func buildStrata(p *Program, names []string, deps [][]depEdge, comp []int) *stra
 			}
 		}
 	}
+	var ruled []int
 	for i, s := range strata {
 		slices.Sort(s.inputs)
 		if len(s.rules) > 0 {
-			st.ruled = append(st.ruled, i)
+			ruled = append(ruled, i)
 		}
 	}
-	st.readers, st.id = readersOf(p.rules), versionClock.Add(1)
-	st.strata, st.stratOf = ptabOf(strata, st.id), ptabOf(stratOf, st.id)
-	return st
+	return ruled
 }
 
 // readersOf maps each predicate a rule reads to the heads of the rules

@@ -459,6 +459,8 @@ func checkHashPages(r *snapReader, segs [][]uint64, cnt []int32, gd, fk uint64, 
 	return true
 }
 
+// readModel reads a model of p: its strata, then its relations, each
+// checked against what p's rules and facts make of them.
 func readModel(r *snapReader, p *Program) (*Model, error) {
 	nstrata := r.n(1)
 	st, err := p.stratify()
@@ -478,6 +480,27 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 	}
 	m.rels.grow(p.npred(), nil, m.gen)
 	m.strata.grow(nstrata, nil, m.gen)
+	readStrata(r, p, m, st)
+	if r.err == nil && r.n(1) != m.rels.len() {
+		r.fail("relations of another number of predicates")
+	}
+	readRelations(r, p, m)
+	if r.err != nil {
+		return nil, r.err
+	}
+	for pred, rel := range m.rels.all() {
+		if rel != nil && rel.arity != p.arityOf(uint32(pred)) {
+			r.fail("relation of arity %d for a predicate of %d", rel.arity, p.arityOf(uint32(pred)))
+			return nil, r.err
+		}
+	}
+	m.info = p.lits.snapshot()
+	return m, nil
+}
+
+// readStrata reads each stratum's record into m, in the order Snapshot
+// writes them, failing r when one holds other predicates than st's.
+func readStrata(r *snapReader, p *Program, m *Model, st *stratification) {
 	for _, i := range st.order(m.predNames) { // the order Snapshot writes
 		s := st.strata.at(i)
 		preds := make([]uint32, r.n(1))
@@ -497,9 +520,12 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 		res.reused, res.kept = r.flag(), r.flag()
 		m.strata.set(i, res, m.gen)
 	}
-	if r.err == nil && r.n(1) != m.rels.len() {
-		r.fail("relations of another number of predicates")
-	}
+}
+
+// readRelations reads m's relations, predicate by predicate: none, one
+// of its own, or one over the predicate's facts with its provenance and
+// indexes. It stops at r's first failure.
+func readRelations(r *snapReader, p *Program, m *Model) {
 	for pred := range m.rels.all() {
 		if r.err != nil {
 			break
@@ -528,15 +554,4 @@ func readModel(r *snapReader, p *Program) (*Model, error) {
 			m.rels.set(pred, rel, m.gen)
 		}
 	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	for pred, rel := range m.rels.all() {
-		if rel != nil && rel.arity != p.arityOf(uint32(pred)) {
-			r.fail("relation of arity %d for a predicate of %d", rel.arity, p.arityOf(uint32(pred)))
-			return nil, r.err
-		}
-	}
-	m.info = p.lits.snapshot()
-	return m, nil
 }
