@@ -237,59 +237,92 @@ var canonTypes = map[objects.Type]bool{
 // canonOf builds the export of a world: first every string, then the
 // records by index.
 func canonOf(w *world.World, scope string, commit lorestore.Hash) CanonExport {
-	type claim struct {
-		e     world.Entry
-		grade datalog.Grade
-		p     *objects.Provenance
-		atoms []world.ClaimAtom
+	g := gatherClaims(w)
+	g.gatherDecisions(w)
+	table, index := internCanon(g.strs)
+	out := CanonExport{Scope: scope, Commit: hashString(commit), Strings: table,
+		Claims: []CanonClaim{}, Predicates: []CanonPredicate{}, Decisions: []CanonDecision{}, Attacks: []CanonAttack{}}
+	index.exportClaims(&out, g.claims)
+	index.exportSupport(&out, g)
+	return out
+}
+
+// gatheredClaim is a claim the export holds, as read from the world.
+type gatheredClaim struct {
+	e     world.Entry
+	grade datalog.Grade
+	p     *objects.Provenance
+	atoms []world.ClaimAtom
+}
+
+// canonSources is what an export is made of, gathered from the world
+// before any string has its index: the claims, the attacks on them, the
+// decisions their support needs, and every string they name.
+type canonSources struct {
+	claims     []gatheredClaim
+	claimIndex map[objects.ID]int // each claim's place in claims
+	attacks    []*objects.Attack
+	decs       []*objects.Decision
+	strs       map[string]bool
+	decisions  map[string]bool // the decision ids named so far
+}
+
+// addProv notes the strings and the decisions a provenance names.
+func (g *canonSources) addProv(p *objects.Provenance) {
+	g.strs[p.Origin], g.strs[p.Hyp] = true, true
+	for _, d := range p.Decisions {
+		g.decisions[d] = true
 	}
-	var claims []claim
-	strs := map[string]bool{}
-	decisions := map[string]bool{}
-	addProv := func(p *objects.Provenance) {
-		strs[p.Origin], strs[p.Hyp] = true, true
-		for _, d := range p.Decisions {
-			decisions[d] = true
-		}
-	}
+}
+
+// gatherClaims gathers the non-dead fact objects, by object id, and the
+// attacks on them, noting the strings and decisions they name; the
+// decisions themselves are read after (gatherDecisions), once every claim
+// and attack has named its own.
+func gatherClaims(w *world.World) *canonSources {
+	g := &canonSources{strs: map[string]bool{}, decisions: map[string]bool{}}
 	for e := range w.Objects() {
 		if !canonTypes[e.Object.Type()] {
 			continue
 		}
-		g := w.ClaimGrade(e.ID)
-		if g == datalog.Dead {
+		gr := w.ClaimGrade(e.ID)
+		if gr == datalog.Dead {
 			continue
 		}
 		p, _ := objects.ProvenanceOf(e.Object)
-		c := claim{e: e, grade: g, p: p, atoms: w.ClaimAtoms(e.ID)}
-		claims = append(claims, c)
-		strs[e.ID.String()], strs[string(e.Object.Type())] = true, true
-		addProv(p)
+		c := gatheredClaim{e: e, grade: gr, p: p, atoms: w.ClaimAtoms(e.ID)}
+		g.claims = append(g.claims, c)
+		g.strs[e.ID.String()], g.strs[string(e.Object.Type())] = true, true
+		g.addProv(p)
 		for _, a := range c.atoms {
-			strs[a.Pred] = true
+			g.strs[a.Pred] = true
 			for _, x := range a.Args {
-				strs[x] = true
+				g.strs[x] = true
 			}
 		}
 	}
-	sort.Slice(claims, func(i, j int) bool { return claims[i].e.ID.String() < claims[j].e.ID.String() })
-	claimIndex := map[objects.ID]int{}
-	for i, c := range claims {
-		claimIndex[c.e.ID] = i
+	sort.Slice(g.claims, func(i, j int) bool { return g.claims[i].e.ID.String() < g.claims[j].e.ID.String() })
+	g.claimIndex = map[objects.ID]int{}
+	for i, c := range g.claims {
+		g.claimIndex[c.e.ID] = i
 	}
-	var attacks []*objects.Attack
 	for _, e := range w.Attacks() {
 		a := e.Object.(*objects.Attack)
-		if _, ok := claimIndex[a.Claim]; ok {
-			attacks = append(attacks, a)
-			decisions[a.Attacker], decisions[a.Target] = true, true
+		if _, ok := g.claimIndex[a.Claim]; ok {
+			g.attacks = append(g.attacks, a)
+			g.decisions[a.Attacker], g.decisions[a.Target] = true, true
 		}
 	}
+	return g
+}
+
+// gatherDecisions reads the decisions named so far from the world,
+// following their citations, and notes the strings they name.
+func (g *canonSources) gatherDecisions(w *world.World) {
 	// The decisions the supports name, and those their own citations name.
-	var decs []*objects.Decision
 	seen := map[string]bool{}
-	queue := make([]string, 0, len(decisions))
-	for d := range decisions {
+	queue := make([]string, 0, len(g.decisions))
+	for d := range g.decisions {
 		queue = append(queue, d)
 	}
 	for len(queue) > 0 {
@@ -299,49 +332,64 @@ func canonOf(w *world.World, scope string, commit lorestore.Hash) CanonExport {
 			continue
 		}
 		seen[d] = true
-		strs[d] = true
+		g.strs[d] = true
 		o, _, ok := w.Decision(d)
 		if !ok {
 			continue // unrecorded: a citation finding; its id is exported alone
 		}
-		decs = append(decs, o)
-		strs[o.Rationale] = true
+		g.decs = append(g.decs, o)
+		g.strs[o.Rationale] = true
 		if o.Provenance != nil {
-			addProv(o.Provenance)
+			g.addProv(o.Provenance)
 			queue = append(queue, o.Provenance.Decisions...)
 		}
 	}
+}
+
+// canonIndex is each string's index in an export's string table.
+type canonIndex map[string]int
+
+// internCanon makes the export's string table, the distinct strings
+// named but "" sorted, and indexes it.
+func internCanon(strs map[string]bool) ([]string, canonIndex) {
 	delete(strs, "")
 	table := make([]string, 0, len(strs))
 	for x := range strs {
 		table = append(table, x)
 	}
 	sort.Strings(table)
-	index := make(map[string]int, len(table))
+	index := make(canonIndex, len(table))
 	for i, x := range table {
 		index[x] = i
 	}
-	opt := func(x string) *int {
-		if x == "" {
-			return nil
-		}
-		i := index[x]
-		return &i
-	}
-	prov := func(p *objects.Provenance) CanonProvenance {
-		cp := CanonProvenance{Kind: string(p.Kind), Origin: opt(p.Origin), Hyp: opt(p.Hyp), State: string(p.State)}
-		for _, d := range p.Decisions {
-			cp.Decisions = append(cp.Decisions, index[d])
-		}
-		sort.Ints(cp.Decisions)
-		return cp
-	}
+	return table, index
+}
 
-	out := CanonExport{Scope: scope, Commit: hashString(commit), Strings: table,
-		Claims: []CanonClaim{}, Predicates: []CanonPredicate{}, Decisions: []CanonDecision{}, Attacks: []CanonAttack{}}
+// opt is the index of x, or nil (the field left out) when x is "".
+func (index canonIndex) opt(x string) *int {
+	if x == "" {
+		return nil
+	}
+	i := index[x]
+	return &i
+}
+
+// prov is a provenance with its strings as indexes.
+func (index canonIndex) prov(p *objects.Provenance) CanonProvenance {
+	cp := CanonProvenance{Kind: string(p.Kind), Origin: index.opt(p.Origin), Hyp: index.opt(p.Hyp), State: string(p.State)}
+	for _, d := range p.Decisions {
+		cp.Decisions = append(cp.Decisions, index[d])
+	}
+	sort.Ints(cp.Decisions)
+	return cp
+}
+
+// exportClaims adds the claims to out, and the atoms they lower to,
+// grouped by predicate.
+func (index canonIndex) exportClaims(out *CanonExport, claims []gatheredClaim) {
 	byPred := map[string][]CanonAtom{}
 	for i, c := range claims {
-		out.Claims = append(out.Claims, CanonClaim{ID: index[c.e.ID.String()], Type: index[string(c.e.Object.Type())], Grade: c.grade.String(), Provenance: prov(c.p)})
+		out.Claims = append(out.Claims, CanonClaim{ID: index[c.e.ID.String()], Type: index[string(c.e.Object.Type())], Grade: c.grade.String(), Provenance: index.prov(c.p)})
 		for _, a := range c.atoms {
 			args := make([]int, len(a.Args))
 			for j, x := range a.Args {
@@ -358,17 +406,22 @@ func canonOf(w *world.World, scope string, commit lorestore.Hash) CanonExport {
 	for _, p := range preds {
 		out.Predicates = append(out.Predicates, CanonPredicate{Pred: index[p], Atoms: byPred[p]})
 	}
-	sort.Slice(decs, func(i, j int) bool { return decs[i].Ident < decs[j].Ident })
-	for _, d := range decs {
-		cd := CanonDecision{ID: index[d.Ident], Rationale: opt(d.Rationale)}
+}
+
+// exportSupport adds to out the decisions the claims' support needs, by
+// id, and the attacks on the claims, by claim, attacker and target.
+func (index canonIndex) exportSupport(out *CanonExport, g *canonSources) {
+	sort.Slice(g.decs, func(i, j int) bool { return g.decs[i].Ident < g.decs[j].Ident })
+	for _, d := range g.decs {
+		cd := CanonDecision{ID: index[d.Ident], Rationale: index.opt(d.Rationale)}
 		if d.Provenance != nil {
-			p := prov(d.Provenance)
+			p := index.prov(d.Provenance)
 			cd.Provenance = &p
 		}
 		out.Decisions = append(out.Decisions, cd)
 	}
-	for _, a := range attacks {
-		out.Attacks = append(out.Attacks, CanonAttack{Attacker: index[a.Attacker], Target: index[a.Target], Claim: claimIndex[a.Claim]})
+	for _, a := range g.attacks {
+		out.Attacks = append(out.Attacks, CanonAttack{Attacker: index[a.Attacker], Target: index[a.Target], Claim: g.claimIndex[a.Claim]})
 	}
 	sort.Slice(out.Attacks, func(i, j int) bool {
 		x, y := out.Attacks[i], out.Attacks[j]
@@ -380,5 +433,4 @@ func canonOf(w *world.World, scope string, commit lorestore.Hash) CanonExport {
 		}
 		return x.Target < y.Target
 	})
-	return out
 }

@@ -54,15 +54,8 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	if doc == nil {
 		doc = wholeDoc(r.Doc)
 	}
-	if _, err := s.needStore(); err != nil {
+	if err := s.mayImport(doc.Scope, r.Materialize); err != nil {
 		return ImportResult{}, err
-	}
-	if err := s.checkDocument(doc.Scope); err != nil {
-		return ImportResult{}, err
-	}
-	if r.Materialize && s.cfg.Pin != "" {
-		return ImportResult{}, fault.Errorf(fault.Refused, CodeProjectPinned,
-			"This project is pinned to %s; an import cannot commit over a pinned snapshot. Nothing was committed.", s.cfg.Pin).With("pin", s.cfg.Pin)
 	}
 	st, err := s.stagerOn(r.Branch)
 	if err != nil {
@@ -129,6 +122,23 @@ func (s *Service) Import(ctx context.Context, r ImportRequest) (ImportResult, er
 	}
 	res.Committed, res.Commit = !cr.Empty, cr.Commit.String()
 	return res, nil
+}
+
+// mayImport refuses an import into scope before anything is read: with
+// no store, into a scope the project does not declare, or, committing, in
+// a project pinned to a snapshot.
+func (s *Service) mayImport(scope string, materialize bool) error {
+	if _, err := s.needStore(); err != nil {
+		return err
+	}
+	if err := s.checkDocument(scope); err != nil {
+		return err
+	}
+	if materialize && s.cfg.Pin != "" {
+		return fault.Errorf(fault.Refused, CodeProjectPinned,
+			"This project is pinned to %s; an import cannot commit over a pinned snapshot. Nothing was committed.", s.cfg.Pin).With("pin", s.cfg.Pin)
+	}
+	return nil
 }
 
 // importHeadroom is the least an import's heap may grow past its live

@@ -367,6 +367,34 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *s
 	if len(ws.staged) == 0 {
 		return ws.base, []Committed{}, nil, nil
 	}
+	objs, st, err := s.materializeObjects(ws, decision)
+	if err != nil {
+		return lorestore.ZeroHash, nil, nil, err
+	}
+	batch, committed, counts, err := encodeMaterialized(ws.scope, objs, pr)
+	if err != nil {
+		return lorestore.ZeroHash, nil, nil, err
+	}
+	msg := lorestore.NewMessage(materializeSummary(ws.scope, counts), "materialize", ws.scope)
+	if st != nil && st.ratify != nil {
+		msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: lorestore.TrailerDecision, Value: decision})
+	}
+	msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: "Lore-Workspace", Value: ws.id})
+	pr.to(float64(len(objs)), "committing to "+ws.branch)
+	commit, err := s.commitMaterialized(ws, batch, msg, st != nil, decision)
+	if err != nil {
+		return lorestore.ZeroHash, nil, nil, err
+	}
+	var stamps []Stamp
+	if st != nil {
+		stamps = st.stamps
+	}
+	return commit, committed, stamps, nil
+}
+
+// materializeObjects is what a materialize commits: the staged objects,
+// or, with a decision, the stamped layer and its Ratify record (st).
+func (s *Service) materializeObjects(ws *Workspace, decision string) ([]objects.Object, *stamping, error) {
 	objs := make([]objects.Object, len(ws.staged))
 	for i, st := range ws.staged {
 		objs[i] = st.obj
@@ -375,13 +403,21 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *s
 	if decision != "" {
 		var err error
 		if st, err = s.checkStamped(ws, decision, ""); err != nil {
-			return lorestore.ZeroHash, nil, nil, err
+			return nil, nil, err
 		}
 		objs = st.objs
 		if st.ratify != nil {
 			objs = append(objs[:len(objs):len(objs)], st.ratify)
 		}
 	}
+	return objs, st, nil
+}
+
+// encodeMaterialized puts objs in a batch for scope, and encodes each as
+// the Committed the caller returns, counting them by type for the commit
+// summary. Its steps go to pr: one per object, and two more to come (the
+// commit and the load of the new base).
+func encodeMaterialized(scope string, objs []objects.Object, pr *steps) (*lorestore.Batch, []Committed, map[objects.Type]int, error) {
 	committed := make([]Committed, len(objs))
 	batch := lorestore.NewBatch()
 	counts := map[objects.Type]int{}
@@ -391,52 +427,50 @@ func (s *Service) materialize(ws *Workspace, workspaceOp, decision string, pr *s
 		if i%step == 0 {
 			pr.to(float64(i), fmt.Sprintf("encoding %d of %d objects", i, len(objs)))
 		}
-		id, err := batch.Put(ws.scope, o)
+		id, err := batch.Put(scope, o)
 		if err != nil {
-			return lorestore.ZeroHash, nil, nil, err
+			return nil, nil, nil, err
 		}
 		data, err := objects.Canonical(o)
 		if err != nil {
-			return lorestore.ZeroHash, nil, nil, err
+			return nil, nil, nil, err
 		}
 		committed[i] = Committed{ID: id.String(), Type: string(o.Type()), Object: data}
 		counts[o.Type()]++
 	}
-	msg := lorestore.NewMessage(materializeSummary(ws.scope, counts), "materialize", ws.scope)
-	if st != nil && st.ratify != nil {
-		msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: lorestore.TrailerDecision, Value: decision})
-	}
-	msg.Trailers = append(msg.Trailers, lorestore.Trailer{Key: "Lore-Workspace", Value: ws.id})
+	return batch, committed, counts, nil
+}
+
+// commitMaterialized commits batch on the workspace's branch over its
+// base. When the branch moved, the staged layer (and, stamped, the
+// stamped one) is checked again over the new head and the commit tried
+// on top of it, up to eight times: a materialize never overwrites.
+func (s *Service) commitMaterialized(ws *Workspace, batch *lorestore.Batch, msg lorestore.Message, stamped bool, decision string) (lorestore.Hash, error) {
 	parent := ws.base
-	pr.to(float64(len(objs)), "committing to "+ws.branch)
 	for attempt := 0; attempt < 8; attempt++ {
 		res, err := s.store.Commit(batch, msg, lorestore.CommitOptions{Branch: ws.branch, Parent: parent, Refuse: true})
 		var stale *lorestore.StaleError
 		if errors.As(err, &stale) {
 			// Someone committed first: check again over their head.
 			if err := s.restage(ws, stale.Actual); err != nil {
-				return lorestore.ZeroHash, nil, nil, err
+				return lorestore.ZeroHash, err
 			}
-			if st != nil {
+			if stamped {
 				// The stamped layer is a function of the staged one, so
 				// only its findings can have moved.
 				if _, err := s.checkStamped(ws, decision, stale.Actual.String()); err != nil {
-					return lorestore.ZeroHash, nil, nil, err
+					return lorestore.ZeroHash, err
 				}
 			}
 			parent = stale.Actual
 			continue
 		}
 		if err != nil {
-			return lorestore.ZeroHash, nil, nil, err
+			return lorestore.ZeroHash, err
 		}
-		var stamps []Stamp
-		if st != nil {
-			stamps = st.stamps
-		}
-		return res.Commit, committed, stamps, nil
+		return res.Commit, nil
 	}
-	return lorestore.ZeroHash, nil, nil, fault.Errorf(fault.Refused, CodeBranchMoved,
+	return lorestore.ZeroHash, fault.Errorf(fault.Refused, CodeBranchMoved,
 		"Branch %s kept moving while workspace %s tried to materialize; try again.", ws.branch, ws.id)
 }
 

@@ -121,19 +121,7 @@ func pad8(n int) int { return (8 - n%8) % 8 }
 // written and flushed, with where their payloads lie in f and what the
 // index's scan noted (writeIndexOf).
 func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], compiled func(io.Writer) error, indexed func(f *os.File, count uint64, entries, index span, notes scanNotes)) error {
-	head := make([]byte, 0, wfFixed+2+len(hd.scope)+8)
-	head = append(head, wfMagic...)
-	head = binary.LittleEndian.AppendUint32(head, wfVersion)
-	head = binary.LittleEndian.AppendUint32(head, 0)
-	head = append(head, hd.format[:]...)
-	head = append(head, hd.commit[:]...)
-	head = append(head, hd.tree[:]...)
-	head = append(head, hd.dialects[:]...)
-	lenAt := len(head)
-	head = append(head, make([]byte, 8+wfSumSize)...) // body length and checksum, filled below
-	head = binary.LittleEndian.AppendUint16(head, uint16(len(hd.scope)))
-	head = append(head, hd.scope...)
-	head = append(head, make([]byte, pad8(len(head)))...)
+	head, lenAt := wfHead(hd)
 	bw := bufio.NewWriterSize(f, 1<<20)
 	bw.Write(head)
 	// The entries section: its header, then count u64 and the entries.
@@ -181,32 +169,73 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	sum := startSum(f, int64(len(head)), bodyLen)
 	defer sum.wait() // on every path: the file is closed after
 	if compiled != nil {
-		cs := &lazySection{w: bw, kind: wfSectionCompiled, start: sum.start}
-		switch err := compiled(cs); {
-		case errors.Is(err, datalog.ErrNoSnapshot):
-			if cs.n > 0 {
-				return fmt.Errorf("author: a refused snapshot wrote %d bytes", cs.n)
-			}
-		case err != nil:
+		clen, err := writeCompiledSection(f, bw, compiled, sum, int64(len(head))+bodyLen)
+		if err != nil {
 			return err
 		}
-		if cs.n > 0 {
-			var csec [16]byte
-			binary.LittleEndian.PutUint32(csec[0:], wfSectionCompiled)
-			binary.LittleEndian.PutUint64(csec[8:], uint64(cs.n))
-			bw.Write(make([]byte, pad8(int(cs.n))))
-			if err := bw.Flush(); err != nil {
-				return err
-			}
-			if _, err := f.WriteAt(csec[:], int64(len(head))+bodyLen); err != nil {
-				return err
-			}
-			bodyLen += 16 + cs.n + int64(pad8(int(cs.n)))
-		}
+		bodyLen += clen
 	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
+	return sealWorldFile(f, sum, bodyLen, lenAt)
+}
+
+// wfHead is a file's header for hd, its body length and checksum (at
+// lenAt) zero: they are known only once the body is written.
+func wfHead(hd wfHeader) (head []byte, lenAt int) {
+	head = make([]byte, 0, wfFixed+2+len(hd.scope)+8)
+	head = append(head, wfMagic...)
+	head = binary.LittleEndian.AppendUint32(head, wfVersion)
+	head = binary.LittleEndian.AppendUint32(head, 0)
+	head = append(head, hd.format[:]...)
+	head = append(head, hd.commit[:]...)
+	head = append(head, hd.tree[:]...)
+	head = append(head, hd.dialects[:]...)
+	lenAt = len(head)
+	head = append(head, make([]byte, 8+wfSumSize)...) // body length and checksum, filled in last (sealWorldFile)
+	head = binary.LittleEndian.AppendUint16(head, uint16(len(hd.scope)))
+	head = append(head, hd.scope...)
+	head = append(head, make([]byte, pad8(len(head)))...)
+	return head, lenAt
+}
+
+// writeCompiledSection writes the compiled section, when compiled writes
+// one, at offset at of f, after what bw holds: its payload streams
+// through bw, its header is written in place after. It returns the
+// section's whole length, 0 when it is left out. Separate from
+// encodeWorldFile because it is the one section that may be absent, and
+// the only one whose writer's error is not always the file's.
+func writeCompiledSection(f *os.File, bw *bufio.Writer, compiled func(io.Writer) error, sum *bodySum, at int64) (int64, error) {
+	cs := &lazySection{w: bw, kind: wfSectionCompiled, start: sum.start}
+	switch err := compiled(cs); {
+	case errors.Is(err, datalog.ErrNoSnapshot):
+		if cs.n > 0 {
+			return 0, fmt.Errorf("author: a refused snapshot wrote %d bytes", cs.n)
+		}
+	case err != nil:
+		return 0, err
+	}
+	if cs.n == 0 {
+		return 0, nil
+	}
+	var csec [16]byte
+	binary.LittleEndian.PutUint32(csec[0:], wfSectionCompiled)
+	binary.LittleEndian.PutUint64(csec[8:], uint64(cs.n))
+	bw.Write(make([]byte, pad8(int(cs.n))))
+	if err := bw.Flush(); err != nil {
+		return 0, err
+	}
+	if _, err := f.WriteAt(csec[:], at); err != nil {
+		return 0, err
+	}
+	return 16 + cs.n + int64(pad8(int(cs.n))), nil
+}
+
+// sealWorldFile fills in the header's body length and checksum, at lenAt,
+// once the body of bodyLen bytes is written and flushed: the checksum
+// reads the body back (sum), which is the write's last phase.
+func sealWorldFile(f *os.File, sum *bodySum, bodyLen int64, lenAt int) error {
 	defer phases.Start(PhaseFileSum)()
 	h, err := sum.rest(bodyLen)
 	if err != nil {

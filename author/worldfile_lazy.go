@@ -234,54 +234,9 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult
 		if i == hi-1 {
 			res.last = objects.ID(part[at : at+32])
 		}
-		var code uint8
-		switch tag := part[at+32]; tag {
-		case tagFact, tagEntity:
-			s.str(true)
-			nameAt := s.at
-			key := s.str(true)
-			s.str(false)
-			s.prov()
-			code = codeFact
-			if tag == tagEntity {
-				code = codeEntity
-				if s.err == nil {
-					name := s.view(nameAt)
-					res.sum += identMix(unsafe.String(unsafe.SliceData(name), len(name)), uint32(i))
-					res.nents++
-					if !b.verify {
-						// Copied: sorting views of the mapping would
-						// fault the whole file back in (an entity or two
-						// a page).
-						res.refs = append(res.refs, entityRef{pos: uint32(i), name: arena.add(name)})
-					}
-				}
-			} else if key >= 0 {
-				res.keyed[key] = append(res.keyed[key], i)
-			}
-		case tagCanonical:
-			n := s.uvarint()
-			if n > uint64(len(part)) {
-				return fail(wfErr("entry %d: %d bytes", i, n))
-			}
-			at := s.take(int(n))
-			if s.err != nil {
-				return fail(s.err)
-			}
-			o, err := objects.Decode(part[at:s.at])
-			if err != nil {
-				return fail(wfErr("entry %d: %v", i, err))
-			}
-			c, ok := typeCode(o.Type())
-			if !ok {
-				return fail(wfErr("entry %d: type %s", i, o.Type()))
-			}
-			code = c
-		default:
-			return fail(wfErr("entry %d: tag %d", i, tag))
-		}
-		if s.err != nil {
-			return fail(s.err)
+		code, err := s.checkRecord(i, at, &res, &arena)
+		if err != nil {
+			return fail(err)
 		}
 		if !note(b.verify, &b.types[i], code) {
 			return fail(wfErr("index: entry %d of type %d, the index says %d", i, code, b.types[i]))
@@ -300,6 +255,66 @@ func (b *fileBase) scanPart(k, lo, hi int, release func([]byte)) (res partResult
 		release(part) // read again only where the world asks
 	}
 	return res
+}
+
+// checkRecord checks the rest of entry i, whose id and tag lie at at, and
+// returns its type code: a fact's or entity's fields are checked one by
+// one, the entity's ident summed (and copied, when the scan makes the
+// columns) and the fact filed under its key in res; a canonical record is
+// decoded for its type. It is the part of scanPart's loop that reads by
+// the record's kind; the loop around it checks where each entry lies.
+func (s *partScan) checkRecord(i, at int, res *partResult, arena *strArena) (uint8, error) {
+	part := s.p // the part scanPart scans
+	var code uint8
+	switch tag := part[at+32]; tag {
+	case tagFact, tagEntity:
+		s.str(true)
+		nameAt := s.at
+		key := s.str(true)
+		s.str(false)
+		s.prov()
+		code = codeFact
+		if tag == tagEntity {
+			code = codeEntity
+			if s.err == nil {
+				name := s.view(nameAt)
+				res.sum += identMix(unsafe.String(unsafe.SliceData(name), len(name)), uint32(i))
+				res.nents++
+				if !s.verify {
+					// Copied: sorting views of the mapping would
+					// fault the whole file back in (an entity or two
+					// a page).
+					res.refs = append(res.refs, entityRef{pos: uint32(i), name: arena.add(name)})
+				}
+			}
+		} else if key >= 0 {
+			res.keyed[key] = append(res.keyed[key], i)
+		}
+	case tagCanonical:
+		n := s.uvarint()
+		if n > uint64(len(part)) {
+			return 0, wfErr("entry %d: %d bytes", i, n)
+		}
+		at := s.take(int(n))
+		if s.err != nil {
+			return 0, s.err
+		}
+		o, err := objects.Decode(part[at:s.at])
+		if err != nil {
+			return 0, wfErr("entry %d: %v", i, err)
+		}
+		c, ok := typeCode(o.Type())
+		if !ok {
+			return 0, wfErr("entry %d: type %s", i, o.Type())
+		}
+		code = c
+	default:
+		return 0, wfErr("entry %d: tag %d", i, tag)
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	return code, nil
 }
 
 // scanRelease is how far a scan gets past the pages it last gave back

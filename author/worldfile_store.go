@@ -136,7 +136,7 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 	// with it (a part read again is mapped again).
 	var compiled *world.Compiled
 	released := make(chan struct{})
-	reserved, inPlace, refused := false, false, false
+	reserved, inPlace := false, false
 	if snapshot != nil {
 		// The snapshot is loaded, and the entries read, in place when the
 		// mapping can be kept; the reservation is given back unless the
@@ -153,42 +153,11 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 				c.mu.Unlock()
 			}
 		}()
-		if reserved {
-			compiled = world.StartLoadCompiledAliased(snapshot, releaseMapped)
-		} else {
-			compiled = world.StartLoadCompiled(snapshot)
-		}
-		go func() {
-			compiled.Err()
-			// An aliased world reads its columns again as it needs them,
-			// mapped again from the page cache.
-			releaseMapped(snapshot)
-			close(released)
-		}()
+		compiled = startLoadSnapshot(snapshot, reserved, released)
 	}
 	sum := make(chan error, 1)
 	go func() { sum <- b.check(releaseMapped) }()
-	restore := compiled
-	if reserved {
-		// A world restored from this build's snapshot reads its entries
-		// in place (DL-0395). A file whose entries or index the scan
-		// refuses is refused: a file of this format is written in id
-		// order with the index its entries make (DL-0400).
-		var tried bool
-		w, tried, err = c.compileInPlace(b.entries, b.index, scope, compiled)
-		inPlace = err == nil
-		refused = !tried && err != nil
-		if tried && !inPlace {
-			restore = nil // a Compiled serves one Compile: the decoded entries are evaluated
-		}
-	}
-	if !inPlace && !refused {
-		var base []world.Entry
-		base, err = decodeEntries(b.entries)
-		if err == nil {
-			w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: restore})
-		}
-	}
+	w, inPlace, err = c.compileEntries(b.entries, b.index, scope, compiled, reserved)
 	releaseMapped(b.entries)
 	if compiled != nil {
 		// The loader is done with the bytes and they are given back: the
@@ -205,6 +174,62 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 		return nil, false, false, false, err
 	}
 	return w, compiled != nil, foreign, false, nil // kept: set by the deferred call above
+}
+
+// startLoadSnapshot starts loading a compiled section's snapshot, in
+// place when the mapping is reserved (aliased to it), and gives the
+// snapshot's pages back once the load is done, closing released: the
+// load runs beside the entries' compile, which takes it where it needs
+// it.
+func startLoadSnapshot(snapshot []byte, reserved bool, released chan struct{}) *world.Compiled {
+	var compiled *world.Compiled
+	if reserved {
+		compiled = world.StartLoadCompiledAliased(snapshot, releaseMapped)
+	} else {
+		compiled = world.StartLoadCompiled(snapshot)
+	}
+	go func() {
+		compiled.Err()
+		// An aliased world reads its columns again as it needs them,
+		// mapped again from the page cache.
+		releaseMapped(snapshot)
+		close(released)
+	}()
+	return compiled
+}
+
+// compileEntries compiles the world of a file's entries. With the
+// mapping reserved it reads them in place, restored from compiled
+// (compileInPlace): a section the scan refuses is an error, and a
+// snapshot that does not load or fit falls back to what is done without
+// a reservation, decoding the entries and compiling them (from compiled
+// while no Compile has taken it). inPlace says the world reads the
+// entries in place. It is the compile proper; compileFile runs the loads
+// and the checksum beside it and decides what is kept.
+func (c *worldCache) compileEntries(entries, index []byte, scope string, compiled *world.Compiled, reserved bool) (w *world.World, inPlace bool, err error) {
+	restore := compiled
+	refused := false
+	if reserved {
+		// A world restored from this build's snapshot reads its entries
+		// in place (DL-0395). A file whose entries or index the scan
+		// refuses is refused: a file of this format is written in id
+		// order with the index its entries make (DL-0400).
+		var tried bool
+		w, tried, err = c.compileInPlace(entries, index, scope, compiled)
+		inPlace = err == nil
+		refused = !tried && err != nil
+		if tried && !inPlace {
+			restore = nil // a Compiled serves one Compile: the decoded entries are evaluated
+		}
+	}
+	if !inPlace && !refused {
+		var base []world.Entry
+		base, err = decodeEntries(entries)
+		if err == nil {
+			w, err = world.Compile(world.Input{Scope: scope, Base: base, Dialects: c.dialects, Owned: true, Compiled: restore})
+		}
+	}
+	return w, inPlace, err
 }
 
 // compileInPlace compiles a world restored from compiled over the
