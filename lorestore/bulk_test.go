@@ -27,26 +27,90 @@ func mixedObject(t testing.TB, n int) objects.Object {
 	return fact(n)
 }
 
-func TestBulkMatchesBatch(t *testing.T) {
-	tests := []struct {
-		name       string
-		base       [2]int // objects [from, to) committed first, through a batch
-		from, to   int    // the bulk's objects
-		repeat     int    // every repeat-th object is put twice (0: never)
-		runRecords int    // file records per sorted run
-		putAll     int    // put by PutAll in slices of this many, at GOMAXPROCS procs (0: by Put)
-		procs      int
-	}{
-		{"empty-store", [2]int{}, 0, 3000, 0, 1 << 20, 0, 0},
-		{"many-runs", [2]int{}, 0, 3000, 0, 113, 0, 0},
-		{"repeats", [2]int{}, 0, 2000, 3, 97, 0, 0},
-		{"over-a-base", [2]int{0, 1500}, 1000, 4000, 0, 211, 0, 0},
-		{"all-in-base", [2]int{0, 800}, 0, 800, 0, 50, 0, 0},
-		{"put-all-one-core", [2]int{}, 0, 9000, 0, 1 << 20, 9000, 1},
-		{"put-all-three-cores", [2]int{}, 0, 9000, 0, 307, 5000, 3},
-		{"put-all-repeats-over-a-base", [2]int{0, 1500}, 1000, 6000, 3, 211, 777, 2},
+// bulkCase is one TestBulkMatchesBatch case: a bulk commit over a base,
+// and how its objects are put.
+type bulkCase struct {
+	name       string
+	base       [2]int // objects [from, to) committed first, through a batch
+	from, to   int    // the bulk's objects
+	repeat     int    // every repeat-th object is put twice (0: never)
+	runRecords int    // file records per sorted run
+	putAll     int    // put by PutAll in slices of this many, at GOMAXPROCS procs (0: by Put)
+	procs      int
+}
+
+// bulkMatchCases are TestBulkMatchesBatch's cases: over no base and over
+// one, with repeats, in one sorted run and in many, by Put and by PutAll.
+var bulkMatchCases = []bulkCase{
+	{"empty-store", [2]int{}, 0, 3000, 0, 1 << 20, 0, 0},
+	{"many-runs", [2]int{}, 0, 3000, 0, 113, 0, 0},
+	{"repeats", [2]int{}, 0, 2000, 3, 97, 0, 0},
+	{"over-a-base", [2]int{0, 1500}, 1000, 4000, 0, 211, 0, 0},
+	{"all-in-base", [2]int{0, 800}, 0, 800, 0, 50, 0, 0},
+	{"put-all-one-core", [2]int{}, 0, 9000, 0, 1 << 20, 9000, 1},
+	{"put-all-three-cores", [2]int{}, 0, 9000, 0, 307, 5000, 3},
+	{"put-all-repeats-over-a-base", [2]int{0, 1500}, 1000, 6000, 3, 211, 777, 2},
+}
+
+// bulkObjects are the bulk's objects of tc, in the order they are put.
+func bulkObjects(t *testing.T, tc bulkCase) []objects.Object {
+	t.Helper()
+	var objs []objects.Object
+	for i := tc.from; i < tc.to; i++ {
+		objs = append(objs, mixedObject(t, i))
+		if tc.repeat > 0 && i%tc.repeat == 0 {
+			objs = append(objs, mixedObject(t, i))
+		}
 	}
-	for _, tc := range tests {
+	return objs
+}
+
+// batchCommitted commits objs through one batch on a store with base, the
+// commit a bulk commit of them must match.
+func batchCommitted(t *testing.T, base [2]int, objs []objects.Object, m Message) (*Store, CommitResult) {
+	t.Helper()
+	want, _ := storeWithBase(t, base)
+	b := NewBatch()
+	for _, o := range objs {
+		if _, err := b.Put("camelot", o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantRes, err := want.Commit(b, m, CommitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want, wantRes
+}
+
+// putBulk puts objs into bulk one by one, checking each id Put returns,
+// or by PutAll in slices of putAll when putAll > 0.
+func putBulk(t *testing.T, bulk *Bulk, objs []objects.Object, putAll int) {
+	t.Helper()
+	for i, o := range objs {
+		if putAll > 0 {
+			break
+		}
+		id, err := bulk.Put(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wid, _ := o.ID(); wid != id {
+			t.Fatalf("object %d: id %s, want %s", i, id, wid)
+		}
+	}
+	for lo := 0; putAll > 0 && lo < len(objs); lo += putAll {
+		if err := bulk.PutAll(objs[lo:min(len(objs), lo+putAll)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bulk.Len() != len(objs) {
+		t.Fatalf("Len %d after putting %d objects", bulk.Len(), len(objs))
+	}
+}
+
+func TestBulkMatchesBatch(t *testing.T) {
+	for _, tc := range bulkMatchCases {
 		t.Run(tc.name, func(t *testing.T) {
 			old := fileRunRecords
 			fileRunRecords = tc.runRecords
@@ -54,50 +118,15 @@ func TestBulkMatchesBatch(t *testing.T) {
 			if tc.procs > 0 {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(tc.procs))
 			}
-			var objs []objects.Object
-			for i := tc.from; i < tc.to; i++ {
-				objs = append(objs, mixedObject(t, i))
-				if tc.repeat > 0 && i%tc.repeat == 0 {
-					objs = append(objs, mixedObject(t, i))
-				}
-			}
+			objs := bulkObjects(t, tc)
 			m := NewMessage("bulk import", "import", "camelot")
-			want, _ := storeWithBase(t, tc.base)
-			b := NewBatch()
-			for _, o := range objs {
-				if _, err := b.Put("camelot", o); err != nil {
-					t.Fatal(err)
-				}
-			}
-			wantRes, err := want.Commit(b, m, CommitOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			want, wantRes := batchCommitted(t, tc.base, objs, m)
 			got, dir := storeWithBase(t, tc.base)
 			bulk, err := got.NewBulk("camelot")
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, o := range objs {
-				if tc.putAll > 0 {
-					break
-				}
-				id, err := bulk.Put(o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if wid, _ := o.ID(); wid != id {
-					t.Fatalf("object %d: id %s, want %s", i, id, wid)
-				}
-			}
-			for lo := 0; tc.putAll > 0 && lo < len(objs); lo += tc.putAll {
-				if err := bulk.PutAll(objs[lo:min(len(objs), lo+tc.putAll)]); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if bulk.Len() != len(objs) {
-				t.Fatalf("Len %d after putting %d objects", bulk.Len(), len(objs))
-			}
+			putBulk(t, bulk, objs, tc.putAll)
 			gotRes, err := bulk.Commit(m, CommitOptions{})
 			if err != nil {
 				t.Fatal(err)

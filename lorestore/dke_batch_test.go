@@ -50,19 +50,28 @@ func claimKey(t *testing.T, kind string, n int) (string, objects.ID) {
 	return kind + "/" + id.String()[:8], id
 }
 
-func TestDKEBatchOrder(t *testing.T) {
+// putClaim is a batch call putting claim n of kind in the default store.
+func putClaim(n int, kind string) func(*Batch) error {
+	return func(b *Batch) error { _, err := b.PutDKEClaim("default", kind, claimJSON(kind, n)); return err }
+}
+
+// dkeOrderCase is one TestDKEBatchOrder case: batch calls in order, and
+// the default store they leave.
+type dkeOrderCase struct {
+	name  string
+	calls []func(*Batch) error // on a store holding claim 1 and module m = "old"
+	want  []string
+	empty bool // the commit changes nothing
+}
+
+// dkeOrderCases are TestDKEBatchOrder's cases: puts and removals of one
+// claim, of one module and of the whole store, in either order.
+func dkeOrderCases(t *testing.T) []dkeOrderCase {
+	t.Helper()
 	c1, id1 := claimKey(t, "Sensor", 1)
 	c2, _ := claimKey(t, "Sensor", 2)
 	c3, _ := claimKey(t, "Room", 3)
-	putClaim := func(n int, kind string) func(*Batch) error {
-		return func(b *Batch) error { _, err := b.PutDKEClaim("default", kind, claimJSON(kind, n)); return err }
-	}
-	tests := []struct {
-		name  string
-		calls []func(*Batch) error // on a store holding claim 1 and module m = "old"
-		want  []string
-		empty bool // the commit changes nothing
-	}{
+	return []dkeOrderCase{
 		{"put-then-remove-claim", []func(*Batch) error{putClaim(2, "Sensor"), func(b *Batch) error {
 			_, id := claimKey(t, "Sensor", 2)
 			return b.RemoveDKEClaim("default", "Sensor", id)
@@ -99,6 +108,10 @@ func TestDKEBatchOrder(t *testing.T) {
 		{"put-after-remove-store-kept", []func(*Batch) error{func(b *Batch) error { return b.RemoveDKEStore("default") }, putClaim(1, "Sensor"), putClaim(2, "Sensor")},
 			[]string{c1, c2}, false},
 	}
+}
+
+func TestDKEBatchOrder(t *testing.T) {
+	tests := dkeOrderCases(t)
 	for _, mk := range batchMakers {
 		for _, tc := range tests {
 			t.Run(mk.name+"/"+tc.name, func(t *testing.T) {

@@ -35,96 +35,17 @@ func commitsPerRound() int {
 
 func BenchmarkDurability(b *testing.B) {
 	for _, durable := range []bool{true, false} {
-		b.Run(fmt.Sprintf("commit-one/%s", fsyncName(durable)), func(b *testing.B) {
-			s := smallStore(b, Options{NoFsync: !durable})
-			var ds []time.Duration
-			i := 1_000
-			for b.Loop() {
-				for range commitsPerRound() {
-					start := time.Now()
-					batch := NewBatch()
-					batch.Put("camelot", fact(i))
-					if _, err := s.Commit(batch, NewMessage("one", "materialize", "camelot"), CommitOptions{}); err != nil {
-						b.Fatal(err)
-					}
-					ds = append(ds, time.Since(start))
-					i++
-				}
-			}
-			reportLatency(b, ds)
-		})
+		b.Run(fmt.Sprintf("commit-one/%s", fsyncName(durable)), func(b *testing.B) { benchCommitOne(b, durable) })
 	}
-	b.Run("commit-one/git-commit", func(b *testing.B) {
-		work := filepath.Join(b.TempDir(), "work")
-		gitDefault(b, "", "init", "-q", work)
-		var ds []time.Duration
-		i := 0
-		for b.Loop() {
-			for range commitsPerRound() {
-				name := fmt.Sprintf("f%d.json", i)
-				if err := os.WriteFile(filepath.Join(work, name), fmt.Appendf(nil, "{\"n\":%d}\n", i), 0o644); err != nil {
-					b.Fatal(err)
-				}
-				gitDefault(b, work, "add", name)
-				start := time.Now()
-				gitDefault(b, work, "commit", "-q", "-m", "one")
-				ds = append(ds, time.Since(start))
-				i++
-			}
-		}
-		reportLatency(b, ds)
-	})
-	// What of git's figure is starting a process: git rev-parse HEAD in a
-	// repository of the same size.
-	b.Run("commit-one/git-start", func(b *testing.B) {
-		work := filepath.Join(b.TempDir(), "work")
-		gitDefault(b, "", "init", "-q", work)
-		gitDefault(b, work, "commit", "-q", "--allow-empty", "-m", "root")
-		var ds []time.Duration
-		for b.Loop() {
-			for range commitsPerRound() {
-				start := time.Now()
-				gitDefault(b, work, "rev-parse", "HEAD")
-				ds = append(ds, time.Since(start))
-			}
-		}
-		reportLatency(b, ds)
-	})
+	b.Run("commit-one/git-commit", benchGitCommitOne)
+	b.Run("commit-one/git-start", benchGitStart)
 	n := benchN(100_000)
 	facts := make([]objects.Object, n)
 	for i := range facts {
 		facts[i] = fact(i)
 	}
 	for _, durable := range []bool{true, false} {
-		b.Run(fmt.Sprintf("bulk-100k/%s", fsyncName(durable)), func(b *testing.B) {
-			var took time.Duration
-			for b.Loop() {
-				b.StopTimer()
-				s, err := Init(filepath.Join(b.TempDir(), "c.git"), Options{NoFsync: !durable})
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				start := time.Now()
-				bulk, err := s.NewBulk("camelot")
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, f := range facts {
-					if _, err := bulk.Put(f); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if _, err := bulk.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{}); err != nil {
-					b.Fatal(err)
-				}
-				took += time.Since(start)
-				b.StopTimer()
-				s.Close()
-				b.StartTimer()
-			}
-			b.ReportMetric(took.Seconds()*1000/float64(b.N), "ms/commit")
-		})
+		b.Run(fmt.Sprintf("bulk-100k/%s", fsyncName(durable)), func(b *testing.B) { benchBulkCommit(b, facts, durable) })
 	}
 	b.Run("bulk-100k/git-fast-import", func(b *testing.B) {
 		var took time.Duration
@@ -133,6 +54,99 @@ func BenchmarkDurability(b *testing.B) {
 		}
 		b.ReportMetric(took.Seconds()*1000/float64(b.N), "ms/commit")
 	})
+}
+
+// benchCommitOne times one-object commits on a 1,000-object store,
+// durable or with NoFsync.
+func benchCommitOne(b *testing.B, durable bool) {
+	s := smallStore(b, Options{NoFsync: !durable})
+	var ds []time.Duration
+	i := 1_000
+	for b.Loop() {
+		for range commitsPerRound() {
+			start := time.Now()
+			batch := NewBatch()
+			batch.Put("camelot", fact(i))
+			if _, err := s.Commit(batch, NewMessage("one", "materialize", "camelot"), CommitOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			ds = append(ds, time.Since(start))
+			i++
+		}
+	}
+	reportLatency(b, ds)
+}
+
+// benchGitCommitOne times `git commit` of one staged file under git's
+// default core.fsync (the commit process alone, not the add).
+func benchGitCommitOne(b *testing.B) {
+	work := filepath.Join(b.TempDir(), "work")
+	gitDefault(b, "", "init", "-q", work)
+	var ds []time.Duration
+	i := 0
+	for b.Loop() {
+		for range commitsPerRound() {
+			name := fmt.Sprintf("f%d.json", i)
+			if err := os.WriteFile(filepath.Join(work, name), fmt.Appendf(nil, "{\"n\":%d}\n", i), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			gitDefault(b, work, "add", name)
+			start := time.Now()
+			gitDefault(b, work, "commit", "-q", "-m", "one")
+			ds = append(ds, time.Since(start))
+			i++
+		}
+	}
+	reportLatency(b, ds)
+}
+
+// benchGitStart times what of git's figure is starting a process: git
+// rev-parse HEAD in a repository of the same size.
+func benchGitStart(b *testing.B) {
+	work := filepath.Join(b.TempDir(), "work")
+	gitDefault(b, "", "init", "-q", work)
+	gitDefault(b, work, "commit", "-q", "--allow-empty", "-m", "root")
+	var ds []time.Duration
+	for b.Loop() {
+		for range commitsPerRound() {
+			start := time.Now()
+			gitDefault(b, work, "rev-parse", "HEAD")
+			ds = append(ds, time.Since(start))
+		}
+	}
+	reportLatency(b, ds)
+}
+
+// benchBulkCommit times one bulk commit of facts into a new store (its
+// making untimed), durable or with NoFsync.
+func benchBulkCommit(b *testing.B, facts []objects.Object, durable bool) {
+	var took time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		s, err := Init(filepath.Join(b.TempDir(), "c.git"), Options{NoFsync: !durable})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		bulk, err := s.NewBulk("camelot")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range facts {
+			if _, err := bulk.Put(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := bulk.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		took += time.Since(start)
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(took.Seconds()*1000/float64(b.N), "ms/commit")
 }
 
 func fsyncName(durable bool) string {

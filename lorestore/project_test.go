@@ -104,6 +104,123 @@ func TestProjectCanonicalBytes(t *testing.T) {
 	}
 }
 
+// projectStep is one commit of TestProjectRoundTrip: its edit, and what
+// the store reads back after it.
+type projectStep struct {
+	name    string
+	edit    func(b *Batch) error
+	want    []string        // the declaration after the commit
+	changes []ProjectChange // what ProjectChanges reports
+	facts   int             // scope changes the commit also makes
+}
+
+// projectRoundTripSteps are TestProjectRoundTrip's commits in order:
+// declare, replace and remove beside facts, later call wins, remove all.
+func projectRoundTripSteps(t testing.TB) []projectStep {
+	t.Helper()
+	return []projectStep{
+		{
+			name: "declare",
+			edit: func(b *Batch) error {
+				return errors.Join(
+					b.PutDocument("camelot", docJSON("camelot", "lore/camelot.dli")),
+					b.PutDocument("a-b", docJSON("a-b", "")),
+					b.PutDocument("a", docJSON("a", "")),
+					b.PutProjectDialect("elvish", dialectJSON("elvish")))
+			},
+			want: []string{
+				"dialects/elvish=" + string(canonDialect(t, "elvish")),
+				"documents/a=" + string(canonDoc(t, "a", "")),
+				"documents/a-b=" + string(canonDoc(t, "a-b", "")),
+				"documents/camelot=" + string(canonDoc(t, "camelot", "lore/camelot.dli")),
+			},
+			changes: []ProjectChange{
+				{Section: ProjectDialects, Name: "elvish"},
+				{Section: ProjectDocuments, Name: "a"},
+				{Section: ProjectDocuments, Name: "a-b"},
+				{Section: ProjectDocuments, Name: "camelot"},
+			},
+		},
+		{
+			name: "replace-remove-and-facts",
+			edit: func(b *Batch) error {
+				if _, err := b.Put("camelot", fact(1)); err != nil {
+					return err
+				}
+				return errors.Join(
+					b.PutDocument("camelot", docJSON("camelot", "lore/other.dli")),
+					b.RemoveDocument("a"),
+					b.Remove("project/documents/a-b.json"),
+					b.RemoveProjectDialect("never-declared"))
+			},
+			want: []string{
+				"dialects/elvish=" + string(canonDialect(t, "elvish")),
+				"documents/camelot=" + string(canonDoc(t, "camelot", "lore/other.dli")),
+			},
+			changes: []ProjectChange{
+				{Section: ProjectDocuments, Name: "a", Removed: true},
+				{Section: ProjectDocuments, Name: "a-b", Removed: true},
+				{Section: ProjectDocuments, Name: "camelot", Replaced: true},
+			},
+			facts: 1,
+		},
+		{
+			name: "later-call-wins",
+			edit: func(b *Batch) error {
+				return errors.Join(
+					b.RemoveProjectDialect("elvish"),
+					b.PutProjectDialect("elvish", dialectJSON("elvish")),
+					b.PutDocument("avalon", docJSON("avalon", "")),
+					b.RemoveDocument("avalon"),
+					b.PutDocument("logres", docJSON("logres", "")))
+			},
+			want: []string{
+				"dialects/elvish=" + string(canonDialect(t, "elvish")),
+				"documents/camelot=" + string(canonDoc(t, "camelot", "lore/other.dli")),
+				"documents/logres=" + string(canonDoc(t, "logres", "")),
+			},
+			changes: []ProjectChange{{Section: ProjectDocuments, Name: "logres"}},
+		},
+		{
+			name: "remove-all",
+			edit: func(b *Batch) error {
+				return errors.Join(b.RemoveDocument("camelot"), b.RemoveDocument("logres"), b.RemoveProjectDialect("elvish"))
+			},
+			changes: []ProjectChange{
+				{Section: ProjectDialects, Name: "elvish", Removed: true},
+				{Section: ProjectDocuments, Name: "camelot", Removed: true},
+				{Section: ProjectDocuments, Name: "logres", Removed: true},
+			},
+		},
+	}
+}
+
+// checkProjectStep checks the commit st made: the declaration and the
+// ProjectChanges it reports, and scope and DKE diffs holding only st.facts.
+func checkProjectStep(t testing.TB, s *Store, commit Hash, st projectStep) {
+	t.Helper()
+	if got := declared(t, s, commit); !reflect.DeepEqual(got, st.want) {
+		t.Fatalf("%s: declaration\n%q\nwant\n%q", st.name, got, st.want)
+	}
+	pc, err := s.ProjectChanges(commit)
+	must(t, err)
+	if !reflect.DeepEqual(pc, st.changes) {
+		t.Fatalf("%s: ProjectChanges %+v, want %+v", st.name, pc, st.changes)
+	}
+	// The scope diff, the show stream and the DKE diff see
+	// only their own namespaces.
+	cs, err := s.Changes(commit)
+	must(t, err)
+	shown := 0
+	must(t, ShowChanges(s, commit, true, func(Change, objects.Object) (bool, error) { return true, nil },
+		func(Change, bool) error { shown++; return nil }))
+	dc, err := s.DKEChanges(commit)
+	must(t, err)
+	if len(cs) != st.facts || shown != st.facts || len(dc) != 0 {
+		t.Fatalf("%s: Changes %v, shown %d, DKEChanges %v; want %d scope changes only", st.name, cs, shown, dc, st.facts)
+	}
+}
+
 // TestProjectRoundTrip: puts, replacements and removals across commits,
 // read back by ProjectFiles and reported by ProjectChanges, while the
 // scope and DKE diffs of those commits stay as they were.
@@ -111,111 +228,11 @@ func TestProjectRoundTrip(t *testing.T) {
 	for _, bm := range batchMakers {
 		t.Run(bm.name, func(t *testing.T) {
 			s, _ := newStore(t)
-			steps := []struct {
-				name    string
-				edit    func(b *Batch) error
-				want    []string        // the declaration after the commit
-				changes []ProjectChange // what ProjectChanges reports
-				facts   int             // scope changes the commit also makes
-			}{
-				{
-					name: "declare",
-					edit: func(b *Batch) error {
-						return errors.Join(
-							b.PutDocument("camelot", docJSON("camelot", "lore/camelot.dli")),
-							b.PutDocument("a-b", docJSON("a-b", "")),
-							b.PutDocument("a", docJSON("a", "")),
-							b.PutProjectDialect("elvish", dialectJSON("elvish")))
-					},
-					want: []string{
-						"dialects/elvish=" + string(canonDialect(t, "elvish")),
-						"documents/a=" + string(canonDoc(t, "a", "")),
-						"documents/a-b=" + string(canonDoc(t, "a-b", "")),
-						"documents/camelot=" + string(canonDoc(t, "camelot", "lore/camelot.dli")),
-					},
-					changes: []ProjectChange{
-						{Section: ProjectDialects, Name: "elvish"},
-						{Section: ProjectDocuments, Name: "a"},
-						{Section: ProjectDocuments, Name: "a-b"},
-						{Section: ProjectDocuments, Name: "camelot"},
-					},
-				},
-				{
-					name: "replace-remove-and-facts",
-					edit: func(b *Batch) error {
-						if _, err := b.Put("camelot", fact(1)); err != nil {
-							return err
-						}
-						return errors.Join(
-							b.PutDocument("camelot", docJSON("camelot", "lore/other.dli")),
-							b.RemoveDocument("a"),
-							b.Remove("project/documents/a-b.json"),
-							b.RemoveProjectDialect("never-declared"))
-					},
-					want: []string{
-						"dialects/elvish=" + string(canonDialect(t, "elvish")),
-						"documents/camelot=" + string(canonDoc(t, "camelot", "lore/other.dli")),
-					},
-					changes: []ProjectChange{
-						{Section: ProjectDocuments, Name: "a", Removed: true},
-						{Section: ProjectDocuments, Name: "a-b", Removed: true},
-						{Section: ProjectDocuments, Name: "camelot", Replaced: true},
-					},
-					facts: 1,
-				},
-				{
-					name: "later-call-wins",
-					edit: func(b *Batch) error {
-						return errors.Join(
-							b.RemoveProjectDialect("elvish"),
-							b.PutProjectDialect("elvish", dialectJSON("elvish")),
-							b.PutDocument("avalon", docJSON("avalon", "")),
-							b.RemoveDocument("avalon"),
-							b.PutDocument("logres", docJSON("logres", "")))
-					},
-					want: []string{
-						"dialects/elvish=" + string(canonDialect(t, "elvish")),
-						"documents/camelot=" + string(canonDoc(t, "camelot", "lore/other.dli")),
-						"documents/logres=" + string(canonDoc(t, "logres", "")),
-					},
-					changes: []ProjectChange{{Section: ProjectDocuments, Name: "logres"}},
-				},
-				{
-					name: "remove-all",
-					edit: func(b *Batch) error {
-						return errors.Join(b.RemoveDocument("camelot"), b.RemoveDocument("logres"), b.RemoveProjectDialect("elvish"))
-					},
-					changes: []ProjectChange{
-						{Section: ProjectDialects, Name: "elvish", Removed: true},
-						{Section: ProjectDocuments, Name: "camelot", Removed: true},
-						{Section: ProjectDocuments, Name: "logres", Removed: true},
-					},
-				},
-			}
-			for _, st := range steps {
+			for _, st := range projectRoundTripSteps(t) {
 				b := bm.make(s)
 				must(t, st.edit(b))
 				res := commitBatch(t, s, b, st.name)
-				if got := declared(t, s, res.Commit); !reflect.DeepEqual(got, st.want) {
-					t.Fatalf("%s: declaration\n%q\nwant\n%q", st.name, got, st.want)
-				}
-				pc, err := s.ProjectChanges(res.Commit)
-				must(t, err)
-				if !reflect.DeepEqual(pc, st.changes) {
-					t.Fatalf("%s: ProjectChanges %+v, want %+v", st.name, pc, st.changes)
-				}
-				// The scope diff, the show stream and the DKE diff see
-				// only their own namespaces.
-				cs, err := s.Changes(res.Commit)
-				must(t, err)
-				shown := 0
-				must(t, ShowChanges(s, res.Commit, true, func(Change, objects.Object) (bool, error) { return true, nil },
-					func(Change, bool) error { shown++; return nil }))
-				dc, err := s.DKEChanges(res.Commit)
-				must(t, err)
-				if len(cs) != st.facts || shown != st.facts || len(dc) != 0 {
-					t.Fatalf("%s: Changes %v, shown %d, DKEChanges %v; want %d scope changes only", st.name, cs, shown, dc, st.facts)
-				}
+				checkProjectStep(t, s, res.Commit, st)
 			}
 			if ps, err := s.Fsck(); err != nil || len(ps) != 0 {
 				t.Fatalf("fsck: %v %v", ps, err)

@@ -189,29 +189,19 @@ func TestBranches(t *testing.T) {
 	}
 }
 
-// TestBadInputChangesNothing: an invalid object, an invalid ref name or a
-// stale compare-and-swap returns a typed error and leaves refs and objects
-// as they were.
-func TestBadInputChangesNothing(t *testing.T) {
-	s, dir := newStore(t)
-	commitFacts(t, s, "camelot", 0, 10)
-	head, _ := s.Head("main")
-	if _, err := s.CreateBranch("side", ""); err != nil {
-		t.Fatal(err)
-	}
-	b := NewBatch()
-	b.Put("camelot", fact(50))
-	if _, err := s.Commit(b, NewMessage("move main", "materialize", "camelot"), CommitOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	before := dirState(t, dir)
+// badInput is a call that must fail, and the check its error must pass.
+type badInput struct {
+	name  string
+	call  func() error
+	check func(error) bool
+}
 
+// badInputs are the refused calls on s, whose main moved on from head: an
+// invalid object, scope or message, a stale compare-and-swap and an
+// unknown branch.
+func badInputs(s *Store, head Hash) []badInput {
 	bad := &objects.Fact{Entity: "mireth", Key: "tongue", Value: "low\x07saltish", Provenance: objects.Proposed("s")}
-	cases := []struct {
-		name  string
-		call  func() error
-		check func(error) bool
-	}{
+	return []badInput{
 		{"invalid object", func() error {
 			_, err := NewBatch().Put("camelot", bad)
 			return err
@@ -243,20 +233,18 @@ func TestBadInputChangesNothing(t *testing.T) {
 			return err
 		}, func(err error) bool { return errors.Is(err, ErrBranchNotFound) }},
 	}
+}
+
+// badRefNames are a branch creation and a commit on s for each invalid
+// ref name, each refused with a *refs.NameError.
+func badRefNames(s *Store) []badInput {
+	var cases []badInput
 	for _, name := range []string{"../x", "a..b", "main.lock", "bad\x01name", "bad name", "x/../../config", "-", ".hidden", "a//b", "a/", "@", "a@{b", "a~1", "a^", "a:b", "a?b", "a*b", "a[b", "a\\b"} {
 		name := name
 		cases = append(cases,
-			struct {
-				name  string
-				call  func() error
-				check func(error) bool
-			}{"branch create " + name, func() error { _, err := s.CreateBranch(name, ""); return err },
+			badInput{"branch create " + name, func() error { _, err := s.CreateBranch(name, ""); return err },
 				func(err error) bool { var ne *refs.NameError; return errors.As(err, &ne) }},
-			struct {
-				name  string
-				call  func() error
-				check func(error) bool
-			}{"commit to " + name, func() error {
+			badInput{"commit to " + name, func() error {
 				b := NewBatch()
 				b.Put("camelot", fact(80))
 				_, err := s.Commit(b, NewMessage("x", "materialize", "camelot"), CommitOptions{Branch: name})
@@ -264,7 +252,27 @@ func TestBadInputChangesNothing(t *testing.T) {
 			}, func(err error) bool { var ne *refs.NameError; return errors.As(err, &ne) }},
 		)
 	}
-	for _, tc := range cases {
+	return cases
+}
+
+// TestBadInputChangesNothing: an invalid object, an invalid ref name or a
+// stale compare-and-swap returns a typed error and leaves refs and objects
+// as they were.
+func TestBadInputChangesNothing(t *testing.T) {
+	s, dir := newStore(t)
+	commitFacts(t, s, "camelot", 0, 10)
+	head, _ := s.Head("main")
+	if _, err := s.CreateBranch("side", ""); err != nil {
+		t.Fatal(err)
+	}
+	b := NewBatch()
+	b.Put("camelot", fact(50))
+	if _, err := s.Commit(b, NewMessage("move main", "materialize", "camelot"), CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before := dirState(t, dir)
+
+	for _, tc := range append(badInputs(s, head), badRefNames(s)...) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
 			if err == nil || !tc.check(err) {

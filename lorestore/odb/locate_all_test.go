@@ -12,12 +12,11 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// TestLocateAllAsLocate: for names in three packs, loose, unknown and
-// asked twice, in chunks of every size, LocateAll gives what Locate
-// gives, name by name.
-func TestLocateAllAsLocate(t *testing.T) {
-	dir := initBare(t)
-	db := openDB(t, dir, Options{AutoPackLimit: -1})
+// locateNames writes three packs of 200 blobs each and one loose object
+// through db in dir, and returns their names, 50 unknown names and the
+// first 40 again, shuffled.
+func locateNames(t *testing.T, db *DB, dir string) []plumbing.Hash {
+	t.Helper()
 	r := rand.New(rand.NewPCG(11, 12))
 	var hs []plumbing.Hash
 	for range 3 {
@@ -39,6 +38,36 @@ func TestLocateAllAsLocate(t *testing.T) {
 	}
 	hs = append(hs, hs[:40]...)
 	r.Shuffle(len(hs), func(i, j int) { hs[i], hs[j] = hs[j], hs[i] })
+	return hs
+}
+
+// checkLargestOpened checks that pf opened one pack's file, v's largest,
+// and reads the rest through their mappings.
+func checkLargestOpened(t *testing.T, v *View, pf *PackFiles) {
+	t.Helper()
+	opened := 0
+	for i, f := range pf.files {
+		if f != nil {
+			opened++
+			for j := range pf.files {
+				if len(v.s.packs[j].data) > len(v.s.packs[i].data) {
+					t.Fatalf("pack %d opened, a larger one (%d) not", i, j)
+				}
+			}
+		}
+	}
+	if opened != 1 || !pf.Mapped() {
+		t.Fatalf("%d pack files opened, want 1 and the rest mapped", opened)
+	}
+}
+
+// TestLocateAllAsLocate: for names in three packs, loose, unknown and
+// asked twice, in chunks of every size, LocateAll gives what Locate
+// gives, name by name.
+func TestLocateAllAsLocate(t *testing.T) {
+	dir := initBare(t)
+	db := openDB(t, dir, Options{AutoPackLimit: -1})
+	hs := locateNames(t, db, dir)
 
 	db.Close() // reopened: its packs mapped, not held as written
 	v := openView(t, dir)
@@ -64,20 +93,7 @@ func TestLocateAllAsLocate(t *testing.T) {
 	defer func(n int) { maxPackFiles = n }(maxPackFiles)
 	maxPackFiles = 1
 	pf := filesOf(t, v)
-	opened := 0
-	for i, f := range pf.files {
-		if f != nil {
-			opened++
-			for j := range pf.files {
-				if len(v.s.packs[j].data) > len(v.s.packs[i].data) {
-					t.Fatalf("pack %d opened, a larger one (%d) not", i, j)
-				}
-			}
-		}
-	}
-	if opened != 1 || !pf.Mapped() {
-		t.Fatalf("%d pack files opened, want 1 and the rest mapped", opened)
-	}
+	checkLargestOpened(t, v, pf)
 	var located []Loc
 	for _, l := range want {
 		if l != missing {

@@ -10,15 +10,63 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
+// fsOp is one operation a traced write made, and the path it named.
+type fsOp struct {
+	op   string
+	path string // relative to the git dir
+}
+
+// opLog records the operations of an fsys.Traced, by their paths under dir.
+type opLog struct {
+	mu  sync.Mutex
+	dir string
+	ops []fsOp
+}
+
+// rel is p relative to the git dir, with forward slashes (p itself if it
+// is not under it).
+func (l *opLog) rel(p string) string {
+	r, err := filepath.Rel(l.dir, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(r)
+}
+
+// note is the fsys.Traced Note: it logs op by the path it names, a rename
+// by the path it renames over.
+func (l *opLog) note(op string, paths ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if op == "rename" {
+		l.ops = append(l.ops, fsOp{op, l.rel(paths[1])})
+		return
+	}
+	l.ops = append(l.ops, fsOp{op, l.rel(paths[0])})
+}
+
+// flushOrder finds in ops the first flush of a file, the rename over
+// target and the flush of target's folder after it (-1: not there).
+func flushOrder(ops []fsOp, target string) (synced, renamed, dirSynced int) {
+	synced, renamed, dirSynced = -1, -1, -1
+	for i, st := range ops {
+		switch {
+		case st.op == "sync" && synced < 0:
+			synced = i
+		case st.op == "rename" && st.path == target:
+			renamed = i
+		case st.op == "syncdir" && st.path == filepath.ToSlash(filepath.Dir(target)) && renamed >= 0:
+			dirSynced = i
+		}
+	}
+	return synced, renamed, dirSynced
+}
+
 // TestWritesFlushInOrder: Update, Delete (through packed-refs) and
 // SetHead flush the lock's content before renaming it over the ref,
 // packed-refs or HEAD, and the folder after; with NoFsync they flush
 // nothing. Fails with the flushes of txn.commit removed.
 func TestWritesFlushInOrder(t *testing.T) {
-	type step struct {
-		op   string
-		path string // relative to the git dir
-	}
 	cases := []struct {
 		name   string
 		setup  func(t *testing.T, dir string, s *Store)
@@ -44,48 +92,24 @@ func TestWritesFlushInOrder(t *testing.T) {
 	for _, tc := range cases {
 		for _, durable := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/durable=%v", tc.name, durable), func(t *testing.T) {
-				var mu sync.Mutex
-				var log []step
-				var dir string
-				rel := func(p string) string {
-					r, err := filepath.Rel(dir, p)
-					if err != nil {
-						return p
-					}
-					return filepath.ToSlash(r)
-				}
-				note := func(op string, paths ...string) {
-					mu.Lock()
-					defer mu.Unlock()
-					if op == "rename" {
-						log = append(log, step{op, rel(paths[1])})
-						return
-					}
-					log = append(log, step{op, rel(paths[0])})
-				}
-				dir, s := newRepo(t, Options{NoFsync: !durable, FS: fsys.Traced{Note: note}})
+				l := new(opLog)
+				dir, s := newRepo(t, Options{NoFsync: !durable, FS: fsys.Traced{Note: l.note}})
+				l.mu.Lock()
+				l.dir = dir
+				l.mu.Unlock()
 				if tc.setup != nil {
 					tc.setup(t, dir, s)
 				}
-				mu.Lock()
-				log = nil
-				mu.Unlock()
+				l.mu.Lock()
+				l.ops = nil
+				l.mu.Unlock()
 				if err := tc.write(s); err != nil {
 					t.Fatal(err)
 				}
-				mu.Lock()
-				defer mu.Unlock()
-				synced, renamed, dirSynced := -1, -1, -1
-				for i, st := range log {
-					switch {
-					case st.op == "sync" && synced < 0:
-						synced = i
-					case st.op == "rename" && st.path == tc.target:
-						renamed = i
-					case st.op == "syncdir" && st.path == filepath.ToSlash(filepath.Dir(tc.target)) && renamed >= 0:
-						dirSynced = i
-					}
-				}
+				l.mu.Lock()
+				defer l.mu.Unlock()
+				log := l.ops
+				synced, renamed, dirSynced := flushOrder(log, tc.target)
 				if renamed < 0 {
 					t.Fatalf("%s was never renamed over: %v", tc.target, log)
 				}
