@@ -314,6 +314,26 @@ func TestMergeCleanWritesTwoParentCommit(t *testing.T) {
 	if again := h.ok("author.merge", p, "idempotency_key", "m1"); again["root_hash"] != r["root_hash"] || h.head("main") != commit {
 		t.Fatalf("keyed retry %v", again)
 	}
+	checkMergedWorld(t, h, commit)
+	// Merging again is up to date: nothing written.
+	up := h.ok("author.merge", p)
+	if up["merged"] != false || up["up_to_date"] != true || up["root_hash"] != commit.String() || h.head("main") != commit {
+		t.Fatalf("up to date %v", up)
+	}
+	// A branch merely ahead still gets a merge commit (DL-0027).
+	h.ok("author.branch", map[string]any{"workspace": ws, "action": "create", "name": "ahead"})
+	ahead := h.materializeOn("ahead", map[string]any{"entity": "lancelot", "key": "title", "value": "sir", "provenance": citedProv("canon-1")})
+	ff := h.ok("author.merge", map[string]any{"workspace": ws, "source": "ahead"})
+	if parents := strings.Fields(h.git("rev-list", "--parents", "-n", "1", "main")); ff["merged"] != true || len(parents) != 3 || parents[2] != ahead {
+		t.Fatalf("merge of a branch ahead %v, parents %v", ff, parents)
+	}
+	h.git("fsck", "--strict")
+}
+
+// checkMergedWorld holds the world of the merge commit, which the merge
+// left in the cache, to its scope's entries and to a fresh compile.
+func checkMergedWorld(t *testing.T, h *harness, commit lorestore.Hash) {
+	t.Helper()
 	// The merged world is in the cache: a workspace opens on it without a
 	// compile and sees both sides.
 	n := h.svc.cache.compileCount()
@@ -353,19 +373,6 @@ func TestMergeCleanWritesTwoParentCommit(t *testing.T) {
 			t.Fatalf("entry %s: %v %v", e.ID, ok, c.Staged)
 		}
 	}
-	// Merging again is up to date: nothing written.
-	up := h.ok("author.merge", p)
-	if up["merged"] != false || up["up_to_date"] != true || up["root_hash"] != commit.String() || h.head("main") != commit {
-		t.Fatalf("up to date %v", up)
-	}
-	// A branch merely ahead still gets a merge commit (DL-0027).
-	h.ok("author.branch", map[string]any{"workspace": ws, "action": "create", "name": "ahead"})
-	ahead := h.materializeOn("ahead", map[string]any{"entity": "lancelot", "key": "title", "value": "sir", "provenance": citedProv("canon-1")})
-	ff := h.ok("author.merge", map[string]any{"workspace": ws, "source": "ahead"})
-	if parents := strings.Fields(h.git("rev-list", "--parents", "-n", "1", "main")); ff["merged"] != true || len(parents) != 3 || parents[2] != ahead {
-		t.Fatalf("merge of a branch ahead %v, parents %v", ff, parents)
-	}
-	h.git("fsck", "--strict")
 }
 
 func TestMergeRefusals(t *testing.T) {

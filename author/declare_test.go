@@ -224,19 +224,7 @@ func TestPredicateIdentityDefeated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	commit := func(summary string, objs ...objects.Object) {
-		t.Helper()
-		b := lorestore.NewBatch()
-		for _, o := range objs {
-			if _, err := b.Put("saga", o); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := h.store.Commit(b, lorestore.NewMessage(summary, "materialize", "saga"), lorestore.CommitOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	commit("the saga",
+	commitSaga(t, h, "the saga",
 		&objects.Decision{Ident: "canon"}, &objects.Decision{Ident: "merge-ruling"},
 		&objects.Entity{Kind: objects.KindPerson, Ident: "sigrun", Name: "Sigrun", Provenance: canon},
 		&objects.Entity{Kind: objects.KindPerson, Ident: "hogni", Name: "Hogni", Provenance: canon},
@@ -248,28 +236,7 @@ func TestPredicateIdentityDefeated(t *testing.T) {
 			Body: []objects.Literal{{Atom: objects.Atom{Pred: "home", Args: []objects.Term{objects.Var("X"), objects.Var("Y")}}}}, Provenance: canon},
 		psa,
 	)
-	type grades map[string]datalog.Grade
-	read := func() (*Workspace, grades, []string) {
-		t.Helper()
-		ws, err := h.svc.Open("saga", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := grades{}
-		for _, a := range [][]string{
-			{"home", "hogni", "the-east"}, {"home", "sigrun", "the-south"}, {"home", "sigrun", "the-north"},
-			{"dwelling", "hogni", "the-east"}, {"dwelling", "sigrun", "the-south"}, {"dwelling", "sigrun", "the-north"},
-			{"housed", "hogni"}, {"housed", "sigrun"},
-		} {
-			g[strings.Join(a, " ")] = ws.world.Grade(a[0], a[1:]...)
-		}
-		var fs []string
-		for _, f := range ws.world.Findings() {
-			fs = append(fs, f.Code)
-		}
-		return ws, g, fs
-	}
-	ws, g, fs := read()
+	ws, g, fs := readSagaGrades(t, h)
 	for _, a := range []string{"home hogni the-east", "home sigrun the-south", "dwelling sigrun the-north", "housed hogni", "housed sigrun"} {
 		if g[a] != datalog.Certain {
 			t.Errorf("merged: %s is %s, want certain", a, g[a])
@@ -283,8 +250,8 @@ func TestPredicateIdentityDefeated(t *testing.T) {
 		t.Errorf("merged: query home %v", q)
 	}
 
-	commit("defeat the merge", &objects.Decision{Ident: "retcon"}, &objects.Attack{Attacker: "retcon", Target: "merge-ruling", Claim: psaID})
-	ws, g, fs = read()
+	commitSaga(t, h, "defeat the merge", &objects.Decision{Ident: "retcon"}, &objects.Attack{Attacker: "retcon", Target: "merge-ruling", Claim: psaID})
+	ws, g, fs = readSagaGrades(t, h)
 	if got := ws.world.ClaimGrade(psaID); got != datalog.Dead {
 		t.Errorf("defeated identity claim is %s", got)
 	}
@@ -314,6 +281,45 @@ func TestPredicateIdentityDefeated(t *testing.T) {
 			t.Errorf("defeated: home(%v, %v) answers %v, want %s", args[0], args[1], a["grade"], want)
 		}
 	}
+}
+
+// commitSaga commits objs to the saga scope with lorestore directly, as
+// author.defeat would.
+func commitSaga(t *testing.T, h *harness, summary string, objs ...objects.Object) {
+	t.Helper()
+	b := lorestore.NewBatch()
+	for _, o := range objs {
+		if _, err := b.Put("saga", o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := h.store.Commit(b, lorestore.NewMessage(summary, "materialize", "saga"), lorestore.CommitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readSagaGrades opens a saga workspace and reads the grades of the home,
+// dwelling and housed atoms TestPredicateIdentityDefeated checks, keyed by
+// the atom's words, and the codes of its findings.
+func readSagaGrades(t *testing.T, h *harness) (*Workspace, map[string]datalog.Grade, []string) {
+	t.Helper()
+	ws, err := h.svc.Open("saga", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := map[string]datalog.Grade{}
+	for _, a := range [][]string{
+		{"home", "hogni", "the-east"}, {"home", "sigrun", "the-south"}, {"home", "sigrun", "the-north"},
+		{"dwelling", "hogni", "the-east"}, {"dwelling", "sigrun", "the-south"}, {"dwelling", "sigrun", "the-north"},
+		{"housed", "hogni"}, {"housed", "sigrun"},
+	} {
+		g[strings.Join(a, " ")] = ws.world.Grade(a[0], a[1:]...)
+	}
+	var fs []string
+	for _, f := range ws.world.Findings() {
+		fs = append(fs, f.Code)
+	}
+	return ws, g, fs
 }
 
 // TestPredicateSelfIdentityWarns: a predicate declared the same as itself

@@ -188,30 +188,7 @@ func TestExpertRefusals(t *testing.T) {
 
 func TestAddTransition(t *testing.T) {
 	h := newExpertHarness(t, nil, "camelot")
-	ws := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
-	for _, o := range []map[string]any{
-		{"kind": "person", "id": "mireth", "name": "Mireth"},
-		{"kind": "era", "id": "salt-years", "name": "The Salt Years"},
-	} {
-		o["workspace"], o["provenance"] = ws, prop()
-		h.ok("author.add_entity", o)
-	}
-	for _, e := range []string{"e1", "e2", "e3", "e0"} {
-		h.ok("author.add_event", map[string]any{"workspace": ws, "id": e, "era": "salt-years", "provenance": prop()})
-	}
-	// The decision and the inertial declaration are other lanes' ops;
-	// staged directly here. Continuity reads certain values only, so the
-	// transitions cite the recorded decision.
-	certain := objects.Cited(objects.CitedRatified, "dl-1")
-	w, _ := h.svc.workspace(ws)
-	w.mu.Lock()
-	if _, err := w.stage([]objects.Object{&objects.Decision{Ident: "dl-1"}, &objects.Inertial{Pred: "office", Provenance: certain}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	w.mu.Unlock()
-	cited := map[string]any{"kind": "cited", "decisions": []string{"dl-1"}, "state": "ratified"}
-	h.ok("author.add_before", map[string]any{"workspace": ws, "earlier": "e2", "later": "e3", "provenance": cited})
-	h.ok("author.add_before", map[string]any{"workspace": ws, "earlier": "e0", "later": "e1", "provenance": cited})
+	ws, certain, cited := transitionWorkspace(t, h)
 	tr := func(value, at string) map[string]any {
 		return h.ok("author.add_transition", map[string]any{"workspace": ws, "entity": "mireth", "key": "office", "value": value, "at": at, "provenance": cited})
 	}
@@ -254,6 +231,47 @@ func TestAddTransition(t *testing.T) {
 	if got := r["rendered"].([]any); len(got) != 3 || got[1] != "before(e3, e4)" || len(findingCodes(r)) != 0 {
 		t.Fatalf("latest: %q %v", got, findingCodes(r))
 	}
+	checkPlainStatesUndeclared(t, h, certain)
+}
+
+// transitionWorkspace opens a camelot workspace holding TestAddTransition's
+// person, era and events, with e2 before e3 and e0 before e1, and office
+// inertial; it returns the workspace, the certain provenance and the cited
+// provenance parameter.
+func transitionWorkspace(t *testing.T, h *harness) (ws string, certain *objects.Provenance, cited map[string]any) {
+	t.Helper()
+	ws = h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)
+	for _, o := range []map[string]any{
+		{"kind": "person", "id": "mireth", "name": "Mireth"},
+		{"kind": "era", "id": "salt-years", "name": "The Salt Years"},
+	} {
+		o["workspace"], o["provenance"] = ws, prop()
+		h.ok("author.add_entity", o)
+	}
+	for _, e := range []string{"e1", "e2", "e3", "e0"} {
+		h.ok("author.add_event", map[string]any{"workspace": ws, "id": e, "era": "salt-years", "provenance": prop()})
+	}
+	// The decision and the inertial declaration are other lanes' ops;
+	// staged directly here. Continuity reads certain values only, so the
+	// transitions cite the recorded decision.
+	certain = objects.Cited(objects.CitedRatified, "dl-1")
+	w, _ := h.svc.workspace(ws)
+	w.mu.Lock()
+	if _, err := w.stage([]objects.Object{&objects.Decision{Ident: "dl-1"}, &objects.Inertial{Pred: "office", Provenance: certain}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Unlock()
+	cited = map[string]any{"kind": "cited", "decisions": []string{"dl-1"}, "state": "ratified"}
+	h.ok("author.add_before", map[string]any{"workspace": ws, "earlier": "e2", "later": "e3", "provenance": cited})
+	h.ok("author.add_before", map[string]any{"workspace": ws, "earlier": "e0", "later": "e1", "provenance": cited})
+	return ws, certain, cited
+}
+
+// checkPlainStatesUndeclared stages two states of office in a new
+// workspace, without the transition op, and wants the undeclared-order
+// warn.
+func checkPlainStatesUndeclared(t *testing.T, h *harness, certain *objects.Provenance) {
+	t.Helper()
 	// Without the transition op, the same pair of states is an undeclared
 	// order: the warn the op's before-fact settles.
 	ws2 := h.ok("author.open", map[string]any{"scope": "camelot"})["workspace"].(string)

@@ -97,31 +97,57 @@ func TestRemotesAddListRemove(t *testing.T) {
 // deloreis.toml), fetch, a fast-forward pull, a merging pull that reports
 // its world conflict, and a sync each way.
 func TestPushCloneFetchPullSync(t *testing.T) {
-	ctx := context.Background()
-	a := newHarness(t, "camelot")
-	p := objects.Proposed("s-1")
-	a.commitRemote("camelot",
+	r := &remoteTrip{ctx: context.Background(), p: objects.Proposed("s-1")}
+	r.push(t)
+	r.clone(t)
+	r.pullFastForward(t)
+	r.pullMerging(t)
+	r.syncBothWays(t)
+}
+
+// remoteTrip is the state TestPushCloneFetchPullSync's phases share: the
+// replica A that pushes first, the bare remote, and the replica B cloned
+// from it.
+type remoteTrip struct {
+	ctx    context.Context
+	p      *objects.Provenance
+	a, b   *harness
+	remote string
+}
+
+// push commits a first history on A and pushes it to a new bare remote.
+func (r *remoteTrip) push(t *testing.T) {
+	t.Helper()
+	r.a = newHarness(t, "camelot")
+	p := r.p
+	r.a.commitRemote("camelot",
 		&objects.Decision{Ident: "canon-1"},
 		&objects.Entity{Kind: objects.KindPerson, Ident: "galahad", Name: "Galahad", Provenance: p},
 		&objects.Entity{Kind: objects.KindPerson, Ident: "lancelot", Name: "Lancelot", Provenance: p},
 		&objects.Entity{Kind: objects.KindPerson, Ident: "pellinore", Name: "Pellinore", Provenance: p},
 		&objects.Functional{Pred: "father", Provenance: p})
-	remote := bareRemote(t, "main")
-	if err := a.svc.AddRemote("origin", remote); err != nil {
+	r.remote = bareRemote(t, "main")
+	if err := r.a.svc.AddRemote("origin", r.remote); err != nil {
 		t.Fatal(err)
 	}
 	var stages int
-	pushed, err := a.svc.Push(ctx, PushOptions{Progress: func(string, int, int) { stages++ }})
+	pushed, err := r.a.svc.Push(r.ctx, PushOptions{Progress: func(string, int, int) { stages++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pushed.Updates) != 1 || !pushed.Updates[0].Created() || pushed.Updates[0].New != mainHead(t, a.store) || pushed.DanglingHead {
+	if len(pushed.Updates) != 1 || !pushed.Updates[0].Created() || pushed.Updates[0].New != mainHead(t, r.a.store) || pushed.DanglingHead {
 		t.Fatalf("push %+v", pushed)
 	}
 	if stages == 0 {
 		t.Error("push reported no progress")
 	}
+}
 
+// clone clones the remote into a new project folder, B, and checks clones
+// into a full folder and from nothing fail.
+func (r *remoteTrip) clone(t *testing.T) {
+	t.Helper()
+	ctx, remote := r.ctx, r.remote
 	// Clone makes the project folder and its store, and nothing else.
 	work := t.TempDir()
 	copyDir := filepath.Join(work, "copy")
@@ -150,10 +176,16 @@ func TestPushCloneFetchPullSync(t *testing.T) {
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {
 		t.Fatalf("a failed clone left its folder: %v", err)
 	}
-	b := replica(t, cl.Store)
+	r.b = replica(t, cl.Store)
+}
 
+// pullFastForward is the fetch and fast-forward pull phase, and the
+// pulls after it that have nothing to do.
+func (r *remoteTrip) pullFastForward(t *testing.T) {
+	t.Helper()
+	ctx, a, b := r.ctx, r.a, r.b
 	// A moves on; B fetches it, then pulls it as a fast-forward.
-	a.commitRemote("camelot", &objects.Entity{Kind: objects.KindPerson, Ident: "percival", Name: "Percival", Provenance: p})
+	a.commitRemote("camelot", &objects.Entity{Kind: objects.KindPerson, Ident: "percival", Name: "Percival", Provenance: r.p})
 	aHead := mainHead(t, a.store)
 	if _, err := a.svc.Push(ctx, PushOptions{}); err != nil {
 		t.Fatal(err)
@@ -173,7 +205,12 @@ func TestPushCloneFetchPullSync(t *testing.T) {
 	if _, err := b.svc.Pull(ctx, PullOptions{Branch: "nowhere"}); err == nil || !strings.Contains(err.Error(), "no branch nowhere") {
 		t.Fatalf("pull of a missing branch: %v", err)
 	}
+}
 
+// pullMerging is the merging pull phase, and the conflict it reports.
+func (r *remoteTrip) pullMerging(t *testing.T) {
+	t.Helper()
+	ctx, a, b := r.ctx, r.a, r.b
 	// Both name another father: the merging pull writes the merge and
 	// reports the functional conflict it brought.
 	b.setFather("pellinore")
@@ -183,7 +220,7 @@ func TestPushCloneFetchPullSync(t *testing.T) {
 	}
 	heard := map[string]bool{}
 	hear := func(stage string, _, _ int) { heard[stage] = true }
-	pl, err = b.svc.Pull(ctx, PullOptions{Progress: hear})
+	pl, err := b.svc.Pull(ctx, PullOptions{Progress: hear})
 	if err != nil || !pl.Merged || pl.Head != mainHead(t, b.store) || len(pl.Updates) != 1 {
 		t.Fatalf("merging pull %+v, %v", pl, err)
 	}
@@ -193,7 +230,12 @@ func TestPushCloneFetchPullSync(t *testing.T) {
 	if len(pl.Conflicts) != 1 || pl.Conflicts[0].Scope != "camelot" || pl.Conflicts[0].Kind != "functional" {
 		t.Fatalf("merging pull's conflicts %+v", pl.Conflicts)
 	}
+}
 
+// syncBothWays is the sync phase: B's merge up, then down to A.
+func (r *remoteTrip) syncBothWays(t *testing.T) {
+	t.Helper()
+	ctx, a, b := r.ctx, r.a, r.b
 	// B syncs its merge up; A syncs it down, and hears of the conflict as
 	// fetched.
 	rep, err := b.svc.Sync(ctx, SyncOptions{})

@@ -72,30 +72,7 @@ func TestWorldFileCompiled(t *testing.T) {
 	sameWorld(t, h.store, head, "camelot", w)
 	stagedOver(t, h, head, w)
 
-	for _, tc := range []struct {
-		name            string
-		edit            func([]byte) []byte
-		compiles, loads int
-		reject          int
-	}{
-		{"another build's key", func(b []byte) []byte {
-			sec := compiledSection(b)
-			sec[0] ^= 1
-			return resum(t, b)
-		}, 0, 1, 0},
-		{"a snapshot of this build that does not load", func(b []byte) []byte {
-			sec := compiledSection(b)
-			copy(sec[32:], "garbage!")
-			return resum(t, b)
-		}, 0, 1, 1}, // the entries are used, the section refused
-
-		{"a snapshot of another world", func(b []byte) []byte {
-			sec := compiledSection(b)
-			i := bytes.Index(sec, []byte("line-step"))
-			sec[i+len("line-")] = 'x'
-			return resum(t, b)
-		}, 0, 1, 1}, // the entries are used, the section refused
-	} {
+	for _, tc := range unusableCompiledEdits(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			good := readFile(t, path)
 			editFile(t, path, tc.edit)
@@ -127,6 +104,40 @@ func TestWorldFileCompiled(t *testing.T) {
 	editFile(t, path, func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 1); return b })
 	_, c = freshGet(t, h.store, head, "camelot")
 	wantCounts(t, c, 1, 0, 0, 1)
+}
+
+// compiledEdit is an edit of a world file's compiled section, and the
+// counts a fresh get of the edited file wants.
+type compiledEdit struct {
+	name            string
+	edit            func([]byte) []byte
+	compiles, loads int
+	reject          int
+}
+
+// unusableCompiledEdits are the edits that leave a compiled section a
+// fresh process must not restore from: another build's, one that does not
+// load, one of another world.
+func unusableCompiledEdits(t *testing.T) []compiledEdit {
+	return []compiledEdit{
+		{"another build's key", func(b []byte) []byte {
+			sec := compiledSection(b)
+			sec[0] ^= 1
+			return resum(t, b)
+		}, 0, 1, 0},
+		{"a snapshot of this build that does not load", func(b []byte) []byte {
+			sec := compiledSection(b)
+			copy(sec[32:], "garbage!")
+			return resum(t, b)
+		}, 0, 1, 1}, // the entries are used, the section refused
+
+		{"a snapshot of another world", func(b []byte) []byte {
+			sec := compiledSection(b)
+			i := bytes.Index(sec, []byte("line-step"))
+			sec[i+len("line-")] = 'x'
+			return resum(t, b)
+		}, 0, 1, 1}, // the entries are used, the section refused
+	}
 }
 
 // stagedOver stages the same objects over w, a world restored from a file,

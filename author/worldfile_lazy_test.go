@@ -138,6 +138,24 @@ func checkBaseReads(t *testing.T, where string, b *fileBase, want []world.Entry)
 			t.Fatalf("%s: entries of type %s at %v, want %v", where, ty, b.OfType(ty), of)
 		}
 	}
+	checkBaseEntities(t, where, b, want)
+	for _, key := range world.KeysFiled {
+		var keyed []int
+		for i, e := range want {
+			if f, ok := e.Object.(*objects.Fact); ok && f.Key == key {
+				keyed = append(keyed, i)
+			}
+		}
+		if len(keyed) == 0 || !slices.Equal(b.Keyed(key), keyed) {
+			t.Fatalf("%s: facts of key %q at %v, want %v", where, key, b.Keyed(key), keyed)
+		}
+	}
+}
+
+// checkBaseEntities holds b's entity index to want's entities: ordered,
+// each ident once, found where want has it first, and nothing else found.
+func checkBaseEntities(t *testing.T, where string, b *fileBase, want []world.Entry) {
+	t.Helper()
 	// Under each ident, the entity of least position.
 	first := map[string]int{}
 	for i, e := range want {
@@ -169,17 +187,6 @@ func checkBaseReads(t *testing.T, where string, b *fileBase, want []world.Entry)
 					t.Fatalf("%s: entity %q found, which is none", where, miss)
 				}
 			}
-		}
-	}
-	for _, key := range world.KeysFiled {
-		var keyed []int
-		for i, e := range want {
-			if f, ok := e.Object.(*objects.Fact); ok && f.Key == key {
-				keyed = append(keyed, i)
-			}
-		}
-		if len(keyed) == 0 || !slices.Equal(b.Keyed(key), keyed) {
-			t.Fatalf("%s: facts of key %q at %v, want %v", where, key, b.Keyed(key), keyed)
 		}
 	}
 }

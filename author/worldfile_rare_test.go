@@ -23,46 +23,6 @@ import (
 // repeat keeps them interned.
 func TestWorldFileRareEntities(t *testing.T) {
 	defer func(old uint64) { partEntries = old }(partEntries)
-	const rep = "rep-entity"
-	entries := func(own bool, rare bool) []world.Entry {
-		var in []world.Entry
-		for i := range 3 * entityTries {
-			e := fmt.Sprint("e-", i)
-			if !rare {
-				e = fmt.Sprint("e-", i%50)
-			}
-			if i%97 == 0 {
-				e = rep
-			}
-			k := []string{"k", world.KeysFiled[0]}[min(i%13, 1)]
-			if i%30 == 0 {
-				// Two facts each: many are met first after the lookups stop,
-				// then referred to.
-				k = fmt.Sprint("seldom-", (i/30)%200)
-			}
-			if own {
-				e, k = strings.Clone(e), strings.Clone(k)
-			}
-			in = append(in, entryOf(t, &objects.Fact{Entity: e, Key: k, Value: fmt.Sprint(i), Provenance: objects.Proposed("s-1")}))
-			if i%11 == 0 {
-				in = append(in, entryOf(t, &objects.Entity{Kind: objects.KindPerson, Ident: e, Name: fmt.Sprint("E", i), Provenance: objects.Proposed("s-1")}))
-			}
-		}
-		slices.SortFunc(in, func(a, b world.Entry) int { return bytes.Compare(a.ID[:], b.ID[:]) })
-		return in
-	}
-	write := func(in []world.Entry) []byte {
-		var buf bytes.Buffer
-		bw := bufio.NewWriter(&buf)
-		bw.Write(make([]byte, 8))
-		n, _, err := writeEntries(bw, slices.Values(in))
-		if err != nil || bw.Flush() != nil {
-			t.Fatal(err)
-		}
-		b := buf.Bytes()
-		binary.LittleEndian.PutUint64(b, n)
-		return b
-	}
 	for _, c := range []struct {
 		part       uint64
 		rare       bool
@@ -75,12 +35,12 @@ func TestWorldFileRareEntities(t *testing.T) {
 		{1 << 16, false, 1, true, "one part, entities repeating"},
 	} {
 		partEntries = c.part
-		in := entries(false, c.rare)
-		sec := write(in)
-		if own := write(entries(true, c.rare)); !bytes.Equal(sec, own) {
+		in := rareEntries(t, false, c.rare)
+		sec := writeSection(t, in)
+		if own := writeSection(t, rareEntries(t, true, c.rare)); !bytes.Equal(sec, own) {
 			t.Fatalf("%s: shared strings write %d bytes, own copies %d, and not the same bytes", c.whichParts, len(sec), len(own))
 		}
-		n := bytes.Count(sec, []byte(rep))
+		n := bytes.Count(sec, []byte(repeatedEntity))
 		if n < c.literals || c.interned && n != 1 {
 			t.Fatalf("%s: the repeated entity written %d times as a literal", c.whichParts, n)
 		}
@@ -104,4 +64,56 @@ func TestWorldFileRareEntities(t *testing.T) {
 			checkBaseReads(t, c.whichParts, b, got)
 		}
 	}
+}
+
+// repeatedEntity is the entity rareEntries repeats, however rare the
+// others.
+const repeatedEntity = "rep-entity"
+
+// rareEntries is TestWorldFileRareEntities's entries, sorted by ID: facts
+// and entities whose entities seldom repeat (rare) or do, but
+// repeatedEntity every 97th; own gives each its own copy of its strings.
+func rareEntries(t *testing.T, own bool, rare bool) []world.Entry {
+	t.Helper()
+	var in []world.Entry
+	for i := range 3 * entityTries {
+		e := fmt.Sprint("e-", i)
+		if !rare {
+			e = fmt.Sprint("e-", i%50)
+		}
+		if i%97 == 0 {
+			e = repeatedEntity
+		}
+		k := []string{"k", world.KeysFiled[0]}[min(i%13, 1)]
+		if i%30 == 0 {
+			// Two facts each: many are met first after the lookups stop,
+			// then referred to.
+			k = fmt.Sprint("seldom-", (i/30)%200)
+		}
+		if own {
+			e, k = strings.Clone(e), strings.Clone(k)
+		}
+		in = append(in, entryOf(t, &objects.Fact{Entity: e, Key: k, Value: fmt.Sprint(i), Provenance: objects.Proposed("s-1")}))
+		if i%11 == 0 {
+			in = append(in, entryOf(t, &objects.Entity{Kind: objects.KindPerson, Ident: e, Name: fmt.Sprint("E", i), Provenance: objects.Proposed("s-1")}))
+		}
+	}
+	slices.SortFunc(in, func(a, b world.Entry) int { return bytes.Compare(a.ID[:], b.ID[:]) })
+	return in
+}
+
+// writeSection writes in as an entries section, its count in the first
+// eight bytes.
+func writeSection(t *testing.T, in []world.Entry) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	bw := bufio.NewWriter(&buf)
+	bw.Write(make([]byte, 8))
+	n, _, err := writeEntries(bw, slices.Values(in))
+	if err != nil || bw.Flush() != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	binary.LittleEndian.PutUint64(b, n)
+	return b
 }

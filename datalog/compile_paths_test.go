@@ -15,23 +15,82 @@ func TestAddFactsMatchesAddFact(t *testing.T) {
 		{"r", "r(X, Y) :- e(X, Y), not q(Y)", VarPoly("h")},
 		{"s", "s(X) :- r(X, Y), w(X, Y, a, b)", One()},
 	}
-	type fact struct {
-		pred string
-		args []string
-		sup  Poly
+	plain, viaAt, batched := addFactsThreeWays(t, addFactsCorpus()) // viaAt: one fact a batch
+	for _, p := range []*Program{plain, viaAt, batched} {
+		for _, r := range rules {
+			must(t, p.AddRule(parseRule(r.name, r.text, r.sup)))
+		}
 	}
-	var facts []fact
+	want := fullDump(evalOK(t, plain))
+	if got := fullDump(evalOK(t, viaAt)); got != want {
+		t.Fatalf("one-fact batches' model differs from AddFact's:\n%s\nwant\n%s", got, want)
+	}
+	if got := fullDump(evalOK(t, batched)); got != want {
+		t.Fatalf("AddFacts's model differs from AddFact's:\n%s\nwant\n%s", got, want)
+	}
+	if fmt.Sprint(batched.consts.snapshot().strings()) != fmt.Sprint(plain.consts.snapshot().strings()) {
+		t.Fatal("AddFacts interned the constants in another order")
+	}
+
+	e, err := viaAt.FactPred("e", 2)
+	must(t, err)
+	other := NewProgram()
+	must(t, other.AddFact("x", []string{"a", "b"}, One())) // id 0 there, arity 2, as e here
+	for _, tt := range factBatchRefusals(viaAt, other, e) {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.add()
+			var de *Error
+			switch {
+			case tt.code == "" && err != nil:
+				t.Fatalf("got %v, want no error", err)
+			case tt.code != "" && (!errors.As(err, &de) || de.Code != tt.code):
+				t.Fatalf("got %v, want code %s", err, tt.code)
+			}
+		})
+	}
+	// The fact resolved on another program went to that program's own e,
+	// not to the predicate that has e's id there.
+	if a, ok := other.FactArity("e"); !ok || a != 2 {
+		t.Fatalf("e on the other program: arity %d, %v", a, ok)
+	}
+	m := evalOK(t, other)
+	if got := m.Support("x", "g", "h"); !got.IsZero() {
+		t.Fatalf("x(g, h) holds with %v: the fact went to the wrong predicate", got)
+	}
+	if got := m.Support("e", "g", "h"); !got.Equal(One()) {
+		t.Fatalf("e(g, h) holds with %v, want One", got)
+	}
+}
+
+// batchFact is one fact to add by AddFact, a FactBatch or a FactPipe.
+type batchFact struct {
+	pred string
+	args []string
+	sup  Poly
+}
+
+// addFactsCorpus is TestAddFactsMatchesAddFact's facts: e edges among 40
+// nodes, some q and w facts among them.
+func addFactsCorpus() []batchFact {
+	var facts []batchFact
 	for i := range 300 {
 		x, y := "n"+strconv.Itoa(i%40), "n"+strconv.Itoa((i*7)%40)
-		facts = append(facts, fact{"e", []string{x, y}, VarPoly("v" + strconv.Itoa(i%5))})
+		facts = append(facts, batchFact{"e", []string{x, y}, VarPoly("v" + strconv.Itoa(i%5))})
 		if i%3 == 0 {
-			facts = append(facts, fact{"q", []string{y}, VarPoly("q")})
+			facts = append(facts, batchFact{"q", []string{y}, VarPoly("q")})
 		}
 		if i%4 == 0 {
-			facts = append(facts, fact{"w", []string{x, y, "a", "b"}, One()})
+			facts = append(facts, batchFact{"w", []string{x, y, "a", "b"}, One()})
 		}
 	}
-	plain, viaAt, batched := NewProgram(), NewProgram(), NewProgram() // viaAt: one fact a batch
+	return facts
+}
+
+// addFactsThreeWays adds facts to three new programs: by AddFact, by
+// AddFacts a fact at a time, and by AddFacts in batches of many sizes.
+func addFactsThreeWays(t *testing.T, facts []batchFact) (plain, viaAt, batched *Program) {
+	t.Helper()
+	plain, viaAt, batched = NewProgram(), NewProgram(), NewProgram()
 	resolved, resolvedB := map[string]FactPred{}, map[string]FactPred{}
 	var batch FactBatch
 	for i, f := range facts {
@@ -60,31 +119,21 @@ func TestAddFactsMatchesAddFact(t *testing.T) {
 	if batch.Len() != 0 {
 		t.Fatal("AddFacts left facts in the batch")
 	}
-	for _, p := range []*Program{plain, viaAt, batched} {
-		for _, r := range rules {
-			must(t, p.AddRule(parseRule(r.name, r.text, r.sup)))
-		}
-	}
-	want := fullDump(evalOK(t, plain))
-	if got := fullDump(evalOK(t, viaAt)); got != want {
-		t.Fatalf("one-fact batches' model differs from AddFact's:\n%s\nwant\n%s", got, want)
-	}
-	if got := fullDump(evalOK(t, batched)); got != want {
-		t.Fatalf("AddFacts's model differs from AddFact's:\n%s\nwant\n%s", got, want)
-	}
-	if fmt.Sprint(batched.consts.snapshot().strings()) != fmt.Sprint(plain.consts.snapshot().strings()) {
-		t.Fatal("AddFacts interned the constants in another order")
-	}
+	return plain, viaAt, batched
+}
 
-	e, err := viaAt.FactPred("e", 2)
-	must(t, err)
-	other := NewProgram()
-	must(t, other.AddFact("x", []string{"a", "b"}, One())) // id 0 there, arity 2, as e here
-	tests := []struct {
-		name string
-		add  func() error
-		code string
-	}{
+// factBatchRefusal is one batch TestAddFactsMatchesAddFact adds, and the
+// error code it wants ("" for none).
+type factBatchRefusal struct {
+	name string
+	add  func() error
+	code string
+}
+
+// factBatchRefusals are the additions AddFacts must refuse, or take, on
+// viaAt and other, e being viaAt's resolved e.
+func factBatchRefusals(viaAt, other *Program, e FactPred) []factBatchRefusal {
+	return []factBatchRefusal{
 		{"empty name", func() error { _, err := viaAt.FactPred("", 1); return err }, CodeInvalidTerm},
 		{"other arity", func() error { _, err := viaAt.FactPred("e", 3); return err }, CodeArityMismatch},
 		{"batch: resolved before a clone", func() error {
@@ -116,30 +165,6 @@ func TestAddFactsMatchesAddFact(t *testing.T) {
 			}
 			return err
 		}, CodeZeroSupport},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.add()
-			var de *Error
-			switch {
-			case tt.code == "" && err != nil:
-				t.Fatalf("got %v, want no error", err)
-			case tt.code != "" && (!errors.As(err, &de) || de.Code != tt.code):
-				t.Fatalf("got %v, want code %s", err, tt.code)
-			}
-		})
-	}
-	// The fact resolved on another program went to that program's own e,
-	// not to the predicate that has e's id there.
-	if a, ok := other.FactArity("e"); !ok || a != 2 {
-		t.Fatalf("e on the other program: arity %d, %v", a, ok)
-	}
-	m := evalOK(t, other)
-	if got := m.Support("x", "g", "h"); !got.IsZero() {
-		t.Fatalf("x(g, h) holds with %v: the fact went to the wrong predicate", got)
-	}
-	if got := m.Support("e", "g", "h"); !got.Equal(One()) {
-		t.Fatalf("e(g, h) holds with %v, want One", got)
 	}
 }
 

@@ -14,26 +14,44 @@ import (
 // refuses adds the facts before the refused one and interns nothing
 // after it, as AddFacts does.
 func TestFactPipeMatchesAddFacts(t *testing.T) {
-	type fact struct {
-		pred string
-		args []string
-		sup  Poly
+	batched, piped := addBatchedAndPiped(t, factPipeCorpus())
+	rule := parseRule("r", "r(X, Y) :- e(X, Y), not q(Y)", VarPoly("h"))
+	must(t, batched.AddRule(rule))
+	must(t, piped.AddRule(rule))
+	if got, want := fullDump(evalOK(t, piped)), fullDump(evalOK(t, batched)); got != want {
+		t.Fatalf("the pipe's model differs from AddFacts's:\n%s\nwant\n%s", got, want)
 	}
-	var facts []fact
+	if fmt.Sprint(piped.consts.snapshot().strings()) != fmt.Sprint(batched.consts.snapshot().strings()) {
+		t.Fatal("the pipe interned the constants in another order")
+	}
+	checkPipeRefusal(t)
+}
+
+// factPipeCorpus is TestFactPipeMatchesAddFacts's facts: e edges, q and w
+// facts among them, and a predicate first met mid-stream.
+func factPipeCorpus() []batchFact {
+	var facts []batchFact
 	for i := range 3000 {
 		x, y := "n"+strconv.Itoa(i%70), "n"+strconv.Itoa((i*7)%90)
-		facts = append(facts, fact{"e", []string{x, y}, VarPoly("v" + strconv.Itoa(i%5))})
+		facts = append(facts, batchFact{"e", []string{x, y}, VarPoly("v" + strconv.Itoa(i%5))})
 		if i%3 == 0 {
-			facts = append(facts, fact{"q", []string{y}, VarPoly("q")})
+			facts = append(facts, batchFact{"q", []string{y}, VarPoly("q")})
 		}
 		if i == 1500 {
-			facts = append(facts, fact{"late", []string{x, "a", y}, One()}) // first met mid-stream
+			facts = append(facts, batchFact{"late", []string{x, "a", y}, One()}) // first met mid-stream
 		}
 		if i%4 == 0 {
-			facts = append(facts, fact{"w", []string{x, y, "a", "b"}, One()})
+			facts = append(facts, batchFact{"w", []string{x, y, "a", "b"}, One()})
 		}
 	}
-	batched, piped := NewProgram(), NewProgram()
+	return facts
+}
+
+// addBatchedAndPiped adds facts to two new programs in the same batches,
+// one by AddFacts and one through a FactPipe, which it closes.
+func addBatchedAndPiped(t *testing.T, facts []batchFact) (batched, piped *Program) {
+	t.Helper()
+	batched, piped = NewProgram(), NewProgram()
 	other := NewProgram() // resolves "late" for the pipe: Add resolves it anew
 	resolved, resolvedP := map[string]FactPred{}, map[string]FactPred{}
 	var batch, pbatch FactBatch
@@ -70,21 +88,19 @@ func TestFactPipeMatchesAddFacts(t *testing.T) {
 	}
 	pipe.Close()
 	pipe.Close() // a second Close does nothing
-	rule := parseRule("r", "r(X, Y) :- e(X, Y), not q(Y)", VarPoly("h"))
-	must(t, batched.AddRule(rule))
-	must(t, piped.AddRule(rule))
-	if got, want := fullDump(evalOK(t, piped)), fullDump(evalOK(t, batched)); got != want {
-		t.Fatalf("the pipe's model differs from AddFacts's:\n%s\nwant\n%s", got, want)
-	}
-	if fmt.Sprint(piped.consts.snapshot().strings()) != fmt.Sprint(batched.consts.snapshot().strings()) {
-		t.Fatal("the pipe interned the constants in another order")
-	}
+	return batched, piped
+}
 
+// checkPipeRefusal sends a pipe a batch with a refused fact mid-batch, then
+// one refused first: the facts before the refused one are added, nothing
+// after it is interned.
+func checkPipeRefusal(t *testing.T) {
+	t.Helper()
 	// A refused fact mid-batch.
 	p := NewProgram()
 	e, err := p.FactPred("e", 2)
 	must(t, err)
-	pipe = p.Pipe()
+	pipe := p.Pipe()
 	var b FactBatch
 	b.Add(e, []string{"before", "zero"}, One())
 	b.Add(e, []string{"the", "zero"}, NewPoly())

@@ -128,30 +128,8 @@ func TestQueryPageKeepsOrder(t *testing.T) {
 // the selection's bound, within the kept start and past it. A page past
 // the bound sorts, and keeps the whole order in the start's place.
 func TestQueryPageSelects(t *testing.T) {
-	r := rand.New(rand.NewPCG(21, 22))
 	const n = 8 * keptOrderMin
-	word := func() string {
-		b := make([]byte, 1+r.IntN(4))
-		for i := range b {
-			b[i] = "abc"[r.IntN(3)]
-		}
-		return string(b)
-	}
-	seen := map[[2]string]bool{}
-	var facts [][]string
-	for len(facts) < n {
-		x, y := word()+fmt.Sprint(r.IntN(n)), word()
-		switch r.IntN(8) {
-		case 0:
-			x = "c1" // a constant with many answers
-		case 1:
-			y = x // rows the repeated variable matches
-		}
-		if !seen[[2]string{x, y}] {
-			seen[[2]string{x, y}] = true
-			facts = append(facts, []string{x, y})
-		}
-	}
+	facts := selectsFacts(n)
 	model := func() *Model {
 		p := NewProgram()
 		for _, f := range facts {
@@ -181,6 +159,56 @@ func TestQueryPageSelects(t *testing.T) {
 			}
 		}
 	}
+	checkKeptStarts(t, sorted, paged, patterns, v)
+	q := patterns[0]
+	all := sorted.Query(q, v)
+	page, _ := paged.QueryPage(q, v, n/2, 10)
+	if fmt.Sprint(page) != fmt.Sprint(all[n/2:n/2+10]) {
+		t.Fatalf("a page past the bound: %v, want %v", page, all[n/2:n/2+10])
+	}
+	if k, _ := paged.orders.find(patternKey(q)); k.start || len(k.rows) != len(all) {
+		t.Fatalf("a page past the bound kept a start (%v) of %d rows, want the whole order", k.start, len(k.rows))
+	}
+	page, _ = paged.QueryPage(q, v, 3, 10)
+	if fmt.Sprint(page) != fmt.Sprint(all[3:13]) {
+		t.Fatalf("a page from the whole order: %v, want %v", page, all[3:13])
+	}
+}
+
+// selectsFacts is TestQueryPageSelects's n distinct e facts, drawn at
+// random from a fixed seed: short words, many with the constant c1 first,
+// many with both arguments the same.
+func selectsFacts(n int) [][]string {
+	r := rand.New(rand.NewPCG(21, 22))
+	word := func() string {
+		b := make([]byte, 1+r.IntN(4))
+		for i := range b {
+			b[i] = "abc"[r.IntN(3)]
+		}
+		return string(b)
+	}
+	seen := map[[2]string]bool{}
+	var facts [][]string
+	for len(facts) < n {
+		x, y := word()+fmt.Sprint(r.IntN(n)), word()
+		switch r.IntN(8) {
+		case 0:
+			x = "c1" // a constant with many answers
+		case 1:
+			y = x // rows the repeated variable matches
+		}
+		if !seen[[2]string{x, y}] {
+			seen[[2]string{x, y}] = true
+			facts = append(facts, []string{x, y})
+		}
+	}
+	return facts
+}
+
+// checkKeptStarts checks the orders paged kept after paging patterns
+// near their start, against the same queries on sorted.
+func checkKeptStarts(t *testing.T, sorted, paged *Model, patterns []Atom, v MapValuation) {
+	t.Helper()
 	// Every order kept is the start of the sorted order, or all of it;
 	// the free pattern's pages were all selected: it keeps a start of at
 	// least selectedMin rows.
@@ -197,18 +225,5 @@ func TestQueryPageSelects(t *testing.T) {
 	}
 	if k, ok := paged.orders.find(patternKey(patterns[0])); !ok || !k.start || len(k.rows) < selectedMin {
 		t.Fatalf("the free pattern kept %v a start %v of %d rows", ok, k.start, len(k.rows))
-	}
-	q := patterns[0]
-	all := sorted.Query(q, v)
-	page, _ := paged.QueryPage(q, v, n/2, 10)
-	if fmt.Sprint(page) != fmt.Sprint(all[n/2:n/2+10]) {
-		t.Fatalf("a page past the bound: %v, want %v", page, all[n/2:n/2+10])
-	}
-	if k, _ := paged.orders.find(patternKey(q)); k.start || len(k.rows) != len(all) {
-		t.Fatalf("a page past the bound kept a start (%v) of %d rows, want the whole order", k.start, len(k.rows))
-	}
-	page, _ = paged.QueryPage(q, v, 3, 10)
-	if fmt.Sprint(page) != fmt.Sprint(all[3:13]) {
-		t.Fatalf("a page from the whole order: %v, want %v", page, all[3:13])
 	}
 }
