@@ -100,129 +100,184 @@ func syntaxAt(off int64) (func(error) bool, int64) {
 	return func(err error) bool { var e *SyntaxError; return errors.As(err, &e) && e.Offset == off }, off
 }
 
-func badCases() []errorCase {
-	type mk = func(int64) (func(error) bool, int64)
-	dup := func(key string) mk {
-		return func(off int64) (func(error) bool, int64) {
-			return func(err error) bool {
-				var e *DuplicateKeyError
-				return errors.As(err, &e) && e.Key == key && e.Offset == off
-			}, off
-		}
-	}
-	lone := func(off int64) (func(error) bool, int64) {
-		return func(err error) bool { var e *LoneSurrogateError; return errors.As(err, &e) && e.Offset == off }, off
-	}
-	utf := func(off int64) (func(error) bool, int64) {
-		return func(err error) bool { var e *InvalidUTF8Error; return errors.As(err, &e) && e.Offset == off }, off
-	}
-	num := func(off int64) (func(error) bool, int64) {
-		return func(err error) bool { var e *NumberError; return errors.As(err, &e) && e.Offset == off }, off
-	}
-	depth := func(off int64) (func(error) bool, int64) {
+// checkAt makes an error check for an expected offset, and returns it
+// with that offset.
+type checkAt = func(int64) (func(error) bool, int64)
+
+// dupAt checks for a *DuplicateKeyError naming key.
+func dupAt(key string) checkAt {
+	return func(off int64) (func(error) bool, int64) {
 		return func(err error) bool {
-			var e *DepthError
-			return errors.As(err, &e) && e.Offset == off && e.Limit == MaxDepth
+			var e *DuplicateKeyError
+			return errors.As(err, &e) && e.Key == key && e.Offset == off
 		}, off
 	}
-	c := func(name, in string, f mk, off int64) errorCase {
-		check, o := f(off)
-		return errorCase{name: name, in: in, check: check, offset: o}
+}
+
+// loneAt checks for a *LoneSurrogateError.
+func loneAt(off int64) (func(error) bool, int64) {
+	return func(err error) bool { var e *LoneSurrogateError; return errors.As(err, &e) && e.Offset == off }, off
+}
+
+// utf8At checks for an *InvalidUTF8Error.
+func utf8At(off int64) (func(error) bool, int64) {
+	return func(err error) bool { var e *InvalidUTF8Error; return errors.As(err, &e) && e.Offset == off }, off
+}
+
+// numberAt checks for a *NumberError.
+func numberAt(off int64) (func(error) bool, int64) {
+	return func(err error) bool { var e *NumberError; return errors.As(err, &e) && e.Offset == off }, off
+}
+
+// depthAt checks for a *DepthError at MaxDepth.
+func depthAt(off int64) (func(error) bool, int64) {
+	return func(err error) bool {
+		var e *DepthError
+		return errors.As(err, &e) && e.Offset == off && e.Limit == MaxDepth
+	}, off
+}
+
+// badCase makes the errorCase for input in, checked by f at offset off.
+func badCase(name, in string, f checkAt, off int64) errorCase {
+	check, o := f(off)
+	return errorCase{name: name, in: in, check: check, offset: o}
+}
+
+// badCases returns every bad input and its error, class by class.
+func badCases() []errorCase {
+	var cases []errorCase
+	for _, class := range [][]errorCase{duplicateCases(), surrogateCases(), utf8Cases(), numberCases(), syntaxCases(), depthCases()} {
+		cases = append(cases, class...)
 	}
+	return cases
+}
+
+// duplicateCases returns the bad inputs of the duplicate keys.
+func duplicateCases() []errorCase {
 	return []errorCase{
 		// Duplicate keys.
-		c("duplicate key", `{"a":1,"a":2}`, dup("a"), 7),
-		c("escaped duplicate key", `{"a":1,"\u0061":2}`, dup("a"), 7),
-		c("duplicate key both escaped", `{"\n":1,"\u000a":2}`, dup("\n"), 8),
-		c("duplicate key not adjacent", `{"b":1,"a":2,"c":3,"b":4}`, dup("b"), 19),
-		c("first duplicate reported", `{"b":1,"a":2,"b":3,"a":4}`, dup("b"), 13),
-		c("duplicate empty key", `{"":1,"":2}`, dup(""), 6),
-		c("duplicate astral key", `{"😂":1,"\ud83d\ude02":2}`, dup("😂"), 10),
-		c("duplicate in nested object", `[{"x":{"k":1,"k":1}}]`, dup("k"), 13),
+		badCase("duplicate key", `{"a":1,"a":2}`, dupAt("a"), 7),
+		badCase("escaped duplicate key", `{"a":1,"\u0061":2}`, dupAt("a"), 7),
+		badCase("duplicate key both escaped", `{"\n":1,"\u000a":2}`, dupAt("\n"), 8),
+		badCase("duplicate key not adjacent", `{"b":1,"a":2,"c":3,"b":4}`, dupAt("b"), 19),
+		badCase("first duplicate reported", `{"b":1,"a":2,"b":3,"a":4}`, dupAt("b"), 13),
+		badCase("duplicate empty key", `{"":1,"":2}`, dupAt(""), 6),
+		badCase("duplicate astral key", `{"😂":1,"\ud83d\ude02":2}`, dupAt("😂"), 10),
+		badCase("duplicate in nested object", `[{"x":{"k":1,"k":1}}]`, dupAt("k"), 13),
+	}
+}
+
+// surrogateCases returns the bad inputs of the lone surrogates.
+func surrogateCases() []errorCase {
+	return []errorCase{
 		// Surrogates.
-		c("lone high surrogate", `"\ud800"`, lone, 1),
-		c("lone high surrogate then text", `"\ud800abc"`, lone, 1),
-		c("high surrogate then high", `"\ud800\ud800"`, lone, 1),
-		c("high surrogate then BMP escape", `"x\udbff\u0041"`, lone, 2),
-		c("high surrogate then newline escape", `"\ud800\n"`, lone, 1),
-		c("lone low surrogate", `"\udc00"`, lone, 1),
-		c("lone low surrogate uppercase", `"ab\uDFFF"`, lone, 3),
-		c("reversed pair", `"\ude02\ud83d"`, lone, 1),
-		c("lone surrogate in key", `{"\ud800":1}`, lone, 2),
+		badCase("lone high surrogate", `"\ud800"`, loneAt, 1),
+		badCase("lone high surrogate then text", `"\ud800abc"`, loneAt, 1),
+		badCase("high surrogate then high", `"\ud800\ud800"`, loneAt, 1),
+		badCase("high surrogate then BMP escape", `"x\udbff\u0041"`, loneAt, 2),
+		badCase("high surrogate then newline escape", `"\ud800\n"`, loneAt, 1),
+		badCase("lone low surrogate", `"\udc00"`, loneAt, 1),
+		badCase("lone low surrogate uppercase", `"ab\uDFFF"`, loneAt, 3),
+		badCase("reversed pair", `"\ude02\ud83d"`, loneAt, 1),
+		badCase("lone surrogate in key", `{"\ud800":1}`, loneAt, 2),
+	}
+}
+
+// utf8Cases returns the bad inputs of the invalid UTF-8.
+func utf8Cases() []errorCase {
+	return []errorCase{
 		// Invalid UTF-8.
-		c("invalid byte in string", "\"a\xffb\"", utf, 2),
-		c("invalid byte in escaped string", "\"\\n\xff\"", utf, 3),
-		c("stray continuation in string", "\"\x80\"", utf, 1),
-		c("overlong in string", "\"\xc0\xaf\"", utf, 1),
-		c("encoded surrogate in string", "\"\xed\xa0\x80\"", utf, 1),
-		c("above U+10FFFF in string", "\"\xf4\x90\x80\x80\"", utf, 1),
-		c("truncated sequence in string", "\"\xe2\x82\"", utf, 1),
-		c("truncated at end of input", "\"\xe2\x82", utf, 1),
-		c("invalid byte in key", "{\"\xfe\":1}", utf, 2),
-		c("invalid byte as value", "\xff", utf, 0),
-		c("invalid byte after value", "[1]\xc3", utf, 3),
-		c("invalid byte between tokens", "[1,\xc3\x28]", utf, 3),
+		badCase("invalid byte in string", "\"a\xffb\"", utf8At, 2),
+		badCase("invalid byte in escaped string", "\"\\n\xff\"", utf8At, 3),
+		badCase("stray continuation in string", "\"\x80\"", utf8At, 1),
+		badCase("overlong in string", "\"\xc0\xaf\"", utf8At, 1),
+		badCase("encoded surrogate in string", "\"\xed\xa0\x80\"", utf8At, 1),
+		badCase("above U+10FFFF in string", "\"\xf4\x90\x80\x80\"", utf8At, 1),
+		badCase("truncated sequence in string", "\"\xe2\x82\"", utf8At, 1),
+		badCase("truncated at end of input", "\"\xe2\x82", utf8At, 1),
+		badCase("invalid byte in key", "{\"\xfe\":1}", utf8At, 2),
+		badCase("invalid byte as value", "\xff", utf8At, 0),
+		badCase("invalid byte after value", "[1]\xc3", utf8At, 3),
+		badCase("invalid byte between tokens", "[1,\xc3\x28]", utf8At, 3),
+	}
+}
+
+// numberCases returns the bad inputs of the numbers out of range.
+func numberCases() []errorCase {
+	return []errorCase{
 		// Numbers.
-		c("overflow", `1e400`, num, 0),
-		c("negative overflow", `-1e400`, num, 0),
-		c("overflow in array", `[0, 1.8e308]`, num, 4),
-		c("overflow huge exponent", `1e99999999999999999999`, num, 0),
+		badCase("overflow", `1e400`, numberAt, 0),
+		badCase("negative overflow", `-1e400`, numberAt, 0),
+		badCase("overflow in array", `[0, 1.8e308]`, numberAt, 4),
+		badCase("overflow huge exponent", `1e99999999999999999999`, numberAt, 0),
+	}
+}
+
+// syntaxCases returns the bad inputs of the syntax errors.
+func syntaxCases() []errorCase {
+	return []errorCase{
 		// Syntax.
-		c("empty input", ``, syntaxAt, 0),
-		c("only whitespace", " \n", syntaxAt, 2),
-		c("trailing comma array", `[1,]`, syntaxAt, 3),
-		c("trailing comma object", `{"a":1,}`, syntaxAt, 7),
-		c("leading comma", `[,1]`, syntaxAt, 1),
-		c("double comma", `[1,,2]`, syntaxAt, 3),
-		c("missing comma", `[1 2]`, syntaxAt, 3),
-		c("leading zero", `01`, syntaxAt, 0),
-		c("leading zero negative", `-01`, syntaxAt, 0),
-		c("leading zeros", `[00]`, syntaxAt, 1),
-		c("plus sign", `+1`, syntaxAt, 0),
-		c("leading dot", `.5`, syntaxAt, 0),
-		c("trailing dot", `1.`, syntaxAt, 0),
-		c("dot exponent", `1.e5`, syntaxAt, 0),
-		c("bare minus", `-`, syntaxAt, 0),
-		c("minus letter", `-a`, syntaxAt, 0),
-		c("empty exponent", `1e`, syntaxAt, 0),
-		c("signed empty exponent", `1e+`, syntaxAt, 0),
-		c("hex number", `0x10`, syntaxAt, 1),
-		c("infinity literal", `Infinity`, syntaxAt, 0),
-		c("nan literal", `NaN`, syntaxAt, 0),
-		c("unterminated string", `"abc`, syntaxAt, 0),
-		c("unterminated escaped string", `"a\nb`, syntaxAt, 0),
-		c("unterminated after backslash", `"a\`, syntaxAt, 0),
-		c("unterminated key", `{"a`, syntaxAt, 1),
-		c("raw control character", "\"a\x01b\"", syntaxAt, 2),
-		c("raw newline in string", "\"a\nb\"", syntaxAt, 2),
-		c("raw tab after escape", "\"\\n\t\"", syntaxAt, 3),
-		c("invalid escape", `"\x41"`, syntaxAt, 1),
-		c("short unicode escape", `"\u12"`, syntaxAt, 1),
-		c("bad hex in unicode escape", `"\u12g4"`, syntaxAt, 1),
-		c("bad hex in low surrogate", `"\ud800\udcxz"`, syntaxAt, 7),
-		c("trailing garbage", `{} x`, syntaxAt, 3),
-		c("two values", `1 2`, syntaxAt, 2),
-		c("trailing garbage after literal", `truex`, syntaxAt, 4),
-		c("bad literal", `nul`, syntaxAt, 0),
-		c("capital literal", `True`, syntaxAt, 0),
-		c("single quotes", `'a'`, syntaxAt, 0),
-		c("unquoted key", `{a:1}`, syntaxAt, 1),
-		c("number key", `{1:1}`, syntaxAt, 1),
-		c("missing colon", `{"a" 1}`, syntaxAt, 5),
-		c("missing value", `{"a":}`, syntaxAt, 5),
-		c("unclosed array", `[1`, syntaxAt, 2),
-		c("unclosed object", `{"a":1`, syntaxAt, 6),
-		c("mismatched close", `[1}`, syntaxAt, 2),
-		c("close without open", `]`, syntaxAt, 0),
-		c("comment", `[1 /* x */]`, syntaxAt, 3),
-		c("non-ASCII outside string", `[1,é]`, syntaxAt, 3),
-		c("BOM", "\ufeff1", syntaxAt, 0),
-		c("vertical tab whitespace", "\v1", syntaxAt, 0),
-		c("nbsp whitespace", "\u00a01", syntaxAt, 0),
+		badCase("empty input", ``, syntaxAt, 0),
+		badCase("only whitespace", " \n", syntaxAt, 2),
+		badCase("trailing comma array", `[1,]`, syntaxAt, 3),
+		badCase("trailing comma object", `{"a":1,}`, syntaxAt, 7),
+		badCase("leading comma", `[,1]`, syntaxAt, 1),
+		badCase("double comma", `[1,,2]`, syntaxAt, 3),
+		badCase("missing comma", `[1 2]`, syntaxAt, 3),
+		badCase("leading zero", `01`, syntaxAt, 0),
+		badCase("leading zero negative", `-01`, syntaxAt, 0),
+		badCase("leading zeros", `[00]`, syntaxAt, 1),
+		badCase("plus sign", `+1`, syntaxAt, 0),
+		badCase("leading dot", `.5`, syntaxAt, 0),
+		badCase("trailing dot", `1.`, syntaxAt, 0),
+		badCase("dot exponent", `1.e5`, syntaxAt, 0),
+		badCase("bare minus", `-`, syntaxAt, 0),
+		badCase("minus letter", `-a`, syntaxAt, 0),
+		badCase("empty exponent", `1e`, syntaxAt, 0),
+		badCase("signed empty exponent", `1e+`, syntaxAt, 0),
+		badCase("hex number", `0x10`, syntaxAt, 1),
+		badCase("infinity literal", `Infinity`, syntaxAt, 0),
+		badCase("nan literal", `NaN`, syntaxAt, 0),
+		badCase("unterminated string", `"abc`, syntaxAt, 0),
+		badCase("unterminated escaped string", `"a\nb`, syntaxAt, 0),
+		badCase("unterminated after backslash", `"a\`, syntaxAt, 0),
+		badCase("unterminated key", `{"a`, syntaxAt, 1),
+		badCase("raw control character", "\"a\x01b\"", syntaxAt, 2),
+		badCase("raw newline in string", "\"a\nb\"", syntaxAt, 2),
+		badCase("raw tab after escape", "\"\\n\t\"", syntaxAt, 3),
+		badCase("invalid escape", `"\x41"`, syntaxAt, 1),
+		badCase("short unicode escape", `"\u12"`, syntaxAt, 1),
+		badCase("bad hex in unicode escape", `"\u12g4"`, syntaxAt, 1),
+		badCase("bad hex in low surrogate", `"\ud800\udcxz"`, syntaxAt, 7),
+		badCase("trailing garbage", `{} x`, syntaxAt, 3),
+		badCase("two values", `1 2`, syntaxAt, 2),
+		badCase("trailing garbage after literal", `truex`, syntaxAt, 4),
+		badCase("bad literal", `nul`, syntaxAt, 0),
+		badCase("capital literal", `True`, syntaxAt, 0),
+		badCase("single quotes", `'a'`, syntaxAt, 0),
+		badCase("unquoted key", `{a:1}`, syntaxAt, 1),
+		badCase("number key", `{1:1}`, syntaxAt, 1),
+		badCase("missing colon", `{"a" 1}`, syntaxAt, 5),
+		badCase("missing value", `{"a":}`, syntaxAt, 5),
+		badCase("unclosed array", `[1`, syntaxAt, 2),
+		badCase("unclosed object", `{"a":1`, syntaxAt, 6),
+		badCase("mismatched close", `[1}`, syntaxAt, 2),
+		badCase("close without open", `]`, syntaxAt, 0),
+		badCase("comment", `[1 /* x */]`, syntaxAt, 3),
+		badCase("non-ASCII outside string", `[1,é]`, syntaxAt, 3),
+		badCase("BOM", "\ufeff1", syntaxAt, 0),
+		badCase("vertical tab whitespace", "\v1", syntaxAt, 0),
+		badCase("nbsp whitespace", "\u00a01", syntaxAt, 0),
+	}
+}
+
+// depthCases returns the bad inputs of the nesting past MaxDepth.
+func depthCases() []errorCase {
+	return []errorCase{
 		// Depth.
-		c("too deep arrays", strings.Repeat("[", MaxDepth+1)+strings.Repeat("]", MaxDepth+1), depth, MaxDepth),
-		c("too deep objects", strings.Repeat(`{"a":`, MaxDepth+1)+"1"+strings.Repeat("}", MaxDepth+1), depth, 5*MaxDepth),
-		c("too deep unclosed", strings.Repeat("[", 100000), depth, MaxDepth),
+		badCase("too deep arrays", strings.Repeat("[", MaxDepth+1)+strings.Repeat("]", MaxDepth+1), depthAt, MaxDepth),
+		badCase("too deep objects", strings.Repeat(`{"a":`, MaxDepth+1)+"1"+strings.Repeat("}", MaxDepth+1), depthAt, 5*MaxDepth),
+		badCase("too deep unclosed", strings.Repeat("[", 100000), depthAt, MaxDepth),
 	}
 }
 

@@ -120,31 +120,40 @@ func BenchmarkServerCall(b *testing.B) {
 		})
 		for _, proto := range []string{"2026-07-28", "2025-06-18"} {
 			b.Run("server-"+proto+"/"+tool, func(b *testing.B) {
-				c := &scriptConn{in: make(chan []byte), out: make(chan jsonrpc.Message), closed: make(chan struct{})}
-				sctx, cancel := context.WithCancel(ctx)
-				defer cancel()
-				ss, err := mcpserve.New(reg, worker.ProfileFiction).Connect(sctx, c, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer ss.Close()
-				m := meta
-				if proto != "2026-07-28" {
-					m = ""
-					c.in <- []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}`)
-					<-c.out
-					c.in <- []byte(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
-				}
-				b.ReportAllocs()
-				for i := 0; b.Loop(); i++ {
-					line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{`+m+`"name":%q,"arguments":`+args[tool]+`}}`, i+1, tool, ws, i%1000, i)
-					c.in <- []byte(line)
-					resp := (<-c.out).(*jsonrpc.Response)
-					if resp.Error != nil || len(resp.Result) < 50 {
-						b.Fatalf("%v %s", resp.Error, resp.Result)
-					}
-				}
+				serveScripted(ctx, b, reg, proto, meta, func(i int, m string) string {
+					return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{`+m+`"name":%q,"arguments":`+args[tool]+`}}`, i+1, tool, ws, i%1000, i)
+				})
 			})
+		}
+	}
+}
+
+// serveScripted benchmarks go-sdk's server over a scriptConn for protocol
+// proto: a 2026-07-28 request carries meta, a 2025-06-18 session is
+// initialized first and its requests carry none; line(i, meta or "") is
+// call i's request line.
+func serveScripted(ctx context.Context, b *testing.B, reg *worker.Registry, proto, meta string, line func(i int, m string) string) {
+	c := &scriptConn{in: make(chan []byte), out: make(chan jsonrpc.Message), closed: make(chan struct{})}
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ss, err := mcpserve.New(reg, worker.ProfileFiction).Connect(sctx, c, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ss.Close()
+	m := meta
+	if proto != "2026-07-28" {
+		m = ""
+		c.in <- []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}`)
+		<-c.out
+		c.in <- []byte(`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.in <- []byte(line(i, m))
+		resp := (<-c.out).(*jsonrpc.Response)
+		if resp.Error != nil || len(resp.Result) < 50 {
+			b.Fatalf("%v %s", resp.Error, resp.Result)
 		}
 	}
 }

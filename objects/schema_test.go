@@ -179,28 +179,35 @@ func validate(s map[string]any, v any) error {
 			}
 		}
 	case "object":
-		x, ok := v.(map[string]any)
+		return validateObject(s, v)
+	}
+	return nil
+}
+
+// validateObject checks v against an object schema s: its required,
+// properties and additionalProperties.
+func validateObject(s map[string]any, v any) error {
+	x, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("%v is not an object", v)
+	}
+	props, _ := s["properties"].(map[string]any)
+	required, _ := s["required"].([]string)
+	for _, r := range required {
+		if _, ok := x[r]; !ok {
+			return fmt.Errorf("missing %q", r)
+		}
+	}
+	for k, e := range x {
+		p, ok := props[k]
 		if !ok {
-			return fmt.Errorf("%v is not an object", v)
+			if s["additionalProperties"] == false {
+				return fmt.Errorf("unknown %q", k)
+			}
+			continue
 		}
-		props, _ := s["properties"].(map[string]any)
-		required, _ := s["required"].([]string)
-		for _, r := range required {
-			if _, ok := x[r]; !ok {
-				return fmt.Errorf("missing %q", r)
-			}
-		}
-		for k, e := range x {
-			p, ok := props[k]
-			if !ok {
-				if s["additionalProperties"] == false {
-					return fmt.Errorf("unknown %q", k)
-				}
-				continue
-			}
-			if err := validate(p.(map[string]any), e); err != nil {
-				return fmt.Errorf("%s: %w", k, err)
-			}
+		if err := validate(p.(map[string]any), e); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
 		}
 	}
 	return nil

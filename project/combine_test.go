@@ -12,22 +12,29 @@ import (
 	"github.com/deloreis/deloreis/objects"
 )
 
-func TestCombine(t *testing.T) {
+// combineCase is one TestCombine case: the settings and the lore's
+// declaration, and what Combine should make of them.
+type combineCase struct {
+	name     string
+	toml     string // deloreis.toml
+	decl     *Declaration
+	docs     []string // "scope source-relative-to-dir inlore"
+	dialects []string // "id inlore"
+	msg      string   // an error mentioning each "|"-separated part
+}
+
+// combineCases returns TestCombine's cases: additions, repeats and contradictions.
+func combineCases() []combineCase {
+	return append(append(combineAdditions(), combineSameNames()...), combineLoreRefusals()...)
+}
+
+// combineAdditions returns the cases where the settings add to the lore's
+// declaration, or repeat it.
+func combineAdditions() []combineCase {
 	elv := elvish()
-	otherElv := elvish()
-	otherElv.MaxSyllables = 4
 	sameElv := elvish() // the same declaration spelled otherwise: sets in another order
 	sameElv.Consonants = []string{"th", "r", "l"}
-	dwarvish := &objects.Dialect{Ident: "dwarvish", Consonants: []string{"k"}, Vowels: []string{"u"}, Shapes: []string{"CVC"},
-		MinSyllables: 1, MaxSyllables: 2, Provenance: objects.Proposed(DialectOrigin)}
-	tests := []struct {
-		name     string
-		toml     string // deloreis.toml
-		decl     *Declaration
-		docs     []string // "scope source-relative-to-dir inlore"
-		dialects []string // "id inlore"
-		msg      string   // an error mentioning each "|"-separated part
-	}{
+	return []combineCase{
 		{
 			name: "nothing",
 			decl: nil,
@@ -62,6 +69,18 @@ func TestCombine(t *testing.T) {
 			docs:     []string{"avalon - true", "camelot lore/camelot.dli true"},
 			dialects: []string{"elvish true"},
 		},
+	}
+}
+
+// combineSameNames returns the cases where the settings and the lore both
+// declare a scope or a dialect: one side's source fills the other's gap,
+// and contradictions are refused.
+func combineSameNames() []combineCase {
+	otherElv := elvish()
+	otherElv.MaxSyllables = 4
+	dwarvish := &objects.Dialect{Ident: "dwarvish", Consonants: []string{"k"}, Vowels: []string{"u"}, Shapes: []string{"CVC"},
+		MinSyllables: 1, MaxSyllables: 2, Provenance: objects.Proposed(DialectOrigin)}
+	return []combineCase{
 		{
 			name: "other-source",
 			toml: "[[document]]\nscope = \"camelot\"\nsource = \"a.dli\"\n",
@@ -88,6 +107,13 @@ func TestCombine(t *testing.T) {
 			decl: &Declaration{Dialects: []*objects.Dialect{otherElv, dwarvish}},
 			msg:  `deloreis.toml declares dialect elvish differently from the lore: remove the [[dialect]] with id = "elvish" from deloreis.toml`,
 		},
+	}
+}
+
+// combineLoreRefusals returns the lore declarations refused on their own.
+func combineLoreRefusals() []combineCase {
+	elv := elvish()
+	return []combineCase{
 		{
 			name: "lore-source-escapes",
 			decl: &Declaration{Documents: []Document{{Scope: "camelot", Source: "../x.dli", InLore: true}}},
@@ -109,7 +135,10 @@ func TestCombine(t *testing.T) {
 			msg:  "twice",
 		},
 	}
-	for _, tc := range tests {
+}
+
+func TestCombine(t *testing.T) {
+	for _, tc := range combineCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, "branch = \"canon\"\npin = \"abcd1234\"\n"+tc.toml)
@@ -133,51 +162,58 @@ func TestCombine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Dir != dir || p.Store != filepath.Join(dir, ".lore") || p.Branch != "canon" || p.Pin != "abcd1234" {
-				t.Fatalf("the settings did not carry over: %+v", p)
-			}
-			var docs []string
-			for _, d := range p.Documents {
-				src := "-"
-				if d.Source != "" {
-					if !filepath.IsAbs(d.Source) {
-						t.Fatalf("source %q is not absolute", d.Source)
-					}
-					rel, err := filepath.Rel(dir, d.Source)
-					if err != nil {
-						t.Fatal(err)
-					}
-					src = filepath.ToSlash(rel)
-				}
-				docs = append(docs, d.Scope+" "+src+" "+map[bool]string{true: "true", false: "false"}[d.InLore])
-			}
-			if !reflect.DeepEqual(docs, tc.docs) {
-				t.Fatalf("documents %q, want %q", docs, tc.docs)
-			}
-			local := map[string]bool{}
-			for _, d := range p.LocalDialects() {
-				local[d.Ident] = true
-			}
-			var dias []string
-			for _, d := range p.Dialects {
-				dias = append(dias, d.Ident+" "+map[bool]string{true: "true", false: "false"}[!local[d.Ident]])
-				if _, ok := p.Dialect(d.Ident); !ok {
-					t.Fatalf("Dialect(%s) not found", d.Ident)
-				}
-			}
-			if !reflect.DeepEqual(dias, tc.dialects) {
-				t.Fatalf("dialects %q, want %q", dias, tc.dialects)
-			}
-			var localDocs []string
-			for _, d := range p.LocalDocuments() {
-				localDocs = append(localDocs, d.Scope)
-			}
-			for _, d := range docs {
-				if strings.HasSuffix(d, " false") && !strings.Contains(strings.Join(localDocs, " "), strings.Fields(d)[0]) {
-					t.Fatalf("LocalDocuments %v misses %s", localDocs, d)
-				}
-			}
+			checkCombined(t, dir, p, tc)
 		})
+	}
+}
+
+// checkCombined checks the project Combine made from the settings in dir
+// against tc's documents and dialects.
+func checkCombined(t *testing.T, dir string, p *Project, tc combineCase) {
+	t.Helper()
+	if p.Dir != dir || p.Store != filepath.Join(dir, ".lore") || p.Branch != "canon" || p.Pin != "abcd1234" {
+		t.Fatalf("the settings did not carry over: %+v", p)
+	}
+	var docs []string
+	for _, d := range p.Documents {
+		src := "-"
+		if d.Source != "" {
+			if !filepath.IsAbs(d.Source) {
+				t.Fatalf("source %q is not absolute", d.Source)
+			}
+			rel, err := filepath.Rel(dir, d.Source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src = filepath.ToSlash(rel)
+		}
+		docs = append(docs, d.Scope+" "+src+" "+map[bool]string{true: "true", false: "false"}[d.InLore])
+	}
+	if !reflect.DeepEqual(docs, tc.docs) {
+		t.Fatalf("documents %q, want %q", docs, tc.docs)
+	}
+	local := map[string]bool{}
+	for _, d := range p.LocalDialects() {
+		local[d.Ident] = true
+	}
+	var dias []string
+	for _, d := range p.Dialects {
+		dias = append(dias, d.Ident+" "+map[bool]string{true: "true", false: "false"}[!local[d.Ident]])
+		if _, ok := p.Dialect(d.Ident); !ok {
+			t.Fatalf("Dialect(%s) not found", d.Ident)
+		}
+	}
+	if !reflect.DeepEqual(dias, tc.dialects) {
+		t.Fatalf("dialects %q, want %q", dias, tc.dialects)
+	}
+	var localDocs []string
+	for _, d := range p.LocalDocuments() {
+		localDocs = append(localDocs, d.Scope)
+	}
+	for _, d := range docs {
+		if strings.HasSuffix(d, " false") && !strings.Contains(strings.Join(localDocs, " "), strings.Fields(d)[0]) {
+			t.Fatalf("LocalDocuments %v misses %s", localDocs, d)
+		}
 	}
 }
 

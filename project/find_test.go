@@ -12,66 +12,85 @@ import (
 	"github.com/deloreis/deloreis/lorestore"
 )
 
-func TestFind(t *testing.T) {
-	mkdir := func(t *testing.T, parts ...string) string {
-		t.Helper()
-		p := filepath.Join(parts...)
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
+// mkdir makes the folder the parts join to, and its parents, and returns its path.
+func mkdir(t *testing.T, parts ...string) string {
+	t.Helper()
+	p := filepath.Join(parts...)
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	settings := func(t *testing.T, dir string) { write(t, dir, "") }
-	store := func(t *testing.T, dir string) {
-		s, err := lorestore.Init(filepath.Join(dir, lorestore.DefaultDir), lorestore.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Close()
+	return p
+}
+
+// writeSettings writes an empty deloreis.toml into dir.
+func writeSettings(t *testing.T, dir string) {
+	t.Helper()
+	write(t, dir, "")
+}
+
+// initStore makes a lore store in dir's .lore.
+func initStore(t *testing.T, dir string) {
+	t.Helper()
+	s, err := lorestore.Init(filepath.Join(dir, lorestore.DefaultDir), lorestore.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// A work tree's .lore/.git, as real `git clone` without --bare makes.
-	workTree := func(t *testing.T, dir string) {
-		git := mkdir(t, dir, lorestore.DefaultDir, ".git", "objects")
-		if err := os.WriteFile(filepath.Join(filepath.Dir(git), "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	s.Close()
+}
+
+// makeWorkTree makes a work tree's .lore/.git in dir, as real `git clone`
+// without --bare makes.
+func makeWorkTree(t *testing.T, dir string) {
+	t.Helper()
+	git := mkdir(t, dir, lorestore.DefaultDir, ".git", "objects")
+	if err := os.WriteFile(filepath.Join(filepath.Dir(git), "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	tests := []struct {
-		name  string
-		setup func(t *testing.T, root string) (start, want string) // want "": none found
-	}{
+}
+
+// findCase is one TestFind case: a layout under a fresh root, the folder
+// to start from, and the project folder Find should find.
+type findCase struct {
+	name  string
+	setup func(t *testing.T, root string) (start, want string) // want "": none found
+}
+
+// findCases returns TestFind's layouts: settings or stores at or above the
+// start, and folders that are neither.
+func findCases() []findCase {
+	return []findCase{
 		{"toml-here", func(t *testing.T, root string) (string, string) {
-			settings(t, root)
+			writeSettings(t, root)
 			return root, root
 		}},
 		{"lore-here", func(t *testing.T, root string) (string, string) {
-			store(t, root)
+			initStore(t, root)
 			return root, root
 		}},
 		{"work-tree-lore", func(t *testing.T, root string) (string, string) {
-			workTree(t, root)
+			makeWorkTree(t, root)
 			return mkdir(t, root, "a"), root
 		}},
 		{"toml-above", func(t *testing.T, root string) (string, string) {
-			settings(t, root)
+			writeSettings(t, root)
 			return mkdir(t, root, "lore", "deep", "deeper"), root
 		}},
 		{"lore-above", func(t *testing.T, root string) (string, string) {
-			store(t, root)
+			initStore(t, root)
 			return mkdir(t, root, "lore", "deep"), root
 		}},
 		{"nearest-wins", func(t *testing.T, root string) (string, string) {
-			settings(t, root)
+			writeSettings(t, root)
 			inner := mkdir(t, root, "sub", "inner")
-			store(t, inner)
+			initStore(t, inner)
 			return mkdir(t, inner, "x"), inner
 		}},
 		{"inside-the-store", func(t *testing.T, root string) (string, string) {
-			store(t, root)
+			initStore(t, root)
 			return filepath.Join(root, lorestore.DefaultDir, "objects"), root
 		}},
 		{"relative-start", func(t *testing.T, root string) (string, string) {
-			settings(t, root)
+			writeSettings(t, root)
 			sub := mkdir(t, root, "sub")
 			t.Chdir(sub)
 			return ".", root
@@ -88,7 +107,10 @@ func TestFind(t *testing.T) {
 			return mkdir(t, root, "a", "b"), ""
 		}},
 	}
-	for _, tc := range tests {
+}
+
+func TestFind(t *testing.T) {
+	for _, tc := range findCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			if r, err := filepath.EvalSymlinks(root); err == nil {

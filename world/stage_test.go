@@ -85,10 +85,13 @@ var (
 	stageSeed  = flag.Uint64("stage.seed", 0, "the first of them")
 )
 
-func TestStageEqualsCompile(t *testing.T) {
+// expectIncremental notes the incremental-path counters now and returns a
+// check, to defer, that enough of the stages since took each path.
+func expectIncremental(t *testing.T) func() {
+	t.Helper()
 	start, startDiscards := incrementalStages.Load(), incrementalDiscards.Load()
 	startIdentity, startRules, startResupported := incrementalIdentity.Load(), incrementalRules.Load(), resupported.Load()
-	defer func() {
+	return func() {
 		// The floors are for the default 60 worlds, scaled to the run's.
 		floor := func(n int64) int64 { return n * int64(*stageSeeds) / 60 }
 		if n := incrementalStages.Load() - start; n < floor(600) {
@@ -109,7 +112,51 @@ func TestStageEqualsCompile(t *testing.T) {
 		if n := incrementalDiscards.Load() - startDiscards; n < floor(100) {
 			t.Errorf("only %d discards took the incremental path", n)
 		}
-	}()
+	}
+}
+
+// randomChange picks a step's change at random: the discard of one staged
+// object, or one or two objects to stage, sometimes with an attack on a
+// claim of the world. It returns the change and staged with it made.
+func randomChange(r *rand.Rand, step int, base []Entry, staged []objects.Object) ([]objects.Object, []objects.ID, []objects.Object) {
+	var add []objects.Object
+	var discard []objects.ID
+	if len(staged) > 0 && r.IntN(5) == 0 {
+		i := r.IntN(len(staged))
+		id, _ := staged[i].ID()
+		discard = append(discard, id)
+		staged = append(staged[:i], staged[i+1:]...)
+	} else {
+		for range 1 + r.IntN(2) {
+			add = append(add, randomStep(r, step))
+		}
+		if r.IntN(4) == 0 {
+			// An attack on a claim of the world, committed or
+			// staged, of any kind.
+			var claims []objects.ID
+			for _, e := range base {
+				claims = append(claims, e.ID)
+			}
+			for _, o := range staged {
+				id, _ := o.ID()
+				claims = append(claims, id)
+			}
+			ds := []string{"d1", "d2", "d3"}
+			add = append(add, &objects.Attack{Attacker: ds[r.IntN(3)], Target: ds[r.IntN(3)], Claim: claims[r.IntN(len(claims))]})
+		}
+		// Staging is by id: an object staged again is the same
+		// staged object.
+		for _, o := range add {
+			if !containsID(staged, o) {
+				staged = append(staged, o)
+			}
+		}
+	}
+	return add, discard, staged
+}
+
+func TestStageEqualsCompile(t *testing.T) {
+	defer expectIncremental(t)()
 	diffs := 0 // diffs read from the engine's changes
 	defer func() {
 		if n := int(*stageSeeds) * 80; diffs < n/50 { // the random worlds often read identity closures
@@ -128,37 +175,7 @@ func TestStageEqualsCompile(t *testing.T) {
 		for step := 0; step < 40; step++ {
 			var add []objects.Object
 			var discard []objects.ID
-			if len(staged) > 0 && r.IntN(5) == 0 {
-				i := r.IntN(len(staged))
-				id, _ := staged[i].ID()
-				discard = append(discard, id)
-				staged = append(staged[:i], staged[i+1:]...)
-			} else {
-				for range 1 + r.IntN(2) {
-					add = append(add, randomStep(r, step))
-				}
-				if r.IntN(4) == 0 {
-					// An attack on a claim of the world, committed or
-					// staged, of any kind.
-					var claims []objects.ID
-					for _, e := range base {
-						claims = append(claims, e.ID)
-					}
-					for _, o := range staged {
-						id, _ := o.ID()
-						claims = append(claims, id)
-					}
-					ds := []string{"d1", "d2", "d3"}
-					add = append(add, &objects.Attack{Attacker: ds[r.IntN(3)], Target: ds[r.IntN(3)], Claim: claims[r.IntN(len(claims))]})
-				}
-				// Staging is by id: an object staged again is the same
-				// staged object.
-				for _, o := range add {
-					if !containsID(staged, o) {
-						staged = append(staged, o)
-					}
-				}
-			}
+			add, discard, staged = randomChange(r, step, base, staged)
 			prev, prevDump := w, dump(w)
 			w, err = w.Stage(add, discard)
 			if err != nil {
