@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
 	"testing"
 
@@ -19,70 +20,75 @@ func TestMetaOps(t *testing.T) {
 	Register(h.reg, Spec{Name: "zz.late", Summary: "Registered last.", Mutating: true, Fiction: true},
 		func(context.Context, *Call, *author.Empty) (author.Empty, error) { return author.Empty{}, nil })
 	h.reg.Kill(Killed{Name: "zz.old", Replacement: "zz.late", Note: "renamed"})
-	for _, tc := range []struct {
-		name   string
-		op     string
-		params any
-		code   string // an error code, or "" for success
-		check  func(t *testing.T, m map[string]any)
-	}{
-		{"hello", "dli.hello", nil, "", func(t *testing.T, m map[string]any) {
-			if m["contract"] != "2.0.0" || m["server"] != "deloreis" || m["version"] != "9.9.9-test" ||
-				m["ops"] != float64(25) || m["fiction_ops"] != float64(2) {
-				t.Errorf("hello %v", m)
-			}
-		}},
-		{"version", "dli.version", map[string]any{}, "", func(t *testing.T, m map[string]any) {
-			if m["contract"] != "2.0.0" || m["version"] != "9.9.9-test" || m["store_format"] == nil {
-				t.Errorf("version %v", m)
-			}
-		}},
-		{"hello takes no params", "dli.hello", map[string]any{"client": "x"}, fault.CodeUnknownField, nil},
-		{"ops extended", "dli.ops", nil, "", func(t *testing.T, m map[string]any) {
-			ops := list(m, "ops")
-			if m["profile"] != "extended" || len(ops) != 25 {
-				t.Fatalf("ops %v", m)
-			}
-			last := ops[24].(map[string]any)
-			if last["name"] != "zz.late" || last["mutating"] != true || len(list(last, "profiles")) != 2 {
-				t.Errorf("late op %v", last)
-			}
-		}},
-		{"ops fiction", "dli.ops", map[string]any{"profile": "fiction"}, "", func(t *testing.T, m map[string]any) {
-			ops := list(m, "ops")
-			if len(ops) != 2 || ops[0].(map[string]any)["name"] != "dli.hello" {
-				t.Errorf("fiction ops %v", ops)
-			}
-		}},
-		{"ops bad profile", "dli.ops", map[string]any{"profile": "everything"}, fault.CodeBadParams, nil},
-		{"schema", "dli.schema", map[string]any{"op": "dli.export"}, "", func(t *testing.T, m map[string]any) {
-			params := m["params"].(map[string]any)
-			req, _ := json.Marshal(params["required"])
-			if string(req) != `["scope"]` || params["additionalProperties"] != false {
-				t.Errorf("export params schema %v", params)
-			}
-			rq := m["request"].(map[string]any)["properties"].(map[string]any)
-			if _, fenced := rq["expected_digest"]; fenced {
-				t.Error("a non-mutating op's request schema takes expected_digest")
-			}
-			res := m["result"].(map[string]any)["properties"].(map[string]any)
-			if res["objects"].(map[string]any)["type"] != "array" {
-				t.Errorf("export result schema %v", res)
-			}
-		}},
-		{"schema of a mutating op", "dli.schema", map[string]any{"op": "zz.late"}, "", func(t *testing.T, m map[string]any) {
-			rq := m["request"].(map[string]any)["properties"].(map[string]any)
-			if _, fenced := rq["idempotency_key"]; !fenced || m["mutating"] != true {
-				t.Errorf("mutating request schema %v", rq)
-			}
-		}},
-		{"schema unknown op", "dli.schema", map[string]any{"op": "dli.nothing"}, author.CodeNoSuchOp, nil},
-		{"schema killed op", "dli.schema", map[string]any{"op": "zz.old"}, author.CodeNoSuchOp, func(t *testing.T, m map[string]any) {
-			if m["replacement"] != "zz.late" {
-				t.Errorf("killed op error %v", m)
-			}
-		}},
-		{"schema without op", "dli.schema", map[string]any{}, fault.CodeMissingField, nil},
+	runOpCases(t, h, slices.Concat(metaDescribeCases, metaCatalogueCases(h)))
+}
+
+// metaDescribeCases are the calls of dli.hello, dli.version, dli.ops and
+// dli.schema, over the registry with zz.late registered and zz.old killed.
+var metaDescribeCases = []opCase{
+	{"hello", "dli.hello", nil, "", func(t *testing.T, m map[string]any) {
+		if m["contract"] != "2.0.0" || m["server"] != "deloreis" || m["version"] != "9.9.9-test" ||
+			m["ops"] != float64(25) || m["fiction_ops"] != float64(2) {
+			t.Errorf("hello %v", m)
+		}
+	}},
+	{"version", "dli.version", map[string]any{}, "", func(t *testing.T, m map[string]any) {
+		if m["contract"] != "2.0.0" || m["version"] != "9.9.9-test" || m["store_format"] == nil {
+			t.Errorf("version %v", m)
+		}
+	}},
+	{"hello takes no params", "dli.hello", map[string]any{"client": "x"}, fault.CodeUnknownField, nil},
+	{"ops extended", "dli.ops", nil, "", func(t *testing.T, m map[string]any) {
+		ops := list(m, "ops")
+		if m["profile"] != "extended" || len(ops) != 25 {
+			t.Fatalf("ops %v", m)
+		}
+		last := ops[24].(map[string]any)
+		if last["name"] != "zz.late" || last["mutating"] != true || len(list(last, "profiles")) != 2 {
+			t.Errorf("late op %v", last)
+		}
+	}},
+	{"ops fiction", "dli.ops", map[string]any{"profile": "fiction"}, "", func(t *testing.T, m map[string]any) {
+		ops := list(m, "ops")
+		if len(ops) != 2 || ops[0].(map[string]any)["name"] != "dli.hello" {
+			t.Errorf("fiction ops %v", ops)
+		}
+	}},
+	{"ops bad profile", "dli.ops", map[string]any{"profile": "everything"}, fault.CodeBadParams, nil},
+	{"schema", "dli.schema", map[string]any{"op": "dli.export"}, "", func(t *testing.T, m map[string]any) {
+		params := m["params"].(map[string]any)
+		req, _ := json.Marshal(params["required"])
+		if string(req) != `["scope"]` || params["additionalProperties"] != false {
+			t.Errorf("export params schema %v", params)
+		}
+		rq := m["request"].(map[string]any)["properties"].(map[string]any)
+		if _, fenced := rq["expected_digest"]; fenced {
+			t.Error("a non-mutating op's request schema takes expected_digest")
+		}
+		res := m["result"].(map[string]any)["properties"].(map[string]any)
+		if res["objects"].(map[string]any)["type"] != "array" {
+			t.Errorf("export result schema %v", res)
+		}
+	}},
+	{"schema of a mutating op", "dli.schema", map[string]any{"op": "zz.late"}, "", func(t *testing.T, m map[string]any) {
+		rq := m["request"].(map[string]any)["properties"].(map[string]any)
+		if _, fenced := rq["idempotency_key"]; !fenced || m["mutating"] != true {
+			t.Errorf("mutating request schema %v", rq)
+		}
+	}},
+	{"schema unknown op", "dli.schema", map[string]any{"op": "dli.nothing"}, author.CodeNoSuchOp, nil},
+	{"schema killed op", "dli.schema", map[string]any{"op": "zz.old"}, author.CodeNoSuchOp, func(t *testing.T, m map[string]any) {
+		if m["replacement"] != "zz.late" {
+			t.Errorf("killed op error %v", m)
+		}
+	}},
+	{"schema without op", "dli.schema", map[string]any{}, fault.CodeMissingField, nil},
+}
+
+// metaCatalogueCases are the calls of dli.errors, dli.findings and
+// dli.killed, which list the code tables, the catalogue and h's kills.
+func metaCatalogueCases(h *opsHarness) []opCase {
+	return []opCase{
 		{"errors", "dli.errors", nil, "", func(t *testing.T, m map[string]any) {
 			codes := list(m, "codes")
 			got := map[string]string{}
@@ -128,19 +134,6 @@ func TestMetaOps(t *testing.T) {
 				t.Errorf("killed versions %v", vs)
 			}
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := h.in(t)
-			var m map[string]any
-			if tc.code == "" {
-				m = h.ok(tc.op, tc.params)
-			} else {
-				m = h.refused(tc.code, tc.op, tc.params)
-			}
-			if tc.check != nil {
-				tc.check(t, m)
-			}
-		})
 	}
 }
 

@@ -16,15 +16,14 @@ import (
 // scopes that are not what they should be are refused as data.
 func TestStoreOps(t *testing.T) {
 	h := newOpsHarness(t, false)
+	runOpCases(t, h, slices.Concat(storeObjectLogCases(t, h), storeShowScopesCases(h), storeGraphDiffCases(h)))
+}
+
+// storeObjectLogCases are the calls of dli.object and dli.log.
+func storeObjectLogCases(t *testing.T, h *opsHarness) []opCase {
 	c0, c1 := h.commits[0], h.commits[1]
 	arthurID := idOf(t, arthur)
-	for _, tc := range []struct {
-		name   string
-		op     string
-		params any
-		code   string
-		check  func(t *testing.T, m map[string]any)
-	}{
+	return []opCase{
 		{"object", "dli.object", map[string]any{"id": arthurID}, "", func(t *testing.T, m map[string]any) {
 			if m["object_id"] != arthurID || m["scope"] != "camelot" || m["type"] != "entity" || m["commit"] != c1 ||
 				m["path"] != "scopes/camelot/claims/"+arthurID[:2]+"/"+arthurID+".json" || m["object"].(map[string]any)["name"] != "Arthur" {
@@ -69,6 +68,14 @@ func TestStoreOps(t *testing.T) {
 		{"log path-shaped revision", "dli.log", map[string]any{"rev": "refs/heads/../../../etc/passwd"}, author.CodeUnknownRevision, nil},
 		{"log revision too long", "dli.log", map[string]any{"rev": strings.Repeat("a", 300)}, fault.CodeBadParams, nil},
 		{"log scope not an id", "dli.log", map[string]any{"scope": "a/b"}, fault.CodeBadParams, nil},
+	}
+}
+
+// storeShowScopesCases are the calls of dli.show, dli.branches,
+// dli.scopes and dli.fsck.
+func storeShowScopesCases(h *opsHarness) []opCase {
+	c1 := h.commits[1]
+	return []opCase{
 		{"show", "dli.show", map[string]any{"rev": "main"}, "", func(t *testing.T, m map[string]any) {
 			ch := list(m, "changes")
 			if m["commit"].(map[string]any)["commit"] != c1 || len(ch) != 2 {
@@ -110,6 +117,14 @@ func TestStoreOps(t *testing.T) {
 				t.Errorf("fsck %v", m)
 			}
 		}},
+	}
+}
+
+// storeGraphDiffCases are the calls of dli.graph, dli.diff and
+// dli.project.
+func storeGraphDiffCases(h *opsHarness) []opCase {
+	c0, c1 := h.commits[0], h.commits[1]
+	return []opCase{
 		{"graph", "dli.graph", map[string]any{"scope": "camelot"}, "", func(t *testing.T, m map[string]any) {
 			es, edges := list(m, "entities"), list(m, "edges")
 			if len(es) != 2 || es[0].(map[string]any)["id"] != "arthur" || es[0].(map[string]any)["grade"] == "" || len(edges) != 1 {
@@ -160,19 +175,6 @@ func TestStoreOps(t *testing.T) {
 				}
 			}
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := h.in(t)
-			var m map[string]any
-			if tc.code == "" {
-				m = h.ok(tc.op, tc.params)
-			} else {
-				m = h.refused(tc.code, tc.op, tc.params)
-			}
-			if tc.check != nil {
-				tc.check(t, m)
-			}
-		})
 	}
 }
 

@@ -25,15 +25,15 @@ const (
 // TestTextOps: fmt, parse, render and validate, table-driven.
 func TestTextOps(t *testing.T) {
 	h := newOpsHarness(t, false)
+	runOpCases(t, h, textOpCases(t, h))
+}
+
+// textOpCases are the calls of dli.fmt, dli.parse, dli.render and
+// dli.validate, over galahad written loosely, canonically and badly.
+func textOpCases(t *testing.T, h *opsHarness) []opCase {
 	galahad := &objects.Entity{Kind: objects.KindPerson, Ident: "galahad", Name: "Galahad", Provenance: objects.Proposed("s")}
 	canon, _ := objects.Canonical(galahad)
-	for _, tc := range []struct {
-		name   string
-		op     string
-		params any
-		code   string
-		check  func(t *testing.T, m map[string]any)
-	}{
+	return []opCase{
 		{"fmt loose", "dli.fmt", map[string]any{"text": looseText}, "", func(t *testing.T, m map[string]any) {
 			if m["changed"] != true || !strings.Contains(m["text"].(string), "serves(galahad, arthur)") {
 				t.Errorf("fmt %v", m)
@@ -95,19 +95,6 @@ func TestTextOps(t *testing.T) {
 			}
 		}},
 		{"validate without object", "dli.validate", map[string]any{}, fault.CodeMissingField, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			h := h.in(t)
-			var m map[string]any
-			if tc.code == "" {
-				m = h.ok(tc.op, tc.params)
-			} else {
-				m = h.refused(tc.code, tc.op, tc.params)
-			}
-			if tc.check != nil {
-				tc.check(t, m)
-			}
-		})
 	}
 }
 

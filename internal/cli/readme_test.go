@@ -124,10 +124,23 @@ func TestREADMENamesEveryToolTest(t *testing.T) {
 // testenv.NeedTool through calls within their package (by name).
 func toolTests(t *testing.T, root string) []string {
 	t.Helper()
-	type fn struct {
-		calls map[string]bool
+	var out []string
+	for _, fns := range testCallGraph(t, root) {
+		for name := range needToolReachers(fns) {
+			if strings.HasPrefix(name, "Test") {
+				out = append(out, name)
+			}
+		}
 	}
-	byDir := map[string]map[string]*fn{}
+	slices.Sort(out)
+	return out
+}
+
+// testCallGraph reads every test file under root and answers, by folder
+// and then by function name, the names each function calls.
+func testCallGraph(t *testing.T, root string) map[string]map[string]map[string]bool {
+	t.Helper()
+	byDir := map[string]map[string]map[string]bool{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -148,61 +161,64 @@ func toolTests(t *testing.T, root string) []string {
 		}
 		dir := filepath.Dir(p)
 		if byDir[dir] == nil {
-			byDir[dir] = map[string]*fn{}
+			byDir[dir] = map[string]map[string]bool{}
 		}
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
-			x := &fn{calls: map[string]bool{}}
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				c, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				switch f := c.Fun.(type) {
-				case *ast.Ident:
-					x.calls[f.Name] = true
-				case *ast.SelectorExpr:
-					if id, ok := f.X.(*ast.Ident); ok && id.Name == "testenv" && f.Sel.Name == "NeedTool" {
-						x.calls["testenv.NeedTool"] = true
-					} else {
-						x.calls[f.Sel.Name] = true
-					}
-				}
-				return true
-			})
-			byDir[dir][fd.Name.Name] = x
+			byDir[dir][fd.Name.Name] = callNames(fd.Body)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
-	for _, fns := range byDir {
-		needs := map[string]bool{"testenv.NeedTool": true}
-		for changed := true; changed; {
-			changed = false
-			for name, f := range fns {
-				if needs[name] {
-					continue
-				}
-				for c := range f.calls {
-					if needs[c] {
-						needs[name], changed = true, true
-						break
-					}
-				}
+	return byDir
+}
+
+// callNames is the set of names body calls: a function's, a method's or
+// a package member's, and testenv.NeedTool whole.
+func callNames(body *ast.BlockStmt) map[string]bool {
+	calls := map[string]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		switch f := c.Fun.(type) {
+		case *ast.Ident:
+			calls[f.Name] = true
+		case *ast.SelectorExpr:
+			if id, ok := f.X.(*ast.Ident); ok && id.Name == "testenv" && f.Sel.Name == "NeedTool" {
+				calls["testenv.NeedTool"] = true
+			} else {
+				calls[f.Sel.Name] = true
 			}
 		}
-		for name := range needs {
-			if strings.HasPrefix(name, "Test") {
-				out = append(out, name)
+		return true
+	})
+	return calls
+}
+
+// needToolReachers is the set of names in fns (a package's functions and
+// the names each calls) that reach testenv.NeedTool, and that name itself.
+func needToolReachers(fns map[string]map[string]bool) map[string]bool {
+	needs := map[string]bool{"testenv.NeedTool": true}
+	for changed := true; changed; {
+		changed = false
+		for name, calls := range fns {
+			if needs[name] {
+				continue
+			}
+			for c := range calls {
+				if needs[c] {
+					needs[name], changed = true, true
+					break
+				}
 			}
 		}
 	}
-	slices.Sort(out)
-	return out
+	return needs
 }

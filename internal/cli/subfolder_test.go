@@ -21,9 +21,8 @@ func TestFoundFromASubfolder(t *testing.T) {
 	if err := os.MkdirAll(deep, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	store := filepath.Join(proj, ".lore")
-	head := func() string { t.Helper(); return wpGit(t, "--git-dir", store, "rev-parse", "main") }
-	initHead := head()
+	p := &subfolderProject{work: work, proj: proj, deep: deep, store: filepath.Join(proj, ".lore")}
+	initHead := p.head(t)
 
 	// log: the init commits, the newest first.
 	if log := wpMust(t, deep, "log"); !strings.HasPrefix(log, "commit "+initHead+"\n") ||
@@ -31,6 +30,30 @@ func TestFoundFromASubfolder(t *testing.T) {
 		t.Fatalf("log in %s:\n%s", deep, log)
 	}
 
+	imported := p.importFromDeep(t, initHead)
+	p.checkFromDeep(t)
+	p.serveFromDeep(t, imported)
+	p.mcpFromDeep(t, imported)
+	outsideAnyProject(t)
+}
+
+// subfolderProject is project P under work, with its store and a folder
+// deep below it where the commands run.
+type subfolderProject struct {
+	work, proj, deep, store string
+}
+
+// head is the commit P's main is at.
+func (p *subfolderProject) head(t *testing.T) string {
+	t.Helper()
+	return wpGit(t, "--git-dir", p.store, "rev-parse", "main")
+}
+
+// importFromDeep imports camelot with --materialize in the subfolder,
+// checks it moved P's main from initHead and made no store there, and
+// returns the new head.
+func (p *subfolderProject) importFromDeep(t *testing.T, initHead string) string {
+	deep := p.deep
 	// import --materialize commits into P's store, and makes no store here.
 	camelot, err := filepath.Abs("../../testdata/dli/camelot.dli")
 	if err != nil {
@@ -39,22 +62,28 @@ func TestFoundFromASubfolder(t *testing.T) {
 	if out := wpMust(t, deep, "import", camelot, "--materialize"); !strings.Contains(out, "committed ") || !strings.Contains(out, " on main: 8 declarations") {
 		t.Fatalf("import in %s said:\n%s", deep, out)
 	}
-	imported := head()
+	imported := p.head(t)
 	if imported == initHead {
 		t.Fatal("import --materialize in a subfolder did not move P's main")
 	}
-	log := wpMust(t, work, "--project", "P", "log", "--oneline")
+	log := wpMust(t, p.work, "--project", "P", "log", "--oneline")
 	if lines := strings.Split(strings.TrimSpace(log), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], imported[:7]+" ") || !strings.Contains(lines[0], "camelot") {
 		t.Fatalf("P's log after the import in a subfolder:\n%s", log)
 	}
-	for _, dir := range []string{filepath.Join(proj, "notes"), deep} {
+	for _, dir := range []string{filepath.Join(p.proj, "notes"), deep} {
 		for _, name := range []string{".lore", "deloreis.toml"} {
 			if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
 				t.Fatalf("a command in the subfolder made %s in %s (stat: %v)", name, dir, err)
 			}
 		}
 	}
+	return imported
+}
 
+// checkFromDeep checks a file in the subfolder over the store's head,
+// from the subfolder and from P alike, and standalone.
+func (p *subfolderProject) checkFromDeep(t *testing.T) {
+	deep := p.deep
 	// check: a file checked over the store's head — the second father is
 	// an fd violation only against what the store holds (the functional
 	// declaration, lancelot, canon-1); alone, galahad is unknown.
@@ -63,7 +92,7 @@ func TestFoundFromASubfolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCheck := file + ":3:1: error continuity.fd-violation: father is functional, but galahad holds 2 certain values: lancelot, pellinore.\n"
-	for _, dir := range []string{deep, proj} {
+	for _, dir := range []string{deep, p.proj} {
 		out, errs, code := wpRun(t, dir, "check", file)
 		if code != 1 || out+errs != wantCheck {
 			t.Fatalf("check in %s: exit %d\n%s%s\nwant exit 1\n%s", dir, code, out, errs, wantCheck)
@@ -72,7 +101,12 @@ func TestFoundFromASubfolder(t *testing.T) {
 	if out, errs, code := wpRun(t, deep, "check", "--standalone", file); code != 1 || !strings.Contains(out+errs, "entity.unknown") {
 		t.Fatalf("check --standalone: exit %d\n%s%s", code, out, errs)
 	}
+}
 
+// serveFromDeep runs serve in the subfolder and checks that it opens and
+// describes P at imported.
+func (p *subfolderProject) serveFromDeep(t *testing.T, imported string) {
+	deep := p.deep
 	// serve: the project from here up.
 	out, errs, code := wpRunStdin(t, deep,
 		`{"dli":"2.0.0","id":"1","op":"author.open","params":{"scope":"camelot"}}`+"\n"+
@@ -98,9 +132,13 @@ func TestFoundFromASubfolder(t *testing.T) {
 		mustJSON(t, project["documents"]) != `[{"scope":"camelot","source":""}]` {
 		t.Fatalf("serve: dli.project: %s (main is %s)", answers[1], imported)
 	}
+}
 
+// mcpFromDeep starts mcp in the subfolder and checks that it lists the
+// tools and opens and describes P at imported.
+func (p *subfolderProject) mcpFromDeep(t *testing.T, imported string) {
 	// mcp: the same project, over MCP.
-	m := wpStartMCP(t, "subfolder", deep)
+	m := wpStartMCP(t, "subfolder", p.deep)
 	tools, err := m.cs.ListTools(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +156,11 @@ func TestFoundFromASubfolder(t *testing.T) {
 	if got := m.ok("dli_project", map[string]any{}); got["commit"] != imported {
 		t.Fatalf("mcp: dli_project: %v (main is %s)", got, imported)
 	}
+}
 
+// outsideAnyProject checks that serve and mcp, run outside any project,
+// refuse and write nothing, and that serve --demo serves there.
+func outsideAnyProject(t *testing.T) {
 	// Outside any project: serve and mcp refuse, naming the ways out.
 	outside := t.TempDir()
 	wpNoProjectAbove(t, outside)
@@ -131,7 +173,7 @@ func TestFoundFromASubfolder(t *testing.T) {
 			t.Fatalf("%s outside any project left %v (%v)", strings.Join(args, " "), entries, err)
 		}
 	}
-	out, errs, code = wpRunStdin(t, outside,
+	out, errs, code := wpRunStdin(t, outside,
 		`{"dli":"2.0.0","id":"1","op":"author.open","params":{"scope":"camelot"}}`+"\n", "serve", "--demo")
 	if code != 0 || !strings.Contains(out, `"id":"1","ok":true`) || !strings.Contains(out, `"scope":"camelot"`) {
 		t.Fatalf("serve --demo outside any project: exit %d\n%s%s", code, out, errs)
