@@ -2,8 +2,8 @@ package deloreis
 
 // The sizes the developers' guide sets: a file past ~800 lines or a
 // function past ~80 is split along a real seam. Held by a test, since the
-// rule drifted without one (twelve functions past 80 lines by the time it
-// was read again).
+// rule drifted without one (fifteen functions past 80 lines, and
+// thirty-four test functions, by the time it was read again).
 
 import (
 	"go/ast"
@@ -29,9 +29,9 @@ var longFuncs = map[string]string{
 	"objects/decode_fast.go lookupField":      "one switch over the field names, searched by length and bytes",
 }
 
-// TestSizes: no non-test Go file of ours is longer than mostFileLines,
-// and no function in one longer than mostFuncLines (from its func line to
-// its closing brace), but those longFuncs names.
+// TestSizes: no Go file of ours, tests included, is longer than
+// mostFileLines, and no function in one longer than mostFuncLines (from
+// its func line to its closing brace), but those longFuncs names.
 func TestSizes(t *testing.T) {
 	fset := token.NewFileSet()
 	seen := map[string]bool{}
@@ -46,7 +46,7 @@ func TestSizes(t *testing.T) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if !strings.HasSuffix(path, ".go") {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
@@ -78,7 +78,7 @@ func TestSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files < 300 {
+	if files < 600 {
 		t.Fatalf("read %d Go files: the walk missed the tree", files)
 	}
 	for key := range longFuncs {
