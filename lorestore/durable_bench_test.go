@@ -120,32 +120,7 @@ func benchGitStart(b *testing.B) {
 // benchBulkCommit times one bulk commit of facts into a new store (its
 // making untimed), durable or with NoFsync.
 func benchBulkCommit(b *testing.B, facts []objects.Object, durable bool) {
-	var took time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		s, err := Init(filepath.Join(b.TempDir(), "c.git"), Options{NoFsync: !durable})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		start := time.Now()
-		bulk, err := s.NewBulk("camelot")
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, f := range facts {
-			if _, err := bulk.Put(f); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := bulk.Commit(NewMessage("bulk", "import", "camelot"), CommitOptions{}); err != nil {
-			b.Fatal(err)
-		}
-		took += time.Since(start)
-		b.StopTimer()
-		s.Close()
-		b.StartTimer()
-	}
+	took := timeBulkCommits(b, facts, Options{NoFsync: !durable})
 	b.ReportMetric(took.Seconds()*1000/float64(b.N), "ms/commit")
 }
 
