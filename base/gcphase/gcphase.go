@@ -30,6 +30,14 @@
 // will write, DL-0506) has it while it runs: the smallest asked for by
 // the builds running is the one in force.
 //
+// A build keeps the memory it holds: when a collection has freed much of
+// what it made (a first compile letting go of its decoded entries,
+// DL-0532), the limit would have the runtime give that memory back, and
+// the build would fault it in again seconds later as it allocates anew,
+// each page zeroed by the kernel. While the process holds more than the
+// limit would allow, the limit is what it holds and the percent is off:
+// the next collection comes when the heap fills that memory.
+//
 // A build that loads a world from its file (Loading, DL-0390) makes
 // almost no garbage: nearly all it allocates is the world it returns. A
 // collection then only marks a heap that is all live, again and again as
@@ -72,6 +80,9 @@ var (
 	loadBytes  uint64 // what those loads expect to add to the live heap
 	off        bool   // collection is off for the loads
 	offPercent int    // the GC percent in force when it was turned off
+
+	holding     bool // the percent is off: the build holds more than its limit would allow
+	holdPercent int  // the GC percent in force when holding began
 
 	within map[uint64]int // the least headrooms the running builds asked for (BuildingWithin), and how many asked for each
 )
@@ -116,6 +127,7 @@ func Building() (done func()) {
 			building--
 			settleLoads()
 			if building == 0 {
+				setHolding(false) // before the steady percent comes back
 				if steady > defaultPercent {
 					debug.SetGCPercent(steady)
 				}
@@ -190,6 +202,7 @@ func settleLoads() {
 	want := building > 0 && loads >= building && pacing
 	switch {
 	case want && !off:
+		setHolding(false)
 		off = true
 		offPercent = debug.SetGCPercent(-1)
 		setBuildLimit()
@@ -220,6 +233,7 @@ func startPacing() {
 func stopPacing() {
 	if pacing {
 		pacing = false
+		setHolding(false)
 		debug.SetMemoryLimit(outerLimit)
 	}
 }
@@ -250,23 +264,50 @@ func afterGC(ep uint64) {
 // setBuildLimit sets the memory limit from the runtime's figures; the
 // caller holds mu.
 func setBuildLimit() {
-	live, other := readMemory()
+	live, other, held := readMemory()
 	if off {
 		live += loadBytes // what the loads will add, uncollected
 	}
-	debug.SetMemoryLimit(min(outerLimit, buildLimitWithin(live, other, leastHeadroom())))
+	l := buildLimitWithin(live, other, leastHeadroom())
+	// What the process holds past that limit is memory a collection has
+	// just freed: kept, the build allocates into it again; given back,
+	// the build faults it in again (DL-0379).
+	keep := int64(min(held, 1<<62))
+	hold := !off && keep > l && keep <= outerLimit
+	setHolding(hold)
+	if hold {
+		l = keep
+	}
+	debug.SetMemoryLimit(min(outerLimit, l))
 }
 
 // readMemory returns the heap in use, which right after a collection is
-// the live heap it found and a little allocated since, and what the
-// runtime holds besides its heap spans (stacks, metadata, buffers), which
-// the memory limit counts too. ReadMemStats stops the world for a moment,
-// once a collection; runtime/metrics would not, but it costs every
-// command of the slim binary its start-up (TestDeloreisLinksNoNetwork).
-func readMemory() (live, other uint64) {
+// the live heap it found and a little allocated since, what the runtime
+// holds besides its heap spans (stacks, metadata, buffers), which the
+// memory limit counts too, and all it holds from the system, as the
+// limit counts it: heap spans in use or free but not given back, and
+// the rest. ReadMemStats stops the world for a moment, once a
+// collection; runtime/metrics would not, but it costs every command of
+// the slim binary its start-up (TestDeloreisLinksNoNetwork).
+func readMemory() (live, other, held uint64) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc, ms.StackSys + ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys + ms.OtherSys
+	other = ms.StackSys + ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys + ms.OtherSys
+	return ms.HeapAlloc, other, ms.HeapSys - ms.HeapReleased + other
+}
+
+// setHolding turns the GC percent off while the builds hold more memory
+// than their limit would allow, so that a collection comes only when the
+// heap fills what they hold, and back on; the caller holds mu.
+func setHolding(hold bool) {
+	switch {
+	case hold && !holding:
+		holding = true
+		holdPercent = debug.SetGCPercent(-1)
+	case !hold && holding:
+		holding = false
+		debug.SetGCPercent(holdPercent)
+	}
 }
 
 // buildLimit is the memory limit for a live heap of live bytes with other

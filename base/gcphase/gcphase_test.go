@@ -234,7 +234,7 @@ func TestLoading(t *testing.T) {
 			if tt.off {
 				// The limit bounds the uncollected heap: the heap now, what
 				// the load expects and the headroom, no more.
-				live, rest := readMemory()
+				live, rest, _ := readMemory()
 				if got, most := limitNow(), buildLimit(live+expect, rest)+64<<20; got > most || got < expect+MinHeadroom {
 					t.Fatalf("during the load: limit %d, want in [%d, %d]", got, expect+MinHeadroom, most)
 				}
@@ -263,4 +263,92 @@ func TestLoading(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBuildKeepsWhatItHolds: once a collection has freed much of what a
+// build made, the build keeps the memory (the limit is what the process
+// holds, the percent off) instead of giving it back to fault it in again;
+// the percent comes back as it was when the build ends, and a load never
+// holds.
+func TestBuildKeepsWhatItHolds(t *testing.T) {
+	defer debug.SetGCPercent(percentNow())
+	defer debug.SetMemoryLimit(limitNow())
+	const outer, least, made = 1 << 42, 16 << 20, 256 << 20
+	tests := []struct {
+		name   string
+		steady int  // the policy's percent: it comes back after the build
+		load   bool // a load runs: collection is off for it, not held
+	}{
+		{name: "a build keeps what it freed", steady: 0},
+		{name: "a server's percent comes back after it", steady: 400},
+		{name: "a load does not hold", load: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			withGOGC(t, "")
+			SetSteady(tt.steady)
+			defer SetSteady(0)
+			want := defaultPercent
+			if tt.steady > 0 {
+				want = tt.steady
+			}
+			debug.SetGCPercent(want)
+			debug.SetMemoryLimit(outer)
+			done := BuildingWithin(least)
+			defer done() // a failed check must not leave the build running
+			loaded := func() {}
+			if tt.load {
+				loaded = Loading(1 << 20)
+				defer loaded()
+			}
+			held := holdAfterFreeing(t, made)
+			switch {
+			case tt.load && held:
+				t.Fatal("a load held the memory a collection freed")
+			case !tt.load && !held:
+				t.Fatalf("after freeing %d MiB: GC percent %d, limit %d; want it held (percent off, limit at what the process holds)", made>>20, percentNow(), limitNow())
+			}
+			loaded()
+			done()
+			if got := percentNow(); got != want {
+				t.Fatalf("after the build: GC percent %d, want %d back", got, want)
+			}
+			if got := limitNow(); got != outer {
+				t.Fatalf("after the build: limit %d, want %d back", got, outer)
+			}
+		})
+	}
+}
+
+// holdAfterFreeing makes made bytes live, collects, drops them and
+// collects again, and reports whether the pacing then holds them: the
+// percent off and the limit at least what the process holds, above what
+// the live heap and the headroom would allow. It tries a few times, as
+// the runtime's scavenger may give the freed memory back before the
+// pacing reads it.
+func holdAfterFreeing(t *testing.T, made int) bool {
+	t.Helper()
+	for range 5 {
+		for range made >> 20 {
+			keep = append(keep, make([]byte, 1<<20))
+		}
+		runtime.GC()
+		time.Sleep(20 * time.Millisecond)
+		keep = nil
+		runtime.GC()
+		for range 50 {
+			time.Sleep(10 * time.Millisecond)
+			mu.Lock()
+			h := holding
+			mu.Unlock()
+			if h {
+				_, _, held := readMemory()
+				if percentNow() >= 0 || limitNow() < int64(held)-int64(made)/4 {
+					t.Fatalf("holding, but GC percent %d, limit %d, held %d", percentNow(), limitNow(), held)
+				}
+				return true
+			}
+		}
+	}
+	return false
 }
