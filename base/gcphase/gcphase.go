@@ -35,8 +35,9 @@
 // DL-0532), the limit would have the runtime give that memory back, and
 // the build would fault it in again seconds later as it allocates anew,
 // each page zeroed by the kernel. While the process holds more than the
-// limit would allow, the limit is what it holds and the percent is off:
-// the next collection comes when the heap fills that memory.
+// limit would allow, the limit is what it holds (and has resident: a
+// reservation no one wrote is not held) and the percent is off: the next
+// collection comes when the heap fills that memory.
 //
 // A build that loads a world from its file (Loading, DL-0390) makes
 // almost no garbage: nearly all it allocates is the world it returns. A
@@ -49,9 +50,11 @@
 package gcphase
 
 import (
+	"bytes"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"sync"
 )
 
@@ -293,7 +296,29 @@ func readMemory() (live, other, held uint64) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	other = ms.StackSys + ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys + ms.OtherSys
-	return ms.HeapAlloc, other, ms.HeapSys - ms.HeapReleased + other
+	return ms.HeapAlloc, other, min(ms.HeapSys-ms.HeapReleased+other, residentAnon())
+}
+
+// residentAnon returns the anonymous memory the process has resident
+// (RssAnon in /proc/self/status), or 0 where that cannot be read. Heap
+// the runtime has not given back may never have been touched (a
+// reservation made to be advised, hugemem.AdviseHeap): not resident, it
+// is no memory to keep.
+func residentAnon() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := bytes.Cut(b, []byte("\nRssAnon:"))
+	if !ok {
+		return 0
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	kb, err := strconv.ParseUint(string(bytes.TrimSuffix(bytes.TrimSpace(line), []byte(" kB"))), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return kb << 10
 }
 
 // setHolding turns the GC percent off while the builds hold more memory

@@ -320,7 +320,17 @@ func TestBuildKeepsWhatItHolds(t *testing.T) {
 	}
 }
 
-// holdAfterFreeing makes made bytes live, collects, drops them and
+// touched returns n bytes written page by page: resident, unlike fresh
+// memory no one has written.
+func touched(n int) []byte {
+	b := make([]byte, n)
+	for i := 0; i < n; i += 4096 {
+		b[i] = 1
+	}
+	return b
+}
+
+// holdAfterFreeing makes made bytes live (written, so resident), collects, drops them and
 // collects again, and reports whether the pacing then holds them: the
 // percent off and the limit at least what the process holds, above what
 // the live heap and the headroom would allow. It tries a few times, as
@@ -330,7 +340,7 @@ func holdAfterFreeing(t *testing.T, made int) bool {
 	t.Helper()
 	for range 5 {
 		for range made >> 20 {
-			keep = append(keep, make([]byte, 1<<20))
+			keep = append(keep, touched(1<<20))
 		}
 		runtime.GC()
 		time.Sleep(20 * time.Millisecond)
@@ -351,4 +361,34 @@ func holdAfterFreeing(t *testing.T, made int) bool {
 		}
 	}
 	return false
+}
+
+// TestBuildDoesNotHoldUntouched: heap the runtime has not given back but
+// no one wrote (a reservation, hugemem.AdviseHeap) is not resident, and
+// a build does not hold it: holding it would let the heap grow that far
+// before a collection.
+func TestBuildDoesNotHoldUntouched(t *testing.T) {
+	defer debug.SetGCPercent(percentNow())
+	defer debug.SetMemoryLimit(limitNow())
+	withGOGC(t, "")
+	debug.SetGCPercent(defaultPercent)
+	debug.SetMemoryLimit(1 << 42)
+	debug.FreeOSMemory() // what earlier tests wrote and freed is given back
+	done := BuildingWithin(16 << 20)
+	defer done()
+	const size = 512 << 20
+	reserved := make([]byte, size) // fresh from the system: not written
+	runtime.GC()
+	runtime.KeepAlive(reserved)
+	reserved = nil
+	for range 5 {
+		runtime.GC()
+		time.Sleep(20 * time.Millisecond)
+		// The process may hold a little it wrote (the race detector's
+		// memory, say), never the reservation.
+		if l := limitNow(); percentNow() < 0 && l >= size {
+			t.Fatalf("a build held an untouched reservation: GC percent %d, limit %d", percentNow(), l)
+		}
+	}
+	done()
 }
