@@ -330,12 +330,12 @@ func touched(n int) []byte {
 	return b
 }
 
-// holdAfterFreeing makes made bytes live (written, so resident), collects, drops them and
-// collects again, and reports whether the pacing then holds them: the
-// percent off and the limit at least what the process holds, above what
-// the live heap and the headroom would allow. It tries a few times, as
-// the runtime's scavenger may give the freed memory back before the
-// pacing reads it.
+// holdAfterFreeing makes made bytes live (written, so resident),
+// collects, drops them and collects again, and reports whether the pacing
+// then holds them: the percent off and the limit at least what the
+// process holds, above what the live heap and the headroom would allow.
+// It tries a few times, as the runtime's scavenger may give the freed
+// memory back before the pacing reads it.
 func holdAfterFreeing(t *testing.T, made int) bool {
 	t.Helper()
 	for range 5 {
