@@ -274,9 +274,14 @@ func setBuildLimit() {
 	l := buildLimitWithin(live, other, leastHeadroom())
 	// What the process holds past that limit is memory a collection has
 	// just freed: kept, the build allocates into it again; given back,
-	// the build faults it in again (DL-0379).
+	// the build faults it in again (DL-0379). Only then is what is
+	// resident read.
 	keep := int64(min(held, 1<<62))
-	hold := !off && keep > l && keep <= outerLimit
+	hold := !off && keep > l
+	if hold {
+		keep = min(keep, int64(min(residentAnon(), 1<<62)))
+		hold = keep > l && keep <= outerLimit
+	}
 	setHolding(hold)
 	if hold {
 		l = keep
@@ -288,15 +293,15 @@ func setBuildLimit() {
 // the live heap it found and a little allocated since, what the runtime
 // holds besides its heap spans (stacks, metadata, buffers), which the
 // memory limit counts too, and all it holds from the system, as the
-// limit counts it: heap spans in use or free but not given back, and
-// the rest. ReadMemStats stops the world for a moment, once a
+// limit counts it: heap spans in use or free but not given back (some
+// perhaps never written, see residentAnon), and the rest. ReadMemStats stops the world for a moment, once a
 // collection; runtime/metrics would not, but it costs every command of
 // the slim binary its start-up (TestDeloreisLinksNoNetwork).
 func readMemory() (live, other, held uint64) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	other = ms.StackSys + ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys + ms.OtherSys
-	return ms.HeapAlloc, other, min(ms.HeapSys-ms.HeapReleased+other, residentAnon())
+	return ms.HeapAlloc, other, ms.HeapSys - ms.HeapReleased + other
 }
 
 // residentAnon returns the anonymous memory the process has resident

@@ -353,6 +353,7 @@ func holdAfterFreeing(t *testing.T, made int) bool {
 			mu.Unlock()
 			if h {
 				_, _, held := readMemory()
+				held = min(held, residentAnon())
 				if percentNow() >= 0 || limitNow() < int64(held)-int64(made)/4 {
 					t.Fatalf("holding, but GC percent %d, limit %d, held %d", percentNow(), limitNow(), held)
 				}
