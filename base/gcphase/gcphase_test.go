@@ -411,3 +411,35 @@ func TestBuildDoesNotHoldUntouched(t *testing.T) {
 	}
 	done()
 }
+
+// TestHoldingDoesNotGrow: a build that holds what a collection freed and
+// then makes garbage again and again, many times what it holds, is held
+// to that: collections come when the heap fills it, and the process
+// never holds much more than it did when the hold began.
+func TestHoldingDoesNotGrow(t *testing.T) {
+	defer debug.SetGCPercent(percentNow())
+	defer debug.SetMemoryLimit(limitNow())
+	withGOGC(t, "")
+	debug.SetGCPercent(defaultPercent)
+	debug.SetMemoryLimit(1 << 42)
+	const least, made = 16 << 20, 256 << 20
+	done := BuildingWithin(least)
+	defer done()
+	if !holdAfterFreeing(t, made) {
+		t.Fatalf("after freeing %d MiB: GC percent %d, limit %d; want it held", made>>20, percentNow(), limitNow())
+	}
+	_, _, start := readMemory()
+	peak := start
+	for range 4 * made >> 20 {
+		garbage = touched(1 << 20) // the last piece becomes garbage
+		_, _, held := readMemory()
+		peak = max(peak, held)
+	}
+	// A collection may finish a little past the limit it began under.
+	if peak > start+made/8 {
+		t.Fatalf("holding %d MiB, the process came to hold %d MiB making garbage", start>>20, peak>>20)
+	}
+	done()
+}
+
+var garbage []byte // what TestHoldingDoesNotGrow makes and drops
