@@ -294,9 +294,10 @@ func setBuildLimit() {
 // holds besides its heap spans (stacks, metadata, buffers), which the
 // memory limit counts too, and all it holds from the system, as the
 // limit counts it: heap spans in use or free but not given back (some
-// perhaps never written, see residentAnon), and the rest. ReadMemStats stops the world for a moment, once a
-// collection; runtime/metrics would not, but it costs every command of
-// the slim binary its start-up (TestDeloreisLinksNoNetwork).
+// perhaps never written, see residentAnon), and the rest. ReadMemStats
+// stops the world for a moment, once a collection; runtime/metrics would
+// not, but it costs every command of the slim binary its start-up
+// (TestDeloreisLinksNoNetwork).
 func readMemory() (live, other, held uint64) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
