@@ -163,13 +163,44 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	if indexed != nil {
 		indexed(f, n, span{int64(len(head)) + 16, int64(size)}, span{int64(len(head)) + bodyLen - isec.len + 16, sectionLen(isec.head)}, isec.notes)
 	}
+	return finishWorldFile(f, bw, compiled, int64(len(head)), bodyLen, lenAt)
+}
+
+// encodeKeptWorldFile writes to f, an empty file, a file whose entries
+// and index are sections, the whole sections of a file that verified and
+// whose entries and index held when read in place, and then, when
+// compiled writes one, this build's compiled section: a file whose
+// compiled section is another build's is written again without encoding
+// its entries again, which come out byte for byte the same.
+func encodeKeptWorldFile(f *os.File, hd wfHeader, sections [][]byte, compiled func(io.Writer) error) error {
+	head, lenAt := wfHead(hd)
+	bw := bufio.NewWriterSize(f, 1<<20)
+	bw.Write(head)
+	endEntries := phases.Start(PhaseFileEntries)
+	var bodyLen int64
+	for _, sec := range sections {
+		bw.Write(sec)
+		bodyLen += int64(len(sec))
+	}
+	err := bw.Flush()
+	endEntries()
+	if err != nil {
+		return err
+	}
+	return finishWorldFile(f, bw, compiled, int64(len(head)), bodyLen, lenAt)
+}
+
+// finishWorldFile writes the compiled section, when compiled writes one,
+// after the body's first bodyLen bytes at headLen, which are written and
+// flushed, and seals the file.
+func finishWorldFile(f *os.File, bw *bufio.Writer, compiled func(io.Writer) error, headLen, bodyLen int64, lenAt int) error {
 	// The checksum of what is written so far is taken beside the compiled
 	// section's writing, which holds one core while the other would idle;
 	// begun before that, it would take its time from the evaluation.
-	sum := startSum(f, int64(len(head)), bodyLen)
+	sum := startSum(f, headLen, bodyLen)
 	defer sum.wait() // on every path: the file is closed after
 	if compiled != nil {
-		clen, err := writeCompiledSection(f, bw, compiled, sum, int64(len(head))+bodyLen)
+		clen, err := writeCompiledSection(f, bw, compiled, sum, headLen+bodyLen)
 		if err != nil {
 			return err
 		}
@@ -360,6 +391,10 @@ type wfBody struct {
 	entries  []byte // the entries section's payload
 	index    []byte // the index section's payload (worldfile_index.go)
 	compiled []byte // the compiled section's payload, nil when there is none
+	// input is the entries and the index sections whole (header, payload
+	// and padding), in that order: what a file written again with another
+	// compiled section copies (encodeKeptWorldFile).
+	input [2][]byte
 }
 
 // locateWorldFile checks a file's header against want (which it must
@@ -413,17 +448,18 @@ func locateWorldFile(data []byte, want wfHeader) (wfBody, error) {
 		}
 		seen[kind] = true
 		payload := rest[16 : 16+n : 16+n]
+		whole := rest[:16+int(n)+pad8(int(n%8))]
 		switch kind {
 		case wfSectionEntries:
-			b.entries = payload
+			b.entries, b.input[0] = payload, whole
 		case wfSectionIndex:
-			b.index = payload
+			b.index, b.input[1] = payload, whole
 		case wfSectionCompiled:
 			b.compiled = payload
 		default:
 			return b, wfErr("a section of kind %d", kind)
 		}
-		rest = rest[16+int(n)+pad8(int(n%8)):]
+		rest = rest[len(whole):]
 	}
 	if b.entries == nil || b.index == nil {
 		return b, wfErr("no entries or no index section")

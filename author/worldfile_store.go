@@ -102,7 +102,15 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit lorestore.Hash, scope s
 	}
 	if foreign {
 		os.Remove(path)
-		c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w), nil)
+		if kept {
+			// Its entries and index held when read in place, and stay
+			// mapped: they are written again as they are. (Located again:
+			// compileFile checked where they lie.)
+			b, _ := locateWorldFile(data, want)
+			c.rewriteCompiled(s, commit, scope, b.input[:], w)
+		} else {
+			c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w), nil)
+		}
 	}
 	return w, true
 }
@@ -137,10 +145,12 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 	var compiled *world.Compiled
 	released := make(chan struct{})
 	reserved, inPlace := false, false
-	if snapshot != nil {
+	if snapshot != nil || foreign {
 		// The snapshot is loaded, and the entries read, in place when the
 		// mapping can be kept; the reservation is given back unless the
-		// world reads the mapping.
+		// world reads the mapping. Another build's snapshot is not loaded:
+		// the world is evaluated over the entries in place, so that it
+		// does not hold them decoded (DL-0400).
 		reserved = keepMapping(len(data))
 		defer func() {
 			kept = reserved && err == nil && (w.Restored() || inPlace)
@@ -153,6 +163,8 @@ func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *w
 				c.mu.Unlock()
 			}
 		}()
+	}
+	if snapshot != nil {
 		compiled = startLoadSnapshot(snapshot, reserved, released)
 	}
 	sum := make(chan error, 1)
@@ -199,13 +211,13 @@ func startLoadSnapshot(snapshot []byte, reserved bool, released chan struct{}) *
 }
 
 // compileEntries compiles the world of a file's entries. With the
-// mapping reserved it reads them in place, restored from compiled
-// (compileInPlace): a section the scan refuses is an error, and a
-// snapshot that does not load or fit falls back to what is done without
-// a reservation, decoding the entries and compiling them (from compiled
-// while no Compile has taken it). inPlace says the world reads the
-// entries in place. It is the compile proper; compileFile runs the loads
-// and the checksum beside it and decides what is kept.
+// mapping reserved it reads them in place, restored from compiled or,
+// without one, evaluated (compileInPlace): a section the scan refuses is
+// an error, and a snapshot that does not load or fit falls back to what
+// is done without a reservation, decoding the entries and compiling them
+// (from compiled while no Compile has taken it). inPlace says the world
+// reads the entries in place. It is the compile proper; compileFile runs
+// the loads and the checksum beside it and decides what is kept.
 func (c *worldCache) compileEntries(entries, index []byte, scope string, compiled *world.Compiled, reserved bool) (w *world.World, inPlace bool, err error) {
 	restore := compiled
 	refused := false
@@ -232,11 +244,12 @@ func (c *worldCache) compileEntries(entries, index []byte, scope string, compile
 	return w, inPlace, err
 }
 
-// compileInPlace compiles a world restored from compiled over the
-// entries read in place. A section that does not scan, or is not in id
-// order, or whose index does not hold, is an error, and tried is false;
-// one whose snapshot does not load or fit is an error the caller decodes
-// the entries after. tried says compiled was handed to a Compile.
+// compileInPlace compiles a world over the entries read in place,
+// restored from compiled or, when it is nil, evaluated. A section that
+// does not scan, or is not in id order, or whose index does not hold, is
+// an error, and tried is false; one whose snapshot does not load or fit
+// is an error the caller decodes the entries after. tried says the
+// entries were handed to a Compile.
 func (c *worldCache) compileInPlace(entries, index []byte, scope string, compiled *world.Compiled) (w *world.World, tried bool, err error) {
 	fb, err := openFileBase(entries, index, releaseMapped)
 	if err != nil {
@@ -245,7 +258,7 @@ func (c *worldCache) compileInPlace(entries, index []byte, scope string, compile
 	// A snapshot that does not load or fit (a file altered, its checksum
 	// made again) is refused, not evaluated over: the caller decodes the
 	// entries and evaluates, and the mapping is not kept for nothing.
-	w, err = world.Compile(world.Input{Scope: scope, Lazy: fb, Dialects: c.dialects, Compiled: compiled, RestoreOnly: true})
+	w, err = world.Compile(world.Input{Scope: scope, Lazy: fb, Dialects: c.dialects, Compiled: compiled, RestoreOnly: compiled != nil})
 	return w, true, err
 }
 
@@ -295,6 +308,7 @@ type writeJob struct {
 	path    string
 	hd      wfHeader
 	entries iter.Seq[world.Entry]
+	input   [][]byte // in place of entries: sections written as they are (rewriteCompiled)
 	built   func() (*world.World, error)
 	offer   *baseOffer // the compile beside the writer takes the entries back from the file (nil: none)
 }
@@ -315,18 +329,44 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, sc
 			}
 		}()
 	}
-	if c.noFiles || entries == nil {
+	if entries == nil {
 		return
+	}
+	path, hd, ok := c.toWrite(s, commit, scope)
+	if ok && c.startWrite(s, scope, writeJob{path: path, hd: hd, entries: entries, built: built}, offer) {
+		offer = nil // the writer offers it
+	}
+}
+
+// toWrite returns the path and header of the file of (commit, scope)
+// when it is to be written.
+func (c *worldCache) toWrite(s *lorestore.Store, commit lorestore.Hash, scope string) (string, wfHeader, bool) {
+	if c.noFiles {
+		return "", wfHeader{}, false
 	}
 	path := worldFilePath(s, commit, scope)
 	if _, err := os.Stat(path); err == nil {
-		return // a verified file was just loaded, or a peer wrote it
+		return "", wfHeader{}, false // a verified file was just loaded, or a peer wrote it
 	}
 	hd, ok := c.wantHeader(s, commit, scope)
-	if !ok {
-		return
+	return path, hd, ok
+}
+
+// rewriteCompiled files, as scheduleWrite does, the world file of w, a
+// world evaluated over the entries of a file whose compiled section is
+// another build's: input is that file's entries and index sections, read
+// in place and held to each other, which the new file takes as they are.
+// input must stay mapped while the write may run.
+func (c *worldCache) rewriteCompiled(s *lorestore.Store, commit lorestore.Hash, scope string, input [][]byte, w *world.World) {
+	if path, hd, ok := c.toWrite(s, commit, scope); ok {
+		c.startWrite(s, scope, writeJob{path: path, hd: hd, input: input, built: builtWorld(w)}, nil)
 	}
-	job := writeJob{path: path, hd: hd, entries: entries, built: built}
+}
+
+// startWrite starts job in the background, or keeps it as the scope's
+// pending write while another runs (a job that replaces it later drops
+// it). started says it started, and then its writer offers offer.
+func (c *worldCache) startWrite(s *lorestore.Store, scope string, job writeJob, offer *baseOffer) (started bool) {
 	c.mu.Lock()
 	if c.writing == nil {
 		c.writing, c.pending = map[string]bool{}, map[string]writeJob{}
@@ -334,11 +374,11 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, sc
 	if c.writing[scope] {
 		c.pending[scope] = job
 		c.mu.Unlock()
-		return
+		return false
 	}
 	c.writing[scope] = true
 	c.mu.Unlock()
-	job.offer, offer = offer, nil // the writer offers it
+	job.offer = offer
 	s.Background(func() {
 		// Writing walks a built world's every entry and relation beside
 		// whatever the process does next: paced as a build is, the heap
@@ -363,6 +403,7 @@ func (c *worldCache) scheduleWrite(s *lorestore.Store, commit lorestore.Hash, sc
 			job = next
 		}
 	})
+	return true
 }
 
 // writeBeside returns the Indexed hook of a compile of (commit, scope),
@@ -448,7 +489,12 @@ func writeWorldFile(j *writeJob) (err error) {
 		indexed = j.offer.offerFile
 		defer j.offer.give(offered{}) // a write that failed before offering
 	}
-	if err = encodeWorldFile(f, j.hd, entries, writeCompiled(j.built), indexed); err != nil {
+	if j.input != nil {
+		err = encodeKeptWorldFile(f, j.hd, j.input, writeCompiled(j.built))
+	} else {
+		err = encodeWorldFile(f, j.hd, entries, writeCompiled(j.built), indexed)
+	}
+	if err != nil {
 		return err
 	}
 	// Not flushed to the disk: a file that a crash leaves cut short or

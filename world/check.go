@@ -68,18 +68,7 @@ func (w *World) startEntryChecks() (wait func() (citations, references []Finding
 	go func() {
 		known := w.knownSet()
 		for k, r := range runs {
-			wg.Go(func() {
-				if known == nil {
-					c := w.ix.entries.cursor(r[0])
-					for range r[1] - r[0] {
-						e := c.next()
-						cit[k] = append(cit[k], w.citationsOf(e)...)
-						ref[k] = append(ref[k], w.referencesOf(e)...)
-					}
-					return
-				}
-				cit[k], ref[k] = w.entryChecksIn(known, r[0], r[1])
-			})
+			wg.Go(func() { cit[k], ref[k] = w.entryChecksIn(known, r[0], r[1]) })
 		}
 		wg.Wait()
 		end()
@@ -92,15 +81,14 @@ func (w *World) startEntryChecks() (wait func() (citations, references []Finding
 }
 
 // knownSet returns the names in scope (every entity's and event's) as a
-// nameSet, or nil over a lazy base, whose entities are its sorted ident
-// column and not a map (known then asks the index).
+// nameSet. Over a lazy base the entities' idents are views of the
+// mapping: a search of its sorted column for each reference, one after
+// another, took 6.3 s of the 10M compile's CPU where the set's batches
+// take about one.
 func (w *World) knownSet() *nameSet {
 	m := &w.ix.entities
-	if m.base != nil {
-		return nil
-	}
-	names := make([]string, 0, len(m.over)+len(w.ix.events))
-	for id := range m.over {
+	names := make([]string, 0, m.len()+len(w.ix.events))
+	for id := range m.all() {
 		names = append(names, id)
 	}
 	for id := range w.ix.events {

@@ -51,9 +51,10 @@ type Input struct {
 	Compiled *Compiled
 	// Lazy, when set, is the committed objects read where they are kept,
 	// in place of Base (which must then be empty, as Staged must): the
-	// world decodes each only when something reads it (DL-0395). It is
-	// meant for a restore from Compiled, which reads none of them; a
-	// compile that evaluates reads them all.
+	// world decodes each only when something reads it (DL-0395). A
+	// restore from Compiled reads none of them; a compile that evaluates
+	// (a file another build wrote, DL-0400) reads them all, a leaf at a
+	// time, and holds none of them decoded.
 	Lazy EntryBase
 	// RestoreOnly, with Compiled, makes a snapshot that does not load or
 	// fit an error (ErrNotRestored) instead of an evaluation: a caller
