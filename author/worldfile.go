@@ -166,12 +166,13 @@ func encodeWorldFile(f *os.File, hd wfHeader, entries iter.Seq[world.Entry], com
 	return finishWorldFile(f, bw, compiled, int64(len(head)), bodyLen, lenAt)
 }
 
-// encodeKeptWorldFile writes to f, an empty file, a file whose entries
-// and index are sections, the whole sections of a file that verified and
-// whose entries and index held when read in place, and then, when
-// compiled writes one, this build's compiled section: a file whose
-// compiled section is another build's is written again without encoding
-// its entries again, which come out byte for byte the same.
+// encodeKeptWorldFile writes to f, an empty file, a world file whose
+// entries and index sections are sections, copied as they lie in another
+// file (one that verified, its entries and index held to each other when
+// read in place), and then this build's compiled section when compiled
+// writes one. A file whose compiled section is another build's is so
+// written again without its entries being encoded again: encoding them
+// would give the same bytes.
 func encodeKeptWorldFile(f *os.File, hd wfHeader, sections [][]byte, compiled func(io.Writer) error) error {
 	head, lenAt := wfHead(hd)
 	bw := bufio.NewWriterSize(f, 1<<20)

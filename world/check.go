@@ -81,10 +81,10 @@ func (w *World) startEntryChecks() (wait func() (citations, references []Finding
 }
 
 // knownSet returns the names in scope (every entity's and event's) as a
-// nameSet. Over a lazy base the entities' idents are views of the
-// mapping: a search of its sorted column for each reference, one after
-// another, took 6.3 s of the 10M compile's CPU where the set's batches
-// take about one.
+// nameSet. Over a lazy base the entities' idents are views of its
+// mapping: searching its sorted column once per reference took 6.3 s of
+// CPU in a 10M compile, and the entry checks 7.0 s of wall against 3.3 s
+// with the set.
 func (w *World) knownSet() *nameSet {
 	m := &w.ix.entities
 	names := make([]string, 0, m.len()+len(w.ix.events))
