@@ -9,7 +9,9 @@
 // machine falls on all of them alike; the load average is printed before
 // and after each run. It prints the ratios issue 34 sets goals for, and
 // bytes per derived tuple (peak RSS, and for ours live heap after
-// evaluation).
+// evaluation). Two runs of ours at GOMAXPROCS=1 at once are a control of
+// the machine in the same rounds: what each takes against one alone is
+// how much its two cores slow each other, which bounds the 2-core ratio.
 //
 //	go run ./bench/tcgrid -w 100 -chain 2000 -reps 3 -prov-w 50
 //

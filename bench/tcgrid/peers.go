@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -26,7 +28,7 @@ type sample struct {
 
 // contestant is one program measured on one workload.
 type contestant struct {
-	key  string // ours1, ours2, souffle1, souffle2, interp, gringo
+	key  string // ours1, ours2, pair1, souffle1, souffle2, interp, gringo
 	name string
 	once bool // slow peers: measured in the first repetition only
 	run  func() (sample, error)
@@ -100,6 +102,31 @@ func ours(wl workload, mode string, procs int) contestant {
 		}
 		s.tuples, s.liveHeap = res.Tuples, res.LiveHeap
 		return s, nil
+	}}
+}
+
+// pairOfOurs is two runs of ours at GOMAXPROCS=1 at once, its sample the
+// slower one's: a control of the machine, not a contestant. Where two
+// single-core runs slow each other (virtual cores that share a physical
+// core, its caches or its memory bandwidth), ours at GOMAXPROCS=2 slows
+// down alike, and that bounds the 2-core ratio whatever the code does.
+func pairOfOurs(wl workload) contestant {
+	one := ours(wl, "plain", 1)
+	return contestant{key: "pair1", name: "ours GOMAXPROCS=1, 2 at once", run: func() (sample, error) {
+		var ss [2]sample
+		var errs [2]error
+		var wg sync.WaitGroup
+		for i := range ss {
+			wg.Go(func() { ss[i], errs[i] = one.run() })
+		}
+		wg.Wait()
+		if err := errors.Join(errs[:]...); err != nil {
+			return sample{}, err
+		}
+		if ss[1].wall > ss[0].wall {
+			return ss[1], nil
+		}
+		return ss[0], nil
 	}}
 }
 

@@ -39,6 +39,9 @@ func printRatios(wl workload, sums []summary, published bool) {
 	o1, o2 := by["ours1"], by["ours2"]
 	fmt.Printf("ours GOMAXPROCS=2 vs GOMAXPROCS=1: %.2f× faster%s\n", o1.wallSec/o2.wallSec, goal(wl, "≥ 1.7×"))
 	printRounds(o1, o2)
+	if p, ok := by["pair1"]; ok {
+		printMachine(o1, p)
+	}
 	if s2, ok := by["souffle2"]; ok {
 		fmt.Printf("ours GOMAXPROCS=2 vs Soufflé -j2: %.2f× faster%s\n", s2.wallSec/o2.wallSec, goal(wl, "≥ 2×"))
 		fmt.Printf("peak RSS ours GOMAXPROCS=2 / Soufflé -j2: %.2f×%s\n", o2.peakKB/s2.peakKB, goal(wl, "≤ 1.25×"))
@@ -71,6 +74,22 @@ func printRounds(o1, o2 summary) {
 	}
 	fmt.Printf(", median %.2f×; CPU at 2 / at 1: %.2f (the same work: below 1, the machine ran faster for the runs at 2)\n",
 		median(rs), median(roundRatios(o2.cpus, o1.cpus)))
+}
+
+// printMachine prints what two single-core runs at once cost each
+// against one alone (pair, the slower of each pair), round by round: the
+// two cores' throughput is 2 / that of one, the most the 2-core ratio can
+// reach on this machine in this run.
+func printMachine(o1, pair summary) {
+	rs := roundRatios(pair.walls, o1.walls)
+	if len(rs) == 0 {
+		return
+	}
+	fmt.Printf("  the machine: two runs at GOMAXPROCS=1 at once took each, by round,")
+	for _, r := range rs {
+		fmt.Printf(" %.2f×", r)
+	}
+	fmt.Printf(" the wall of one alone; two cores do at most %.2f× the work of one here (2 / the median)\n", 2/median(rs))
 }
 
 // roundRatios divides each round's a by its b, over the rounds both ran.

@@ -89,7 +89,7 @@ func findPeers(c config) (peers, error) {
 
 // contestants writes the peers' input files for wl and lists who runs.
 func contestants(c config, pe peers, wl workload) ([]contestant, error) {
-	cs := []contestant{ours(wl, "plain", 1), ours(wl, "plain", 2)}
+	cs := []contestant{ours(wl, "plain", 1), ours(wl, "plain", 2), pairOfOurs(wl)}
 	es, err := wl.edges()
 	if err != nil {
 		return nil, err
