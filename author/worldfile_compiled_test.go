@@ -105,28 +105,32 @@ func TestWorldFileCompiled(t *testing.T) {
 			}
 		})
 	}
-	// Without room to keep its mapping, another build's file is decoded,
-	// and written again the same.
-	t.Run("another build's key, no room to keep it mapped", func(t *testing.T) {
-		good := readFile(t, path)
-		editFile(t, path, unusableCompiledEdits(t)[0].edit)
-		keepBudget(t, 0, 0)
-		files := keptCount()
-		w, c := freshGet(t, h.store, head, "camelot")
-		wantCounts(t, c, 0, 0, 1, 0)
-		if c.inPlace != 0 || keptCount() != files {
-			t.Fatalf("%d worlds in place, %d mappings kept (%d before), with no room", c.inPlace, keptCount(), files)
-		}
-		sameWorld(t, h.store, head, "camelot", w)
-		h.store.WaitBackground()
-		if got := readFile(t, path); !bytes.Equal(got, good) {
-			t.Fatalf("the file written again (%d bytes) is not the one this build writes (%d bytes)", len(got), len(good))
-		}
-	})
 	// A file of v1's layout is refused by its version.
 	editFile(t, path, func(b []byte) []byte { binary.LittleEndian.PutUint32(b[8:], 1); return b })
 	_, c = freshGet(t, h.store, head, "camelot")
 	wantCounts(t, c, 1, 0, 0, 1)
+}
+
+// TestWorldFileForeignNoRoom: without room to keep its mapping, a file
+// whose compiled section is another build's is decoded, not read in
+// place, and written again byte for byte as this build writes it.
+func TestWorldFileForeignNoRoom(t *testing.T) {
+	h, head := compiledHarness(t)
+	path := worldFilePath(h.store, head, "camelot")
+	good := readFile(t, path)
+	editFile(t, path, unusableCompiledEdits(t)[0].edit)
+	keepBudget(t, 0, 0)
+	files := keptCount()
+	w, c := freshGet(t, h.store, head, "camelot")
+	wantCounts(t, c, 0, 0, 1, 0)
+	if c.inPlace != 0 || keptCount() != files {
+		t.Fatalf("%d worlds in place, %d mappings kept (%d before), with no room", c.inPlace, keptCount(), files)
+	}
+	sameWorld(t, h.store, head, "camelot", w)
+	h.store.WaitBackground()
+	if got := readFile(t, path); !bytes.Equal(got, good) {
+		t.Fatalf("the file written again (%d bytes) is not the one this build writes (%d bytes)", len(got), len(good))
+	}
 }
 
 // compiledEdit is an edit of a world file's compiled section, and the
