@@ -78,7 +78,12 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit lorestore.Hash, scope s
 		unmap()
 		return nil, false
 	}
-	w, offered, foreign, kept, err := c.compileFile(data, want, scope)
+	var w *world.World
+	var offered, foreign, kept bool
+	b, err := locateWorldFile(data, want)
+	if err == nil {
+		w, offered, foreign, kept, err = c.compileFile(data, b, scope)
+	}
 	if !kept {
 		unmap() // every part kept was copied out
 	}
@@ -104,9 +109,7 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit lorestore.Hash, scope s
 		os.Remove(path)
 		if kept {
 			// Its entries and index held when read in place, and stay
-			// mapped: they are written again as they are. (Located again:
-			// compileFile checked where they lie.)
-			b, _ := locateWorldFile(data, want)
+			// mapped: they are written again as they are.
 			c.rewriteCompiled(s, commit, scope, b.input[:], w)
 		} else {
 			c.scheduleWrite(s, commit, scope, w.ObjectsByID(), builtWorld(w), nil)
@@ -115,21 +118,17 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit lorestore.Hash, scope s
 	return w, true
 }
 
-// compileFile compiles the world of a mapped file over both cores: the
-// body's checksum and the snapshot of a compiled section of this build
-// are worked on beside the decoding of the entries and the compile, which
-// takes the snapshot where it needs it; nothing is returned before the
-// checksum holds. offered says the file had a compiled section of this
+// compileFile compiles the world of a mapped file, data, whose sections
+// b locates, over both cores: the body's checksum and the snapshot of a
+// compiled section of this build are worked on beside the decoding of
+// the entries and the compile, which takes the snapshot where it needs
+// it; nothing is returned before the checksum holds. offered says the file had a compiled section of this
 // build, foreign one of another. kept says the world reads data: its
 // snapshot was loaded in place (DL-0394), or its entries are read in place
 // (DL-0395), for as long as it and the worlds staged from it live, so the
 // caller must never unmap data; otherwise nothing reads data once
 // compileFile returns.
-func (c *worldCache) compileFile(data []byte, want wfHeader, scope string) (w *world.World, offered, foreign, kept bool, err error) {
-	b, err := locateWorldFile(data, want)
-	if err != nil {
-		return nil, false, false, false, err
-	}
+func (c *worldCache) compileFile(data []byte, b wfBody, scope string) (w *world.World, offered, foreign, kept bool, err error) {
 	snapshot, foreign := compiledFor(b.compiled)
 	if snapshot != nil {
 		// A world restored from its file is nearly all the load
