@@ -8,8 +8,10 @@ package lorestore
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,59 +106,79 @@ func wantRefused(t *testing.T, err error) {
 	}
 }
 
-func TestCorruptContentNeverReachesABranch(t *testing.T) {
-	for name, edits := range badEdits(t) {
-		for _, op := range []string{"merge", "merge-ff", "branch", "fetch-then-merge", "clone"} {
-			t.Run(name+"/"+op, func(t *testing.T) {
-				s, dir, _ := corruptSide(t, edits, op == "merge")
-				// HEAD, packed-refs and every ref, byte for byte (DL-0431).
-				before := testenv.Branches(t, dir)
-				var err error
-				switch op {
-				case "merge":
-					_, err = s.Merge("side", MergeOptions{})
-				case "merge-ff":
-					_, err = s.Merge("side", MergeOptions{FastForward: true})
-				case "branch":
-					_, err = s.CreateBranch("copy", "side^0")
-					if err == nil {
-						// A copy of a lore branch adds nothing new; from
-						// quarantine it must be checked.
-						s.DeleteBranch("copy", ZeroHash)
-						c := cloneOf(t, dir)
-						dir = c.Dir()
-						before = testenv.Branches(t, dir)
-						_, err = c.CreateBranch("copy", "origin/side")
-					}
-				case "fetch-then-merge":
-					c := cloneOf(t, dir)
-					cdir := c.Dir()
-					if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
-						t.Fatalf("fetch into quarantine refused: %v", ferr)
-					}
-					if _, rerr := c.Resolve("origin/side"); rerr != nil {
-						t.Fatalf("origin/side not tracked: %v", rerr)
-					}
-					before = testenv.Branches(t, cdir)
-					_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
-					wantRefused(t, err)
-					testenv.SameBranches(t, "the refused merge", before, testenv.Branches(t, cdir))
-					return
-				case "clone":
-					git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
-					dst := filepath.Join(t.TempDir(), "copy")
-					_, err = Clone(t.Context(), dir, dst, CloneOptions{})
-					wantRefused(t, err)
-					if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
-						t.Fatalf("a refused clone left %s behind", dst)
-					}
-					return
-				}
-				wantRefused(t, err)
-				testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
-			})
+// corruptOpsEach is how many of its ways in each bad edit of a
+// corrupt-content test is tried by: all of them (0), or under the race
+// detector a few (race_test.go).
+var corruptOpsEach = 0
+
+// eachCorruptCase calls fn with every bad edit, in name order, and each
+// way in it is tried by; with corruptOpsEach set, the i-th edit is tried
+// by that many ways from the i-th on, so every way still meets several
+// edits and every edit is tried.
+func eachCorruptCase(edits map[string]map[string][]byte, ops []string, fn func(name string, edit map[string][]byte, op string)) {
+	for i, name := range slices.Sorted(maps.Keys(edits)) {
+		n := len(ops)
+		if corruptOpsEach > 0 {
+			n = min(n, corruptOpsEach)
+		}
+		for k := range n {
+			fn(name, edits[name], ops[(i+k)%len(ops)])
 		}
 	}
+}
+
+func TestCorruptContentNeverReachesABranch(t *testing.T) {
+	ops := []string{"merge", "merge-ff", "branch", "fetch-then-merge", "clone"}
+	eachCorruptCase(badEdits(t), ops, func(name string, edits map[string][]byte, op string) {
+		t.Run(name+"/"+op, func(t *testing.T) {
+			s, dir, _ := corruptSide(t, edits, op == "merge")
+			// HEAD, packed-refs and every ref, byte for byte (DL-0431).
+			before := testenv.Branches(t, dir)
+			var err error
+			switch op {
+			case "merge":
+				_, err = s.Merge("side", MergeOptions{})
+			case "merge-ff":
+				_, err = s.Merge("side", MergeOptions{FastForward: true})
+			case "branch":
+				_, err = s.CreateBranch("copy", "side^0")
+				if err == nil {
+					// A copy of a lore branch adds nothing new; from
+					// quarantine it must be checked.
+					s.DeleteBranch("copy", ZeroHash)
+					c := cloneOf(t, dir)
+					dir = c.Dir()
+					before = testenv.Branches(t, dir)
+					_, err = c.CreateBranch("copy", "origin/side")
+				}
+			case "fetch-then-merge":
+				c := cloneOf(t, dir)
+				cdir := c.Dir()
+				if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
+					t.Fatalf("fetch into quarantine refused: %v", ferr)
+				}
+				if _, rerr := c.Resolve("origin/side"); rerr != nil {
+					t.Fatalf("origin/side not tracked: %v", rerr)
+				}
+				before = testenv.Branches(t, cdir)
+				_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
+				wantRefused(t, err)
+				testenv.SameBranches(t, "the refused merge", before, testenv.Branches(t, cdir))
+				return
+			case "clone":
+				git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
+				dst := filepath.Join(t.TempDir(), "copy")
+				_, err = Clone(t.Context(), dir, dst, CloneOptions{})
+				wantRefused(t, err)
+				if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
+					t.Fatalf("a refused clone left %s behind", dst)
+				}
+				return
+			}
+			wantRefused(t, err)
+			testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
+		})
+	})
 }
 
 // cloneOf clones the store at dir (only main is checked; side stays in
