@@ -5,12 +5,9 @@
 package lorestore
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/deloreis/deloreis/internal/testenv"
 	"github.com/deloreis/deloreis/objects"
 )
 
@@ -112,55 +109,7 @@ func dkeCorruptSide(t *testing.T, edits map[string][]byte, diverge bool) (*Store
 }
 
 func TestDKECorruptContentNeverReachesABranch(t *testing.T) {
-	ops := []string{"merge", "merge-ff", "pull", "clone", "fsck"}
-	eachCorruptCase(dkeBadEdits(t), ops, func(name string, edits map[string][]byte, op string) {
-		t.Run(name+"/"+op, func(t *testing.T) {
-			s, dir := dkeCorruptSide(t, edits, op == "merge")
-			// HEAD, packed-refs and every ref, byte for byte (DL-0431).
-			before := testenv.Branches(t, dir)
-			var err error
-			switch op {
-			case "merge":
-				_, err = s.Merge("side", MergeOptions{})
-			case "merge-ff":
-				_, err = s.Merge("side", MergeOptions{FastForward: true})
-			case "pull":
-				c := cloneOf(t, dir)
-				cdir := c.Dir()
-				if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
-					t.Fatalf("fetch into quarantine refused: %v", ferr)
-				}
-				before = testenv.Branches(t, cdir)
-				_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
-				wantRefused(t, err)
-				testenv.SameBranches(t, "the refused pull", before, testenv.Branches(t, cdir))
-				return
-			case "clone":
-				git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
-				dst := filepath.Join(t.TempDir(), "copy")
-				_, err = Clone(t.Context(), dir, dst, CloneOptions{})
-				wantRefused(t, err)
-				if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
-					t.Fatalf("a refused clone left %s behind", dst)
-				}
-				return
-			case "fsck":
-				ps, ferr := s.Fsck()
-				if ferr != nil || len(ps) == 0 {
-					t.Fatalf("fsck found %v (%v), want the bad DKE file", ps, ferr)
-				}
-				if !strings.Contains(ps[0].Where, "on side at dke") {
-					t.Fatalf("fsck names %q, want a dke/ path on side", ps[0])
-				}
-				return
-			}
-			wantRefused(t, err)
-			if ce := err.(*ContentError); !strings.HasPrefix(ce.Path, "dke") {
-				t.Fatalf("refusal names %q, want a dke/ path", ce.Path)
-			}
-			testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
-		})
-	})
+	wantFolderKeptOff(t, "dke", dkeBadEdits(t), dkeCorruptSide)
 }
 
 // TestGoodDKEContentStillMerges: a valid claim and module written by real

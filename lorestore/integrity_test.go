@@ -152,30 +152,94 @@ func TestCorruptContentNeverReachesABranch(t *testing.T) {
 					_, err = c.CreateBranch("copy", "origin/side")
 				}
 			case "fetch-then-merge":
-				c := cloneOf(t, dir)
-				cdir := c.Dir()
-				if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
-					t.Fatalf("fetch into quarantine refused: %v", ferr)
-				}
-				if _, rerr := c.Resolve("origin/side"); rerr != nil {
-					t.Fatalf("origin/side not tracked: %v", rerr)
-				}
-				before = testenv.Branches(t, cdir)
-				_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
-				wantRefused(t, err)
-				testenv.SameBranches(t, "the refused merge", before, testenv.Branches(t, cdir))
+				wantPullRefused(t, dir)
 				return
 			case "clone":
-				git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
-				dst := filepath.Join(t.TempDir(), "copy")
-				_, err = Clone(t.Context(), dir, dst, CloneOptions{})
-				wantRefused(t, err)
-				if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
-					t.Fatalf("a refused clone left %s behind", dst)
-				}
+				wantCloneRefused(t, dir)
 				return
 			}
 			wantRefused(t, err)
+			testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
+		})
+	})
+}
+
+// wantPullRefused fetches the side branch of the store at dir into a
+// clone, where quarantine takes it as origin/side, and wants its
+// fast-forward onto a branch refused, every branch of the clone as it was.
+func wantPullRefused(t *testing.T, dir string) {
+	t.Helper()
+	c := cloneOf(t, dir)
+	if _, err := c.Fetch(t.Context(), "origin", FetchOptions{}); err != nil {
+		t.Fatalf("fetch into quarantine refused: %v", err)
+	}
+	if _, err := c.Resolve("origin/side"); err != nil {
+		t.Fatalf("origin/side not tracked: %v", err)
+	}
+	before := testenv.Branches(t, c.Dir())
+	_, err := c.Merge("origin/side", MergeOptions{FastForward: true})
+	wantRefused(t, err)
+	testenv.SameBranches(t, "the refused pull", before, testenv.Branches(t, c.Dir()))
+}
+
+// wantCloneRefused points the HEAD of the store at dir at its side branch
+// and wants a clone of it refused, leaving nothing behind.
+func wantCloneRefused(t *testing.T, dir string) {
+	t.Helper()
+	git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
+	dst := filepath.Join(t.TempDir(), "copy")
+	_, err := Clone(t.Context(), dir, dst, CloneOptions{})
+	wantRefused(t, err)
+	if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
+		t.Fatalf("a refused clone left %s behind", dst)
+	}
+}
+
+// wantFsckFinds wants fsck of s to name first a bad file of side under
+// folder (dke, project).
+func wantFsckFinds(t *testing.T, s *Store, folder string) {
+	t.Helper()
+	ps, err := s.Fsck()
+	if err != nil || len(ps) == 0 {
+		t.Fatalf("fsck found %v (%v), want the bad %s file", ps, err, folder)
+	}
+	if !strings.Contains(ps[0].Where, "on side at "+folder) {
+		t.Fatalf("fsck names %q, want a %s/ path on side", ps[0], folder)
+	}
+}
+
+// wantFolderKeptOff holds every bad edit of a lore folder (dke, project:
+// content the lorestore checks only an envelope of) to be refused by a
+// merge, a fast-forward, a pull and a clone, each naming a path under the
+// folder and leaving every branch as it was, and to be found by fsck. side
+// builds the store whose side branch real git edited.
+func wantFolderKeptOff(t *testing.T, folder string, edits map[string]map[string][]byte, side func(*testing.T, map[string][]byte, bool) (*Store, string)) {
+	ops := []string{"merge", "merge-ff", "pull", "clone", "fsck"}
+	eachCorruptCase(edits, ops, func(name string, edits map[string][]byte, op string) {
+		t.Run(name+"/"+op, func(t *testing.T) {
+			s, dir := side(t, edits, op == "merge")
+			// HEAD, packed-refs and every ref, byte for byte (DL-0431).
+			before := testenv.Branches(t, dir)
+			var err error
+			switch op {
+			case "merge":
+				_, err = s.Merge("side", MergeOptions{})
+			case "merge-ff":
+				_, err = s.Merge("side", MergeOptions{FastForward: true})
+			case "pull":
+				wantPullRefused(t, dir)
+				return
+			case "clone":
+				wantCloneRefused(t, dir)
+				return
+			case "fsck":
+				wantFsckFinds(t, s, folder)
+				return
+			}
+			wantRefused(t, err)
+			if ce := err.(*ContentError); !strings.HasPrefix(ce.Path, folder) {
+				t.Fatalf("refusal names %q, want a %s/ path", ce.Path, folder)
+			}
 			testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
 		})
 	})

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -371,54 +370,7 @@ func projectCorruptSide(t *testing.T, edits map[string][]byte, diverge bool) (*S
 }
 
 func TestProjectCorruptContentNeverReachesABranch(t *testing.T) {
-	ops := []string{"merge", "merge-ff", "pull", "clone", "fsck"}
-	eachCorruptCase(projectBadEdits(t), ops, func(name string, edits map[string][]byte, op string) {
-		t.Run(name+"/"+op, func(t *testing.T) {
-			s, dir := projectCorruptSide(t, edits, op == "merge")
-			before := testenv.Branches(t, dir)
-			var err error
-			switch op {
-			case "merge":
-				_, err = s.Merge("side", MergeOptions{})
-			case "merge-ff":
-				_, err = s.Merge("side", MergeOptions{FastForward: true})
-			case "pull":
-				c := cloneOf(t, dir)
-				cdir := c.Dir()
-				if _, ferr := c.Fetch(t.Context(), "origin", FetchOptions{}); ferr != nil {
-					t.Fatalf("fetch into quarantine refused: %v", ferr)
-				}
-				before = testenv.Branches(t, cdir)
-				_, err = c.Merge("origin/side", MergeOptions{FastForward: true})
-				wantRefused(t, err)
-				testenv.SameBranches(t, "the refused pull", before, testenv.Branches(t, cdir))
-				return
-			case "clone":
-				git(t, dir, "--git-dir", dir, "symbolic-ref", "HEAD", "refs/heads/side")
-				dst := filepath.Join(t.TempDir(), "copy")
-				_, err = Clone(t.Context(), dir, dst, CloneOptions{})
-				wantRefused(t, err)
-				if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
-					t.Fatalf("a refused clone left %s behind", dst)
-				}
-				return
-			case "fsck":
-				ps, ferr := s.Fsck()
-				if ferr != nil || len(ps) == 0 {
-					t.Fatalf("fsck found %v (%v), want the bad project file", ps, ferr)
-				}
-				if !strings.Contains(ps[0].Where, "on side at project") {
-					t.Fatalf("fsck names %q, want a project/ path on side", ps[0])
-				}
-				return
-			}
-			wantRefused(t, err)
-			if ce := err.(*ContentError); !strings.HasPrefix(ce.Path, "project") {
-				t.Fatalf("refusal names %q, want a project/ path", ce.Path)
-			}
-			testenv.SameBranches(t, "the refused "+op, before, testenv.Branches(t, dir))
-		})
-	})
+	wantFolderKeptOff(t, "project", projectBadEdits(t), projectCorruptSide)
 }
 
 // TestProjectRefusalsSayWhy: the reasons a branch is refused name what is
