@@ -211,6 +211,16 @@ func (s *Store) readRawTree(h Hash) ([]rawEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
+	data, err := s.readTreeData(h)
+	if err != nil {
+		return nil, err
+	}
+	return parseRawTree(data)
+}
+
+// readTreeData returns the bytes of tree h, refusing an object of another
+// type.
+func (s *Store) readTreeData(h Hash) ([]byte, error) {
 	t, data, err := s.objs.Read(plumbing.Hash(h))
 	if err != nil {
 		return nil, err
@@ -218,7 +228,7 @@ func (s *Store) readRawTree(h Hash) ([]rawEntry, error) {
 	if t != plumbing.TreeObject {
 		return nil, &CorruptError{Path: h.String(), Reason: "expected a tree, found a " + t.String()}
 	}
-	return parseRawTree(data)
+	return data, nil
 }
 
 // parseRawTree splits a git tree into entries; it refuses what decodeTree
