@@ -122,12 +122,12 @@ func (c *worldCache) loadFile(s *lorestore.Store, commit lorestore.Hash, scope s
 // b locates, over both cores: the body's checksum and the snapshot of a
 // compiled section of this build are worked on beside the decoding of
 // the entries and the compile, which takes the snapshot where it needs
-// it; nothing is returned before the checksum holds. offered says the file had a compiled section of this
-// build, foreign one of another. kept says the world reads data: its
-// snapshot was loaded in place (DL-0394), or its entries are read in place
-// (DL-0395), for as long as it and the worlds staged from it live, so the
-// caller must never unmap data; otherwise nothing reads data once
-// compileFile returns.
+// it; nothing is returned before the checksum holds. offered says the
+// file had a compiled section of this build, foreign one of another.
+// kept says the world reads data: its snapshot was loaded in place
+// (DL-0394), or its entries are read in place (DL-0395), for as long as
+// it and the worlds staged from it live, so the caller must never unmap
+// data; otherwise nothing reads data once compileFile returns.
 func (c *worldCache) compileFile(data []byte, b wfBody, scope string) (w *world.World, offered, foreign, kept bool, err error) {
 	snapshot, foreign := compiledFor(b.compiled)
 	if snapshot != nil {
