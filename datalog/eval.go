@@ -104,6 +104,7 @@ type evaluator struct {
 	lo, hi int
 	dk     int // the delta index of the first step's row
 	kbuf   []uint32
+	seen   []uint32 // a worker's set of its task's head tuples (repeat)
 	par    *parState
 }
 

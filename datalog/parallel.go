@@ -18,6 +18,7 @@
 package datalog
 
 import (
+	"math/bits"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,8 @@ const (
 	parChunk = 1024
 	// parBatch is the tasks of one batch, per worker.
 	parBatch = 16
+	// parSeenMin is the least size of a task's set of head tuples.
+	parSeenMin = 256
 )
 
 // parForceChunk is a test hook: when positive, every round is split into
@@ -80,8 +83,12 @@ func (o *parOut) intern(pred, row uint32) {
 // emit records the current match of worker e, whose head tuple is head.
 func (o *parOut) emit(e *evaluator, head []uint32) {
 	if !e.poly {
+		h := hashVals(head)
+		if e.repeat(o, head, h) {
+			return
+		}
 		o.tup = append(o.tup, head...)
-		o.tags = append(o.tags, uint32(hashVals(head)>>32))
+		o.tags = append(o.tags, uint32(h>>32))
 		return
 	}
 	o.ev = append(o.ev, evEmit, uint32(e.dk))
@@ -89,6 +96,68 @@ func (o *parOut) emit(e *evaluator, head []uint32) {
 	o.ev = append(o.ev, e.rows...)
 	for _, r := range e.negRow {
 		o.ev = append(o.ev, uint32(r)) // -1 becomes ^0
+	}
+}
+
+// repeat reports whether head, whose hash is h, is among the head
+// tuples of worker e's task (output o) already, and if not enters it in
+// the worker's set as o's next one. Without provenance a tuple derived
+// again is a no-op where it is inserted, after the first in task order,
+// so dropping it here changes nothing merged; and where a round derives
+// most tuples twice (a grid's paths come from the left and from above,
+// both in one task), it halves what the merge copies and looks up in the
+// relation's hash, whose cache misses are most of a large round's time.
+// The set is the worker's, not the task's, so that it stays in the cache
+// of the core that runs the worker.
+func (e *evaluator) repeat(o *parOut, head []uint32, h uint64) bool {
+	n := len(o.tags)
+	if 2*(n+1) > len(e.seen) {
+		e.regrowSeen(o, len(head))
+	}
+	a := len(head)
+	tag := uint32(h >> 32)
+	mask := uint32(len(e.seen) - 1)
+	for s := uint32(h) & mask; ; s = (s + 1) & mask {
+		j := e.seen[s]
+		if j == 0 {
+			e.seen[s] = uint32(n + 1)
+			return false
+		}
+		j--
+		if o.tags[j] == tag && equalVals(o.tup[int(j)*a:int(j+1)*a], head) {
+			return true
+		}
+	}
+}
+
+// regrowSeen doubles worker e's set (to at least parSeenMin) and enters
+// o's tuples again. Past its length the set's array is all zero
+// (resetSeen clears what a task used).
+func (e *evaluator) regrowSeen(o *parOut, a int) {
+	size := max(parSeenMin, 2*len(e.seen))
+	clear(e.seen)
+	if cap(e.seen) < size {
+		e.seen = make([]uint32, size)
+	}
+	e.seen = e.seen[:size]
+	mask := uint32(size - 1)
+	for j := range o.tags {
+		s := uint32(hashVals(o.tup[j*a:(j+1)*a])) & mask
+		for e.seen[s] != 0 {
+			s = (s + 1) & mask
+		}
+		e.seen[s] = uint32(j + 1)
+	}
+}
+
+// resetSeen empties worker e's set for its next task, given how many
+// tuples the last one entered. It keeps the size the last task grew it
+// to, unless that is far past what the task needed: clearing it costs the
+// order of the last task's output.
+func (e *evaluator) resetSeen(last int) {
+	clear(e.seen)
+	if want := max(parSeenMin, 2<<bits.Len(uint(last))); len(e.seen) > 4*want {
+		e.seen = e.seen[:want]
 	}
 }
 
@@ -185,7 +254,7 @@ func (e *evaluator) execParallel(pls []*plan, workers, chunk int) {
 	for _, w := range ps.workers[:workers] {
 		*w = evaluator{m: e.m, ar: e.ar, bounds: e.bounds, cur: e.cur, curIdx: e.curIdx, lim: e.lim, delta: e.delta,
 			poly: e.poly, g: e.g, names: e.names, kbuf: w.kbuf, slots: w.slots, rows: w.rows,
-			negLit: w.negLit, negRow: w.negRow, hbuf: w.hbuf}
+			negLit: w.negLit, negRow: w.negRow, hbuf: w.hbuf, seen: w.seen}
 	}
 	batch := parBatch * workers
 	n := 0
@@ -221,6 +290,7 @@ func (e *evaluator) runBatch(tasks []parTask, workers []*evaluator) {
 		w.out, w.lo, w.hi = &t.out, t.lo, t.hi
 		w.exec(t.pl)
 		w.out = nil
+		w.resetSeen(len(t.out.tags))
 	})
 	if e.poly {
 		parMerged.poly.Add(1)
