@@ -105,6 +105,7 @@ type evaluator struct {
 	dk     int // the delta index of the first step's row
 	kbuf   []uint32
 	seen   []uint32 // a worker's set of its task's head tuples (repeat)
+	seenN  int      // the tuples its last task output
 	par    *parState
 }
 

@@ -150,13 +150,14 @@ func (e *evaluator) regrowSeen(o *parOut, a int) {
 	}
 }
 
-// resetSeen empties worker e's set for its next task, given how many
-// tuples the last one entered. It keeps the size the last task grew it
-// to, unless that is far past what the task needed: clearing it costs the
-// order of the last task's output.
-func (e *evaluator) resetSeen(last int) {
+// resetSeen empties worker e's set for its next task. It clears all of
+// it, so that a task stopped midway (a budget's stop) leaves nothing
+// behind, and keeps the size the last task grew it to, unless that is far
+// past what the task needed (seenN): the clearing costs the order of the
+// last task's output.
+func (e *evaluator) resetSeen() {
 	clear(e.seen)
-	if want := max(parSeenMin, 2<<bits.Len(uint(last))); len(e.seen) > 4*want {
+	if want := max(parSeenMin, 2<<bits.Len(uint(e.seenN))); len(e.seen) > 4*want {
 		e.seen = e.seen[:want]
 	}
 }
@@ -287,10 +288,10 @@ func (e *evaluator) execParallel(pls []*plan, workers, chunk int) {
 func (e *evaluator) runBatch(tasks []parTask, workers []*evaluator) {
 	parDo(len(tasks), workers, func(_ int, w *evaluator, i int) {
 		t := &tasks[i]
+		w.resetSeen()
 		w.out, w.lo, w.hi = &t.out, t.lo, t.hi
 		w.exec(t.pl)
-		w.out = nil
-		w.resetSeen(len(t.out.tags))
+		w.out, w.seenN = nil, len(t.out.tags)
 	})
 	if e.poly {
 		parMerged.poly.Add(1)

@@ -5,7 +5,8 @@ import "testing"
 // TestRepeatDropsOnlyRepeats holds a worker's set of its task's head
 // tuples (repeat): a tuple already entered is a repeat, a different one
 // is not even when its hash is the same, the set keeps every tuple across
-// its growths, and after resetSeen a new task starts empty.
+// its growths, and after resetSeen, even of a task stopped midway, a new
+// task starts empty.
 func TestRepeatDropsOnlyRepeats(t *testing.T) {
 	var e evaluator
 	var o parOut
@@ -39,7 +40,8 @@ func TestRepeatDropsOnlyRepeats(t *testing.T) {
 	// Many tuples, each twice: the set grows past parSeenMin several
 	// times and still finds every one.
 	const n = 20 * parSeenMin
-	e.resetSeen(len(o.tags))
+	e.seenN = len(o.tags)
+	e.resetSeen()
 	o.reset(0)
 	for round := range 2 {
 		for i := range uint32(n) {
@@ -57,20 +59,26 @@ func TestRepeatDropsOnlyRepeats(t *testing.T) {
 		t.Fatalf("set of %d slots for %d tuples", grown, n)
 	}
 
-	// The next task starts empty, and a small task shrinks the set.
-	e.resetSeen(len(o.tags))
-	o.reset(0)
-	head := []uint32{3, 3 ^ 0x55}
-	if enter(head, hashVals(head)) {
-		t.Fatal("a tuple of the last task is a repeat in the next")
-	}
-	e.resetSeen(len(o.tags))
+	// A task stopped midway (a budget's stop) does not record its count:
+	// the reset still clears every slot, and sizes the set by the count
+	// it has, that of the small task before.
+	e.resetSeen()
 	if len(e.seen) >= grown {
-		t.Fatalf("after a task of one tuple the set keeps %d slots", len(e.seen))
+		t.Fatalf("after a small task the set keeps %d slots", len(e.seen))
 	}
 	for i, v := range e.seen[:cap(e.seen)] {
 		if v != 0 {
 			t.Fatalf("slot %d of the reset set is %d", i, v)
 		}
+	}
+
+	// The next task starts empty.
+	o.reset(0)
+	head := []uint32{3, 3 ^ 0x55}
+	if enter(head, hashVals(head)) {
+		t.Fatal("a tuple of the last task is a repeat in the next")
+	}
+	if enter(head, hashVals(head)) != true {
+		t.Fatal("a tuple entered is not a repeat")
 	}
 }
