@@ -21,10 +21,11 @@ package datalog
 type xstate struct {
 	buckets []xlist // by monomial size
 	npend   int
-	tuples  arena // head tuples of queued contributions
-	cont    bool  // continuation: a merged monomial absorbs older ones
-	guard   int   // queued monomials past which evaluation gives up
-	held    int   // monomials the stratum's rows hold
+	sink    uint64 // keeps warm's loads
+	tuples  arena  // head tuples of queued contributions
+	cont    bool   // continuation: a merged monomial absorbs older ones
+	guard   int    // queued monomials past which evaluation gives up
+	held    int    // monomials the stratum's rows hold
 	failed  bool
 	touched []map[uint32]bool // by cur index: rows whose support changed
 
@@ -135,6 +136,9 @@ func (x *xstate) mergeBucket(e *evaluator, sz int) {
 	}
 	for bi, blk := range list.blocks {
 		for i := range blk {
+			if i%parGroup == 0 {
+				x.warm(e, blk[i:min(i+parGroup, len(blk))])
+			}
 			x.merge(e, sz, &blk[i])
 			if x.spillAt > 0 { // leave the rest queued for spill
 				rest := xlist{blocks: append([][]xpend{blk[i+1:]}, list.blocks[bi+1:]...)}
@@ -146,6 +150,15 @@ func (x *xstate) mergeBucket(e *evaluator, sz int) {
 			}
 		}
 	}
+}
+
+// warm loads the home slots of the rows xps merge into (relation.home).
+func (x *xstate) warm(e *evaluator, xps []xpend) {
+	var sink uint64
+	for i := range xps {
+		sink += e.cur[xps[i].ci].home(xps[i].tuple)
+	}
+	x.sink = sink
 }
 
 // presizeDelta makes room in each delta for the rows the queued monomials

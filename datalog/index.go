@@ -238,6 +238,16 @@ func (r *relation) probe(t []uint32, tag uint32) (row uint32, found bool, dirSlo
 	}
 }
 
+// home returns the entry in tuple t's home slot of r's hash. Loaded for
+// a group of tuples before any is inserted, these loads overlap their
+// cache misses, where one insert after another waits for each in turn
+// (warmFacts, mergeBucket; findNew does the same).
+func (r *relation) home(t []uint32) uint64 {
+	tag := uint32(hashVals(t) >> 32)
+	_, pg := r.set.page(tag)
+	return pg[tag&uint32(len(pg)-1)]
+}
+
 // lookup returns the row holding tuple t, dead or alive. (It is probe
 // without the insertion point, kept small: lookups of consecutive tuples
 // then overlap their cache misses.)

@@ -117,6 +117,7 @@ type Program struct {
 	bounds        Bounds
 	last          *Model
 	gen           atomic.Uint64 // the generation the program writes its fact sets under
+	warmSink      uint64        // keeps warmFacts' loads
 	strat         *stratCache
 	// touched lists the predicates whose fact set or arity changed since
 	// last was evaluated (incr_dirty.go): the strata an incremental
@@ -388,10 +389,32 @@ func (p *Program) AddFacts(b *FactBatch) error {
 // putFacts puts each fact into its relation: preds[i] with its support
 // sups[i] and its interned constants the next arity ids, end to end.
 func (p *Program) putFacts(preds []FactPred, ids []uint32, sups []Poly) {
-	for i, fp := range preds {
-		p.writableFacts(fp.id).put(p, ids[:fp.arity:fp.arity], sups[i])
-		ids = ids[fp.arity:]
+	for len(preds) > 0 {
+		g := min(len(preds), parGroup)
+		p.warmFacts(preds[:g], ids)
+		for i, fp := range preds[:g] {
+			p.writableFacts(fp.id).put(p, ids[:fp.arity:fp.arity], sups[i])
+			ids = ids[fp.arity:]
+		}
+		preds, sups = preds[g:], sups[g:]
 	}
+}
+
+// warmFacts loads the home slot of each fact of preds (their constants
+// ids, end to end) in its relation's hash, all before any insert uses
+// one: a large lowering's facts land in tables far past the cache, and
+// loads issued together overlap their misses, where one insert after
+// another waits for each in turn (findNew does the same).
+func (p *Program) warmFacts(preds []FactPred, ids []uint32) {
+	var sink uint64
+	for _, fp := range preds {
+		t := ids[:fp.arity]
+		ids = ids[fp.arity:]
+		if f := p.fact(fp.id); f != nil {
+			sink += f.tab.home(t)
+		}
+	}
+	p.warmSink = sink
 }
 
 // checkBatch checks b's facts in order as AddFact would, resolving a
