@@ -255,7 +255,7 @@ func (e *evaluator) execParallel(pls []*plan, workers, chunk int) {
 	for _, w := range ps.workers[:workers] {
 		*w = evaluator{m: e.m, ar: e.ar, bounds: e.bounds, cur: e.cur, curIdx: e.curIdx, lim: e.lim, delta: e.delta,
 			poly: e.poly, g: e.g, names: e.names, kbuf: w.kbuf, slots: w.slots, rows: w.rows,
-			negLit: w.negLit, negRow: w.negRow, hbuf: w.hbuf, seen: w.seen}
+			negLit: w.negLit, negRow: w.negRow, hbuf: w.hbuf, seen: w.seen, seenN: w.seenN}
 	}
 	batch := parBatch * workers
 	n := 0
