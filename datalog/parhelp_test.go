@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/deloreis/deloreis/internal/testenv"
 )
 
 // TestDispatchRunsEveryPart hands parts to helpers from many goroutines at
@@ -57,11 +55,21 @@ func TestDispatchRunsEveryPart(t *testing.T) {
 	if got, want := ran.Load(), int64(callers*bursts*parts); got != want {
 		t.Fatalf("%d parts ran, want %d", got, want)
 	}
-	testenv.QuietGoroutines(t, before) // the helpers exit
-	for i := range helpers {
-		if s := helpers[i].state.Load(); s != helperGone {
-			t.Fatalf("helper slot %d left in state %d", i, s)
+	// The helpers exit: every slot is given up and the goroutines are
+	// gone. Both are waited for together: a goroutine of an earlier test
+	// still on its way out (one that sent its result and is returning)
+	// is in the count taken before, so the count alone can come back
+	// while a helper still waits.
+	for deadline := time.Now().Add(5 * time.Second); !helpersGone() || runtime.NumGoroutine() > before; {
+		if time.Now().After(deadline) {
+			for i := range helpers {
+				if s := helpers[i].state.Load(); s != helperGone {
+					t.Fatalf("helper slot %d left in state %d", i, s)
+				}
+			}
+			t.Fatalf("%d goroutines left running (%d before)", runtime.NumGoroutine(), before)
 		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
